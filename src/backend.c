@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/* backend.c - choose, load and attach an attach backend (see backend.h). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "backend.h"
+#include "mgtrace.skel.h"
+#include "util.h"
+
+static char last_libbpf_err[512];
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	va_list cp;
+
+	if (level == LIBBPF_WARN) {
+		va_copy(cp, ap);
+		vsnprintf(last_libbpf_err, sizeof(last_libbpf_err), fmt, cp);
+		va_end(cp);
+		last_libbpf_err[strcspn(last_libbpf_err, "\n")] = 0;
+	}
+	if (!mg_verbose || (level == LIBBPF_DEBUG && mg_verbose < 2))
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+void mg_libbpf_setup(void)
+{
+	libbpf_set_print(libbpf_print);
+}
+
+static const char *const be_names[MG_BE_NR] = { "auto", "fentry", "kprobe", "tracepoint" };
+
+const char *mg_backend_name(enum mg_backend b)
+{
+	return b < MG_BE_NR ? be_names[b] : "?";
+}
+
+int mg_backend_parse(const char *s, enum mg_backend *b)
+{
+	int i;
+
+	for (i = 0; i < MG_BE_NR; i++) {
+		if (!strcmp(s, be_names[i])) {
+			*b = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+bool mg_backend_has_funcs(enum mg_backend b)
+{
+	return b == MG_BE_FENTRY || b == MG_BE_KPROBE;
+}
+
+/* Program name suffix -> index into mg_func_names (hot probes are 2 and 3). */
+static int prog_func(const char *name)
+{
+	const char *sfx = strchr(name, '_') + 1;
+
+	if (!strcmp(sfx, "set_ctime_current")) return 0;
+	if (!strcmp(sfx, "real_mg")) return 1;
+	if (!strcmp(sfx, "current_time")) return 2;
+	if (!strcmp(sfx, "coarse_mg")) return 3;
+	return -1;
+}
+
+static bool want_prog(const char *name, enum mg_backend be, bool tp_btf, bool hot)
+{
+	if (!strncmp(name, "tpb_", 4))
+		return tp_btf;
+	if (!strncmp(name, "rtp_", 4))
+		return !tp_btf;
+	if ((be == MG_BE_FENTRY && !strncmp(name, "fe_", 3)) ||
+	    (be == MG_BE_KPROBE && !strncmp(name, "kp_", 3)))
+		return hot || prog_func(name) < 2;
+	return false;
+}
+
+static const char *errname(int err)
+{
+	switch (-err) {
+	case EPERM: return "EPERM";
+	case ENOENT: return "ENOENT";
+	case ESRCH: return "ESRCH";
+	case EINVAL: return "EINVAL";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case 524: return "ENOTSUPP";
+	case EACCES: return "EACCES";
+	case EBUSY: return "EBUSY";
+	case E2BIG: return "E2BIG";
+	case ENODEV: return "ENODEV";
+	default: return "error";
+	}
+}
+
+static bool have_kprobe_pmu(void)
+{
+	return !access("/sys/bus/event_source/devices/kprobe/type", R_OK) ||
+	       !access("/sys/kernel/tracing/kprobe_events", F_OK) ||
+	       !access("/sys/kernel/debug/tracing/kprobe_events", F_OK);
+}
+
+/* Best-known cause of a failed attempt, given the errno and the environment. */
+static void explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_backend be,
+		    bool tp_btf, bool hot, int err, const char *stage)
+{
+	char cause[200] = "";
+	int i, nf = hot ? 4 : 2;
+
+	if (!env->btf && (be == MG_BE_FENTRY || (be == MG_BE_TRACEPOINT && tp_btf)))
+		snprintf(cause, sizeof(cause), "no kernel BTF (/sys/kernel/btf/vmlinux)");
+	for (i = 0; !cause[0] && be == MG_BE_FENTRY && i < nf; i++)
+		if (!env->func_in_btf[i])
+			snprintf(cause, sizeof(cause), "%s missing from kernel BTF", mg_func_names[i]);
+	if (!cause[0] && be == MG_BE_KPROBE && !have_kprobe_pmu())
+		snprintf(cause, sizeof(cause), "kernel has no kprobes (CONFIG_KPROBES unset)");
+	for (i = 0; !cause[0] && be == MG_BE_KPROBE && i < nf; i++)
+		if (!mg_kallsyms_has(mg_func_names[i]))
+			snprintf(cause, sizeof(cause), "%s missing from kallsyms", mg_func_names[i]);
+	for (i = 0; !cause[0] && be == MG_BE_TRACEPOINT && tp_btf && i < MG_NR_TPS; i++)
+		if (!env->tp_in_btf[i])
+			snprintf(cause, sizeof(cause), "btf_trace_%s missing from kernel BTF",
+				 mg_tp_names[i]);
+	if (!cause[0] && err == -EPERM && be == MG_BE_FENTRY && strcmp(env->lockdown, "none") &&
+	    strncmp(env->lockdown, "unknown", 7))
+		snprintf(cause, sizeof(cause), "BPF trampolines refused under lockdown=%s",
+			 env->lockdown);
+	if (!cause[0] && err == -EPERM)
+		snprintf(cause, sizeof(cause), "not permitted (needs CAP_BPF and CAP_PERFMON)");
+	if (!cause[0] && (err == -EINVAL || err == -524 || err == -EOPNOTSUPP))
+		snprintf(cause, sizeof(cause), "function not traceable");
+	if (!cause[0])
+		snprintf(cause, sizeof(cause), "libbpf: %.150s", last_libbpf_err[0] ?
+			 last_libbpf_err : strerror(-err));
+	snprintf(a->why, sizeof(a->why), "%s failed: %s (%s)", stage, errname(err), cause);
+}
+
+/* One load+attach of the object with the given set of programs. */
+static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_backend be,
+		      bool tp_btf, bool hot, struct mg_attempt *a)
+{
+	struct mgtrace_bpf *skel;
+	struct bpf_program *prog;
+	int err;
+
+	last_libbpf_err[0] = 0;
+	a->tried = true;
+	skel = mgtrace_bpf__open();
+	if (!skel) {
+		err = -errno;
+		explain(a, env, be, tp_btf, hot, err, "open");
+		return a->err = err;
+	}
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, want_prog(bpf_program__name(prog), be, tp_btf, hot));
+	err = mgtrace_bpf__load(skel);
+	if (err) {
+		explain(a, env, be, tp_btf, hot, err, "load");
+		goto fail;
+	}
+	err = mgtrace_bpf__attach(skel);
+	if (err) {
+		explain(a, env, be, tp_btf, hot, err, "attach");
+		goto fail;
+	}
+	s->skel = skel;
+	a->err = 0;
+	snprintf(a->why, sizeof(a->why), "loaded and attached");
+	return 0;
+fail:
+	mgtrace_bpf__destroy(skel);
+	return a->err = err;
+}
+
+int mg_session_open(struct mg_session *s, const struct mg_kenv *env,
+		    enum mg_backend want, bool hot)
+{
+	static const enum mg_backend order[] = { MG_BE_FENTRY, MG_BE_KPROBE, MG_BE_TRACEPOINT };
+	struct mg_attempt tpa = { 0 };
+	struct mgtrace_bpf *tp_skel;
+	int i, err;
+
+	memset(s, 0, sizeof(*s));
+	s->nr_cpus = mg_nr_cpus();
+	if (s->nr_cpus < 0)
+		return s->nr_cpus;
+	s->hot = hot;
+
+	/* Tracepoints first: every backend needs them; tp_btf, else raw_tp. */
+	s->tp_btf = true;
+	err = try_attach(s, env, MG_BE_TRACEPOINT, true, hot, &tpa);
+	if (err) {
+		snprintf(s->tp_why, sizeof(s->tp_why), "%s", tpa.why);
+		s->tp_btf = false;
+		err = try_attach(s, env, MG_BE_TRACEPOINT, false, hot, &tpa);
+	}
+	if (err) {
+		s->attempts[MG_BE_TRACEPOINT] = tpa;
+		for (i = 0; i < 2; i++) {
+			struct mg_attempt *a = &s->attempts[order[i]];
+
+			a->tried = true;
+			a->err = err;
+			snprintf(a->why, sizeof(a->why), "the tracepoints every backend needs: %.280s",
+				 tpa.why);
+		}
+		return err;
+	}
+	tp_skel = s->skel;
+	s->skel = NULL;
+
+	for (i = 0; i < 3; i++) {
+		enum mg_backend be = order[i];
+
+		if (want != MG_BE_AUTO && want != be)
+			continue;
+		if (be == MG_BE_TRACEPOINT) {
+			s->attempts[be] = tpa;
+			s->skel = tp_skel;
+			s->backend = be;
+			return 0;
+		}
+		if (!try_attach(s, env, be, s->tp_btf, hot, &s->attempts[be])) {
+			mgtrace_bpf__destroy(tp_skel);
+			s->backend = be;
+			return 0;
+		}
+	}
+	mgtrace_bpf__destroy(tp_skel);
+	return s->attempts[want].err;
+}
+
+int mg_session_read(struct mg_session *s, struct mg_bpf_counts *out)
+{
+	__u32 zero = 0;
+
+	if (bpf_map__lookup_elem(s->skel->maps.counts, &zero, sizeof(zero), out,
+				 sizeof(*out) * s->nr_cpus, 0))
+		return -errno;
+	return 0;
+}
+
+void mg_session_close(struct mg_session *s)
+{
+	mgtrace_bpf__destroy(s->skel);
+	s->skel = NULL;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * backend.h - load and attach bpf/mgtrace.bpf.c with one attach backend.
+ *
+ * Backends: fentry/fexit (BPF trampolines), kprobe/kretprobe, or tracepoints
+ * only. Function probes on inode_set_ctime_current and ktime_get_real_ts64_mg
+ * (plus current_time and ktime_get_coarse_real_ts64_mg with --hot) are added
+ * to the four timestamp:* tracepoints, which every backend attaches as tp_btf,
+ * or as raw_tp when tp_btf cannot load. "auto" tries fentry, kprobe, then
+ * tracepoints, by really loading and attaching.
+ */
+#ifndef MG_BACKEND_H
+#define MG_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "mgtrace.h"
+#include "kenv.h"
+
+enum mg_backend { MG_BE_AUTO, MG_BE_FENTRY, MG_BE_KPROBE, MG_BE_TRACEPOINT, MG_BE_NR };
+
+/* Outcome of one load+attach attempt: err is 0 or a negative errno. */
+struct mg_attempt {
+	bool tried;
+	int err;
+	char why[320];		/* one line: errno name and cause */
+};
+
+/* An attached set of programs, from mg_session_open() to mg_session_close(). */
+struct mg_session {
+	struct mgtrace_bpf *skel;
+	enum mg_backend backend;	/* the backend attached (never AUTO once open) */
+	bool tp_btf;			/* tracepoints attached as tp_btf (else raw_tp) */
+	bool hot;			/* current_time/coarse_mg probes attached */
+	int nr_cpus;			/* possible CPUs: entries per per-CPU read */
+	struct mg_attempt attempts[MG_BE_NR];	/* why each backend tried was (not) taken */
+	char tp_why[320];		/* why tp_btf was refused, when raw_tp is used */
+};
+
+/* "auto", "fentry", "kprobe", "tracepoint". */
+const char *mg_backend_name(enum mg_backend b);
+
+/* Parse a --backend value. Returns 0 or -EINVAL. */
+int mg_backend_parse(const char *s, enum mg_backend *b);
+
+/* True for backends whose BPF programs count ctime_updates and fine_stamps. */
+bool mg_backend_has_funcs(enum mg_backend b);
+
+/*
+ * Load and attach. want may be MG_BE_AUTO. On success returns 0 and s->skel is
+ * attached; on failure returns a negative errno, nothing stays loaded, and
+ * s->attempts[] says why each tried backend was refused.
+ */
+int mg_session_open(struct mg_session *s, const struct mg_kenv *env,
+		    enum mg_backend want, bool hot);
+
+/* Read the per-CPU counters: out[0..nr_cpus-1]. Returns 0 or -errno. */
+int mg_session_read(struct mg_session *s, struct mg_bpf_counts *out);
+
+/* Detach and unload; safe on a closed or failed session. */
+void mg_session_close(struct mg_session *s);
+
+/* Install the libbpf print callback (quiet unless mg_verbose; keeps the last error line). */
+void mg_libbpf_setup(void);
+
+#endif

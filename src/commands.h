@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* commands.h - entry points of mgtrace's subcommands; each returns an exit code (util.h). */
+#ifndef MG_COMMANDS_H
+#define MG_COMMANDS_H
+
+int cmd_probe(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+int cmd_stress(int argc, char **argv);
+/* `mgtrace` alone: stat --per-cpu around a short stress run. */
+int cmd_default(const char *self);
+
+#endif

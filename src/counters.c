@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/* counters.c - build report rows from two snapshots (see counters.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "counters.h"
+
+static const char *const row_names[MG_R_NR] = {
+	"ctime_updates", "fine_stamps", "floor_swaps", "floor_cmpxchg_fails",
+	"ctime_swaps", "ctime_skips", "ctime_cmpxchg_fails", "stat_queries",
+	"ctime_sets", "current_time", "coarse_mg",
+};
+
+const char *mg_src_name(enum mg_src s)
+{
+	static const char *const n[] = { "bpf", "kernel", "derived", "unavailable" };
+
+	return s <= MG_SRC_UNAVAILABLE ? n[s] : "?";
+}
+
+int mg_snap_alloc(struct mg_snap *s, int nr_cpus, bool with_kpc)
+{
+	memset(s, 0, sizeof(*s));
+	s->bpf = calloc(nr_cpus, sizeof(*s->bpf));
+	if (with_kpc)
+		s->kpc = calloc((size_t)nr_cpus * MG_K_NR_COUNTERS, sizeof(*s->kpc));
+	if (!s->bpf || (with_kpc && !s->kpc)) {
+		mg_snap_free(s);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void mg_snap_free(struct mg_snap *s)
+{
+	free(s->bpf);
+	free(s->kpc);
+	s->bpf = NULL;
+	s->kpc = NULL;
+}
+
+static void set_unavail(struct mg_row *r, const char *why)
+{
+	r->src = MG_SRC_UNAVAILABLE;
+	r->have_total = r->have_percpu = false;
+	snprintf(r->why, sizeof(r->why), "%s", why);
+}
+
+static void from_bpf(struct mg_row *r, int n, const struct mg_snap *a, const struct mg_snap *b,
+		     enum mg_bpf_counter c)
+{
+	int cpu;
+
+	r->src = MG_SRC_BPF;
+	r->have_total = r->have_percpu = true;
+	r->total = 0;
+	for (cpu = 0; cpu < n; cpu++) {
+		r->percpu[cpu] = (int64_t)(b->bpf[cpu].v[c] - a->bpf[cpu].v[c]);
+		r->total += r->percpu[cpu];
+	}
+}
+
+static void from_kernel(struct mg_row *r, const struct mg_report_cfg *cfg,
+			const struct mg_snap *a, const struct mg_snap *b, enum mg_kernel_counter k,
+			const char *sym)
+{
+	int cpu, n = cfg->nr_cpus;
+
+	r->src = MG_SRC_KERNEL;
+	if (cfg->kpc) {
+		snprintf(r->detail, sizeof(r->detail), "%s (per-CPU ksym)", sym);
+		r->have_total = r->have_percpu = true;
+		r->total = 0;
+		for (cpu = 0; cpu < n; cpu++) {
+			size_t i = (size_t)cpu * MG_K_NR_COUNTERS + k;
+
+			r->percpu[cpu] = (int64_t)(b->kpc[i] - a->kpc[i]);
+			r->total += r->percpu[cpu];
+		}
+		return;
+	}
+	if (a->dbg_err || b->dbg_err) {
+		snprintf(r->detail, sizeof(r->detail), "%s", sym);
+		set_unavail(r, "neither per-CPU ksyms nor debugfs are readable");
+		return;
+	}
+	snprintf(r->detail, sizeof(r->detail), "debugfs multigrain_timestamps total");
+	r->have_total = true;
+	r->total = (int64_t)(b->dbg[k] - a->dbg[k]);
+	snprintf(r->why, sizeof(r->why), "per-CPU values need the kernel per-CPU counter reader");
+}
+
+/* r = x - y - z (z may be NULL), per CPU where all operands have per-CPU values. */
+static void derive(struct mg_row *r, const struct mg_row *x, const struct mg_row *y,
+		   const struct mg_row *z, int n)
+{
+	int cpu;
+
+	snprintf(r->detail, sizeof(r->detail), "%s - %s%s%s", x->name, y->name,
+		 z ? " - " : "", z ? z->name : "");
+	if (!x->have_total || !y->have_total || (z && !z->have_total)) {
+		r->src = MG_SRC_UNAVAILABLE;
+		snprintf(r->why, sizeof(r->why), "needs %s", r->detail);
+		return;
+	}
+	r->src = MG_SRC_DERIVED;
+	r->have_total = true;
+	r->total = x->total - y->total - (z ? z->total : 0);
+	r->have_percpu = x->have_percpu && y->have_percpu && (!z || z->have_percpu);
+	if (!r->have_percpu) {
+		snprintf(r->why, sizeof(r->why), "per-CPU: an operand has no per-CPU values");
+		return;
+	}
+	for (cpu = 0; cpu < n; cpu++)
+		r->percpu[cpu] = x->percpu[cpu] - y->percpu[cpu] - (z ? z->percpu[cpu] : 0);
+}
+
+static void compare(struct mg_row *r, const struct mg_snap *a, const struct mg_snap *b,
+		    enum mg_kernel_counter k)
+{
+	if (a->dbg_err || b->dbg_err)
+		return;
+	r->have_kernel = true;
+	r->kernel = (int64_t)(b->dbg[k] - a->dbg[k]);
+	r->mismatch = r->have_total && r->total != r->kernel;
+}
+
+int mg_report_build(struct mg_report *rep, const struct mg_report_cfg *cfg,
+		    const struct mg_snap *a, const struct mg_snap *b)
+{
+	struct mg_row *R = rep->rows;
+	int i, n = cfg->nr_cpus;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->nr_cpus = n;
+	rep->seconds = (double)(b->t_ns - a->t_ns) / 1e9;
+	for (i = 0; i < MG_R_NR; i++) {
+		R[i].name = row_names[i];
+		R[i].percpu = calloc(n, sizeof(int64_t));
+		if (!R[i].percpu) {
+			mg_report_free(rep);
+			return -ENOMEM;
+		}
+	}
+
+	if (cfg->func_backend) {
+		from_bpf(&R[MG_R_CTIME_UPDATES], n, a, b, MG_BPF_CTIME_UPDATES);
+		snprintf(R[MG_R_CTIME_UPDATES].detail, sizeof(R[0].detail), "%s inode_set_ctime_current",
+			 cfg->func_backend);
+		from_bpf(&R[MG_R_FINE_STAMPS], n, a, b, MG_BPF_FINE_STAMPS);
+		snprintf(R[MG_R_FINE_STAMPS].detail, sizeof(R[0].detail), "%s ktime_get_real_ts64_mg",
+			 cfg->func_backend);
+	} else {
+		from_kernel(&R[MG_R_CTIME_UPDATES], cfg, a, b, MG_K_CTIME_UPDATES, "mg_ctime_updates");
+		from_kernel(&R[MG_R_FINE_STAMPS], cfg, a, b, MG_K_FINE_STAMPS, "mg_fine_stamps");
+	}
+	compare(&R[MG_R_CTIME_UPDATES], a, b, MG_K_CTIME_UPDATES);
+	compare(&R[MG_R_FINE_STAMPS], a, b, MG_K_FINE_STAMPS);
+
+	from_kernel(&R[MG_R_FLOOR_SWAPS], cfg, a, b, MG_K_FLOOR_SWAPS, "timekeeping_mg_floor_swaps");
+	compare(&R[MG_R_FLOOR_SWAPS], a, b, MG_K_FLOOR_SWAPS);
+
+	from_bpf(&R[MG_R_CTIME_SWAPS], n, a, b, MG_BPF_CTIME_SWAPS);
+	snprintf(R[MG_R_CTIME_SWAPS].detail, sizeof(R[0].detail), "%s timestamp:ctime_ns_xchg", cfg->tp_flavour);
+	compare(&R[MG_R_CTIME_SWAPS], a, b, MG_K_CTIME_SWAPS);
+	from_bpf(&R[MG_R_CTIME_SKIPS], n, a, b, MG_BPF_CTIME_SKIPS);
+	snprintf(R[MG_R_CTIME_SKIPS].detail, sizeof(R[0].detail), "%s timestamp:ctime_xchg_skip", cfg->tp_flavour);
+	from_bpf(&R[MG_R_STAT_QUERIES], n, a, b, MG_BPF_STAT_QUERIES);
+	snprintf(R[MG_R_STAT_QUERIES].detail, sizeof(R[0].detail), "%s timestamp:fill_mg_cmtime", cfg->tp_flavour);
+	from_bpf(&R[MG_R_CTIME_SETS], n, a, b, MG_BPF_CTIME_SETS);
+	snprintf(R[MG_R_CTIME_SETS].detail, sizeof(R[0].detail), "%s timestamp:inode_set_ctime_to_ts",
+		 cfg->tp_flavour);
+
+	derive(&R[MG_R_FLOOR_CMPXCHG_FAILS], &R[MG_R_FINE_STAMPS], &R[MG_R_FLOOR_SWAPS], NULL, n);
+	derive(&R[MG_R_CTIME_CMPXCHG_FAILS], &R[MG_R_CTIME_UPDATES], &R[MG_R_CTIME_SWAPS],
+	       &R[MG_R_CTIME_SKIPS], n);
+
+	if (cfg->func_backend && cfg->hot) {
+		from_bpf(&R[MG_R_CURRENT_TIME], n, a, b, MG_BPF_CURRENT_TIME);
+		snprintf(R[MG_R_CURRENT_TIME].detail, sizeof(R[0].detail), "%s current_time", cfg->func_backend);
+		from_bpf(&R[MG_R_COARSE_MG], n, a, b, MG_BPF_COARSE_MG);
+		snprintf(R[MG_R_COARSE_MG].detail, sizeof(R[0].detail), "%s ktime_get_coarse_real_ts64_mg",
+			 cfg->func_backend);
+	} else {
+		const char *why = cfg->func_backend ? "hot-path probes need --hot"
+						    : "needs a function-probe backend and --hot";
+
+		set_unavail(&R[MG_R_CURRENT_TIME], why);
+		set_unavail(&R[MG_R_COARSE_MG], why);
+	}
+
+	for (i = 0; i < MG_R_NR; i++)
+		rep->mismatches += R[i].mismatch;
+	return 0;
+}
+
+void mg_report_free(struct mg_report *r)
+{
+	int i;
+
+	for (i = 0; i < MG_R_NR; i++) {
+		free(r->rows[i].percpu);
+		r->rows[i].percpu = NULL;
+	}
+}

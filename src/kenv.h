@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kenv.h - facts about the running kernel that decide what mgtrace can do:
+ * BTF, lockdown, the multigrain API, tracepoints, debugfs and the kernel's
+ * own counters. Nothing here attaches a probe; see backend.h for that.
+ */
+#ifndef MG_KENV_H
+#define MG_KENV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "mgtrace.h"
+
+#define MG_DEBUGFS_DIR  "/sys/kernel/debug"
+#define MG_DEBUGFS_FILE MG_DEBUGFS_DIR "/multigrain_timestamps"
+
+/* Which form of the floor API the kernel's BTF shows. */
+enum mg_api {
+	MG_API_NONE,		/* no ktime_get_real_ts64_mg: no multigrain timestamps */
+	MG_API_MAINLINE,	/* ktime_get_real_ts64_mg(struct timespec64 *ts), 6.13+ */
+	MG_API_COOKIE,		/* earlier form ktime_get_real_ts64_mg(ts, cookie) */
+	MG_API_UNKNOWN,		/* the function exists with another prototype */
+};
+
+/* The four timestamp:* tracepoints, in this order everywhere. */
+#define MG_NR_TPS 4
+extern const char *const mg_tp_names[MG_NR_TPS];
+
+/* The kernel's per-CPU counter symbols, indexed by enum mg_kernel_counter. */
+extern const char *const mg_kcounter_syms[MG_K_NR_COUNTERS];
+/* Their names in mgtrace output (debugfs order). */
+extern const char *const mg_kcounter_names[MG_K_NR_COUNTERS];
+
+/* Snapshot of the environment, filled by mg_kenv_probe(). */
+struct mg_kenv {
+	char release[128];		/* uname -r */
+	bool btf;			/* /sys/kernel/btf/vmlinux readable and parsed */
+	char lockdown[64];		/* "none", "integrity", "confidentiality", or "unknown (...)" */
+	enum mg_api api;
+	bool func_in_btf[4];		/* inode_set_ctime_current, ktime_get_real_ts64_mg,
+					 * current_time, ktime_get_coarse_real_ts64_mg */
+	bool tp_in_btf[MG_NR_TPS];	/* btf_trace_<tp> typedef present */
+	bool ksym_in_btf[MG_K_NR_COUNTERS]; /* per-CPU VAR present in BTF */
+	bool kallsyms_all;		/* data symbols listed in /proc/kallsyms */
+	int debugfs;			/* 0 ok, -ENODEV not mounted, -ENOENT file missing, other -errno */
+};
+
+/* Names of the probed functions, indexed like mg_kenv::func_in_btf. */
+extern const char *const mg_func_names[4];
+
+/* Fill *env. Never fails; unavailable facts are recorded as such. */
+void mg_kenv_probe(struct mg_kenv *env);
+
+/* True when the kernel has multigrain timestamps (API or tracepoints in BTF). */
+bool mg_kenv_multigrain(const struct mg_kenv *env);
+
+/* Human name of an API form. */
+const char *mg_api_name(enum mg_api api);
+
+/* One-line explanation of env->debugfs, or NULL when it is usable. */
+const char *mg_debugfs_problem(const struct mg_kenv *env);
+
+/*
+ * Read the debugfs multigrain_timestamps line into out[enum mg_kernel_counter]
+ * (ctime_updates ctime_swaps fine_stamps floor_swaps, totals over all CPUs).
+ * Returns 0, -ENODEV (debugfs not mounted), -ENOENT (no such file: kernel lacks
+ * multigrain or CONFIG_DEBUG_FS), -EPROTO (unexpected format) or -errno.
+ */
+int mg_debugfs_read(uint64_t out[MG_K_NR_COUNTERS]);
+
+/* True if `sym` is listed in /proc/kallsyms with a non-zero address. */
+bool mg_kallsyms_has(const char *sym);
+
+#endif
+
+/*
+ * Check what every probing command needs and print one line on stderr when it
+ * is missing: CAP_BPF+CAP_PERFMON (or root), kernel BTF, and, if need_mg,
+ * multigrain timestamps and a readable debugfs counters file.
+ * Returns MG_EXIT_OK or MG_EXIT_ENV.
+ */
+int mg_env_require(const struct mg_kenv *env, bool need_mg);

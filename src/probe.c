@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probe.c - `mgtrace probe`: what this kernel offers for tracing multigrain
+ * timestamps, established by really loading and attaching each backend (then
+ * detaching), in the manner of `bpftool feature probe`.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <jansson.h>
+#include "backend.h"
+#include "commands.h"
+#include "kcounters.h"
+#include "kenv.h"
+#include "report.h"
+#include "util.h"
+
+/* Result of probing one backend, with and without the --hot probes. */
+struct be_probe {
+	struct mg_attempt base;
+	bool tp_btf;
+	char tp_why[320];
+	bool hot_tried;
+	struct mg_attempt hot;
+};
+
+static void probe_backend(const struct mg_kenv *env, enum mg_backend be, struct be_probe *p)
+{
+	struct mg_session s;
+
+	memset(p, 0, sizeof(*p));
+	if (!mg_session_open(&s, env, be, false)) {
+		p->tp_btf = s.tp_btf;
+		snprintf(p->tp_why, sizeof(p->tp_why), "%s", s.tp_why);
+		mg_session_close(&s);
+	}
+	p->base = s.attempts[be];
+	if (!p->base.tried) {
+		p->base.tried = true;
+		p->base.err = -EINVAL;
+		snprintf(p->base.why, sizeof(p->base.why), "not tried");
+	}
+	if (p->base.err || !mg_backend_has_funcs(be))
+		return;
+	p->hot_tried = true;
+	if (!mg_session_open(&s, env, be, true))
+		mg_session_close(&s);
+	p->hot = s.attempts[be];
+}
+
+static int usage(FILE *f, int code)
+{
+	fprintf(f,
+		"Usage: mgtrace probe [--json]\n"
+		"Report the kernel's multigrain support: release, BTF, lockdown, floor API,\n"
+		"tracepoints, debugfs counters, per-CPU counter symbols, and each attach backend\n"
+		"(loaded, attached and detached for real). Exit 0 when the report was made, even\n"
+		"on a kernel without multigrain timestamps; 3 without root or BTF.\n");
+	return code;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+	static const struct option lo[] = { { "json", no_argument, 0, 'j' },
+		{ "help", no_argument, 0, 'h' }, { "verbose", no_argument, 0, 'v' }, { 0 } };
+	struct be_probe bp[MG_BE_NR];
+	struct mg_kenv env;
+	struct mg_kreader *kr;
+	uint64_t dbg[MG_K_NR_COUNTERS];
+	char kr_why[256] = "";
+	bool json = false, mg;
+	int c, i, ret, kerr = 0, dbg_err, ncpu = mg_nr_cpus();
+	enum mg_backend chosen = MG_BE_AUTO;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jhv", lo, NULL)) != -1) {
+		switch (c) {
+		case 'j': json = true; break;
+		case 'v': mg_verbose++; break;
+		case 'h': return usage(stdout, MG_EXIT_OK);
+		default: return usage(stderr, MG_EXIT_USAGE);
+		}
+	}
+	if (optind < argc)
+		return mg_err(MG_EXIT_USAGE, "probe: unexpected argument '%s'", argv[optind]);
+
+	mg_kenv_probe(&env);
+	if ((ret = mg_env_require(&env, false)))
+		return ret;
+	mg_libbpf_setup();
+	mg = mg_kenv_multigrain(&env);
+	dbg_err = mg_debugfs_read(dbg);
+	kr = mg_kreader_open(ncpu, &kerr, kr_why, sizeof(kr_why));
+	mg_kreader_close(kr);
+	for (i = MG_BE_FENTRY; i < MG_BE_NR; i++) {
+		probe_backend(&env, i, &bp[i]);
+		if (chosen == MG_BE_AUTO && !bp[i].base.err)
+			chosen = i;
+	}
+
+	if (json) {
+		json_t *o = json_object(), *a;
+
+		json_object_set_new(o, "schema_version", json_integer(1));
+		json_object_set_new(o, "type", json_string("probe"));
+		json_object_set_new(o, "kernel_release", json_string(env.release));
+		json_object_set_new(o, "btf", json_boolean(env.btf));
+		json_object_set_new(o, "lockdown", json_string(env.lockdown));
+		json_object_set_new(o, "multigrain", json_boolean(mg));
+		json_object_set_new(o, "floor_api", json_string(
+			env.api == MG_API_MAINLINE ? "mainline" : env.api == MG_API_COOKIE ? "cookie" :
+			env.api == MG_API_UNKNOWN ? "unknown" : "none"));
+		a = json_object();
+		for (i = 0; i < MG_NR_TPS; i++)
+			json_object_set_new(a, mg_tp_names[i], json_boolean(env.tp_in_btf[i]));
+		json_object_set_new(o, "tracepoints", a);
+		a = json_object();
+		json_object_set_new(a, "path", json_string(MG_DEBUGFS_FILE));
+		json_object_set_new(a, "readable", json_boolean(!dbg_err));
+		if (dbg_err) {
+			json_object_set_new(a, "reason", json_string(mg_debugfs_problem(&env) ?
+						mg_debugfs_problem(&env) : strerror(-dbg_err)));
+		} else {
+			json_t *v = json_object();
+
+			for (i = 0; i < MG_K_NR_COUNTERS; i++)
+				json_object_set_new(v, mg_kcounter_names[i], json_integer(dbg[i]));
+			json_object_set_new(a, "values", v);
+		}
+		json_object_set_new(o, "debugfs", a);
+		a = json_object();
+		for (i = 0; i < MG_K_NR_COUNTERS; i++)
+			json_object_set_new(a, mg_kcounter_syms[i], json_boolean(env.ksym_in_btf[i]));
+		json_object_set_new(o, "percpu_symbols_in_btf", a);
+		json_object_set_new(o, "kallsyms_all", json_boolean(env.kallsyms_all));
+		json_object_set_new(o, "percpu_readable", json_boolean(kr != NULL));
+		if (!kr)
+			json_object_set_new(o, "percpu_reason", json_string(kr_why));
+		a = json_object();
+		for (i = MG_BE_FENTRY; i < MG_BE_NR; i++) {
+			json_t *b = json_object();
+
+			json_object_set_new(b, "attachable", json_boolean(!bp[i].base.err));
+			json_object_set_new(b, "reason", json_string(bp[i].base.why));
+			if (!bp[i].base.err)
+				json_object_set_new(b, "tracepoints",
+						    json_string(bp[i].tp_btf ? "tp_btf" : "raw_tp"));
+			if (bp[i].hot_tried) {
+				json_object_set_new(b, "hot_attachable", json_boolean(!bp[i].hot.err));
+				json_object_set_new(b, "hot_reason", json_string(bp[i].hot.why));
+			}
+			json_object_set_new(a, mg_backend_name(i), b);
+		}
+		json_object_set_new(o, "backends", a);
+		json_object_set_new(o, "auto_backend", chosen == MG_BE_AUTO ? json_null() :
+				    json_string(mg_backend_name(chosen)));
+		mg_json_print_line(stdout, o);
+		json_decref(o);
+		return MG_EXIT_OK;
+	}
+
+	printf("%-22s %s\n", "kernel release", env.release);
+	printf("%-22s %s\n", "BTF", env.btf ? "yes (/sys/kernel/btf/vmlinux)" : "no");
+	printf("%-22s %s\n", "lockdown", env.lockdown);
+	printf("%-22s %s\n", "multigrain timestamps", mg ? "yes" : "no (needs Linux 6.13+)");
+	printf("%-22s %s\n", "floor API", mg_api_name(env.api));
+	for (i = 0; i < MG_NR_TPS; i++)
+		printf("%-22s timestamp:%s %s\n", i ? "" : "tracepoints", mg_tp_names[i],
+		       env.tp_in_btf[i] ? "yes" : "no");
+	if (!dbg_err)
+		printf("%-22s %s: ctime_updates %llu, ctime_swaps %llu, fine_stamps %llu, "
+		       "floor_swaps %llu\n", "debugfs counters", MG_DEBUGFS_FILE,
+		       (unsigned long long)dbg[0], (unsigned long long)dbg[1],
+		       (unsigned long long)dbg[2], (unsigned long long)dbg[3]);
+	else
+		printf("%-22s unavailable: %s\n", "debugfs counters",
+		       mg_debugfs_problem(&env) ? mg_debugfs_problem(&env) : strerror(-dbg_err));
+	printf("%-22s", "per-CPU counter syms");
+	for (i = 0; i < MG_K_NR_COUNTERS; i++)
+		printf(" %s%s", mg_kcounter_syms[i], env.ksym_in_btf[i] ? "" : "(not in BTF)");
+	printf("\n%-22s %s%s\n", "per-CPU from BPF", kr ? "yes (typed per-CPU ksyms)" : "no: ",
+	       kr ? "" : kr_why);
+	printf("%-22s %s\n", "KALLSYMS_ALL", env.kallsyms_all ? "yes" : "no (no data symbols in /proc/kallsyms)");
+	for (i = MG_BE_FENTRY; i < MG_BE_NR; i++) {
+		char label[32];
+
+		snprintf(label, sizeof(label), "backend %s", mg_backend_name(i));
+		if (!bp[i].base.err)
+			printf("%-22s attachable (tracepoints as %s)", label,
+			       bp[i].tp_btf ? "tp_btf" : "raw_tp");
+		else
+			printf("%-22s refused: %s", label, bp[i].base.why);
+		if (bp[i].hot_tried)
+			printf("; --hot %s%s", bp[i].hot.err ? "refused: " : "attachable",
+			       bp[i].hot.err ? bp[i].hot.why : "");
+		putchar('\n');
+	}
+	printf("%-22s %s\n", "auto chooses", chosen == MG_BE_AUTO ? "nothing (no backend attaches)" :
+	       mg_backend_name(chosen));
+	return MG_EXIT_OK;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* report.h - print a struct mg_report as text tables or as JSON (jansson). */
+#ifndef MG_REPORT_H
+#define MG_REPORT_H
+
+#include <stdio.h>
+#include <jansson.h>
+#include "counters.h"
+
+/* Header of the per-interval text rows. */
+void mg_report_print_interval_header(FILE *f);
+/* One text row of interval totals; elapsed_s is seconds since counting began. */
+void mg_report_print_interval(FILE *f, const struct mg_report *r, double elapsed_s);
+/* The summary table: counter, total, source, debugfs delta and match, detail. */
+void mg_report_print_summary(FILE *f, const struct mg_report *r);
+/* The per-CPU table: one column per possible CPU; unavailable cells say n/a. */
+void mg_report_print_percpu(FILE *f, const struct mg_report *r);
+
+/*
+ * The "counters" JSON object: { name: { source, detail, total|null, per_cpu|null,
+ * unavailable?, kernel_debugfs?, match? } }. Returns a new reference or NULL (ENOMEM).
+ */
+json_t *mg_report_json(const struct mg_report *r);
+
+/* Print a JSON value compactly on one line and flush. */
+void mg_json_print_line(FILE *f, json_t *v);
+
+#endif

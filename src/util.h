@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* util.h - argument parsing and small helpers shared by every mgtrace command. */
+#ifndef MG_UTIL_H
+#define MG_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Documented exit codes (README "Exit codes"). */
+enum mg_exit {
+	MG_EXIT_OK = 0,
+	MG_EXIT_FAIL = 1,	/* a check failed (mgtrace check) */
+	MG_EXIT_USAGE = 2,	/* bad option or argument */
+	MG_EXIT_ENV = 3,	/* environment unsupported: privileges, BTF, kernel, debugfs */
+};
+
+/* Set by -v/--verbose: libbpf's own messages go to stderr too. */
+extern int mg_verbose;
+
+/*
+ * Parse a decimal unsigned integer in [min, max]. Rejects empty strings, signs,
+ * trailing junk and overflow. Returns 0, -EINVAL (not a number) or -ERANGE.
+ */
+int mg_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/*
+ * Parse a duration in seconds ("2", "0.5"), > 0 and <= max_s. Rejects junk,
+ * negatives, zero, NaN and infinities. Returns 0, -EINVAL or -ERANGE.
+ */
+int mg_parse_seconds(const char *s, double max_s, double *out);
+
+/* Print "mgtrace: <msg>\n" to stderr and return code (for `return mg_err(...)`). */
+int mg_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* CLOCK_MONOTONIC now, in ns. */
+uint64_t mg_now_ns(void);
+
+/* Read a whole small file into buf (NUL-terminated). Returns bytes read or -errno. */
+int mg_read_file(const char *path, char *buf, size_t len);
+
+/* Number of possible CPUs (libbpf_num_possible_cpus()), or -errno. */
+int mg_nr_cpus(void);
+
+#endif

@@ -1,0 +1,136 @@
+#!/bin/sh
+# fetch-kernel.sh - download and unpack a Debian linux-image package.
+#
+# usage: fetch-kernel.sh SUITE PACKAGE-PATTERN
+#   SUITE            e.g. trixie, trixie-backports, trixie-security
+#   PACKAGE-PATTERN  extended regex matched against the whole package name,
+#                    e.g. 'linux-image-6.18.*-cloud-amd64'
+#
+# Uses a private apt configuration (own sources list, lists, caches) so the
+# host's apt state is never touched.  The mirror URI is read at run time from
+# the host's bookworm entry in /etc/apt/sources.list.d/*.sources or
+# /etc/apt/sources.list; for SUITE=<x>-<suffix> the host's bookworm-<suffix>
+# entry is preferred (e.g. -security lives on a different URI).
+#
+# The newest matching package is downloaded into $MGTRACE_VM_CACHE
+# (default /var/cache/mgtrace-vm)/debs unless already present, and unpacked
+# into $MGTRACE_VM_CACHE/root/<package>_<version>/.  On success prints that
+# directory (which contains boot/vmlinuz-* and lib/modules/*) on stdout.
+# Index files are refreshed when older than MGTRACE_VM_REFRESH minutes
+# (default 720).
+set -eu
+
+[ $# -eq 2 ] || { echo "usage: $0 SUITE PACKAGE-PATTERN" >&2; exit 2; }
+suite=$1 pattern=$2
+cache=${MGTRACE_VM_CACHE:-/var/cache/mgtrace-vm}
+refresh=${MGTRACE_VM_REFRESH:-720}
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+die() { echo "fetch-kernel: $*" >&2; exit 1; }
+[ -r "$keyring" ] || die "missing $keyring (install debian-archive-keyring)"
+
+# uri_for HOSTSUITE: print the first URI of the host entry serving HOSTSUITE.
+uri_for() {
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		awk -v s="$1" 'BEGIN { RS = "" }
+		    { u = ""; ok = 0; n = split($0, l, "\n")
+		      for (i = 1; i <= n; i++) {
+		        if (l[i] ~ /^[ \t]*#/) continue
+		        if (l[i] ~ /^URIs:/)   { split(l[i], w); u = w[2] }
+		        if (l[i] ~ /^Suites:/) { m = split(l[i], w)
+		          for (j = 2; j <= m; j++) if (w[j] == s) ok = 1 }
+		        if (l[i] ~ /^Types:/ && l[i] !~ /[ \t]deb([ \t]|$)/) { ok = -9 }
+		      }
+		      if (ok == 1 && u != "") { print u; exit } }' "$f"
+	done
+	[ -r /etc/apt/sources.list ] &&
+	    sed -e 's/\[[^]]*\]//' /etc/apt/sources.list |
+	    awk -v s="$1" '$1 == "deb" && $3 == s { print $2; exit }'
+}
+suffix=; case $suite in *-*) suffix=-${suite#*-} ;; esac
+uri=$(uri_for "bookworm$suffix" | head -n1)
+[ -n "$uri" ] || uri=$(uri_for bookworm | head -n1)
+[ -n "$uri" ] || die "no bookworm entry with a URI in /etc/apt/sources.list{,.d/*.sources}"
+
+# Private apt tree, one per suite.
+apt=$cache/apt/$suite
+mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$apt/parts" "$cache/debs" "$cache/root"
+echo "deb [signed-by=$keyring] $uri $suite main" > "$apt/sources.list.new"
+cmp -s "$apt/sources.list.new" "$apt/sources.list" 2>/dev/null ||
+	{ mv "$apt/sources.list.new" "$apt/sources.list"; rm -f "$apt/stamp"; }
+rm -f "$apt/sources.list.new"
+: > "$apt/status"
+cat > "$apt/apt.conf" <<CONF
+Dir::Etc::sourcelist "$apt/sources.list";
+Dir::Etc::sourceparts "$apt/parts";
+Dir::Etc::parts "$apt/parts";
+Dir::Etc::preferencesparts "$apt/parts";
+Dir::Etc::main "/dev/null";
+Dir::State "$apt";
+Dir::State::lists "$apt/lists";
+Dir::State::status "$apt/status";
+Dir::Cache "$apt";
+Dir::Cache::archives "$apt/archives";
+APT::Architecture "amd64";
+APT::Architectures { "amd64"; };
+Acquire::Languages "none";
+APT::Sandbox::User "root";
+CONF
+export APT_CONFIG="$apt/apt.conf"
+
+if [ -z "$(find "$apt/stamp" -mmin -"$refresh" 2>/dev/null)" ]; then
+	if apt-get -q update >"$apt/update.log" 2>&1 &&
+	    ! grep -q '^[WE]:' "$apt/update.log"; then
+		touch "$apt/stamp"
+	elif ls "$apt/lists/"*_Packages* >/dev/null 2>&1; then
+		echo "fetch-kernel: warning: apt-get update for $suite failed, using stale index" >&2
+	else
+		cat "$apt/update.log" >&2
+		die "could not fetch the package index of $suite from $uri"
+	fi
+fi
+
+# Newest version of the packages whose whole name matches the regex.
+names=$(apt-cache pkgnames linux-image- | grep -Ex -- "$pattern" |
+	grep -Ev -- '-(dbg|unsigned)$' || true)
+[ -n "$names" ] || die "no package matching '^$pattern\$' in $suite ($uri)"
+best=; bestv=
+for pv in $(apt-cache show $names | awk '/^Package:/ { p = $2 } /^Version:/ { print p "=" $2 }'); do
+	v=${pv#*=}
+	if [ -z "$bestv" ] || dpkg --compare-versions "$v" gt "$bestv"; then
+		best=${pv%%=*} bestv=$v
+	fi
+done
+[ -n "$best" ] || die "no installable version of $names in $suite"
+
+# fetch NAME VERSION: download NAME=VERSION unless cached; print the .deb path.
+fetch() {
+	deb=$cache/debs/${1}_${2}_amd64.deb
+	if [ ! -s "$deb" ]; then
+		echo "fetch-kernel: downloading $1=$2 from $suite" >&2
+		tmp=$(mktemp -d "$cache/debs/dl.XXXXXX")
+		(cd "$tmp" && apt-get -q download "$1=$2" >&2) ||
+			{ rm -rf "$tmp"; die "could not fetch $1=$2 from $suite ($uri)"; }
+		mv "$tmp"/*.deb "$deb" && rmdir "$tmp"
+	fi
+	echo "$deb"
+}
+
+# Unpack the image package plus, for kernels >= 6.19 where Debian split it,
+# the linux-binary-* (vmlinuz) and linux-modules-* packages it depends on.
+root=$cache/root/${best}_$bestv
+if [ ! -e "$root/.done" ] || ! ls "$root"/boot/vmlinuz-* >/dev/null 2>&1; then
+	rm -rf "$root"; mkdir -p "$root"
+	deb=$(fetch "$best" "$bestv")
+	debs=$deb
+	for dep in $(dpkg-deb -f "$deb" Depends | tr ',' '\n' |
+	    sed -n 's/^ *\(linux-\(binary\|modules\)-[^ ]*\) (= \(.*\))$/\1=\3/p'); do
+		debs="$debs $(fetch "${dep%%=*}" "${dep#*=}")"
+	done
+	for deb in $debs; do
+		dpkg-deb -x "$deb" "$root" || die "could not unpack $deb"
+	done
+	ls "$root"/boot/vmlinuz-* >/dev/null 2>&1 || die "no boot/vmlinuz-* in $debs"
+	touch "$root/.done"
+fi
+echo "$root"

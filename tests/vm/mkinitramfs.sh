@@ -1,0 +1,63 @@
+#!/bin/sh
+# mkinitramfs.sh - build the gzip'ed cpio (newc) initramfs of a test VM.
+#
+# usage: mkinitramfs.sh OUT MGTRACE_STATIC GUEST_SCRIPT [KERNEL_ROOT]
+#   OUT             initramfs to write
+#   MGTRACE_STATIC  statically linked binary, installed as /bin/mgtrace
+#   GUEST_SCRIPT    test script, installed as /test.sh and run by /init
+#   KERNEL_ROOT     unpacked linux-image package (fetch-kernel.sh output);
+#                   the modules named in $MGTRACE_VM_MODULES (paths below
+#                   kernel/, default drivers/block/loop) are decompressed
+#                   into /lib/modules and insmod'ed in that order by /init.
+# Contents: busybox-static with all applet symlinks, guest-init.sh as /init,
+# guest-lib.sh as /lib/mgtest.sh, and /ext4.img, an empty ext4 image of
+# $MGTRACE_VM_EXT4_MB MiB (default 64) made with the host's mkfs.ext4,
+# which the guest loop-mounts.
+set -eu
+
+[ $# -ge 3 ] || { echo "usage: $0 OUT MGTRACE_STATIC GUEST_SCRIPT [KERNEL_ROOT]" >&2; exit 2; }
+out=$1 bin=$2 script=$3 kroot=${4:-}
+here=$(cd "$(dirname "$0")" && pwd)
+die() { echo "mkinitramfs: $*" >&2; exit 1; }
+busybox=$(command -v busybox) || die "busybox not found (install busybox-static)"
+ldd "$busybox" >/dev/null 2>&1 && die "$busybox is not static (install busybox-static)"
+[ -x "$bin" ] || die "$bin is not an executable"
+ldd "$bin" >/dev/null 2>&1 && die "$bin is not statically linked"
+[ -r "$script" ] || die "cannot read $script"
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root/bin" "$root/sbin" "$root/usr/bin" "$root/usr/sbin" "$root/lib/modules" \
+	"$root/proc" "$root/sys" "$root/dev" "$root/tmp" "$root/mnt" "$root/root" "$root/etc"
+cp "$busybox" "$root/bin/busybox"
+for a in $("$busybox" --list-full); do
+	[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
+done
+cp "$bin" "$root/bin/mgtrace"
+cp "$here/guest-init.sh" "$root/init"
+cp "$here/guest-lib.sh" "$root/lib/mgtest.sh"
+cp "$script" "$root/test.sh"
+chmod 755 "$root/init" "$root/test.sh" "$root/bin/mgtrace"
+
+if [ -n "$kroot" ]; then
+	i=0
+	for m in ${MGTRACE_VM_MODULES-drivers/block/loop}; do
+		f=$(ls "$kroot"/usr/lib/modules/*/kernel/"$m".ko* "$kroot"/lib/modules/*/kernel/"$m".ko* 2>/dev/null | head -n1) ||
+			true
+		[ -n "$f" ] || die "module $m not found in $kroot"
+		i=$((i + 1))
+		dst=$root/lib/modules/$i-$(basename "$m").ko
+		case $f in
+		*.xz) xz -dc "$f" > "$dst" ;;
+		*.zst) zstd -qdc "$f" > "$dst" ;;
+		*.gz) gzip -dc "$f" > "$dst" ;;
+		*) cp "$f" "$dst" ;;
+		esac
+	done
+fi
+
+truncate -s "${MGTRACE_VM_EXT4_MB:-64}M" "$root/ext4.img"
+mkfs.ext4 -q -F -L mgtest "$root/ext4.img" || die "mkfs.ext4 failed (install e2fsprogs)"
+
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$out.tmp"
+mv "$out.tmp" "$out"

@@ -1,0 +1,52 @@
+#!/bin/sh
+# run-vm.sh - boot a kernel + initramfs under qemu (TCG) and check the log.
+#
+# usage: run-vm.sh VMLINUZ INITRAMFS OUTDIR [LABEL]
+# Writes OUTDIR/console.log (serial console), OUTDIR/qemu.err, every
+# "MGDATA BEGIN f ... MGDATA END f" block of the console as OUTDIR/f, and
+# OUTDIR/results: one "PASS|FAIL LABEL/name[: reason]" line per assertion,
+# also printed on stdout.  Host-side assertions added by run-vm.sh:
+#   boot          qemu exited within $MGTRACE_VM_TIMEOUT s (default 300)
+#                 and the guest printed "MGTEST DONE"
+#   kernel-clean  no Oops / BUG: / WARNING: / Call Trace in the console
+#                 log (which includes the guest's full dmesg)
+# Exits 1 if any assertion failed.  MGTRACE_VM_VERBOSE=1 also echoes the
+# console to stderr; MGTRACE_VM_APPEND adds kernel command line arguments.
+set -eu
+
+[ $# -ge 3 ] || { echo "usage: $0 VMLINUZ INITRAMFS OUTDIR [LABEL]" >&2; exit 2; }
+kernel=$1 initrd=$2 out=$3 label=${4:-vm}
+timeout=${MGTRACE_VM_TIMEOUT:-300}
+mkdir -p "$out"
+log=$out/console.log
+
+{
+	rc=0
+	timeout -k 10 "$timeout" qemu-system-x86_64 -machine q35 -cpu max -smp 2 -m 2048 \
+		-nographic -no-reboot -nic none -kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 quiet ${MGTRACE_VM_APPEND:-}" \
+		< /dev/null 2> "$out/qemu.err" || rc=$?
+	echo "$rc" > "$out/qemu.rc"
+} | if [ "${MGTRACE_VM_VERBOSE:-0}" = 1 ]; then tee /dev/stderr; else cat; fi |
+	tr -d '\r' > "$log"
+rc=$(cat "$out/qemu.rc")
+
+awk -v out="$out" -v label="$label" -v rc="$rc" -v t="$timeout" '
+	function res(s) { print s > (out "/results") }
+	!/^MGTEST / && /Oops|BUG:|WARNING:|Call Trace/ { if (!bad) bad = $0 }
+	/^MGDATA END / && file != "" { close(file); file = ""; next }
+	file != "" { print > file; next }
+	/^MGDATA BEGIN / { f = $3; gsub(/[^A-Za-z0-9._-]/, "_", f)
+	                   file = out "/" f; printf "" > file; next }
+	/^MGTEST PASS / { res("PASS " label "/" $3); next }
+	/^MGTEST FAIL / { sub(/^MGTEST FAIL /, ""); res("FAIL " label "/" $0); next }
+	/^MGTEST DONE/ { done = 1; next }
+	END {
+		if (done) res("PASS " label "/boot")
+		else if (rc == 124 || rc == 137) res("FAIL " label "/boot: timeout after " t " s")
+		else res("FAIL " label "/boot: no MGTEST DONE, qemu exit " rc ", see " out "/console.log")
+		if (bad) res("FAIL " label "/kernel-clean: " bad)
+		else res("PASS " label "/kernel-clean")
+	}' "$log"
+cat "$out/results"
+! grep -q '^FAIL' "$out/results"
