@@ -31,10 +31,6 @@ OBJS     := $(patsubst src/%.c,$(OUT)/%.o,$(SRCS))
 LIB_OBJS := $(filter-out $(OUT)/main.o,$(OBJS))
 HDRS     := $(wildcard include/*.h src/*.h)
 
-DEB_PKGS := clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev libjansson-dev pkg-config gcc make \
-            python3 e2fsprogs qemu-system-x86 busybox-static cpio
-# Debian 12 ships bpftool in package bpftool; linux-perf and bpftrace are only for bench/.
-
 .PHONY: all deps run test test-host test-vm static install vmlinux clean
 
 all: mgtrace
@@ -64,17 +60,13 @@ $(OUT)/unit_tests: tests/unit_tests.c $(LIB_OBJS) $(HDRS)
 	$(CC) $(CFLAGS) -Isrc tests/unit_tests.c $(LIB_OBJS) -o $@ $(LDFLAGS) $(LDLIBS)
 
 deps:
-	@missing=""; for p in $(DEB_PKGS); do \
-		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
-	done; \
-	if [ -z "$$missing" ]; then echo "deps: all present"; \
-	elif [ "$$(id -u)" = 0 ]; then \
-		echo "deps: installing$$missing"; \
-		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
-	else echo "deps: run as root: apt-get install$$missing"; exit 1; fi
+	sh tools/deps.sh
 
+# The main job needs debugfs (the kernel's counters); securityfs shows the lockdown mode.
 run: deps
 	$(MAKE) mgtrace
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	mountpoint -q /sys/kernel/security || mount -t securityfs none /sys/kernel/security || true
 	./mgtrace
 
 test: test-host test-vm

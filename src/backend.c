@@ -71,16 +71,27 @@ static int prog_func(const char *name)
 	return -1;
 }
 
-static bool want_prog(const char *name, enum mg_backend be, bool tp_btf, bool hot)
+/* How function i is probed under backend be: "fentry", "kprobe" or NULL (not at all). */
+static const char *func_probe(const struct mg_kenv *env, enum mg_backend be, bool hot, int i)
 {
+	if (i < 0 || (i >= 2 && !hot))
+		return NULL;
+	if (be == MG_BE_FENTRY)
+		return env->func_ret_struct[i] ? "kprobe" : "fentry";
+	return be == MG_BE_KPROBE ? "kprobe" : NULL;
+}
+
+static bool want_prog(const struct mg_kenv *env, const char *name, enum mg_backend be,
+		      bool tp_btf, bool hot)
+{
+	const char *how;
+
 	if (!strncmp(name, "tpb_", 4))
 		return tp_btf;
 	if (!strncmp(name, "rtp_", 4))
 		return !tp_btf;
-	if ((be == MG_BE_FENTRY && !strncmp(name, "fe_", 3)) ||
-	    (be == MG_BE_KPROBE && !strncmp(name, "kp_", 3)))
-		return hot || prog_func(name) < 2;
-	return false;
+	how = func_probe(env, be, hot, prog_func(name));
+	return how && !strncmp(name, how, 2);	/* "fe_" <-> "fentry", "kp_" <-> "kprobe" */
 }
 
 static const char *errname(int err)
@@ -119,19 +130,27 @@ static void explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_bac
 	for (i = 0; !cause[0] && be == MG_BE_FENTRY && i < nf; i++)
 		if (!env->func_in_btf[i])
 			snprintf(cause, sizeof(cause), "%s missing from kernel BTF", mg_func_names[i]);
-	if (!cause[0] && be == MG_BE_KPROBE && !have_kprobe_pmu())
-		snprintf(cause, sizeof(cause), "kernel has no kprobes (CONFIG_KPROBES unset)");
-	for (i = 0; !cause[0] && be == MG_BE_KPROBE && i < nf; i++)
-		if (!mg_kallsyms_has(mg_func_names[i]))
+	if (!cause[0] && err == -EPERM && be == MG_BE_FENTRY && strcmp(env->lockdown, "none") &&
+	    strncmp(env->lockdown, "unknown", 7))
+		snprintf(cause, sizeof(cause), "BPF trampolines refused under lockdown=%s",
+			 env->lockdown);
+	for (i = 0; !cause[0] && i < nf; i++)
+		if (func_probe(env, be, hot, i) && !strcmp(func_probe(env, be, hot, i), "kprobe") &&
+		    !have_kprobe_pmu())
+			snprintf(cause, sizeof(cause), "kernel has no kprobes (CONFIG_KPROBES unset)%s",
+				 be == MG_BE_FENTRY ? "; fentry needs a kprobe on functions "
+				 "returning a struct" : "");
+	for (i = 0; !cause[0] && i < nf; i++)
+		if (func_probe(env, be, hot, i) && !strcmp(func_probe(env, be, hot, i), "kprobe") &&
+		    !mg_kallsyms_has(mg_func_names[i]))
 			snprintf(cause, sizeof(cause), "%s missing from kallsyms", mg_func_names[i]);
 	for (i = 0; !cause[0] && be == MG_BE_TRACEPOINT && tp_btf && i < MG_NR_TPS; i++)
 		if (!env->tp_in_btf[i])
 			snprintf(cause, sizeof(cause), "btf_trace_%s missing from kernel BTF",
 				 mg_tp_names[i]);
-	if (!cause[0] && err == -EPERM && be == MG_BE_FENTRY && strcmp(env->lockdown, "none") &&
-	    strncmp(env->lockdown, "unknown", 7))
-		snprintf(cause, sizeof(cause), "BPF trampolines refused under lockdown=%s",
-			 env->lockdown);
+	if (!cause[0] && err == -EPERM && be == MG_BE_FENTRY && geteuid() == 0)
+		snprintf(cause, sizeof(cause), "refused as root: kernel lockdown likely "
+			 "(lockdown %s)", env->lockdown);
 	if (!cause[0] && err == -EPERM)
 		snprintf(cause, sizeof(cause), "not permitted (needs CAP_BPF and CAP_PERFMON)");
 	if (!cause[0] && (err == -EINVAL || err == -524 || err == -EOPNOTSUPP))
@@ -159,7 +178,7 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 		return a->err = err;
 	}
 	bpf_object__for_each_program(prog, skel->obj)
-		bpf_program__set_autoload(prog, want_prog(bpf_program__name(prog), be, tp_btf, hot));
+		bpf_program__set_autoload(prog, want_prog(env, bpf_program__name(prog), be, tp_btf, hot));
 	err = mgtrace_bpf__load(skel);
 	if (err) {
 		explain(a, env, be, tp_btf, hot, err, "load");
@@ -171,6 +190,8 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 		goto fail;
 	}
 	s->skel = skel;
+	for (int i = 0; i < 4; i++)
+		s->func_probe[i] = func_probe(env, be, hot, i);
 	a->err = 0;
 	snprintf(a->why, sizeof(a->why), "loaded and attached");
 	return 0;

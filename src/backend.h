@@ -3,7 +3,10 @@
  * backend.h - load and attach bpf/mgtrace.bpf.c with one attach backend.
  *
  * Backends: fentry/fexit (BPF trampolines), kprobe/kretprobe, or tracepoints
- * only. Function probes on inode_set_ctime_current and ktime_get_real_ts64_mg
+ * only. Within the fentry backend, a function whose BTF prototype returns a
+ * struct (inode_set_ctime_current and current_time return struct timespec64)
+ * is probed with a kprobe, since the verifier refuses trampolines on it
+ * ("return type STRUCT is unsupported"), as libbpf-tools fall back per function. Function probes on inode_set_ctime_current and ktime_get_real_ts64_mg
  * (plus current_time and ktime_get_coarse_real_ts64_mg with --hot) are added
  * to the four timestamp:* tracepoints, which every backend attaches as tp_btf,
  * or as raw_tp when tp_btf cannot load. "auto" tries fentry, kprobe, then
@@ -32,6 +35,10 @@ struct mg_session {
 	enum mg_backend backend;	/* the backend attached (never AUTO once open) */
 	bool tp_btf;			/* tracepoints attached as tp_btf (else raw_tp) */
 	bool hot;			/* current_time/coarse_mg probes attached */
+	const char *func_probe[4];	/* per mg_func_names[]: "fentry", "kprobe" or NULL
+					 * (not attached). The fentry backend uses a kprobe
+					 * for functions that return a struct by value,
+					 * which BPF trampolines cannot attach to. */
 	int nr_cpus;			/* possible CPUs: entries per per-CPU read */
 	struct mg_attempt attempts[MG_BE_NR];	/* why each backend tried was (not) taken */
 	char tp_why[320];		/* why tp_btf was refused, when raw_tp is used */

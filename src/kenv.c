@@ -61,8 +61,17 @@ static void probe_btf(struct mg_kenv *env)
 	if (!btf || libbpf_get_error(btf))
 		return;
 	env->btf = true;
-	for (i = 0; i < 4; i++)
-		env->func_in_btf[i] = btf__find_by_name_kind(btf, mg_func_names[i], BTF_KIND_FUNC) > 0;
+	for (i = 0; i < 4; i++) {
+		id = btf__find_by_name_kind(btf, mg_func_names[i], BTF_KIND_FUNC);
+		env->func_in_btf[i] = id > 0;
+		if (id > 0) {
+			const struct btf_type *proto = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+			int rid = btf__resolve_type(btf, proto->type);
+			const struct btf_type *ret = rid > 0 ? btf__type_by_id(btf, rid) : NULL;
+
+			env->func_ret_struct[i] = ret && (btf_is_struct(ret) || btf_is_union(ret));
+		}
+	}
 	for (i = 0; i < MG_NR_TPS; i++) {
 		snprintf(name, sizeof(name), "btf_trace_%s", mg_tp_names[i]);
 		env->tp_in_btf[i] = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0;

@@ -39,6 +39,8 @@ struct mg_kenv {
 	enum mg_api api;
 	bool func_in_btf[4];		/* inode_set_ctime_current, ktime_get_real_ts64_mg,
 					 * current_time, ktime_get_coarse_real_ts64_mg */
+	bool func_ret_struct[4];	/* returns a struct by value (struct timespec64):
+					 * BPF trampolines refuse such functions */
 	bool tp_in_btf[MG_NR_TPS];	/* btf_trace_<tp> typedef present */
 	bool ksym_in_btf[MG_K_NR_COUNTERS]; /* per-CPU VAR present in BTF */
 	bool kallsyms_all;		/* data symbols listed in /proc/kallsyms */

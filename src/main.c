@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "backend.h"
 #include "commands.h"
 #include "util.h"
 
@@ -30,6 +31,8 @@ static int usage(FILE *f, int code)
 int main(int argc, char **argv)
 {
 	const char *cmd;
+
+	mg_libbpf_setup();
 
 	while (argc > 1 && (!strcmp(argv[1], "-v") || !strcmp(argv[1], "--verbose"))) {
 		mg_verbose++;

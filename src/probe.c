@@ -76,12 +76,13 @@ int cmd_probe(int argc, char **argv)
 	enum mg_backend chosen = MG_BE_AUTO;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "jhv", lo, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jhv", lo, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = true; break;
 		case 'v': mg_verbose++; break;
 		case 'h': return usage(stdout, MG_EXIT_OK);
-		default: return usage(stderr, MG_EXIT_USAGE);
+		default: return mg_bad_option("probe", c, argv);
 		}
 	}
 	if (optind < argc)

@@ -83,8 +83,9 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 	int c;
 
 	optind = 1;
+	opterr = 0;
 	/* '+': stop at the first non-option, which starts COMMAND. */
-	while ((c = getopt_long(argc, argv, "+i:c:pjo:b:Hhv", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:c:pjo:b:Hhv", lo, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if (mg_parse_seconds(optarg, 86400, &o->interval) || o->interval < 0.01)
@@ -107,7 +108,7 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 		case 'H': o->hot = true; break;
 		case 'v': mg_verbose++; break;
 		case 'h': exit(usage(stdout, MG_EXIT_OK));
-		default: return usage(stderr, MG_EXIT_USAGE);
+		default: return mg_bad_option("stat", c, argv);
 		}
 	}
 	if (o->count && !o->interval)
@@ -158,7 +159,8 @@ static void copy_snap(struct stat_run *r, struct mg_snap *dst, const struct mg_s
 
 static json_t *json_header(struct stat_run *r, const char *type)
 {
-	json_t *o = json_object();
+	json_t *o = json_object(), *fp;
+	int i;
 
 	json_object_set_new(o, "schema_version", json_integer(MG_SCHEMA_VERSION));
 	json_object_set_new(o, "type", json_string(type));
@@ -166,6 +168,11 @@ static json_t *json_header(struct stat_run *r, const char *type)
 	json_object_set_new(o, "backend", json_string(mg_backend_name(r->sess.backend)));
 	json_object_set_new(o, "tracepoints", json_string(r->cfg.tp_flavour));
 	json_object_set_new(o, "hot", json_boolean(r->o.hot));
+	fp = json_object();
+	for (i = 0; i < 4; i++)
+		if (r->sess.func_probe[i])
+			json_object_set_new(fp, mg_func_names[i], json_string(r->sess.func_probe[i]));
+	json_object_set_new(o, "function_probes", fp);
 	json_object_set_new(o, "nr_cpus", json_integer(r->sess.nr_cpus));
 	json_object_set_new(o, "kernel_per_cpu", r->kr ? json_string("per-CPU ksyms")
 						     : json_null());
@@ -246,9 +253,10 @@ static void print_summary(struct stat_run *r, int cmd_status, bool have_cmd)
 		fprintf(r->out, "\nmgtrace stat: %.3f s on kernel %s, %d possible CPUs\n",
 			rep.seconds, r->env.release, r->sess.nr_cpus);
 		fprintf(r->out, "backend: %s", mg_backend_name(r->sess.backend));
-		if (mg_backend_has_funcs(r->sess.backend))
-			fprintf(r->out, " (function probes%s)", r->o.hot ? " incl. --hot" : "");
-		fprintf(r->out, " + tracepoints as %s\n", r->cfg.tp_flavour);
+		fprintf(r->out, ", tracepoints as %s\n", r->cfg.tp_flavour);
+		for (b = 0; b < 4; b++)
+			if (r->sess.func_probe[b])
+				fprintf(r->out, "  %s %s\n", r->sess.func_probe[b], mg_func_names[b]);
 		for (b = MG_BE_FENTRY; b < MG_BE_NR; b++)
 			if (r->sess.attempts[b].tried && r->sess.attempts[b].err)
 				fprintf(r->out, "  %s refused: %s\n", mg_backend_name(b),
@@ -399,8 +407,9 @@ static int run_stat(struct stat_run *r)
 		.func_backend = mg_backend_has_funcs(r->sess.backend) ?
 				mg_backend_name(r->sess.backend) : NULL,
 		.tp_flavour = r->sess.tp_btf ? "tp_btf" : "raw_tp",
-		.hot = r->o.hot, .kpc = kpc, .kpc_why = r->kr_why,
+		.hot = r->o.hot, .kpc = kpc,
 	};
+	memcpy(r->cfg.func_probe, r->sess.func_probe, sizeof(r->cfg.func_probe));
 	if (mg_snap_alloc(&r->first, r->sess.nr_cpus, kpc) ||
 	    mg_snap_alloc(&r->prev, r->sess.nr_cpus, kpc) ||
 	    mg_snap_alloc(&r->cur, r->sess.nr_cpus, kpc)) {

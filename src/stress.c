@@ -139,7 +139,8 @@ int cmd_stress(int argc, char **argv)
 
 	o.threads = ncpu > 0 ? (uint64_t)ncpu : 1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:f:d:n:D:h", lo, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:f:d:n:D:h", lo, NULL)) != -1) {
 		int e = 0;
 
 		switch (c) {
@@ -149,7 +150,7 @@ int cmd_stress(int argc, char **argv)
 		case 'n': e = mg_parse_u64(optarg, 1, UINT64_MAX, &o.ops); break;
 		case 'D': o.dir = optarg; break;
 		case 'h': return usage(stdout, MG_EXIT_OK);
-		default: return usage(stderr, MG_EXIT_USAGE);
+		default: return mg_bad_option("stress", c, argv);
 		}
 		if (e)
 			return mg_err(MG_EXIT_USAGE, "stress: invalid value '%s' for --%s", optarg,

@@ -90,3 +90,13 @@ int mg_nr_cpus(void)
 {
 	return libbpf_num_possible_cpus();
 }
+
+int mg_bad_option(const char *cmd, int c, char **argv)
+{
+	extern int optind, optopt;
+	const char *what = c == ':' ? "option needs a value" : "unrecognized option";
+	char shortopt[3] = { '-', (char)optopt, 0 };
+
+	return mg_err(MG_EXIT_USAGE, "%s: %s '%s' (try 'mgtrace %s --help')", cmd, what,
+		      optopt ? shortopt : argv[optind - 1], cmd);
+}

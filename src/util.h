@@ -43,3 +43,10 @@ int mg_read_file(const char *path, char *buf, size_t len);
 int mg_nr_cpus(void);
 
 #endif
+
+/*
+ * Report a getopt failure (opterr = 0, optstring starting with ':') as one line:
+ * "mgtrace: CMD: unrecognized option 'X' (try 'mgtrace CMD --help')".
+ * c is getopt's return ('?' or ':'). Returns MG_EXIT_USAGE.
+ */
+int mg_bad_option(const char *cmd, int c, char **argv);

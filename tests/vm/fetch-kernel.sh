@@ -95,6 +95,7 @@ names=$(apt-cache pkgnames linux-image- | grep -Ex -- "$pattern" |
 	grep -Ev -- '-(dbg|unsigned)$' || true)
 [ -n "$names" ] || die "no package matching '^$pattern\$' in $suite ($uri)"
 best=; bestv=
+# shellcheck disable=SC2086 # $names is a word list
 for pv in $(apt-cache show $names | awk '/^Package:/ { p = $2 } /^Version:/ { print p "=" $2 }'); do
 	v=${pv#*=}
 	if [ -z "$bestv" ] || dpkg --compare-versions "$v" gt "$bestv"; then

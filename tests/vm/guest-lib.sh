@@ -7,6 +7,8 @@
 #   MGDATA BEGIN <file> ... MGDATA END <file>   (saved to OUTDIR/<file>)
 #   MGTEST DONE                          (printed by /init at the very end)
 # Every helper returns 0, so test scripts may run under 'set -e'.
+# Uses 'local' (busybox ash, dash and bash have it).
+# shellcheck disable=SC3043
 
 mgtest_pass() { echo "MGTEST PASS $1"; }
 mgtest_fail() { local n=$1; shift; echo "MGTEST FAIL $n: $*"; }

@@ -1,32 +1,45 @@
 #!/bin/sh
 # guest-multigrain.sh - guest tests for kernels with multigrain timestamps
 # (6.13+).  Runs as /test.sh under /init; helpers come from /lib/mgtest.sh.
-# Add a step with:  run_json NAME EXPECTED_RC /bin/mgtrace ... --json
+# Each mgtrace run sends its JSON to the host, where check-multigrain.py
+# asserts the values (exact equality with the kernel's debugfs counters).
 set -eu
 . /lib/mgtest.sh
-MGTS=/sys/kernel/debug/multigrain_timestamps
+MG=/bin/mgtrace
 
-# mgts_workload DIR: JSON with the debugfs counters around 200 appends+stats.
-mgts_workload() {
-	before=$(cat "$MGTS")
-	i=0
-	while [ "$i" -lt 200 ]; do
-		echo x >> "$1/f"
-		stat "$1/f" > /dev/null
-		i=$((i + 1))
-	done
-	after=$(cat "$MGTS")
-	printf '{"dir": "%s", "before": [%s], "after": [%s]}\n' "$1" \
-		"$(echo $before | tr ' ' ',')" "$(echo $after | tr ' ' ',')"
+# stat_json BACKEND DIR [STAT_OPTS...] [-- STRESS_OPTS...]: mgtrace stat around
+# mgtrace stress on DIR; prints the JSON lines, returns stat's exit status.
+stat_json() {
+	local be=$1 dir=$2 rc=0; shift 2
+	local sopts="" wopts=""
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do sopts="$sopts $1"; shift; done
+	[ $# -gt 0 ] && shift
+	wopts="$*"
+	# shellcheck disable=SC2086 # word splitting of option lists is intended
+	$MG stat --json -o /tmp/stat.json --backend "$be" $sopts -- \
+		$MG stress --threads 2 --duration 1 --dir "$dir" $wopts > /tmp/stress.out 2>&1 || rc=$?
+	cat /tmp/stat.json
+	cat /tmp/stress.out >&2
+	return $rc
 }
 
-check mgtrace-present test -x /bin/mgtrace
-check mgts-debugfs test -r "$MGTS"
+# left_attached: number of BPF programs loaded once mgtrace has exited.
+left_attached() { bpftool prog show 2>/dev/null | grep -c '^[0-9]*:' || true; }
+
+check mgtrace-present test -x $MG
 mount_ext4 /mnt/x
-run_json mgts-tmpfs 0 mgts_workload /tmp
-run_json mgts-ext4 0 mgts_workload /mnt/x
-# Future steps, e.g.:
-# run_json probe 0 /bin/mgtrace probe --json
-# run_json stat-fentry 0 /bin/mgtrace stat --json --backend fentry -- \
-#	/bin/mgtrace stress --threads 2 --duration 2 --dir /mnt/x
+run_json probe 0 $MG probe --json
+check probe-leaves-nothing test "$(left_attached)" = 0
+for be in fentry kprobe tracepoint; do
+	run_json "stat-$be-tmpfs" 0 stat_json "$be" /tmp
+	run_json "stat-$be-ext4" 0 stat_json "$be" /mnt/x
+done
+for be in fentry kprobe; do
+	# fixed operation count, so that the hot-path counts can be related to it
+	run_json "hot-$be" 0 stat_json "$be" /tmp --hot -- --threads 1 --files 1 --ops 2000
+done
+# contention: many threads on 2 CPUs taking fine-grained stamps at once
+run_json contention 0 stat_json fentry /tmp -- --threads 8 --files 1
+run_json interval 0 $MG stat --json -i 0.3 -c 2 --backend kprobe
+check stat-leaves-nothing test "$(left_attached)" = 0
 umount /mnt/x

@@ -12,7 +12,8 @@
 # Contents: busybox-static with all applet symlinks, guest-init.sh as /init,
 # guest-lib.sh as /lib/mgtest.sh, and /ext4.img, an empty ext4 image of
 # $MGTRACE_VM_EXT4_MB MiB (default 64) made with the host's mkfs.ext4,
-# which the guest loop-mounts.
+# which the guest loop-mounts; and the host tools of $MGTRACE_VM_TOOLS
+# (default bpftool) with their shared libraries.
 set -eu
 
 [ $# -ge 3 ] || { echo "usage: $0 OUT MGTRACE_STATIC GUEST_SCRIPT [KERNEL_ROOT]" >&2; exit 2; }
@@ -55,6 +56,17 @@ if [ -n "$kroot" ]; then
 		esac
 	done
 fi
+
+# Host tools the guest tests use, with their shared libraries (bpftool lists what
+# is left attached). $MGTRACE_VM_TOOLS overrides the list.
+for t in ${MGTRACE_VM_TOOLS-bpftool}; do
+	p=$(command -v "$t") || die "$t not found on the host"
+	cp "$p" "$root/usr/sbin/$t"
+	for lib in $(ldd "$p" | awk '/=>/ { print $3 } /^[[:space:]]*\/lib/ { print $1 }'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+done
 
 truncate -s "${MGTRACE_VM_EXT4_MB:-64}M" "$root/ext4.img"
 mkfs.ext4 -q -F -L mgtest "$root/ext4.img" || die "mkfs.ext4 failed (install e2fsprogs)"

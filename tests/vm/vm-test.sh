@@ -47,14 +47,14 @@ grep -Ev '^[[:space:]]*(#|$)' "$kernels" | while read -r suite pattern label exp
 	for j in "$out"/*.json; do
 		[ -e "$j" ] || continue
 		n=$(basename "$j")
-		if python3 -m json.tool "$j" > /dev/null 2>&1; then echo "PASS $label/$n-valid"
+		if python3 -m json.tool --json-lines "$j" > /dev/null 2>&1; then echo "PASS $label/$n-valid"
 		else echo "FAIL $label/$n-valid: not JSON"; fi >> "$all"
 	done
 	if [ -e "$here/check-$expect.py" ]; then
 		python3 "$here/check-$expect.py" "$out" "$label" >> "$all" ||
 			echo "FAIL $label/check-$expect.py: exited $?" >> "$all"
 	fi
-	grep " $label/" "$all"
+	grep -F " $label/" "$all"
 	echo "# $label: $(basename "$kroot") fetch $tf initramfs $ti boot $tb"
 done
 echo "# total $(since "$t0")"

@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""checkjson.py - assertions on mgtrace's JSON output, for the host and VM tests.
+
+Usage:
+  checkjson.py stat FILE [--expect-backend B] [--funcs] [--kernel-percpu]
+                         [--min-floor-swaps N] [--min-stat-queries N] [--exact-kernel]
+  checkjson.py intervals FILE N
+  checkjson.py probe FILE (--host-lockdown | --vm-multigrain | --vm-nomultigrain)
+  checkjson.py selftest        feed every check a case that must fail
+
+Each check prints "ok   ..." or "FAIL ..."; the exit status is the number of failures
+(capped at 1). Every file is parsed with Python's json module, line by line (JSON lines).
+"""
+import json
+import sys
+
+KERNEL_COUNTERS = ("ctime_updates", "ctime_swaps", "fine_stamps", "floor_swaps")
+
+
+class Checker:
+    def __init__(self, quiet=False):
+        self.failures = []
+        self.quiet = quiet
+
+    def check(self, cond, msg):
+        if not cond:
+            self.failures.append(msg)
+        if not self.quiet:
+            print(("ok   " if cond else "FAIL ") + msg)
+        return cond
+
+
+def load_lines(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def summary_of(objs):
+    s = [o for o in objs if o.get("type") == "summary"]
+    return s[-1] if s else None
+
+
+def check_stat(c, objs, backend=None, funcs=False, kernel_percpu=False,
+               min_floor=1, min_stat=1, exact_kernel=False):
+    s = summary_of(objs)
+    if not c.check(s is not None, "stat output has a summary object"):
+        return
+    c.check(s.get("schema_version") == 1, "schema_version is 1")
+    ctr = s["counters"]
+    nr = s["nr_cpus"]
+    if backend:
+        c.check(s["backend"] == backend, f"backend is {backend} (got {s['backend']})")
+    # every counter says where it came from, and per-CPU values sum to the totals
+    for name, row in ctr.items():
+        c.check(row["source"] in ("bpf", "kernel", "derived", "unavailable"),
+                f"{name}: source {row['source']} is known")
+        if row["source"] == "unavailable":
+            c.check(row["total"] is None and bool(row.get("unavailable")),
+                    f"{name}: unavailable has no value and a reason")
+        if row["per_cpu"] is not None:
+            c.check(len(row["per_cpu"]) == nr and sum(row["per_cpu"]) == row["total"],
+                    f"{name}: {nr} per-CPU values sum to the total {row['total']}")
+        elif row["source"] != "unavailable":
+            c.check(bool(row.get("unavailable")), f"{name}: missing per-CPU values are explained")
+    # the BPF ctime_swaps count equals the kernel's own counter for the same window
+    sw = ctr["ctime_swaps"]
+    c.check(sw["source"] == "bpf" and sw.get("kernel_debugfs") == sw["total"],
+            f"ctime_swaps: bpf {sw['total']} == debugfs delta {sw.get('kernel_debugfs')}")
+    if exact_kernel:
+        for k in KERNEL_COUNTERS:
+            row = ctr[k]
+            c.check(row.get("kernel_debugfs") == row["total"],
+                    f"{k}: {row['source']} {row['total']} == debugfs delta {row.get('kernel_debugfs')}")
+    if funcs:
+        for k in ("ctime_updates", "fine_stamps"):
+            c.check(ctr[k]["source"] == "bpf", f"{k} counted by BPF function probes")
+    fl = ctr["floor_swaps"]
+    c.check(fl["source"] == "kernel" and (fl["total"] or 0) >= min_floor,
+            f"floor_swaps from the kernel counter: {fl['total']} >= {min_floor}")
+    if kernel_percpu:
+        c.check(fl["per_cpu"] is not None and "ksym" in fl["detail"],
+                "floor_swaps per CPU from the kernel's per-CPU counter")
+    sq = ctr["stat_queries"]
+    c.check((sq["total"] or 0) >= min_stat, f"stat_queries {sq['total']} >= {min_stat}")
+    c.check(s["mismatches"] == sum(1 for r in ctr.values() if r.get("match") is False),
+            "mismatches counts the rows whose match is false")
+
+
+def check_intervals(c, objs, n):
+    iv = [o for o in objs if o.get("type") == "interval"]
+    c.check(len(iv) == n, f"{n} interval objects (got {len(iv)})")
+    c.check(summary_of(objs) is not None, "a final summary object follows the intervals")
+    c.check([o["interval"] for o in iv] == list(range(1, len(iv) + 1)), "intervals are numbered 1..N")
+
+
+def check_probe(c, p, mode):
+    c.check(p.get("type") == "probe" and p.get("schema_version") == 1, "probe object, schema 1")
+    be = p["backends"]
+    if mode == "host-lockdown":
+        c.check(p["multigrain"] is True and p["floor_api"] == "mainline", "multigrain, mainline API")
+        c.check(be["tracepoint"]["attachable"] is True, "tracepoint backend attachable")
+        c.check(be["fentry"]["attachable"] is False and "EPERM" in be["fentry"]["reason"]
+                and "lockdown" in be["fentry"]["reason"],
+                f"fentry refused with EPERM under lockdown: {be['fentry']['reason']}")
+        c.check(be["kprobe"]["attachable"] is False and "kprobes" in be["kprobe"]["reason"],
+                f"kprobe refused, kernel has no kprobes: {be['kprobe']['reason']}")
+        c.check(p["auto_backend"] == "tracepoint", "auto chooses tracepoint")
+        c.check(p["debugfs"]["readable"] is True, "debugfs counters readable")
+    elif mode == "vm-multigrain":
+        c.check(p["multigrain"] is True and p["floor_api"] == "mainline", "multigrain, mainline API")
+        for b in ("fentry", "kprobe", "tracepoint"):
+            c.check(be[b]["attachable"] is True, f"{b} attachable: {be[b]['reason']}")
+        c.check(p["auto_backend"] == "fentry", "auto chooses fentry")
+        c.check(p["percpu_readable"] is True, "kernel per-CPU counters readable from BPF")
+    elif mode == "vm-nomultigrain":
+        c.check(p["multigrain"] is False and p["floor_api"] == "none", "no multigrain, API none")
+        c.check(p["debugfs"]["readable"] is False, "no debugfs counters file")
+        c.check(p["auto_backend"] is None, "no backend attaches")
+
+
+def selftest():
+    """Every check above must be able to fail: feed each a case that must fail."""
+    ok = Checker(quiet=True)
+    good = {"type": "summary", "schema_version": 1, "backend": "tracepoint", "nr_cpus": 2,
+            "mismatches": 0, "counters": {
+                "ctime_updates": {"source": "kernel", "detail": "debugfs", "total": 10,
+                                  "per_cpu": None, "unavailable": "x", "kernel_debugfs": 10, "match": True},
+                "ctime_swaps": {"source": "bpf", "detail": "tp", "total": 7, "per_cpu": [3, 4],
+                                "kernel_debugfs": 7, "match": True},
+                "fine_stamps": {"source": "kernel", "detail": "d", "total": 5, "per_cpu": None,
+                                "unavailable": "x", "kernel_debugfs": 5, "match": True},
+                "floor_swaps": {"source": "kernel", "detail": "d", "total": 4, "per_cpu": None,
+                                "unavailable": "x", "kernel_debugfs": 4, "match": True},
+                "stat_queries": {"source": "bpf", "detail": "tp", "total": 9, "per_cpu": [4, 5]},
+                "current_time": {"source": "unavailable", "detail": "", "total": None,
+                                 "per_cpu": None, "unavailable": "needs --hot"}}}
+    check_stat(ok, [good], backend="tracepoint", exact_kernel=True)
+    results = [("clean summary passes", not ok.failures)]
+
+    def must_fail(label, mutate, **kw):
+        bad = json.loads(json.dumps(good))
+        mutate(bad)
+        c = Checker(quiet=True)
+        check_stat(c, [bad], **kw)
+        results.append((f"fails on {label}", bool(c.failures)))
+
+    must_fail("bpf ctime_swaps one short of debugfs",
+              lambda b: b["counters"]["ctime_swaps"].update(total=6, per_cpu=[3, 3]))
+    must_fail("per-CPU values not summing to the total",
+              lambda b: b["counters"]["ctime_swaps"].update(per_cpu=[3, 5]))
+    must_fail("no floor swaps", lambda b: b["counters"]["floor_swaps"].update(total=0, kernel_debugfs=0))
+    must_fail("floor swaps not from the kernel", lambda b: b["counters"]["floor_swaps"].update(source="bpf"))
+    must_fail("no stat queries", lambda b: b["counters"]["stat_queries"].update(total=0, per_cpu=[0, 0]))
+    must_fail("an unavailable counter without a reason",
+              lambda b: b["counters"]["current_time"].pop("unavailable"))
+    must_fail("a silent zero: unavailable with a value",
+              lambda b: b["counters"]["current_time"].update(total=0))
+    must_fail("a kernel counter off by one (exact mode)",
+              lambda b: b["counters"]["fine_stamps"].update(total=6), exact_kernel=True)
+    must_fail("the wrong backend", lambda b: None, backend="fentry")
+    must_fail("function probes expected", lambda b: None, funcs=True)
+    must_fail("kernel per-CPU expected", lambda b: None, kernel_percpu=True)
+    must_fail("a miscounted mismatches field", lambda b: b.update(mismatches=1))
+    must_fail("no summary", lambda b: b.update(type="interval"))
+
+    c = Checker(quiet=True)
+    check_intervals(c, [{"type": "interval", "interval": 1}, {"type": "summary"}], 2)
+    results.append(("intervals: fails on a missing interval", bool(c.failures)))
+    probe = {"type": "probe", "schema_version": 1, "multigrain": True, "floor_api": "mainline",
+             "auto_backend": "tracepoint", "percpu_readable": False, "debugfs": {"readable": True},
+             "backends": {"fentry": {"attachable": True, "reason": "loaded"},
+                          "kprobe": {"attachable": False, "reason": "kernel has no kprobes"},
+                          "tracepoint": {"attachable": True, "reason": "ok"}}}
+    c = Checker(quiet=True)
+    check_probe(c, probe, "host-lockdown")
+    results.append(("probe: fails when fentry is reported attachable under lockdown", bool(c.failures)))
+    c = Checker(quiet=True)
+    check_probe(c, probe, "vm-multigrain")
+    results.append(("probe: fails when kprobe is refused in the VM", bool(c.failures)))
+    c = Checker(quiet=True)
+    check_probe(c, probe, "vm-nomultigrain")
+    results.append(("probe: fails when multigrain is reported on 6.12", bool(c.failures)))
+
+    bad = 0
+    for label, good_result in results:
+        print(("ok   " if good_result else "FAIL ") + "selftest: " + label)
+        bad += not good_result
+    return 1 if bad else 0
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    cmd = argv[1]
+    if cmd == "selftest":
+        return selftest()
+    c = Checker()
+    if cmd == "stat":
+        opts = argv[3:]
+        kw = {"funcs": "--funcs" in opts, "kernel_percpu": "--kernel-percpu" in opts,
+              "exact_kernel": "--exact-kernel" in opts}
+        for flag, key in (("--expect-backend", "backend"), ("--min-floor-swaps", "min_floor"),
+                          ("--min-stat-queries", "min_stat")):
+            if flag in opts:
+                v = opts[opts.index(flag) + 1]
+                kw[key] = v if key == "backend" else int(v)
+        check_stat(c, load_lines(argv[2]), **kw)
+    elif cmd == "intervals":
+        check_intervals(c, load_lines(argv[2]), int(argv[3]))
+    elif cmd == "probe":
+        check_probe(c, load_lines(argv[2])[0], argv[3].lstrip("-"))
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    return 1 if c.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

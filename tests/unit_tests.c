@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unit_tests.c - tests of mgtrace's user-space logic that need no kernel:
+ * argument parsing, counter deltas, derived counters, sources, mismatch
+ * flags and the JSON rendering (re-parsed with jansson's parser; the host
+ * test script also validates live JSON with Python's json module).
+ *
+ * Prints one line per check and ends with "N passed, M failed".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include "counters.h"
+#include "report.h"
+#include "util.h"
+
+static int passed, failed;
+
+#define CHECK(cond, ...) do {						\
+	if (cond) { passed++; printf("ok   "); }				\
+	else { failed++; printf("FAIL "); }				\
+	printf(__VA_ARGS__); putchar('\n');				\
+} while (0)
+
+static void test_parse_u64(void)
+{
+	static const struct { const char *s; uint64_t min, max; int err; uint64_t v; } cases[] = {
+		{ "5", 1, 10, 0, 5 },
+		{ "0", 1, 10, -ERANGE, 0 },
+		{ "11", 1, 10, -ERANGE, 0 },
+		{ "-1", 0, 10, -EINVAL, 0 },
+		{ "+1", 0, 10, -EINVAL, 0 },
+		{ "", 0, 10, -EINVAL, 0 },
+		{ " 1", 0, 10, -EINVAL, 0 },
+		{ "1x", 0, 10, -EINVAL, 0 },
+		{ "0x10", 0, 100, -EINVAL, 0 },
+		{ "18446744073709551615", 0, UINT64_MAX, 0, UINT64_MAX },
+		{ "18446744073709551616", 0, UINT64_MAX, -ERANGE, 0 },
+		{ "99999999999999999999999", 0, UINT64_MAX, -ERANGE, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t v = 0;
+		int err = mg_parse_u64(cases[i].s, cases[i].min, cases[i].max, &v);
+
+		CHECK(err == cases[i].err && (err || v == cases[i].v),
+		      "parse_u64(\"%s\") -> %d (want %d)", cases[i].s, err, cases[i].err);
+	}
+	CHECK(mg_parse_u64(NULL, 0, 1, &(uint64_t){0}) == -EINVAL, "parse_u64(NULL) is -EINVAL");
+}
+
+static void test_parse_seconds(void)
+{
+	static const struct { const char *s; int err; double v; } cases[] = {
+		{ "1", 0, 1 }, { "0.5", 0, 0.5 }, { ".25", 0, 0.25 }, { "86400", 0, 86400 },
+		{ "0", -ERANGE, 0 }, { "-1", -EINVAL, 0 }, { "86401", -ERANGE, 0 },
+		{ "1e999", -ERANGE, 0 }, { "nan", -EINVAL, 0 }, { "inf", -EINVAL, 0 },
+		{ "1s", -EINVAL, 0 }, { "", -EINVAL, 0 }, { "abc", -EINVAL, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double v = 0;
+		int err = mg_parse_seconds(cases[i].s, 86400, &v);
+
+		CHECK(err == cases[i].err && (err || v == cases[i].v),
+		      "parse_seconds(\"%s\") -> %d (want %d)", cases[i].s, err, cases[i].err);
+	}
+}
+
+/* Two snapshots for 2 CPUs with known per-CPU values. */
+static void make_snaps(struct mg_snap *a, struct mg_snap *b, bool kpc)
+{
+	int cpu, c;
+
+	mg_snap_alloc(a, 2, kpc);
+	mg_snap_alloc(b, 2, kpc);
+	a->t_ns = 1000000000ull;
+	b->t_ns = 3500000000ull;
+	for (cpu = 0; cpu < 2; cpu++) {
+		for (c = 0; c < MG_BPF_NR_COUNTERS; c++) {
+			a->bpf[cpu].v[c] = 1000 + c;
+			/* delta = (c + 1) * 10 on CPU0, (c + 1) * 100 on CPU1 */
+			b->bpf[cpu].v[c] = a->bpf[cpu].v[c] + (c + 1) * (cpu ? 100 : 10);
+		}
+		for (c = 0; kpc && c < MG_K_NR_COUNTERS; c++) {
+			a->kpc[cpu * MG_K_NR_COUNTERS + c] = 5000;
+			b->kpc[cpu * MG_K_NR_COUNTERS + c] = 5000 + (c + 1) * (cpu ? 7 : 3);
+		}
+	}
+	/* debugfs deltas equal to the BPF totals where the two overlap */
+	a->dbg[MG_K_CTIME_UPDATES] = 100;
+	b->dbg[MG_K_CTIME_UPDATES] = 100 + 10 + 100;		/* bpf CTIME_UPDATES (c=0) */
+	a->dbg[MG_K_CTIME_SWAPS] = 200;
+	b->dbg[MG_K_CTIME_SWAPS] = 200 + 30 + 300;		/* bpf CTIME_SWAPS (c=2) */
+	a->dbg[MG_K_FINE_STAMPS] = 300;
+	b->dbg[MG_K_FINE_STAMPS] = 300 + 20 + 200;		/* bpf FINE_STAMPS (c=1) */
+	a->dbg[MG_K_FLOOR_SWAPS] = 400;
+	b->dbg[MG_K_FLOOR_SWAPS] = 400 + 15;
+}
+
+static void test_report_funcs_kpc(void)
+{
+	struct mg_report_cfg cfg = { .nr_cpus = 2, .func_backend = "fentry", .tp_flavour = "tp_btf",
+				     .func_probe = { "kprobe", "fentry", "kprobe", "fentry" },
+				     .hot = true, .kpc = true };
+	struct mg_snap a, b;
+	struct mg_report r;
+	const struct mg_row *R;
+
+	make_snaps(&a, &b, true);
+	CHECK(!mg_report_build(&r, &cfg, &a, &b), "report builds (fentry, per-CPU ksyms)");
+	R = r.rows;
+	CHECK(r.seconds == 2.5, "window is 2.5 s (got %g)", r.seconds);
+	CHECK(R[MG_R_CTIME_UPDATES].src == MG_SRC_BPF && R[MG_R_CTIME_UPDATES].total == 110 &&
+	      R[MG_R_CTIME_UPDATES].percpu[0] == 10 && R[MG_R_CTIME_UPDATES].percpu[1] == 100,
+	      "ctime_updates from bpf: 10 + 100 = 110");
+	CHECK(R[MG_R_CTIME_UPDATES].have_kernel && !R[MG_R_CTIME_UPDATES].mismatch,
+	      "ctime_updates matches the debugfs delta");
+	/* floor swaps: kernel per-CPU, k=3: deltas 4*3=12 and 4*7=28 */
+	CHECK(R[MG_R_FLOOR_SWAPS].src == MG_SRC_KERNEL && R[MG_R_FLOOR_SWAPS].have_percpu &&
+	      R[MG_R_FLOOR_SWAPS].percpu[0] == 12 && R[MG_R_FLOOR_SWAPS].percpu[1] == 28 &&
+	      R[MG_R_FLOOR_SWAPS].total == 40, "floor_swaps from kernel per-CPU ksyms: 12 + 28");
+	CHECK(R[MG_R_FLOOR_SWAPS].mismatch && R[MG_R_FLOOR_SWAPS].kernel == 15,
+	      "floor_swaps 40 vs debugfs 15 is flagged as a mismatch");
+	CHECK(R[MG_R_FLOOR_CMPXCHG_FAILS].src == MG_SRC_DERIVED &&
+	      R[MG_R_FLOOR_CMPXCHG_FAILS].have_percpu &&
+	      R[MG_R_FLOOR_CMPXCHG_FAILS].percpu[0] == 20 - 12 &&
+	      R[MG_R_FLOOR_CMPXCHG_FAILS].percpu[1] == 200 - 28 &&
+	      R[MG_R_FLOOR_CMPXCHG_FAILS].total == 220 - 40,
+	      "floor_cmpxchg_fails = fine_stamps - floor_swaps, per CPU");
+	CHECK(R[MG_R_CTIME_CMPXCHG_FAILS].src == MG_SRC_DERIVED &&
+	      R[MG_R_CTIME_CMPXCHG_FAILS].total == 110 - 330 - 440,
+	      "ctime_cmpxchg_fails = updates - swaps - skips (negative when inconsistent: %lld)",
+	      (long long)R[MG_R_CTIME_CMPXCHG_FAILS].total);
+	CHECK(R[MG_R_CTIME_SWAPS].have_kernel && !R[MG_R_CTIME_SWAPS].mismatch &&
+	      R[MG_R_CTIME_SWAPS].total == 330, "ctime_swaps 330 matches debugfs");
+	CHECK(R[MG_R_CURRENT_TIME].src == MG_SRC_BPF && R[MG_R_CURRENT_TIME].total == 770,
+	      "current_time counted with --hot");
+	CHECK(r.mismatches == 1, "exactly one mismatch (got %d)", r.mismatches);
+	mg_report_free(&r);
+
+	/* A BPF undercount (a lost event) must be flagged: the check can fail. */
+	b.bpf[0].v[MG_BPF_CTIME_SWAPS]--;
+	mg_report_build(&r, &cfg, &a, &b);
+	CHECK(r.rows[MG_R_CTIME_SWAPS].mismatch, "ctime_swaps one short of debugfs is flagged");
+	mg_report_free(&r);
+	mg_snap_free(&a);
+	mg_snap_free(&b);
+}
+
+static void test_report_tracepoint_only(void)
+{
+	struct mg_report_cfg cfg = { .nr_cpus = 2, .func_backend = NULL, .tp_flavour = "raw_tp",
+				     .kpc = false };
+	struct mg_snap a, b;
+	struct mg_report r;
+	const struct mg_row *R;
+	json_t *j, *parsed, *row;
+	json_error_t jerr;
+	char *text;
+
+	make_snaps(&a, &b, false);
+	mg_report_build(&r, &cfg, &a, &b);
+	R = r.rows;
+	CHECK(R[MG_R_CTIME_UPDATES].src == MG_SRC_KERNEL && R[MG_R_CTIME_UPDATES].have_total &&
+	      !R[MG_R_CTIME_UPDATES].have_percpu && R[MG_R_CTIME_UPDATES].total == 110,
+	      "tracepoint backend: ctime_updates is the debugfs total, no per-CPU values");
+	CHECK(R[MG_R_FLOOR_SWAPS].total == 15 && R[MG_R_FLOOR_SWAPS].why[0],
+	      "floor_swaps debugfs total 15, per-CPU marked unavailable with a reason");
+	CHECK(R[MG_R_FLOOR_CMPXCHG_FAILS].src == MG_SRC_DERIVED &&
+	      !R[MG_R_FLOOR_CMPXCHG_FAILS].have_percpu &&
+	      R[MG_R_FLOOR_CMPXCHG_FAILS].total == 220 - 15,
+	      "floor_cmpxchg_fails derived from totals only");
+	CHECK(R[MG_R_CURRENT_TIME].src == MG_SRC_UNAVAILABLE && !R[MG_R_CURRENT_TIME].have_total &&
+	      strstr(R[MG_R_CURRENT_TIME].why, "function-probe"),
+	      "current_time unavailable without a function-probe backend, with the reason");
+
+	j = mg_report_json(&r);
+	text = json_dumps(j, JSON_COMPACT);
+	parsed = json_loads(text, 0, &jerr);
+	CHECK(parsed != NULL, "report JSON parses back (%s)", parsed ? "ok" : jerr.text);
+	row = json_object_get(parsed, "floor_swaps");
+	CHECK(row && json_integer_value(json_object_get(row, "total")) == 15 &&
+	      json_is_null(json_object_get(row, "per_cpu")) &&
+	      !strcmp(json_string_value(json_object_get(row, "source")), "kernel"),
+	      "JSON floor_swaps: total 15, per_cpu null, source kernel");
+	row = json_object_get(parsed, "ctime_swaps");
+	CHECK(row && json_array_size(json_object_get(row, "per_cpu")) == 2 &&
+	      json_integer_value(json_array_get(json_object_get(row, "per_cpu"), 1)) == 300 &&
+	      json_is_true(json_object_get(row, "match")),
+	      "JSON ctime_swaps: per_cpu [30, 300], match true");
+	row = json_object_get(parsed, "current_time");
+	CHECK(row && json_is_null(json_object_get(row, "total")) &&
+	      json_string_value(json_object_get(row, "unavailable")),
+	      "JSON current_time: total null with an 'unavailable' reason");
+	free(text);
+	json_decref(j);
+	json_decref(parsed);
+	mg_report_free(&r);
+
+	/* debugfs unreadable at the end: kernel-sourced rows become unavailable, never 0 */
+	b.dbg_err = -ENOENT;
+	mg_report_build(&r, &cfg, &a, &b);
+	CHECK(r.rows[MG_R_CTIME_UPDATES].src == MG_SRC_UNAVAILABLE &&
+	      !r.rows[MG_R_CTIME_UPDATES].have_total &&
+	      r.rows[MG_R_CTIME_CMPXCHG_FAILS].src == MG_SRC_UNAVAILABLE &&
+	      !r.rows[MG_R_CTIME_SWAPS].have_kernel,
+	      "without debugfs: kernel rows and their derivations are unavailable, not zero");
+	mg_report_free(&r);
+	mg_snap_free(&a);
+	mg_snap_free(&b);
+}
+
+int main(void)
+{
+	test_parse_u64();
+	test_parse_seconds();
+	test_report_funcs_kpc();
+	test_report_tracepoint_only();
+	printf("unit: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

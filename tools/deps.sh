@@ -1,0 +1,23 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# deps.sh - install the Debian 12 packages mgtrace needs to build and test, if missing.
+# As root it runs apt-get; otherwise it prints the apt-get line to run.
+# The one list of packages: the Makefile's `make deps` calls this script.
+set -eu
+PKGS="make gcc libc6-dev clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev
+libjansson-dev pkg-config python3 util-linux
+qemu-system-x86 busybox-static cpio e2fsprogs xz-utils debian-archive-keyring"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+	echo "deps: all present"
+elif [ "$(id -u)" = 0 ]; then
+	echo "deps: installing$missing"
+	apt-get update -q
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+else
+	echo "deps: as root, run: apt-get install$missing" >&2
+	exit 1
+fi
