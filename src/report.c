@@ -73,8 +73,8 @@ void mg_report_print_summary(FILE *f, const struct mg_report *r)
 		fprintf(f, "%-20s %12s  %-11s %12s  %-5s %s", row->name, tot, mg_src_name(row->src),
 			kern, match, row->detail);
 		if (row->why[0])
-			fprintf(f, "; %s%s", row->src == MG_SRC_UNAVAILABLE ? "unavailable: " : "",
-				row->why);
+			fprintf(f, "%s%s%s", row->detail[0] ? "; " : "",
+				row->src == MG_SRC_UNAVAILABLE ? "unavailable: " : "", row->why);
 		fputc('\n', f);
 	}
 	if (r->mismatches)
