@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0
+# 40-stat-lifecycle.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
+echo "# intervals, COMMAND status, signals"
+$MG stat --json -i 0.2 -c 3 -o "$T/iv.json" > /dev/null 2>&1
+python3 tests/checkjson.py intervals "$T/iv.json" 3 > "$T/c" 2>&1; tally intervals "$T/c"
+$MG stat -- sh -c 'exit 7' > /dev/null 2>&1; rc=$?
+[ $rc = 7 ] && ok "stat -- COMMAND exits with COMMAND's status (7)" || bad "COMMAND status: got $rc"
+$MG stat -- /nonexistent/cmd > /dev/null 2> "$T/err"; rc=$?
+[ $rc = 127 ] && grep -q "cannot run" "$T/err" && ok "missing COMMAND: exit 127 with a message" \
+	|| bad "missing COMMAND: rc $rc"
+$MG stat > "$T/sig.out" 2>&1 & pid=$!
+sleep 1; kill -INT $pid; wait $pid; rc=$?
+[ $rc = 0 ] && grep -q '^ctime_swaps' "$T/sig.out" && ok "SIGINT prints the summary and exits 0" \
+	|| bad "SIGINT: rc $rc"
+$MG stat > "$T/sig.out" 2>&1 & pid=$!
+sleep 1; kill -TERM $pid; wait $pid; rc=$?
+[ $rc = 0 ] && grep -q '^per-CPU' "$T/sig.out" && ok "SIGTERM prints the summary and exits 0" \
+	|| bad "SIGTERM: rc $rc"
+[ "$(our_bpf)" = 0 ] && ok "nothing left attached after stat runs" || bad "BPF objects left behind"

@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0
+# 90-bad-input.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
+echo "# bad input"
+badcase "unknown command" 2 "unknown command" $MG frobnicate
+badcase "unknown option" 2 "unrecognized option" $MG stat --frob
+badcase "negative interval" 2 "invalid interval" $MG stat -i -1
+badcase "zero interval" 2 "invalid interval" $MG stat -i 0
+badcase "interval junk" 2 "invalid interval" $MG stat -i 1x
+badcase "interval overflow" 2 "invalid interval" $MG stat -i 1e999
+badcase "zero count" 2 "invalid count" $MG stat -c 0
+badcase "count overflow" 2 "invalid count" $MG stat -c 99999999999999999999999
+badcase "unknown backend" 2 "unknown backend" $MG stat --backend bogus
+badcase "--hot with tracepoints" 2 "needs a function-probe backend" $MG stat --hot --backend tracepoint
+badcase "stress zero threads" 2 "invalid value" $MG stress --threads 0
+badcase "stress negative duration" 2 "invalid value" $MG stress --duration -3
+badcase "probe extra argument" 2 "unexpected argument" $MG probe extra
+badcase "fentry under lockdown" 3 "EPERM" $MG stat --backend fentry -- true
+badcase "kprobe without kprobes" 3 "no kprobes" $MG stat --backend kprobe -- true
+badcase "not root" 3 "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups $MG stat -- true
+badcase "not root (probe)" 3 "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups $MG probe
+badcase "debugfs not mounted" 3 "debugfs is not mounted" \
+	unshare -m sh -c "umount /sys/kernel/debug && exec $MG stat -- true"
+badcase "no BTF" 3 "no BTF" \
+	unshare -m sh -c "mount --bind /dev/null /sys/kernel/btf/vmlinux && exec $MG stat -- true"

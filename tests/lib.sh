@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+# lib.sh - helpers shared by tests/host.d/*.sh; sourced by run-host-tests.sh, which sets
+# $MG (the mgtrace binary), $T (a scratch directory) and the counters pass and fail.
+
+ok()   { pass=$((pass + 1)); echo "PASS $*"; }
+bad()  { fail=$((fail + 1)); echo "FAIL $*"; }
+# expect NAME CMD...: pass when CMD succeeds
+expect() { local n=$1; shift; if "$@"; then ok "$n"; else bad "$n"; fi; }
+# count lines "ok"/"FAIL" printed by a sub-checker into pass/fail
+tally() {
+	local n=$1 f=$2
+	pass=$((pass + $(grep -c '^ok ' "$f")))
+	fail=$((fail + $(grep -c '^FAIL ' "$f")))
+	grep '^FAIL ' "$f" | sed "s/^/  [$n] /"
+}
+
+# Our BPF programs and links, as bpftool lists them (names are cut at 15 characters).
+our_bpf() {
+	{ bpftool -j prog show; bpftool -j link show; } 2>/dev/null | python3 -c '
+import json, sys
+n = 0
+for line in sys.stdin:
+    for o in (json.loads(line) if line.strip() else []):
+        name = o.get("name", "") or o.get("prog_name", "")
+        if name.startswith(("fe_", "kp_", "tpb_", "rtp_", "read_kcounters")):
+            n += 1
+print(n)'
+}
+
+# badcase NAME RC PATTERN CMD...: exit code RC, one stderr line matching PATTERN, nothing left behind
+badcase() {
+	local name=$1 want=$2 pat=$3 rc; shift 3
+	"$@" > /dev/null 2> "$T/err"; rc=$?
+	if [ $rc != "$want" ]; then bad "$name: exit $rc, want $want ($(head -c 300 "$T/err"))"; return; fi
+	if ! grep -q -- "$pat" "$T/err"; then bad "$name: stderr lacks '$pat': $(cat "$T/err")"; return; fi
+	if [ "$(grep -c '^mgtrace: ' "$T/err")" -lt 1 ] || [ "$(wc -l < "$T/err")" -gt 1 ]; then
+		bad "$name: want exactly one 'mgtrace:' line, got: $(cat "$T/err")"; return; fi
+	if [ "$(our_bpf)" != 0 ]; then bad "$name: BPF objects left behind"; return; fi
+	ok "$name (exit $want: $(cat "$T/err"))"
+}
+
+# stat around stress; retry on a mismatch, since this machine's background also
+# updates ctimes (about one every 5 s) between the BPF and debugfs reads.
+stat_run() { # NAME EXPECT_FS STRESS_ARGS...
+	local name=$1 fs=$2 i; shift 2
+	for i in 1 2 3 4 5; do
+		$MG stat --json -o "$T/$name.json" -- $MG stress --threads 2 --duration 1 "$@" \
+			> "$T/$name.out" 2>&1 || { bad "$name: stat exits 0"; return; }
+		python3 tests/checkjson.py stat "$T/$name.json" --expect-backend tracepoint \
+			--exact-kernel > "$T/$name.chk" 2>&1 && break
+		echo "# $name: attempt $i saw background events in the window, retrying"
+	done
+	tally "$name" "$T/$name.chk"
+	grep -q "($fs)" "$T/$name.out" && ok "$name: stress ran on $fs" \
+		|| bad "$name: stress ran on $fs: $(cat "$T/$name.out")"
+}
