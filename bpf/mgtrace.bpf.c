@@ -10,9 +10,12 @@
  * The function probes are used with either tracepoint flavour; the tracepoint
  * backend alone attaches no function probe.
  *
- * Each handler's logic is written once (count_*) and the backends are thin
- * wrappers. Counting mode emits no per-event output: one per-CPU array slot
- * is incremented per event, without atomics or locks.
+ * Each handler's logic is written once (count_*, on_*) and the backends are
+ * thin wrappers. Counting mode emits no per-event output: one per-CPU array
+ * slot is incremented per event, without atomics or locks. Event mode
+ * (emit_events, a load-time constant, so counting mode carries none of its
+ * code) also writes each tracepoint event to the ring buffer "events", after
+ * the filters below; a full ring buffer is counted in MG_BPF_LOST.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -30,6 +33,19 @@ struct {
 	__type(value, struct mg_bpf_counts);
 } counts SEC(".maps");
 
+/* Load-time configuration (rodata), set by user space before load. */
+const volatile bool emit_events = false;	/* event mode */
+const volatile __u32 event_mask = ~0U;		/* 1 << enum mg_event_kind to emit */
+const volatile __u32 filter_tgid = 0;		/* only this process, if non-zero */
+const volatile __u32 filter_dev = 0;		/* only this kernel dev_t ... */
+const volatile __u64 filter_ino = 0;		/* ... and inode number, if non-zero */
+const volatile char filter_comm[16] = {};	/* only this comm, if set */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);		/* resized by user space */
+} events SEC(".maps");
+
 static __always_inline void count(enum mg_bpf_counter c)
 {
 	__u32 zero = 0;
@@ -46,6 +62,123 @@ static __always_inline void count_set_ctime_current(struct inode *inode)
 
 	if (flags & MG_FS_MGTIME)
 		count(MG_BPF_CTIME_UPDATES);
+}
+
+static __always_inline bool comm_matches(const char *comm)
+{
+	int i;
+
+	if (!filter_comm[0])
+		return true;
+	for (i = 0; i < 16; i++) {
+		if (comm[i] != filter_comm[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
+/*
+ * Event mode: reserve, fill and submit one record for inode. ctime/mtime may be
+ * NULL (taken from the inode then). Returns nothing: a failed reservation is
+ * counted as lost, never dropped silently.
+ */
+static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
+				 struct timespec64 *ctime, struct timespec64 *mtime,
+				 __u32 old, __u32 new, __u32 cur)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct hlist_node *alias;
+	struct mg_event *e;
+	char comm[16];
+	__u32 dev;
+	__u64 ino;
+
+	if (!(event_mask & (1U << kind)))
+		return;
+	if (filter_tgid && (id >> 32) != filter_tgid)
+		return;
+	dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	ino = BPF_CORE_READ(inode, i_ino);
+	if (filter_ino && (ino != filter_ino || dev != filter_dev))
+		return;
+	if (filter_comm[0]) {
+		bpf_get_current_comm(comm, sizeof(comm));
+		if (!comm_matches(comm))
+			return;
+	}
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count(MG_BPF_LOST);
+		return;
+	}
+	e->ts_ns = bpf_ktime_get_ns();
+	e->kind = kind;
+	e->dev = dev;
+	e->ino = ino;
+	e->gen = BPF_CORE_READ(inode, i_generation);
+	e->pid = (__u32)id;
+	e->tgid = id >> 32;
+	e->cpu = bpf_get_smp_processor_id();
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	if (ctime) {
+		e->ctime_sec = BPF_CORE_READ(ctime, tv_sec);
+		e->ctime_nsec = BPF_CORE_READ(ctime, tv_nsec) & ~MG_I_CTIME_QUERIED;
+	} else {	/* ctime_ns_xchg: i_ctime_sec was stored just before the tracepoint */
+		e->ctime_sec = BPF_CORE_READ(inode, i_ctime_sec);
+		e->ctime_nsec = new & ~MG_I_CTIME_QUERIED;
+	}
+	if (mtime) {
+		e->mtime_sec = BPF_CORE_READ(mtime, tv_sec);
+		e->mtime_nsec = BPF_CORE_READ(mtime, tv_nsec);
+	} else {
+		e->mtime_sec = 0;
+		e->mtime_nsec = 0;
+	}
+	e->old_nsec = old;
+	e->cur_nsec = cur;
+	e->queried = kind == MG_EV_CTIME_SKIP ?
+		     !!(BPF_CORE_READ(inode, i_ctime_nsec) & MG_I_CTIME_QUERIED) : 0;
+	e->pad = 0;
+	e->name[0] = 0;
+	alias = BPF_CORE_READ(inode, i_dentry.first);
+	if (alias) {
+		struct dentry *d = container_of(alias, struct dentry, d_u.d_alias);
+
+		bpf_probe_read_kernel_str(e->name, sizeof(e->name), BPF_CORE_READ(d, d_name.name));
+	}
+	bpf_ringbuf_submit(e, 0);
+	count(MG_BPF_EVENTS);
+}
+
+static __always_inline void on_ctime_ns_xchg(struct inode *inode, __u32 old, __u32 new, __u32 cur)
+{
+	count(MG_BPF_CTIME_SWAPS);
+	if (emit_events)
+		emit(MG_EV_CTIME_SWAP, inode, NULL, NULL, old, new, cur);
+}
+
+static __always_inline void on_ctime_xchg_skip(struct inode *inode, struct timespec64 *ctime)
+{
+	count(MG_BPF_CTIME_SKIPS);
+	if (emit_events)
+		emit(MG_EV_CTIME_SKIP, inode, ctime, NULL, 0, 0, 0);
+}
+
+static __always_inline void on_fill_mg_cmtime(struct inode *inode, struct timespec64 *ctime,
+					      struct timespec64 *mtime)
+{
+	count(MG_BPF_STAT_QUERIES);
+	if (emit_events)
+		emit(MG_EV_STAT, inode, ctime, mtime, 0, 0, 0);
+}
+
+static __always_inline void on_set_ctime_to_ts(struct inode *inode, struct timespec64 *ctime)
+{
+	count(MG_BPF_CTIME_SETS);
+	if (emit_events)
+		emit(MG_EV_CTIME_SET, inode, ctime, NULL, 0, 0, 0);
 }
 
 /* ---- fentry/fexit backend ---- */
@@ -111,57 +244,59 @@ int BPF_KPROBE(kp_coarse_mg)
 /* ---- tracepoints: tp_btf (BTF-typed) and raw_tp (fallback) ---- */
 
 SEC("tp_btf/ctime_ns_xchg")
-int BPF_PROG(tpb_ctime_ns_xchg)
+int BPF_PROG(tpb_ctime_ns_xchg, struct inode *inode, __u32 old, __u32 new, __u32 cur)
 {
-	count(MG_BPF_CTIME_SWAPS);
+	on_ctime_ns_xchg(inode, old, new, cur);
 	return 0;
 }
 
 SEC("tp_btf/ctime_xchg_skip")
-int BPF_PROG(tpb_ctime_xchg_skip)
+int BPF_PROG(tpb_ctime_xchg_skip, struct inode *inode, struct timespec64 *ctime)
 {
-	count(MG_BPF_CTIME_SKIPS);
+	on_ctime_xchg_skip(inode, ctime);
 	return 0;
 }
 
 SEC("tp_btf/fill_mg_cmtime")
-int BPF_PROG(tpb_fill_mg_cmtime)
+int BPF_PROG(tpb_fill_mg_cmtime, struct inode *inode, struct timespec64 *ctime,
+	     struct timespec64 *mtime)
 {
-	count(MG_BPF_STAT_QUERIES);
+	on_fill_mg_cmtime(inode, ctime, mtime);
 	return 0;
 }
 
 SEC("tp_btf/inode_set_ctime_to_ts")
-int BPF_PROG(tpb_set_ctime_to_ts)
+int BPF_PROG(tpb_set_ctime_to_ts, struct inode *inode, struct timespec64 *ctime)
 {
-	count(MG_BPF_CTIME_SETS);
+	on_set_ctime_to_ts(inode, ctime);
 	return 0;
 }
 
 SEC("raw_tp/ctime_ns_xchg")
-int BPF_PROG(rtp_ctime_ns_xchg)
+int BPF_PROG(rtp_ctime_ns_xchg, struct inode *inode, __u32 old, __u32 new, __u32 cur)
 {
-	count(MG_BPF_CTIME_SWAPS);
+	on_ctime_ns_xchg(inode, old, new, cur);
 	return 0;
 }
 
 SEC("raw_tp/ctime_xchg_skip")
-int BPF_PROG(rtp_ctime_xchg_skip)
+int BPF_PROG(rtp_ctime_xchg_skip, struct inode *inode, struct timespec64 *ctime)
 {
-	count(MG_BPF_CTIME_SKIPS);
+	on_ctime_xchg_skip(inode, ctime);
 	return 0;
 }
 
 SEC("raw_tp/fill_mg_cmtime")
-int BPF_PROG(rtp_fill_mg_cmtime)
+int BPF_PROG(rtp_fill_mg_cmtime, struct inode *inode, struct timespec64 *ctime,
+	     struct timespec64 *mtime)
 {
-	count(MG_BPF_STAT_QUERIES);
+	on_fill_mg_cmtime(inode, ctime, mtime);
 	return 0;
 }
 
 SEC("raw_tp/inode_set_ctime_to_ts")
-int BPF_PROG(rtp_set_ctime_to_ts)
+int BPF_PROG(rtp_set_ctime_to_ts, struct inode *inode, struct timespec64 *ctime)
 {
-	count(MG_BPF_CTIME_SETS);
+	on_set_ctime_to_ts(inode, ctime);
 	return 0;
 }

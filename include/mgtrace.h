@@ -26,6 +26,8 @@ enum mg_bpf_counter {
 	MG_BPF_CTIME_SETS,	/* tracepoint timestamp:inode_set_ctime_to_ts */
 	MG_BPF_CURRENT_TIME,	/* current_time() calls (--hot, fentry/kprobe) */
 	MG_BPF_COARSE_MG,	/* ktime_get_coarse_real_ts64_mg() calls (--hot, fentry/kprobe) */
+	MG_BPF_EVENTS,		/* events written to the ring buffer (event mode) */
+	MG_BPF_LOST,		/* events lost: ring buffer full (event mode) */
 	MG_BPF_NR_COUNTERS,
 };
 
@@ -45,6 +47,43 @@ enum mg_kernel_counter {
 	MG_K_FINE_STAMPS,
 	MG_K_FLOOR_SWAPS,
 	MG_K_NR_COUNTERS,
+};
+
+/* Kinds of struct mg_event; also bits of the event_mask filter (1 << kind). */
+enum mg_event_kind {
+	MG_EV_CTIME_SWAP,	/* timestamp:ctime_ns_xchg: ctime = new value; old/cur carry QUERIED */
+	MG_EV_CTIME_SKIP,	/* timestamp:ctime_xchg_skip: ctime unchanged (already equal) */
+	MG_EV_STAT,		/* timestamp:fill_mg_cmtime: ctime/mtime reported to getattr */
+	MG_EV_CTIME_SET,	/* timestamp:inode_set_ctime_to_ts: explicit ctime */
+	MG_EV_NR_KINDS,
+};
+
+#define MG_NAME_LEN 32
+
+/*
+ * One ring-buffer record (event mode: mgtrace check and trace). Times are ns;
+ * ctime/mtime are seconds + nanoseconds with the QUERIED bit masked off, so
+ * they equal what stat() returns.
+ */
+struct mg_event {
+	unsigned long long ts_ns;	/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	unsigned long long ino;		/* inode->i_ino */
+	long long ctime_sec;		/* the ctime this event reports or sets */
+	long long mtime_sec;		/* MG_EV_STAT only */
+	unsigned int ctime_nsec;
+	unsigned int mtime_nsec;	/* MG_EV_STAT only */
+	unsigned int old_nsec;		/* MG_EV_CTIME_SWAP: i_ctime_nsec before, QUERIED bit kept */
+	unsigned int cur_nsec;		/* MG_EV_CTIME_SWAP: value the cmpxchg replaced, QUERIED kept */
+	unsigned int dev;		/* kernel dev_t: major << 20 | minor */
+	unsigned int gen;		/* inode->i_generation */
+	unsigned int pid;		/* thread id */
+	unsigned int tgid;		/* process id */
+	unsigned int cpu;
+	unsigned int kind;		/* enum mg_event_kind */
+	unsigned int queried;		/* MG_EV_CTIME_SKIP: QUERIED set in i_ctime_nsec at the event */
+	unsigned int pad;
+	char comm[16];
+	char name[MG_NAME_LEN];		/* last path component of the inode's first dentry alias */
 };
 
 /* Upper bound on possible CPUs the per-CPU ksym reader walks (bpf/kcounters.bpf.c). */

@@ -163,8 +163,9 @@ static void explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_bac
 
 /* One load+attach of the object with the given set of programs. */
 static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_backend be,
-		      bool tp_btf, bool hot, struct mg_attempt *a)
+		      bool tp_btf, const struct mg_session_opts *o, struct mg_attempt *a)
 {
+	bool hot = o->hot;
 	struct mgtrace_bpf *skel;
 	struct bpf_program *prog;
 	int err;
@@ -179,6 +180,20 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 	}
 	bpf_object__for_each_program(prog, skel->obj)
 		bpf_program__set_autoload(prog, want_prog(env, bpf_program__name(prog), be, tp_btf, hot));
+	if (o->events) {
+		skel->rodata->emit_events = true;
+		skel->rodata->event_mask = o->event_mask ? o->event_mask : ~0U;
+		skel->rodata->filter_tgid = o->filter_tgid;
+		skel->rodata->filter_dev = o->filter_dev;
+		skel->rodata->filter_ino = o->filter_ino;
+		memcpy((char *)skel->rodata->filter_comm, o->filter_comm, sizeof(o->filter_comm));
+		err = bpf_map__set_max_entries(skel->maps.events,
+					       o->ringbuf_bytes ? o->ringbuf_bytes : 16u << 20);
+		if (err) {
+			explain(a, env, be, tp_btf, hot, err, "ring buffer size");
+			goto fail;
+		}
+	}
 	err = mgtrace_bpf__load(skel);
 	if (err) {
 		explain(a, env, be, tp_btf, hot, err, "load");
@@ -201,8 +216,9 @@ fail:
 }
 
 int mg_session_open(struct mg_session *s, const struct mg_kenv *env,
-		    enum mg_backend want, bool hot)
+		    enum mg_backend want, const struct mg_session_opts *opts)
 {
+	bool hot = opts->hot;
 	static const enum mg_backend order[] = { MG_BE_FENTRY, MG_BE_KPROBE, MG_BE_TRACEPOINT };
 	struct mg_attempt tpa = { 0 };
 	struct mgtrace_bpf *tp_skel;
@@ -216,11 +232,11 @@ int mg_session_open(struct mg_session *s, const struct mg_kenv *env,
 
 	/* Tracepoints first: every backend needs them; tp_btf, else raw_tp. */
 	s->tp_btf = true;
-	err = try_attach(s, env, MG_BE_TRACEPOINT, true, hot, &tpa);
+	err = try_attach(s, env, MG_BE_TRACEPOINT, true, opts, &tpa);
 	if (err) {
 		snprintf(s->tp_why, sizeof(s->tp_why), "%s", tpa.why);
 		s->tp_btf = false;
-		err = try_attach(s, env, MG_BE_TRACEPOINT, false, hot, &tpa);
+		err = try_attach(s, env, MG_BE_TRACEPOINT, false, opts, &tpa);
 	}
 	if (err) {
 		s->attempts[MG_BE_TRACEPOINT] = tpa;
@@ -248,7 +264,7 @@ int mg_session_open(struct mg_session *s, const struct mg_kenv *env,
 			s->backend = be;
 			return 0;
 		}
-		if (!try_attach(s, env, be, s->tp_btf, hot, &s->attempts[be])) {
+		if (!try_attach(s, env, be, s->tp_btf, opts, &s->attempts[be])) {
 			mgtrace_bpf__destroy(tp_skel);
 			s->backend = be;
 			return 0;

@@ -29,6 +29,18 @@ struct mg_attempt {
 	char why[320];		/* one line: errno name and cause */
 };
 
+/* Load-time options: what to attach and, in event mode, what to emit. */
+struct mg_session_opts {
+	bool hot;			/* also probe current_time and coarse_mg */
+	bool events;			/* event mode: tracepoints write struct mg_event records */
+	unsigned int ringbuf_bytes;	/* ring buffer size (power of 2, >= page size); 0: 16 MiB */
+	unsigned int event_mask;	/* 1 << enum mg_event_kind to emit; 0: all */
+	unsigned int filter_tgid;	/* only events of this process (0: all) */
+	unsigned int filter_dev;	/* with filter_ino: only this inode (kernel dev_t) */
+	unsigned long long filter_ino;
+	char filter_comm[16];		/* only events of tasks with this comm ("" : all) */
+};
+
 /* An attached set of programs, from mg_session_open() to mg_session_close(). */
 struct mg_session {
 	struct mgtrace_bpf *skel;
@@ -59,7 +71,7 @@ bool mg_backend_has_funcs(enum mg_backend b);
  * s->attempts[] says why each tried backend was refused.
  */
 int mg_session_open(struct mg_session *s, const struct mg_kenv *env,
-		    enum mg_backend want, bool hot);
+		    enum mg_backend want, const struct mg_session_opts *opts);
 
 /* Read the per-CPU counters: out[0..nr_cpus-1]. Returns 0 or -errno. */
 int mg_session_read(struct mg_session *s, struct mg_bpf_counts *out);

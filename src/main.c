@@ -21,6 +21,7 @@ static int usage(FILE *f, int code)
 		"  probe    what this kernel offers: multigrain API, tracepoints, counters, backends\n"
 		"  stat     count floor swaps, fine-grained stamps and ctime updates, per CPU\n"
 		"  stress   built-in workload: threads writing and stat()ing files\n"
+		"  clocks   cost of clock_gettime() per clock, and whether it is vDSO or a system call\n"
 		"  help     this text; `mgtrace COMMAND --help` for a command's options\n\n"
 		"Without a command, mgtrace runs `stat` around a 3 s `stress` run.\n"
 		"Exit codes: 0 ok, 1 failure, 2 usage, 3 environment unsupported\n"
@@ -48,6 +49,8 @@ int main(int argc, char **argv)
 		return cmd_stat(argc - 1, argv + 1);
 	if (!strcmp(cmd, "stress"))
 		return cmd_stress(argc - 1, argv + 1);
+	if (!strcmp(cmd, "clocks"))
+		return cmd_clocks(argc - 1, argv + 1);
 	if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
 		return usage(stdout, MG_EXIT_OK);
 	if (!strcmp(cmd, "version") || !strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {

@@ -29,10 +29,11 @@ struct be_probe {
 
 static void probe_backend(const struct mg_kenv *env, enum mg_backend be, struct be_probe *p)
 {
+	struct mg_session_opts cold = { 0 }, hot = { .hot = true };
 	struct mg_session s;
 
 	memset(p, 0, sizeof(*p));
-	if (!mg_session_open(&s, env, be, false)) {
+	if (!mg_session_open(&s, env, be, &cold)) {
 		p->tp_btf = s.tp_btf;
 		snprintf(p->tp_why, sizeof(p->tp_why), "%s", s.tp_why);
 		mg_session_close(&s);
@@ -46,7 +47,7 @@ static void probe_backend(const struct mg_kenv *env, enum mg_backend be, struct 
 	if (p->base.err || !mg_backend_has_funcs(be))
 		return;
 	p->hot_tried = true;
-	if (!mg_session_open(&s, env, be, true))
+	if (!mg_session_open(&s, env, be, &hot))
 		mg_session_close(&s);
 	p->hot = s.attempts[be];
 }

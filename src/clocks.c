@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clocks.c - `mgtrace clocks`: what each POSIX clock costs on this machine, and
+ * whether libc's clock_gettime() serves it from the vDSO or enters the kernel.
+ *
+ * Two passes over the clocks, each a tight loop of N calls of libc's
+ * clock_gettime() (which uses the vDSO where it can, as applications do):
+ *  1. counted: bpf/clocks.bpf.c, attached to sys_enter, counts this thread's
+ *     clock_gettime system calls per clock id, read right before and after
+ *     each clock's loop, so "vdso" (0 per call) or "syscall" (1 per call) is
+ *     observed, never guessed;
+ *  2. timed, with the BPF program detached (see time_clock()): CLK_RUNS runs,
+ *     reported as the median, min and max ns per call.
+ * Also printed: clock_getres() of each clock and the kernel's clocksource.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <jansson.h>
+#include <bpf/libbpf.h>
+#include "clocks.skel.h"
+#include "commands.h"
+#include "kenv.h"
+#include "util.h"
+
+#define CLK_RUNS	5		/* timed runs per clock: median, min and max of these */
+#define CLK_WARMUP	1000		/* untimed, uncounted calls before the runs */
+#define CLK_DEF_ITERS	200000		/* default calls per run */
+#define CLK_MAX_ITERS	100000000	/* --iterations upper bound */
+#define CLK_SRC_DIR	"/sys/devices/system/clocksource/clocksource0"
+
+/* The clocks measured, in output order. */
+static const struct {
+	const char *name;
+	clockid_t id;
+} clk_list[] = {
+	{ "CLOCK_REALTIME", CLOCK_REALTIME },
+	{ "CLOCK_MONOTONIC", CLOCK_MONOTONIC },
+	{ "CLOCK_BOOTTIME", CLOCK_BOOTTIME },
+	{ "CLOCK_TAI", CLOCK_TAI },
+	{ "CLOCK_MONOTONIC_RAW", CLOCK_MONOTONIC_RAW },
+	{ "CLOCK_REALTIME_COARSE", CLOCK_REALTIME_COARSE },
+	{ "CLOCK_MONOTONIC_COARSE", CLOCK_MONOTONIC_COARSE },
+	{ "CLOCK_PROCESS_CPUTIME_ID", CLOCK_PROCESS_CPUTIME_ID },
+	{ "CLOCK_THREAD_CPUTIME_ID", CLOCK_THREAD_CPUTIME_ID },
+};
+#define CLK_NR (sizeof(clk_list) / sizeof(clk_list[0]))
+
+/* How clock_gettime() reached the clock during the timed runs. */
+enum clk_served { CLK_VDSO, CLK_SYSCALL, CLK_MIXED };
+static const char *const served_names[] = { "vdso", "syscall", "mixed" };
+
+/* One clock's measurement. Times are ns per call; counts are calls. */
+struct clk_result {
+	int err;		/* 0, or errno of clock_getres/clock_gettime: unavailable */
+	char why[128];		/* when err, e.g. "EINVAL: Invalid argument" */
+	long long res_ns;	/* clock_getres() resolution, ns */
+	double ns[CLK_RUNS];	/* ns per call of each run, sorted ascending */
+	unsigned long long calls;	/* clock_gettime() calls in the counted loop */
+	unsigned long long syscalls;	/* clock_gettime system calls counted during it */
+	enum clk_served served;
+};
+
+struct clk_opts {
+	uint64_t iters;		/* calls per run */
+	int cpu;		/* CPU to pin to, or -1 */
+	bool json;
+};
+
+static int usage(FILE *f, int code)
+{
+	fprintf(f,
+		"Usage: mgtrace clocks [--iterations N] [--cpu CPU] [--json]\n"
+		"Measure clock_gettime() for each POSIX clock: ns per call (median, min and max\n"
+		"of %d runs), clock_getres(), and whether libc served it from the vDSO or by a\n"
+		"system call, established by counting this thread's clock_gettime system calls\n"
+		"with a BPF program on sys_enter during a loop of N calls per clock (the timed\n"
+		"runs are made with it detached). Also prints the current and available\n"
+		"clocksources.\n"
+		"  -n, --iterations N   calls per run (1 to %d, default %d)\n"
+		"  -C, --cpu CPU        pin the measuring thread to this online CPU\n"
+		"  -j, --json           one JSON object instead of the table\n"
+		"Exit codes: 0 ok, 1 failure, 2 usage, 3 environment unsupported (not root, no BTF,\n"
+		"sys_enter tracepoint not attachable).\n",
+		CLK_RUNS, CLK_MAX_ITERS, CLK_DEF_ITERS);
+	return code;
+}
+
+/*
+ * True when cpu is in the kernel's online CPU list ("0-3,6"), read from
+ * /sys/devices/system/cpu/online into list (for the error message).
+ */
+static bool cpu_online(int cpu, char *list, size_t len)
+{
+	char *p, *end;
+	long a, b;
+
+	if (mg_read_file("/sys/devices/system/cpu/online", list, len) < 0) {
+		snprintf(list, len, "unknown");
+		return false;
+	}
+	list[strcspn(list, "\n")] = 0;
+	for (p = list; *p; p = *end ? end + 1 : end) {
+		a = b = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (cpu >= a && cpu <= b)
+			return true;
+	}
+	return false;
+}
+
+static int parse_opts(struct clk_opts *o, int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "iterations", required_argument, 0, 'n' }, { "cpu", required_argument, 0, 'C' },
+		{ "json", no_argument, 0, 'j' }, { "help", no_argument, 0, 'h' },
+		{ "verbose", no_argument, 0, 'v' }, { 0 } };
+	char list[256];
+	uint64_t v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->iters = CLK_DEF_ITERS;
+	o->cpu = -1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":n:C:jhv", lo, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (mg_parse_u64(optarg, 1, CLK_MAX_ITERS, &o->iters))
+				return mg_err(MG_EXIT_USAGE, "clocks: invalid iterations '%s' "
+					      "(1 to %d)", optarg, CLK_MAX_ITERS);
+			break;
+		case 'C':
+			if (mg_parse_u64(optarg, 0, CPU_SETSIZE - 1, &v))
+				return mg_err(MG_EXIT_USAGE, "clocks: invalid CPU '%s' "
+					      "(a CPU number, 0 to %d)", optarg, CPU_SETSIZE - 1);
+			if (!cpu_online((int)v, list, sizeof(list)))
+				return mg_err(MG_EXIT_USAGE, "clocks: CPU %s is not online "
+					      "(online: %s)", optarg, list);
+			o->cpu = (int)v;
+			break;
+		case 'j': o->json = true; break;
+		case 'v': mg_verbose++; break;
+		case 'h': exit(usage(stdout, MG_EXIT_OK));
+		default: return mg_bad_option("clocks", c, argv);
+		}
+	}
+	if (optind < argc)
+		return mg_err(MG_EXIT_USAGE, "clocks: unexpected argument '%s'", argv[optind]);
+	return MG_EXIT_OK;
+}
+
+/*
+ * Load and attach bpf/clocks.bpf.c counting this thread's clock_gettime system
+ * calls: tp_btf/sys_enter, else raw_tp/sys_enter. Returns the skeleton, or NULL
+ * with a one-line reason in why; *flavour is "tp_btf" or "raw_tp".
+ */
+static struct clocks_bpf *open_counter(const char **flavour, char *why, size_t len)
+{
+	struct clocks_bpf *skel;
+	int pass, err = 0;
+
+	for (pass = 0; pass < 2; pass++) {
+		bool btf = pass == 0;
+
+		skel = clocks_bpf__open();
+		if (!skel) {
+			err = -errno;
+			break;
+		}
+		skel->rodata->tgid = getpid();
+		skel->rodata->tid = gettid();
+		skel->rodata->nr = SYS_clock_gettime;
+		bpf_program__set_autoload(skel->progs.tpb_clk_sys_enter, btf);
+		bpf_program__set_autoload(skel->progs.rtp_clk_sys_enter, !btf);
+		err = clocks_bpf__load(skel);
+		if (!err)
+			err = clocks_bpf__attach(skel);
+		if (!err && !skel->bss)
+			err = -ENOTSUP;	/* .bss not mmap-able: counts could not be read */
+		if (!err) {
+			*flavour = btf ? "tp_btf" : "raw_tp";
+			return skel;
+		}
+		clocks_bpf__destroy(skel);
+	}
+	snprintf(why, len, "sys_enter tracepoint unavailable (tp_btf and raw_tp): %s: %s",
+		 strerrorname_np(-err) ?: "?", strerror(-err));
+	return NULL;
+}
+
+static unsigned long long counted(const struct clocks_bpf *skel, clockid_t id)
+{
+	return __atomic_load_n(&skel->bss->calls[id], __ATOMIC_SEQ_CST);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Resolution of clock id, or r->err and r->why when the clock is unavailable. */
+static void probe_clock(clockid_t id, struct clk_result *r)
+{
+	struct timespec ts;
+
+	memset(r, 0, sizeof(*r));
+	if (clock_getres(id, &ts) || clock_gettime(id, &ts)) {
+		r->err = errno;
+		snprintf(r->why, sizeof(r->why), "%s: %s", strerrorname_np(errno) ?: "?",
+			 strerror(errno));
+		return;
+	}
+	clock_getres(id, &ts);
+	r->res_ns = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * The counted loop: iters calls of clock_gettime(id) with the BPF counter
+ * attached, its count read right before and after the loop. Sets calls,
+ * syscalls and served.
+ */
+static void count_clock(const struct clocks_bpf *skel, clockid_t id, uint64_t iters,
+			struct clk_result *r)
+{
+	struct timespec ts;
+	unsigned long long c0, c1;
+	uint64_t i;
+
+	c0 = counted(skel, id);
+	for (i = 0; i < iters; i++)
+		clock_gettime(id, &ts);
+	c1 = counted(skel, id);
+	r->calls = iters;
+	r->syscalls = c1 - c0;
+	r->served = !r->syscalls ? CLK_VDSO : r->syscalls == r->calls ? CLK_SYSCALL : CLK_MIXED;
+}
+
+/*
+ * The timed runs, with the counter detached: an attached sys_enter tracepoint
+ * sends every system call of every task through the kernel's slow syscall
+ * path, which would inflate the cost of system-call clocks (by about 25% on
+ * the README's machine). CLK_RUNS runs of iters calls after CLK_WARMUP
+ * untimed ones; r->ns is sorted, so ns[CLK_RUNS / 2] is the median.
+ */
+static void time_clock(clockid_t id, uint64_t iters, struct clk_result *r)
+{
+	struct timespec ts;
+	uint64_t i, t0;
+	int run;
+
+	for (i = 0; i < CLK_WARMUP && i < iters; i++)
+		clock_gettime(id, &ts);
+	for (run = 0; run < CLK_RUNS; run++) {
+		t0 = mg_now_ns();
+		for (i = 0; i < iters; i++)
+			clock_gettime(id, &ts);
+		r->ns[run] = (double)(mg_now_ns() - t0) / (double)iters;
+	}
+	qsort(r->ns, CLK_RUNS, sizeof(r->ns[0]), cmp_double);
+}
+
+/* Read a sysfs line into buf without its newline; on failure "unknown (reason)". */
+static void read_line(const char *path, char *buf, size_t len)
+{
+	int n = mg_read_file(path, buf, len);
+
+	if (n < 0) {
+		snprintf(buf, len, "unknown (%s)", strerror(-n));
+		return;
+	}
+	buf[strcspn(buf, "\n")] = 0;
+	for (n = (int)strlen(buf); n > 0 && buf[n - 1] == ' '; n--)
+		buf[n - 1] = 0;	/* available_clocksource ends in a space */
+}
+
+static void print_text(const struct clk_opts *o, const struct mg_kenv *env, const char *flavour,
+		       const char *cur, const char *avail, const struct clk_result *res)
+{
+	char cpu[32];
+	size_t k;
+
+	if (o->cpu >= 0)
+		snprintf(cpu, sizeof(cpu), "pinned to CPU %d", o->cpu);
+	else
+		snprintf(cpu, sizeof(cpu), "not pinned");
+	printf("mgtrace clocks: libc clock_gettime() on kernel %s, %llu calls x %d runs per clock, %s\n",
+	       env->release, (unsigned long long)o->iters, CLK_RUNS, cpu);
+	printf("clocksource: %s (available: %s)\n", cur, avail);
+	printf("system calls counted by BPF %s sys_enter (clock_gettime, this thread only)\n\n",
+	       flavour);
+	printf("%-25s %2s %10s %10s %10s %10s %10s %8s  %s\n", "clock", "id", "res_ns",
+	       "median_ns", "min_ns", "max_ns", "syscalls", "per_call", "served_by");
+	for (k = 0; k < CLK_NR; k++) {
+		const struct clk_result *r = &res[k];
+
+		printf("%-25s %2d ", clk_list[k].name, (int)clk_list[k].id);
+		if (r->err) {
+			printf("%10s %10s %10s %10s %10s %8s  unavailable: %s\n", "-", "-", "-", "-",
+			       "-", "-", r->why);
+			continue;
+		}
+		printf("%10lld %10.1f %10.1f %10.1f %10llu %8.3f  %s", r->res_ns,
+		       r->ns[CLK_RUNS / 2], r->ns[0], r->ns[CLK_RUNS - 1], r->syscalls,
+		       (double)r->syscalls / (double)r->calls, served_names[r->served]);
+		if (r->served == CLK_MIXED)
+			printf(" (%llu syscalls)", r->syscalls);
+		putchar('\n');
+	}
+}
+
+static json_t *json_clock(size_t k, const struct clk_result *r)
+{
+	json_t *c = json_object(), *ns;
+
+	json_object_set_new(c, "name", json_string(clk_list[k].name));
+	json_object_set_new(c, "id", json_integer(clk_list[k].id));
+	if (r->err) {
+		json_object_set_new(c, "res_ns", json_null());
+		json_object_set_new(c, "ns_per_call", json_null());
+		json_object_set_new(c, "syscalls", json_null());
+		json_object_set_new(c, "calls", json_null());
+		json_object_set_new(c, "served_by", json_null());
+		json_object_set_new(c, "unavailable", json_string(r->why));
+		return c;
+	}
+	json_object_set_new(c, "res_ns", json_integer(r->res_ns));
+	ns = json_object();
+	json_object_set_new(ns, "median", json_real(r->ns[CLK_RUNS / 2]));
+	json_object_set_new(ns, "min", json_real(r->ns[0]));
+	json_object_set_new(ns, "max", json_real(r->ns[CLK_RUNS - 1]));
+	json_object_set_new(c, "ns_per_call", ns);
+	json_object_set_new(c, "syscalls", json_integer((json_int_t)r->syscalls));
+	json_object_set_new(c, "calls", json_integer((json_int_t)r->calls));
+	json_object_set_new(c, "served_by", json_string(served_names[r->served]));
+	return c;
+}
+
+static void print_json(const struct clk_opts *o, const struct mg_kenv *env, const char *flavour,
+		       const char *cur, const char *avail, const struct clk_result *res)
+{
+	json_t *obj = json_object(), *a = json_array(), *cs = json_array();
+	char buf[256], *tok, *save;
+	size_t k;
+
+	snprintf(buf, sizeof(buf), "%s", avail);
+	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		json_array_append_new(cs, json_string(tok));
+	for (k = 0; k < CLK_NR; k++)
+		json_array_append_new(a, json_clock(k, &res[k]));
+	json_object_set_new(obj, "schema_version", json_integer(1));
+	json_object_set_new(obj, "type", json_string("clocks"));
+	json_object_set_new(obj, "kernel_release", json_string(env->release));
+	json_object_set_new(obj, "clocksource", json_string(cur));
+	json_object_set_new(obj, "available_clocksources", cs);
+	json_object_set_new(obj, "syscall_counter", json_string(flavour));
+	json_object_set_new(obj, "iterations", json_integer((json_int_t)o->iters));
+	json_object_set_new(obj, "runs", json_integer(CLK_RUNS));
+	json_object_set_new(obj, "cpu", o->cpu >= 0 ? json_integer(o->cpu) : json_null());
+	json_object_set_new(obj, "clocks", a);
+	/* 6 significant digits: ns per call to 0.01 ns and better than the run-to-run noise. */
+	json_dumpf(obj, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+	putchar('\n');
+	json_decref(obj);
+}
+
+int cmd_clocks(int argc, char **argv)
+{
+	struct clk_result res[CLK_NR];
+	struct clk_opts o;
+	struct mg_kenv env;
+	struct clocks_bpf *skel;
+	char why[320], cur[128], cur2[128], avail[256];
+	const char *flavour = "?";
+	cpu_set_t set;
+	size_t k;
+	int ret;
+
+	if ((ret = parse_opts(&o, argc, argv)))
+		return ret;
+	mg_kenv_probe(&env);
+	if ((ret = mg_env_require(&env, false)))
+		return ret;
+	if (o.cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET(o.cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			return mg_err(MG_EXIT_USAGE, "clocks: cannot pin to CPU %d: %s", o.cpu,
+				      strerror(errno));
+	}
+	skel = open_counter(&flavour, why, sizeof(why));
+	if (!skel)
+		return mg_err(MG_EXIT_ENV, "clocks: %s", why);
+	read_line(CLK_SRC_DIR "/current_clocksource", cur, sizeof(cur));
+	read_line(CLK_SRC_DIR "/available_clocksource", avail, sizeof(avail));
+	for (k = 0; k < CLK_NR; k++) {
+		probe_clock(clk_list[k].id, &res[k]);
+		if (!res[k].err)
+			count_clock(skel, clk_list[k].id, o.iters, &res[k]);
+	}
+	clocks_bpf__destroy(skel);
+	for (k = 0; k < CLK_NR; k++)
+		if (!res[k].err)
+			time_clock(clk_list[k].id, o.iters, &res[k]);
+	read_line(CLK_SRC_DIR "/current_clocksource", cur2, sizeof(cur2));
+	if (strcmp(cur, cur2))
+		return mg_err(MG_EXIT_FAIL, "clocks: clocksource changed from %s to %s while "
+			      "measuring; run again", cur, cur2);
+
+	if (o.json)
+		print_json(&o, &env, flavour, cur, avail, res);
+	else
+		print_text(&o, &env, flavour, cur, avail, res);
+	if (fflush(stdout) || ferror(stdout))
+		return mg_err(MG_EXIT_FAIL, "clocks: writing output: %s", strerror(errno));
+	return MG_EXIT_OK;
+}

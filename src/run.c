@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/* run.c - one measurement run shared by stat and check (see run.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "run.h"
+#include "util.h"
+
+int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session_opts *o)
+{
+	int ret, err, kerr = 0;
+	bool kpc;
+
+	mg_kenv_probe(&r->env);
+	if ((ret = mg_env_require(&r->env, true)))
+		return ret;
+	r->kr = mg_kreader_open(mg_nr_cpus(), &kerr, r->kr_why, sizeof(r->kr_why));
+	err = mg_session_open(&r->sess, &r->env, want, o);
+	if (err) {
+		enum mg_backend be = want == MG_BE_AUTO ? MG_BE_TRACEPOINT : want;
+
+		return mg_err(MG_EXIT_ENV, "backend %s unavailable: %s", mg_backend_name(be),
+			      r->sess.attempts[be].why);
+	}
+	kpc = r->kr != NULL;
+	r->cfg = (struct mg_report_cfg){
+		.nr_cpus = r->sess.nr_cpus,
+		.func_backend = mg_backend_has_funcs(r->sess.backend) ?
+				mg_backend_name(r->sess.backend) : NULL,
+		.tp_flavour = r->sess.tp_btf ? "tp_btf" : "raw_tp",
+		.hot = o->hot, .kpc = kpc,
+	};
+	memcpy(r->cfg.func_probe, r->sess.func_probe, sizeof(r->cfg.func_probe));
+	if (mg_snap_alloc(&r->first, r->sess.nr_cpus, kpc) ||
+	    mg_snap_alloc(&r->prev, r->sess.nr_cpus, kpc) ||
+	    mg_snap_alloc(&r->cur, r->sess.nr_cpus, kpc))
+		return mg_err(MG_EXIT_FAIL, "out of memory");
+	sigemptyset(&r->sigs);
+	sigaddset(&r->sigs, SIGINT);
+	sigaddset(&r->sigs, SIGTERM);
+	sigaddset(&r->sigs, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &r->sigs, &r->oldmask);
+	return MG_EXIT_OK;
+}
+
+int mg_run_spawn(struct mg_run *r, char **argv)
+{
+	int p[2];
+	char c;
+
+	if (pipe2(p, O_CLOEXEC))
+		return mg_err(MG_EXIT_FAIL, "pipe: %s", strerror(errno));
+	r->child = fork();
+	if (r->child < 0)
+		return mg_err(MG_EXIT_FAIL, "fork: %s", strerror(errno));
+	if (r->child == 0) {
+		close(p[1]);
+		sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
+		if (read(p[0], &c, 1) != 1)
+			_exit(127);	/* mgtrace went away before counting began */
+		execvp(argv[0], argv);
+		fprintf(stderr, "mgtrace: cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	close(p[0]);
+	r->go_fd = p[1];
+	return MG_EXIT_OK;
+}
+
+int mg_run_snap(struct mg_run *r, struct mg_snap *s, bool at_start)
+{
+	int err;
+
+	if (at_start)
+		s->dbg_err = mg_debugfs_read(s->dbg);
+	if (r->kr && (err = mg_kreader_read(r->kr, s->kpc))) {
+		mg_err(MG_EXIT_FAIL, "reading kernel per-CPU counters: %s", strerror(-err));
+		return err;
+	}
+	if ((err = mg_session_read(&r->sess, s->bpf))) {
+		mg_err(MG_EXIT_FAIL, "reading BPF counters: %s", strerror(-err));
+		return err;
+	}
+	if (!at_start)
+		s->dbg_err = mg_debugfs_read(s->dbg);
+	s->t_ns = mg_now_ns();
+	return 0;
+}
+
+void mg_run_copy_snap(struct mg_run *r, struct mg_snap *dst, const struct mg_snap *src)
+{
+	int n = r->sess.nr_cpus;
+
+	memcpy(dst->bpf, src->bpf, sizeof(*src->bpf) * n);
+	if (src->kpc)
+		memcpy(dst->kpc, src->kpc, sizeof(*src->kpc) * n * MG_K_NR_COUNTERS);
+	memcpy(dst->dbg, src->dbg, sizeof(src->dbg));
+	dst->dbg_err = src->dbg_err;
+	dst->t_ns = src->t_ns;
+}
+
+int mg_run_start(struct mg_run *r)
+{
+	int err = mg_run_snap(r, &r->first, true);
+
+	if (err)
+		return err;
+	mg_run_copy_snap(r, &r->prev, &r->first);
+	if (r->child) {
+		/* On a failed write the child reads EOF and exits 127. */
+		ssize_t w = write(r->go_fd, "g", 1);
+
+		(void)w;
+		close(r->go_fd);
+		r->go_fd = -1;
+	}
+	return 0;
+}
+
+static int status_code(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return MG_EXIT_FAIL;
+}
+
+int mg_run_wait(struct mg_run *r, const struct timespec *timeout)
+{
+	siginfo_t si;
+	int sig, st;
+
+	sig = timeout ? sigtimedwait(&r->sigs, &si, timeout) : sigwaitinfo(&r->sigs, &si);
+	if (sig == SIGCHLD) {
+		if (r->child && !r->child_done && waitpid(r->child, &st, WNOHANG) == r->child) {
+			r->child_status = status_code(st);
+			r->child_done = true;
+			return 1;
+		}
+		return 0;
+	}
+	if (sig == SIGINT || sig == SIGTERM) {
+		if (!r->child || r->child_done)
+			return 1;
+		kill(r->child, sig);	/* let COMMAND end, then summarise */
+	}
+	return 0;
+}
+
+void mg_run_end_child(struct mg_run *r)
+{
+	int st;
+
+	if (!r->child || r->child_done)
+		return;
+	kill(r->child, SIGTERM);
+	if (waitpid(r->child, &st, 0) == r->child)
+		r->child_status = status_code(st);
+	r->child_done = true;
+}
+
+void mg_run_cleanup(struct mg_run *r)
+{
+	mg_run_end_child(r);
+	if (r->go_fd > 0)
+		close(r->go_fd);
+	mg_session_close(&r->sess);
+	mg_kreader_close(r->kr);
+	r->kr = NULL;
+	mg_snap_free(&r->first);
+	mg_snap_free(&r->prev);
+	mg_snap_free(&r->cur);
+}
+
+json_t *mg_run_json_header(struct mg_run *r, const char *type)
+{
+	json_t *o = json_object(), *fp = json_object();
+	int i;
+
+	json_object_set_new(o, "schema_version", json_integer(MG_SCHEMA_VERSION));
+	json_object_set_new(o, "type", json_string(type));
+	json_object_set_new(o, "kernel_release", json_string(r->env.release));
+	json_object_set_new(o, "backend", json_string(mg_backend_name(r->sess.backend)));
+	json_object_set_new(o, "tracepoints", json_string(r->cfg.tp_flavour));
+	json_object_set_new(o, "hot", json_boolean(r->cfg.hot));
+	for (i = 0; i < 4; i++)
+		if (r->sess.func_probe[i])
+			json_object_set_new(fp, mg_func_names[i], json_string(r->sess.func_probe[i]));
+	json_object_set_new(o, "function_probes", fp);
+	json_object_set_new(o, "nr_cpus", json_integer(r->sess.nr_cpus));
+	json_object_set_new(o, "kernel_per_cpu", r->kr ? json_string("per-CPU ksyms") : json_null());
+	if (!r->kr)
+		json_object_set_new(o, "kernel_per_cpu_unavailable", json_string(r->kr_why));
+	return o;
+}
+
+json_t *mg_run_json_attempts(struct mg_run *r)
+{
+	json_t *a = json_object();
+	int b;
+
+	for (b = MG_BE_FENTRY; b < MG_BE_NR; b++) {
+		const struct mg_attempt *at = &r->sess.attempts[b];
+		json_t *o;
+
+		if (!at->tried)
+			continue;
+		o = json_object();
+		json_object_set_new(o, "attached", json_boolean(!at->err));
+		json_object_set_new(o, "reason", json_string(at->why));
+		json_object_set_new(a, mg_backend_name(b), o);
+	}
+	return a;
+}
+
+void mg_run_print_backend(struct mg_run *r, FILE *f)
+{
+	int b;
+
+	fprintf(f, "backend: %s, tracepoints as %s\n", mg_backend_name(r->sess.backend),
+		r->cfg.tp_flavour);
+	for (b = 0; b < 4; b++)
+		if (r->sess.func_probe[b])
+			fprintf(f, "  %s %s\n", r->sess.func_probe[b], mg_func_names[b]);
+	for (b = MG_BE_FENTRY; b < MG_BE_NR; b++)
+		if (r->sess.attempts[b].tried && r->sess.attempts[b].err)
+			fprintf(f, "  %s refused: %s\n", mg_backend_name(b), r->sess.attempts[b].why);
+	fprintf(f, "kernel per-CPU counters: %s%s\n", r->kr ? "read from BPF (per-CPU ksyms)" :
+		"unavailable: ", r->kr ? "" : r->kr_why);
+}

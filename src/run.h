@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * run.h - one measurement run, shared by `stat` and `check`: environment checks,
+ * the kernel per-CPU counter reader, an attached session, snapshots of every
+ * counter source, and an optional COMMAND started once counting has begun.
+ */
+#ifndef MG_RUN_H
+#define MG_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <jansson.h>
+#include "backend.h"
+#include "counters.h"
+#include "kcounters.h"
+#include "kenv.h"
+
+#define MG_SCHEMA_VERSION 1
+
+/* Everything a run owns; mg_run_cleanup() releases all of it. */
+struct mg_run {
+	struct mg_kenv env;
+	struct mg_session sess;
+	struct mg_kreader *kr;		/* kernel per-CPU counters, or NULL */
+	char kr_why[256];		/* why kr is NULL */
+	struct mg_report_cfg cfg;
+	struct mg_snap first, prev, cur;	/* start, previous interval, latest */
+	pid_t child;			/* COMMAND, or 0 */
+	int go_fd;			/* releases the child once counting began */
+	int child_status;		/* COMMAND's exit code (128+N for signal N) */
+	bool child_done;
+	sigset_t sigs, oldmask;		/* SIGINT, SIGTERM, SIGCHLD: blocked, taken synchronously */
+};
+
+/*
+ * Check the environment, open the kernel counter reader, attach the session and
+ * allocate snapshots; prints one line on failure. Returns an exit code (util.h).
+ */
+int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session_opts *o);
+
+/* Block the run's signals and fork argv (held until mg_run_start). Returns an exit code. */
+int mg_run_spawn(struct mg_run *r, char **argv);
+
+/* Take the first snapshot and release the child. Returns 0 or -errno. */
+int mg_run_start(struct mg_run *r);
+
+/*
+ * Read every counter source into s; the debugfs line brackets the BPF read
+ * (first at a window's start, last at its end). Returns 0 or -errno.
+ */
+int mg_run_snap(struct mg_run *r, struct mg_snap *s, bool at_start);
+
+/* dst = src (arrays sized for this run). */
+void mg_run_copy_snap(struct mg_run *r, struct mg_snap *dst, const struct mg_snap *src);
+
+/*
+ * Wait for a signal until timeout (NULL: forever; {0,0}: poll). SIGCHLD reaps
+ * COMMAND; SIGINT/SIGTERM are forwarded to COMMAND when there is one.
+ * Returns 1 when the run should stop, 0 on timeout or a signal that does not stop it.
+ */
+int mg_run_wait(struct mg_run *r, const struct timespec *timeout);
+
+/* End COMMAND if it still runs (SIGTERM) and collect its status. */
+void mg_run_end_child(struct mg_run *r);
+
+/* Release everything; safe after any failure. */
+void mg_run_cleanup(struct mg_run *r);
+
+/* JSON object with the fields every stat/check object starts with. New reference. */
+json_t *mg_run_json_header(struct mg_run *r, const char *type);
+/* {backend: {attached, reason}} for every backend tried. New reference. */
+json_t *mg_run_json_attempts(struct mg_run *r);
+/* Text lines: backend, probe type per function, refused backends, kernel per-CPU reader. */
+void mg_run_print_backend(struct mg_run *r, FILE *f);
+
+#endif
