@@ -20,6 +20,8 @@ static int usage(FILE *f, int code)
 		"Commands:\n"
 		"  probe    what this kernel offers: multigrain API, tracepoints, counters, backends\n"
 		"  stat     count floor swaps, fine-grained stamps and ctime updates, per CPU\n"
+		"  check    verify the invariants: no ctime regression, change visibility, ordering,\n"
+		"           floor updates rare (exit 0 pass, 1 fail, 4 inconclusive)\n"
 		"  stress   built-in workload: threads writing and stat()ing files\n"
 		"  clocks   cost of clock_gettime() per clock, and whether it is vDSO or a system call\n"
 		"  help     this text; `mgtrace COMMAND --help` for a command's options\n\n"
@@ -47,6 +49,8 @@ int main(int argc, char **argv)
 		return cmd_probe(argc - 1, argv + 1);
 	if (!strcmp(cmd, "stat"))
 		return cmd_stat(argc - 1, argv + 1);
+	if (!strcmp(cmd, "check"))
+		return cmd_check(argc - 1, argv + 1);
 	if (!strcmp(cmd, "stress"))
 		return cmd_stress(argc - 1, argv + 1);
 	if (!strcmp(cmd, "clocks"))

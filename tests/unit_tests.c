@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
+#include "checker.h"
 #include "counters.h"
 #include "report.h"
 #include "util.h"
@@ -215,12 +216,148 @@ static void test_report_tracepoint_only(void)
 	mg_snap_free(&b);
 }
 
+
+/* ---- invariant checker: synthetic event sequences ---- */
+
+static struct mg_event ev(enum mg_event_kind k, uint64_t ino, int64_t sec, uint32_t nsec, uint64_t t)
+{
+	struct mg_event e = { .ts_ns = t, .ino = ino, .ctime_sec = sec, .ctime_nsec = nsec,
+			      .dev = (8u << 20) | 1, .gen = 7, .pid = 42, .tgid = 42, .cpu = 1, .kind = k };
+
+	strcpy(e.comm, "unit");
+	strcpy(e.name, "f");
+	return e;
+}
+
+static struct mg_event swap_ev(uint64_t ino, int64_t sec, uint32_t new, uint32_t old, uint32_t cur,
+			       uint64_t t)
+{
+	struct mg_event e = ev(MG_EV_CTIME_SWAP, ino, sec, new, t);
+
+	e.old_nsec = old;
+	e.cur_nsec = cur;
+	return e;
+}
+
+static void test_checker(void)
+{
+	struct mg_checker *c = mg_checker_new(16, 8);
+	const struct mg_check_stats *st;
+	const struct mg_violation *v;
+	struct mg_event e;
+	size_t n;
+	const uint32_t Q = MG_I_CTIME_QUERIED;
+
+	/* clean: stat, queried update to a later time, stat of the new value */
+	e = ev(MG_EV_STAT, 1, 100, 500, 10); mg_checker_event(c, &e);
+	e = swap_ev(1, 100, 900, 500 | Q, 500 | Q, 20); mg_checker_event(c, &e);
+	e = ev(MG_EV_STAT, 1, 100, 900, 30); mg_checker_event(c, &e);
+	e = swap_ev(1, 101, 5, 900 | Q, 900 | Q, 40); mg_checker_event(c, &e);
+	st = mg_checker_stats(c);
+	CHECK(mg_checker_faults(c) == 0 && st->events == 4 && st->inodes == 1,
+	      "checker: a clean sequence passes (4 events, 1 inode)");
+
+	/* a getattr that raced with the last update: stale by one, tolerated */
+	e = ev(MG_EV_STAT, 1, 100, 900, 45); mg_checker_event(c, &e);
+	CHECK(mg_checker_faults(c) == 0 && st->stale_reads == 1, "checker: a stale-by-one read is tolerated");
+
+	/* a swap delivered after the swap that replaced its value: reordered, tolerated */
+	e = swap_ev(2, 50, 10, 0, 0, 50); mg_checker_event(c, &e);
+	e = swap_ev(2, 50, 30, 20, 20, 52); mg_checker_event(c, &e);
+	e = swap_ev(2, 50, 20, 10, 10, 51); mg_checker_event(c, &e);
+	CHECK(mg_checker_faults(c) == 0 && st->reordered == 1, "checker: a reordered swap is tolerated");
+
+	/* invariant 1: a real regression (two steps back, not stale by one) fails */
+	e = ev(MG_EV_STAT, 1, 99, 1, 60); mg_checker_event(c, &e);
+	CHECK(st->violations[MG_V_REGRESSION] == 1 && mg_checker_faults(c) == 1,
+	      "checker: a ctime regression is a violation");
+	v = mg_checker_reports(c, &n);
+	CHECK(n == 1 && v[0].kind == MG_V_REGRESSION && v[0].earlier.ctime.sec == 101 &&
+	      v[0].earlier.ctime.nsec == 5 && v[0].later.ctime.sec == 99 && v[0].ino == 1 &&
+	      v[0].later.pid == 42 && !strcmp(v[0].later.comm, "unit") && !strcmp(v[0].name, "f"),
+	      "checker: the report names the inode, both values, pid and comm");
+
+	/* stale-by-one read arriving too late (> 1 s) is not tolerated */
+	e = swap_ev(3, 10, 100, 0, 0, 1000); mg_checker_event(c, &e);
+	e = swap_ev(3, 10, 200, 100, 100, 2000); mg_checker_event(c, &e);
+	e = ev(MG_EV_STAT, 3, 10, 100, 2000 + 2000000000ull); mg_checker_event(c, &e);
+	CHECK(st->violations[MG_V_REGRESSION] == 2, "checker: a stale read 2 s late is a regression");
+
+	/* invariant 2: an update of a QUERIED ctime that is not later fails */
+	e = ev(MG_EV_STAT, 4, 20, 700, 3000); mg_checker_event(c, &e);
+	e = swap_ev(4, 20, 700, 700 | Q, 700 | Q, 3001); mg_checker_event(c, &e);
+	CHECK(st->violations[MG_V_NOT_LATER] == 1, "checker: QUERIED update to an equal ctime is a violation");
+
+	/* invariant 2: ctime_xchg_skip on a QUERIED inode fails */
+	e = ev(MG_EV_CTIME_SKIP, 5, 30, 1, 4000); e.queried = 1; mg_checker_event(c, &e);
+	CHECK(st->violations[MG_V_SKIP_QUERIED] == 1, "checker: a skip on a QUERIED inode is a violation");
+	e = ev(MG_EV_CTIME_SKIP, 5, 30, 1, 4001); e.queried = 0; mg_checker_event(c, &e);
+	CHECK(st->violations[MG_V_SKIP_QUERIED] == 1, "checker: a skip on an unqueried inode is fine");
+
+	/* invariant 5: a regression across a backward realtime step is attributed to it */
+	e = swap_ev(6, 1000, 5, 0, 0, 5000); mg_checker_event(c, &e);
+	mg_checker_clock_step(c, 5500, 5600, -3000000000ll);
+	e = swap_ev(6, 997, 1, 9, 9, 6000); mg_checker_event(c, &e);
+	CHECK(st->violations[MG_V_REGRESSION] == 3 && st->explained[MG_V_REGRESSION] == 1 &&
+	      mg_checker_faults(c) == 4, "checker: a regression after a backward clock step is explained");
+	v = mg_checker_reports(c, &n);
+	CHECK(n >= 5 && v[n - 1].step_explained && v[n - 1].step_ns == -3000000000ll,
+	      "checker: the report carries the step (-3 s)");
+	/* the same regression with the step before both observations is not explained */
+	e = swap_ev(7, 1000, 5, 0, 0, 7000); mg_checker_event(c, &e);
+	e = swap_ev(7, 999, 3, 9, 9, 8000); mg_checker_event(c, &e);
+	CHECK(st->explained[MG_V_REGRESSION] == 1 && mg_checker_faults(c) == 5,
+	      "checker: a step outside the window explains nothing");
+
+	/* lost events are counted (the verdict turns inconclusive in check.c) */
+	mg_checker_lost(c, 3);
+	CHECK(st->lost == 3, "checker: lost events are counted");
+	mg_checker_free(c);
+
+	/* the inode bound: events beyond it are untracked, not dropped silently */
+	c = mg_checker_new(2, 1);
+	for (int i = 0; i < 4; i++) {
+		e = ev(MG_EV_STAT, 100 + i, 1, 1, i);
+		mg_checker_event(c, &e);
+	}
+	st = mg_checker_stats(c);
+	CHECK(st->inodes == 2 && st->untracked_events == 2, "checker: 2 inodes tracked, 2 events untracked");
+	mg_checker_free(c);
+}
+
+static void test_order_check(void)
+{
+	struct mg_checker *c = mg_checker_new(4, 4);
+	struct mg_op ok[] = {
+		{ .start_ns = 10, .end_ns = 20, .ctime = { 5, 100 }, .mtime = { 5, 100 }, .ino = 1, .thread = 0 },
+		{ .start_ns = 15, .end_ns = 25, .ctime = { 5, 90 }, .mtime = { 5, 90 }, .ino = 2, .thread = 1 },
+		{ .start_ns = 30, .end_ns = 40, .ctime = { 5, 100 }, .mtime = { 5, 100 }, .ino = 2, .thread = 1 },
+	};
+	struct mg_op bad[] = {
+		{ .start_ns = 10, .end_ns = 20, .ctime = { 5, 100 }, .mtime = { 5, 100 }, .ino = 1, .thread = 0 },
+		{ .start_ns = 30, .end_ns = 40, .ctime = { 5, 99 }, .mtime = { 5, 100 }, .ino = 2, .thread = 1 },
+		{ .start_ns = 50, .end_ns = 60, .ctime = { 6, 0 }, .mtime = { 4, 0 }, .ino = 3, .thread = 0 },
+	};
+	const struct mg_violation *v;
+	size_t n;
+
+	/* overlapping ops may be in any order; equal stamps after completion are allowed */
+	CHECK(mg_order_check(c, ok, 3) == 0, "order: overlap and equal stamps pass");
+	CHECK(mg_order_check(c, bad, 3) == 2, "order: an earlier ctime and an earlier mtime after completion fail");
+	v = mg_checker_reports(c, &n);
+	CHECK(n == 2 && v[0].kind == MG_V_ORDER && !strcmp(v[0].what, "ctime") && v[0].ino == 2 &&
+	      !strcmp(v[1].what, "mtime") && v[1].ino == 3, "order: reports name the file and the timestamp");
+	mg_checker_free(c);
+}
+
 int main(void)
 {
 	test_parse_u64();
 	test_parse_seconds();
 	test_report_funcs_kpc();
 	test_report_tracepoint_only();
+	test_checker();
+	test_order_check();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

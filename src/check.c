@@ -1,0 +1,827 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check.c - `mgtrace check`: trace a workload (the built-in one, or COMMAND),
+ * assert the multigrain invariants and the floor thresholds, print a verdict.
+ *
+ * Events come from the timestamp:* tracepoints through a BPF ring buffer
+ * (event mode of bpf/mgtrace.bpf.c) into the checker (checker.c); the floor
+ * figures come from the same counters as `mgtrace stat` (run.c). The built-in
+ * workload also checks cross-file ordering from user space (invariant 3), and
+ * the realtime clock is watched for steps (invariant 5).
+ *
+ * Exit: 0 all hold, 1 violation or threshold breached, 2 usage, 3 environment,
+ * 4 inconclusive (events lost or not tracked: a pass cannot be claimed).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include <jansson.h>
+#include "backend.h"
+#include "checker.h"
+#include "commands.h"
+#include "mgtrace.skel.h"
+#include "report.h"
+#include "run.h"
+#include "util.h"
+
+#define MG_EXIT_INCONCLUSIVE 4
+#define MAX_OPS (4u << 20)		/* ordering observations kept (about 200 MB at most) */
+#define STEP_THRESHOLD_NS 1000000	/* realtime - monotonic moving by more is a step */
+
+/* A threshold on the floor figures; limit < 0: not set. */
+struct threshold {
+	const char *name;	/* option name without "--max-" */
+	const char *what;	/* formula */
+	double limit;
+	bool have_value;
+	double value;
+	char why[160];		/* why the value is unavailable */
+};
+
+enum { TH_SWAP_RATIO, TH_SWAPS_PER_SEC, TH_FAIL_RATIO, TH_NR };
+
+struct check_opts {
+	enum mg_backend backend;
+	bool json;
+	const char *output, *junit;
+	uint64_t ringbuf_bytes, max_inodes, threads, rate;
+	double duration;
+	const char *dir;
+	char **argv;
+	struct threshold th[TH_NR];
+};
+
+/* Built-in workload: one per thread. */
+struct wthread {
+	pthread_t tid;
+	int idx;
+	struct check_state *cs;
+	uint64_t iterations;
+	int err;
+};
+
+struct check_state {
+	struct check_opts o;
+	struct mg_run run;
+	struct mg_checker *chk;
+	struct ring_buffer *rb;
+	FILE *out;
+	/* workload */
+	char dir[4096];
+	bool mounted;
+	struct wthread *w;
+	atomic_bool stop;
+	atomic_uint running;
+	struct mg_op *ops;
+	atomic_size_t nops;
+	bool ops_capped;
+	uint64_t order_violations;
+	/* clock watch */
+	int64_t last_offset;
+	uint64_t last_sample;
+};
+
+static int usage(FILE *f, int code)
+{
+	fprintf(f,
+		"Usage: mgtrace check [options] [-- COMMAND [ARGS...]]\n"
+		"Trace a workload (the built-in one, or COMMAND), assert the multigrain invariants and\n"
+		"the floor thresholds, and print a verdict.\n"
+		"Invariants: (1) no ctime regression per inode; (2) an update after a query yields a\n"
+		"later ctime, and no ctime_xchg_skip on a QUERIED inode; (3) built-in workload only:\n"
+		"a modification that began after another ended shows an equal or later ctime/mtime,\n"
+		"within and across threads; (5) regressions explained by a realtime clock step are\n"
+		"reported as such, not as kernel faults.\n"
+		"  --max-floor-swap-ratio R        floor_swaps / ctime_updates (default 0.5)\n"
+		"  --max-floor-swaps-per-sec N     floor_swaps per second (default 200000)\n"
+		"  --max-floor-cmpxchg-fail-ratio R  floor_cmpxchg_fails / fine_stamps (default 0.5)\n"
+		"                                  a negative value turns a threshold off\n"
+		"  -b, --backend B       auto, fentry, kprobe or tracepoint (as in `mgtrace stat`)\n"
+		"  -j, --json            JSON report on stdout (or -o FILE)\n"
+		"  -o, --output FILE     write the report to FILE\n"
+		"      --junit FILE      also write a JUnit XML test suite to FILE\n"
+		"      --ringbuf-size B  BPF ring buffer bytes, a power of 2 >= 4096 (default 16777216)\n"
+		"      --max-inodes N    inodes tracked (default 262144, about 100 bytes each); events of\n"
+		"                        further inodes are counted as untracked and make the verdict\n"
+		"                        inconclusive\n"
+		"  Built-in workload (without COMMAND): threads doing write(f1) stat(f2) write(f2)\n"
+		"  stat(f2) write(f1) stat(f1) on a private tmpfs (or --dir):\n"
+		"  -t, --threads N       worker threads (default: online CPUs)\n"
+		"  -d, --duration S      seconds (default 3)\n"
+		"      --rate N          iterations per second per thread (default 20000; 0: unpaced)\n"
+		"  -D, --dir PATH        work in a fresh directory under PATH\n"
+		"Exit codes: 0 all hold, 1 violation or threshold breached, 2 usage, 3 environment\n"
+		"unsupported, 4 inconclusive (events lost or untracked).\n");
+	return code;
+}
+
+static int parse_opts(struct check_opts *o, int argc, char **argv)
+{
+	enum { O_SWAP = 256, O_SPS, O_FAIL, O_JUNIT, O_RB, O_INODES, O_RATE };
+	static const struct option lo[] = {
+		{ "max-floor-swap-ratio", required_argument, 0, O_SWAP },
+		{ "max-floor-swaps-per-sec", required_argument, 0, O_SPS },
+		{ "max-floor-cmpxchg-fail-ratio", required_argument, 0, O_FAIL },
+		{ "backend", required_argument, 0, 'b' }, { "json", no_argument, 0, 'j' },
+		{ "output", required_argument, 0, 'o' }, { "junit", required_argument, 0, O_JUNIT },
+		{ "ringbuf-size", required_argument, 0, O_RB },
+		{ "max-inodes", required_argument, 0, O_INODES },
+		{ "threads", required_argument, 0, 't' }, { "duration", required_argument, 0, 'd' },
+		{ "rate", required_argument, 0, O_RATE }, { "dir", required_argument, 0, 'D' },
+		{ "help", no_argument, 0, 'h' }, { "verbose", no_argument, 0, 'v' }, { 0 } };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int c;
+
+	o->th[TH_SWAP_RATIO] = (struct threshold){ .name = "floor-swap-ratio",
+		.what = "floor_swaps / ctime_updates", .limit = 0.5 };
+	o->th[TH_SWAPS_PER_SEC] = (struct threshold){ .name = "floor-swaps-per-sec",
+		.what = "floor_swaps / seconds", .limit = 200000 };
+	o->th[TH_FAIL_RATIO] = (struct threshold){ .name = "floor-cmpxchg-fail-ratio",
+		.what = "floor_cmpxchg_fails / fine_stamps", .limit = 0.5 };
+	o->ringbuf_bytes = 16u << 20;
+	o->max_inodes = 262144;
+	o->threads = ncpu > 0 ? (uint64_t)ncpu : 1;
+	o->duration = 3;
+	o->rate = 20000;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:b:jo:t:d:D:hv", lo, NULL)) != -1) {
+		int e = 0;
+		char *end;
+
+		switch (c) {
+		case O_SWAP: case O_SPS: case O_FAIL: {
+			struct threshold *t = &o->th[c - O_SWAP];
+
+			errno = 0;
+			t->limit = strtod(optarg, &end);
+			if (!*optarg || *end || errno || isnan(t->limit) || isinf(t->limit))
+				return mg_err(MG_EXIT_USAGE, "check: invalid value '%s' for --max-%s",
+					      optarg, t->name);
+			break;
+		}
+		case 'b':
+			if (mg_backend_parse(optarg, &o->backend))
+				return mg_err(MG_EXIT_USAGE, "check: unknown backend '%s' "
+					      "(auto, fentry, kprobe, tracepoint)", optarg);
+			break;
+		case 'j': o->json = true; break;
+		case 'o': o->output = optarg; break;
+		case O_JUNIT: o->junit = optarg; break;
+		case O_RB:
+			e = mg_parse_u64(optarg, 4096, 1u << 30, &o->ringbuf_bytes);
+			if (!e && (o->ringbuf_bytes & (o->ringbuf_bytes - 1)))
+				e = -EINVAL;
+			if (e)
+				return mg_err(MG_EXIT_USAGE, "check: invalid --ringbuf-size '%s' "
+					      "(a power of 2, 4096 to 1073741824)", optarg);
+			break;
+		case O_INODES: e = mg_parse_u64(optarg, 1, 1ull << 28, &o->max_inodes); break;
+		case 't': e = mg_parse_u64(optarg, 1, 1024, &o->threads); break;
+		case 'd': e = mg_parse_seconds(optarg, 86400, &o->duration); break;
+		case O_RATE: e = mg_parse_u64(optarg, 0, 100000000, &o->rate); break;
+		case 'D': o->dir = optarg; break;
+		case 'v': mg_verbose++; break;
+		case 'h': exit(usage(stdout, MG_EXIT_OK));
+		default: return mg_bad_option("check", c, argv);
+		}
+		if (e)
+			return mg_err(MG_EXIT_USAGE, "check: invalid value '%s' for %s", optarg,
+				      argv[optind - 1][0] == '-' && argv[optind - 1][1] == '-' ?
+				      argv[optind - 1] : argv[optind - 2]);
+	}
+	if (optind < argc)
+		o->argv = &argv[optind];
+	return MG_EXIT_OK;
+}
+
+/* ---- built-in workload ---- */
+
+static uint64_t now_ns(void)
+{
+	return mg_now_ns();
+}
+
+static struct mg_ts ts_of(const struct timespec *t)
+{
+	return (struct mg_ts){ t->tv_sec, (uint32_t)t->tv_nsec };
+}
+
+/* Record write(fd) timed around the syscall, then the fstat() that shows its stamps. */
+static int timed_write(struct check_state *cs, int fd, int thread)
+{
+	struct stat st;
+	uint64_t t0, t1;
+	size_t i;
+	char b = 'x';
+
+	t0 = now_ns();
+	if (pwrite(fd, &b, 1, 0) != 1)
+		return errno;
+	t1 = now_ns();
+	if (fstat(fd, &st))
+		return errno;
+	i = atomic_fetch_add_explicit(&cs->nops, 1, memory_order_relaxed);
+	if (i >= MAX_OPS) {
+		cs->ops_capped = true;
+		return 0;
+	}
+	cs->ops[i] = (struct mg_op){ .start_ns = t0, .end_ns = t1, .ctime = ts_of(&st.st_ctim),
+				     .mtime = ts_of(&st.st_mtim), .ino = st.st_ino,
+				     .dev = (uint32_t)st.st_dev, .thread = (uint32_t)thread };
+	return 0;
+}
+
+static void *worker(void *arg)
+{
+	struct wthread *w = arg;
+	struct check_state *cs = w->cs;
+	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN), f1 = -1, f2 = -1;
+	uint64_t start = now_ns(), rate = cs->o.rate;
+	char path[4200];
+	struct stat st;
+	cpu_set_t set;
+	char b = 'x';
+
+	CPU_ZERO(&set);
+	CPU_SET(w->idx % (ncpu > 0 ? ncpu : 1), &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	snprintf(path, sizeof(path), "%s/t%d-f1", cs->dir, w->idx);
+	f1 = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	snprintf(path, sizeof(path), "%s/t%d-f2", cs->dir, w->idx);
+	f2 = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (f1 < 0 || f2 < 0) {
+		w->err = errno;
+		goto out;
+	}
+	while (!atomic_load_explicit(&cs->stop, memory_order_relaxed)) {
+		/* write(f1) stat(f2) write(f2) stat(f2) write(f1) stat(f1) */
+		if (pwrite(f1, &b, 1, 0) != 1 || fstat(f2, &st) ||
+		    (w->err = timed_write(cs, f2, w->idx)) ||
+		    (w->err = timed_write(cs, f1, w->idx))) {
+			if (!w->err)
+				w->err = errno;
+			break;
+		}
+		w->iterations++;
+		if (rate && !(w->iterations % 64)) {
+			uint64_t due = start + w->iterations * 1000000000ull / rate, now = now_ns();
+
+			if (due > now) {
+				struct timespec ts = { (time_t)((due - now) / 1000000000ull),
+						       (long)((due - now) % 1000000000ull) };
+
+				nanosleep(&ts, NULL);
+			}
+		}
+	}
+out:
+	if (f1 >= 0)
+		close(f1);
+	if (f2 >= 0)
+		close(f2);
+	atomic_fetch_sub(&cs->running, 1);
+	return NULL;
+}
+
+static int workload_start(struct check_state *cs)
+{
+	uint64_t i;
+
+	snprintf(cs->dir, sizeof(cs->dir), "%s/mgtrace-check.XXXXXX", cs->o.dir ? cs->o.dir : "/tmp");
+	if (!mkdtemp(cs->dir))
+		return mg_err(MG_EXIT_ENV, "check: cannot create a directory under %s: %s",
+			      cs->o.dir ? cs->o.dir : "/tmp", strerror(errno));
+	if (!cs->o.dir && !mount("mgtrace-check", cs->dir, "tmpfs", MS_NOSUID | MS_NODEV,
+				 "size=16m,mode=0700"))
+		cs->mounted = true;
+	cs->ops = calloc(MAX_OPS, sizeof(*cs->ops));
+	cs->w = calloc(cs->o.threads, sizeof(*cs->w));
+	if (!cs->ops || !cs->w)
+		return mg_err(MG_EXIT_FAIL, "out of memory");
+	atomic_store(&cs->running, (unsigned)cs->o.threads);
+	for (i = 0; i < cs->o.threads; i++) {
+		cs->w[i] = (struct wthread){ .idx = (int)i, .cs = cs };
+		if (pthread_create(&cs->w[i].tid, NULL, worker, &cs->w[i])) {
+			atomic_store(&cs->stop, true);
+			atomic_fetch_sub(&cs->running, (unsigned)(cs->o.threads - i));
+			cs->o.threads = i;
+			return mg_err(MG_EXIT_FAIL, "check: cannot start workload threads");
+		}
+	}
+	return MG_EXIT_OK;
+}
+
+static int workload_finish(struct check_state *cs)
+{
+	char path[4200];
+	uint64_t i;
+	int err = 0;
+
+	atomic_store(&cs->stop, true);
+	for (i = 0; cs->w && i < cs->o.threads; i++) {
+		pthread_join(cs->w[i].tid, NULL);
+		if (cs->w[i].err && !err)
+			err = cs->w[i].err;
+		snprintf(path, sizeof(path), "%s/t%d-f1", cs->dir, (int)i);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/t%d-f2", cs->dir, (int)i);
+		unlink(path);
+	}
+	if (cs->mounted)
+		umount2(cs->dir, MNT_DETACH);
+	if (cs->dir[0])
+		rmdir(cs->dir);
+	cs->o.threads = 0;
+	return err;
+}
+
+/* ---- event loop ---- */
+
+static int on_event(void *ctx, void *data, size_t len)
+{
+	struct check_state *cs = ctx;
+
+	if (len >= sizeof(struct mg_event))
+		mg_checker_event(cs->chk, data);
+	return 0;
+}
+
+/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns. */
+static int64_t clock_offset(void)
+{
+	struct timespec r, m;
+
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	clock_gettime(CLOCK_REALTIME, &r);
+	return ((int64_t)r.tv_sec - m.tv_sec) * 1000000000ll + (r.tv_nsec - m.tv_nsec);
+}
+
+static void watch_clock(struct check_state *cs)
+{
+	uint64_t now = mg_now_ns();
+	int64_t off = clock_offset(), d = off - cs->last_offset;
+
+	if (d > STEP_THRESHOLD_NS || d < -STEP_THRESHOLD_NS)
+		mg_checker_clock_step(cs->chk, cs->last_sample, now, d);
+	cs->last_offset = off;
+	cs->last_sample = now;
+}
+
+static int event_loop(struct check_state *cs)
+{
+	static const struct timespec zero = { 0, 0 };
+	uint64_t end = mg_now_ns() + (uint64_t)(cs->o.duration * 1e9);
+	int err;
+
+	for (;;) {
+		err = ring_buffer__poll(cs->rb, 50);
+		if (err < 0 && err != -EINTR)
+			return mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
+		watch_clock(cs);
+		if (mg_run_wait(&cs->run, &zero))
+			break;
+		if (!cs->o.argv && (mg_now_ns() >= end || !atomic_load(&cs->running)))
+			break;
+	}
+	return 0;
+}
+
+/* ---- verdict and reports ---- */
+
+static void eval_thresholds(struct check_state *cs, const struct mg_report *rep)
+{
+	const struct mg_row *R = rep->rows;
+	struct { int num, den; } f[TH_NR] = {
+		{ MG_R_FLOOR_SWAPS, MG_R_CTIME_UPDATES }, { MG_R_FLOOR_SWAPS, -1 },
+		{ MG_R_FLOOR_CMPXCHG_FAILS, MG_R_FINE_STAMPS } };
+	int i;
+
+	for (i = 0; i < TH_NR; i++) {
+		struct threshold *t = &cs->o.th[i];
+		const struct mg_row *n = &R[f[i].num], *d = f[i].den >= 0 ? &R[f[i].den] : NULL;
+
+		if (!n->have_total || (d && !d->have_total)) {
+			snprintf(t->why, sizeof(t->why), "%s unavailable", !n->have_total ? n->name : d->name);
+			continue;
+		}
+		if (d && d->total == 0) {
+			snprintf(t->why, sizeof(t->why), "%s is 0 in this window", d->name);
+			continue;
+		}
+		t->have_value = true;
+		t->value = d ? (double)n->total / d->total : n->total / rep->seconds;
+	}
+}
+
+/* Resolve a kernel dev_t to a mount point from /proc/self/mountinfo. */
+static void mount_of(uint32_t dev, char *buf, size_t len)
+{
+	unsigned int maj = dev >> 20, min = dev & 0xfffff, a, b;
+	char line[4096], mnt[4096];
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	snprintf(buf, len, "?");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &a, &b, mnt) == 3 && a == maj && b == min) {
+			snprintf(buf, len, "%s", mnt);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+static json_t *json_obs(const struct mg_obs *o)
+{
+	json_t *j = json_object();
+
+	json_object_set_new(j, "ctime_sec", json_integer(o->ctime.sec));
+	json_object_set_new(j, "ctime_nsec", json_integer(o->ctime.nsec));
+	json_object_set_new(j, "t_mono_ns", json_integer((json_int_t)o->t_ns));
+	json_object_set_new(j, "pid", json_integer(o->pid));
+	json_object_set_new(j, "cpu", json_integer(o->cpu));
+	json_object_set_new(j, "comm", json_string(o->comm));
+	return j;
+}
+
+static void xml_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+/* Violations of kind k not explained by a clock step. */
+static uint64_t faults_of(const struct mg_check_stats *st, enum mg_violation_kind k)
+{
+	return st->violations[k] - st->explained[k];
+}
+
+struct verdict {
+	int code;		/* 0, 1 or 4 */
+	const char *word;	/* PASS, FAIL, INCONCLUSIVE */
+	uint64_t lost, faults;
+	int breached;
+	char reason[256];
+};
+
+static void decide(struct check_state *cs, struct verdict *v)
+{
+	const struct mg_check_stats *st = mg_checker_stats(cs->chk);
+	int i, unknown = 0;
+
+	v->faults = mg_checker_faults(cs->chk);
+	v->breached = 0;
+	for (i = 0; i < TH_NR; i++) {
+		const struct threshold *t = &cs->o.th[i];
+
+		if (t->limit < 0)
+			continue;
+		if (!t->have_value)
+			unknown++;
+		else if (t->value > t->limit)
+			v->breached++;
+	}
+	if (v->faults || v->breached) {
+		v->code = MG_EXIT_FAIL;
+		v->word = "FAIL";
+		snprintf(v->reason, sizeof(v->reason), "%llu violation(s), %d threshold(s) breached",
+			 (unsigned long long)v->faults, v->breached);
+	} else if (st->lost || st->untracked_events) {
+		v->code = MG_EXIT_INCONCLUSIVE;
+		v->word = "INCONCLUSIVE";
+		snprintf(v->reason, sizeof(v->reason), "%llu event(s) lost, %llu untracked: "
+			 "a pass cannot be claimed", (unsigned long long)st->lost,
+			 (unsigned long long)st->untracked_events);
+	} else if (unknown && !st->events) {
+		v->code = MG_EXIT_INCONCLUSIVE;
+		v->word = "INCONCLUSIVE";
+		snprintf(v->reason, sizeof(v->reason), "no events observed");
+	} else {
+		v->code = MG_EXIT_OK;
+		v->word = "PASS";
+		snprintf(v->reason, sizeof(v->reason), "all invariants hold%s",
+			 unknown ? "; some thresholds could not be evaluated" : "");
+	}
+}
+
+static void print_text(struct check_state *cs, const struct mg_report *rep, const struct verdict *v)
+{
+	const struct mg_check_stats *st = mg_checker_stats(cs->chk);
+	const struct mg_violation *vs;
+	size_t n, i;
+	FILE *f = cs->out;
+	char mnt[4096];
+
+	fprintf(f, "\nmgtrace check: %.3f s on kernel %s, %s workload\n", rep->seconds,
+		cs->run.env.release, cs->o.argv ? cs->o.argv[0] : "built-in");
+	mg_run_print_backend(&cs->run, f);
+	fputc('\n', f);
+	mg_report_print_summary(f, rep);
+	fprintf(f, "\nevents: %llu (ctime swaps %llu, skips %llu, stat queries %llu, sets %llu) "
+		"on %llu inodes; lost %llu; untracked %llu\n",
+		(unsigned long long)st->events, (unsigned long long)st->by_kind[MG_EV_CTIME_SWAP],
+		(unsigned long long)st->by_kind[MG_EV_CTIME_SKIP],
+		(unsigned long long)st->by_kind[MG_EV_STAT], (unsigned long long)st->by_kind[MG_EV_CTIME_SET],
+		(unsigned long long)st->inodes, (unsigned long long)st->lost,
+		(unsigned long long)st->untracked_events);
+	fprintf(f, "races tolerated: %llu stale getattr reads, %llu reordered swaps; "
+		"%llu QUERIED updates without a known previous ctime\n",
+		(unsigned long long)st->stale_reads, (unsigned long long)st->reordered,
+		(unsigned long long)st->unverified_queried);
+	fprintf(f, "realtime clock steps: %llu\n", (unsigned long long)st->clock_steps);
+	fprintf(f, "%-6s %-28s %llu violation(s), %llu explained by clock steps\n",
+		faults_of(st, MG_V_REGRESSION) ? "FAIL" : "PASS", "no ctime regression",
+		(unsigned long long)st->violations[MG_V_REGRESSION],
+		(unsigned long long)st->explained[MG_V_REGRESSION]);
+	fprintf(f, "%-6s %-28s %llu not later after a query, %llu skips on QUERIED inodes\n",
+		faults_of(st, MG_V_NOT_LATER) + faults_of(st, MG_V_SKIP_QUERIED) ? "FAIL" : "PASS",
+		"change visibility", (unsigned long long)st->violations[MG_V_NOT_LATER],
+		(unsigned long long)st->violations[MG_V_SKIP_QUERIED]);
+	if (!cs->o.argv)
+		fprintf(f, "%-6s %-28s %llu violation(s) in %zu modifications%s\n",
+			faults_of(st, MG_V_ORDER) ? "FAIL" : "PASS", "cross-file ordering",
+			(unsigned long long)st->violations[MG_V_ORDER],
+			atomic_load(&cs->nops) < MAX_OPS ? atomic_load(&cs->nops) : MAX_OPS,
+			cs->ops_capped ? " (recording capped)" : "");
+	else
+		fprintf(f, "%-6s %-28s built-in workload only\n", "-", "cross-file ordering");
+	for (i = 0; i < TH_NR; i++) {
+		const struct threshold *t = &cs->o.th[i];
+
+		if (t->limit < 0)
+			fprintf(f, "%-6s %-28s off\n", "-", t->name);
+		else if (!t->have_value)
+			fprintf(f, "%-6s %-28s unavailable: %s (limit %g)\n", "?", t->name, t->why, t->limit);
+		else
+			fprintf(f, "%-6s %-28s %.6g (%s, derived) <= %g\n",
+				t->value > t->limit ? "FAIL" : "PASS", t->name, t->value, t->what, t->limit);
+	}
+	vs = mg_checker_reports(cs->chk, &n);
+	for (i = 0; i < n; i++) {
+		mount_of(vs[i].dev, mnt, sizeof(mnt));
+		fprintf(f, "violation %s%s: dev %u:%u ino %llu gen %u (%s: %s) %s %lld.%09u "
+			"(pid %u %s cpu %u at %.6f s) then %lld.%09u (pid %u %s cpu %u at %.6f s)\n",
+			mg_violation_name(vs[i].kind), vs[i].step_explained ? " (explained by a "
+			"realtime clock step)" : "", vs[i].dev >> 20, vs[i].dev & 0xfffff,
+			(unsigned long long)vs[i].ino, vs[i].gen, mnt,
+			vs[i].name[0] ? vs[i].name : "?", vs[i].what,
+			(long long)vs[i].earlier.ctime.sec, vs[i].earlier.ctime.nsec,
+			vs[i].earlier.pid, vs[i].earlier.comm, vs[i].earlier.cpu, vs[i].earlier.t_ns / 1e9,
+			(long long)vs[i].later.ctime.sec, vs[i].later.ctime.nsec,
+			vs[i].later.pid, vs[i].later.comm, vs[i].later.cpu, vs[i].later.t_ns / 1e9);
+	}
+	fprintf(f, "verdict: %s (%s)\n", v->word, v->reason);
+	fflush(f);
+}
+
+static void print_json(struct check_state *cs, const struct mg_report *rep, const struct verdict *v)
+{
+	const struct mg_check_stats *st = mg_checker_stats(cs->chk);
+	json_t *o = mg_run_json_header(&cs->run, "check"), *a, *inv;
+	const struct mg_violation *vs;
+	size_t n, i;
+	char mnt[4096];
+
+	json_object_set_new(o, "verdict", json_string(v->word));
+	json_object_set_new(o, "exit_code", json_integer(v->code));
+	json_object_set_new(o, "reason", json_string(v->reason));
+	json_object_set_new(o, "duration_s", json_real(rep->seconds));
+	json_object_set_new(o, "workload", json_string(cs->o.argv ? "command" : "built-in"));
+	if (cs->o.argv) {
+		a = json_array();
+		for (char **p = cs->o.argv; *p; p++)
+			json_array_append_new(a, json_string(*p));
+		json_object_set_new(o, "command", a);
+		json_object_set_new(o, "command_status", json_integer(cs->run.child_status));
+	}
+	json_object_set_new(o, "lost_events", json_integer((json_int_t)st->lost));
+	inv = json_object();
+	json_object_set_new(inv, "events", json_integer((json_int_t)st->events));
+	json_object_set_new(inv, "inodes", json_integer((json_int_t)st->inodes));
+	json_object_set_new(inv, "untracked_events", json_integer((json_int_t)st->untracked_events));
+	json_object_set_new(inv, "stale_reads", json_integer((json_int_t)st->stale_reads));
+	json_object_set_new(inv, "reordered_swaps", json_integer((json_int_t)st->reordered));
+	json_object_set_new(inv, "unverified_queried_updates",
+			    json_integer((json_int_t)st->unverified_queried));
+	json_object_set_new(inv, "clock_steps", json_integer((json_int_t)st->clock_steps));
+	for (i = 0; i < MG_V_NR_KINDS; i++) {
+		json_t *k = json_object();
+
+		json_object_set_new(k, "violations", json_integer((json_int_t)st->violations[i]));
+		json_object_set_new(k, "explained_by_clock_step", json_integer((json_int_t)st->explained[i]));
+		json_object_set_new(inv, mg_violation_name(i), k);
+	}
+	if (!cs->o.argv)
+		json_object_set_new(inv, "ordering_modifications",
+				    json_integer((json_int_t)(atomic_load(&cs->nops) < MAX_OPS ?
+							      atomic_load(&cs->nops) : MAX_OPS)));
+	json_object_set_new(o, "invariants", inv);
+	a = json_array();
+	for (i = 0; i < TH_NR; i++) {
+		const struct threshold *t = &cs->o.th[i];
+		json_t *j = json_object();
+
+		json_object_set_new(j, "name", json_string(t->name));
+		json_object_set_new(j, "formula", json_string(t->what));
+		json_object_set_new(j, "limit", t->limit < 0 ? json_null() : json_real(t->limit));
+		json_object_set_new(j, "value", t->have_value ? json_real(t->value) : json_null());
+		if (!t->have_value)
+			json_object_set_new(j, "unavailable", json_string(t->why));
+		json_object_set_new(j, "pass", t->limit < 0 || !t->have_value ? json_null() :
+				    json_boolean(t->value <= t->limit));
+		json_array_append_new(a, j);
+	}
+	json_object_set_new(o, "thresholds", a);
+	a = json_array();
+	vs = mg_checker_reports(cs->chk, &n);
+	for (i = 0; i < n; i++) {
+		json_t *j = json_object();
+
+		mount_of(vs[i].dev, mnt, sizeof(mnt));
+		json_object_set_new(j, "kind", json_string(mg_violation_name(vs[i].kind)));
+		json_object_set_new(j, "timestamp", json_string(vs[i].what));
+		json_object_set_new(j, "dev", json_sprintf("%u:%u", vs[i].dev >> 20, vs[i].dev & 0xfffff));
+		json_object_set_new(j, "ino", json_integer((json_int_t)vs[i].ino));
+		json_object_set_new(j, "gen", json_integer(vs[i].gen));
+		json_object_set_new(j, "mount", json_string(mnt));
+		json_object_set_new(j, "name", json_string(vs[i].name));
+		json_object_set_new(j, "step_explained", json_boolean(vs[i].step_explained));
+		json_object_set_new(j, "earlier", json_obs(&vs[i].earlier));
+		json_object_set_new(j, "later", json_obs(&vs[i].later));
+		json_array_append_new(a, j);
+	}
+	json_object_set_new(o, "violations", a);
+	json_object_set_new(o, "counters", mg_report_json(rep));
+	mg_json_print_line(cs->out, o);
+	json_decref(o);
+}
+
+static int write_junit(struct check_state *cs, const struct verdict *v)
+{
+	const struct mg_check_stats *st = mg_checker_stats(cs->chk);
+	FILE *f = fopen(cs->o.junit, "we");
+	struct { const char *name; uint64_t bad; const char *skip; } tc[3 + TH_NR];
+	char msg[TH_NR][200];
+	int i, n = 0, failures = 0, skipped = 0;
+
+	if (!f)
+		return mg_err(MG_EXIT_USAGE, "check: cannot open '%s': %s", cs->o.junit, strerror(errno));
+	tc[n++] = (typeof(tc[0])){ "no ctime regression", faults_of(st, MG_V_REGRESSION), NULL };
+	tc[n++] = (typeof(tc[0])){ "change visibility", faults_of(st, MG_V_NOT_LATER) +
+				   faults_of(st, MG_V_SKIP_QUERIED), NULL };
+	tc[n++] = (typeof(tc[0])){ "cross-file ordering", faults_of(st, MG_V_ORDER),
+				   cs->o.argv ? "built-in workload only" : NULL };
+	for (i = 0; i < TH_NR; i++) {
+		const struct threshold *t = &cs->o.th[i];
+
+		snprintf(msg[i], sizeof(msg[i]), "%s", t->limit < 0 ? "threshold off" : t->why);
+		tc[n++] = (typeof(tc[0])){ t->name, t->have_value && t->limit >= 0 && t->value > t->limit,
+					   t->limit < 0 || !t->have_value ? msg[i] : NULL };
+	}
+	for (i = 0; i < n; i++) {
+		failures += tc[i].bad && !tc[i].skip;
+		skipped += tc[i].skip != NULL;
+	}
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(f, "<testsuite name=\"mgtrace check\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
+		"skipped=\"%d\">\n", n, failures, v->code == MG_EXIT_INCONCLUSIVE, skipped);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"");
+		xml_escaped(f, tc[i].name);
+		fprintf(f, "\">");
+		if (tc[i].skip) {
+			fprintf(f, "<skipped message=\"");
+			xml_escaped(f, tc[i].skip);
+			fprintf(f, "\"/>");
+		} else if (tc[i].bad) {
+			fprintf(f, "<failure message=\"%llu violation(s) or over the limit\"/>",
+				(unsigned long long)tc[i].bad);
+		}
+		fprintf(f, "</testcase>\n");
+	}
+	if (v->code == MG_EXIT_INCONCLUSIVE) {
+		fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"events complete\">"
+			"<error message=\"");
+		xml_escaped(f, v->reason);
+		fprintf(f, "\"/></testcase>\n");
+	}
+	fprintf(f, "</testsuite>\n");
+	return fclose(f) ? mg_err(MG_EXIT_FAIL, "check: writing '%s' failed", cs->o.junit) : 0;
+}
+
+/* ---- the command ---- */
+
+static void cleanup(struct check_state *cs)
+{
+	if (cs->w || cs->dir[0])
+		workload_finish(cs);
+	ring_buffer__free(cs->rb);
+	mg_run_cleanup(&cs->run);
+	mg_checker_free(cs->chk);
+	free(cs->ops);
+	free(cs->w);
+	if (cs->out && cs->out != stdout)
+		fclose(cs->out);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_state cs = { 0 };
+	struct mg_session_opts so = { .events = true };
+	struct mg_report rep;
+	struct verdict v;
+	uint64_t lost;
+	int ret, err;
+
+	if ((ret = parse_opts(&cs.o, argc, argv)))
+		return ret;
+	so.ringbuf_bytes = (unsigned int)cs.o.ringbuf_bytes;
+	cs.out = stdout;
+	if (cs.o.output && !(cs.out = fopen(cs.o.output, "we")))
+		return mg_err(MG_EXIT_USAGE, "check: cannot open '%s': %s", cs.o.output, strerror(errno));
+	cs.chk = mg_checker_new(cs.o.max_inodes, 100);
+	if (!cs.chk) {
+		ret = mg_err(MG_EXIT_FAIL, "out of memory for %llu inodes",
+			     (unsigned long long)cs.o.max_inodes);
+		goto out;
+	}
+	if ((ret = mg_run_setup(&cs.run, cs.o.backend, &so)))
+		goto out;
+	cs.rb = ring_buffer__new(bpf_map__fd(cs.run.sess.skel->maps.events), on_event, &cs, NULL);
+	if (!cs.rb) {
+		ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(errno));
+		goto out;
+	}
+	if (!cs.o.json)
+		fprintf(stderr, "mgtrace: checking with backend %s (tracepoints as %s)\n",
+			mg_backend_name(cs.run.sess.backend), cs.run.cfg.tp_flavour);
+	if (cs.o.argv && (ret = mg_run_spawn(&cs.run, cs.o.argv)))
+		goto out;
+	cs.last_offset = clock_offset();
+	cs.last_sample = mg_now_ns();
+	if (mg_run_start(&cs.run)) {
+		ret = MG_EXIT_FAIL;
+		goto out;
+	}
+	if (!cs.o.argv && (ret = workload_start(&cs)))
+		goto out;
+	if ((ret = event_loop(&cs)))
+		goto out;
+	if (!cs.o.argv && (err = workload_finish(&cs))) {
+		ret = mg_err(MG_EXIT_FAIL, "check: workload failed: %s", strerror(err));
+		goto out;
+	}
+	mg_run_end_child(&cs.run);
+	if (mg_run_snap(&cs.run, &cs.run.cur, false)) {
+		ret = MG_EXIT_FAIL;
+		goto out;
+	}
+	ring_buffer__consume(cs.rb);
+	watch_clock(&cs);
+	lost = 0;
+	for (int cpu = 0; cpu < cs.run.sess.nr_cpus; cpu++)
+		lost += cs.run.cur.bpf[cpu].v[MG_BPF_LOST] - cs.run.first.bpf[cpu].v[MG_BPF_LOST];
+	mg_checker_lost(cs.chk, lost);
+	if (!cs.o.argv)
+		cs.order_violations = mg_order_check(cs.chk, cs.ops,
+						     atomic_load(&cs.nops) < MAX_OPS ? atomic_load(&cs.nops) : MAX_OPS);
+	if (mg_report_build(&rep, &cs.run.cfg, &cs.run.first, &cs.run.cur)) {
+		ret = mg_err(MG_EXIT_FAIL, "out of memory");
+		goto out;
+	}
+	eval_thresholds(&cs, &rep);
+	decide(&cs, &v);
+	if (cs.o.json)
+		print_json(&cs, &rep, &v);
+	else
+		print_text(&cs, &rep, &v);
+	mg_report_free(&rep);
+	ret = v.code;
+	if (cs.o.junit && (err = write_junit(&cs, &v)))
+		ret = err;
+out:
+	cleanup(&cs);
+	return ret;
+}
