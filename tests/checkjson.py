@@ -5,6 +5,7 @@
 Usage:
   checkjson.py stat FILE [--expect-backend B] [--funcs] [--kernel-percpu]
                          [--min-floor-swaps N] [--min-stat-queries N] [--exact-kernel]
+  checkjson.py check FILE [--verdict V] [--command] [--min-lost N] [--breach THRESHOLD]
   checkjson.py intervals FILE N
   checkjson.py probe FILE (--host-lockdown | --vm-multigrain | --vm-nomultigrain)
   checkjson.py selftest        feed every check a case that must fail
@@ -119,6 +120,36 @@ def check_probe(c, p, mode):
         c.check(p["auto_backend"] is None, "no backend attaches")
 
 
+def check_check(c, objs, verdict="PASS", builtin=True, min_lost=0, expect_breach=None):
+    """A `mgtrace check --json` report."""
+    r = [o for o in objs if o.get("type") == "check"]
+    if not c.check(len(r) == 1, "one check report"):
+        return
+    r = r[0]
+    c.check(r["schema_version"] == 1, "schema_version is 1")
+    c.check(r["verdict"] == verdict, f"verdict {r['verdict']} (want {verdict}): {r.get('reason')}")
+    c.check(r["exit_code"] == {"PASS": 0, "FAIL": 1, "INCONCLUSIVE": 4}[verdict], "exit_code matches the verdict")
+    inv = r["invariants"]
+    c.check(inv["events"] > 0 and inv["inodes"] > 0, f"{inv['events']} events on {inv['inodes']} inodes")
+    if builtin:
+        c.check(inv.get("ordering_modifications", 0) > 0,
+                f"cross-file ordering checked on {inv.get('ordering_modifications')} modifications")
+    if verdict == "PASS":
+        c.check(r["lost_events"] == 0 and not r["violations"], "no lost events, no violations")
+        for k in ("ctime_regression", "not_later_after_query", "skip_on_queried", "cross_file_order"):
+            c.check(inv[k]["violations"] == inv[k]["explained_by_clock_step"], f"{k}: no unexplained violation")
+    if min_lost:
+        c.check(r["lost_events"] >= min_lost, f"lost events reported: {r['lost_events']}")
+    for t in r["thresholds"]:
+        if expect_breach == t["name"]:
+            c.check(t["pass"] is False and t["value"] > t["limit"],
+                    f"{t['name']}: {t['value']} over the limit {t['limit']}")
+        elif verdict == "PASS":
+            c.check(t["pass"] in (True, None), f"{t['name']} within its limit")
+    sw = r["counters"]["ctime_swaps"]
+    c.check(sw["source"] == "bpf" and sw["total"] > 0, "counters carry the BPF ctime swaps")
+
+
 def selftest():
     """Every check above must be able to fail: feed each a case that must fail."""
     ok = Checker(quiet=True)
@@ -182,6 +213,33 @@ def selftest():
     check_probe(c, probe, "vm-nomultigrain")
     results.append(("probe: fails when multigrain is reported on 6.12", bool(c.failures)))
 
+    rep = {"type": "check", "schema_version": 1, "verdict": "PASS", "exit_code": 0, "reason": "",
+           "lost_events": 0, "violations": [],
+           "invariants": {"events": 10, "inodes": 2, "ordering_modifications": 4,
+                          **{k: {"violations": 0, "explained_by_clock_step": 0} for k in
+                             ("ctime_regression", "not_later_after_query", "skip_on_queried",
+                              "cross_file_order")}},
+           "thresholds": [{"name": "floor-swap-ratio", "limit": 0.5, "value": 0.1, "pass": True}],
+           "counters": {"ctime_swaps": {"source": "bpf", "total": 5}}}
+    c = Checker(quiet=True)
+    check_check(c, [rep])
+    results.append(("check: a clean report passes", not c.failures))
+    for label, mutate, kw in (
+            ("a violation", lambda r: r["invariants"]["ctime_regression"].update(violations=1), {}),
+            ("a lost event", lambda r: r.update(lost_events=1), {}),
+            ("the wrong verdict", lambda r: r.update(verdict="FAIL"), {}),
+            ("a threshold over its limit", lambda r: r["thresholds"][0].update(value=0.9, pass_=0), {}),
+            ("no ordering observations", lambda r: r["invariants"].update(ordering_modifications=0), {}),
+            ("an expected breach that did not happen", lambda r: None,
+             {"expect_breach": "floor-swap-ratio"})):
+        bad_rep = json.loads(json.dumps(rep))
+        mutate(bad_rep)
+        if "pass_" in bad_rep["thresholds"][0]:
+            bad_rep["thresholds"][0]["pass"] = False
+        c = Checker(quiet=True)
+        check_check(c, [bad_rep], **kw)
+        results.append((f"check: fails on {label}", bool(c.failures)))
+
     bad = 0
     for label, good_result in results:
         print(("ok   " if good_result else "FAIL ") + "selftest: " + label)
@@ -207,6 +265,14 @@ def main(argv):
                 v = opts[opts.index(flag) + 1]
                 kw[key] = v if key == "backend" else int(v)
         check_stat(c, load_lines(argv[2]), **kw)
+    elif cmd == "check":
+        opts = argv[3:]
+        kw = {"builtin": "--command" not in opts}
+        for flag, key in (("--verdict", "verdict"), ("--min-lost", "min_lost"), ("--breach", "expect_breach")):
+            if flag in opts:
+                v = opts[opts.index(flag) + 1]
+                kw[key] = int(v) if key == "min_lost" else v
+        check_check(c, load_lines(argv[2]), **kw)
     elif cmd == "intervals":
         check_intervals(c, load_lines(argv[2]), int(argv[3]))
     elif cmd == "probe":

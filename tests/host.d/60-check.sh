@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+# 60-check.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
+# mgtrace check on the live kernel: the built-in workload on tmpfs and ext4, two real
+# programs nobody here wrote (git, tar), and the cases that must not pass: a tiny ring
+# buffer (inconclusive, exit 4), a threshold below the observed figure (exit 1), too few
+# inodes tracked (exit 4).
+echo "# check"
+# check_case NAME WANT_RC CHECKJSON_ARGS -- CHECK_ARGS...
+check_case() {
+	local name=$1 want=$2 cargs=() rc; shift 2
+	while [ "$1" != "--" ]; do cargs+=("$1"); shift; done; shift
+	$MG check --json -o "$T/$name.json" "$@" > "$T/$name.out" 2> "$T/$name.err"; rc=$?
+	[ $rc = "$want" ] && ok "$name: exit $rc" || bad "$name: exit $rc, want $want: $(tail -3 "$T/$name.err")"
+	python3 tests/checkjson.py check "$T/$name.json" "${cargs[@]}" > "$T/$name.chk" 2>&1
+	tally "$name" "$T/$name.chk"
+}
+check_case check-tmpfs 0 --verdict PASS -- --duration 2
+check_case check-ext4 0 --verdict PASS -- --duration 2 --dir /var/tmp
+
+# real programs: git committing in a loop, tar extracting a tree
+mkdir -p "$T/git" "$T/tar"
+git_loop() {
+	cd "$T/git" && git init -q . && git config user.email t@example.invalid &&
+		git config user.name mgtrace && for i in $(seq 1 15); do
+			echo "$i" >> file && echo "$i" > "f$i" && git add -A && git commit -qm "c$i" || return 1
+		done
+}
+export -f git_loop 2>/dev/null; export T
+check_case check-git 0 --verdict PASS --command -- -- bash -c "$(declare -f git_loop); git_loop"
+tar -C /usr/include -cf "$T/tree.tar" linux
+check_case check-tar 0 --verdict PASS --command -- -- tar -C "$T/tar" -xf "$T/tree.tar"
+[ -f "$T/tar/linux/fs.h" ] && ok "tar extracted the tree under check" || bad "tar did not extract"
+
+# must not pass: losses, a breached threshold, untracked inodes
+check_case check-tiny-ringbuf 4 --verdict INCONCLUSIVE --min-lost 1 -- --ringbuf-size 4096 --rate 0 --duration 1
+grep -q "lost" "$T/check-tiny-ringbuf.json" && ok "tiny ring buffer: loss reported" || bad "tiny ring buffer: no loss in report"
+check_case check-threshold 1 --verdict FAIL --breach floor-swap-ratio -- --duration 1 --max-floor-swap-ratio 0.0001
+$MG check --duration 1 --max-floor-swap-ratio 0.0001 > "$T/th.txt" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q '^FAIL   floor-swap-ratio  *0\.[0-9]' "$T/th.txt" && grep -q '^verdict: FAIL' "$T/th.txt" \
+	&& ok "threshold breach: text names the figure and fails" || bad "threshold text: rc $rc $(grep floor-swap-ratio "$T/th.txt")"
+check_case check-max-inodes 4 --verdict INCONCLUSIVE -- --duration 1 --max-inodes 1
+
+# JUnit for CI systems, parsed with a real XML parser
+$MG check --duration 1 --max-floor-swap-ratio 0.0001 --junit "$T/junit.xml" > /dev/null 2>&1
+python3 - "$T/junit.xml" > "$T/junit.chk" 2>&1 <<'PY'
+import sys, xml.etree.ElementTree as ET
+s = ET.parse(sys.argv[1]).getroot()
+cases = {c.get("name"): c for c in s.iter("testcase")}
+def ck(cond, msg): print(("ok   " if cond else "FAIL ") + msg)
+ck(s.tag == "testsuite" and int(s.get("tests")) == len(cases) == 6, f"junit: 6 testcases ({len(cases)})")
+ck(int(s.get("failures")) == 1 and cases["floor-swap-ratio"].find("failure") is not None,
+   "junit: the breached threshold is the one failure")
+ck(cases["no ctime regression"].find("failure") is None, "junit: no regression failure")
+PY
+tally junit "$T/junit.chk"
+
+badcase "check: bad ratio" 2 "invalid value" $MG check --max-floor-swap-ratio abc
+badcase "check: ring buffer not a power of 2" 2 "ringbuf-size" $MG check --ringbuf-size 5000
+badcase "check: zero inodes" 2 "invalid value" $MG check --max-inodes 0
+badcase "check: negative rate" 2 "invalid value" $MG check --rate -1
+badcase "check: unknown option" 2 "unrecognized option" $MG check --frob
+[ "$(our_bpf)" = 0 ] && ok "nothing left attached after check runs" || bad "check left BPF objects behind"
