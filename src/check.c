@@ -39,7 +39,7 @@
 
 #define MG_EXIT_INCONCLUSIVE 4
 #define MAX_OPS (4u << 20)		/* ordering observations kept (about 200 MB at most) */
-#define STEP_THRESHOLD_NS 1000000	/* realtime - monotonic moving by more is a step */
+#define STEP_THRESHOLD_NS 1000000	/* realtime - monotonic moving by more is a step (1 ms) */
 
 /* A threshold on the floor figures; limit < 0: not set. */
 struct threshold {
@@ -105,7 +105,7 @@ static int usage(FILE *f, int code)
 		"a modification that began after another ended shows an equal or later ctime/mtime,\n"
 		"within and across threads; (5) regressions explained by a realtime clock step are\n"
 		"reported as such, not as kernel faults.\n"
-		"  --max-floor-swap-ratio R        floor_swaps / ctime_updates (default 0.5)\n"
+		"  --max-floor-swap-ratio R        floor_swaps / ctime_updates (default 0.7)\n"
 		"  --max-floor-swaps-per-sec N     floor_swaps per second (default 200000)\n"
 		"  --max-floor-cmpxchg-fail-ratio R  floor_cmpxchg_fails / fine_stamps (default 0.5)\n"
 		"                                  a negative value turns a threshold off\n"
@@ -146,7 +146,7 @@ static int parse_opts(struct check_opts *o, int argc, char **argv)
 	int c;
 
 	o->th[TH_SWAP_RATIO] = (struct threshold){ .name = "floor-swap-ratio",
-		.what = "floor_swaps / ctime_updates", .limit = 0.5 };
+		.what = "floor_swaps / ctime_updates", .limit = 0.7 };
 	o->th[TH_SWAPS_PER_SEC] = (struct threshold){ .name = "floor-swaps-per-sec",
 		.what = "floor_swaps / seconds", .limit = 200000 };
 	o->th[TH_FAIL_RATIO] = (struct threshold){ .name = "floor-cmpxchg-fail-ratio",
@@ -360,14 +360,30 @@ static int on_event(void *ctx, void *data, size_t len)
 	return 0;
 }
 
-/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns. */
+/*
+ * CLOCK_REALTIME - CLOCK_MONOTONIC, ns. The realtime read is bracketed by two
+ * monotonic reads; a bracket wider than 20 us (preempted in between) is read
+ * again, so that a preemption is not mistaken for a clock step.
+ */
 static int64_t clock_offset(void)
 {
-	struct timespec r, m;
+	int64_t best = 0, best_gap = INT64_MAX;
+	struct timespec r, m1, m2;
+	int i;
 
-	clock_gettime(CLOCK_MONOTONIC, &m);
-	clock_gettime(CLOCK_REALTIME, &r);
-	return ((int64_t)r.tv_sec - m.tv_sec) * 1000000000ll + (r.tv_nsec - m.tv_nsec);
+	for (i = 0; i < 16 && best_gap > 20000; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &m1);
+		clock_gettime(CLOCK_REALTIME, &r);
+		clock_gettime(CLOCK_MONOTONIC, &m2);
+		int64_t a = m1.tv_sec * 1000000000ll + m1.tv_nsec;
+		int64_t b = m2.tv_sec * 1000000000ll + m2.tv_nsec;
+
+		if (b - a < best_gap) {
+			best_gap = b - a;
+			best = r.tv_sec * 1000000000ll + r.tv_nsec - (a + (b - a) / 2);
+		}
+	}
+	return best;
 }
 
 static void watch_clock(struct check_state *cs)

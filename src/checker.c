@@ -120,7 +120,8 @@ static int64_t step_between(const struct mg_checker *c, uint64_t ta, uint64_t tb
 void mg_checker_add(struct mg_checker *c, const struct mg_violation *v)
 {
 	struct mg_violation copy = *v;
-	int64_t step = copy.kind == MG_V_NOT_LATER || copy.kind == MG_V_SKIP_QUERIED ? 0 :
+	/* A backward step can explain a later ctime that is earlier, not a skip. */
+	int64_t step = copy.kind == MG_V_SKIP_QUERIED ? 0 :
 		       step_between(c, copy.earlier.t_ns, copy.later.t_ns);
 
 	copy.step_explained = step != 0;

@@ -89,8 +89,9 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e);
 
 /*
  * Record a realtime clock step: CLOCK_REALTIME - CLOCK_MONOTONIC changed by
- * delta_ns somewhere in [t0_ns, t1_ns] (CLOCK_MONOTONIC). Later regressions
- * whose two observations bracket a backward step are marked step_explained.
+ * delta_ns somewhere in [t0_ns, t1_ns] (CLOCK_MONOTONIC). Later violations
+ * (regression, not later after a query, ordering) whose two observations
+ * bracket a backward step are marked step_explained.
  */
 void mg_checker_clock_step(struct mg_checker *c, uint64_t t0_ns, uint64_t t1_ns, int64_t delta_ns);
 

@@ -98,3 +98,46 @@ if objs is not None:
     c = checkjson.Checker(quiet=True)
     checkjson.check_intervals(c, objs, 2)
     report("interval", c)
+
+for be in ("fentry", "kprobe", "tracepoint"):
+    objs = load(f"check-{be}")
+    if objs is not None:
+        c = checkjson.Checker(quiet=True)
+        checkjson.check_check(c, objs, verdict="PASS")
+        r = objs[0]
+        c.check(r["backend"] == be, f"backend {r['backend']}")
+        c.check(r["lost_events"] == 0, "no events lost")
+        for k in ("ctime_updates", "fine_stamps", "floor_swaps", "ctime_swaps"):
+            row = r["counters"][k]
+            c.check(row.get("kernel_debugfs") == row["total"], f"{k} {row['total']} == debugfs {row.get('kernel_debugfs')}")
+        th = {t["name"]: t for t in r["thresholds"]}
+        print(f"# {label} check-{be}: floor-swap-ratio={th['floor-swap-ratio']['value']} "
+              f"events={r['invariants']['events']} ordering={r['invariants'].get('ordering_modifications')}")
+        report(f"check-{be}", c)
+objs = load("check-ext4")
+if objs is not None:
+    c = checkjson.Checker(quiet=True)
+    checkjson.check_check(c, objs, verdict="PASS")
+    report("check-ext4", c)
+objs = load("check-threshold")
+if objs is not None:
+    c = checkjson.Checker(quiet=True)
+    checkjson.check_check(c, objs, verdict="FAIL", expect_breach="floor-swap-ratio")
+    report("check-threshold", c)
+objs = load("check-clockstep")
+if objs is not None:
+    c = checkjson.Checker(quiet=True)
+    r = objs[0]
+    inv = r["invariants"]
+    explained = sum(inv[k]["explained_by_clock_step"] for k in
+                    ("ctime_regression", "not_later_after_query", "cross_file_order"))
+    unexplained = sum(inv[k]["violations"] - inv[k]["explained_by_clock_step"] for k in
+                      ("ctime_regression", "not_later_after_query", "skip_on_queried", "cross_file_order"))
+    c.check(inv["clock_steps"] >= 1, f"the 10 s step was seen ({inv['clock_steps']})")
+    c.check(explained > 0, f"violations attributed to the step: {explained}")
+    c.check(unexplained == 0 and r["verdict"] == "PASS",
+            f"none left unexplained ({unexplained}), verdict {r['verdict']}")
+    c.check(all(v["step_explained"] for v in r["violations"]), "every reported violation names the step")
+    print(f"# {label} check-clockstep: steps={inv['clock_steps']} explained={explained} "
+          + " ".join(f"{k}={inv[k]['violations']}" for k in ("ctime_regression", "not_later_after_query", "cross_file_order")))
+    report("check-clockstep", c)

@@ -41,5 +41,16 @@ done
 # contention: many threads on 2 CPUs taking fine-grained stamps at once
 run_json contention 0 stat_json fentry /tmp -- --threads 8 --files 1
 run_json interval 0 $MG stat --json -i 0.3 -c 2 --backend kprobe
+# mgtrace check with every backend, on tmpfs and ext4
+for be in fentry kprobe tracepoint; do
+	run_json "check-$be" 0 $MG check --json --backend "$be" --duration 1
+done
+run_json check-ext4 0 $MG check --json --duration 1 --dir /mnt/x
+# a threshold below the observed floor-swap ratio must fail (exit 1) and show the figure
+run_json check-threshold 1 $MG check --json --duration 1 --max-floor-swap-ratio 0.0001
+# a backward realtime step (10 s) during the run: regressions are attributed to it
+( sleep 3; date -s "@$(( $(date +%s) - 10 ))" > /dev/null ) &
+run_json check-clockstep 0 $MG check --json --duration 6
+wait
 check stat-leaves-nothing test "$(left_attached)" = 0
 umount /mnt/x

@@ -42,7 +42,17 @@ grep -Ev '^[[:space:]]*(#|$)' "$kernels" | while read -r suite pattern label exp
 		fail "$label/initramfs"; continue
 	fi
 	ti=$(since "$t"); t=$(now)
-	"$here/run-vm.sh" "$kroot"/boot/vmlinuz-* "$out/initramfs.gz" "$out" "$label" >> "$all" || true
+	# A kernel that dies before /init ran (seen: an int3 Oops in early text patching
+	# under TCG, before any mgtrace code) is booted again, at most twice, and said so.
+	for attempt in 1 2 3; do
+		"$here/run-vm.sh" "$kroot"/boot/vmlinuz-* "$out/initramfs.gz" "$out" "$label" \
+			> "$out/run.results" || true
+		grep -q "MGTEST INFO kernel" "$out/console.log" && break
+		[ "$attempt" = 3 ] && break
+		echo "# $label: boot $attempt died before /init ran ($(grep -m1 -E 'Oops|BUG:|panic' \
+			"$out/console.log" | tr -d '\r' | sed 's/^\[[ 0-9.]*\] //')), booting again" | tee -a "$all"
+	done
+	cat "$out/run.results" >> "$all"
 	tb=$(since "$t")
 	for j in "$out"/*.json; do
 		[ -e "$j" ] || continue
