@@ -140,7 +140,9 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 	e->cur_nsec = cur;
 	e->queried = kind == MG_EV_CTIME_SKIP ?
 		     !!(BPF_CORE_READ(inode, i_ctime_nsec) & MG_I_CTIME_QUERIED) : 0;
-	e->pad = 0;
+	e->floor_known = 0;
+	e->floor_before = 0;
+	e->floor_after = 0;
 	e->name[0] = 0;
 	alias = BPF_CORE_READ(inode, i_dentry.first);
 	if (alias) {

@@ -55,6 +55,9 @@ enum mg_event_kind {
 	MG_EV_CTIME_SKIP,	/* timestamp:ctime_xchg_skip: ctime unchanged (already equal) */
 	MG_EV_STAT,		/* timestamp:fill_mg_cmtime: ctime/mtime reported to getattr */
 	MG_EV_CTIME_SET,	/* timestamp:inode_set_ctime_to_ts: explicit ctime */
+	MG_EV_FLOOR_SWAP,	/* ktime_get_real_ts64_mg swapped mg_floor (bpf/floor.bpf.c) */
+	MG_EV_FLOOR_FAIL,	/* ktime_get_real_ts64_mg lost the cmpxchg: took the newer floor */
+	MG_EV_FLOOR_UNKNOWN,	/* outcome unknown: the task migrated or was preempted by another swap */
 	MG_EV_NR_KINDS,
 };
 
@@ -63,7 +66,9 @@ enum mg_event_kind {
 /*
  * One ring-buffer record (event mode: mgtrace check and trace). Times are ns;
  * ctime/mtime are seconds + nanoseconds with the QUERIED bit masked off, so
- * they equal what stat() returns.
+ * they equal what stat() returns. For MG_EV_FLOOR_* events ctime is the
+ * fine-grained time ktime_get_real_ts64_mg returned (CLOCK_REALTIME), and
+ * dev/ino/gen/name the inode of the enclosing inode_set_ctime_current (0 if none).
  */
 struct mg_event {
 	unsigned long long ts_ns;	/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
@@ -81,7 +86,9 @@ struct mg_event {
 	unsigned int cpu;
 	unsigned int kind;		/* enum mg_event_kind */
 	unsigned int queried;		/* MG_EV_CTIME_SKIP: QUERIED set in i_ctime_nsec at the event */
-	unsigned int pad;
+	unsigned int floor_known;	/* MG_EV_FLOOR_*: floor_before/after were read (mg_floor ksym) */
+	unsigned long long floor_before;	/* MG_EV_FLOOR_*: mg_floor at entry, CLOCK_MONOTONIC ns */
+	unsigned long long floor_after;		/* MG_EV_FLOOR_*: mg_floor at return */
 	char comm[16];
 	char name[MG_NAME_LEN];		/* last path component of the inode's first dentry alias */
 };

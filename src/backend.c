@@ -161,6 +161,19 @@ static void explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_bac
 	snprintf(a->why, sizeof(a->why), "%s failed: %s (%s)", stage, errname(err), cause);
 }
 
+void mg_attempt_explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_backend be,
+			int err, const char *stage)
+{
+	a->tried = true;
+	a->err = err;
+	explain(a, env, be, true, false, err, stage);
+}
+
+const char *mg_libbpf_last_error(void)
+{
+	return last_libbpf_err;
+}
+
 /* One load+attach of the object with the given set of programs. */
 static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_backend be,
 		      bool tp_btf, const struct mg_session_opts *o, struct mg_attempt *a)

@@ -79,6 +79,17 @@ int mg_session_read(struct mg_session *s, struct mg_bpf_counts *out);
 /* Detach and unload; safe on a closed or failed session. */
 void mg_session_close(struct mg_session *s);
 
+/*
+ * Fill a->why with the best-known cause of a failed load/attach of function
+ * probes under backend be (fentry or kprobe) on inode_set_ctime_current and
+ * ktime_get_real_ts64_mg; stage is "load" or "attach"; err a negative errno.
+ */
+void mg_attempt_explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_backend be,
+			int err, const char *stage);
+
+/* The last warning libbpf printed (one line), or "". */
+const char *mg_libbpf_last_error(void);
+
 /* Install the libbpf print callback (quiet unless mg_verbose; keeps the last error line). */
 void mg_libbpf_setup(void);
 

@@ -360,36 +360,10 @@ static int on_event(void *ctx, void *data, size_t len)
 	return 0;
 }
 
-/*
- * CLOCK_REALTIME - CLOCK_MONOTONIC, ns. The realtime read is bracketed by two
- * monotonic reads; a bracket wider than 20 us (preempted in between) is read
- * again, so that a preemption is not mistaken for a clock step.
- */
-static int64_t clock_offset(void)
-{
-	int64_t best = 0, best_gap = INT64_MAX;
-	struct timespec r, m1, m2;
-	int i;
-
-	for (i = 0; i < 16 && best_gap > 20000; i++) {
-		clock_gettime(CLOCK_MONOTONIC, &m1);
-		clock_gettime(CLOCK_REALTIME, &r);
-		clock_gettime(CLOCK_MONOTONIC, &m2);
-		int64_t a = m1.tv_sec * 1000000000ll + m1.tv_nsec;
-		int64_t b = m2.tv_sec * 1000000000ll + m2.tv_nsec;
-
-		if (b - a < best_gap) {
-			best_gap = b - a;
-			best = r.tv_sec * 1000000000ll + r.tv_nsec - (a + (b - a) / 2);
-		}
-	}
-	return best;
-}
-
 static void watch_clock(struct check_state *cs)
 {
 	uint64_t now = mg_now_ns();
-	int64_t off = clock_offset(), d = off - cs->last_offset;
+	int64_t off = mg_realtime_offset(), d = off - cs->last_offset;
 
 	if (d > STEP_THRESHOLD_NS || d < -STEP_THRESHOLD_NS)
 		mg_checker_clock_step(cs->chk, cs->last_sample, now, d);
@@ -795,7 +769,7 @@ int cmd_check(int argc, char **argv)
 			mg_backend_name(cs.run.sess.backend), cs.run.cfg.tp_flavour);
 	if (cs.o.argv && (ret = mg_run_spawn(&cs.run, cs.o.argv)))
 		goto out;
-	cs.last_offset = clock_offset();
+	cs.last_offset = mg_realtime_offset();
 	cs.last_sample = mg_now_ns();
 	if (mg_run_start(&cs.run)) {
 		ret = MG_EXIT_FAIL;

@@ -8,6 +8,8 @@ int cmd_stat(int argc, char **argv);
 int cmd_stress(int argc, char **argv);
 /* `mgtrace check`: multigrain invariants and floor thresholds (src/check.c). */
 int cmd_check(int argc, char **argv);
+/* `mgtrace trace`: stream floor, ctime, stat and set events (src/trace.c). */
+int cmd_trace(int argc, char **argv);
 /* `mgtrace clocks`: clock_gettime() cost and vDSO/syscall per clock (src/clocks.c). */
 int cmd_clocks(int argc, char **argv);
 /* `mgtrace` alone: stat --per-cpu around a short stress run. */

@@ -20,6 +20,7 @@ static int usage(FILE *f, int code)
 		"Commands:\n"
 		"  probe    what this kernel offers: multigrain API, tracepoints, counters, backends\n"
 		"  stat     count floor swaps, fine-grained stamps and ctime updates, per CPU\n"
+		"  trace    stream floor swaps, ctime swaps/skips, stat queries and ctime sets\n"
 		"  check    verify the invariants: no ctime regression, change visibility, ordering,\n"
 		"           floor updates rare (exit 0 pass, 1 fail, 4 inconclusive)\n"
 		"  stress   built-in workload: threads writing and stat()ing files\n"
@@ -49,6 +50,8 @@ int main(int argc, char **argv)
 		return cmd_probe(argc - 1, argv + 1);
 	if (!strcmp(cmd, "stat"))
 		return cmd_stat(argc - 1, argv + 1);
+	if (!strcmp(cmd, "trace"))
+		return cmd_trace(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check"))
 		return cmd_check(argc - 1, argv + 1);
 	if (!strcmp(cmd, "stress"))

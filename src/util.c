@@ -100,3 +100,25 @@ int mg_bad_option(const char *cmd, int c, char **argv)
 	return mg_err(MG_EXIT_USAGE, "%s: %s '%s' (try 'mgtrace %s --help')", cmd, what,
 		      optopt ? shortopt : argv[optind - 1], cmd);
 }
+
+int64_t mg_realtime_offset(void)
+{
+	int64_t best = 0, best_gap = INT64_MAX;
+	struct timespec r, m1, m2;
+	int i;
+
+	for (i = 0; i < 16 && best_gap > 20000; i++) {
+		int64_t a, b;
+
+		clock_gettime(CLOCK_MONOTONIC, &m1);
+		clock_gettime(CLOCK_REALTIME, &r);
+		clock_gettime(CLOCK_MONOTONIC, &m2);
+		a = m1.tv_sec * 1000000000ll + m1.tv_nsec;
+		b = m2.tv_sec * 1000000000ll + m2.tv_nsec;
+		if (b - a < best_gap) {
+			best_gap = b - a;
+			best = r.tv_sec * 1000000000ll + r.tv_nsec - (a + (b - a) / 2);
+		}
+	}
+	return best;
+}

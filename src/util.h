@@ -36,6 +36,13 @@ int mg_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 /* CLOCK_MONOTONIC now, in ns. */
 uint64_t mg_now_ns(void);
 
+/*
+ * CLOCK_REALTIME - CLOCK_MONOTONIC now, ns. The realtime read is bracketed by
+ * two monotonic reads and retried while the bracket is wider than 20 us, so a
+ * preemption is not mistaken for a clock step.
+ */
+int64_t mg_realtime_offset(void);
+
 /* Read a whole small file into buf (NUL-terminated). Returns bytes read or -errno. */
 int mg_read_file(const char *path, char *buf, size_t len);
 

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * floor.bpf.c - one event per fine-grained timestamp, saying whether it
+ * swapped the multigrain floor (mgtrace trace, function-probe backends).
+ *
+ * ktime_get_real_ts64_mg() tries one cmpxchg of mg_floor and, on success,
+ * increments this CPU's timekeeping_mg_floor_swaps. The entry probe records
+ * the CPU, that CPU's counter and mg_floor; the exit probe compares: the same
+ * CPU and a counter one higher is a swap, unchanged is a lost cmpxchg, and
+ * anything else (migrated, or another swap on this CPU in between) is
+ * reported as unknown, never guessed. mg_floor is a static variable, read
+ * through a weak typeless ksym: floor_known says whether it resolved.
+ *
+ * The per-CPU counter is a typed per-CPU ksym, so this object needs
+ * CONFIG_KALLSYMS_ALL. Events go to the ring buffer of bpf/mgtrace.bpf.c
+ * (user space shares the map), in the same order as the tracepoint events.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "mgtrace.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+extern const unsigned long timekeeping_mg_floor_swaps __ksym;
+extern const void mg_floor __ksym __weak;
+
+const volatile __u32 filter_tgid = 0;
+const volatile __u32 filter_dev = 0;
+const volatile __u64 filter_ino = 0;
+const volatile char filter_comm[16] = {};
+
+/* Shared with mgtrace.bpf.c's "events" (bpf_map__reuse_fd). */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} events SEC(".maps");
+
+/* Per-CPU: [0] events written, [1] events lost (ring buffer full). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, __u64);
+} floor_counts SEC(".maps");
+
+struct entry {
+	__u64 floor;
+	__u64 swaps;
+	struct timespec64 *ts;
+	__u32 cpu;
+};
+
+/* In-flight calls of ktime_get_real_ts64_mg, by pid_tgid. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u64);
+	__type(value, struct entry);
+} inflight SEC(".maps");
+
+/* The inode of the running inode_set_ctime_current, by pid_tgid. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u64);
+	__type(value, struct inode *);
+} ctime_inode SEC(".maps");
+
+static __always_inline void bump(__u32 slot)
+{
+	__u64 *p = bpf_map_lookup_elem(&floor_counts, &slot);
+
+	if (p)
+		(*p)++;
+}
+
+static __always_inline __u64 floor_now(void)
+{
+	__u64 v = 0;
+
+	if (&mg_floor)
+		bpf_probe_read_kernel(&v, sizeof(v), &mg_floor);
+	return v;
+}
+
+static __always_inline __u64 swaps_here(void)
+{
+	const unsigned long *p = bpf_this_cpu_ptr(&timekeeping_mg_floor_swaps);
+
+	return *p;
+}
+
+static __always_inline bool pass_filters(__u64 id)
+{
+	char comm[16];
+	int i;
+
+	if (filter_tgid && (id >> 32) != filter_tgid)
+		return false;
+	if (!filter_comm[0])
+		return true;
+	bpf_get_current_comm(comm, sizeof(comm));
+	for (i = 0; i < 16; i++) {
+		if (comm[i] != filter_comm[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
+static __always_inline void on_set_ctime_entry(struct inode *inode)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	bpf_map_update_elem(&ctime_inode, &id, &inode, BPF_ANY);
+}
+
+static __always_inline void on_entry(struct timespec64 *ts)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct entry e = {};
+
+	if (!pass_filters(id))
+		return;
+	e.cpu = bpf_get_smp_processor_id();
+	e.swaps = swaps_here();
+	e.floor = floor_now();
+	e.ts = ts;
+	bpf_map_update_elem(&inflight, &id, &e, BPF_ANY);
+}
+
+static __always_inline void on_exit(void)
+{
+	__u64 id = bpf_get_current_pid_tgid(), swaps = swaps_here();
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct inode **ip, *inode = NULL;
+	struct hlist_node *alias;
+	struct entry *en;
+	struct mg_event *e;
+	__u32 dev = 0;
+	__u64 ino = 0;
+
+	en = bpf_map_lookup_elem(&inflight, &id);
+	if (!en)
+		return;
+	ip = bpf_map_lookup_elem(&ctime_inode, &id);
+	if (ip) {
+		inode = *ip;
+		bpf_map_delete_elem(&ctime_inode, &id);
+		dev = BPF_CORE_READ(inode, i_sb, s_dev);
+		ino = BPF_CORE_READ(inode, i_ino);
+	}
+	if (filter_ino && (ino != filter_ino || dev != filter_dev))
+		goto out;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		bump(1);
+		goto out;
+	}
+	e->ts_ns = bpf_ktime_get_ns();
+	if (cpu == en->cpu && swaps == en->swaps + 1)
+		e->kind = MG_EV_FLOOR_SWAP;
+	else if (cpu == en->cpu && swaps == en->swaps)
+		e->kind = MG_EV_FLOOR_FAIL;
+	else
+		e->kind = MG_EV_FLOOR_UNKNOWN;
+	e->dev = dev;
+	e->ino = ino;
+	e->gen = inode ? BPF_CORE_READ(inode, i_generation) : 0;
+	e->pid = (__u32)id;
+	e->tgid = id >> 32;
+	e->cpu = cpu;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	e->ctime_sec = BPF_CORE_READ(en->ts, tv_sec);
+	e->ctime_nsec = BPF_CORE_READ(en->ts, tv_nsec);
+	e->mtime_sec = 0;
+	e->mtime_nsec = 0;
+	e->old_nsec = 0;
+	e->cur_nsec = 0;
+	e->queried = 0;
+	e->floor_known = &mg_floor != 0;
+	e->floor_before = en->floor;
+	e->floor_after = floor_now();
+	e->name[0] = 0;
+	if (inode) {
+		alias = BPF_CORE_READ(inode, i_dentry.first);
+		if (alias) {
+			struct dentry *d = container_of(alias, struct dentry, d_u.d_alias);
+
+			bpf_probe_read_kernel_str(e->name, sizeof(e->name),
+						  BPF_CORE_READ(d, d_name.name));
+		}
+	}
+	bpf_ringbuf_submit(e, 0);
+	bump(0);
+out:
+	bpf_map_delete_elem(&inflight, &id);
+}
+
+/* fentry/fexit: ktime_get_real_ts64_mg returns void, so trampolines take it. */
+SEC("fentry/ktime_get_real_ts64_mg")
+int BPF_PROG(fe_floor_entry, struct timespec64 *ts)
+{
+	on_entry(ts);
+	return 0;
+}
+
+SEC("fexit/ktime_get_real_ts64_mg")
+int BPF_PROG(fe_floor_exit, struct timespec64 *ts)
+{
+	on_exit();
+	return 0;
+}
+
+/* inode_set_ctime_current returns a struct: a kprobe in both backends. */
+SEC("kprobe/inode_set_ctime_current")
+int BPF_KPROBE(kp_floor_inode, struct inode *inode)
+{
+	on_set_ctime_entry(inode);
+	return 0;
+}
+
+SEC("kprobe/ktime_get_real_ts64_mg")
+int BPF_KPROBE(kp_floor_entry, struct timespec64 *ts)
+{
+	on_entry(ts);
+	return 0;
+}
+
+SEC("kretprobe/ktime_get_real_ts64_mg")
+int BPF_KRETPROBE(kp_floor_exit)
+{
+	on_exit();
+	return 0;
+}

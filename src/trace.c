@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace.c - `mgtrace trace`: stream multigrain events as they happen: ctime
+ * swaps (old/new, QUERIED decoded), ctime skips, stat queries, explicit ctime
+ * sets (timestamp:* tracepoints, bpf/mgtrace.bpf.c in event mode) and, with a
+ * function-probe backend, floor swaps and lost floor cmpxchgs
+ * (bpf/floor.bpf.c). Both objects write to one ring buffer, so events arrive
+ * in reservation order. Filters (pid, comm, inode) are applied in BPF.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <jansson.h>
+#include "backend.h"
+#include "commands.h"
+#include "floor.skel.h"
+#include "kenv.h"
+#include "mgtrace.skel.h"
+#include "report.h"
+#include "run.h"
+#include "util.h"
+
+#define EV_FLOOR (1u << 31)	/* --events bit for the floor object (not a tracepoint kind) */
+
+struct trace_opts {
+	enum mg_backend backend;	/* for floor events: auto, fentry or kprobe */
+	bool json, all, events_given;
+	unsigned int mask;		/* 1 << enum mg_event_kind, plus EV_FLOOR */
+	uint64_t pid;
+	char comm[16];
+	bool have_inode;
+	unsigned int dev;		/* kernel dev_t */
+	unsigned long long ino;
+	const char *path;
+	uint64_t ringbuf_bytes;
+	char **argv;
+};
+
+struct trace_state {
+	struct trace_opts o;
+	struct mg_run run;		/* env, session (tracepoints), COMMAND */
+	struct floor_bpf *floor;
+	char floor_why[320];
+	const char *floor_probe;	/* "fentry/fexit" or "kprobe/kretprobe" */
+	struct ring_buffer *rb;
+	int64_t offset;			/* CLOCK_REALTIME - CLOCK_MONOTONIC at start */
+	uint64_t printed, lost_seen;
+	uint64_t by_kind[MG_EV_NR_KINDS];
+};
+
+static const char *const kind_names[MG_EV_NR_KINDS] = {
+	"ctime_swap", "ctime_skip", "stat", "ctime_set", "floor_swap", "floor_fail", "floor_unknown",
+};
+
+static int usage(FILE *f, int code)
+{
+	fprintf(f,
+		"Usage: mgtrace trace [--pid PID] [--comm NAME] [--path FILE | --inode MAJ:MIN:INO]\n"
+		"                     [--events floor,ctime,stat,set] [--backend B] [--json] [-a]\n"
+		"                     [-- COMMAND [ARGS...]]\n"
+		"Stream multigrain events in order: floor swaps and lost floor cmpxchgs (function-probe\n"
+		"backends), ctime swaps (old/new, QUERIED decoded), ctime skips, stat queries and\n"
+		"explicit ctime sets, each with time, CPU, pid, comm, dev:ino and file name.\n"
+		"TIME is CLOCK_REALTIME: the event's CLOCK_MONOTONIC stamp plus the offset between\n"
+		"the two clocks when tracing began (JSON also gives the raw CLOCK_MONOTONIC ns).\n"
+		"  -p, --pid PID        only this process (tgid)\n"
+		"  -c, --comm NAME      only tasks with this comm\n"
+		"  -f, --path FILE      only this file's inode\n"
+		"  -i, --inode M:m:INO  only this inode (device major:minor, inode number)\n"
+		"  -e, --events LIST    comma list of floor, ctime, stat, set (default: all available)\n"
+		"  -b, --backend B      floor events: auto (fentry, then kprobe), fentry or kprobe\n"
+		"  -j, --json           one JSON object per event, then a summary object\n"
+		"  -a, --all            with COMMAND: trace every process, not only COMMAND's\n"
+		"      --ringbuf-size B ring buffer bytes, a power of 2 >= 4096 (default 16777216)\n"
+		"Filters run in BPF. Lost events are printed where they are noticed (\"lost N events\")\n"
+		"and counted in the summary. With COMMAND, only COMMAND's own process is traced\n"
+		"(children are not followed) unless --all or --pid is given; mgtrace exits with\n"
+		"COMMAND's status. Exit codes: 0 ok, 2 usage, 3 environment unsupported.\n");
+	return code;
+}
+
+static int parse_events(const char *s, unsigned int *mask)
+{
+	char buf[128], *tok, *save;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	*mask = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "floor"))
+			*mask |= EV_FLOOR;
+		else if (!strcmp(tok, "ctime"))
+			*mask |= 1u << MG_EV_CTIME_SWAP | 1u << MG_EV_CTIME_SKIP;
+		else if (!strcmp(tok, "stat"))
+			*mask |= 1u << MG_EV_STAT;
+		else if (!strcmp(tok, "set"))
+			*mask |= 1u << MG_EV_CTIME_SET;
+		else
+			return -EINVAL;
+	}
+	return *mask ? 0 : -EINVAL;
+}
+
+static int parse_opts(struct trace_opts *o, int argc, char **argv)
+{
+	enum { O_RB = 256 };
+	static const struct option lo[] = {
+		{ "pid", required_argument, 0, 'p' }, { "comm", required_argument, 0, 'c' },
+		{ "path", required_argument, 0, 'f' }, { "inode", required_argument, 0, 'i' },
+		{ "events", required_argument, 0, 'e' }, { "backend", required_argument, 0, 'b' },
+		{ "json", no_argument, 0, 'j' }, { "all", no_argument, 0, 'a' },
+		{ "ringbuf-size", required_argument, 0, O_RB }, { "help", no_argument, 0, 'h' },
+		{ "verbose", no_argument, 0, 'v' }, { 0 } };
+	unsigned int maj, min;
+	struct stat st;
+	char extra;
+	int c;
+
+	o->mask = ~0u;
+	o->ringbuf_bytes = 16u << 20;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:p:c:f:i:e:b:jahv", lo, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (mg_parse_u64(optarg, 1, 4194304, &o->pid))
+				return mg_err(MG_EXIT_USAGE, "trace: invalid pid '%s'", optarg);
+			break;
+		case 'c':
+			if (!*optarg || strlen(optarg) > 15)
+				return mg_err(MG_EXIT_USAGE, "trace: invalid comm '%s' (1 to 15 characters)",
+					      optarg);
+			strcpy(o->comm, optarg);
+			break;
+		case 'f':
+			if (stat(optarg, &st))
+				return mg_err(MG_EXIT_USAGE, "trace: cannot stat '%s': %s", optarg,
+					      strerror(errno));
+			o->path = optarg;
+			o->have_inode = true;
+			o->dev = major(st.st_dev) << 20 | minor(st.st_dev);
+			o->ino = st.st_ino;
+			break;
+		case 'i':
+			if (sscanf(optarg, "%u:%u:%llu%c", &maj, &min, &o->ino, &extra) != 3 ||
+			    maj >= 4096 || min >= (1u << 20) || !o->ino)
+				return mg_err(MG_EXIT_USAGE, "trace: invalid inode '%s' (MAJ:MIN:INO)", optarg);
+			o->have_inode = true;
+			o->dev = maj << 20 | min;
+			break;
+		case 'e':
+			if (parse_events(optarg, &o->mask))
+				return mg_err(MG_EXIT_USAGE, "trace: invalid event list '%s' "
+					      "(comma list of floor, ctime, stat, set)", optarg);
+			o->events_given = true;
+			break;
+		case 'b':
+			if (mg_backend_parse(optarg, &o->backend) || o->backend == MG_BE_TRACEPOINT)
+				return mg_err(MG_EXIT_USAGE, "trace: invalid backend '%s' "
+					      "(auto, fentry, kprobe: it selects the floor probes)", optarg);
+			break;
+		case 'j': o->json = true; break;
+		case 'a': o->all = true; break;
+		case O_RB:
+			if (mg_parse_u64(optarg, 4096, 1u << 30, &o->ringbuf_bytes) ||
+			    (o->ringbuf_bytes & (o->ringbuf_bytes - 1)))
+				return mg_err(MG_EXIT_USAGE, "trace: invalid --ringbuf-size '%s' "
+					      "(a power of 2, 4096 to 1073741824)", optarg);
+			break;
+		case 'v': mg_verbose++; break;
+		case 'h': exit(usage(stdout, MG_EXIT_OK));
+		default: return mg_bad_option("trace", c, argv);
+		}
+	}
+	if (optind < argc)
+		o->argv = &argv[optind];
+	return MG_EXIT_OK;
+}
+
+/* Load the floor object with fentry or kprobe entry/exit probes, sharing the ring buffer. */
+static int floor_try(struct trace_state *t, enum mg_backend be, struct mg_attempt *a)
+{
+	struct floor_bpf *f = floor_bpf__open();
+	struct bpf_program *p;
+	int err;
+
+	if (!f) {
+		mg_attempt_explain(a, &t->run.env, be, -errno, "open");
+		return a->err;
+	}
+	bpf_object__for_each_program(p, f->obj) {
+		const char *n = bpf_program__name(p);
+
+		bpf_program__set_autoload(p, !strcmp(n, "kp_floor_inode") ||
+					  !strncmp(n, be == MG_BE_FENTRY ? "fe_" : "kp_", 3));
+	}
+	f->rodata->filter_tgid = t->run.sess.skel->rodata->filter_tgid;
+	f->rodata->filter_dev = t->o.dev;
+	f->rodata->filter_ino = t->o.have_inode ? t->o.ino : 0;
+	memcpy((char *)f->rodata->filter_comm, t->o.comm, sizeof(t->o.comm));
+	err = bpf_map__reuse_fd(f->maps.events, bpf_map__fd(t->run.sess.skel->maps.events));
+	if (!err)
+		err = floor_bpf__load(f);
+	if (err) {
+		mg_attempt_explain(a, &t->run.env, be, err, "load");
+		if (!t->run.env.kallsyms_all) {
+			size_t n = strlen(a->why);
+
+			snprintf(a->why + n, sizeof(a->why) - n, "; timekeeping_mg_floor_swaps "
+				 "also needs CONFIG_KALLSYMS_ALL");
+		}
+		floor_bpf__destroy(f);
+		return err;
+	}
+	err = floor_bpf__attach(f);
+	if (err) {
+		mg_attempt_explain(a, &t->run.env, be, err, "attach");
+		floor_bpf__destroy(f);
+		return err;
+	}
+	t->floor = f;
+	t->floor_probe = be == MG_BE_FENTRY ? "fentry/fexit" : "kprobe/kretprobe";
+	return 0;
+}
+
+/* Returns an exit code: 3 only when floor events were asked for explicitly. */
+static int floor_open(struct trace_state *t)
+{
+	struct mg_attempt a[MG_BE_NR] = { 0 };
+	enum mg_backend be;
+
+	if (!(t->o.mask & EV_FLOOR))
+		return MG_EXIT_OK;
+	for (be = MG_BE_FENTRY; be <= MG_BE_KPROBE; be++) {
+		if (t->o.backend != MG_BE_AUTO && t->o.backend != be)
+			continue;
+		if (!floor_try(t, be, &a[be]))
+			return MG_EXIT_OK;
+	}
+	be = t->o.backend == MG_BE_AUTO ? MG_BE_KPROBE : t->o.backend;
+	if (t->o.backend == MG_BE_AUTO)
+		snprintf(t->floor_why, sizeof(t->floor_why), "fentry %.140s; kprobe %.140s",
+			 a[MG_BE_FENTRY].why, a[MG_BE_KPROBE].why);
+	else
+		snprintf(t->floor_why, sizeof(t->floor_why), "%s %.280s", mg_backend_name(be), a[be].why);
+	if (t->o.events_given || t->o.backend != MG_BE_AUTO)
+		return mg_err(MG_EXIT_ENV, "trace: floor events unavailable: %s", t->floor_why);
+	return MG_EXIT_OK;
+}
+
+static void fmt_time(char *buf, size_t len, int64_t real_ns)
+{
+	time_t s = real_ns / 1000000000;
+	struct tm tm;
+
+	localtime_r(&s, &tm);
+	snprintf(buf, len, "%02d:%02d:%02d.%09lld", tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 (long long)(real_ns % 1000000000));
+}
+
+static void print_json_event(struct trace_state *t, const struct mg_event *e, int64_t real)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "type", json_string("event"));
+	json_object_set_new(o, "event", json_string(kind_names[e->kind]));
+	json_object_set_new(o, "time_realtime_ns", json_integer(real));
+	json_object_set_new(o, "time_mono_ns", json_integer((json_int_t)e->ts_ns));
+	json_object_set_new(o, "cpu", json_integer(e->cpu));
+	json_object_set_new(o, "pid", json_integer(e->tgid));
+	json_object_set_new(o, "tid", json_integer(e->pid));
+	json_object_set_new(o, "comm", json_stringn(e->comm, strnlen(e->comm, sizeof(e->comm))));
+	json_object_set_new(o, "dev", json_sprintf("%u:%u", e->dev >> 20, e->dev & 0xfffff));
+	json_object_set_new(o, "ino", json_integer((json_int_t)e->ino));
+	json_object_set_new(o, "gen", json_integer(e->gen));
+	json_object_set_new(o, "name", json_stringn(e->name, strnlen(e->name, sizeof(e->name))));
+	switch (e->kind) {
+	case MG_EV_CTIME_SWAP:
+		json_object_set_new(o, "old_nsec", json_integer(e->old_nsec & ~MG_I_CTIME_QUERIED));
+		json_object_set_new(o, "old_queried", json_boolean(e->old_nsec & MG_I_CTIME_QUERIED));
+		json_object_set_new(o, "new_sec", json_integer(e->ctime_sec));
+		json_object_set_new(o, "new_nsec", json_integer(e->ctime_nsec));
+		json_object_set_new(o, "cur_nsec", json_integer(e->cur_nsec & ~MG_I_CTIME_QUERIED));
+		json_object_set_new(o, "cur_queried", json_boolean(e->cur_nsec & MG_I_CTIME_QUERIED));
+		break;
+	case MG_EV_STAT:
+		json_object_set_new(o, "mtime_sec", json_integer(e->mtime_sec));
+		json_object_set_new(o, "mtime_nsec", json_integer(e->mtime_nsec));
+		/* fall through */
+	case MG_EV_CTIME_SKIP:
+	case MG_EV_CTIME_SET:
+		json_object_set_new(o, "ctime_sec", json_integer(e->ctime_sec));
+		json_object_set_new(o, "ctime_nsec", json_integer(e->ctime_nsec));
+		if (e->kind == MG_EV_CTIME_SKIP)
+			json_object_set_new(o, "queried", json_boolean(e->queried));
+		break;
+	default:	/* floor */
+		json_object_set_new(o, "fine_sec", json_integer(e->ctime_sec));
+		json_object_set_new(o, "fine_nsec", json_integer(e->ctime_nsec));
+		json_object_set_new(o, "floor_before_mono_ns", e->floor_known ?
+				    json_integer((json_int_t)e->floor_before) : json_null());
+		json_object_set_new(o, "floor_after_mono_ns", e->floor_known ?
+				    json_integer((json_int_t)e->floor_after) : json_null());
+		if (!e->floor_known)
+			json_object_set_new(o, "floor_unavailable",
+					    json_string("mg_floor is not in /proc/kallsyms"));
+		break;
+	}
+	mg_json_print_line(stdout, o);
+	json_decref(o);
+}
+
+static int on_event(void *ctx, void *data, size_t len)
+{
+	struct trace_state *t = ctx;
+	const struct mg_event *e = data;
+	int64_t real = (int64_t)e->ts_ns + t->offset;
+	char tm[32], det[160], name[MG_NAME_LEN + 1];
+
+	if (len < sizeof(*e) || e->kind >= MG_EV_NR_KINDS)
+		return 0;
+	t->printed++;
+	t->by_kind[e->kind]++;
+	if (t->o.json) {
+		print_json_event(t, e, real);
+		return 0;
+	}
+	fmt_time(tm, sizeof(tm), real);
+	switch (e->kind) {
+	case MG_EV_CTIME_SWAP:
+		snprintf(det, sizeof(det), "old=.%09u%s new=%lld.%09u",
+			 e->old_nsec & ~MG_I_CTIME_QUERIED,
+			 e->old_nsec & MG_I_CTIME_QUERIED ? "(QUERIED)" : "",
+			 (long long)e->ctime_sec, e->ctime_nsec);
+		break;
+	case MG_EV_CTIME_SKIP:
+		snprintf(det, sizeof(det), "ctime=%lld.%09u%s", (long long)e->ctime_sec,
+			 e->ctime_nsec, e->queried ? " QUERIED" : "");
+		break;
+	case MG_EV_STAT:
+		snprintf(det, sizeof(det), "ctime=%lld.%09u mtime=%lld.%09u", (long long)e->ctime_sec,
+			 e->ctime_nsec, (long long)e->mtime_sec, e->mtime_nsec);
+		break;
+	case MG_EV_CTIME_SET:
+		snprintf(det, sizeof(det), "ctime=%lld.%09u", (long long)e->ctime_sec, e->ctime_nsec);
+		break;
+	default:
+		if (e->floor_known)
+			snprintf(det, sizeof(det), "fine=%lld.%09u floor=%llu->%llu (mono ns)",
+				 (long long)e->ctime_sec, e->ctime_nsec, e->floor_before, e->floor_after);
+		else
+			snprintf(det, sizeof(det), "fine=%lld.%09u floor=unavailable (mg_floor not "
+				 "in kallsyms)", (long long)e->ctime_sec, e->ctime_nsec);
+		break;
+	}
+	memcpy(name, e->name, MG_NAME_LEN);
+	name[MG_NAME_LEN] = 0;
+	printf("%s %3u %7u %-15.16s %-13s %3u:%-3u %-10llu %-16s %s\n", tm, e->cpu, e->tgid, e->comm,
+	       kind_names[e->kind], e->dev >> 20, e->dev & 0xfffff, (unsigned long long)e->ino,
+	       name[0] ? name : "-", det);
+	return 0;
+}
+
+/* Events lost so far: the tracepoint object's and the floor object's per-CPU counters. */
+static uint64_t lost_total(struct trace_state *t)
+{
+	int n = t->run.sess.nr_cpus, cpu;
+	struct mg_bpf_counts *c = t->run.cur.bpf;
+	uint64_t lost = 0, v[MG_MAX_CPUS];
+	__u32 key = 1;
+
+	if (!mg_session_read(&t->run.sess, c))
+		for (cpu = 0; cpu < n; cpu++)
+			lost += c[cpu].v[MG_BPF_LOST];
+	if (t->floor && !bpf_map__lookup_elem(t->floor->maps.floor_counts, &key, sizeof(key), v,
+					      sizeof(v[0]) * n, 0))
+		for (cpu = 0; cpu < n; cpu++)
+			lost += v[cpu];
+	return lost;
+}
+
+static void note_lost(struct trace_state *t)
+{
+	uint64_t lost = lost_total(t);
+
+	if (lost <= t->lost_seen)
+		return;
+	if (t->o.json) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "type", json_string("lost"));
+		json_object_set_new(o, "lost_events", json_integer((json_int_t)(lost - t->lost_seen)));
+		mg_json_print_line(stdout, o);
+		json_decref(o);
+	} else {
+		printf("lost %llu events\n", (unsigned long long)(lost - t->lost_seen));
+	}
+	t->lost_seen = lost;
+}
+
+static void print_summary(struct trace_state *t)
+{
+	int k;
+
+	if (t->o.json) {
+		json_t *o = json_object(), *by = json_object();
+
+		json_object_set_new(o, "schema_version", json_integer(MG_SCHEMA_VERSION));
+		json_object_set_new(o, "type", json_string("trace_summary"));
+		json_object_set_new(o, "kernel_release", json_string(t->run.env.release));
+		json_object_set_new(o, "tracepoints", json_string(t->run.sess.tp_btf ? "tp_btf" : "raw_tp"));
+		json_object_set_new(o, "floor_probes", t->floor ? json_string(t->floor_probe) : json_null());
+		if (!t->floor && (t->o.mask & EV_FLOOR))
+			json_object_set_new(o, "floor_unavailable", json_string(t->floor_why));
+		json_object_set_new(o, "events", json_integer((json_int_t)t->printed));
+		for (k = 0; k < MG_EV_NR_KINDS; k++)
+			json_object_set_new(by, kind_names[k], json_integer((json_int_t)t->by_kind[k]));
+		json_object_set_new(o, "by_event", by);
+		json_object_set_new(o, "lost_events", json_integer((json_int_t)t->lost_seen));
+		if (t->o.argv)
+			json_object_set_new(o, "command_status", json_integer(t->run.child_status));
+		mg_json_print_line(stdout, o);
+		json_decref(o);
+		return;
+	}
+	fprintf(stderr, "mgtrace: %llu events printed, %llu lost\n",
+		(unsigned long long)t->printed, (unsigned long long)t->lost_seen);
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	static const struct timespec zero = { 0, 0 };
+	struct trace_state t = { 0 };
+	struct mg_session_opts so = { .events = true };
+	int ret, err;
+
+	if ((ret = parse_opts(&t.o, argc, argv)))
+		return ret;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	mg_kenv_probe(&t.run.env);
+	if ((ret = mg_env_require(&t.run.env, true)))
+		return ret;
+	/* COMMAND first (held on a pipe), so that its pid can be a load-time filter. */
+	sigemptyset(&t.run.sigs);
+	sigaddset(&t.run.sigs, SIGINT);
+	sigaddset(&t.run.sigs, SIGTERM);
+	sigaddset(&t.run.sigs, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &t.run.sigs, &t.run.oldmask);
+	if (t.o.argv && (ret = mg_run_spawn(&t.run, t.o.argv)))
+		goto out;
+	so.ringbuf_bytes = (unsigned int)t.o.ringbuf_bytes;
+	so.event_mask = t.o.mask & ~EV_FLOOR;
+	so.filter_tgid = t.o.pid ? (unsigned int)t.o.pid : t.o.argv && !t.o.all ? (unsigned int)t.run.child : 0;
+	so.filter_dev = t.o.dev;
+	so.filter_ino = t.o.have_inode ? t.o.ino : 0;
+	memcpy(so.filter_comm, t.o.comm, sizeof(so.filter_comm));
+	if (!so.event_mask)	/* floor only: keep the tracepoints quiet */
+		so.event_mask = 1u << MG_EV_NR_KINDS;
+	err = mg_session_open(&t.run.sess, &t.run.env, MG_BE_TRACEPOINT, &so);
+	if (err) {
+		ret = mg_err(MG_EXIT_ENV, "trace: tracepoints unavailable: %s",
+			     t.run.sess.attempts[MG_BE_TRACEPOINT].why);
+		goto out;
+	}
+	if ((ret = floor_open(&t)))
+		goto out;
+	if (mg_snap_alloc(&t.run.cur, t.run.sess.nr_cpus, false)) {
+		ret = mg_err(MG_EXIT_FAIL, "out of memory");
+		goto out;
+	}
+	t.rb = ring_buffer__new(bpf_map__fd(t.run.sess.skel->maps.events), on_event, &t, NULL);
+	if (!t.rb) {
+		ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(errno));
+		goto out;
+	}
+	t.offset = mg_realtime_offset();
+	if (!t.o.json) {
+		fprintf(stderr, "mgtrace: tracing %s events (tracepoints as %s; floor events: %s%s)%s\n",
+			t.o.events_given ? "selected" : "all", t.run.sess.tp_btf ? "tp_btf" : "raw_tp",
+			t.floor ? t.floor_probe : (t.o.mask & EV_FLOOR) ? "unavailable: " : "not asked",
+			t.floor || !(t.o.mask & EV_FLOOR) ? "" : t.floor_why,
+			t.o.argv ? "" : "; Ctrl-C to stop");
+		printf("%-18s %3s %7s %-15s %-13s %-7s %-10s %-16s %s\n", "TIME(REALTIME)", "CPU", "PID",
+		       "COMM", "EVENT", "DEV", "INO", "NAME", "DETAILS");
+	}
+	if (t.run.child) {	/* release COMMAND: on a failed write it reads EOF and exits 127 */
+		ssize_t w = write(t.run.go_fd, "g", 1);
+
+		(void)w;
+		close(t.run.go_fd);
+		t.run.go_fd = -1;
+	}
+	for (;;) {
+		err = ring_buffer__poll(t.rb, 100);
+		if (err < 0 && err != -EINTR) {
+			ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
+			goto out;
+		}
+		note_lost(&t);
+		if (mg_run_wait(&t.run, &zero))
+			break;
+	}
+	mg_run_end_child(&t.run);
+	ring_buffer__consume(t.rb);
+	note_lost(&t);
+	print_summary(&t);
+	ret = t.o.argv ? t.run.child_status : MG_EXIT_OK;
+out:
+	ring_buffer__free(t.rb);
+	floor_bpf__destroy(t.floor);
+	mg_run_cleanup(&t.run);
+	return ret;
+}
