@@ -137,6 +137,7 @@ static __always_inline void on_exit(void)
 	__u64 id = bpf_get_current_pid_tgid(), swaps = swaps_here();
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct inode **ip, *inode = NULL;
+	struct timespec64 *ts;
 	struct hlist_node *alias;
 	struct entry *en;
 	struct mg_event *e;
@@ -174,8 +175,9 @@ static __always_inline void on_exit(void)
 	e->tgid = id >> 32;
 	e->cpu = cpu;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	e->ctime_sec = BPF_CORE_READ(en->ts, tv_sec);
-	e->ctime_nsec = BPF_CORE_READ(en->ts, tv_nsec);
+	ts = en->ts;	/* a local copy: CO-RE relocates kernel types only, not struct entry */
+	e->ctime_sec = BPF_CORE_READ(ts, tv_sec);
+	e->ctime_nsec = BPF_CORE_READ(ts, tv_nsec);
 	e->mtime_sec = 0;
 	e->mtime_nsec = 0;
 	e->old_nsec = 0;

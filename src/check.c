@@ -90,8 +90,8 @@ struct check_state {
 	bool ops_capped;
 	uint64_t order_violations;
 	/* clock watch */
-	int64_t last_offset;
-	uint64_t last_sample;
+	int64_t last_offset;		/* CLOCK_REALTIME - CLOCK_MONOTONIC at the last sample, ns */
+	uint64_t last_sample;		/* CLOCK_MONOTONIC just before that sample was read */
 };
 
 static int usage(FILE *f, int code)
@@ -360,15 +360,21 @@ static int on_event(void *ctx, void *data, size_t len)
 	return 0;
 }
 
+/*
+ * Sample the realtime offset. The sample is read somewhere in [before, after];
+ * a step between the previous sample and this one happened somewhere in
+ * [previous before, this after], and is recorded with that interval.
+ */
 static void watch_clock(struct check_state *cs)
 {
-	uint64_t now = mg_now_ns();
+	uint64_t before = mg_now_ns(), after;
 	int64_t off = mg_realtime_offset(), d = off - cs->last_offset;
 
+	after = mg_now_ns();
 	if (d > STEP_THRESHOLD_NS || d < -STEP_THRESHOLD_NS)
-		mg_checker_clock_step(cs->chk, cs->last_sample, now, d);
+		mg_checker_clock_step(cs->chk, cs->last_sample, after, d);
 	cs->last_offset = off;
-	cs->last_sample = now;
+	cs->last_sample = before;
 }
 
 static int event_loop(struct check_state *cs)
@@ -629,6 +635,20 @@ static void print_json(struct check_state *cs, const struct mg_report *rep, cons
 							      atomic_load(&cs->nops) : MAX_OPS)));
 	json_object_set_new(o, "invariants", inv);
 	a = json_array();
+	{
+		const struct mg_clock_step *steps = mg_checker_steps(cs->chk, &n);
+
+		for (i = 0; i < n; i++) {
+			json_t *j = json_object();
+
+			json_object_set_new(j, "t0_mono_ns", json_integer((json_int_t)steps[i].t0_ns));
+			json_object_set_new(j, "t1_mono_ns", json_integer((json_int_t)steps[i].t1_ns));
+			json_object_set_new(j, "delta_ns", json_integer(steps[i].delta_ns));
+			json_array_append_new(a, j);
+		}
+	}
+	json_object_set_new(o, "clock_steps", a);
+	a = json_array();
 	for (i = 0; i < TH_NR; i++) {
 		const struct threshold *t = &cs->o.th[i];
 		json_t *j = json_object();
@@ -769,8 +789,8 @@ int cmd_check(int argc, char **argv)
 			mg_backend_name(cs.run.sess.backend), cs.run.cfg.tp_flavour);
 	if (cs.o.argv && (ret = mg_run_spawn(&cs.run, cs.o.argv)))
 		goto out;
-	cs.last_offset = mg_realtime_offset();
 	cs.last_sample = mg_now_ns();
+	cs.last_offset = mg_realtime_offset();
 	if (mg_run_start(&cs.run)) {
 		ret = MG_EXIT_FAIL;
 		goto out;

@@ -20,17 +20,12 @@ struct ino_state {
 	char name[MG_NAME_LEN];
 };
 
-struct step {
-	uint64_t t0, t1;
-	int64_t delta;
-};
-
 struct mg_checker {
 	struct ino_state *tab;
 	size_t cap, max_inodes;		/* cap: power of two >= 2 * max_inodes */
 	struct mg_violation *reports;
 	size_t nreports, max_reports;
-	struct step steps[MAX_STEPS];
+	struct mg_clock_step steps[MAX_STEPS];
 	size_t nsteps;
 	struct mg_check_stats st;
 };
@@ -112,8 +107,8 @@ static int64_t step_between(const struct mg_checker *c, uint64_t ta, uint64_t tb
 	size_t i;
 
 	for (i = 0; i < c->nsteps; i++)
-		if (c->steps[i].delta < 0 && c->steps[i].t1 >= ta && c->steps[i].t0 <= tb)
-			return c->steps[i].delta;
+		if (c->steps[i].delta_ns < 0 && c->steps[i].t1_ns >= ta && c->steps[i].t0_ns <= tb)
+			return c->steps[i].delta_ns;
 	return 0;
 }
 
@@ -216,7 +211,13 @@ void mg_checker_clock_step(struct mg_checker *c, uint64_t t0_ns, uint64_t t1_ns,
 {
 	c->st.clock_steps++;
 	if (c->nsteps < MAX_STEPS)
-		c->steps[c->nsteps++] = (struct step){ t0_ns, t1_ns, delta_ns };
+		c->steps[c->nsteps++] = (struct mg_clock_step){ t0_ns, t1_ns, delta_ns };
+}
+
+const struct mg_clock_step *mg_checker_steps(const struct mg_checker *c, size_t *n)
+{
+	*n = c->nsteps;
+	return c->steps;
 }
 
 void mg_checker_lost(struct mg_checker *c, uint64_t n)
@@ -275,9 +276,14 @@ static void order_violation(struct mg_checker *c, const struct mg_op *a, const s
 	bool m = what[0] == 'm';
 
 	strcpy(v.what, what);
-	v.earlier = (struct mg_obs){ .ctime = m ? a->mtime : a->ctime, .t_ns = a->end_ns,
+	/*
+	 * The widest bracket, A's start to B's end: a clock step anywhere in it can
+	 * explain B < A (A's write may finish, or its end stamp be taken, after the
+	 * step was noticed).
+	 */
+	v.earlier = (struct mg_obs){ .ctime = m ? a->mtime : a->ctime, .t_ns = a->start_ns,
 				     .pid = a->thread };
-	v.later = (struct mg_obs){ .ctime = m ? b->mtime : b->ctime, .t_ns = b->start_ns,
+	v.later = (struct mg_obs){ .ctime = m ? b->mtime : b->ctime, .t_ns = b->end_ns,
 				   .pid = b->thread };
 	mg_checker_add(c, &v);
 }

@@ -95,6 +95,15 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e);
  */
 void mg_checker_clock_step(struct mg_checker *c, uint64_t t0_ns, uint64_t t1_ns, int64_t delta_ns);
 
+/* A recorded realtime step: somewhere in [t0_ns, t1_ns] (CLOCK_MONOTONIC), by delta_ns. */
+struct mg_clock_step {
+	uint64_t t0_ns, t1_ns;
+	int64_t delta_ns;
+};
+
+/* The recorded steps (at most 4096 kept; all are counted in clock_steps). */
+const struct mg_clock_step *mg_checker_steps(const struct mg_checker *c, size_t *n);
+
 /* Add lost events (ring buffer full): any loss makes the verdict inconclusive. */
 void mg_checker_lost(struct mg_checker *c, uint64_t n);
 
@@ -128,7 +137,8 @@ struct mg_op {
 /*
  * Invariant 3: for every pair where op A ended before op B began, B's ctime and
  * mtime are equal to or later than A's. Sorts ops in place (O(n log n)); calls
- * mg_checker_add() for each violating B (against the latest-stamped earlier A).
+ * mg_checker_add() for each violating B (against the latest-stamped earlier A),
+ * with A's start and B's end as the observation times.
  * Returns the number of violations.
  */
 uint64_t mg_order_check(struct mg_checker *c, struct mg_op *ops, size_t n);

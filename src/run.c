@@ -109,6 +109,8 @@ int mg_run_start(struct mg_run *r)
 	if (err)
 		return err;
 	mg_run_copy_snap(r, &r->prev, &r->first);
+	if (r->at_start && (err = r->at_start(r->at_start_arg)))
+		return err;
 	if (r->child) {
 		/* On a failed write the child reads EOF and exits 127. */
 		ssize_t w = write(r->go_fd, "g", 1);

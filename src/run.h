@@ -32,6 +32,11 @@ struct mg_run {
 	int child_status;		/* COMMAND's exit code (128+N for signal N) */
 	bool child_done;
 	sigset_t sigs, oldmask;		/* SIGINT, SIGTERM, SIGCHLD: blocked, taken synchronously */
+	/* Optional, set before mg_run_start(): called right after the first snapshot and
+	 * before COMMAND is released, so that other readings (stat --latency) start the
+	 * same window. Returns 0 or -errno, which mg_run_start() returns. */
+	int (*at_start)(void *arg);
+	void *at_start_arg;
 };
 
 /*
@@ -43,7 +48,7 @@ int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session
 /* Block the run's signals and fork argv (held until mg_run_start). Returns an exit code. */
 int mg_run_spawn(struct mg_run *r, char **argv);
 
-/* Take the first snapshot and release the child. Returns 0 or -errno. */
+/* Take the first snapshot, call at_start if set, release the child. Returns 0 or -errno. */
 int mg_run_start(struct mg_run *r);
 
 /*

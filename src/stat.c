@@ -19,6 +19,7 @@
 #include "backend.h"
 #include "commands.h"
 #include "counters.h"
+#include "latency.h"
 #include "report.h"
 #include "run.h"
 #include "util.h"
@@ -29,6 +30,7 @@ struct stat_opts {
 	bool per_cpu;		/* per-CPU table on every interval */
 	bool json;		/* JSON lines instead of text */
 	bool hot;		/* also probe current_time and coarse_mg */
+	bool latency;		/* time inode_set_ctime_current and ktime_get_real_ts64_mg */
 	enum mg_backend backend;
 	const char *output;	/* -o FILE, or NULL: stdout */
 	char **argv;		/* COMMAND, or NULL */
@@ -38,6 +40,7 @@ struct stat_opts {
 struct stat_run {
 	struct stat_opts o;
 	struct mg_run run;
+	struct mg_latency *lat;	/* --latency histograms, or NULL */
 	FILE *out;
 };
 
@@ -45,7 +48,8 @@ static int usage(FILE *f, int code)
 {
 	fprintf(f,
 		"Usage: mgtrace stat [-i SECONDS] [-c COUNT] [--per-cpu] [--json] [-o FILE]\n"
-		"                    [--backend auto|fentry|kprobe|tracepoint] [--hot] [-- COMMAND [ARGS...]]\n"
+		"                    [--backend auto|fentry|kprobe|tracepoint] [--hot] [--latency]\n"
+		"                    [-- COMMAND [ARGS...]]\n"
 		"Count multigrain timestamp events until interrupted (SIGINT/SIGTERM), for COUNT\n"
 		"intervals, or for the lifetime of COMMAND (then exit with its status).\n"
 		"  -i, --interval S     print a row of totals every S seconds (0.01..86400)\n"
@@ -57,6 +61,10 @@ static int usage(FILE *f, int code)
 		"                       tracepoints only), fentry, kprobe or tracepoint\n"
 		"  -H, --hot            also count current_time and ktime_get_coarse_real_ts64_mg\n"
 		"                       (they run on every write; function-probe backends only)\n"
+		"  -L, --latency        log2 histograms (ns) of the time spent in\n"
+		"                       ktime_get_real_ts64_mg and inode_set_ctime_current, total\n"
+		"                       and per CPU (function-probe backends only; with --per-cpu,\n"
+		"                       each CPU's histogram)\n"
 		"Exit codes: 0 ok (or COMMAND's status), 2 usage, 3 environment unsupported.\n");
 	return code;
 }
@@ -67,14 +75,15 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 		{ "interval", required_argument, 0, 'i' }, { "count", required_argument, 0, 'c' },
 		{ "per-cpu", no_argument, 0, 'p' }, { "json", no_argument, 0, 'j' },
 		{ "output", required_argument, 0, 'o' }, { "backend", required_argument, 0, 'b' },
-		{ "hot", no_argument, 0, 'H' }, { "help", no_argument, 0, 'h' },
+		{ "hot", no_argument, 0, 'H' }, { "latency", no_argument, 0, 'L' },
+		{ "help", no_argument, 0, 'h' },
 		{ "verbose", no_argument, 0, 'v' }, { 0 } };
 	int c;
 
 	optind = 1;
 	opterr = 0;
 	/* '+': stop at the first non-option, which starts COMMAND. */
-	while ((c = getopt_long(argc, argv, "+:i:c:pjo:b:Hhv", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:c:pjo:b:HLhv", lo, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if (mg_parse_seconds(optarg, 86400, &o->interval) || o->interval < 0.01)
@@ -95,6 +104,7 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 					      "(auto, fentry, kprobe, tracepoint)", optarg);
 			break;
 		case 'H': o->hot = true; break;
+		case 'L': o->latency = true; break;
 		case 'v': mg_verbose++; break;
 		case 'h': exit(usage(stdout, MG_EXIT_OK));
 		default: return mg_bad_option("stat", c, argv);
@@ -104,6 +114,9 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 		o->interval = 1;
 	if (o->hot && o->backend == MG_BE_TRACEPOINT)
 		return mg_err(MG_EXIT_USAGE, "stat: --hot needs a function-probe backend "
+			      "(fentry or kprobe), not tracepoint");
+	if (o->latency && o->backend == MG_BE_TRACEPOINT)
+		return mg_err(MG_EXIT_USAGE, "stat: --latency needs a function-probe backend "
 			      "(fentry or kprobe), not tracepoint");
 	if (optind < argc)
 		o->argv = &argv[optind];
@@ -158,6 +171,8 @@ static void print_summary(struct stat_run *r)
 		}
 		json_object_set_new(o, "mismatches", json_integer(rep.mismatches));
 		json_object_set_new(o, "counters", mg_report_json(&rep));
+		if (r->lat)
+			json_object_set_new(o, "latency", mg_latency_json(r->lat));
 		mg_json_print_line(r->out, o);
 		json_decref(o);
 	} else {
@@ -168,6 +183,8 @@ static void print_summary(struct stat_run *r)
 		mg_report_print_summary(r->out, &rep);
 		fputc('\n', r->out);
 		mg_report_print_percpu(r->out, &rep);
+		if (r->lat)
+			mg_latency_print(r->lat, r->out, r->o.per_cpu);
 		fflush(r->out);
 	}
 	mg_report_free(&rep);
@@ -203,7 +220,46 @@ static int main_loop(struct stat_run *r)
 		}
 	}
 	mg_run_end_child(R);
-	return mg_run_snap(R, &R->cur, false);
+	if ((err = mg_run_snap(R, &R->cur, false)))
+		return err;
+	/* the latency window ends right after the counters' (as it starts: latency_start) */
+	if (r->lat && (err = mg_latency_read(r->lat, false)))
+		mg_err(MG_EXIT_FAIL, "reading latency histograms: %s", strerror(-err));
+	return err;
+}
+
+/* mg_run::at_start hook: the latency baseline, after the counters' first snapshot. */
+static int latency_start(void *arg)
+{
+	struct stat_run *r = arg;
+	int err = mg_latency_read(r->lat, true);
+
+	if (err)
+		mg_err(MG_EXIT_FAIL, "reading latency histograms: %s", strerror(-err));
+	return err;
+}
+
+/*
+ * --latency: load the latency probes with the session's probe types. Returns an
+ * exit code: MG_EXIT_ENV (one line) without a function-probe backend or when the
+ * probes cannot be attached.
+ */
+static int setup_latency(struct stat_run *r)
+{
+	struct mg_session *s = &r->run.sess;
+	char why[320];
+
+	if (!mg_backend_has_funcs(s->backend))
+		return mg_err(MG_EXIT_ENV, "--latency needs a function-probe backend (fentry or "
+			      "kprobe): fentry refused: %s; kprobe refused: %s",
+			      s->attempts[MG_BE_FENTRY].tried ? s->attempts[MG_BE_FENTRY].why : "not tried",
+			      s->attempts[MG_BE_KPROBE].tried ? s->attempts[MG_BE_KPROBE].why : "not tried");
+	r->lat = mg_latency_open(s, why, sizeof(why));
+	if (!r->lat)
+		return mg_err(MG_EXIT_ENV, "latency probes unavailable: %s", why);
+	r->run.at_start = latency_start;
+	r->run.at_start_arg = r;
+	return MG_EXIT_OK;
 }
 
 /* Attach, count, print. Returns an exit code. Used by `stat` and the default job. */
@@ -218,6 +274,8 @@ static int run_stat(struct stat_run *r)
 			      strerror(errno));
 	if ((ret = mg_run_setup(&r->run, r->o.backend, &so)))
 		goto out;
+	if (r->o.latency && (ret = setup_latency(r)))
+		goto out;
 	if (!r->o.json)
 		fprintf(stderr, "mgtrace: counting with backend %s (tracepoints as %s)%s\n",
 			mg_backend_name(r->run.sess.backend), r->run.cfg.tp_flavour,
@@ -231,6 +289,8 @@ static int run_stat(struct stat_run *r)
 	print_summary(r);
 	ret = r->o.argv ? r->run.child_status : MG_EXIT_OK;
 out:
+	mg_latency_close(r->lat);
+	r->lat = NULL;
 	mg_run_cleanup(&r->run);
 	if (r->out && r->out != stdout)
 		fclose(r->out);

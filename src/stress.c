@@ -8,6 +8,8 @@
  * (ktime_get_real_ts64_mg) and tries to swap the floor: fine stamps and floor
  * swaps happen on every CPU. By default the files live on a tmpfs mounted on a
  * fresh directory under /tmp (multigrain), falling back to /tmp itself.
+ * With --no-stat the threads only write: nothing marks a ctime QUERIED, so every
+ * update takes the coarse path (as in will-it-scale's pipe1 and write1).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +40,7 @@ struct stress_opts {
 	double duration;	/* seconds, when ops == 0 */
 	uint64_t ops;		/* write+stat pairs per thread; 0: run for duration */
 	const char *dir;	/* parent directory, or NULL: tmpfs under /tmp */
+	bool no_stat;		/* write only: no fstat(), so no fine-grained stamps */
 };
 
 struct worker {
@@ -45,7 +48,7 @@ struct worker {
 	int idx;
 	const struct stress_opts *o;
 	const char *dir;
-	uint64_t done;		/* write+stat pairs completed */
+	uint64_t done;		/* write+stat pairs (writes with --no-stat) completed */
 	int err;		/* 0 or errno of the first failure */
 };
 
@@ -74,7 +77,7 @@ static void *worker_main(void *arg)
 	}
 	while (!atomic_load_explicit(&stop_flag, memory_order_relaxed)) {
 		for (i = 0; i < n; i++) {
-			if (pwrite(fds[i], &b, 1, 0) != 1 || fstat(fds[i], &st)) {
+			if (pwrite(fds[i], &b, 1, 0) != 1 || (!w->o->no_stat && fstat(fds[i], &st))) {
 				w->err = errno;
 				goto out;
 			}
@@ -111,6 +114,7 @@ static int usage(FILE *f, int code)
 {
 	fprintf(f,
 		"Usage: mgtrace stress [--threads N] [--files M] [--duration SECONDS | --ops N] [--dir PATH]\n"
+		"                      [--no-stat]\n"
 		"Write and stat files from N threads (one per CPU by default) so that fine-grained\n"
 		"timestamps and floor swaps happen on every CPU; print write+stat operations per second.\n"
 		"  -t, --threads N      worker threads, 1..1024 (default: online CPUs)\n"
@@ -118,7 +122,9 @@ static int usage(FILE *f, int code)
 		"  -d, --duration S     run for S seconds, up to 86400 (default 3)\n"
 		"  -n, --ops N          stop each thread after N write+stat pairs instead\n"
 		"  -D, --dir PATH       work in a fresh directory under PATH (default: a tmpfs\n"
-		"                       mounted on a fresh directory under /tmp, else /tmp)\n");
+		"                       mounted on a fresh directory under /tmp, else /tmp)\n"
+		"  -S, --no-stat        write only, no fstat(): every ctime update takes the coarse\n"
+		"                       path (no fine-grained stamps); --ops then counts writes\n");
 	return code;
 }
 
@@ -127,7 +133,8 @@ int cmd_stress(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "threads", required_argument, 0, 't' }, { "files", required_argument, 0, 'f' },
 		{ "duration", required_argument, 0, 'd' }, { "ops", required_argument, 0, 'n' },
-		{ "dir", required_argument, 0, 'D' }, { "help", no_argument, 0, 'h' }, { 0 } };
+		{ "dir", required_argument, 0, 'D' }, { "no-stat", no_argument, 0, 'S' },
+		{ "help", no_argument, 0, 'h' }, { 0 } };
 	struct stress_opts o = { .files = 4, .duration = 3 };
 	char dir[4096];
 	bool mounted = false;
@@ -140,7 +147,7 @@ int cmd_stress(int argc, char **argv)
 	o.threads = ncpu > 0 ? (uint64_t)ncpu : 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:f:d:n:D:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":t:f:d:n:D:Sh", lo, NULL)) != -1) {
 		int e = 0;
 
 		switch (c) {
@@ -149,6 +156,7 @@ int cmd_stress(int argc, char **argv)
 		case 'd': e = mg_parse_seconds(optarg, 86400, &o.duration); break;
 		case 'n': e = mg_parse_u64(optarg, 1, UINT64_MAX, &o.ops); break;
 		case 'D': o.dir = optarg; break;
+		case 'S': o.no_stat = true; break;
 		case 'h': return usage(stdout, MG_EXIT_OK);
 		default: return mg_bad_option("stress", c, argv);
 		}
@@ -201,9 +209,9 @@ int cmd_stress(int argc, char **argv)
 			err = w[i].err;
 	}
 	t1 = mg_now_ns();
-	printf("stress: %llu threads x %llu files on %s (%s): %llu write+stat ops in %.3f s = %.0f ops/s\n",
+	printf("stress: %llu threads x %llu files on %s (%s): %llu %s ops in %.3f s = %.0f ops/s\n",
 	       (unsigned long long)o.threads, (unsigned long long)o.files, dir, fs_name(dir),
-	       (unsigned long long)total, (t1 - t0) / 1e9, total / ((t1 - t0) / 1e9));
+	       (unsigned long long)total, o.no_stat ? "write" : "write+stat", (t1 - t0) / 1e9, total / ((t1 - t0) / 1e9));
 	fflush(stdout);
 	free(w);
 cleanup:

@@ -141,3 +141,76 @@ if objs is not None:
     print(f"# {label} check-clockstep: steps={inv['clock_steps']} explained={explained} "
           + " ".join(f"{k}={inv[k]['violations']}" for k in ("ctime_regression", "not_later_after_query", "cross_file_order")))
     report("check-clockstep", c)
+
+for be in ("fentry", "kprobe"):
+    objs = load(f"trace-{be}")
+    if objs is None:
+        continue
+    c = checkjson.Checker(quiet=True)
+    ev = [o for o in objs if o.get("type") == "event"]
+    s = [o for o in objs if o.get("type") == "trace_summary"]
+    floor = [e for e in ev if e["event"].startswith("floor_")]
+    swaps = [e for e in floor if e["event"] == "floor_swap"]
+    c.check(len(s) == 1 and s[0]["floor_probes"] == {"fentry": "fentry/fexit", "kprobe": "kprobe/kretprobe"}[be],
+            f"floor events through {be}")
+    c.check(len(s) == 1 and s[0]["lost_events"] == 0, "no events lost")
+    # one floor event per fine-grained stamp, system-wide (-a): the kernel's fine_stamps
+    # delta around the run
+    dbg = [o for o in objs if o.get("type") == "debugfs"]
+    fine = dbg[0]["after"][2] - dbg[0]["before"][2] if dbg else -1
+    c.check(len(floor) == fine and 0 < fine,
+            f"one floor event per fine-grained stamp: {len(floor)} == kernel fine_stamps {fine}")
+    c.check(len(floor) <= 2010, "about one per write of the workload, not more")
+    c.check(len(swaps) > 0, f"floor swaps seen: {len(swaps)}")
+    c.check(all(e["floor_after_mono_ns"] > e["floor_before_mono_ns"] for e in swaps),
+            "every swap moved the floor forward")
+    c.check(all(e["ino"] != 0 for e in floor), "floor events carry the inode being stamped")
+    c.check(sum(e["name"].startswith("t0-f") for e in floor) >= 0.99 * len(floor),
+            "floor events name the written file (the rest: its directory, other processes)")
+    swap_ev = [e for e in ev if e["event"] == "ctime_swap"]
+    c.check(len(swap_ev) >= 2000, f"ctime swaps traced: {len(swap_ev)}")
+    print(f"# {label} trace-{be}: floor_swap={len(swaps)} floor_fail="
+          f"{sum(e['event'] == 'floor_fail' for e in floor)} floor_unknown="
+          f"{sum(e['event'] == 'floor_unknown' for e in floor)}")
+    report(f"trace-{be}", c)
+
+# stat --latency: the histograms' totals equal the same window's call counters exactly
+for be in ("fentry", "kprobe"):
+    name = f"latency-{be}"
+    objs = load(name)
+    s = summary(objs) if objs else None
+    if not s:
+        print(f"FAIL {label}/{name}: no summary")
+        continue
+    c = checkjson.Checker(quiet=True)
+    checkjson.check_stat(c, objs, backend=be, funcs=True, kernel_percpu=True, exact_kernel=True)
+    lat = s.get("latency") or {}
+    want_probe = {"inode_set_ctime_current": "kprobe/kretprobe",
+                  "ktime_get_real_ts64_mg": "fentry/fexit" if be == "fentry" else "kprobe/kretprobe"}
+    figs = []
+    for fn, ctr in (("ktime_get_real_ts64_mg", "fine_stamps"), ("inode_set_ctime_current", "ctime_updates")):
+        h = lat.get(fn)
+        if not c.check(h is not None, f"{fn}: latency object present"):
+            continue
+        calls = s["counters"][ctr]["total"]
+        c.check(h["probe"] == want_probe[fn], f"{fn}: probe {h['probe']} == {want_probe[fn]}")
+        c.check(h["count"] == calls, f"{fn}: histogram count {h['count']} == {ctr} {calls} (same window)")
+        c.check(h["count"] > 0, f"{fn}: count {h['count']} > 0")
+        c.check(len(h["log2_ns"]) == 64 and sum(h["log2_ns"]) == h["count"],
+                f"{fn}: 64 log2 slots summing to the count ({sum(h['log2_ns'])})")
+        c.check(h["unmatched"] == 0, f"{fn}: no unmatched exits ({h['unmatched']})")
+        pc = h["per_cpu"]
+        c.check(len(pc) == s["nr_cpus"] and sum(p["count"] for p in pc) == h["count"]
+                and sum(p["sum_ns"] for p in pc) == h["sum_ns"],
+                f"{fn}: {len(pc)} per-CPU counts and sums add up to the totals")
+        c.check(all(sum(p["log2_ns"][i] for p in pc) == h["log2_ns"][i] for i in range(64)),
+                f"{fn}: per-CPU histograms add up to the total histogram, slot by slot")
+        if h["count"]:
+            c.check(abs(h["mean_ns"] - h["sum_ns"] / h["count"]) < 1e-6 * h["mean_ns"],
+                    f"{fn}: mean_ns is sum_ns/count")
+            c.check(0 < h["p50_ns_estimate"] <= h["p99_ns_estimate"],
+                    f"{fn}: 0 < p50 {h['p50_ns_estimate']} <= p99 {h['p99_ns_estimate']}")
+            figs.append(f"{fn} count={h['count']} mean={h['mean_ns']:.0f}ns "
+                        f"p50~{h['p50_ns_estimate']:.0f}ns p99~{h['p99_ns_estimate']:.0f}ns ({h['probe']})")
+    print(f"# {label} {name}: " + "; ".join(figs))
+    report(name, c)

@@ -49,8 +49,34 @@ run_json check-ext4 0 $MG check --json --duration 1 --dir /mnt/x
 # a threshold below the observed floor-swap ratio must fail (exit 1) and show the figure
 run_json check-threshold 1 $MG check --json --duration 1 --max-floor-swap-ratio 0.0001
 # a backward realtime step (10 s) during the run: regressions are attributed to it
-( sleep 3; date -s "@$(( $(date +%s) - 10 ))" > /dev/null ) &
+# (stepped 1 s after the check's workload directory appears, so within the run)
+( i=0; while ! ls -d /tmp/mgtrace-check.* > /dev/null 2>&1 && [ $i -lt 600 ]; do
+	sleep 0.1; i=$((i + 1)); done
+  sleep 1; date -s "@$(( $(date +%s) - 10 ))" > /dev/null ) &
 run_json check-clockstep 0 $MG check --json --duration 6
 wait
+# stat --latency: histogram totals equal fine_stamps and ctime_updates of the same window
+run_json latency-fentry 0 stat_json fentry /tmp --latency
+run_json latency-kprobe 0 stat_json kprobe /tmp --latency
 check stat-leaves-nothing test "$(left_attached)" = 0
 umount /mnt/x
+# mgtrace trace: floor events with each function-probe backend (1 thread, 1 file,
+# 2000 write+stat pairs: every write needs a fine-grained stamp)
+# trace_json BACKEND: the trace JSON lines (all processes: -a), then the debugfs
+# counters around the run
+trace_json() {
+	local before after rc=0
+	before=$(cat /sys/kernel/debug/multigrain_timestamps)
+	$MG trace --json -a --backend "$1" -- $MG stress --threads 1 --files 1 --ops 2000 \
+		> /tmp/trace.json 2> /tmp/trace.err || rc=$?
+	after=$(cat /sys/kernel/debug/multigrain_timestamps)
+	grep -v '^stress:' /tmp/trace.json
+	# shellcheck disable=SC2086 # word splitting wanted
+	printf '{"type":"debugfs","before":[%s],"after":[%s]}\n' "$(echo $before | tr ' ' ,)" \
+		"$(echo $after | tr ' ' ,)"
+	cat /tmp/trace.err >&2
+	return $rc
+}
+for be in fentry kprobe; do
+	run_json "trace-$be" 0 trace_json "$be"
+done

@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+# 80-bench.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
+# Smoke run of bench/overhead: it runs every configuration on both workloads and prints
+# the table. The figures themselves are not asserted (a smoke run is far too short for
+# them; docs/BENCHMARKS.md holds a full run). run-host-tests.sh holds the live-kernel
+# lock already, so MGTRACE_LOCK_HELD tells the script not to take it again.
+echo "# bench/overhead --smoke"
+MGTRACE_LOCK_HELD=1 timeout 120 bench/overhead --smoke --mgtrace "$MG" --no-doc \
+	--results "$T/bench" > "$T/bench.out" 2> "$T/bench.err"
+rc=$?
+[ $rc = 0 ] && ok "bench: --smoke exits 0" || bad "bench: --smoke exit $rc: $(tail -3 "$T/bench.err")"
+grep -q '^| workload | configuration | ops/s (median) | throughput loss (median)' "$T/bench.out" \
+	&& ok "bench: prints the table" || bad "bench: no table header in: $(head -5 "$T/bench.out")"
+for wl in write+stat write-only; do
+	for cfg in bare "mgtrace stat" "mgtrace stat --hot" "mgtrace check" bpftrace "perf stat"; do
+		# a row with a figure, or (stat --hot here) the reason it cannot run
+		if grep -qE "^\| $(printf '%s' "$wl" | sed 's/+/\\+/') \| $cfg \| ([0-9]+ \| |- \| unavailable: .)" "$T/bench.out"; then
+			ok "bench: $wl / $cfg ran"
+		else
+			bad "bench: $wl / $cfg has no row: $(grep -F "| $wl | $cfg" "$T/bench.out")"
+		fi
+	done
+done
+grep -q '^| write+stat | mgtrace stat --hot | - | unavailable: ' "$T/bench.out" ||
+	grep -qE '^\| write\+stat \| mgtrace stat --hot \| [0-9]+ ' "$T/bench.out" &&
+	ok "bench: stat --hot measured or its reason given" || bad "bench: stat --hot row"
+grep -q "^startup: mgtrace: exec to 'counting with backend' line: [0-9.]* ms" "$T/bench.out" &&
+	ok "bench: start to attached measured" || bad "bench: no start-to-attached figure"
+grep -q '^peak RSS: mgtrace stat: [0-9.]* MiB' "$T/bench.out" &&
+	ok "bench: peak RSS measured" || bad "bench: no peak RSS"
+grep -q '^ring: check --rate 0 --threads [0-9]*: [0-9]* events/s, lost [0-9]*' "$T/bench.out" &&
+	ok "bench: ring-buffer rate measured" || bad "bench: no ring-buffer rate"
+[ "$(our_bpf)" = 0 ] && ok "bench: nothing left attached" || bad "bench: BPF objects left behind"
