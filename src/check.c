@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -383,11 +384,20 @@ static int event_loop(struct check_state *cs)
 	uint64_t end = mg_now_ns() + (uint64_t)(cs->o.duration * 1e9);
 	int err;
 
+	struct epoll_event ev;
+	int efd = ring_buffer__epoll_fd(cs->rb);
+
 	for (;;) {
-		err = ring_buffer__poll(cs->rb, 50);
+		/*
+		 * Wait, sample the clock, then consume: every event consumed was made
+		 * before the sample, so a step that explains it is already recorded.
+		 */
+		if (epoll_wait(efd, &ev, 1, 50) < 0 && errno != EINTR)
+			return mg_err(MG_EXIT_FAIL, "epoll: %s", strerror(errno));
+		watch_clock(cs);
+		err = ring_buffer__consume(cs->rb);
 		if (err < 0 && err != -EINTR)
 			return mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
-		watch_clock(cs);
 		if (mg_run_wait(&cs->run, &zero))
 			break;
 		if (!cs->o.argv && (mg_now_ns() >= end || !atomic_load(&cs->running)))
@@ -808,8 +818,8 @@ int cmd_check(int argc, char **argv)
 		ret = MG_EXIT_FAIL;
 		goto out;
 	}
-	ring_buffer__consume(cs.rb);
 	watch_clock(&cs);
+	ring_buffer__consume(cs.rb);
 	lost = 0;
 	for (int cpu = 0; cpu < cs.run.sess.nr_cpus; cpu++)
 		lost += cs.run.cur.bpf[cpu].v[MG_BPF_LOST] - cs.run.first.bpf[cpu].v[MG_BPF_LOST];

@@ -3,6 +3,8 @@
 # (6.13+).  Runs as /test.sh under /init; helpers come from /lib/mgtest.sh.
 # Each mgtrace run sends its JSON to the host, where check-multigrain.py
 # asserts the values (exact equality with the kernel's debugfs counters).
+# With mgtest_smoke=1 in the environment (kernels.txt variant "smoke"), the long
+# steps (ext4, contention, intervals, thresholds, clock step) are skipped.
 set -eu
 . /lib/mgtest.sh
 MG=/bin/mgtrace
@@ -26,42 +28,9 @@ stat_json() {
 # left_attached: number of BPF programs loaded once mgtrace has exited.
 left_attached() { bpftool prog show 2>/dev/null | grep -c '^[0-9]*:' || true; }
 
-check mgtrace-present test -x $MG
-mount_ext4 /mnt/x
-run_json probe 0 $MG probe --json
-check probe-leaves-nothing test "$(left_attached)" = 0
-for be in fentry kprobe tracepoint; do
-	run_json "stat-$be-tmpfs" 0 stat_json "$be" /tmp
-	run_json "stat-$be-ext4" 0 stat_json "$be" /mnt/x
-done
-for be in fentry kprobe; do
-	# fixed operation count, so that the hot-path counts can be related to it
-	run_json "hot-$be" 0 stat_json "$be" /tmp --hot -- --threads 1 --files 1 --ops 2000
-done
-# contention: many threads on 2 CPUs taking fine-grained stamps at once
-run_json contention 0 stat_json fentry /tmp -- --threads 8 --files 1
-run_json interval 0 $MG stat --json -i 0.3 -c 2 --backend kprobe
-# mgtrace check with every backend, on tmpfs and ext4
-for be in fentry kprobe tracepoint; do
-	run_json "check-$be" 0 $MG check --json --backend "$be" --duration 1
-done
-run_json check-ext4 0 $MG check --json --duration 1 --dir /mnt/x
-# a threshold below the observed floor-swap ratio must fail (exit 1) and show the figure
-run_json check-threshold 1 $MG check --json --duration 1 --max-floor-swap-ratio 0.0001
-# a backward realtime step (10 s) during the run: regressions are attributed to it
-# (stepped 1 s after the check's workload directory appears, so within the run)
-( i=0; while ! ls -d /tmp/mgtrace-check.* > /dev/null 2>&1 && [ $i -lt 600 ]; do
-	sleep 0.1; i=$((i + 1)); done
-  sleep 1; date -s "@$(( $(date +%s) - 10 ))" > /dev/null ) &
-run_json check-clockstep 0 $MG check --json --duration 6
-wait
-# stat --latency: histogram totals equal fine_stamps and ctime_updates of the same window
-run_json latency-fentry 0 stat_json fentry /tmp --latency
-run_json latency-kprobe 0 stat_json kprobe /tmp --latency
-check stat-leaves-nothing test "$(left_attached)" = 0
-umount /mnt/x
-# mgtrace trace: floor events with each function-probe backend (1 thread, 1 file,
-# 2000 write+stat pairs: every write needs a fine-grained stamp)
+# full: true unless this is a smoke run
+full() { [ "${mgtest_smoke:-0}" != 1 ]; }
+
 # trace_json BACKEND: the trace JSON lines (all processes: -a), then the debugfs
 # counters around the run
 trace_json() {
@@ -77,6 +46,44 @@ trace_json() {
 	cat /tmp/trace.err >&2
 	return $rc
 }
+check mgtrace-present test -x $MG
+full && mount_ext4 /mnt/x
+run_json probe 0 $MG probe --json
+check probe-leaves-nothing test "$(left_attached)" = 0
+for be in fentry kprobe tracepoint; do
+	run_json "stat-$be-tmpfs" 0 stat_json "$be" /tmp
+	full && run_json "stat-$be-ext4" 0 stat_json "$be" /mnt/x
+done
+for be in fentry kprobe; do
+	# fixed operation count, so that the hot-path counts can be related to it
+	run_json "hot-$be" 0 stat_json "$be" /tmp --hot -- --threads 1 --files 1 --ops 2000
+done
+# stat --latency: histogram totals equal fine_stamps and ctime_updates of the same window
+run_json latency-fentry 0 stat_json fentry /tmp --latency
+full && run_json latency-kprobe 0 stat_json kprobe /tmp --latency
+# mgtrace trace: floor events with each function-probe backend (1 thread, 1 file,
+# 2000 write+stat pairs: nearly every write needs a fine-grained stamp)
 for be in fentry kprobe; do
 	run_json "trace-$be" 0 trace_json "$be"
 done
+# mgtrace check with every backend
+for be in fentry kprobe tracepoint; do
+	run_json "check-$be" 0 $MG check --json --backend "$be" --duration 1
+done
+if full; then
+	# contention: many threads on 2 CPUs taking fine-grained stamps at once
+	run_json contention 0 stat_json fentry /tmp -- --threads 8 --files 1
+	run_json interval 0 $MG stat --json -i 0.3 -c 2 --backend kprobe
+	run_json check-ext4 0 $MG check --json --duration 1 --dir /mnt/x
+	# a threshold below the observed floor-swap ratio must fail (exit 1) and show the figure
+	run_json check-threshold 1 $MG check --json --duration 1 --max-floor-swap-ratio 0.0001
+	# a backward realtime step (10 s) during the run: regressions are attributed to it
+	# (stepped 1 s after the check's workload directory appears, so within the run)
+	( i=0; while ! ls -d /tmp/mgtrace-check.* > /dev/null 2>&1 && [ $i -lt 600 ]; do
+		sleep 0.1; i=$((i + 1)); done
+	  sleep 1; date -s "@$(( $(date +%s) - 10 ))" > /dev/null ) &
+	run_json check-clockstep 0 $MG check --json --duration 6
+	wait
+	umount /mnt/x
+fi
+check stat-leaves-nothing test "$(left_attached)" = 0
