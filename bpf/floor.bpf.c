@@ -20,6 +20,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "mgtrace.h"
+#include "mg_common.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -94,21 +95,9 @@ static __always_inline __u64 swaps_here(void)
 
 static __always_inline bool pass_filters(__u64 id)
 {
-	char comm[16];
-	int i;
-
 	if (filter_tgid && (id >> 32) != filter_tgid)
 		return false;
-	if (!filter_comm[0])
-		return true;
-	bpf_get_current_comm(comm, sizeof(comm));
-	for (i = 0; i < 16; i++) {
-		if (comm[i] != filter_comm[i])
-			return false;
-		if (!comm[i])
-			break;
-	}
-	return true;
+	return mg_comm_passes(filter_comm);
 }
 
 static __always_inline void on_set_ctime_entry(struct inode *inode)
@@ -138,7 +127,6 @@ static __always_inline void on_exit(void)
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct inode **ip, *inode = NULL;
 	struct timespec64 *ts;
-	struct hlist_node *alias;
 	struct entry *en;
 	struct mg_event *e;
 	__u32 dev = 0;
@@ -187,15 +175,8 @@ static __always_inline void on_exit(void)
 	e->floor_before = en->floor;
 	e->floor_after = floor_now();
 	e->name[0] = 0;
-	if (inode) {
-		alias = BPF_CORE_READ(inode, i_dentry.first);
-		if (alias) {
-			struct dentry *d = container_of(alias, struct dentry, d_u.d_alias);
-
-			bpf_probe_read_kernel_str(e->name, sizeof(e->name),
-						  BPF_CORE_READ(d, d_name.name));
-		}
-	}
+	if (inode)
+		mg_inode_name(inode, e->name, sizeof(e->name));
 	bpf_ringbuf_submit(e, 0);
 	bump(0);
 out:

@@ -22,6 +22,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "mgtrace.h"
+#include "mg_common.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -64,21 +65,6 @@ static __always_inline void count_set_ctime_current(struct inode *inode)
 		count(MG_BPF_CTIME_UPDATES);
 }
 
-static __always_inline bool comm_matches(const char *comm)
-{
-	int i;
-
-	if (!filter_comm[0])
-		return true;
-	for (i = 0; i < 16; i++) {
-		if (comm[i] != filter_comm[i])
-			return false;
-		if (!comm[i])
-			break;
-	}
-	return true;
-}
-
 /*
  * Event mode: reserve, fill and submit one record for inode. ctime/mtime may be
  * NULL (taken from the inode then). Returns nothing: a failed reservation is
@@ -89,9 +75,7 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 				 __u32 old, __u32 new, __u32 cur)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	struct hlist_node *alias;
 	struct mg_event *e;
-	char comm[16];
 	__u32 dev;
 	__u64 ino;
 
@@ -103,11 +87,8 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 	ino = BPF_CORE_READ(inode, i_ino);
 	if (filter_ino && (ino != filter_ino || dev != filter_dev))
 		return;
-	if (filter_comm[0]) {
-		bpf_get_current_comm(comm, sizeof(comm));
-		if (!comm_matches(comm))
-			return;
-	}
+	if (!mg_comm_passes(filter_comm))
+		return;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		count(MG_BPF_LOST);
@@ -143,13 +124,7 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 	e->floor_known = 0;
 	e->floor_before = 0;
 	e->floor_after = 0;
-	e->name[0] = 0;
-	alias = BPF_CORE_READ(inode, i_dentry.first);
-	if (alias) {
-		struct dentry *d = container_of(alias, struct dentry, d_u.d_alias);
-
-		bpf_probe_read_kernel_str(e->name, sizeof(e->name), BPF_CORE_READ(d, d_name.name));
-	}
+	mg_inode_name(inode, e->name, sizeof(e->name));
 	bpf_ringbuf_submit(e, 0);
 	count(MG_BPF_EVENTS);
 }

@@ -16,6 +16,7 @@ Each check prints "ok   ..." or "FAIL ..."; the exit status is 1 on any failure.
 FILE is parsed with Python's json module: exactly one JSON object on one line.
 """
 import copy
+import os
 import json
 import sys
 
@@ -29,17 +30,8 @@ IDS = {"CLOCK_REALTIME": 0, "CLOCK_MONOTONIC": 1, "CLOCK_PROCESS_CPUTIME_ID": 2,
 CLOCKSOURCE = "/sys/devices/system/clocksource/clocksource0/current_clocksource"
 
 
-class Checker:
-    def __init__(self, quiet=False):
-        self.failures = []
-        self.quiet = quiet
-
-    def check(self, cond, msg):
-        if not cond:
-            self.failures.append(msg)
-        if not self.quiet:
-            print(("ok   " if cond else "FAIL ") + msg)
-        return cond
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkjson import Checker  # noqa: E402
 
 
 def is_int(v):

@@ -12,6 +12,10 @@ tally() {
 	pass=$((pass + $(grep -c '^ok ' "$f")))
 	fail=$((fail + $(grep -c '^FAIL ' "$f")))
 	grep '^FAIL ' "$f" | sed "s/^/  [$n] /"
+	# a checker that crashed, or checked nothing, must not pass silently
+	if grep -q '^Traceback' "$f" || ! grep -q -e '^ok ' -e '^FAIL ' "$f"; then
+		bad "$n: the checker printed no result: $(tail -3 "$f")"
+	fi
 }
 
 # Our BPF programs and links, as bpftool lists them (names are cut at 15 characters).

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mg_common.bpf.h - helpers shared by the event-emitting BPF objects
+ * (mgtrace.bpf.c and floor.bpf.c). Each object defines its own rodata
+ * filter_comm[16]; these helpers read it.
+ */
+#ifndef MG_COMMON_BPF_H
+#define MG_COMMON_BPF_H
+
+/* True when no comm filter is set, or the current task's comm equals filter_comm. */
+static __always_inline bool mg_comm_passes(const volatile char *filter)
+{
+	char comm[16];
+	int i;
+
+	if (!filter[0])
+		return true;
+	bpf_get_current_comm(comm, sizeof(comm));
+	for (i = 0; i < 16; i++) {
+		if (comm[i] != filter[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
+/* Copy the last path component of inode's first dentry alias into name ("" if none). */
+static __always_inline void mg_inode_name(struct inode *inode, char *name, int len)
+{
+	struct hlist_node *alias = BPF_CORE_READ(inode, i_dentry.first);
+
+	name[0] = 0;
+	if (alias) {
+		struct dentry *d = container_of(alias, struct dentry, d_u.d_alias);
+
+		bpf_probe_read_kernel_str(name, len, BPF_CORE_READ(d, d_name.name));
+	}
+}
+
+#endif
