@@ -69,7 +69,8 @@ static void from_kernel(struct mg_row *r, const struct mg_report_cfg *cfg,
 
 	r->src = MG_SRC_KERNEL;
 	if (cfg->kpc) {
-		snprintf(r->detail, sizeof(r->detail), "%s (per-CPU ksym)", sym);
+		snprintf(r->detail, sizeof(r->detail), "%s (%s)", sym,
+			 cfg->kpc_method ? cfg->kpc_method : "per-CPU ksym");
 		r->have_total = r->have_percpu = true;
 		r->total = 0;
 		for (cpu = 0; cpu < n; cpu++) {

@@ -54,6 +54,7 @@ struct mg_report_cfg {
 	const char *tp_flavour;		/* "tp_btf" or "raw_tp" */
 	bool hot;			/* current_time and coarse_mg probes attached */
 	bool kpc;			/* snapshots carry kernel per-CPU counters */
+	const char *kpc_method;		/* how they are read (mg_kreader_method()) */
 };
 
 /* One printed counter over a window [a, b]. */

@@ -2,11 +2,13 @@
 /*
  * kcounters.h - the kernel's own per-CPU multigrain counters, read from BPF.
  *
- * Source: typed per-CPU ksyms mg_ctime_updates, mg_ctime_swaps, mg_fine_stamps
- * (fs/inode.c) and timekeeping_mg_floor_swaps (kernel/time/timekeeping.c),
- * read by bpf/kcounters.bpf.c run with bpf_prog_test_run_opts(). Needs
- * CONFIG_KALLSYMS_ALL; without it mg_kreader_open() fails and callers fall
- * back to the debugfs totals.
+ * Source: mg_ctime_updates, mg_ctime_swaps, mg_fine_stamps (fs/inode.c) and
+ * timekeeping_mg_floor_swaps (kernel/time/timekeeping.c), read by a BPF
+ * program run with bpf_prog_test_run_opts(): through typed per-CPU ksyms
+ * (bpf/kcounters.bpf.c, needs CONFIG_KALLSYMS_ALL), else through their BTF
+ * .data..percpu offsets (bpf/pcpu.bpf.c), each such reading checked against
+ * the debugfs totals. When neither works, mg_kreader_open() fails and callers
+ * fall back to the debugfs totals.
  */
 #ifndef MG_KCOUNTERS_H
 #define MG_KCOUNTERS_H
@@ -25,9 +27,13 @@ struct mg_kreader *mg_kreader_open(int nr_cpus, int *err, char *why, size_t whyl
 
 /*
  * Read all counters: out[cpu * MG_K_NR_COUNTERS + enum mg_kernel_counter],
- * one row per possible CPU, counts since boot. Returns 0 or -errno.
+ * one row per possible CPU, counts since boot. Returns 0, -EPROTO (a BTF-offset
+ * reading did not match debugfs five times running) or -errno.
  */
 int mg_kreader_read(struct mg_kreader *r, uint64_t *out);
+
+/* How the reader reads: "per-CPU ksym" or "per-CPU via BTF offsets, checked against debugfs". */
+const char *mg_kreader_method(const struct mg_kreader *r);
 
 /* Unload; NULL is fine. */
 void mg_kreader_close(struct mg_kreader *r);

@@ -72,6 +72,7 @@ int cmd_probe(int argc, char **argv)
 	struct mg_kreader *kr;
 	uint64_t dbg[MG_K_NR_COUNTERS];
 	char kr_why[256] = "";
+	const char *kr_method = NULL;
 	bool json = false, mg;
 	int c, i, ret, kerr = 0, dbg_err, ncpu = mg_nr_cpus();
 	enum mg_backend chosen = MG_BE_AUTO;
@@ -96,6 +97,8 @@ int cmd_probe(int argc, char **argv)
 	mg = mg_kenv_multigrain(&env);
 	dbg_err = mg_debugfs_read(dbg);
 	kr = mg_kreader_open(ncpu, &kerr, kr_why, sizeof(kr_why));
+	if (kr)
+		kr_method = mg_kreader_method(kr);	/* a static string */
 	mg_kreader_close(kr);
 	for (i = MG_BE_FENTRY; i < MG_BE_NR; i++) {
 		probe_backend(&env, i, &bp[i]);
@@ -139,7 +142,9 @@ int cmd_probe(int argc, char **argv)
 		json_object_set_new(o, "percpu_symbols_in_btf", a);
 		json_object_set_new(o, "kallsyms_all", json_boolean(env.kallsyms_all));
 		json_object_set_new(o, "percpu_readable", json_boolean(kr != NULL));
-		if (!kr)
+		if (kr)
+			json_object_set_new(o, "percpu_method", json_string(kr_method));
+		else
 			json_object_set_new(o, "percpu_reason", json_string(kr_why));
 		a = json_object();
 		for (i = MG_BE_FENTRY; i < MG_BE_NR; i++) {
@@ -183,8 +188,7 @@ int cmd_probe(int argc, char **argv)
 	printf("%-22s", "per-CPU counter syms");
 	for (i = 0; i < MG_K_NR_COUNTERS; i++)
 		printf(" %s%s", mg_kcounter_syms[i], env.ksym_in_btf[i] ? "" : "(not in BTF)");
-	printf("\n%-22s %s%s\n", "per-CPU from BPF", kr ? "yes (typed per-CPU ksyms)" : "no: ",
-	       kr ? "" : kr_why);
+	printf("\n%-22s %s%s\n", "per-CPU from BPF", kr ? "yes: " : "no: ", kr ? kr_method : kr_why);
 	printf("%-22s %s\n", "KALLSYMS_ALL", env.kallsyms_all ? "yes" : "no (no data symbols in /proc/kallsyms)");
 	for (i = MG_BE_FENTRY; i < MG_BE_NR; i++) {
 		char label[32];

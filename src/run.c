@@ -31,7 +31,7 @@ int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session
 		.func_backend = mg_backend_has_funcs(r->sess.backend) ?
 				mg_backend_name(r->sess.backend) : NULL,
 		.tp_flavour = r->sess.tp_btf ? "tp_btf" : "raw_tp",
-		.hot = o->hot, .kpc = kpc,
+		.hot = o->hot, .kpc = kpc, .kpc_method = kpc ? mg_kreader_method(r->kr) : NULL,
 	};
 	memcpy(r->cfg.func_probe, r->sess.func_probe, sizeof(r->cfg.func_probe));
 	if (mg_snap_alloc(&r->first, r->sess.nr_cpus, kpc) ||
@@ -194,7 +194,8 @@ json_t *mg_run_json_header(struct mg_run *r, const char *type)
 			json_object_set_new(fp, mg_func_names[i], json_string(r->sess.func_probe[i]));
 	json_object_set_new(o, "function_probes", fp);
 	json_object_set_new(o, "nr_cpus", json_integer(r->sess.nr_cpus));
-	json_object_set_new(o, "kernel_per_cpu", r->kr ? json_string("per-CPU ksyms") : json_null());
+	json_object_set_new(o, "kernel_per_cpu", r->kr ? json_string(mg_kreader_method(r->kr)) :
+			    json_null());
 	if (!r->kr)
 		json_object_set_new(o, "kernel_per_cpu_unavailable", json_string(r->kr_why));
 	return o;
@@ -231,6 +232,6 @@ void mg_run_print_backend(struct mg_run *r, FILE *f)
 	for (b = MG_BE_FENTRY; b < MG_BE_NR; b++)
 		if (r->sess.attempts[b].tried && r->sess.attempts[b].err)
 			fprintf(f, "  %s refused: %s\n", mg_backend_name(b), r->sess.attempts[b].why);
-	fprintf(f, "kernel per-CPU counters: %s%s\n", r->kr ? "read from BPF (per-CPU ksyms)" :
-		"unavailable: ", r->kr ? "" : r->kr_why);
+	fprintf(f, "kernel per-CPU counters: %s%s\n", r->kr ? "read from BPF, " : "unavailable: ",
+		r->kr ? mg_kreader_method(r->kr) : r->kr_why);
 }

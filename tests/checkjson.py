@@ -80,8 +80,8 @@ def check_stat(c, objs, backend=None, funcs=False, kernel_percpu=False,
     c.check(fl["source"] == "kernel" and (fl["total"] or 0) >= min_floor,
             f"floor_swaps from the kernel counter: {fl['total']} >= {min_floor}")
     if kernel_percpu:
-        c.check(fl["per_cpu"] is not None and "ksym" in fl["detail"],
-                "floor_swaps per CPU from the kernel's per-CPU counter")
+        c.check(fl["per_cpu"] is not None and ("ksym" in fl["detail"] or "BTF offsets" in fl["detail"]),
+                f"floor_swaps per CPU from the kernel's per-CPU counter ({fl['detail']})")
     sq = ctr["stat_queries"]
     c.check((sq["total"] or 0) >= min_stat, f"stat_queries {sq['total']} >= {min_stat}")
     c.check(s["mismatches"] == sum(1 for r in ctr.values() if r.get("match") is False),
@@ -108,6 +108,9 @@ def check_probe(c, p, mode):
                 f"kprobe refused, kernel has no kprobes: {be['kprobe']['reason']}")
         c.check(p["auto_backend"] == "tracepoint", "auto chooses tracepoint")
         c.check(p["debugfs"]["readable"] is True, "debugfs counters readable")
+        # no KALLSYMS_ALL here: the per-CPU counters are read through their BTF offsets
+        c.check(p["percpu_readable"] is True and "BTF offsets" in p.get("percpu_method", ""),
+                f"kernel per-CPU counters read via BTF offsets: {p.get('percpu_method') or p.get('percpu_reason')}")
     elif mode == "vm-multigrain":
         c.check(p["multigrain"] is True and p["floor_api"] == "mainline", "multigrain, mainline API")
         for b in ("fentry", "kprobe", "tracepoint"):

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pcpu.bpf.c - read the kernel's per-CPU multigrain counters without ksyms.
+ *
+ * For kernels without CONFIG_KALLSYMS_ALL, where typed per-CPU ksyms of data
+ * symbols cannot load (bpf/kcounters.bpf.c). BTF still gives each per-CPU
+ * variable's offset in the .data..percpu section (user space passes them in),
+ * and a per-CPU variable's address on a CPU is that offset plus a base that
+ * is the same for every variable of that CPU. The base of this CPU comes from
+ * a per-CPU object whose address BPF can see: this CPU's runqueue (the running
+ * task's cfs_rq->rq), checked by rq->cpu. The bases of the other CPUs differ
+ * from it as the per-CPU copies of this object's own PERCPU_ARRAY value do
+ * (bpf_map_lookup_percpu_elem). User space validates every reading against the
+ * debugfs totals before trusting it (src/kcounters.c).
+ *
+ * Run on demand with bpf_prog_test_run_opts(); never attached.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "mgtrace.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile __u32 nr_cpus = 1;
+const volatile __u64 rq_off = 0;			/* runqueues in .data..percpu */
+const volatile __u64 var_off[MG_K_NR_COUNTERS] = {};	/* the counters, enum mg_kernel_counter */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} anchor SEC(".maps");
+
+/* Output: out[cpu][enum mg_kernel_counter]; status 0 ok, else a negative errno-like code. */
+__u64 out[MG_MAX_CPUS][MG_K_NR_COUNTERS];
+int status;
+
+SEC("raw_tp/mgtrace_read_pcpu")
+int read_pcpu(void *ctx)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u32 zero = 0, cpu = bpf_get_smp_processor_id(), c;
+	struct rq *rq;
+	void *mine;
+	__u64 base;
+	int k;
+
+	if (!bpf_core_field_exists(struct cfs_rq, rq)) {
+		status = -95;	/* EOPNOTSUPP: no cfs_rq->rq (CONFIG_FAIR_GROUP_SCHED unset) */
+		return 0;
+	}
+	rq = BPF_CORE_READ(t, se.cfs_rq, rq);
+	if (!rq || BPF_CORE_READ(rq, cpu) != (int)cpu) {
+		status = -22;	/* EINVAL: the runqueue is not this CPU's */
+		return 0;
+	}
+	mine = bpf_map_lookup_elem(&anchor, &zero);
+	if (!mine) {
+		status = -2;
+		return 0;
+	}
+	base = (__u64)rq - rq_off;
+	for (c = 0; c < MG_MAX_CPUS; c++) {
+		void *theirs;
+		__u64 b, d;
+
+		if (c >= nr_cpus)
+			break;
+		theirs = bpf_map_lookup_percpu_elem(&anchor, &zero, c);
+		if (!theirs) {
+			status = -6;	/* ENXIO: no such CPU */
+			return 0;
+		}
+		/*
+		 * One pointer - pointer subtraction (a scalar for a privileged
+		 * loader), fenced so that the compiler cannot fold it into
+		 * map-pointer arithmetic the verifier refuses.
+		 */
+		d = (__u64)theirs - (__u64)mine;
+		asm volatile("" : "+r"(d));
+		b = base + d;
+		for (k = 0; k < MG_K_NR_COUNTERS; k++)
+			if (bpf_probe_read_kernel(&out[c][k], sizeof(__u64), (void *)(b + var_off[k]))) {
+				status = -14;	/* EFAULT */
+				return 0;
+			}
+	}
+	status = 0;
+	return 0;
+}
