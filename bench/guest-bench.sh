@@ -10,7 +10,9 @@
 # sent to the host as an MGDATA block; the host pairs each run with the bare runs beside
 # it. The mgtrace JSON of round 1 goes to the host as json-<workload>-<config>.json, for
 # the calls per operation. bpftrace and perf are not in the guest.
+# shellcheck disable=SC3043 # busybox ash has 'local'
 set -u
+# shellcheck source=/dev/null
 . /lib/mgtest.sh
 MG=/bin/mgtrace
 : "${BENCH_ROUNDS:=3}" "${BENCH_OPS:=20000}" "${BENCH_THREADS:=2}"
@@ -54,6 +56,7 @@ one() {
 for wl in write+stat write-only; do
 	one "$wl" bare -1
 	r=0
+	# shellcheck disable=SC2086 # a word list
 	set -- $CONFIGS
 	while [ $r -lt "$BENCH_ROUNDS" ]; do
 		one "$wl" bare $r
