@@ -31,6 +31,7 @@ const volatile __u32 filter_tgid = 0;
 const volatile __u32 filter_dev = 0;
 const volatile __u64 filter_ino = 0;
 const volatile char filter_comm[16] = {};
+const volatile __u64 wakeup_bytes = 0;	/* wake the consumer only past this backlog */
 
 /* Shared with mgtrace.bpf.c's "events" (bpf_map__reuse_fd). */
 struct {
@@ -177,7 +178,7 @@ static __always_inline void on_exit(void)
 	e->name[0] = 0;
 	if (inode)
 		mg_inode_name(inode, e->name, sizeof(e->name));
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, mg_wakeup_flags(&events, wakeup_bytes));
 	bump(0);
 out:
 	bpf_map_delete_elem(&inflight, &id);

@@ -38,4 +38,17 @@ static __always_inline void mg_inode_name(struct inode *inode, char *name, int l
 	}
 }
 
+/*
+ * Submit flags: no consumer wakeup until the backlog passes wakeup_bytes (0:
+ * always wake). Waking the consumer for every event costs the traced workload a
+ * context switch per event; the consumer polls on a timer instead.
+ */
+static __always_inline __u64 mg_wakeup_flags(void *rb, __u64 wakeup_bytes)
+{
+	if (!wakeup_bytes)
+		return 0;
+	return bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP :
+									  BPF_RB_NO_WAKEUP;
+}
+
 #endif

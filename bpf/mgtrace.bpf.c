@@ -41,6 +41,7 @@ const volatile __u32 filter_tgid = 0;		/* only this process, if non-zero */
 const volatile __u32 filter_dev = 0;		/* only this kernel dev_t ... */
 const volatile __u64 filter_ino = 0;		/* ... and inode number, if non-zero */
 const volatile char filter_comm[16] = {};	/* only this comm, if set */
+const volatile __u64 wakeup_bytes = 0;		/* wake the consumer only past this backlog */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -125,7 +126,7 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 	e->floor_before = 0;
 	e->floor_after = 0;
 	mg_inode_name(inode, e->name, sizeof(e->name));
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, mg_wakeup_flags(&events, wakeup_bytes));
 	count(MG_BPF_EVENTS);
 }
 

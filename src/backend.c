@@ -200,6 +200,8 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 		skel->rodata->filter_dev = o->filter_dev;
 		skel->rodata->filter_ino = o->filter_ino;
 		memcpy((char *)skel->rodata->filter_comm, o->filter_comm, sizeof(o->filter_comm));
+		/* wake the consumer at a quarter full; it also polls every 50-100 ms */
+		skel->rodata->wakeup_bytes = (o->ringbuf_bytes ? o->ringbuf_bytes : 16u << 20) / 4;
 		err = bpf_map__set_max_entries(skel->maps.events,
 					       o->ringbuf_bytes ? o->ringbuf_bytes : 16u << 20);
 		if (err) {

@@ -274,6 +274,15 @@ static int run_stat(struct stat_run *r)
 			      strerror(errno));
 	if ((ret = mg_run_setup(&r->run, r->o.backend, &so)))
 		goto out;
+	if (r->o.hot && !mg_backend_has_funcs(r->run.sess.backend)) {
+		const struct mg_attempt *a = r->run.sess.attempts;
+
+		ret = mg_err(MG_EXIT_ENV, "--hot needs a function-probe backend (fentry or kprobe): "
+			     "fentry refused: %s; kprobe refused: %s",
+			     a[MG_BE_FENTRY].tried ? a[MG_BE_FENTRY].why : "not tried",
+			     a[MG_BE_KPROBE].tried ? a[MG_BE_KPROBE].why : "not tried");
+		goto out;
+	}
 	if (r->o.latency && (ret = setup_latency(r)))
 		goto out;
 	if (!r->o.json)

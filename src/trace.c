@@ -205,6 +205,7 @@ static int floor_try(struct trace_state *t, enum mg_backend be, struct mg_attemp
 					  !strncmp(n, be == MG_BE_FENTRY ? "fe_" : "kp_", 3));
 	}
 	f->rodata->filter_tgid = t->run.sess.skel->rodata->filter_tgid;
+	f->rodata->wakeup_bytes = t->run.sess.skel->rodata->wakeup_bytes;
 	f->rodata->filter_dev = t->o.dev;
 	f->rodata->filter_ino = t->o.have_inode ? t->o.ino : 0;
 	memcpy((char *)f->rodata->filter_comm, t->o.comm, sizeof(t->o.comm));
@@ -501,7 +502,10 @@ int cmd_trace(int argc, char **argv)
 		t.run.go_fd = -1;
 	}
 	for (;;) {
+		/* events are submitted without wakeups below a backlog: consume on a timer too */
 		err = ring_buffer__poll(t.rb, 100);
+		if (err >= 0)
+			err = ring_buffer__consume(t.rb);
 		if (err < 0 && err != -EINTR) {
 			ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
 			goto out;

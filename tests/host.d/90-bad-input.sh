@@ -22,3 +22,4 @@ badcase "debugfs not mounted" 3 "debugfs is not mounted" \
 	unshare -m sh -c "umount /sys/kernel/debug && exec $MG stat -- true"
 badcase "no BTF" 3 "no BTF" \
 	unshare -m sh -c "mount --bind /dev/null /sys/kernel/btf/vmlinux && exec $MG stat -- true"
+badcase "--hot where only tracepoints attach" 3 "needs a function-probe backend" $MG stat --hot -- true
