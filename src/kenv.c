@@ -2,6 +2,7 @@
 /* kenv.c - probe the running kernel's multigrain support (see kenv.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
 #include <sys/utsname.h>
@@ -97,17 +98,21 @@ static void probe_btf(struct mg_kenv *env)
 bool mg_kallsyms_has(const char *sym)
 {
 	FILE *f = fopen("/proc/kallsyms", "re");
-	char line[512], name[256], type;
-	unsigned long long addr;
+	size_t len = strlen(sym);
 	bool found = false;
+	char line[512];
 
 	if (!f)
 		return false;
+	/* "ADDRESS TYPE NAME[\t[MODULE]]": compare the name without parsing every line */
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+		char *name = strchr(line, ' ');
+
+		if (!name || !(name = strchr(name + 1, ' ')))
 			continue;
-		if (!strcmp(name, sym)) {
-			found = addr != 0;
+		name++;
+		if (!strncmp(name, sym, len) && (name[len] == '\n' || name[len] == '\t' || !name[len])) {
+			found = strtoull(line, NULL, 16) != 0;
 			break;
 		}
 	}
@@ -134,8 +139,7 @@ void mg_kenv_probe(struct mg_kenv *env)
 	probe_lockdown(env);
 	probe_btf(env);
 	/* Data symbols appear in kallsyms only with CONFIG_KALLSYMS_ALL. */
-	env->kallsyms_all = mg_kallsyms_has("timekeeping_mg_floor_swaps") ||
-			    mg_kallsyms_has("mg_ctime_updates");
+	env->kallsyms_all = mg_kallsyms_has("timekeeping_mg_floor_swaps");
 	env->debugfs = probe_debugfs();
 }
 
