@@ -134,7 +134,7 @@ static void explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_bac
 	    strncmp(env->lockdown, "unknown", 7))
 		snprintf(cause, sizeof(cause), "BPF trampolines refused under lockdown=%s",
 			 env->lockdown);
-	for (i = 0; !cause[0] && i < nf; i++)
+	for (i = 0; !cause[0] && (err == -ENOENT || err == -EOPNOTSUPP) && i < nf; i++)
 		if (func_probe(env, be, hot, i) && !strcmp(func_probe(env, be, hot, i), "kprobe") &&
 		    !have_kprobe_pmu())
 			snprintf(cause, sizeof(cause), "kernel has no kprobes (CONFIG_KPROBES unset)%s",

@@ -40,6 +40,7 @@
 
 #define MG_EXIT_INCONCLUSIVE 4
 #define MAX_OPS (4u << 20)		/* ordering observations kept (about 200 MB at most) */
+#define MG_BATCH_EVENTS 65536	/* events consumed before the loop checks signals again */
 #define STEP_THRESHOLD_NS 1000000	/* realtime - monotonic moving by more is a step (1 ms) */
 
 /* A threshold on the floor figures; limit < 0: not set. */
@@ -91,6 +92,9 @@ struct check_state {
 	bool ops_capped;
 	uint64_t order_violations;
 	/* clock watch */
+	unsigned int batch;		/* events consumed since the last clock sample */
+	bool interrupted;		/* the built-in workload was stopped by SIGINT/SIGTERM */
+	FILE *junit;			/* --junit, opened before the run */
 	int64_t last_offset;		/* CLOCK_REALTIME - CLOCK_MONOTONIC at the last sample, ns */
 	uint64_t last_sample;		/* CLOCK_MONOTONIC just before that sample was read */
 };
@@ -358,7 +362,8 @@ static int on_event(void *ctx, void *data, size_t len)
 
 	if (len >= sizeof(struct mg_event))
 		mg_checker_event(cs->chk, data);
-	return 0;
+	/* under a sustained stream libbpf would never return: hand back control per batch */
+	return ++cs->batch >= MG_BATCH_EVENTS ? -EAGAIN : 0;
 }
 
 /*
@@ -395,11 +400,14 @@ static int event_loop(struct check_state *cs)
 		if (epoll_wait(efd, &ev, 1, 50) < 0 && errno != EINTR)
 			return mg_err(MG_EXIT_FAIL, "epoll: %s", strerror(errno));
 		watch_clock(cs);
+		cs->batch = 0;
 		err = ring_buffer__consume(cs->rb);
-		if (err < 0 && err != -EINTR)
+		if (err < 0 && err != -EINTR && err != -EAGAIN)
 			return mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
-		if (mg_run_wait(&cs->run, &zero))
+		if (mg_run_wait(&cs->run, &zero)) {
+			cs->interrupted = !cs->o.argv;
 			break;
+		}
 		if (!cs->o.argv && (mg_now_ns() >= end || !atomic_load(&cs->running)))
 			break;
 	}
@@ -514,6 +522,12 @@ static void decide(struct check_state *cs, struct verdict *v)
 		v->word = "FAIL";
 		snprintf(v->reason, sizeof(v->reason), "%llu violation(s), %d threshold(s) breached",
 			 (unsigned long long)v->faults, v->breached);
+	} else if (cs->o.argv && cs->run.child_status) {
+		/* a workload that failed cannot vouch for anything: CI must see it */
+		v->code = MG_EXIT_FAIL;
+		v->word = "FAIL";
+		snprintf(v->reason, sizeof(v->reason), "COMMAND exited with status %d",
+			 cs->run.child_status);
 	} else if (st->lost || st->untracked_events) {
 		v->code = MG_EXIT_INCONCLUSIVE;
 		v->word = "INCONCLUSIVE";
@@ -527,8 +541,9 @@ static void decide(struct check_state *cs, struct verdict *v)
 	} else {
 		v->code = MG_EXIT_OK;
 		v->word = "PASS";
-		snprintf(v->reason, sizeof(v->reason), "all invariants hold%s",
-			 unknown ? "; some thresholds could not be evaluated" : "");
+		snprintf(v->reason, sizeof(v->reason), "all invariants hold%s%s",
+			 unknown ? "; some thresholds could not be evaluated" : "",
+			 cs->interrupted ? "; interrupted by a signal before the planned end" : "");
 	}
 }
 
@@ -701,13 +716,12 @@ static void print_json(struct check_state *cs, const struct mg_report *rep, cons
 static int write_junit(struct check_state *cs, const struct verdict *v)
 {
 	const struct mg_check_stats *st = mg_checker_stats(cs->chk);
-	FILE *f = fopen(cs->o.junit, "we");
+	FILE *f = cs->junit;
 	struct { const char *name; uint64_t bad; const char *skip; } tc[3 + TH_NR];
 	char msg[TH_NR][200];
 	int i, n = 0, failures = 0, skipped = 0;
 
-	if (!f)
-		return mg_err(MG_EXIT_USAGE, "check: cannot open '%s': %s", cs->o.junit, strerror(errno));
+	cs->junit = NULL;
 	tc[n++] = (typeof(tc[0])){ "no ctime regression", faults_of(st, MG_V_REGRESSION), NULL };
 	tc[n++] = (typeof(tc[0])){ "change visibility", faults_of(st, MG_V_NOT_LATER) +
 				   faults_of(st, MG_V_SKIP_QUERIED), NULL };
@@ -764,6 +778,8 @@ static void cleanup(struct check_state *cs)
 	free(cs->w);
 	if (cs->out && cs->out != stdout)
 		fclose(cs->out);
+	if (cs->junit)
+		fclose(cs->junit);
 }
 
 int cmd_check(int argc, char **argv)
@@ -781,6 +797,14 @@ int cmd_check(int argc, char **argv)
 	cs.out = stdout;
 	if (cs.o.output && !(cs.out = fopen(cs.o.output, "we")))
 		return mg_err(MG_EXIT_USAGE, "check: cannot open '%s': %s", cs.o.output, strerror(errno));
+	if (cs.o.junit && !(cs.junit = fopen(cs.o.junit, "we"))) {
+		ret = mg_err(MG_EXIT_USAGE, "check: cannot open '%s': %s", cs.o.junit, strerror(errno));
+		goto out;
+	}
+	if (cs.o.dir && access(cs.o.dir, W_OK | X_OK)) {
+		ret = mg_err(MG_EXIT_USAGE, "check: cannot use --dir '%s': %s", cs.o.dir, strerror(errno));
+		goto out;
+	}
 	cs.chk = mg_checker_new(cs.o.max_inodes, 100);
 	if (!cs.chk) {
 		ret = mg_err(MG_EXIT_FAIL, "out of memory for %llu inodes",
@@ -819,7 +843,10 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	watch_clock(&cs);
-	ring_buffer__consume(cs.rb);
+	do {	/* drain: the workload has ended, the stream is finite */
+		cs.batch = 0;
+		err = ring_buffer__consume(cs.rb);
+	} while (err == -EAGAIN);
 	lost = 0;
 	for (int cpu = 0; cpu < cs.run.sess.nr_cpus; cpu++)
 		lost += cs.run.cur.bpf[cpu].v[MG_BPF_LOST] - cs.run.first.bpf[cpu].v[MG_BPF_LOST];

@@ -87,6 +87,7 @@ static void from_kernel(struct mg_row *r, const struct mg_report_cfg *cfg,
 		return;
 	}
 	snprintf(r->detail, sizeof(r->detail), "debugfs multigrain_timestamps total");
+	r->from_debugfs = true;
 	r->have_total = true;
 	r->total = (int64_t)(b->dbg[k] - a->dbg[k]);
 	snprintf(r->why, sizeof(r->why), "per-CPU values need the kernel per-CPU counter reader");
@@ -120,7 +121,8 @@ static void derive(struct mg_row *r, const struct mg_row *x, const struct mg_row
 static void compare(struct mg_row *r, const struct mg_snap *a, const struct mg_snap *b,
 		    enum mg_kernel_counter k)
 {
-	if (a->dbg_err || b->dbg_err)
+	/* a value read from debugfs is not compared with itself */
+	if (a->dbg_err || b->dbg_err || r->from_debugfs)
 		return;
 	r->have_kernel = true;
 	r->kernel = (int64_t)(b->dbg[k] - a->dbg[k]);

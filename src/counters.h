@@ -67,6 +67,7 @@ struct mg_row {
 	bool have_percpu;
 	int64_t *percpu;		/* nr_cpus counts, when have_percpu */
 	char why[192];			/* reason total and/or per-CPU values are unavailable */
+	bool from_debugfs;		/* total is the debugfs delta itself (not compared) */
 	bool have_kernel;		/* a debugfs delta exists to compare with */
 	int64_t kernel;			/* debugfs delta for the same window */
 	bool mismatch;			/* have_kernel && total != kernel */

@@ -27,7 +27,8 @@ static int usage(FILE *f, int code)
 		"  clocks   cost of clock_gettime() per clock, and whether it is vDSO or a system call\n"
 		"  help     this text; `mgtrace COMMAND --help` for a command's options\n\n"
 		"Without a command, mgtrace runs `stat` around a 3 s `stress` run.\n"
-		"Exit codes: 0 ok, 1 failure, 2 usage, 3 environment unsupported\n"
+		"Exit codes: 0 ok, 1 failure (check: violation), 2 usage, 3 environment unsupported,\n"
+		"4 check inconclusive\n"
 		"(not root, no BTF, no multigrain timestamps, debugfs not mounted).\n");
 	return code;
 }
@@ -58,8 +59,25 @@ int main(int argc, char **argv)
 		return cmd_stress(argc - 1, argv + 1);
 	if (!strcmp(cmd, "clocks"))
 		return cmd_clocks(argc - 1, argv + 1);
-	if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
+		/* `mgtrace help CMD` is `mgtrace CMD --help` */
+		if (argc > 2 && strcmp(argv[2], "help")) {
+			char *args[] = { argv[2], "--help", NULL };
+
+			argv = args;
+			argc = 2;
+			cmd = argv[0];
+			if (strcmp(cmd, "probe") && strcmp(cmd, "stat") && strcmp(cmd, "stress") &&
+			    strcmp(cmd, "check") && strcmp(cmd, "trace") && strcmp(cmd, "clocks"))
+				return mg_err(MG_EXIT_USAGE, "unknown command '%s' (try 'mgtrace help')", cmd);
+			return !strcmp(cmd, "probe") ? cmd_probe(argc, argv) :
+			       !strcmp(cmd, "stat") ? cmd_stat(argc, argv) :
+			       !strcmp(cmd, "stress") ? cmd_stress(argc, argv) :
+			       !strcmp(cmd, "check") ? cmd_check(argc, argv) :
+			       !strcmp(cmd, "trace") ? cmd_trace(argc, argv) : cmd_clocks(argc, argv);
+		}
 		return usage(stdout, MG_EXIT_OK);
+	}
 	if (!strcmp(cmd, "version") || !strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
 		printf("mgtrace %s\n", MGTRACE_VERSION);
 		return MG_EXIT_OK;

@@ -53,6 +53,7 @@ struct worker {
 };
 
 static atomic_bool stop_flag;
+static atomic_uint running;	/* worker threads not yet finished */
 
 static void *worker_main(void *arg)
 {
@@ -87,6 +88,7 @@ static void *worker_main(void *arg)
 		}
 	}
 out:
+	atomic_fetch_sub(&running, 1);
 	for (i = 0; i < n; i++) {
 		close(fds[i]);
 		snprintf(path, sizeof(path), "%s/t%d-f%llu", w->dir, w->idx, (unsigned long long)i);
@@ -140,6 +142,7 @@ int cmd_stress(int argc, char **argv)
 	bool mounted = false;
 	struct worker *w;
 	sigset_t sigs;
+	bool duration_given = false;
 	uint64_t total = 0, t0, t1;
 	int c, err = 0;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -153,7 +156,7 @@ int cmd_stress(int argc, char **argv)
 		switch (c) {
 		case 't': e = mg_parse_u64(optarg, 1, 1024, &o.threads); break;
 		case 'f': e = mg_parse_u64(optarg, 1, 256, &o.files); break;
-		case 'd': e = mg_parse_seconds(optarg, 86400, &o.duration); break;
+		case 'd': e = mg_parse_seconds(optarg, 86400, &o.duration); duration_given = true; break;
 		case 'n': e = mg_parse_u64(optarg, 1, UINT64_MAX, &o.ops); break;
 		case 'D': o.dir = optarg; break;
 		case 'S': o.no_stat = true; break;
@@ -167,10 +170,12 @@ int cmd_stress(int argc, char **argv)
 	}
 	if (optind < argc)
 		return mg_err(MG_EXIT_USAGE, "stress: unexpected argument '%s'", argv[optind]);
+	if (duration_given && o.ops)
+		return mg_err(MG_EXIT_USAGE, "stress: --duration and --ops exclude each other");
 
 	snprintf(dir, sizeof(dir), "%s/mgtrace-stress.XXXXXX", o.dir ? o.dir : "/tmp");
 	if (!mkdtemp(dir))
-		return mg_err(MG_EXIT_ENV, "stress: cannot create a directory under %s: %s",
+		return mg_err(o.dir ? MG_EXIT_USAGE : MG_EXIT_ENV, "stress: cannot create a directory under %s: %s",
 			      o.dir ? o.dir : "/tmp", strerror(errno));
 	if (!o.dir && !mount("mgtrace-stress", dir, "tmpfs", MS_NOSUID | MS_NODEV, "size=16m,mode=0700"))
 		mounted = true;
@@ -186,22 +191,33 @@ int cmd_stress(int argc, char **argv)
 		goto cleanup;
 	}
 	t0 = mg_now_ns();
+	atomic_store(&running, (unsigned)o.threads);
 	for (uint64_t i = 0; i < o.threads; i++) {
 		w[i] = (struct worker){ .idx = (int)i, .o = &o, .dir = dir };
 		if ((err = pthread_create(&w[i].tid, NULL, worker_main, &w[i]))) {
+			atomic_fetch_sub(&running, (unsigned)(o.threads - i));
 			o.threads = i;
 			atomic_store(&stop_flag, true);
 			break;
 		}
 	}
-	if (!o.ops && !err) {
-		/* Sleep for the duration; SIGINT/SIGTERM end it early. */
-		struct timespec ts = { (time_t)o.duration,
-				       (long)((o.duration - (time_t)o.duration) * 1e9) };
+	/*
+	 * Wait for the duration (or, with --ops, for the threads to finish); SIGINT and
+	 * SIGTERM end the run early either way.
+	 */
+	while (!err && atomic_load(&running)) {
+		uint64_t now = mg_now_ns(), end = t0 + (uint64_t)(o.duration * 1e9), left;
+		struct timespec ts;
 
-		sigtimedwait(&sigs, NULL, &ts);
-		atomic_store(&stop_flag, true);
+		if (!o.ops && now >= end)
+			break;
+		left = o.ops ? 100000000ull : end - now < 100000000ull ? end - now : 100000000ull;
+		ts.tv_sec = left / 1000000000ull;
+		ts.tv_nsec = left % 1000000000ull;
+		if (sigtimedwait(&sigs, NULL, &ts) > 0)
+			break;
 	}
+	atomic_store(&stop_flag, true);
 	for (uint64_t i = 0; i < o.threads; i++) {
 		pthread_join(w[i].tid, NULL);
 		total += w[i].done;

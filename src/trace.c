@@ -54,6 +54,7 @@ struct trace_state {
 	struct ring_buffer *rb;
 	int64_t offset;			/* CLOCK_REALTIME - CLOCK_MONOTONIC at start */
 	uint64_t printed, lost_seen;
+	unsigned int batch;		/* events consumed in this poll round */
 	uint64_t by_kind[MG_EV_NR_KINDS];
 };
 
@@ -123,6 +124,7 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 		{ "verbose", no_argument, 0, 'v' }, { 0 } };
 	unsigned int maj, min;
 	struct stat st;
+	bool inode_given = false;
 	char extra;
 	int c;
 
@@ -156,6 +158,7 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 			    maj >= 4096 || min >= (1u << 20) || !o->ino)
 				return mg_err(MG_EXIT_USAGE, "trace: invalid inode '%s' (MAJ:MIN:INO)", optarg);
 			o->have_inode = true;
+			inode_given = true;
 			o->dev = maj << 20 | min;
 			break;
 		case 'e':
@@ -182,6 +185,8 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 		default: return mg_bad_option("trace", c, argv);
 		}
 	}
+	if (o->path && inode_given)
+		return mg_err(MG_EXIT_USAGE, "trace: --path and --inode exclude each other");
 	if (optind < argc)
 		o->argv = &argv[optind];
 	return MG_EXIT_OK;
@@ -327,14 +332,18 @@ static int on_event(void *ctx, void *data, size_t len)
 	const struct mg_event *e = data;
 	int64_t real = (int64_t)e->ts_ns + t->offset;
 	char tm[32], det[160], name[MG_NAME_LEN + 1];
+	int ret = 0;
 
+	/* under a sustained stream libbpf would never return: hand back control per batch */
+	if (++t->batch >= 16384)
+		ret = -EAGAIN;
 	if (len < sizeof(*e) || e->kind >= MG_EV_NR_KINDS)
-		return 0;
+		return ret;
 	t->printed++;
 	t->by_kind[e->kind]++;
 	if (t->o.json) {
 		print_json_event(t, e, real);
-		return 0;
+		return ret;
 	}
 	fmt_time(tm, sizeof(tm), real);
 	switch (e->kind) {
@@ -369,7 +378,7 @@ static int on_event(void *ctx, void *data, size_t len)
 	printf("%s %3u %7u %-15.16s %-13s %3u:%-3u %-10llu %-16s %s\n", tm, e->cpu, e->tgid, e->comm,
 	       kind_names[e->kind], e->dev >> 20, e->dev & 0xfffff, (unsigned long long)e->ino,
 	       name[0] ? name : "-", det);
-	return 0;
+	return ret;
 }
 
 /* Events lost so far: the tracepoint object's and the floor object's per-CPU counters. */
@@ -503,10 +512,13 @@ int cmd_trace(int argc, char **argv)
 	}
 	for (;;) {
 		/* events are submitted without wakeups below a backlog: consume on a timer too */
+		t.batch = 0;
 		err = ring_buffer__poll(t.rb, 100);
-		if (err >= 0)
+		if (err >= 0 || err == -EAGAIN) {
+			t.batch = 0;
 			err = ring_buffer__consume(t.rb);
-		if (err < 0 && err != -EINTR) {
+		}
+		if (err < 0 && err != -EINTR && err != -EAGAIN) {
 			ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
 			goto out;
 		}
@@ -515,7 +527,10 @@ int cmd_trace(int argc, char **argv)
 			break;
 	}
 	mg_run_end_child(&t.run);
-	ring_buffer__consume(t.rb);
+	do {
+		t.batch = 0;
+		err = ring_buffer__consume(t.rb);
+	} while (err == -EAGAIN);
 	note_lost(&t);
 	print_summary(&t);
 	ret = t.o.argv ? t.run.child_status : MG_EXIT_OK;

@@ -36,8 +36,8 @@ int mg_parse_seconds(const char *s, double max_s, double *out)
 	double v;
 	char *end;
 
-	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.'))
-		return -EINVAL;
+	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.') || s[strspn(s, "0123456789.")])
+		return -EINVAL;	/* plain decimal only: no hex, exponent, sign or spaces */
 	errno = 0;
 	v = strtod(s, &end);
 	if (*end || end == s || isnan(v))
@@ -95,10 +95,16 @@ int mg_bad_option(const char *cmd, int c, char **argv)
 {
 	extern int optind, optopt;
 	const char *what = c == ':' ? "option needs a value" : "unrecognized option";
+	const char *arg = argv[optind - 1];
 	char shortopt[3] = { '-', (char)optopt, 0 };
 
+	/* long options (and their values) are named as typed; short ones by optopt */
+	if (!strncmp(arg, "--", 2) || !optopt || optopt > 255)
+		return mg_err(MG_EXIT_USAGE, "%s: %s '%s' (try 'mgtrace %s --help')", cmd,
+			      c == ':' || strchr(arg, '=') ? (c == ':' ? what : "option takes no value")
+							    : what, arg, cmd);
 	return mg_err(MG_EXIT_USAGE, "%s: %s '%s' (try 'mgtrace %s --help')", cmd, what,
-		      optopt ? shortopt : argv[optind - 1], cmd);
+		      shortopt, cmd);
 }
 
 int64_t mg_realtime_offset(void)

@@ -58,7 +58,7 @@ static void test_parse_seconds(void)
 	static const struct { const char *s; int err; double v; } cases[] = {
 		{ "1", 0, 1 }, { "0.5", 0, 0.5 }, { ".25", 0, 0.25 }, { "86400", 0, 86400 },
 		{ "0", -ERANGE, 0 }, { "-1", -EINVAL, 0 }, { "86401", -ERANGE, 0 },
-		{ "1e999", -ERANGE, 0 }, { "nan", -EINVAL, 0 }, { "inf", -EINVAL, 0 },
+		{ "1e999", -EINVAL, 0 }, { "0x10", -EINVAL, 0 }, { "1.5.2", -EINVAL, 0 }, { "nan", -EINVAL, 0 }, { "inf", -EINVAL, 0 },
 		{ "1s", -EINVAL, 0 }, { "", -EINVAL, 0 }, { "abc", -EINVAL, 0 },
 	};
 	size_t i;

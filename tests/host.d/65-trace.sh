@@ -70,3 +70,12 @@ badcase "trace: bad inode" 2 "invalid inode" $MG trace --inode 8:1
 badcase "trace: missing path" 2 "cannot stat" $MG trace --path /nonexistent/x
 badcase "trace: tracepoint backend for floor" 2 "invalid backend" $MG trace --backend tracepoint
 [ "$(our_bpf)" = 0 ] && ok "nothing left attached after trace runs" || bad "trace left BPF objects behind"
+# Ctrl-C under a sustained event stream ends trace promptly, with its summary
+$MG stress --duration 6 --threads 1 > /dev/null 2>&1 & sp=$!
+$MG trace --events stat > /dev/null 2> "$T/tr.err" & tp=$!
+sleep 1; kill -INT $tp; sleep 2
+if kill -0 $tp 2>/dev/null; then kill -9 $tp; bad "trace ignored SIGINT under load"
+else wait $tp; grep -q 'events printed' "$T/tr.err" && ok "trace stops on SIGINT under load, with a summary" \
+	|| bad "trace: no summary after SIGINT"; fi
+kill -INT $sp 2>/dev/null; wait $sp
+badcase "trace: --path with --inode" 2 "exclude each other" $MG trace --path "$F" --inode 8:1:2

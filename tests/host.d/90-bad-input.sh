@@ -23,3 +23,9 @@ badcase "debugfs not mounted" 3 "debugfs is not mounted" \
 badcase "no BTF" 3 "no BTF" \
 	unshare -m sh -c "mount --bind /dev/null /sys/kernel/btf/vmlinux && exec $MG stat -- true"
 badcase "--hot where only tracepoints attach" 3 "needs a function-probe backend" $MG stat --hot -- true
+badcase "stress: --duration with --ops" 2 "exclude each other" $MG stress --duration 1 --ops 5
+badcase "stress: missing --dir" 2 "cannot create a directory" $MG stress --dir /nonexistent
+badcase "hex interval" 2 "invalid interval" $MG stat -i 0x10
+badcase "long option without its value" 2 "needs a value '--output'" $MG stat --output
+badcase "value given to a flag" 2 "takes no value '--json=1'" $MG stat --json=1
+badcase "help for an unknown command" 2 "unknown command" $MG help bogus
