@@ -17,9 +17,11 @@ stat_json() {
 	while [ $# -gt 0 ] && [ "$1" != "--" ]; do sopts="$sopts $1"; shift; done
 	[ $# -gt 0 ] && shift
 	wopts="$*"
+	# a fixed operation count (--ops) replaces the default 1 s duration
+	case " $wopts " in *" --ops "*) ;; *) wopts="--duration 1 $wopts" ;; esac
 	# shellcheck disable=SC2086 # word splitting of option lists is intended
 	$MG stat --json -o /tmp/stat.json --backend "$be" $sopts -- \
-		$MG stress --threads 2 --duration 1 --dir "$dir" $wopts > /tmp/stress.out 2>&1 || rc=$?
+		$MG stress --threads 2 --dir "$dir" $wopts > /tmp/stress.out 2>&1 || rc=$?
 	cat /tmp/stat.json
 	cat /tmp/stress.out >&2
 	return $rc
