@@ -32,6 +32,8 @@ LIB_OBJS := $(filter-out $(OUT)/main.o,$(OBJS))
 HDRS     := $(wildcard include/*.h src/*.h)
 
 .PHONY: all deps run test test-host test-vm static install vmlinux clean
+# keep the BPF objects and skeletons: they are inputs of every src/*.o
+.SECONDARY:
 
 all: mgtrace
 
