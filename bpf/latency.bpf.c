@@ -32,7 +32,6 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "mgtrace.h"
-#include "../src/latency.h"
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -93,6 +93,25 @@ struct mg_event {
 	char name[MG_NAME_LEN];		/* last path component of the inode's first dentry alias */
 };
 
+/* ---- stat --latency (bpf/latency.bpf.c, src/latency.c) ---- */
+
+/* Function indices: the same as mg_func_names[] (kenv.h) and mg_session::func_probe[]. */
+#define MG_LAT_CTIME	0	/* inode_set_ctime_current(), FS_MGTIME inodes */
+#define MG_LAT_REAL_MG	1	/* ktime_get_real_ts64_mg() */
+#define MG_LAT_NR_FUNCS	2
+/* log2 buckets: slot i counts durations in [2^i, 2^(i+1)) ns; slot 0 also counts 0 ns. */
+#define MG_LAT_SLOTS	64
+
+/* Value of the single-entry BPF_MAP_TYPE_PERCPU_ARRAY "hist": one per possible CPU. */
+struct mg_lat_cpu {
+	unsigned long long slot[MG_LAT_NR_FUNCS][MG_LAT_SLOTS];	/* calls per log2 ns bucket */
+	unsigned long long count[MG_LAT_NR_FUNCS];	/* calls timed: the sum of slot[f][] */
+	unsigned long long sum_ns[MG_LAT_NR_FUNCS];	/* ns in those calls (exact mean: sum/count) */
+	unsigned long long unmatched[MG_LAT_NR_FUNCS];	/* exits with no recorded entry */
+	unsigned long long non_mgtime[MG_LAT_NR_FUNCS];	/* MG_LAT_CTIME on non-FS_MGTIME
+							 * inodes: not timed */
+};
+
 /* Upper bound on possible CPUs the per-CPU ksym reader walks (bpf/kcounters.bpf.c). */
 #define MG_MAX_CPUS 1024
 

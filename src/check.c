@@ -93,6 +93,8 @@ struct check_state {
 	uint64_t order_violations;
 	/* clock watch */
 	unsigned int batch;		/* events consumed since the last clock sample */
+	struct mg_event *pending;	/* events newer than the last clock sample, held back */
+	size_t npending;		/* at most MG_BATCH_EVENTS */
 	bool interrupted;		/* the built-in workload was stopped by SIGINT/SIGTERM */
 	FILE *junit;			/* --junit, opened before the run */
 	int64_t last_offset;		/* CLOCK_REALTIME - CLOCK_MONOTONIC at the last sample, ns */
@@ -359,11 +361,35 @@ static int workload_finish(struct check_state *cs)
 static int on_event(void *ctx, void *data, size_t len)
 {
 	struct check_state *cs = ctx;
+	const struct mg_event *e = data;
 
-	if (len >= sizeof(struct mg_event))
-		mg_checker_event(cs->chk, data);
+	if (len < sizeof(*e))
+		return 0;
+	/*
+	 * An event made after the last clock sample is held until the next sample:
+	 * a clock step it depends on may not be recorded yet. Consumption reads up
+	 * to the producer position, which can be newer than the sample.
+	 */
+	if (e->ts_ns > cs->last_sample && cs->pending && cs->npending < MG_BATCH_EVENTS)
+		cs->pending[cs->npending++] = *e;
+	else
+		mg_checker_event(cs->chk, e);
 	/* under a sustained stream libbpf would never return: hand back control per batch */
 	return ++cs->batch >= MG_BATCH_EVENTS ? -EAGAIN : 0;
+}
+
+/* Feed held-back events made before the last clock sample (all of them if flush). */
+static void feed_pending(struct check_state *cs, bool flush)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < cs->npending; i++) {
+		if (!flush && cs->pending[i].ts_ns > cs->last_sample)
+			cs->pending[kept++] = cs->pending[i];
+		else
+			mg_checker_event(cs->chk, &cs->pending[i]);
+	}
+	cs->npending = kept;
 }
 
 /*
@@ -400,6 +426,7 @@ static int event_loop(struct check_state *cs)
 		if (epoll_wait(efd, &ev, 1, 50) < 0 && errno != EINTR)
 			return mg_err(MG_EXIT_FAIL, "epoll: %s", strerror(errno));
 		watch_clock(cs);
+		feed_pending(cs, false);
 		cs->batch = 0;
 		err = ring_buffer__consume(cs->rb);
 		if (err < 0 && err != -EINTR && err != -EAGAIN)
@@ -774,6 +801,7 @@ static void cleanup(struct check_state *cs)
 	ring_buffer__free(cs->rb);
 	mg_run_cleanup(&cs->run);
 	mg_checker_free(cs->chk);
+	free(cs->pending);
 	free(cs->ops);
 	free(cs->w);
 	if (cs->out && cs->out != stdout)
@@ -823,6 +851,11 @@ int cmd_check(int argc, char **argv)
 			mg_backend_name(cs.run.sess.backend), cs.run.cfg.tp_flavour);
 	if (cs.o.argv && (ret = mg_run_spawn(&cs.run, cs.o.argv)))
 		goto out;
+	cs.pending = calloc(MG_BATCH_EVENTS, sizeof(*cs.pending));
+	if (!cs.pending) {
+		ret = mg_err(MG_EXIT_FAIL, "out of memory");
+		goto out;
+	}
 	cs.last_sample = mg_now_ns();
 	cs.last_offset = mg_realtime_offset();
 	if (mg_run_start(&cs.run)) {
@@ -843,10 +876,13 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	watch_clock(&cs);
+	feed_pending(&cs, false);
 	do {	/* drain: the workload has ended, the stream is finite */
 		cs.batch = 0;
 		err = ring_buffer__consume(cs.rb);
 	} while (err == -EAGAIN);
+	watch_clock(&cs);
+	feed_pending(&cs, true);
 	lost = 0;
 	for (int cpu = 0; cpu < cs.run.sess.nr_cpus; cpu++)
 		lost += cs.run.cur.bpf[cpu].v[MG_BPF_LOST] - cs.run.first.bpf[cpu].v[MG_BPF_LOST];

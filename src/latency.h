@@ -4,31 +4,14 @@
  * in inode_set_ctime_current() and ktime_get_real_ts64_mg(), measured by
  * bpf/latency.bpf.c with the probe type the counting session uses for each.
  *
- * The first part (struct mg_lat_cpu) is shared with bpf/latency.bpf.c, which
- * includes this file; the Makefile does not know that, so touch
- * bpf/latency.bpf.c after changing it. The rest is user space only.
+ * The map layout it reads (struct mg_lat_cpu) is in include/mgtrace.h, shared
+ * with bpf/latency.bpf.c.
  */
 #ifndef MG_LATENCY_H
 #define MG_LATENCY_H
 
-/* Function indices: the same as mg_func_names[] (kenv.h) and mg_session::func_probe[]. */
-#define MG_LAT_CTIME	0	/* inode_set_ctime_current(), FS_MGTIME inodes */
-#define MG_LAT_REAL_MG	1	/* ktime_get_real_ts64_mg() */
-#define MG_LAT_NR_FUNCS	2
-/* log2 buckets: slot i counts durations in [2^i, 2^(i+1)) ns; slot 0 also counts 0 ns. */
-#define MG_LAT_SLOTS	64
+#include "mgtrace.h"
 
-/* Value of the single-entry BPF_MAP_TYPE_PERCPU_ARRAY "hist": one per possible CPU. */
-struct mg_lat_cpu {
-	unsigned long long slot[MG_LAT_NR_FUNCS][MG_LAT_SLOTS];	/* calls per log2 ns bucket */
-	unsigned long long count[MG_LAT_NR_FUNCS];	/* calls timed: the sum of slot[f][] */
-	unsigned long long sum_ns[MG_LAT_NR_FUNCS];	/* ns in those calls (exact mean: sum/count) */
-	unsigned long long unmatched[MG_LAT_NR_FUNCS];	/* exits with no recorded entry */
-	unsigned long long non_mgtime[MG_LAT_NR_FUNCS];	/* MG_LAT_CTIME on non-FS_MGTIME
-							 * inodes: not timed */
-};
-
-#ifndef __bpf__
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -98,6 +81,5 @@ json_t *mg_latency_json(struct mg_latency *l);
 
 /* Detach and unload; safe on NULL. */
 void mg_latency_close(struct mg_latency *l);
-#endif /* !__bpf__ */
 
 #endif
