@@ -169,11 +169,6 @@ void mg_attempt_explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg
 	explain(a, env, be, true, false, err, stage);
 }
 
-const char *mg_libbpf_last_error(void)
-{
-	return last_libbpf_err;
-}
-
 /* One load+attach of the object with the given set of programs. */
 static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_backend be,
 		      bool tp_btf, const struct mg_session_opts *o, struct mg_attempt *a)

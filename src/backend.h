@@ -87,9 +87,6 @@ void mg_session_close(struct mg_session *s);
 void mg_attempt_explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_backend be,
 			int err, const char *stage);
 
-/* The last warning libbpf printed (one line), or "". */
-const char *mg_libbpf_last_error(void);
-
 /* Install the libbpf print callback (quiet unless mg_verbose; keeps the last error line). */
 void mg_libbpf_setup(void);
 
