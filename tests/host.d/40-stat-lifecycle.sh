@@ -16,7 +16,7 @@ $MG stat > "$T/sig.out" 2>&1 & pid=$!
 sleep 1; kill -TERM $pid; wait $pid; rc=$?
 [ $rc = 0 ] && grep -q '^per-CPU' "$T/sig.out" && ok "SIGTERM prints the summary and exits 0" \
 	|| bad "SIGTERM: rc $rc"
-[ "$(our_bpf)" = 0 ] && ok "nothing left attached after stat runs" || bad "BPF objects left behind"
+[ "$(left_attached)" = 0 ] && ok "nothing left attached after stat runs" || bad "BPF objects left behind"
 # stress --ops stops on SIGINT/SIGTERM too, and leaves no tmpfs mounted
 $MG stress --ops 1000000000 --threads 1 > /dev/null 2>&1 & pid=$!
 sleep 0.5; kill -INT $pid; sleep 2

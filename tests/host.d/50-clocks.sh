@@ -41,11 +41,10 @@ grep -q "pinned to CPU 0" "$T/clocks.txt" && grep -q "^clocksource: $cs " "$T/cl
 	&& grep -Eq '^CLOCK_THREAD_CPUTIME_ID +3 .* 2000 +1\.000  syscall$' "$T/clocks.txt" \
 	&& grep -Eq '^CLOCK_MONOTONIC_COARSE +6 .* 0 +0\.000  vdso$' "$T/clocks.txt" \
 	&& ok "clocks text table (--cpu 0)" || bad "clocks text table: $(cat "$T/clocks.txt")"
-# The kernel frees the detached sys_enter program after a deferred grace period: here it is
+# The kernel frees a detached program after a deferred grace period: here it is
 # still listed right after mgtrace exits and gone within 0.3 s (mgtrace's timestamp:*
 # programs are gone at once). So poll, up to 3 s, before calling it left behind.
-for i in $(seq 30); do [ "$(our_bpf)" = 0 ] && break; sleep 0.1; done
-[ "$(our_bpf)" = 0 ] && ok "nothing left attached after clocks (freed after $i checks)" \
+[ "$(left_attached)" = 0 ] && ok "nothing left attached after clocks" \
 	|| bad "clocks left BPF objects"
 
 badcase "clocks zero iterations" 2 "invalid iterations" $MG clocks --iterations 0

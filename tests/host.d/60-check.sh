@@ -59,7 +59,7 @@ badcase "check: ring buffer not a power of 2" 2 "ringbuf-size" $MG check --ringb
 badcase "check: zero inodes" 2 "invalid value" $MG check --max-inodes 0
 badcase "check: negative rate" 2 "invalid value" $MG check --rate -1
 badcase "check: unknown option" 2 "unrecognized option" $MG check --frob
-[ "$(our_bpf)" = 0 ] && ok "nothing left attached after check runs" || bad "check left BPF objects behind"
+[ "$(left_attached)" = 0 ] && ok "nothing left attached after check runs" || bad "check left BPF objects behind"
 # a failing COMMAND fails the check (CI must see a broken build), with the status in the reason
 $MG check --json -o "$T/cf.json" -- false > /dev/null 2>&1; rc=$?
 [ $rc = 1 ] && grep -q 'COMMAND exited with status 1' "$T/cf.json" && ok "check -- false: FAIL, exit 1" \

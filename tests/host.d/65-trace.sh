@@ -69,7 +69,7 @@ badcase "trace: bad event list" 2 "invalid event list" $MG trace --events bogus
 badcase "trace: bad inode" 2 "invalid inode" $MG trace --inode 8:1
 badcase "trace: missing path" 2 "cannot stat" $MG trace --path /nonexistent/x
 badcase "trace: tracepoint backend for floor" 2 "invalid backend" $MG trace --backend tracepoint
-[ "$(our_bpf)" = 0 ] && ok "nothing left attached after trace runs" || bad "trace left BPF objects behind"
+[ "$(left_attached)" = 0 ] && ok "nothing left attached after trace runs" || bad "trace left BPF objects behind"
 # Ctrl-C under a sustained event stream ends trace promptly, with its summary
 $MG stress --duration 6 --threads 1 > /dev/null 2>&1 & sp=$!
 $MG trace --events stat > /dev/null 2> "$T/tr.err" & tp=$!

@@ -30,4 +30,4 @@ grep -q '^peak RSS: mgtrace stat: [0-9.]* MiB' "$T/bench.out" &&
 	ok "bench: peak RSS measured" || bad "bench: no peak RSS"
 grep -q '^ring: check --rate 0 --threads [0-9]*: [0-9]* events/s, lost [0-9]*' "$T/bench.out" &&
 	ok "bench: ring-buffer rate measured" || bad "bench: no ring-buffer rate"
-[ "$(our_bpf)" = 0 ] && ok "bench: nothing left attached" || bad "bench: BPF objects left behind"
+[ "$(left_attached)" = 0 ] && ok "bench: nothing left attached" || bad "bench: BPF objects left behind"
