@@ -151,6 +151,7 @@ static __always_inline void on_exit(void)
 		goto out;
 	}
 	e->ts_ns = bpf_ktime_get_ns();
+	e->tai_ns = bpf_ktime_get_tai_ns();
 	if (cpu == en->cpu && swaps == en->swaps + 1)
 		e->kind = MG_EV_FLOOR_SWAP;
 	else if (cpu == en->cpu && swaps == en->swaps)
@@ -171,7 +172,9 @@ static __always_inline void on_exit(void)
 	e->mtime_nsec = 0;
 	e->old_nsec = 0;
 	e->cur_nsec = 0;
-	e->queried = 0;
+	e->flags = inode ? MG_EVF_IN_SET_CTIME : 0;
+	e->time_gran = inode ? BPF_CORE_READ(inode, i_sb, s_time_gran) : 0;
+	e->entry_ns = 0;
 	e->floor_known = &mg_floor != 0;
 	e->floor_before = en->floor;
 	e->floor_after = floor_now();

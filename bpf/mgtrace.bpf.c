@@ -96,7 +96,9 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 		return;
 	}
 	e->ts_ns = bpf_ktime_get_ns();
+	e->tai_ns = bpf_ktime_get_tai_ns();
 	e->kind = kind;
+	e->flags = 0;
 	e->dev = dev;
 	e->ino = ino;
 	e->gen = BPF_CORE_READ(inode, i_generation);
@@ -107,9 +109,23 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 	if (ctime) {
 		e->ctime_sec = BPF_CORE_READ(ctime, tv_sec);
 		e->ctime_nsec = BPF_CORE_READ(ctime, tv_nsec) & ~MG_I_CTIME_QUERIED;
-	} else {	/* ctime_ns_xchg: i_ctime_sec was stored just before the tracepoint */
+	} else {
+		/*
+		 * ctime_ns_xchg gives only the nanoseconds: this update stored
+		 * i_ctime_sec just before the tracepoint, but another update may
+		 * have swapped i_ctime_nsec and stored its own seconds since.
+		 * Updates swap the nanoseconds before they store the seconds, so
+		 * if i_ctime_nsec, read after i_ctime_sec, still holds this
+		 * update's value (QUERIED aside), the seconds read are this
+		 * update's. Otherwise they are flagged as unsure, not guessed.
+		 */
+		__u32 live;
+
 		e->ctime_sec = BPF_CORE_READ(inode, i_ctime_sec);
+		live = BPF_CORE_READ(inode, i_ctime_nsec);
 		e->ctime_nsec = new & ~MG_I_CTIME_QUERIED;
+		if ((live & ~MG_I_CTIME_QUERIED) != e->ctime_nsec)
+			e->flags |= MG_EVF_SEC_UNSURE;
 	}
 	if (mtime) {
 		e->mtime_sec = BPF_CORE_READ(mtime, tv_sec);
@@ -120,8 +136,8 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 	}
 	e->old_nsec = old;
 	e->cur_nsec = cur;
-	e->queried = kind == MG_EV_CTIME_SKIP ?
-		     !!(BPF_CORE_READ(inode, i_ctime_nsec) & MG_I_CTIME_QUERIED) : 0;
+	e->time_gran = BPF_CORE_READ(inode, i_sb, s_time_gran);
+	e->entry_ns = 0;
 	e->floor_known = 0;
 	e->floor_before = 0;
 	e->floor_after = 0;

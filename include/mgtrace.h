@@ -61,6 +61,15 @@ enum mg_event_kind {
 	MG_EV_NR_KINDS,
 };
 
+/* struct mg_event::flags */
+#define MG_EVF_SEC_UNSURE	(1U << 0)	/* MG_EV_CTIME_SWAP: i_ctime_sec was read after another
+						 * update had swapped i_ctime_nsec: the seconds may be
+						 * that update's, not this one's */
+#define MG_EVF_FINE_NEEDED	(1U << 1)	/* MG_EV_FLOOR_*: the kernel's condition for a fine
+						 * stamp held in the state it decided on */
+#define MG_EVF_FINE_UNNEEDED	(1U << 2)	/* MG_EV_FLOOR_*: it did not: an unnecessary fine stamp */
+#define MG_EVF_IN_SET_CTIME	(1U << 3)	/* MG_EV_FLOOR_*: inside inode_set_ctime_current */
+
 #define MG_NAME_LEN 32
 
 /*
@@ -85,10 +94,15 @@ struct mg_event {
 	unsigned int tgid;		/* process id */
 	unsigned int cpu;
 	unsigned int kind;		/* enum mg_event_kind */
-	unsigned int queried;		/* MG_EV_CTIME_SKIP: QUERIED set in i_ctime_nsec at the event */
+	unsigned int flags;		/* MG_EVF_* */
 	unsigned int floor_known;	/* MG_EV_FLOOR_*: floor_before/after were read (mg_floor ksym) */
+	unsigned int time_gran;		/* the inode's sb->s_time_gran, ns (0: no inode) */
 	unsigned long long floor_before;	/* MG_EV_FLOOR_*: mg_floor at entry, CLOCK_MONOTONIC ns */
 	unsigned long long floor_after;		/* MG_EV_FLOOR_*: mg_floor at return */
+	unsigned long long tai_ns;	/* bpf_ktime_get_tai_ns() right after ts_ns: tai_ns - ts_ns
+					 * is the realtime clock's offset (plus TAI - UTC) at the event */
+	unsigned long long entry_ns;	/* MG_EV_CTIME_*: CLOCK_MONOTONIC at entry of the enclosing
+					 * inode_set_ctime_current (function probes; 0: unknown) */
 	char comm[16];
 	char name[MG_NAME_LEN];		/* last path component of the inode's first dentry alias */
 };

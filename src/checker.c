@@ -8,15 +8,24 @@
 #define STALE_WINDOW_NS 1000000000ull	/* a racing getattr is delivered within 1 s */
 #define MAX_STEPS 4096
 
+/* Where an inode's latest ctime came from. */
+enum ctime_src {
+	SRC_OTHER,	/* first seen by getattr or skip (stored on disk, or unknown), or set
+			 * explicitly (inode_set_ctime_to_ts) */
+	SRC_CLOCK,	/* a swap by inode_set_ctime_current: the kernel's clock */
+};
+
 /* Per-inode state: an open-addressing table slot. */
 struct ino_state {
 	uint64_t ino;
 	uint32_t dev, gen;
 	bool used, known, have_prev;
+	uint8_t src;			/* enum ctime_src of max */
 	uint32_t max_cur;		/* masked cur_nsec of the swap that set max, or NO_CUR */
 	struct mg_ts max;		/* latest (highest) ctime observed */
 	struct mg_ts prev;		/* the ctime before max was set */
 	struct mg_obs max_obs;		/* the observation that set max */
+	uint64_t max_stat_ns;		/* earliest getattr event showing max (0: none) */
 	char name[MG_NAME_LEN];
 };
 
@@ -27,6 +36,7 @@ struct mg_checker {
 	size_t nreports, max_reports;
 	struct mg_clock_step steps[MAX_STEPS];
 	size_t nsteps;
+	int64_t tai_minus_real;		/* ns: CLOCK_TAI - CLOCK_REALTIME */
 	struct mg_check_stats st;
 };
 
@@ -101,26 +111,55 @@ static struct ino_state *lookup(struct mg_checker *c, uint32_t dev, uint64_t ino
 	}
 }
 
-/* A backward step within [t_earlier, t_later]? Returns its size or 0. */
-static int64_t step_between(const struct mg_checker *c, uint64_t ta, uint64_t tb)
+/* The backward realtime steps recorded within [ta, tb], added up (<= 0 ns). */
+static int64_t steps_between(const struct mg_checker *c, uint64_t ta, uint64_t tb)
 {
+	int64_t sum = 0;
 	size_t i;
 
 	for (i = 0; i < c->nsteps; i++)
 		if (c->steps[i].delta_ns < 0 && c->steps[i].t1_ns >= ta && c->steps[i].t0_ns <= tb)
-			return c->steps[i].delta_ns;
-	return 0;
+			sum += c->steps[i].delta_ns;
+	return sum;
+}
+
+/* a - b in ns, saturated to INT64 range. */
+static int64_t ts_diff(struct mg_ts a, struct mg_ts b)
+{
+	__int128 d = (__int128)(a.sec - b.sec) * 1000000000 + ((int64_t)a.nsec - (int64_t)b.nsec);
+
+	return d > INT64_MAX ? INT64_MAX : d < INT64_MIN ? INT64_MIN : (int64_t)d;
+}
+
+/*
+ * How far the realtime clock stepped back between two observations: the
+ * larger of what user space recorded in that window and what the BPF offsets
+ * read at the two events show. <= 0 ns.
+ */
+static int64_t backward_between(const struct mg_checker *c, const struct mg_obs *a,
+				const struct mg_obs *b)
+{
+	int64_t rec = steps_between(c, a->t_ns, b->t_ns), ev = 0;
+
+	if (a->off_known && b->off_known && b->off_ns < a->off_ns)
+		ev = b->off_ns - a->off_ns;
+	return rec < ev ? rec : ev;
 }
 
 void mg_checker_add(struct mg_checker *c, const struct mg_violation *v)
 {
 	struct mg_violation copy = *v;
-	/* A backward step can explain a later ctime that is earlier, not a skip. */
-	int64_t step = copy.kind == MG_V_SKIP_QUERIED ? 0 :
-		       step_between(c, copy.earlier.t_ns, copy.later.t_ns);
+	int64_t back = 0, gap;
 
-	copy.step_explained = step != 0;
-	copy.step_ns = step;
+	/* A backward step can explain a later value that is not later, nothing else. */
+	if (copy.kind == MG_V_REGRESSION || copy.kind == MG_V_NOT_LATER || copy.kind == MG_V_ORDER) {
+		back = backward_between(c, &copy.earlier, &copy.later);
+		gap = ts_diff(copy.earlier.ctime, copy.later.ctime);	/* >= 0 */
+		if (back < 0 && -back + MG_STEP_SLACK_NS < gap)
+			back = 0;	/* the steps are too small to explain it */
+	}
+	copy.step_explained = back != 0;
+	copy.step_ns = back;
 	c->st.violations[copy.kind]++;
 	c->st.explained[copy.kind] += copy.step_explained;
 	if (c->nreports < c->max_reports)
@@ -131,6 +170,8 @@ static void obs_of(struct mg_obs *o, const struct mg_event *e)
 {
 	o->ctime = (struct mg_ts){ e->ctime_sec, e->ctime_nsec & ~MG_I_CTIME_QUERIED };
 	o->t_ns = e->ts_ns;
+	o->off_known = e->tai_ns != 0;
+	o->off_ns = (int64_t)(e->tai_ns - e->ts_ns);
 	o->pid = e->pid;
 	o->cpu = e->cpu;
 	o->kind = e->kind;
@@ -149,16 +190,159 @@ static void violation(struct mg_checker *c, enum mg_violation_kind k, const stru
 	mg_checker_add(c, &v);
 }
 
+/* The event's CLOCK_REALTIME, from its BPF-read TAI time; false if unknown. */
+static bool event_realtime(const struct mg_checker *c, const struct mg_event *e, struct mg_ts *out)
+{
+	int64_t r;
+
+	if (!e->tai_ns)
+		return false;
+	r = (int64_t)e->tai_ns - c->tai_minus_real;
+	out->sec = r / 1000000000;
+	out->nsec = (uint32_t)(r % 1000000000);
+	return true;
+}
+
+/* Floor events (bpf/floor.bpf.c): the two floor invariants. */
+static void floor_event(struct mg_checker *c, struct ino_state *s, const struct mg_event *e,
+			const struct mg_obs *obs)
+{
+	struct mg_violation v = { .dev = e->dev, .gen = e->gen, .ino = e->ino,
+				  .earlier = *obs, .later = *obs };
+
+	if (s)
+		memcpy(v.name, s->name, sizeof(v.name));
+	strcpy(v.what, "floor");
+	if (e->floor_known) {
+		c->st.floor_checked++;
+		/* two reads of one variable, in this order: a lower second value is a move back */
+		if (e->floor_after < e->floor_before) {
+			v.kind = MG_V_FLOOR_BACKWARD;
+			v.earlier.ctime = (struct mg_ts){ (int64_t)(e->floor_before / 1000000000),
+							  (uint32_t)(e->floor_before % 1000000000) };
+			v.later.ctime = (struct mg_ts){ (int64_t)(e->floor_after / 1000000000),
+							(uint32_t)(e->floor_after % 1000000000) };
+			mg_checker_add(c, &v);
+		}
+	}
+	if (e->flags & (MG_EVF_FINE_NEEDED | MG_EVF_FINE_UNNEEDED)) {
+		c->st.fine_checked++;
+		if (e->flags & MG_EVF_FINE_UNNEEDED) {
+			v.kind = MG_V_FINE_UNNEEDED;
+			mg_checker_add(c, &v);
+		}
+	} else if (e->flags & MG_EVF_IN_SET_CTIME) {
+		c->st.fine_undecided++;
+	}
+}
+
+/* max becomes v, observed by obs; src says where v came from. */
+static void advance(struct ino_state *s, struct mg_ts v, const struct mg_obs *obs,
+		    const struct mg_event *e, enum ctime_src src)
+{
+	s->prev = s->max;
+	s->have_prev = s->known;
+	s->max = v;
+	s->max_obs = *obs;
+	s->max_cur = e->kind == MG_EV_CTIME_SWAP ? e->cur_nsec & ~MG_I_CTIME_QUERIED : NO_CUR;
+	s->max_stat_ns = e->kind == MG_EV_STAT ? e->ts_ns : 0;
+	s->src = src;
+	s->known = true;
+}
+
+/*
+ * v is earlier than the latest ctime seen: decide whether it is a race the
+ * kernel allows, a case outside its contract, or a regression.
+ */
+static void earlier_value(struct mg_checker *c, struct ino_state *s, const struct mg_event *e,
+			  struct mg_ts v, const struct mg_obs *obs)
+{
+	/* signed: a racing read may be stamped before the update delivered ahead of it */
+	int64_t age = (int64_t)(e->ts_ns - s->max_obs.t_ns);
+	struct mg_ts now;
+
+	if (e->kind == MG_EV_STAT && s->have_prev && !mg_ts_cmp(v, s->prev) &&
+	    age < (int64_t)STALE_WINDOW_NS) {
+		c->st.benign[MG_B_STALE_READ]++;
+		return;
+	}
+	/* fill_mg_cmtime reads i_ctime_sec, then i_ctime_nsec; an update swaps the
+	 * nanoseconds, then stores the seconds: a read between shows old sec, new nsec */
+	if (e->kind == MG_EV_STAT && s->have_prev && v.sec == s->prev.sec &&
+	    v.nsec == s->max.nsec && age < (int64_t)STALE_WINDOW_NS) {
+		c->st.benign[MG_B_TORN_READ]++;
+		return;
+	}
+	if (e->kind == MG_EV_CTIME_SWAP && s->max_cur == v.nsec) {
+		c->st.benign[MG_B_REORDERED]++;
+		return;
+	}
+	/* a ctime from disk or set explicitly, later than the clock: the kernel replaces it */
+	if (s->src == SRC_OTHER && event_realtime(c, e, &now) && mg_ts_cmp(s->max, now) > 0) {
+		c->st.benign[MG_B_FUTURE_CTIME]++;
+		advance(s, v, obs, e, e->kind == MG_EV_CTIME_SWAP ? SRC_CLOCK : SRC_OTHER);
+		s->have_prev = false;
+		return;
+	}
+	violation(c, MG_V_REGRESSION, s, &s->max_obs, obs);
+	/* judge what follows against the new value, not against one already reported */
+	advance(s, v, obs, e, e->kind == MG_EV_CTIME_SWAP ? SRC_CLOCK : SRC_OTHER);
+	s->have_prev = false;
+}
+
+/* Invariant 2 for a swap whose decision value (old) carried QUERIED. */
+static void queried_swap(struct mg_checker *c, struct ino_state *s, const struct mg_event *e,
+			 struct mg_ts v, const struct mg_obs *obs)
+{
+	uint32_t old = e->old_nsec & ~MG_I_CTIME_QUERIED;
+	struct mg_ts base, now;
+	const struct mg_obs *base_obs;
+	enum ctime_src base_src;
+
+	/* the replaced value: the latest seen, or the one before if a getattr of the new
+	 * value was delivered ahead of this swap */
+	if (s->known && s->max.nsec == old) {
+		base = s->max;
+		base_obs = &s->max_obs;
+		base_src = s->src;
+	} else if (s->known && s->have_prev && s->prev.nsec == old && !mg_ts_cmp(v, s->max)) {
+		base = s->prev;
+		base_obs = obs;	/* the observation of prev is gone; report this one */
+		base_src = SRC_OTHER;
+	} else {
+		c->st.benign[MG_B_UNVERIFIED]++;
+		return;
+	}
+	if (mg_ts_cmp(v, base) != 0)
+		return;		/* later: holds; earlier: judged as a regression */
+	if (e->time_gran > 1) {
+		c->st.benign[MG_B_GRANULARITY]++;
+		return;
+	}
+	if (base_src == SRC_OTHER && event_realtime(c, e, &now) && mg_ts_cmp(base, now) > 0) {
+		c->st.benign[MG_B_FUTURE_CTIME]++;
+		return;
+	}
+	violation(c, MG_V_NOT_LATER, s, base_obs, obs);
+}
+
 void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 {
 	struct mg_ts v = { e->ctime_sec, e->ctime_nsec & ~MG_I_CTIME_QUERIED };
-	struct ino_state *s;
+	struct ino_state *s = NULL;
 	struct mg_obs obs;
 	int cmp;
 
 	c->st.events++;
 	if (e->kind < MG_EV_NR_KINDS)
 		c->st.by_kind[e->kind]++;
+	obs_of(&obs, e);
+	if (e->kind >= MG_EV_FLOOR_SWAP) {
+		if (e->ino)
+			s = lookup(c, e->dev, e->ino, e->gen);
+		floor_event(c, s, e, &obs);
+		return;
+	}
 	s = lookup(c, e->dev, e->ino, e->gen);
 	if (!s) {
 		c->st.untracked_events++;
@@ -167,44 +351,52 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 	if (e->name[0])
 		memcpy(s->name, e->name, sizeof(s->name));
 	s->name[MG_NAME_LEN - 1] = 0;
-	obs_of(&obs, e);
 
-	/* Invariant 2: an update of a QUERIED ctime must yield a later one. */
-	if (e->kind == MG_EV_CTIME_SWAP && (e->old_nsec & MG_I_CTIME_QUERIED)) {
-		uint32_t old = e->old_nsec & ~MG_I_CTIME_QUERIED;
-
-		if (s->known && s->max.nsec == old) {
-			if (mg_ts_cmp(v, s->max) <= 0)
-				violation(c, MG_V_NOT_LATER, s, &s->max_obs, &obs);
-		} else {
-			c->st.unverified_queried++;
-		}
+	if (e->kind == MG_EV_CTIME_SWAP && (e->flags & MG_EVF_SEC_UNSURE)) {
+		/* the nanoseconds are this swap's, the seconds may be another's: not judged */
+		c->st.benign[MG_B_SEC_UNSURE]++;
+		return;
 	}
-	if (e->kind == MG_EV_CTIME_SKIP && e->queried)
-		violation(c, MG_V_SKIP_QUERIED, s, s->known ? &s->max_obs : &obs, &obs);
+	if (e->kind == MG_EV_CTIME_SWAP && (e->old_nsec & MG_I_CTIME_QUERIED))
+		queried_swap(c, s, e, v, &obs);
+
+	/*
+	 * A skip happens only when the value the kernel decided on equals the new
+	 * time exactly, and a time's nanoseconds never carry QUERIED: so the
+	 * kernel never skips over a QUERIED ctime it saw. A getattr of the same
+	 * value proves it was QUERIED only if it finished before the update began
+	 * (entry_ns, from a function probe) and no other update came between.
+	 */
+	if (e->kind == MG_EV_CTIME_SKIP && s->known && !mg_ts_cmp(v, s->max) && s->max_stat_ns) {
+		if (e->time_gran > 1)
+			c->st.benign[MG_B_GRANULARITY]++;
+		else if (e->entry_ns && s->max_stat_ns < e->entry_ns)
+			violation(c, MG_V_SKIP_AFTER_QUERY, s, &s->max_obs, &obs);
+		else
+			c->st.benign[MG_B_SKIP_UNDECIDED]++;
+	}
 
 	/* Invariant 1: no regression. */
 	if (s->known) {
 		cmp = mg_ts_cmp(v, s->max);
-		if (cmp == 0)
+		if (cmp == 0) {
+			if (e->kind == MG_EV_CTIME_SWAP)
+				s->src = SRC_CLOCK;
+			if (e->kind == MG_EV_STAT && !s->max_stat_ns)
+				s->max_stat_ns = e->ts_ns;
 			return;
+		}
 		if (cmp < 0) {
-			if (e->kind == MG_EV_STAT && s->have_prev && !mg_ts_cmp(v, s->prev) &&
-			    e->ts_ns - s->max_obs.t_ns < STALE_WINDOW_NS)
-				c->st.stale_reads++;
-			else if (e->kind == MG_EV_CTIME_SWAP && s->max_cur == v.nsec)
-				c->st.reordered++;
-			else
-				violation(c, MG_V_REGRESSION, s, &s->max_obs, &obs);
+			earlier_value(c, s, e, v, &obs);
 			return;
 		}
 	}
-	s->prev = s->max;
-	s->have_prev = s->known;
-	s->max = v;
-	s->max_obs = obs;
-	s->max_cur = e->kind == MG_EV_CTIME_SWAP ? e->cur_nsec & ~MG_I_CTIME_QUERIED : NO_CUR;
-	s->known = true;
+	advance(s, v, &obs, e, e->kind == MG_EV_CTIME_SWAP ? SRC_CLOCK : SRC_OTHER);
+}
+
+void mg_checker_set_tai_offset(struct mg_checker *c, int64_t tai_minus_real_ns)
+{
+	c->tai_minus_real = tai_minus_real_ns;
 }
 
 void mg_checker_clock_step(struct mg_checker *c, uint64_t t0_ns, uint64_t t1_ns, int64_t delta_ns)
@@ -249,10 +441,41 @@ uint64_t mg_checker_faults(const struct mg_checker *c)
 const char *mg_violation_name(enum mg_violation_kind k)
 {
 	static const char *const n[MG_V_NR_KINDS] = {
-		"ctime_regression", "not_later_after_query", "skip_on_queried", "cross_file_order",
+		"ctime_regression", "not_later_after_query", "skip_after_query", "cross_file_order",
+		"floor_backward", "unneeded_fine_stamp",
 	};
 
 	return k < MG_V_NR_KINDS ? n[k] : "?";
+}
+
+static const struct {
+	const char *name, *why;
+} benign[MG_B_NR_KINDS] = {
+	[MG_B_STALE_READ] = { "stale_reads", "getattr read the ctime just before a concurrent update" },
+	[MG_B_REORDERED] = { "reordered_swaps", "swap delivered after the swap that replaced it" },
+	[MG_B_UNVERIFIED] = { "unverified_queried_updates",
+			      "QUERIED update whose previous ctime was not observed" },
+	[MG_B_GRANULARITY] = { "granularity_equal",
+			       "equal at the filesystem's time granularity (s_time_gran > 1 ns)" },
+	[MG_B_FUTURE_CTIME] = { "future_ctime",
+				"a stored or set ctime later than the clock, replaced by the clock" },
+	[MG_B_SEC_UNSURE] = { "unsure_seconds",
+			      "swap whose seconds another update overwrote before BPF read them" },
+	[MG_B_TORN_READ] = { "torn_reads",
+			     "getattr read old seconds with new nanoseconds of a concurrent update" },
+	[MG_B_SKIP_UNDECIDED] = { "skips_after_concurrent_query",
+				  "skip of a value a getattr reported; the query may follow the "
+				  "update's decision (no entry time)" },
+};
+
+const char *mg_benign_name(enum mg_benign_kind k)
+{
+	return k < MG_B_NR_KINDS ? benign[k].name : "?";
+}
+
+const char *mg_benign_why(enum mg_benign_kind k)
+{
+	return k < MG_B_NR_KINDS ? benign[k].why : "?";
 }
 
 static int by_start(const void *a, const void *b)

@@ -15,6 +15,12 @@
  * read is "stale by one" (it equals the value the update replaced) and is
  * counted as stale_reads, not as a violation. A ctime swap delivered after the
  * swap that replaced its value (cur of the later one) is counted as reordered.
+ *
+ * The rules are the kernel's contract, no stricter (fs/inode.c
+ * inode_set_ctime_current(), Documentation/filesystems/multigrain-ts.rst):
+ * ctimes hold at the filesystem's granularity (s_time_gran), for stamps the
+ * kernel takes from its clock, while the clock does not step back. What lies
+ * outside is counted by enum mg_benign_kind, never as a fault.
  */
 #ifndef MG_CHECKER_H
 #define MG_CHECKER_H
@@ -33,15 +39,38 @@ struct mg_ts {
 enum mg_violation_kind {
 	MG_V_REGRESSION,	/* invariant 1: an observed ctime earlier than one observed before */
 	MG_V_NOT_LATER,		/* invariant 2: update of a QUERIED ctime did not yield a later one */
-	MG_V_SKIP_QUERIED,	/* invariant 2: ctime_xchg_skip on a QUERIED inode */
+	MG_V_SKIP_AFTER_QUERY,	/* invariant 2: ctime_xchg_skip although a getattr provably set
+				 * QUERIED before the update began (needs the update's entry time) */
 	MG_V_ORDER,		/* invariant 3: a later modification shows an earlier time */
+	MG_V_FLOOR_BACKWARD,	/* floor: mg_floor read later is lower than read earlier */
+	MG_V_FINE_UNNEEDED,	/* floor: a fine-grained stamp outside the kernel's own condition */
 	MG_V_NR_KINDS,
+};
+
+/*
+ * Cases that look like a violation but are outside the kernel's contract, or
+ * that the events cannot decide. Counted, printed and reported, never a fault.
+ */
+enum mg_benign_kind {
+	MG_B_STALE_READ,	/* getattr read the ctime just before a concurrent update */
+	MG_B_REORDERED,		/* swap delivered after the swap that replaced its value */
+	MG_B_UNVERIFIED,	/* QUERIED update whose previous ctime was never observed */
+	MG_B_GRANULARITY,	/* QUERIED update equal at the filesystem's s_time_gran (> 1 ns) */
+	MG_B_FUTURE_CTIME,	/* a stored or explicitly set ctime later than the clock, replaced
+				 * by the current time */
+	MG_B_SEC_UNSURE,	/* swap whose seconds another update may have overwritten first */
+	MG_B_TORN_READ,		/* getattr showing the old seconds with the new nanoseconds */
+	MG_B_SKIP_UNDECIDED,	/* skip right after a getattr of the same ctime: the query may
+				 * have come after the update's decision (no entry time known) */
+	MG_B_NR_KINDS,
 };
 
 /* One observation in a violation report. */
 struct mg_obs {
 	struct mg_ts ctime;
 	uint64_t t_ns;		/* CLOCK_MONOTONIC of the event */
+	int64_t off_ns;		/* realtime offset at the event (event's tai_ns - t_ns) */
+	bool off_known;		/* off_ns was read by BPF at the event */
 	uint32_t pid, cpu;
 	uint32_t kind;		/* enum mg_event_kind */
 	char comm[16];
@@ -54,9 +83,9 @@ struct mg_violation {
 	uint64_t ino;
 	char name[MG_NAME_LEN];	/* last path component, when known */
 	struct mg_obs earlier, later;
-	char what[8];		/* "ctime" or "mtime": the timestamp compared */
-	bool step_explained;	/* a backward realtime clock step lies between them */
-	int64_t step_ns;	/* that step's size (negative: backward), when explained */
+	char what[8];		/* "ctime", "mtime" or "floor": the value compared */
+	bool step_explained;	/* backward realtime steps between them cover the difference */
+	int64_t step_ns;	/* those steps' total (negative: backward), when explained */
 };
 
 /* Totals kept by the checker; all are counts of events or inodes. */
@@ -65,9 +94,10 @@ struct mg_check_stats {
 	uint64_t by_kind[MG_EV_NR_KINDS];
 	uint64_t inodes;		/* distinct inodes tracked */
 	uint64_t untracked_events;	/* events of inodes beyond the table bound */
-	uint64_t stale_reads;		/* getattr raced with an update (stale by one) */
-	uint64_t reordered;		/* swaps delivered after the swap that replaced them */
-	uint64_t unverified_queried;	/* QUERIED updates with no known previous ctime */
+	uint64_t benign[MG_B_NR_KINDS];	/* not faults: see enum mg_benign_kind */
+	uint64_t fine_checked;		/* floor events whose fine-stamp condition was decided */
+	uint64_t fine_undecided;	/* floor events inside inode_set_ctime_current, undecided */
+	uint64_t floor_checked;		/* floor events with mg_floor read at entry and exit */
 	uint64_t violations[MG_V_NR_KINDS];	/* all, including step-explained ones */
 	uint64_t explained[MG_V_NR_KINDS];	/* of those, explained by a realtime clock step */
 	uint64_t clock_steps;		/* realtime steps fed */
@@ -89,9 +119,12 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e);
 
 /*
  * Record a realtime clock step: CLOCK_REALTIME - CLOCK_MONOTONIC changed by
- * delta_ns somewhere in [t0_ns, t1_ns] (CLOCK_MONOTONIC). Later violations
- * (regression, not later after a query, ordering) whose two observations
- * bracket a backward step are marked step_explained.
+ * delta_ns somewhere in [t0_ns, t1_ns] (CLOCK_MONOTONIC), any size. A later
+ * violation (regression, not later after a query, ordering) is marked
+ * step_explained when the backward steps between its two observations add up
+ * to at least the difference it shows (less MG_STEP_SLACK_NS of measurement).
+ * Events also carry the offset read by BPF at the event: two observations
+ * whose offsets differ explain a violation the same way.
  */
 void mg_checker_clock_step(struct mg_checker *c, uint64_t t0_ns, uint64_t t1_ns, int64_t delta_ns);
 
@@ -117,8 +150,25 @@ const struct mg_violation *mg_checker_reports(const struct mg_checker *c, size_t
 /* Violations not explained by a clock step: the ones that fail the check. */
 uint64_t mg_checker_faults(const struct mg_checker *c);
 
-/* "ctime_regression", "not_later_after_query", "skip_on_queried", "cross_file_order". */
+/* Measurement slack when a step's size is compared with a violation's (ns). */
+#define MG_STEP_SLACK_NS 1000
+
+/*
+ * TAI - REALTIME in ns (a whole number of seconds, as adjtimex() reports it):
+ * the checker then knows each event's CLOCK_REALTIME (tai_ns - this). Used to
+ * tell a stored or set ctime later than the clock. Default 0.
+ */
+void mg_checker_set_tai_offset(struct mg_checker *c, int64_t tai_minus_real_ns);
+
+/* "ctime_regression", "not_later_after_query", "skip_after_query", "cross_file_order",
+ * "floor_backward", "unneeded_fine_stamp". */
 const char *mg_violation_name(enum mg_violation_kind k);
+
+/* "stale_reads", "reordered_swaps", ...: the JSON key of a benign kind. */
+const char *mg_benign_name(enum mg_benign_kind k);
+
+/* One line saying what a benign kind is and why it is not a fault. */
+const char *mg_benign_why(enum mg_benign_kind k);
 
 /* -1, 0, 1 as a < b, a == b, a > b. */
 int mg_ts_cmp(struct mg_ts a, struct mg_ts b);

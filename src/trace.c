@@ -307,8 +307,6 @@ static void print_json_event(struct trace_state *t, const struct mg_event *e, in
 	case MG_EV_CTIME_SET:
 		json_object_set_new(o, "ctime_sec", json_integer(e->ctime_sec));
 		json_object_set_new(o, "ctime_nsec", json_integer(e->ctime_nsec));
-		if (e->kind == MG_EV_CTIME_SKIP)
-			json_object_set_new(o, "queried", json_boolean(e->queried));
 		break;
 	default:	/* floor */
 		json_object_set_new(o, "fine_sec", json_integer(e->ctime_sec));
@@ -354,8 +352,8 @@ static int on_event(void *ctx, void *data, size_t len)
 			 (long long)e->ctime_sec, e->ctime_nsec);
 		break;
 	case MG_EV_CTIME_SKIP:
-		snprintf(det, sizeof(det), "ctime=%lld.%09u%s", (long long)e->ctime_sec,
-			 e->ctime_nsec, e->queried ? " QUERIED" : "");
+		snprintf(det, sizeof(det), "ctime=%lld.%09u", (long long)e->ctime_sec,
+			 e->ctime_nsec);
 		break;
 	case MG_EV_STAT:
 		snprintf(det, sizeof(det), "ctime=%lld.%09u mtime=%lld.%09u", (long long)e->ctime_sec,

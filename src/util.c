@@ -107,7 +107,7 @@ int mg_bad_option(const char *cmd, int c, char **argv)
 		      shortopt, cmd);
 }
 
-int64_t mg_realtime_offset(void)
+int64_t mg_realtime_offset_bracket(int64_t *halfwidth)
 {
 	int64_t best = 0, best_gap = INT64_MAX;
 	struct timespec r, m1, m2;
@@ -126,5 +126,24 @@ int64_t mg_realtime_offset(void)
 			best = r.tv_sec * 1000000000ll + r.tv_nsec - (a + (b - a) / 2);
 		}
 	}
+	if (halfwidth)
+		*halfwidth = best_gap / 2 + 1;
 	return best;
+}
+
+int64_t mg_realtime_offset(void)
+{
+	return mg_realtime_offset_bracket(NULL);
+}
+
+int64_t mg_tai_minus_realtime(void)
+{
+	struct timespec t, r;
+	int64_t d;
+
+	clock_gettime(CLOCK_TAI, &t);
+	clock_gettime(CLOCK_REALTIME, &r);
+	d = (t.tv_sec - r.tv_sec) * 1000000000ll + (t.tv_nsec - r.tv_nsec);
+	/* a whole number of seconds (the kernel's tai_offset): round off the read gap */
+	return (d + (d >= 0 ? 500000000 : -500000000)) / 1000000000 * 1000000000;
 }

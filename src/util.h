@@ -13,6 +13,7 @@ enum mg_exit {
 	MG_EXIT_FAIL = 1,	/* a check failed (mgtrace check) */
 	MG_EXIT_USAGE = 2,	/* bad option or argument */
 	MG_EXIT_ENV = 3,	/* environment unsupported: privileges, BTF, kernel, debugfs */
+	MG_EXIT_INCONCLUSIVE = 4, /* mgtrace check: events lost or untracked, no pass claimed */
 };
 
 /* Set by -v/--verbose: libbpf's own messages go to stderr too. */
@@ -42,6 +43,15 @@ uint64_t mg_now_ns(void);
  * preemption is not mistaken for a clock step.
  */
 int64_t mg_realtime_offset(void);
+
+/*
+ * The same, with the uncertainty: the true offset lies within the returned
+ * value +- *halfwidth ns (half the tightest monotonic bracket, 16 tries).
+ */
+int64_t mg_realtime_offset_bracket(int64_t *halfwidth);
+
+/* CLOCK_TAI - CLOCK_REALTIME, ns: the kernel's TAI offset, a whole number of seconds. */
+int64_t mg_tai_minus_realtime(void);
 
 /* Read a whole small file into buf (NUL-terminated). Returns bytes read or -errno. */
 int mg_read_file(const char *path, char *buf, size_t len);

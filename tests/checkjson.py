@@ -123,6 +123,12 @@ def check_probe(c, p, mode):
         c.check(p["auto_backend"] is None, "no backend attaches")
 
 
+VIOLATION_KINDS = ("ctime_regression", "not_later_after_query", "skip_after_query", "cross_file_order",
+                   "floor_backward", "unneeded_fine_stamp")
+NOT_FAULTS = ("stale_reads", "reordered_swaps", "unverified_queried_updates", "granularity_equal",
+              "future_ctime", "unsure_seconds", "torn_reads", "skips_after_concurrent_query")
+
+
 def check_check(c, objs, verdict="PASS", builtin=True, min_lost=0, expect_breach=None):
     """A `mgtrace check --json` report."""
     r = [o for o in objs if o.get("type") == "check"]
@@ -139,16 +145,22 @@ def check_check(c, objs, verdict="PASS", builtin=True, min_lost=0, expect_breach
                 f"cross-file ordering checked on {inv.get('ordering_modifications')} modifications")
     if verdict == "PASS":
         c.check(r["lost_events"] == 0 and not r["violations"], "no lost events, no violations")
-        for k in ("ctime_regression", "not_later_after_query", "skip_on_queried", "cross_file_order"):
+        for k in VIOLATION_KINDS:
             c.check(inv[k]["violations"] == inv[k]["explained_by_clock_step"], f"{k}: no unexplained violation")
     if min_lost:
         c.check(r["lost_events"] >= min_lost, f"lost events reported: {r['lost_events']}")
-    for t in r["thresholds"]:
-        if expect_breach == t["name"]:
-            c.check(t["pass"] is False and t["value"] > t["limit"],
-                    f"{t['name']}: {t['value']} over the limit {t['limit']}")
+    for k in NOT_FAULTS:
+        c.check(isinstance(inv.get(k), int) and inv[k] >= 0, f"not-fault category {k}: {inv.get(k)}")
+    for g in r["gates"]:
+        if expect_breach == g["figure"]:
+            lim = g["limit"] if g["limit"] is not None else g["allowed"]
+            c.check(g["pass"] is False and lim is not None and g["value"] > lim,
+                    f"{g['figure']}: {g['value']} over {lim}")
         elif verdict == "PASS":
-            c.check(t["pass"] in (True, None), f"{t['name']} within its limit")
+            c.check(g["pass"] in (True, None), f"{g['figure']} within its gate")
+        if g["value"] is not None:
+            c.check(r["floor_figures"].get(g["figure"]) == g["value"],
+                    f"{g['figure']}: floor_figures carries {g['value']}")
     sw = r["counters"]["ctime_swaps"]
     c.check(sw["source"] == "bpf" and sw["total"] > 0, "counters carry the BPF ctime swaps")
 
@@ -219,10 +231,12 @@ def selftest():
     rep = {"type": "check", "schema_version": 1, "verdict": "PASS", "exit_code": 0, "reason": "",
            "lost_events": 0, "violations": [],
            "invariants": {"events": 10, "inodes": 2, "ordering_modifications": 4,
+                          **{k: 0 for k in NOT_FAULTS},
                           **{k: {"violations": 0, "explained_by_clock_step": 0} for k in
-                             ("ctime_regression", "not_later_after_query", "skip_on_queried",
-                              "cross_file_order")}},
-           "thresholds": [{"name": "floor-swap-ratio", "limit": 0.5, "value": 0.1, "pass": True}],
+                             VIOLATION_KINDS}},
+           "floor_figures": {"floor_swaps_per_update": 0.1},
+           "gates": [{"figure": "floor_swaps_per_update", "limit": 0.5, "allowed": None,
+                      "value": 0.1, "pass": True}],
            "counters": {"ctime_swaps": {"source": "bpf", "total": 5}}}
     c = Checker(quiet=True)
     check_check(c, [rep])
@@ -231,14 +245,17 @@ def selftest():
             ("a violation", lambda r: r["invariants"]["ctime_regression"].update(violations=1), {}),
             ("a lost event", lambda r: r.update(lost_events=1), {}),
             ("the wrong verdict", lambda r: r.update(verdict="FAIL"), {}),
-            ("a threshold over its limit", lambda r: r["thresholds"][0].update(value=0.9, pass_=0), {}),
+            ("a gate over its limit", lambda r: r["gates"][0].update(value=0.9, pass_=0), {}),
+            ("a missing not-fault category", lambda r: r["invariants"].pop("torn_reads"), {}),
+            ("a floor figure that disagrees with its gate",
+             lambda r: r["floor_figures"].update(floor_swaps_per_update=0.2), {}),
             ("no ordering observations", lambda r: r["invariants"].update(ordering_modifications=0), {}),
             ("an expected breach that did not happen", lambda r: None,
-             {"expect_breach": "floor-swap-ratio"})):
+             {"expect_breach": "floor_swaps_per_update"})):
         bad_rep = json.loads(json.dumps(rep))
         mutate(bad_rep)
-        if "pass_" in bad_rep["thresholds"][0]:
-            bad_rep["thresholds"][0]["pass"] = False
+        if "pass_" in bad_rep["gates"][0]:
+            bad_rep["gates"][0]["pass"] = False
         c = Checker(quiet=True)
         check_check(c, [bad_rep], **kw)
         results.append((f"check: fails on {label}", bool(c.failures)))

@@ -11,11 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <jansson.h>
 #include "checker.h"
 #include "counters.h"
 #include "report.h"
 #include "util.h"
+#include "verdict.h"
 
 static int passed, failed;
 
@@ -259,13 +261,15 @@ static void test_checker(void)
 
 	/* a getattr that raced with the last update: stale by one, tolerated */
 	e = ev(MG_EV_STAT, 1, 100, 900, 45); mg_checker_event(c, &e);
-	CHECK(mg_checker_faults(c) == 0 && st->stale_reads == 1, "checker: a stale-by-one read is tolerated");
+	CHECK(mg_checker_faults(c) == 0 && st->benign[MG_B_STALE_READ] == 1,
+	      "checker: a stale-by-one read is tolerated");
 
 	/* a swap delivered after the swap that replaced its value: reordered, tolerated */
 	e = swap_ev(2, 50, 10, 0, 0, 50); mg_checker_event(c, &e);
 	e = swap_ev(2, 50, 30, 20, 20, 52); mg_checker_event(c, &e);
 	e = swap_ev(2, 50, 20, 10, 10, 51); mg_checker_event(c, &e);
-	CHECK(mg_checker_faults(c) == 0 && st->reordered == 1, "checker: a reordered swap is tolerated");
+	CHECK(mg_checker_faults(c) == 0 && st->benign[MG_B_REORDERED] == 1,
+	      "checker: a reordered swap is tolerated");
 
 	/* invariant 1: a real regression (two steps back, not stale by one) fails */
 	e = ev(MG_EV_STAT, 1, 99, 1, 60); mg_checker_event(c, &e);
@@ -288,11 +292,20 @@ static void test_checker(void)
 	e = swap_ev(4, 20, 700, 700 | Q, 700 | Q, 3001); mg_checker_event(c, &e);
 	CHECK(st->violations[MG_V_NOT_LATER] == 1, "checker: QUERIED update to an equal ctime is a violation");
 
-	/* invariant 2: ctime_xchg_skip on a QUERIED inode fails */
-	e = ev(MG_EV_CTIME_SKIP, 5, 30, 1, 4000); e.queried = 1; mg_checker_event(c, &e);
-	CHECK(st->violations[MG_V_SKIP_QUERIED] == 1, "checker: a skip on a QUERIED inode is a violation");
-	e = ev(MG_EV_CTIME_SKIP, 5, 30, 1, 4001); e.queried = 0; mg_checker_event(c, &e);
-	CHECK(st->violations[MG_V_SKIP_QUERIED] == 1, "checker: a skip on an unqueried inode is fine");
+	/* invariant 2: a skip after a getattr that finished before the update began fails */
+	e = ev(MG_EV_STAT, 5, 30, 1, 3990); mg_checker_event(c, &e);
+	e = ev(MG_EV_CTIME_SKIP, 5, 30, 1, 4000); e.entry_ns = 3995; mg_checker_event(c, &e);
+	CHECK(st->violations[MG_V_SKIP_AFTER_QUERY] == 1,
+	      "checker: a skip after a query that preceded the update is a violation (%llu)",
+	      (unsigned long long)st->violations[MG_V_SKIP_AFTER_QUERY]);
+	/* without the update's entry time the order of query and decision is unknown */
+	e = ev(MG_EV_CTIME_SKIP, 5, 30, 1, 4001); mg_checker_event(c, &e);
+	CHECK(st->violations[MG_V_SKIP_AFTER_QUERY] == 1 && st->benign[MG_B_SKIP_UNDECIDED] == 1,
+	      "checker: a skip whose query may have come after the decision is undecided");
+	/* the query ended after the update began: concurrent, not a fault */
+	e = ev(MG_EV_CTIME_SKIP, 5, 30, 1, 4002); e.entry_ns = 3980; mg_checker_event(c, &e);
+	CHECK(st->violations[MG_V_SKIP_AFTER_QUERY] == 1 && st->benign[MG_B_SKIP_UNDECIDED] == 2,
+	      "checker: a skip concurrent with the query is undecided");
 
 	/* invariant 5: a regression across a backward realtime step is attributed to it */
 	e = swap_ev(6, 1000, 5, 0, 0, 5000); mg_checker_event(c, &e);
@@ -309,6 +322,84 @@ static void test_checker(void)
 	CHECK(st->explained[MG_V_REGRESSION] == 1 && mg_checker_faults(c) == 5,
 	      "checker: a step outside the window explains nothing");
 
+	/* a getattr stamped before the swap delivered ahead of it (signed times): stale */
+	e = swap_ev(8, 50, 100, 0, 0, 1000); mg_checker_event(c, &e);
+	e = swap_ev(8, 50, 200, 100, 100, 2000); mg_checker_event(c, &e);
+	e = ev(MG_EV_STAT, 8, 50, 100, 1900); mg_checker_event(c, &e);
+	CHECK(mg_checker_faults(c) == 5 && st->benign[MG_B_STALE_READ] == 2,
+	      "checker: swap at 2000 ns A->B, stat at 1900 ns showing A: a tolerated stale read "
+	      "(faults %llu want 5, stale %llu want 2)", (unsigned long long)mg_checker_faults(c),
+	      (unsigned long long)st->benign[MG_B_STALE_READ]);
+
+	/* torn getattr: the old seconds with the new nanoseconds, across a second boundary */
+	e = swap_ev(9, 60, 999999000, 0, 0, 1000); mg_checker_event(c, &e);
+	e = swap_ev(9, 61, 1000, 999999000, 999999000, 2000); mg_checker_event(c, &e);
+	e = ev(MG_EV_STAT, 9, 60, 1000, 2001); mg_checker_event(c, &e);
+	CHECK(mg_checker_faults(c) == 5 && st->benign[MG_B_TORN_READ] == 1,
+	      "checker: a torn getattr (old sec, new nsec) is counted, not a fault");
+
+	/* a swap whose seconds BPF could not tie to it is not judged */
+	e = swap_ev(9, 1, 5, 1000, 1000, 2100); e.flags = MG_EVF_SEC_UNSURE; mg_checker_event(c, &e);
+	CHECK(mg_checker_faults(c) == 5 && st->benign[MG_B_SEC_UNSURE] == 1,
+	      "checker: a swap with unsure seconds is counted, not judged");
+
+	/* granularity: ext4 with 128-byte inodes keeps seconds (s_time_gran 1e9) */
+	e = ev(MG_EV_STAT, 10, 70, 0, 3000); e.time_gran = 1000000000; mg_checker_event(c, &e);
+	e = swap_ev(10, 70, 0, Q, Q, 3001); e.time_gran = 1000000000; mg_checker_event(c, &e);
+	CHECK(mg_checker_faults(c) == 5 && st->benign[MG_B_GRANULARITY] == 1,
+	      "checker: an equal ctime after a query at 1 s granularity is not a fault");
+	/* the same at 1 ns granularity is one */
+	e = ev(MG_EV_STAT, 11, 70, 5, 3000); e.time_gran = 1; mg_checker_event(c, &e);
+	e = swap_ev(11, 70, 5, 5 | Q, 5 | Q, 3001); e.time_gran = 1; mg_checker_event(c, &e);
+	CHECK(mg_checker_faults(c) == 6 && st->violations[MG_V_NOT_LATER] == 2,
+	      "checker: an equal ctime after a query at 1 ns granularity is a violation");
+
+	/* a stored ctime from 2035, replaced by the clock's 2026 time: not a fault */
+	mg_checker_set_tai_offset(c, 37000000000ll);
+	e = ev(MG_EV_STAT, 12, 2051222400, 0, 5000);	/* 2035-01-01 */
+	e.tai_ns = 1796000000ull * 1000000000ull + 37000000000ull; mg_checker_event(c, &e);
+	e = swap_ev(12, 1796000000, 7, Q, Q, 5001);	/* 2026-11 */
+	e.tai_ns = 1796000000ull * 1000000000ull + 37000000010ull; mg_checker_event(c, &e);
+	CHECK(mg_checker_faults(c) == 6 && st->benign[MG_B_FUTURE_CTIME] == 1,
+	      "checker: a stored ctime later than the clock, replaced, is not a fault");
+	/* the same fall from a ctime the kernel's clock gave is a regression */
+	e = swap_ev(13, 2051222400, 0, 0, 0, 5000);
+	e.tai_ns = 1796000000ull * 1000000000ull + 37000000000ull; mg_checker_event(c, &e);
+	e = swap_ev(13, 1796000000, 7, Q, Q, 5001);
+	e.tai_ns = 1796000000ull * 1000000000ull + 37000000010ull; mg_checker_event(c, &e);
+	CHECK(mg_checker_faults(c) == 7, "checker: a fall from a clock-given future ctime is a fault");
+
+	/* a 0.5 ms backward step seen in the events' own offsets explains a 0.3 ms fall */
+	e = swap_ev(14, 80, 900000, 0, 0, 6000); e.tai_ns = 6000 + 1000000000000ull;
+	mg_checker_event(c, &e);
+	e = swap_ev(14, 80, 600000, 0, 0, 7000); e.tai_ns = 7000 + 1000000000000ull - 500000;
+	mg_checker_event(c, &e);
+	CHECK(mg_checker_faults(c) == 7 && st->explained[MG_V_REGRESSION] == 2,
+	      "checker: a fall within a small step seen in the event offsets is explained");
+	/* ... but not a 2 ms fall */
+	e = swap_ev(15, 80, 3000000, 0, 0, 6000); e.tai_ns = 6000 + 1000000000000ull;
+	mg_checker_event(c, &e);
+	e = swap_ev(15, 80, 1000000, 0, 0, 7000); e.tai_ns = 7000 + 1000000000000ull - 500000;
+	mg_checker_event(c, &e);
+	CHECK(mg_checker_faults(c) == 8, "checker: a fall larger than the step is a fault");
+
+	/* floor: mg_floor lower at exit than at entry is a move back */
+	e = ev(MG_EV_FLOOR_SWAP, 0, 80, 1, 8000); e.floor_known = 1;
+	e.floor_before = 5000; e.floor_after = 6000; mg_checker_event(c, &e);
+	CHECK(mg_checker_faults(c) == 8 && st->floor_checked == 1, "checker: a floor moving on passes");
+	e.floor_before = 6000; e.floor_after = 5999; mg_checker_event(c, &e);
+	CHECK(st->violations[MG_V_FLOOR_BACKWARD] == 1 && mg_checker_faults(c) == 9,
+	      "checker: a floor moving back is a violation");
+	/* an unnecessary fine stamp (decided in BPF) */
+	e = ev(MG_EV_FLOOR_SWAP, 0, 80, 1, 8001);
+	e.flags = MG_EVF_IN_SET_CTIME | MG_EVF_FINE_NEEDED; mg_checker_event(c, &e);
+	e.flags = MG_EVF_IN_SET_CTIME; mg_checker_event(c, &e);
+	CHECK(st->fine_checked == 1 && st->fine_undecided == 1 && mg_checker_faults(c) == 9,
+	      "checker: needed and undecided fine stamps pass");
+	e.flags = MG_EVF_IN_SET_CTIME | MG_EVF_FINE_UNNEEDED; mg_checker_event(c, &e);
+	CHECK(st->violations[MG_V_FINE_UNNEEDED] == 1 && mg_checker_faults(c) == 10,
+	      "checker: an unnecessary fine stamp is a violation");
+
 	/* lost events are counted (the verdict turns inconclusive in check.c) */
 	mg_checker_lost(c, 3);
 	CHECK(st->lost == 3, "checker: lost events are counted");
@@ -323,6 +414,71 @@ static void test_checker(void)
 	st = mg_checker_stats(c);
 	CHECK(st->inodes == 2 && st->untracked_events == 2, "checker: 2 inodes tracked, 2 events untracked");
 	mg_checker_free(c);
+}
+
+/* ---- floor figures, gates, baseline, verdict ---- */
+
+static void test_verdict(void)
+{
+	struct mg_figures now = { 0 }, base = { 0 };
+	struct mg_gate g[MG_F_NR];
+	double off[MG_F_NR] = { -1, -1, -1, -1 }, lim[MG_F_NR] = { 0.7, -1, -1, -1 };
+	struct mg_verdict v;
+	char path[] = "/tmp/mgtrace-unit-XXXXXX", err[300];
+	FILE *f;
+	int fd;
+
+	now.f[MG_F_SWAPS_PER_UPDATE] = (struct mg_fig){ .have = true, .value = 0.99 };
+	now.f[MG_F_FINE_PER_UPDATE] = (struct mg_fig){ .have = true, .value = 1.0 };
+	now.f[MG_F_SWAPS_PER_SEC] = (struct mg_fig){ .have = true, .value = 300000 };
+	now.f[MG_F_FAIL_RATIO] = (struct mg_fig){ .have = true, .value = 0.001 };
+	CHECK(mg_gates_eval(g, &now, off, NULL, 1.5) == 0 && g[0].result == -1,
+	      "verdict: no gate by default, a swap ratio of 0.99 passes (got %d)", g[0].result);
+	CHECK(mg_gates_eval(g, &now, lim, NULL, 1.5) == 1 && g[0].result == 0,
+	      "verdict: --max-floor-swap-ratio 0.7 fails 0.99");
+	/* a baseline of the same workload: equal passes, growth past factor x base + slack fails */
+	base = now;
+	CHECK(mg_gates_eval(g, &now, off, &base, 1.5) == 0, "verdict: the baseline itself passes");
+	base.f[MG_F_SWAPS_PER_UPDATE].value = 0.1;
+	CHECK(mg_gates_eval(g, &now, off, &base, 1.5) == 1 && g[0].result == 0 &&
+	      g[0].allowed > 0.159 && g[0].allowed < 0.161,
+	      "verdict: 0.99 swaps/update against a baseline of 0.1 fails (allowed %g, want 0.16)",
+	      g[0].allowed);
+	base.f[MG_F_FAIL_RATIO].value = 0;
+	now.f[MG_F_FAIL_RATIO].value = 0.005;
+	mg_gates_eval(g, &now, off, &base, 1.5);
+	CHECK(g[MG_F_FAIL_RATIO].result == 1, "verdict: a baseline of 0 allows the slack (0.005 <= 0.01)");
+	now.f[MG_F_FINE_PER_UPDATE].have = false;
+	mg_gates_eval(g, &now, off, &base, 1.5);
+	CHECK(g[MG_F_FINE_PER_UPDATE].result == -1, "verdict: an unavailable figure is not evaluated");
+
+	/* baseline files */
+	fd = mkstemp(path);
+	f = fdopen(fd, "w");
+	fprintf(f, "{\"type\":\"check\",\"floor_figures\":{\"floor_swaps_per_update\":0.25,"
+		   "\"floor_swaps_per_sec\":12.5}}\n");
+	fclose(f);
+	CHECK(mg_baseline_load(path, &base, err, sizeof(err)) == 0 &&
+	      base.f[MG_F_SWAPS_PER_UPDATE].have && base.f[MG_F_SWAPS_PER_UPDATE].value == 0.25 &&
+	      !base.f[MG_F_FINE_PER_UPDATE].have, "verdict: a check report loads as a baseline");
+	f = fopen(path, "w");
+	fprintf(f, "{\"type\":\"stat\"}\n");
+	fclose(f);
+	CHECK(mg_baseline_load(path, &base, err, sizeof(err)) == -EINVAL,
+	      "verdict: a stat report is refused as a baseline: %s", err);
+	unlink(path);
+	CHECK(mg_baseline_load(path, &base, err, sizeof(err)) == -ENOENT,
+	      "verdict: a missing baseline is -ENOENT: %s", err);
+
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5 });
+	CHECK(v.code == 0, "verdict: nothing wrong is PASS");
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .gates_failed = 1 });
+	CHECK(v.code == 1, "verdict: a failed gate is FAIL");
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .lost = 1 });
+	CHECK(v.code == 4, "verdict: lost events are INCONCLUSIVE");
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .command = true,
+						       .command_status = 2 });
+	CHECK(v.code == 1, "verdict: a failed COMMAND is FAIL (%s)", v.reason);
 }
 
 static void test_order_check(void)
@@ -435,6 +591,7 @@ int main(void)
 	test_report_tracepoint_only();
 	test_checker();
 	test_order_check();
+	test_verdict();
 	test_latency_math();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

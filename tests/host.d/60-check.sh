@@ -34,10 +34,10 @@ check_case check-tar 0 --verdict PASS --command -- -- tar -C "$T/tar" -xf "$T/tr
 # must not pass: losses, a breached threshold, untracked inodes
 check_case check-tiny-ringbuf 4 --verdict INCONCLUSIVE --min-lost 1 -- --ringbuf-size 4096 --rate 0 --duration 1
 grep -q "lost" "$T/check-tiny-ringbuf.json" && ok "tiny ring buffer: loss reported" || bad "tiny ring buffer: no loss in report"
-check_case check-threshold 1 --verdict FAIL --breach floor-swap-ratio -- --duration 1 --max-floor-swap-ratio 0.0001
+check_case check-threshold 1 --verdict FAIL --breach floor_swaps_per_update -- --duration 1 --max-floor-swap-ratio 0.0001
 $MG check --duration 1 --max-floor-swap-ratio 0.0001 > "$T/th.txt" 2>&1; rc=$?
-[ $rc = 1 ] && grep -q '^FAIL   floor-swap-ratio  *0\.[0-9]' "$T/th.txt" && grep -q '^verdict: FAIL' "$T/th.txt" \
-	&& ok "threshold breach: text names the figure and fails" || bad "threshold text: rc $rc $(grep floor-swap-ratio "$T/th.txt")"
+[ $rc = 1 ] && grep -q '^FAIL   floor_swaps_per_update  *0\.[0-9]* > 0.0001 (limit)' "$T/th.txt" && grep -q '^verdict: FAIL' "$T/th.txt" \
+	&& ok "threshold breach: text names the figure and fails" || bad "threshold text: rc $rc $(grep floor_swaps_per_update "$T/th.txt")"
 check_case check-max-inodes 4 --verdict INCONCLUSIVE -- --duration 1 --max-inodes 1
 
 # JUnit for CI systems, parsed with a real XML parser
@@ -47,9 +47,11 @@ import sys, xml.etree.ElementTree as ET
 s = ET.parse(sys.argv[1]).getroot()
 cases = {c.get("name"): c for c in s.iter("testcase")}
 def ck(cond, msg): print(("ok   " if cond else "FAIL ") + msg)
-ck(s.tag == "testsuite" and int(s.get("tests")) == len(cases) == 6, f"junit: 6 testcases ({len(cases)})")
-ck(int(s.get("failures")) == 1 and cases["floor-swap-ratio"].find("failure") is not None,
-   "junit: the breached threshold is the one failure")
+ck(s.tag == "testsuite" and int(s.get("tests")) == len(cases) == 9, f"junit: 9 testcases ({len(cases)})")
+f = cases["floor_swaps_per_update"].find("failure")
+ck(int(s.get("failures")) == 1 and f is not None and "> 0.0001 (limit)" in f.get("message"),
+   "junit: the breached gate is the one failure, with value and limit: "
+   + (f.get("message") if f is not None else "none"))
 ck(cases["no ctime regression"].find("failure") is None, "junit: no regression failure")
 PY
 tally junit "$T/junit.chk"

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/* verdict.c - floor figures, gates and the verdict of `mgtrace check` (see verdict.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <jansson.h>
+#include "util.h"
+#include "verdict.h"
+
+static const struct {
+	const char *name, *formula, *option;
+	int num, den;		/* report rows; den -1: per second */
+} figs[MG_F_NR] = {
+	[MG_F_SWAPS_PER_UPDATE] = { "floor_swaps_per_update", "floor_swaps / ctime_updates",
+				    "floor-swap-ratio", MG_R_FLOOR_SWAPS, MG_R_CTIME_UPDATES },
+	[MG_F_FINE_PER_UPDATE] = { "fine_stamps_per_update", "fine_stamps / ctime_updates",
+				   "fine-stamp-ratio", MG_R_FINE_STAMPS, MG_R_CTIME_UPDATES },
+	[MG_F_SWAPS_PER_SEC] = { "floor_swaps_per_sec", "floor_swaps / seconds",
+				 "floor-swaps-per-sec", MG_R_FLOOR_SWAPS, -1 },
+	[MG_F_FAIL_RATIO] = { "floor_cmpxchg_fail_ratio", "floor_cmpxchg_fails / fine_stamps",
+			      "floor-cmpxchg-fail-ratio", MG_R_FLOOR_CMPXCHG_FAILS, MG_R_FINE_STAMPS },
+};
+
+const char *mg_figure_name(enum mg_figure f)
+{
+	return f < MG_F_NR ? figs[f].name : "?";
+}
+
+const char *mg_figure_formula(enum mg_figure f)
+{
+	return f < MG_F_NR ? figs[f].formula : "?";
+}
+
+const char *mg_figure_option(enum mg_figure f)
+{
+	return f < MG_F_NR ? figs[f].option : "?";
+}
+
+void mg_figures_from_report(struct mg_figures *out, const struct mg_report *rep)
+{
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < MG_F_NR; i++) {
+		const struct mg_row *n = &rep->rows[figs[i].num];
+		const struct mg_row *d = figs[i].den >= 0 ? &rep->rows[figs[i].den] : NULL;
+		struct mg_fig *f = &out->f[i];
+
+		if (!n->have_total || (d && !d->have_total)) {
+			snprintf(f->why, sizeof(f->why), "%s unavailable",
+				 !n->have_total ? n->name : d->name);
+		} else if (d && d->total <= 0) {
+			snprintf(f->why, sizeof(f->why), "%s is 0 in this window", d->name);
+		} else if (!d && rep->seconds <= 0) {
+			snprintf(f->why, sizeof(f->why), "the window has no length");
+		} else if (n->total < 0) {
+			snprintf(f->why, sizeof(f->why), "%s is negative in this window", n->name);
+		} else {
+			f->have = true;
+			f->value = d ? (double)n->total / (double)d->total : n->total / rep->seconds;
+		}
+	}
+}
+
+int mg_baseline_load(const char *path, struct mg_figures *out, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *root, *figo, *type;
+	int i, found = 0;
+
+	memset(out, 0, sizeof(*out));
+	root = json_load_file(path, JSON_DISABLE_EOF_CHECK, &je);
+	if (!root) {
+		FILE *f = fopen(path, "re");
+		int e = f ? EINVAL : errno;
+
+		if (f)
+			fclose(f);
+		if (e == EINVAL)
+			snprintf(err, errlen, "baseline '%s' is not JSON: %s (line %d)", path, je.text,
+				 je.line);
+		else
+			snprintf(err, errlen, "cannot read baseline '%s': %s", path, strerror(e));
+		return -e;
+	}
+	type = json_object_get(root, "type");
+	figo = json_object_get(root, "floor_figures");
+	if (!json_is_string(type) || strcmp(json_string_value(type), "check") || !json_is_object(figo)) {
+		snprintf(err, errlen, "baseline '%s' is not a report of mgtrace check --json "
+			 "with floor_figures", path);
+		json_decref(root);
+		return -EINVAL;
+	}
+	for (i = 0; i < MG_F_NR; i++) {
+		json_t *v = json_object_get(figo, figs[i].name);
+
+		if (json_is_number(v)) {
+			out->f[i].have = true;
+			out->f[i].value = json_number_value(v);
+			found++;
+		} else {
+			snprintf(out->f[i].why, sizeof(out->f[i].why), "unavailable in the baseline");
+		}
+	}
+	json_decref(root);
+	if (!found) {
+		snprintf(err, errlen, "baseline '%s' has no floor figure", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int mg_gates_eval(struct mg_gate gates[MG_F_NR], const struct mg_figures *now,
+		  const double limits[MG_F_NR], const struct mg_figures *base, double factor)
+{
+	int i, failed = 0;
+
+	for (i = 0; i < MG_F_NR; i++) {
+		struct mg_gate *g = &gates[i];
+		const struct mg_fig *f = &now->f[i];
+		bool any = limits[i] >= 0;
+
+		memset(g, 0, sizeof(*g));
+		g->limit = limits[i];
+		g->result = -1;
+		if (base && base->f[i].have) {
+			g->have_base = true;
+			g->base = base->f[i].value;
+			g->allowed = g->base * factor + (i == MG_F_SWAPS_PER_SEC ?
+							 MG_BASELINE_SLACK_PER_SEC : MG_BASELINE_SLACK);
+			any = true;
+		}
+		if (!any)
+			continue;
+		if (!f->have) {
+			snprintf(g->why, sizeof(g->why), "%s", f->why);
+			continue;
+		}
+		g->result = 1;
+		if (g->limit >= 0 && f->value > g->limit)
+			g->result = 0;
+		if (g->have_base && f->value > g->allowed)
+			g->result = 0;
+		failed += g->result == 0;
+	}
+	return failed;
+}
+
+void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in)
+{
+	if (in->faults || in->gates_failed) {
+		v->code = MG_EXIT_FAIL;
+		v->word = "FAIL";
+		snprintf(v->reason, sizeof(v->reason), "%llu violation(s), %d floor gate(s) failed",
+			 (unsigned long long)in->faults, in->gates_failed);
+	} else if (in->command && in->command_status) {
+		/* a workload that failed cannot vouch for anything: CI must see it */
+		v->code = MG_EXIT_FAIL;
+		v->word = "FAIL";
+		snprintf(v->reason, sizeof(v->reason), "COMMAND exited with status %d",
+			 in->command_status);
+	} else if (in->lost || in->untracked) {
+		v->code = MG_EXIT_INCONCLUSIVE;
+		v->word = "INCONCLUSIVE";
+		snprintf(v->reason, sizeof(v->reason), "%llu event(s) lost, %llu untracked: "
+			 "a pass cannot be claimed", (unsigned long long)in->lost,
+			 (unsigned long long)in->untracked);
+	} else if (!in->events && in->gates_unknown) {
+		v->code = MG_EXIT_INCONCLUSIVE;
+		v->word = "INCONCLUSIVE";
+		snprintf(v->reason, sizeof(v->reason), "no events observed");
+	} else {
+		v->code = MG_EXIT_OK;
+		v->word = "PASS";
+		snprintf(v->reason, sizeof(v->reason), "all invariants hold%s%s",
+			 in->gates_unknown ? "; some floor gates could not be evaluated" : "",
+			 in->interrupted ? "; interrupted by a signal before the planned end" : "");
+	}
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * verdict.h - the floor figures of a `mgtrace check` window, the gates on them
+ * (absolute thresholds, off by default, and a baseline from an earlier
+ * report), and the verdict. Pure logic: no BPF, no I/O but the baseline file;
+ * unit-tested in tests/unit_tests.c.
+ *
+ * The floor figures are ratios and rates of the counters of `mgtrace stat`
+ * (floor_swaps, fine_stamps, ctime_updates, floor_cmpxchg_fails), so they are
+ * derived, and as exact as those counters.
+ */
+#ifndef MG_VERDICT_H
+#define MG_VERDICT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "counters.h"
+
+enum mg_figure {
+	MG_F_SWAPS_PER_UPDATE,	/* floor_swaps / ctime_updates */
+	MG_F_FINE_PER_UPDATE,	/* fine_stamps / ctime_updates */
+	MG_F_SWAPS_PER_SEC,	/* floor_swaps / seconds */
+	MG_F_FAIL_RATIO,	/* floor_cmpxchg_fails / fine_stamps */
+	MG_F_NR,
+};
+
+/* One figure: its value, or why it is unavailable in this window. */
+struct mg_fig {
+	bool have;
+	double value;
+	char why[120];
+};
+
+/* The figures of one window (or of a baseline report). */
+struct mg_figures {
+	struct mg_fig f[MG_F_NR];
+};
+
+/* JSON key of a figure: "floor_swaps_per_update", ... */
+const char *mg_figure_name(enum mg_figure f);
+/* Its formula, e.g. "floor_swaps / ctime_updates". */
+const char *mg_figure_formula(enum mg_figure f);
+/* The option naming its absolute threshold, e.g. "floor-swap-ratio" (--max-...). */
+const char *mg_figure_option(enum mg_figure f);
+
+/* Compute the figures from a report's totals (a row unavailable or a 0 divisor: unavailable). */
+void mg_figures_from_report(struct mg_figures *out, const struct mg_report *rep);
+
+/*
+ * The gates on one figure. limit < 0: no absolute threshold (the default).
+ * With a baseline figure, the figure may grow to base * factor + slack, where
+ * slack is MG_BASELINE_SLACK for ratios and MG_BASELINE_SLACK_PER_SEC for the
+ * rate: a baseline of 0 would otherwise allow nothing at all.
+ */
+struct mg_gate {
+	double limit;			/* absolute threshold; < 0: off */
+	bool have_base;			/* a baseline figure exists */
+	double base, allowed;		/* baseline value; base * factor + slack */
+	int result;			/* 1 pass, 0 fail, -1 not evaluated */
+	char why[160];			/* why not evaluated */
+};
+
+#define MG_BASELINE_FACTOR_DEFAULT 1.5
+#define MG_BASELINE_SLACK 0.01
+#define MG_BASELINE_SLACK_PER_SEC 100.0
+
+/*
+ * Read the figures of an earlier `mgtrace check --json` report (its
+ * "floor_figures" object). Returns 0, or -ENOENT/-EACCES/... (cannot read),
+ * -EINVAL (not a check report, or no figures), with err set to one line.
+ */
+int mg_baseline_load(const char *path, struct mg_figures *out, char *err, size_t errlen);
+
+/*
+ * Evaluate the gates of every figure: absolute limits (limits[f] < 0: off) and,
+ * if base is not NULL, the baseline with factor. Fills gates[MG_F_NR].
+ * Returns the number of gates that failed.
+ */
+int mg_gates_eval(struct mg_gate gates[MG_F_NR], const struct mg_figures *now,
+		  const double limits[MG_F_NR], const struct mg_figures *base, double factor);
+
+/* The inputs of a verdict, all counts. */
+struct mg_verdict_in {
+	uint64_t faults;		/* violations not explained by a clock step */
+	int gates_failed;		/* from mg_gates_eval */
+	int gates_unknown;		/* gates set but not evaluated */
+	bool command;			/* a COMMAND was the workload */
+	int command_status;		/* its exit status (0: success) */
+	uint64_t lost, untracked, events;
+	bool interrupted;		/* built-in workload stopped by a signal */
+};
+
+/* A verdict: exit code 0 (PASS), 1 (FAIL) or 4 (INCONCLUSIVE), and one line of reason. */
+struct mg_verdict {
+	int code;
+	const char *word;
+	char reason[256];
+};
+
+/* Decide: faults or failed gates fail; a failed COMMAND fails; loss is inconclusive. */
+void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in);
+
+#endif
