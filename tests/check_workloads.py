@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""check_workloads.py - real workloads that a correct kernel must pass under `mgtrace check`.
+
+  race FILE SECONDS        one process loops fchmod(0600)/fchmod(0644) on FILE while another
+                           loops fstat() on it: the load multigrain timestamps exist for
+  statchmod FILE SECONDS   stat FILE, then chmod it, in a loop: every update follows a query
+  gran FILE                chmod; stat; chmod within one second (coarse-granularity filesystems)
+  clockstep DIR SECONDS    write+stat loop on DIR/f while CLOCK_REALTIME is stepped back by
+                           0.5 ms and forward again, three times (root)
+"""
+import multiprocessing
+import os
+import sys
+import time
+
+
+def loop_for(seconds, fn):
+    end = time.monotonic() + seconds
+    n = 0
+    while time.monotonic() < end:
+        for _ in range(200):
+            fn()
+        n += 200
+    return n
+
+
+def chmodder(path, seconds):
+    fd = os.open(path, os.O_RDONLY)
+    modes = [0o600, 0o644]
+    i = [0]
+
+    def one():
+        os.fchmod(fd, modes[i[0] & 1])
+        i[0] += 1
+    loop_for(seconds, one)
+
+
+def statter(path, seconds):
+    fd = os.open(path, os.O_RDONLY)
+    loop_for(seconds, lambda: os.fstat(fd))
+
+
+def race(path, seconds):
+    procs = [multiprocessing.Process(target=f, args=(path, seconds)) for f in (chmodder, statter)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
+    return max(p.exitcode for p in procs)
+
+
+def statchmod(path, seconds):
+    modes = [0o600, 0o644]
+    i = [0]
+
+    def one():
+        os.stat(path)
+        os.chmod(path, modes[i[0] & 1])
+        i[0] += 1
+    loop_for(seconds, one)
+    return 0
+
+
+def gran(path):
+    # the three calls inside one second, so that the second chmod cannot reach the next one
+    while time.time() % 1 > 0.5:
+        time.sleep(0.05)
+    os.chmod(path, 0o600)
+    os.stat(path)
+    os.chmod(path, 0o644)
+    os.stat(path)
+    return 0
+
+
+def stepper(seconds):
+    time.sleep(seconds / 8)
+    for _ in range(3):
+        now = time.clock_gettime_ns(time.CLOCK_REALTIME)
+        time.clock_settime_ns(time.CLOCK_REALTIME, now - 500000)
+        time.sleep(seconds / 8)
+        now = time.clock_gettime_ns(time.CLOCK_REALTIME)
+        time.clock_settime_ns(time.CLOCK_REALTIME, now + 500000)
+        time.sleep(seconds / 8)
+
+
+def writer(path, seconds):
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+
+    def one():
+        os.write(fd, b"x")
+        os.fstat(fd)
+        if os.lseek(fd, 0, os.SEEK_CUR) > 1 << 20:
+            os.ftruncate(fd, 0)
+    loop_for(seconds, one)
+
+
+def clockstep(d, seconds):
+    path = os.path.join(d, "f")
+    procs = [multiprocessing.Process(target=writer, args=(path, seconds)),
+             multiprocessing.Process(target=stepper, args=(seconds,))]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
+    return max(p.exitcode for p in procs)
+
+
+if __name__ == "__main__":
+    cmd = sys.argv[1]
+    if cmd == "race":
+        sys.exit(race(sys.argv[2], float(sys.argv[3])))
+    elif cmd == "statchmod":
+        sys.exit(statchmod(sys.argv[2], float(sys.argv[3])))
+    elif cmd == "gran":
+        sys.exit(gran(sys.argv[2]))
+    elif cmd == "clockstep":
+        sys.exit(clockstep(sys.argv[2], float(sys.argv[3])))
+    sys.exit(__doc__)
