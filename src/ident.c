@@ -145,7 +145,7 @@ static int resolve_one(const char *path, struct statx *stx, struct mnt_line *m, 
 	fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot stat '%s': %s", path, strerror(errno));
 		return ret;
 	}
 	if (statx(fd, "", AT_EMPTY_PATH, ID_MASK, stx)) {

@@ -124,6 +124,6 @@ got=$(evs "$T/k1.json")
 	|| bad "trace --no-inherit: got '$got'"
 badcase "trace: --no-inherit without COMMAND" 2 "needs COMMAND" $MG trace --no-inherit
 badcase "trace: --no-inherit with --all" 2 "needs COMMAND" $MG trace --no-inherit -a -- true
-badcase "trace: --path on an unreadable path" 2 "cannot open" $MG trace --path "$T/none/x" -- true
+badcase "trace: --path on a missing path" 2 "cannot stat" $MG trace --path "$T/none/x" -- true
 [ "$(left_attached)" = 0 ] && ok "nothing left attached after the identity and child tests" \
 	|| bad "identity/child tests left BPF objects behind"
