@@ -28,8 +28,10 @@ extern const unsigned long timekeeping_mg_floor_swaps __ksym;
 extern const void mg_floor __ksym __weak;
 
 const volatile __u32 filter_tgid = 0;
-const volatile __u32 filter_dev = 0;
-const volatile __u64 filter_ino = 0;
+const volatile bool filter_tree = false;	/* only processes in traced_tgids */
+const volatile __u32 filter_nids = 0;
+const volatile __u32 filter_devs[MG_MAX_IDS] = {};
+const volatile __u64 filter_inos[MG_MAX_IDS] = {};
 const volatile char filter_comm[16] = {};
 const volatile __u64 wakeup_bytes = 0;	/* wake the consumer only past this backlog */
 
@@ -38,6 +40,9 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4096);
 } events SEC(".maps");
+
+/* Shared with bpf/follow.bpf.c's traced_tgids (used with filter_tree only). */
+MG_TRACED_TGIDS_MAP;
 
 /* Per-CPU: [0] events written, [1] events lost (ring buffer full). */
 struct {
@@ -96,7 +101,9 @@ static __always_inline __u64 swaps_here(void)
 
 static __always_inline bool pass_filters(__u64 id)
 {
-	if (filter_tgid && (id >> 32) != filter_tgid)
+	__u32 tgid = id >> 32;
+
+	if (!MG_TGID_PASSES(&traced_tgids, filter_tree, filter_tgid, tgid))
 		return false;
 	return mg_comm_passes(filter_comm);
 }
@@ -143,7 +150,7 @@ static __always_inline void on_exit(void)
 		dev = BPF_CORE_READ(inode, i_sb, s_dev);
 		ino = BPF_CORE_READ(inode, i_ino);
 	}
-	if (filter_ino && (ino != filter_ino || dev != filter_dev))
+	if (!mg_ids_match(filter_devs, filter_inos, filter_nids, dev, ino))
 		goto out;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {

@@ -51,4 +51,38 @@ static __always_inline __u64 mg_wakeup_flags(void *rb, __u64 wakeup_bytes)
 									  BPF_RB_NO_WAKEUP;
 }
 
+/*
+ * True when n is 0 (no inode filter) or (dev, ino) is one of the first n entries of
+ * devs[]/inos[] (kernel dev_t inode->i_sb->s_dev, inode->i_ino; n <= MG_MAX_IDS).
+ */
+static __always_inline bool mg_ids_match(const volatile __u32 *devs, const volatile __u64 *inos,
+					 __u32 n, __u32 dev, __u64 ino)
+{
+	int i;
+
+	if (!n)
+		return true;
+	for (i = 0; i < MG_MAX_IDS; i++)
+		if (i < n && devs[i] == dev && inos[i] == ino)
+			return true;
+	return false;
+}
+
+/*
+ * The process filter: with a traced_tgids map (filter_tree), one hash lookup of the
+ * current tgid; else the single filter_tgid (0: every process passes).
+ */
+#define MG_TGID_PASSES(map, tree, tgid_filter, tgid)					\
+	((tree) ? bpf_map_lookup_elem(map, &(tgid)) != NULL :				\
+		  (!(tgid_filter) || (tgid) == (tgid_filter)))
+
+/* The traced_tgids map each event object declares: user space shares one (bpf_map__reuse_fd). */
+#define MG_TRACED_TGIDS_MAP						\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_HASH);			\
+		__uint(max_entries, MG_MAX_TRACED);			\
+		__type(key, __u32);					\
+		__type(value, __u32);					\
+	} traced_tgids SEC(".maps")
+
 #endif

@@ -38,8 +38,11 @@ struct {
 const volatile bool emit_events = false;	/* event mode */
 const volatile __u32 event_mask = ~0U;		/* 1 << enum mg_event_kind to emit */
 const volatile __u32 filter_tgid = 0;		/* only this process, if non-zero */
-const volatile __u32 filter_dev = 0;		/* only this kernel dev_t ... */
-const volatile __u64 filter_ino = 0;		/* ... and inode number, if non-zero */
+const volatile bool filter_tree = false;	/* only processes in traced_tgids (then
+						 * filter_tgid is unused) */
+const volatile __u32 filter_nids = 0;		/* only these (kernel dev_t, inode number) */
+const volatile __u32 filter_devs[MG_MAX_IDS] = {};	/* pairs, if non-zero */
+const volatile __u64 filter_inos[MG_MAX_IDS] = {};
 const volatile char filter_comm[16] = {};	/* only this comm, if set */
 const volatile __u64 wakeup_bytes = 0;		/* wake the consumer only past this backlog */
 
@@ -47,6 +50,12 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4096);		/* resized by user space */
 } events SEC(".maps");
+
+/*
+ * COMMAND and its descendants (trace -- COMMAND): filled by bpf/follow.bpf.c, whose
+ * map user space shares; shrunk to one entry and unused without filter_tree.
+ */
+MG_TRACED_TGIDS_MAP;
 
 static __always_inline void count(enum mg_bpf_counter c)
 {
@@ -76,17 +85,18 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 				 __u32 old, __u32 new, __u32 cur)
 {
 	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32;
 	struct mg_event *e;
 	__u32 dev;
 	__u64 ino;
 
 	if (!(event_mask & (1U << kind)))
 		return;
-	if (filter_tgid && (id >> 32) != filter_tgid)
+	if (!MG_TGID_PASSES(&traced_tgids, filter_tree, filter_tgid, tgid))
 		return;
 	dev = BPF_CORE_READ(inode, i_sb, s_dev);
 	ino = BPF_CORE_READ(inode, i_ino);
-	if (filter_ino && (ino != filter_ino || dev != filter_dev))
+	if (!mg_ids_match(filter_devs, filter_inos, filter_nids, dev, ino))
 		return;
 	if (!mg_comm_passes(filter_comm))
 		return;

@@ -107,6 +107,27 @@ struct mg_event {
 	char name[MG_NAME_LEN];		/* last path component of the inode's first dentry alias */
 };
 
+/* ---- trace filters (bpf/mgtrace.bpf.c, bpf/floor.bpf.c, bpf/follow.bpf.c, src/ident.c) ---- */
+
+/*
+ * Most (kernel dev_t, inode number) identities one trace filters on: a path's own
+ * inode and, on overlayfs, the real inode in the upper or lower layer (src/ident.h).
+ */
+#define MG_MAX_IDS 4
+
+/*
+ * Entries of the BPF hash "traced_tgids" (key: tgid, value: parent tgid): the
+ * processes `trace -- COMMAND` follows, COMMAND and its descendants alive at once.
+ */
+#define MG_MAX_TRACED 8192
+
+/* bpf/follow.bpf.c's counters (.bss, one copy; added to atomically). */
+struct mg_follow_counts {
+	unsigned long long followed;	/* forks of a traced process added to traced_tgids */
+	unsigned long long not_followed;	/* such forks NOT added: map full (or update error) */
+	unsigned long long exited;	/* traced processes removed: their last thread exited */
+};
+
 /* ---- stat --latency (bpf/latency.bpf.c, src/latency.c) ---- */
 
 /* Function indices: the same as mg_func_names[] (kenv.h) and mg_session::func_probe[]. */

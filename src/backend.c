@@ -192,8 +192,10 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 		skel->rodata->emit_events = true;
 		skel->rodata->event_mask = o->event_mask ? o->event_mask : ~0U;
 		skel->rodata->filter_tgid = o->filter_tgid;
-		skel->rodata->filter_dev = o->filter_dev;
-		skel->rodata->filter_ino = o->filter_ino;
+		skel->rodata->filter_nids = o->filter_nids;
+		memcpy((void *)skel->rodata->filter_devs, o->filter_devs, sizeof(o->filter_devs));
+		memcpy((void *)skel->rodata->filter_inos, o->filter_inos, sizeof(o->filter_inos));
+		skel->rodata->filter_tree = o->traced_tgids_fd > 0;
 		memcpy((char *)skel->rodata->filter_comm, o->filter_comm, sizeof(o->filter_comm));
 		/* wake the consumer at a quarter full; it also polls every 50-100 ms */
 		skel->rodata->wakeup_bytes = (o->ringbuf_bytes ? o->ringbuf_bytes : 16u << 20) / 4;
@@ -203,6 +205,15 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 			explain(a, env, be, tp_btf, hot, err, "ring buffer size");
 			goto fail;
 		}
+	}
+	/* the process set is shared with bpf/follow.bpf.c; unused, it shrinks to one entry */
+	if (o->events && o->traced_tgids_fd > 0)
+		err = bpf_map__reuse_fd(skel->maps.traced_tgids, o->traced_tgids_fd);
+	else
+		err = bpf_map__set_max_entries(skel->maps.traced_tgids, 1);
+	if (err) {
+		explain(a, env, be, tp_btf, hot, err, "process map");
+		goto fail;
 	}
 	err = mgtrace_bpf__load(skel);
 	if (err) {

@@ -36,8 +36,11 @@ struct mg_session_opts {
 	unsigned int ringbuf_bytes;	/* ring buffer size (power of 2, >= page size); 0: 16 MiB */
 	unsigned int event_mask;	/* 1 << enum mg_event_kind to emit; 0: all */
 	unsigned int filter_tgid;	/* only events of this process (0: all) */
-	unsigned int filter_dev;	/* with filter_ino: only this inode (kernel dev_t) */
-	unsigned long long filter_ino;
+	int traced_tgids_fd;		/* > 0: only processes in this BPF hash (tgid keys,
+					 * bpf/follow.bpf.c's traced_tgids); filter_tgid unused */
+	unsigned int filter_nids;	/* only these inodes (0: all): n <= MG_MAX_IDS pairs of */
+	unsigned int filter_devs[MG_MAX_IDS];	/* kernel dev_t (inode->i_sb->s_dev) and */
+	unsigned long long filter_inos[MG_MAX_IDS];	/* inode->i_ino */
 	char filter_comm[16];		/* only events of tasks with this comm ("" : all) */
 };
 

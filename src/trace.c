@@ -23,6 +23,8 @@
 #include "backend.h"
 #include "commands.h"
 #include "floor.skel.h"
+#include "follow.skel.h"
+#include "ident.h"
 #include "kenv.h"
 #include "mgtrace.skel.h"
 #include "report.h"
@@ -34,12 +36,11 @@
 struct trace_opts {
 	enum mg_backend backend;	/* for floor events: auto, fentry or kprobe */
 	bool json, all, events_given;
+	bool no_inherit;		/* with COMMAND: COMMAND's own process only */
 	unsigned int mask;		/* 1 << enum mg_event_kind, plus EV_FLOOR */
 	uint64_t pid;
 	char comm[16];
-	bool have_inode;
-	unsigned int dev;		/* kernel dev_t */
-	unsigned long long ino;
+	struct mg_ident_set ids;	/* --path or --inode: the inodes traced (ids.n = 0: all) */
 	const char *path;
 	uint64_t ringbuf_bytes;
 	char **argv;
@@ -49,11 +50,13 @@ struct trace_state {
 	struct trace_opts o;
 	struct mg_run run;		/* env, session (tracepoints), COMMAND */
 	struct floor_bpf *floor;
+	struct follow_bpf *follow;	/* COMMAND's descendants (NULL: not followed) */
+	const char *procs;		/* which processes are traced, for the header */
 	char floor_why[320];
 	const char *floor_probe;	/* "fentry/fexit" or "kprobe/kretprobe" */
 	struct ring_buffer *rb;
 	int64_t offset;			/* CLOCK_REALTIME - CLOCK_MONOTONIC at start */
-	uint64_t printed, lost_seen;
+	uint64_t printed, lost_seen, nf_seen;
 	unsigned int batch;		/* events consumed in this poll round */
 	uint64_t by_kind[MG_EV_NR_KINDS];
 };
@@ -67,7 +70,7 @@ static int usage(FILE *f, int code)
 	fprintf(f,
 		"Usage: mgtrace trace [--pid PID] [--comm NAME] [--path FILE | --inode MAJ:MIN:INO]\n"
 		"                     [--events floor,ctime,stat,set] [--backend B] [--json] [-a]\n"
-		"                     [-- COMMAND [ARGS...]]\n"
+		"                     [--no-inherit] [-- COMMAND [ARGS...]]\n"
 		"Stream multigrain events in order: floor swaps and lost floor cmpxchgs (function-probe\n"
 		"backends), ctime swaps (old/new, QUERIED decoded), ctime skips, stat queries and\n"
 		"explicit ctime sets, each with time, CPU, pid, comm, dev:ino and file name.\n"
@@ -75,17 +78,20 @@ static int usage(FILE *f, int code)
 		"the two clocks when tracing began (JSON also gives the raw CLOCK_MONOTONIC ns).\n"
 		"  -p, --pid PID        only this process (tgid)\n"
 		"  -c, --comm NAME      only tasks with this comm\n"
-		"  -f, --path FILE      only this file's inode\n"
+		"  -f, --path FILE      only this file: the inode the kernel's events name (device from\n"
+		"                       /proc/self/mountinfo) and, on overlayfs, its real inode\n"
 		"  -i, --inode M:m:INO  only this inode (device major:minor, inode number)\n"
 		"  -e, --events LIST    comma list of floor, ctime, stat, set (default: all available)\n"
 		"  -b, --backend B      floor events: auto (fentry, then kprobe), fentry or kprobe\n"
 		"  -j, --json           one JSON object per event, then a summary object\n"
 		"  -a, --all            with COMMAND: trace every process, not only COMMAND's\n"
+		"      --no-inherit     with COMMAND: only COMMAND's own process, not its children\n"
 		"      --ringbuf-size B ring buffer bytes, a power of 2 >= 4096 (default 16777216)\n"
 		"Filters run in BPF. Lost events are printed where they are noticed (\"lost N events\")\n"
-		"and counted in the summary. With COMMAND, only COMMAND's own process is traced\n"
-		"(children are not followed) unless --all or --pid is given; mgtrace exits with\n"
-		"COMMAND's status. Exit codes: 0 ok, 2 usage, 3 environment unsupported.\n");
+		"and counted in the summary. With COMMAND, COMMAND and its descendants are traced\n"
+		"(forks followed in BPF; --no-inherit: COMMAND's process only) unless --all or --pid\n"
+		"is given; --pid traces that one process. mgtrace exits with COMMAND's status.\n"
+		"Exit codes: 0 ok, 2 usage, 3 environment unsupported.\n");
 	return code;
 }
 
@@ -114,18 +120,19 @@ static int parse_events(const char *s, unsigned int *mask)
 
 static int parse_opts(struct trace_opts *o, int argc, char **argv)
 {
-	enum { O_RB = 256 };
+	enum { O_RB = 256, O_NOINH };
 	static const struct option lo[] = {
 		{ "pid", required_argument, 0, 'p' }, { "comm", required_argument, 0, 'c' },
 		{ "path", required_argument, 0, 'f' }, { "inode", required_argument, 0, 'i' },
 		{ "events", required_argument, 0, 'e' }, { "backend", required_argument, 0, 'b' },
 		{ "json", no_argument, 0, 'j' }, { "all", no_argument, 0, 'a' },
 		{ "ringbuf-size", required_argument, 0, O_RB }, { "help", no_argument, 0, 'h' },
+		{ "no-inherit", no_argument, 0, O_NOINH },
 		{ "verbose", no_argument, 0, 'v' }, { 0 } };
 	unsigned int maj, min;
-	struct stat st;
+	unsigned long long ino;
 	bool inode_given = false;
-	char extra;
+	char extra, why[320];
 	int c;
 
 	o->mask = ~0u;
@@ -145,21 +152,21 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 			strcpy(o->comm, optarg);
 			break;
 		case 'f':
-			if (stat(optarg, &st))
-				return mg_err(MG_EXIT_USAGE, "trace: cannot stat '%s': %s", optarg,
-					      strerror(errno));
+			if (mg_ident_resolve(optarg, &o->ids, why, sizeof(why)))
+				return mg_err(MG_EXIT_USAGE, "trace: %s", why);
 			o->path = optarg;
-			o->have_inode = true;
-			o->dev = major(st.st_dev) << 20 | minor(st.st_dev);
-			o->ino = st.st_ino;
 			break;
 		case 'i':
-			if (sscanf(optarg, "%u:%u:%llu%c", &maj, &min, &o->ino, &extra) != 3 ||
-			    maj >= 4096 || min >= (1u << 20) || !o->ino)
+			if (sscanf(optarg, "%u:%u:%llu%c", &maj, &min, &ino, &extra) != 3 ||
+			    maj >= 4096 || min >= (1u << 20) || !ino)
 				return mg_err(MG_EXIT_USAGE, "trace: invalid inode '%s' (MAJ:MIN:INO)", optarg);
-			o->have_inode = true;
+			memset(&o->ids, 0, sizeof(o->ids));
+			o->ids.n = 1;
+			o->ids.id[0].dev = maj << 20 | min;	/* kernel dev_t, as MKDEV */
+			o->ids.id[0].ino = ino;
+			snprintf(o->ids.id[0].role, sizeof(o->ids.id[0].role), "inode");
+			snprintf(o->ids.id[0].why, sizeof(o->ids.id[0].why), "--inode");
 			inode_given = true;
-			o->dev = maj << 20 | min;
 			break;
 		case 'e':
 			if (parse_events(optarg, &o->mask))
@@ -174,6 +181,7 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 			break;
 		case 'j': o->json = true; break;
 		case 'a': o->all = true; break;
+		case O_NOINH: o->no_inherit = true; break;
 		case O_RB:
 			if (mg_parse_u64(optarg, 4096, 1u << 30, &o->ringbuf_bytes) ||
 			    (o->ringbuf_bytes & (o->ringbuf_bytes - 1)))
@@ -189,7 +197,50 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 		return mg_err(MG_EXIT_USAGE, "trace: --path and --inode exclude each other");
 	if (optind < argc)
 		o->argv = &argv[optind];
+	if (o->no_inherit && (!o->argv || o->all || o->pid))
+		return mg_err(MG_EXIT_USAGE, "trace: --no-inherit needs COMMAND, without --all or --pid");
 	return MG_EXIT_OK;
+}
+
+/*
+ * Follow COMMAND's descendants: load bpf/follow.bpf.c's fork/exit programs
+ * (tp_btf, else raw_tp), put COMMAND's pid (held before exec, so none of its
+ * forks can be missed) in traced_tgids, attach. Returns an exit code.
+ */
+static int follow_open(struct trace_state *t)
+{
+	char why[2][160];
+	int btf;
+
+	for (btf = 1; btf >= 0; btf--) {
+		struct follow_bpf *f = follow_bpf__open();
+		__u32 pid = (__u32)t->run.child, parent = (__u32)getpid();
+		struct bpf_program *p;
+		int err;
+
+		if (!f) {
+			snprintf(why[btf], sizeof(why[btf]), "open: %s", strerror(errno));
+			continue;
+		}
+		bpf_object__for_each_program(p, f->obj)
+			bpf_program__set_autoload(p, !strncmp(bpf_program__name(p),
+							      btf ? "tpb_" : "rtp_", 4));
+		err = follow_bpf__load(f);
+		if (!err)
+			err = bpf_map__update_elem(f->maps.traced_tgids, &pid, sizeof(pid), &parent,
+						   sizeof(parent), BPF_ANY);
+		if (!err)
+			err = follow_bpf__attach(f);
+		if (!err) {
+			t->follow = f;
+			return MG_EXIT_OK;
+		}
+		snprintf(why[btf], sizeof(why[btf]), "%s", strerror(err < 0 ? -err : EINVAL));
+		follow_bpf__destroy(f);
+	}
+	return mg_err(MG_EXIT_ENV, "trace: cannot follow COMMAND's children: sched_process_fork/exit "
+		      "as tp_btf: %s, as raw_tp: %s (--no-inherit traces COMMAND's process only)",
+		      why[1], why[0]);
 }
 
 /* Load the floor object with fentry or kprobe entry/exit probes, sharing the ring buffer. */
@@ -210,11 +261,19 @@ static int floor_try(struct trace_state *t, enum mg_backend be, struct mg_attemp
 					  !strncmp(n, be == MG_BE_FENTRY ? "fe_" : "kp_", 3));
 	}
 	f->rodata->filter_tgid = t->run.sess.skel->rodata->filter_tgid;
+	f->rodata->filter_tree = t->follow != NULL;
 	f->rodata->wakeup_bytes = t->run.sess.skel->rodata->wakeup_bytes;
-	f->rodata->filter_dev = t->o.dev;
-	f->rodata->filter_ino = t->o.have_inode ? t->o.ino : 0;
+	f->rodata->filter_nids = t->o.ids.n;
+	for (int i = 0; i < t->o.ids.n; i++) {
+		((__u32 *)f->rodata->filter_devs)[i] = t->o.ids.id[i].dev;
+		((__u64 *)f->rodata->filter_inos)[i] = t->o.ids.id[i].ino;
+	}
 	memcpy((char *)f->rodata->filter_comm, t->o.comm, sizeof(t->o.comm));
 	err = bpf_map__reuse_fd(f->maps.events, bpf_map__fd(t->run.sess.skel->maps.events));
+	if (!err)
+		err = t->follow ? bpf_map__reuse_fd(f->maps.traced_tgids,
+						    bpf_map__fd(t->follow->maps.traced_tgids))
+				: bpf_map__set_max_entries(f->maps.traced_tgids, 1);
 	if (!err)
 		err = floor_bpf__load(f);
 	if (err) {
@@ -397,9 +456,33 @@ static uint64_t lost_total(struct trace_state *t)
 	return lost;
 }
 
+/* New processes of COMMAND's tree that could not be followed (traced_tgids full). */
+static uint64_t not_followed(struct trace_state *t)
+{
+	return t->follow ? __atomic_load_n(&t->follow->bss->follow_counts.not_followed,
+					   __ATOMIC_RELAXED) : 0;
+}
+
 static void note_lost(struct trace_state *t)
 {
-	uint64_t lost = lost_total(t);
+	uint64_t lost = lost_total(t), nf = not_followed(t);
+
+	if (nf > t->nf_seen) {	/* never silent: their events are missing from here on */
+		if (t->o.json) {
+			json_t *o = json_object();
+
+			json_object_set_new(o, "type", json_string("not_followed"));
+			json_object_set_new(o, "processes", json_integer((json_int_t)(nf - t->nf_seen)));
+			json_object_set_new(o, "reason", json_string("process map full"));
+			mg_json_print_line(stdout, o);
+			json_decref(o);
+		} else {
+			printf("not followed: %llu new processes of COMMAND (process map full, %u "
+			       "entries): their events are not shown\n",
+			       (unsigned long long)(nf - t->nf_seen), MG_MAX_TRACED);
+		}
+		t->nf_seen = nf;
+	}
 
 	if (lost <= t->lost_seen)
 		return;
@@ -416,8 +499,12 @@ static void note_lost(struct trace_state *t)
 	t->lost_seen = lost;
 }
 
+static json_t *ids_json(struct trace_state *t);
+
 static void print_summary(struct trace_state *t)
 {
+	struct mg_ident now, *cu = &now;
+	bool copied = mg_ident_copied_up(&t->o.ids, &now);
 	int k;
 
 	if (t->o.json) {
@@ -437,12 +524,70 @@ static void print_summary(struct trace_state *t)
 		json_object_set_new(o, "lost_events", json_integer((json_int_t)t->lost_seen));
 		if (t->o.argv)
 			json_object_set_new(o, "command_status", json_integer(t->run.child_status));
+		json_object_set_new(o, "processes", json_string(t->procs));
+		if (t->follow) {
+			json_object_set_new(o, "processes_followed",
+					    json_integer((json_int_t)t->follow->bss->follow_counts.followed));
+			json_object_set_new(o, "processes_not_followed",
+					    json_integer((json_int_t)t->nf_seen));
+		}
+		json_object_set_new(o, "inodes", ids_json(t));
+		if (t->o.ids.note[0])
+			json_object_set_new(o, "inodes_note", json_string(t->o.ids.note));
+		if (copied)
+			json_object_set_new(o, "copied_up_untraced",
+					    json_sprintf("%u:%u:%llu", cu->dev >> 20, cu->dev & 0xfffff,
+							 cu->ino));
 		mg_json_print_line(stdout, o);
 		json_decref(o);
 		return;
 	}
-	fprintf(stderr, "mgtrace: %llu events printed, %llu lost\n",
-		(unsigned long long)t->printed, (unsigned long long)t->lost_seen);
+	if (copied)
+		fprintf(stderr, "mgtrace: note: the file was copied up during the trace to upper inode "
+			"%u:%u:%llu (%s), whose events were not traced\n", cu->dev >> 20,
+			cu->dev & 0xfffff, cu->ino, cu->why);
+	fprintf(stderr, "mgtrace: %llu events printed, %llu lost", (unsigned long long)t->printed,
+		(unsigned long long)t->lost_seen);
+	if (t->follow)
+		fprintf(stderr, "; %llu child processes followed, %llu not followed (process map full)",
+			(unsigned long long)t->follow->bss->follow_counts.followed,
+			(unsigned long long)t->nf_seen);
+	fputc('\n', stderr);
+}
+
+/* [{dev, ino, role, fstype, source}] of the traced inodes ([] when every inode is traced). */
+static json_t *ids_json(struct trace_state *t)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < t->o.ids.n; i++) {
+		const struct mg_ident *id = &t->o.ids.id[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "dev", json_sprintf("%u:%u", id->dev >> 20, id->dev & 0xfffff));
+		json_object_set_new(o, "ino", json_integer((json_int_t)id->ino));
+		json_object_set_new(o, "role", json_string(id->role));
+		json_object_set_new(o, "fstype", json_string(id->fstype));
+		json_object_set_new(o, "source", json_string(id->why));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+/* Header lines (text mode, stderr): the processes and the inodes traced, and why. */
+static void print_selection(struct trace_state *t)
+{
+	fprintf(stderr, "mgtrace: processes: %s%s%s\n", t->procs, t->o.comm[0] ? ", comm " : "",
+		t->o.comm);
+	for (int i = 0; i < t->o.ids.n; i++) {
+		const struct mg_ident *id = &t->o.ids.id[i];
+
+		fprintf(stderr, "mgtrace: inode %u:%u:%llu (%s%s%s): %s\n", id->dev >> 20,
+			id->dev & 0xfffff, id->ino, id->role, id->fstype[0] ? ", " : "", id->fstype,
+			id->why);
+	}
+	if (t->o.ids.note[0])
+		fprintf(stderr, "mgtrace: note: %s\n", t->o.ids.note);
 }
 
 int cmd_trace(int argc, char **argv)
@@ -466,11 +611,25 @@ int cmd_trace(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &t.run.sigs, &t.run.oldmask);
 	if (t.o.argv && (ret = mg_run_spawn(&t.run, t.o.argv)))
 		goto out;
+	if (t.o.pid)
+		t.procs = "the one process given by --pid";
+	else if (!t.o.argv || t.o.all)
+		t.procs = "all";
+	else if (t.o.no_inherit)
+		t.procs = "COMMAND's own process (--no-inherit)";
+	else
+		t.procs = "COMMAND and its descendants (forks followed in BPF)";
+	if (t.o.argv && !t.o.all && !t.o.pid && !t.o.no_inherit && (ret = follow_open(&t)))
+		goto out;
 	so.ringbuf_bytes = (unsigned int)t.o.ringbuf_bytes;
 	so.event_mask = t.o.mask & ~EV_FLOOR;
 	so.filter_tgid = t.o.pid ? (unsigned int)t.o.pid : t.o.argv && !t.o.all ? (unsigned int)t.run.child : 0;
-	so.filter_dev = t.o.dev;
-	so.filter_ino = t.o.have_inode ? t.o.ino : 0;
+	so.traced_tgids_fd = t.follow ? bpf_map__fd(t.follow->maps.traced_tgids) : 0;
+	so.filter_nids = (unsigned int)t.o.ids.n;
+	for (int i = 0; i < t.o.ids.n; i++) {
+		so.filter_devs[i] = t.o.ids.id[i].dev;
+		so.filter_inos[i] = t.o.ids.id[i].ino;
+	}
 	memcpy(so.filter_comm, t.o.comm, sizeof(so.filter_comm));
 	if (!so.event_mask)	/* floor only: keep the tracepoints quiet */
 		so.event_mask = 1u << MG_EV_NR_KINDS;
@@ -498,6 +657,7 @@ int cmd_trace(int argc, char **argv)
 			t.floor ? t.floor_probe : (t.o.mask & EV_FLOOR) ? "unavailable: " : "not asked",
 			t.floor || !(t.o.mask & EV_FLOOR) ? "" : t.floor_why,
 			t.o.argv ? "" : "; Ctrl-C to stop");
+		print_selection(&t);
 		printf("%-18s %3s %7s %-15s %-13s %-7s %-10s %-16s %s\n", "TIME(REALTIME)", "CPU", "PID",
 		       "COMM", "EVENT", "DEV", "INO", "NAME", "DETAILS");
 	}
@@ -536,5 +696,6 @@ out:
 	ring_buffer__free(t.rb);
 	floor_bpf__destroy(t.floor);
 	mg_run_cleanup(&t.run);
+	follow_bpf__destroy(t.follow);
 	return ret;
 }

@@ -7,7 +7,7 @@ set -eu
 PKGS="make gcc libc6-dev clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev
 libjansson-dev pkg-config python3 util-linux
 qemu-system-x86 busybox-static cpio e2fsprogs xz-utils debian-archive-keyring
-bpftrace linux-perf time"
+bpftrace linux-perf time btrfs-progs xfsprogs"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
