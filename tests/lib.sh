@@ -67,3 +67,14 @@ stat_run() { # NAME EXPECT_FS STRESS_ARGS...
 	grep -q "($fs)" "$T/$name.out" && ok "$name: stress ran on $fs" \
 		|| bad "$name: stress ran on $fs: $(cat "$T/$name.out")"
 }
+
+# check_case NAME WANT_RC CHECKJSON_ARGS -- CHECK_ARGS...: mgtrace check --json with CHECK_ARGS
+# exits WANT_RC, and tests/checkjson.py check accepts its report with CHECKJSON_ARGS.
+check_case() {
+	local name=$1 want=$2 cargs=() rc; shift 2
+	while [ "$1" != "--" ]; do cargs+=("$1"); shift; done; shift
+	$MG check --json -o "$T/$name.json" "$@" > "$T/$name.out" 2> "$T/$name.err"; rc=$?
+	[ $rc = "$want" ] && ok "$name: exit $rc" || bad "$name: exit $rc, want $want: $(tail -3 "$T/$name.err")"
+	python3 tests/checkjson.py check "$T/$name.json" "${cargs[@]}" > "$T/$name.chk" 2>&1
+	tally "$name" "$T/$name.chk"
+}

@@ -5,15 +5,6 @@
 # buffer (inconclusive, exit 4), a threshold below the observed figure (exit 1), too few
 # inodes tracked (exit 4).
 echo "# check"
-# check_case NAME WANT_RC CHECKJSON_ARGS -- CHECK_ARGS...
-check_case() {
-	local name=$1 want=$2 cargs=() rc; shift 2
-	while [ "$1" != "--" ]; do cargs+=("$1"); shift; done; shift
-	$MG check --json -o "$T/$name.json" "$@" > "$T/$name.out" 2> "$T/$name.err"; rc=$?
-	[ $rc = "$want" ] && ok "$name: exit $rc" || bad "$name: exit $rc, want $want: $(tail -3 "$T/$name.err")"
-	python3 tests/checkjson.py check "$T/$name.json" "${cargs[@]}" > "$T/$name.chk" 2>&1
-	tally "$name" "$T/$name.chk"
-}
 check_case check-tmpfs 0 --verdict PASS -- --duration 2
 check_case check-ext4 0 --verdict PASS -- --duration 2 --dir /var/tmp
 
