@@ -186,8 +186,9 @@ static __always_inline void on_exit(void)
 	e->floor_before = en->floor;
 	e->floor_after = floor_now();
 	e->name[0] = 0;
+	e->name_len = 0;
 	if (inode)
-		mg_inode_name(inode, e->name, sizeof(e->name));
+		mg_inode_name(inode, e->name, sizeof(e->name), &e->name_len);
 	bpf_ringbuf_submit(e, mg_wakeup_flags(&events, wakeup_bytes));
 	bump(0);
 out:

@@ -25,16 +25,22 @@ static __always_inline bool mg_comm_passes(const volatile char *filter)
 	return true;
 }
 
-/* Copy the last path component of inode's first dentry alias into name ("" if none). */
-static __always_inline void mg_inode_name(struct inode *inode, char *name, int len)
+/*
+ * Copy the last path component of inode's first dentry alias into name ("" if
+ * none), cut to len - 1 bytes; *full_len gets its real length (d_name.len, 0 if none).
+ */
+static __always_inline void mg_inode_name(struct inode *inode, char *name, int len,
+					  unsigned int *full_len)
 {
 	struct hlist_node *alias = BPF_CORE_READ(inode, i_dentry.first);
 
 	name[0] = 0;
+	*full_len = 0;
 	if (alias) {
 		struct dentry *d = container_of(alias, struct dentry, d_u.d_alias);
 
 		bpf_probe_read_kernel_str(name, len, BPF_CORE_READ(d, d_name.name));
+		*full_len = BPF_CORE_READ(d, d_name.len);
 	}
 }
 

@@ -151,7 +151,7 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 	e->floor_known = 0;
 	e->floor_before = 0;
 	e->floor_after = 0;
-	mg_inode_name(inode, e->name, sizeof(e->name));
+	mg_inode_name(inode, e->name, sizeof(e->name), &e->name_len);
 	bpf_ringbuf_submit(e, mg_wakeup_flags(&events, wakeup_bytes));
 	count(MG_BPF_EVENTS);
 }

@@ -70,6 +70,7 @@ enum mg_event_kind {
 #define MG_EVF_FINE_UNNEEDED	(1U << 2)	/* MG_EV_FLOOR_*: it did not: an unnecessary fine stamp */
 #define MG_EVF_IN_SET_CTIME	(1U << 3)	/* MG_EV_FLOOR_*: inside inode_set_ctime_current */
 
+/* Bytes of struct mg_event::name: a longer name is cut to MG_NAME_LEN - 1 bytes (name_len tells). */
 #define MG_NAME_LEN 32
 
 /*
@@ -104,7 +105,10 @@ struct mg_event {
 	unsigned long long entry_ns;	/* MG_EV_CTIME_*: CLOCK_MONOTONIC at entry of the enclosing
 					 * inode_set_ctime_current (function probes; 0: unknown) */
 	char comm[16];
-	char name[MG_NAME_LEN];		/* last path component of the inode's first dentry alias */
+	char name[MG_NAME_LEN];		/* last path component of the inode's first dentry alias,
+					 * NUL-terminated, cut to MG_NAME_LEN - 1 bytes */
+	unsigned int name_len;		/* that component's full length (d_name.len; 0: no name):
+					 * > strlen(name) when the name was cut */
 };
 
 /* ---- trace filters (bpf/mgtrace.bpf.c, bpf/floor.bpf.c, bpf/follow.bpf.c, src/ident.c) ---- */

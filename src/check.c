@@ -33,6 +33,8 @@
 #include "backend.h"
 #include "checker.h"
 #include "commands.h"
+#include "escape.h"
+#include "ident.h"
 #include "mgtrace.skel.h"
 #include "report.h"
 #include "run.h"
@@ -63,6 +65,8 @@ struct wthread {
 	struct check_state *cs;
 	uint64_t iterations;
 	int err;
+	uint32_t dev[2];	/* kernel dev_t and inode of t<idx>-f1, t<idx>-f2 (names of */
+	uint64_t ino[2];	/* cross-file order reports, which carry no name) */
 };
 
 struct check_state {
@@ -74,6 +78,9 @@ struct check_state {
 	/* workload */
 	char dir[4096];
 	bool mounted;
+	bool have_dir_dev;		/* dir_dev is set: the workload directory was stat()ed */
+	uint32_t dir_dev;		/* its kernel dev_t */
+	uint64_t nworkers;		/* threads started (cs->w entries with files) */
 	struct wthread *w;
 	atomic_bool stop;
 	atomic_uint running;
@@ -245,6 +252,7 @@ static int timed_write(struct check_state *cs, int fd, int thread)
 {
 	struct stat st;
 	uint64_t t0, t1;
+	uint32_t dev;
 	size_t i;
 	char b = 'x';
 
@@ -254,6 +262,8 @@ static int timed_write(struct check_state *cs, int fd, int thread)
 	t1 = now_ns();
 	if (fstat(fd, &st))
 		return errno;
+	if (mg_kdev_from_user(st.st_dev, &dev))
+		return EOVERFLOW;
 	i = atomic_fetch_add_explicit(&cs->nops, 1, memory_order_relaxed);
 	if (i >= MAX_OPS) {
 		cs->ops_capped = true;
@@ -261,7 +271,7 @@ static int timed_write(struct check_state *cs, int fd, int thread)
 	}
 	cs->ops[i] = (struct mg_op){ .start_ns = t0, .end_ns = t1, .ctime = ts_of(&st.st_ctim),
 				     .mtime = ts_of(&st.st_mtim), .ino = st.st_ino,
-				     .dev = (uint32_t)st.st_dev, .thread = (uint32_t)thread };
+				     .dev = dev, .thread = (uint32_t)thread };
 	return 0;
 }
 
@@ -286,6 +296,17 @@ static void *worker(void *arg)
 	if (f1 < 0 || f2 < 0) {
 		w->err = errno;
 		goto out;
+	}
+	for (int k = 0; k < 2; k++) {
+		if (fstat(k ? f2 : f1, &st)) {
+			w->err = errno;
+			goto out;
+		}
+		if (mg_kdev_from_user(st.st_dev, &w->dev[k])) {
+			w->err = EOVERFLOW;
+			goto out;
+		}
+		w->ino[k] = st.st_ino;
 	}
 	while (!atomic_load_explicit(&cs->stop, memory_order_relaxed)) {
 		/* write(f1) stat(f2) write(f2) stat(f2) write(f1) stat(f1) */
@@ -328,6 +349,11 @@ static int workload_start(struct check_state *cs)
 	if (!cs->o.dir && !mount("mgtrace-check", cs->dir, "tmpfs", MS_NOSUID | MS_NODEV,
 				 "size=16m,mode=0700"))
 		cs->mounted = true;
+	{
+		struct stat st;
+
+		cs->have_dir_dev = !stat(cs->dir, &st) && !mg_kdev_from_user(st.st_dev, &cs->dir_dev);
+	}
 	cs->ops = calloc(MAX_OPS, sizeof(*cs->ops));
 	cs->w = calloc(cs->o.threads, sizeof(*cs->w));
 	if (!cs->ops || !cs->w)
@@ -335,7 +361,9 @@ static int workload_start(struct check_state *cs)
 	atomic_store(&cs->running, (unsigned)cs->o.threads);
 	for (i = 0; i < cs->o.threads; i++) {
 		cs->w[i] = (struct wthread){ .idx = (int)i, .cs = cs };
+		cs->nworkers = i + 1;
 		if (pthread_create(&cs->w[i].tid, NULL, worker, &cs->w[i])) {
+			cs->nworkers = i;
 			atomic_store(&cs->stop, true);
 			atomic_fetch_sub(&cs->running, (unsigned)(cs->o.threads - i));
 			cs->o.threads = i;
@@ -493,49 +521,109 @@ static void gate_text(const struct check_state *cs, int i, char *buf, size_t len
 			 MG_BASELINE_SLACK);
 }
 
-/* Resolve a kernel dev_t to a mount point from /proc/self/mountinfo. */
-static void mount_of(uint32_t dev, char *buf, size_t len)
+/*
+ * The name a violation is about: the one the events carried, or for a cross-file
+ * order report (user-space observations, no name) the built-in workload's file
+ * with that dev and inode. Sets *len and *cut (escape.h); NULL when unknown.
+ */
+static const char *violation_name(const struct check_state *cs, const struct mg_violation *v,
+				  char *buf, size_t buflen, size_t *len, bool *cut)
 {
-	unsigned int maj = dev >> 20, min = dev & 0xfffff, a, b;
-	char line[4096], mnt[4096];
-	FILE *f = fopen("/proc/self/mountinfo", "re");
+	uint64_t i;
 
-	snprintf(buf, len, "?");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &a, &b, mnt) == 3 && a == maj && b == min) {
-			snprintf(buf, len, "%s", mnt);
-			break;
-		}
+	*cut = false;
+	if (v->name[0]) {
+		*len = mg_name_len(v->name, sizeof(v->name), 0, cut);
+		*cut = *cut || v->name_truncated;
+		return v->name;
 	}
-	fclose(f);
+	for (i = 0; v->kind == MG_V_ORDER && cs->w && i < cs->nworkers; i++)
+		for (int k = 0; k < 2; k++)
+			if (cs->w[i].dev[k] == v->dev && cs->w[i].ino[k] == v->ino) {
+				*len = (size_t)snprintf(buf, buflen, "t%d-f%d", cs->w[i].idx, k + 1);
+				return buf;
+			}
+	return NULL;
 }
 
+/* An observation of a violation report; its comm cut at a character boundary (escape.h). */
 static json_t *json_obs(const struct mg_obs *o)
 {
 	json_t *j = json_object();
+	bool cut;
+	size_t n = mg_name_len(o->comm, sizeof(o->comm), 0, &cut);
 
 	json_object_set_new(j, "ctime_sec", json_integer(o->ctime.sec));
 	json_object_set_new(j, "ctime_nsec", json_integer(o->ctime.nsec));
 	json_object_set_new(j, "t_mono_ns", json_integer((json_int_t)o->t_ns));
 	json_object_set_new(j, "pid", json_integer(o->pid));
 	json_object_set_new(j, "cpu", json_integer(o->cpu));
-	json_object_set_new(j, "comm", json_string(o->comm));
+	json_object_set_new(j, "comm", mg_json_str(o->comm, n));
+	json_object_set_new(j, "comm_truncated", json_boolean(cut));
 	return j;
 }
 
-static void xml_escaped(FILE *f, const char *s)
+/* External bytes in a text line (xml false) or in XML character data (xml true). */
+static void put_bytes(FILE *f, const char *s, size_t len, bool cut, bool xml)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
+	if (!xml) {
+		mg_text_fput(f, s, len, cut);
+		return;
 	}
+	mg_xml_fput(f, s, len);
+	if (cut)
+		fputs("\\...", f);
+}
+
+static void put_obs(FILE *f, const struct mg_obs *o, bool xml)
+{
+	bool cut;
+	size_t n = mg_name_len(o->comm, sizeof(o->comm), 0, &cut);
+
+	fprintf(f, "%lld.%09u (pid %u ", (long long)o->ctime.sec, o->ctime.nsec, o->pid);
+	put_bytes(f, o->comm, n, cut, xml);
+	fprintf(f, " cpu %u at %.6f s)", o->cpu, o->t_ns / 1e9);
+}
+
+/*
+ * One violation report as a text line (no newline): kind, dev MAJ:MIN, inode,
+ * mount point and name (escaped), and the two observations.
+ */
+static void put_violation(FILE *f, const struct check_state *cs, const struct mg_violation *v,
+			  bool xml)
+{
+	char dev[MG_KDEV_STRLEN], mnt[4096], nb[32];
+	int mlen = mg_kdev_mount(v->dev, mnt, sizeof(mnt));
+	const char *name;
+	size_t nlen;
+	bool cut;
+
+	fprintf(f, "violation %s%s: dev %s ino %llu gen %u (", mg_violation_name(v->kind),
+		v->step_explained ? " (explained by a realtime clock step)" : "",
+		mg_kdev_str(v->dev, dev), (unsigned long long)v->ino, v->gen);
+	if (mlen >= 0)
+		put_bytes(f, mnt, (size_t)mlen, false, xml);
+	else
+		fputs("?", f);
+	fputs(": ", f);
+	name = violation_name(cs, v, nb, sizeof(nb), &nlen, &cut);
+	if (name)
+		put_bytes(f, name, nlen, cut, xml);
+	else
+		fputs("?", f);
+	fprintf(f, ") %s ", v->what);
+	put_obs(f, &v->earlier, xml);
+	fputs(" then ", f);
+	put_obs(f, &v->later, xml);
+}
+
+/* JSON "mount" of a kernel dev_t: the mount point, or null when none is found. */
+static json_t *json_mount(uint32_t dev)
+{
+	char mnt[4096];
+	int n = mg_kdev_mount(dev, mnt, sizeof(mnt));
+
+	return n >= 0 ? mg_json_str(mnt, (size_t)n) : json_null();
 }
 
 /* Violations of kind k not explained by a clock step. */
@@ -608,10 +696,24 @@ static void print_text(struct check_state *cs, const struct mg_report *rep,
 	size_t n, i;
 	int nl;
 	FILE *f = cs->out;
-	char mnt[4096];
+	char dev[MG_KDEV_STRLEN], mnt[4096];
+	int mlen;
 
-	fprintf(f, "\nmgtrace check: %.3f s on kernel %s, %s workload\n", rep->seconds,
-		cs->run.env.release, cs->o.argv ? cs->o.argv[0] : "built-in");
+	fprintf(f, "\nmgtrace check: %.3f s on kernel ", rep->seconds);
+	mg_text_fput(f, cs->run.env.release, strlen(cs->run.env.release), false);
+	fputs(", ", f);
+	if (cs->o.argv)
+		mg_text_fput(f, cs->o.argv[0], strlen(cs->o.argv[0]), false);
+	fprintf(f, "%s workload\n", cs->o.argv ? "" : "built-in");
+	if (!cs->o.argv && cs->have_dir_dev) {
+		mlen = mg_kdev_mount(cs->dir_dev, mnt, sizeof(mnt));
+		fprintf(f, "workload directory: dev %s, mounted on ", mg_kdev_str(cs->dir_dev, dev));
+		if (mlen >= 0)
+			mg_text_fput(f, mnt, (size_t)mlen, false);
+		else
+			fputs("? (not in /proc/self/mountinfo)", f);
+		fputc('\n', f);
+	}
 	mg_run_print_backend(&cs->run, f);
 	fputc('\n', f);
 	mg_report_print_summary(f, rep);
@@ -676,17 +778,8 @@ static void print_text(struct check_state *cs, const struct mg_report *rep,
 	}
 	vs = mg_checker_reports(cs->chk, &n);
 	for (i = 0; i < n; i++) {
-		mount_of(vs[i].dev, mnt, sizeof(mnt));
-		fprintf(f, "violation %s%s: dev %u:%u ino %llu gen %u (%s: %s) %s %lld.%09u "
-			"(pid %u %s cpu %u at %.6f s) then %lld.%09u (pid %u %s cpu %u at %.6f s)\n",
-			mg_violation_name(vs[i].kind), vs[i].step_explained ? " (explained by "
-			"realtime clock steps)" : "", vs[i].dev >> 20, vs[i].dev & 0xfffff,
-			(unsigned long long)vs[i].ino, vs[i].gen, mnt,
-			vs[i].name[0] ? vs[i].name : "?", vs[i].what,
-			(long long)vs[i].earlier.ctime.sec, vs[i].earlier.ctime.nsec,
-			vs[i].earlier.pid, vs[i].earlier.comm, vs[i].earlier.cpu, vs[i].earlier.t_ns / 1e9,
-			(long long)vs[i].later.ctime.sec, vs[i].later.ctime.nsec,
-			vs[i].later.pid, vs[i].later.comm, vs[i].later.cpu, vs[i].later.t_ns / 1e9);
+		put_violation(f, cs, &vs[i], false);
+		fputc('\n', f);
 	}
 	fprintf(f, "verdict: %s (%s)\n", v->word, v->reason);
 	fflush(f);
@@ -699,7 +792,7 @@ static void print_json(struct check_state *cs, const struct mg_report *rep,
 	json_t *o = mg_run_json_header(&cs->run, "check"), *a, *inv;
 	const struct mg_violation *vs;
 	size_t n, i;
-	char mnt[4096];
+	char dev[MG_KDEV_STRLEN], nb[32];
 
 	json_object_set_new(o, "verdict", json_string(v->word));
 	json_object_set_new(o, "exit_code", json_integer(v->code));
@@ -709,9 +802,18 @@ static void print_json(struct check_state *cs, const struct mg_report *rep,
 	if (cs->o.argv) {
 		a = json_array();
 		for (char **p = cs->o.argv; *p; p++)
-			json_array_append_new(a, json_string(*p));
+			json_array_append_new(a, mg_json_cstr(*p));
 		json_object_set_new(o, "command", a);
 		json_object_set_new(o, "command_status", json_integer(cs->run.child_status));
+	}
+	if (!cs->o.argv) {
+		json_t *wd = json_object();
+
+		json_object_set_new(wd, "dev", cs->have_dir_dev ?
+				    json_string(mg_kdev_str(cs->dir_dev, dev)) : json_null());
+		json_object_set_new(wd, "mount", cs->have_dir_dev ? json_mount(cs->dir_dev) :
+				    json_null());
+		json_object_set_new(o, "workload_dir", wd);
 	}
 	json_object_set_new(o, "lost_events", json_integer((json_int_t)st->lost));
 	inv = json_object();
@@ -784,22 +886,26 @@ static void print_json(struct check_state *cs, const struct mg_report *rep,
 	}
 	json_object_set_new(o, "gates", a);
 	if (cs->o.baseline) {
-		json_object_set_new(o, "baseline_file", json_string(cs->o.baseline));
+		json_object_set_new(o, "baseline_file", mg_json_cstr(cs->o.baseline));
 		json_object_set_new(o, "baseline_factor", json_real(cs->o.baseline_factor));
 	}
 	a = json_array();
 	vs = mg_checker_reports(cs->chk, &n);
 	for (i = 0; i < n; i++) {
 		json_t *j = json_object();
+		const char *name;
+		size_t nlen;
+		bool cut;
 
-		mount_of(vs[i].dev, mnt, sizeof(mnt));
+		name = violation_name(cs, &vs[i], nb, sizeof(nb), &nlen, &cut);
 		json_object_set_new(j, "kind", json_string(mg_violation_name(vs[i].kind)));
 		json_object_set_new(j, "timestamp", json_string(vs[i].what));
-		json_object_set_new(j, "dev", json_sprintf("%u:%u", vs[i].dev >> 20, vs[i].dev & 0xfffff));
+		json_object_set_new(j, "dev", json_string(mg_kdev_str(vs[i].dev, dev)));
 		json_object_set_new(j, "ino", json_integer((json_int_t)vs[i].ino));
 		json_object_set_new(j, "gen", json_integer(vs[i].gen));
-		json_object_set_new(j, "mount", json_string(mnt));
-		json_object_set_new(j, "name", json_string(vs[i].name));
+		json_object_set_new(j, "mount", json_mount(vs[i].dev));
+		json_object_set_new(j, "name", name ? mg_json_str(name, nlen) : json_null());
+		json_object_set_new(j, "name_truncated", json_boolean(cut));
 		json_object_set_new(j, "step_explained", json_boolean(vs[i].step_explained));
 		json_object_set_new(j, "earlier", json_obs(&vs[i].earlier));
 		json_object_set_new(j, "later", json_obs(&vs[i].later));
@@ -816,14 +922,21 @@ static int write_junit(struct check_state *cs, const struct mg_verdict *v)
 	const struct mg_check_stats *st = mg_checker_stats(cs->chk);
 	FILE *f = cs->junit;
 	struct inv_line lines[8];
-	struct { const char *name; char fail[240]; char skip[200]; } tc[8 + MG_F_NR + 1];
+	/* kinds: the violation kinds whose reports a failed testcase lists (-1: none) */
+	struct { const char *name; char fail[240]; char skip[200]; int kinds[2]; }
+		tc[8 + MG_F_NR + 1];
+	const struct mg_violation *vs;
+	size_t nv, j;
 	int i, n = 0, nl, failures = 0, skipped = 0;
 
 	cs->junit = NULL;
+	vs = mg_checker_reports(cs->chk, &nv);
 	memset(tc, 0, sizeof(tc));
 	nl = inv_lines(cs, lines);
 	for (i = 0; i < nl; i++, n++) {
 		tc[n].name = lines[i].name;
+		tc[n].kinds[0] = lines[i].kinds[0];
+		tc[n].kinds[1] = lines[i].kinds[1];
 		if (lines[i].na)
 			snprintf(tc[n].skip, sizeof(tc[n].skip), "%s", lines[i].na);
 		else if (line_count(st, &lines[i], true))
@@ -834,6 +947,7 @@ static int write_junit(struct check_state *cs, const struct mg_verdict *v)
 		const struct mg_gate *g = &cs->gates[i];
 
 		tc[n].name = mg_figure_name(i);
+		tc[n].kinds[0] = tc[n].kinds[1] = -1;
 		if (g->result < 0)
 			snprintf(tc[n].skip, sizeof(tc[n].skip), "%s", g->limit >= 0 || g->have_base ?
 				 g->why : "no gate set");
@@ -842,6 +956,7 @@ static int write_junit(struct check_state *cs, const struct mg_verdict *v)
 	}
 	if (cs->o.argv) {
 		tc[n].name = "COMMAND succeeds";
+		tc[n].kinds[0] = tc[n].kinds[1] = -1;
 		if (cs->run.child_status)
 			snprintf(tc[n].fail, sizeof(tc[n].fail), "expected exit status 0, got %d",
 				 cs->run.child_status);
@@ -855,25 +970,44 @@ static int write_junit(struct check_state *cs, const struct mg_verdict *v)
 	fprintf(f, "<testsuite name=\"mgtrace check\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
 		"skipped=\"%d\">\n", n + (v->code == MG_EXIT_INCONCLUSIVE), failures,
 		v->code == MG_EXIT_INCONCLUSIVE, skipped);
+	/* what was checked: external bytes, escaped as in text output (docs/json.md "Strings") */
+	fprintf(f, "  <properties>\n    <property name=\"kernel_release\" value=\"");
+	mg_xml_fput(f, cs->run.env.release, strlen(cs->run.env.release));
+	fprintf(f, "\"/>\n");
+	for (i = 0; cs->o.argv && cs->o.argv[i]; i++) {
+		fprintf(f, "    <property name=\"command[%d]\" value=\"", i);
+		mg_xml_fput(f, cs->o.argv[i], strlen(cs->o.argv[i]));
+		fprintf(f, "\"/>\n");
+	}
+	fprintf(f, "  </properties>\n");
 	for (i = 0; i < n; i++) {
 		fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"");
-		xml_escaped(f, tc[i].name);
+		mg_xml_fput(f, tc[i].name, strlen(tc[i].name));
 		fprintf(f, "\">");
 		if (tc[i].skip[0]) {
 			fprintf(f, "<skipped message=\"");
-			xml_escaped(f, tc[i].skip);
+			mg_xml_fput(f, tc[i].skip, strlen(tc[i].skip));
 			fprintf(f, "\"/>");
 		} else if (tc[i].fail[0]) {
+			/* the body lists the stored reports of this testcase's kinds, one a line */
 			fprintf(f, "<failure message=\"");
-			xml_escaped(f, tc[i].fail);
-			fprintf(f, "\"/>");
+			mg_xml_fput(f, tc[i].fail, strlen(tc[i].fail));
+			fprintf(f, "\">");
+			for (j = 0; j < nv; j++) {
+				if (vs[j].step_explained || ((int)vs[j].kind != tc[i].kinds[0] &&
+							     (int)vs[j].kind != tc[i].kinds[1]))
+					continue;
+				put_violation(f, cs, &vs[j], true);
+				fputc('\n', f);
+			}
+			fprintf(f, "</failure>");
 		}
 		fprintf(f, "</testcase>\n");
 	}
 	if (v->code == MG_EXIT_INCONCLUSIVE) {
 		fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"events complete\">"
 			"<error message=\"");
-		xml_escaped(f, v->reason);
+		mg_xml_fput(f, v->reason, strlen(v->reason));
 		fprintf(f, "\"/></testcase>\n");
 	}
 	fprintf(f, "</testsuite>\n");

@@ -21,6 +21,7 @@ struct ino_state {
 	uint32_t dev, gen;
 	bool used, known, have_prev;
 	uint8_t src;			/* enum ctime_src of max */
+	bool name_cut;			/* name was cut by the event buffer (mg_event::name_len) */
 	uint32_t max_cur;		/* masked cur_nsec of the swap that set max, or NO_CUR */
 	struct mg_ts max;		/* latest (highest) ctime observed */
 	struct mg_ts prev;		/* the ctime before max was set */
@@ -186,6 +187,7 @@ static void violation(struct mg_checker *c, enum mg_violation_kind k, const stru
 				  .earlier = *earlier, .later = *later };
 
 	memcpy(v.name, s->name, sizeof(v.name));
+	v.name_truncated = s->name_cut;
 	strcpy(v.what, "ctime");
 	mg_checker_add(c, &v);
 }
@@ -210,8 +212,10 @@ static void floor_event(struct mg_checker *c, struct ino_state *s, const struct 
 	struct mg_violation v = { .dev = e->dev, .gen = e->gen, .ino = e->ino,
 				  .earlier = *obs, .later = *obs };
 
-	if (s)
+	if (s) {
 		memcpy(v.name, s->name, sizeof(v.name));
+		v.name_truncated = s->name_cut;
+	}
 	strcpy(v.what, "floor");
 	if (e->floor_known) {
 		c->st.floor_checked++;
@@ -348,8 +352,10 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 		c->st.untracked_events++;
 		return;
 	}
-	if (e->name[0])
+	if (e->name[0]) {
 		memcpy(s->name, e->name, sizeof(s->name));
+		s->name_cut = e->name_len > strnlen(e->name, sizeof(e->name));
+	}
 	s->name[MG_NAME_LEN - 1] = 0;
 
 	if (e->kind == MG_EV_CTIME_SWAP && (e->flags & MG_EVF_SEC_UNSURE)) {

@@ -81,7 +81,8 @@ struct mg_violation {
 	enum mg_violation_kind kind;
 	uint32_t dev, gen;	/* kernel dev_t; for MG_V_ORDER: dev of the later file */
 	uint64_t ino;
-	char name[MG_NAME_LEN];	/* last path component, when known */
+	char name[MG_NAME_LEN];	/* last path component, when known (raw bytes, NUL-terminated) */
+	bool name_truncated;	/* name is the first MG_NAME_LEN - 1 bytes of a longer one */
 	struct mg_obs earlier, later;
 	char what[8];		/* "ctime", "mtime" or "floor": the value compared */
 	bool step_explained;	/* backward realtime steps between them cover the difference */

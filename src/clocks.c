@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <jansson.h>
+#include "escape.h"
 #include <bpf/libbpf.h>
 #include "clocks.skel.h"
 #include "commands.h"
@@ -358,13 +359,13 @@ static void print_json(const struct clk_opts *o, const struct mg_kenv *env, cons
 
 	snprintf(buf, sizeof(buf), "%s", avail);
 	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-		json_array_append_new(cs, json_string(tok));
+		json_array_append_new(cs, mg_json_cstr(tok));
 	for (k = 0; k < CLK_NR; k++)
 		json_array_append_new(a, json_clock(k, &res[k]));
 	json_object_set_new(obj, "schema_version", json_integer(1));
 	json_object_set_new(obj, "type", json_string("clocks"));
-	json_object_set_new(obj, "kernel_release", json_string(env->release));
-	json_object_set_new(obj, "clocksource", json_string(cur));
+	json_object_set_new(obj, "kernel_release", mg_json_cstr(env->release));
+	json_object_set_new(obj, "clocksource", mg_json_cstr(cur));
 	json_object_set_new(obj, "available_clocksources", cs);
 	json_object_set_new(obj, "syscall_counter", json_string(flavour));
 	json_object_set_new(obj, "iterations", json_integer((json_int_t)o->iters));

@@ -1,56 +1,52 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ident.h - resolve a user's path to the identities the kernel's events name:
- * (inode->i_sb->s_dev, inode->i_ino), as bpf/mgtrace.bpf.c reads them.
+ * ident.h - one representation of a device number end to end: the kernel's
+ * dev_t (include/linux/kdev_t.h: MKDEV(ma, mi) = ma << 20 | mi, 12-bit major,
+ * 20-bit minor), which is what the BPF events carry (inode->i_sb->s_dev) and
+ * what /proc/self/mountinfo prints as MAJ:MIN (show_mountinfo(): sb->s_dev).
+ * A user-space dev_t (glibc's encoding, from stat()'s st_dev) is converted
+ * once, where it enters, with mg_kdev_from_user().
  *
- * stat(2) does not always report those: btrfs reports a subvolume's anonymous
- * device, overlayfs a per-layer pseudo device and the real inode's number, while
- * the timestamp events of a file on overlayfs happen on the real (upper or lower)
- * inode. See src/ident.c for the method.
+ * Note: st_dev is not always the superblock's s_dev: btrfs reports each
+ * subvolume's anonymous device, overlayfs the underlying file's device.
+ * mg_kdev_from_user() converts the encoding only; it does not map those.
  */
 #ifndef MG_IDENT_H
 #define MG_IDENT_H
 
-#include <limits.h>
-#include <stdbool.h>
 #include <stddef.h>
-#include "mgtrace.h"
+#include <stdint.h>
+#include <sys/types.h>
 
-/* One identity events are matched on, and why it is traced. */
-struct mg_ident {
-	unsigned int dev;		/* kernel dev_t (major << 20 | minor): inode->i_sb->s_dev */
-	unsigned long long ino;		/* inode->i_ino */
-	char fstype[32];		/* from /proc/self/mountinfo */
-	char role[16];			/* "file", "overlay", "upper" or "lower" */
-	char why[200];			/* one line: where dev and ino came from */
-};
+#define MG_KDEV_MINORBITS 20
+#define MG_KDEV_MAX_MAJOR 4095u		/* 12 bits */
+#define MG_KDEV_MAX_MINOR 0xfffffu	/* 20 bits */
+/* Room for "MAJ:MIN" of any kernel dev_t: "4095:1048575" and the NUL. */
+#define MG_KDEV_STRLEN 16
 
-/* The identities of one path (at most MG_MAX_IDS) and what is not traced. */
-struct mg_ident_set {
-	int n;
-	struct mg_ident id[MG_MAX_IDS];
-	unsigned int stat_dev;		/* st_dev statx reported, kernel form */
-	char note[400];			/* caveat (overlay layers not reachable, copy-up), or "" */
-	/* overlay file found only in a lower layer: its would-be upper path, checked after
-	 * the trace for a copy-up (whose new upper inode was not traced) */
-	bool upper_pending;
-	char upper_path[PATH_MAX];
-};
+/* Kernel dev_t of major:minor (MKDEV). Values beyond 12/20 bits are masked. */
+uint32_t mg_kdev(unsigned int major, unsigned int minor);
+/* Major and minor of a kernel dev_t (MAJOR(), MINOR()). */
+unsigned int mg_kdev_major(uint32_t kdev);
+unsigned int mg_kdev_minor(uint32_t kdev);
 
 /*
- * Resolve path (followed if a symlink) without asking for its timestamps, so
- * that resolving sets no I_CTIME_QUERIED flag. Returns 0, or a negative errno
- * with a one-line reason in err.
+ * Kernel dev_t of a user-space dev_t (st_dev, glibc's major()/minor()).
+ * Returns 0 and sets *kdev, or -ERANGE when the major or minor does not fit
+ * the kernel's 12/20 bits (no st_dev from this kernel does).
  */
-int mg_ident_resolve(const char *path, struct mg_ident_set *s, char *err, size_t errlen);
+int mg_kdev_from_user(dev_t dev, uint32_t *kdev);
+
+/* "MAJ:MIN" of a kernel dev_t into buf (MG_KDEV_STRLEN bytes); returns buf. */
+const char *mg_kdev_str(uint32_t kdev, char buf[MG_KDEV_STRLEN]);
 
 /*
- * For a set with upper_pending: true when the file now exists in the upper layer
- * (copied up during the trace); *now is its identity.
+ * Mount point of the first mount of the filesystem with kernel dev_t kdev in
+ * /proc/self/mountinfo (its MAJ:MIN field), unescaped (mountinfo writes
+ * space, tab, newline and backslash as \ooo). Returns the length written to
+ * buf (NUL-terminated; cut to len - 1 bytes), -ENOENT when no mount has that
+ * device, or -errno when mountinfo cannot be read.
  */
-bool mg_ident_copied_up(const struct mg_ident_set *s, struct mg_ident *now);
-
-/* "MAJ:MIN" of a kernel dev_t into buf (>= 24 bytes); returns buf. */
-const char *mg_ident_dev_str(unsigned int kdev, char *buf);
+int mg_kdev_mount(uint32_t kdev, char *buf, size_t len);
 
 #endif

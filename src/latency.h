@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <jansson.h>
+#include "escape.h"
 #include "backend.h"
 
 /* Figures of one histogram (a function, total or one CPU) over a window. */

@@ -111,9 +111,9 @@ int cmd_probe(int argc, char **argv)
 
 		json_object_set_new(o, "schema_version", json_integer(1));
 		json_object_set_new(o, "type", json_string("probe"));
-		json_object_set_new(o, "kernel_release", json_string(env.release));
+		json_object_set_new(o, "kernel_release", mg_json_cstr(env.release));
 		json_object_set_new(o, "btf", json_boolean(env.btf));
-		json_object_set_new(o, "lockdown", json_string(env.lockdown));
+		json_object_set_new(o, "lockdown", mg_json_cstr(env.lockdown));
 		json_object_set_new(o, "multigrain", json_boolean(mg));
 		json_object_set_new(o, "floor_api", json_string(
 			env.api == MG_API_MAINLINE ? "mainline" : env.api == MG_API_COOKIE ? "cookie" :

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include "report.h"
+#include "util.h"
 
 /* Columns of the interval row: the counters a user watches over time. */
 static const enum mg_row_id interval_cols[] = {
@@ -141,7 +142,11 @@ json_t *mg_report_json(const struct mg_report *r)
 
 void mg_json_print_line(FILE *f, json_t *v)
 {
-	json_dumpf(v, f, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	if (!v || json_dumpf(v, f, JSON_COMPACT | JSON_PRESERVE_ORDER)) {
+		mg_err(MG_EXIT_FAIL, "JSON: %s", v ? "writing an object failed" :
+		       "an object could not be built (out of memory)");
+		mg_json_failures++;
+	}
 	fputc('\n', f);
 	fflush(f);
 }

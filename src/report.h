@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <jansson.h>
+#include "escape.h"
 #include "counters.h"
 
 /* Header of the per-interval text rows. */
@@ -22,7 +23,10 @@ void mg_report_print_percpu(FILE *f, const struct mg_report *r);
  */
 json_t *mg_report_json(const struct mg_report *r);
 
-/* Print a JSON value compactly on one line and flush. */
+/*
+ * Print a JSON value compactly on one line and flush. A NULL value or a failed
+ * write is reported on stderr ("mgtrace: JSON: ...") and counted in mg_json_failures.
+ */
 void mg_json_print_line(FILE *f, json_t *v);
 
 #endif

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include <jansson.h>
+#include "escape.h"
 #include "backend.h"
 #include "counters.h"
 #include "kcounters.h"

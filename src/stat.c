@@ -165,7 +165,7 @@ static void print_summary(struct stat_run *r)
 		if (r->o.argv) {
 			argv = json_array();
 			for (char **a = r->o.argv; *a; a++)
-				json_array_append_new(argv, json_string(*a));
+				json_array_append_new(argv, mg_json_cstr(*a));
 			json_object_set_new(o, "command", argv);
 			json_object_set_new(o, "command_status", json_integer(R->child_status));
 		}

@@ -22,9 +22,11 @@
 #include <jansson.h>
 #include "backend.h"
 #include "commands.h"
+#include "escape.h"
 #include "floor.skel.h"
 #include "follow.skel.h"
 #include "ident.h"
+#include "pathid.h"
 #include "kenv.h"
 #include "mgtrace.skel.h"
 #include "report.h"
@@ -162,7 +164,7 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 				return mg_err(MG_EXIT_USAGE, "trace: invalid inode '%s' (MAJ:MIN:INO)", optarg);
 			memset(&o->ids, 0, sizeof(o->ids));
 			o->ids.n = 1;
-			o->ids.id[0].dev = maj << 20 | min;	/* kernel dev_t, as MKDEV */
+			o->ids.id[0].dev = mg_kdev(maj, min);
 			o->ids.id[0].ino = ino;
 			snprintf(o->ids.id[0].role, sizeof(o->ids.id[0].role), "inode");
 			snprintf(o->ids.id[0].why, sizeof(o->ids.id[0].why), "--inode");
@@ -333,9 +335,24 @@ static void fmt_time(char *buf, size_t len, int64_t real_ns)
 		 (long long)(real_ns % 1000000000));
 }
 
+/*
+ * The event's comm and name as printed: cut at a character boundary, with
+ * whether each was cut (escape.h). comm has no recorded length: the kernel
+ * keeps 15 bytes; a cut is seen only when it split a character.
+ */
+static void event_names(const struct mg_event *e, size_t *comm_len, bool *comm_cut,
+			size_t *name_len, bool *name_cut)
+{
+	*comm_len = mg_name_len(e->comm, sizeof(e->comm), 0, comm_cut);
+	*name_len = mg_name_len(e->name, sizeof(e->name), e->name_len, name_cut);
+}
+
 static void print_json_event(struct trace_state *t, const struct mg_event *e, int64_t real)
 {
 	json_t *o = json_object();
+	char dev[MG_KDEV_STRLEN];
+	size_t comm_len, name_len;
+	bool comm_cut, name_cut;
 
 	json_object_set_new(o, "type", json_string("event"));
 	json_object_set_new(o, "event", json_string(kind_names[e->kind]));
@@ -344,11 +361,14 @@ static void print_json_event(struct trace_state *t, const struct mg_event *e, in
 	json_object_set_new(o, "cpu", json_integer(e->cpu));
 	json_object_set_new(o, "pid", json_integer(e->tgid));
 	json_object_set_new(o, "tid", json_integer(e->pid));
-	json_object_set_new(o, "comm", json_stringn(e->comm, strnlen(e->comm, sizeof(e->comm))));
-	json_object_set_new(o, "dev", json_sprintf("%u:%u", e->dev >> 20, e->dev & 0xfffff));
+	event_names(e, &comm_len, &comm_cut, &name_len, &name_cut);
+	json_object_set_new(o, "comm", mg_json_str(e->comm, comm_len));
+	json_object_set_new(o, "comm_truncated", json_boolean(comm_cut));
+	json_object_set_new(o, "dev", json_string(mg_kdev_str(e->dev, dev)));
 	json_object_set_new(o, "ino", json_integer((json_int_t)e->ino));
 	json_object_set_new(o, "gen", json_integer(e->gen));
-	json_object_set_new(o, "name", json_stringn(e->name, strnlen(e->name, sizeof(e->name))));
+	json_object_set_new(o, "name", mg_json_str(e->name, name_len));
+	json_object_set_new(o, "name_truncated", json_boolean(name_cut));
 	switch (e->kind) {
 	case MG_EV_CTIME_SWAP:
 		json_object_set_new(o, "old_nsec", json_integer(e->old_nsec & ~MG_I_CTIME_QUERIED));
@@ -388,7 +408,9 @@ static int on_event(void *ctx, void *data, size_t len)
 	struct trace_state *t = ctx;
 	const struct mg_event *e = data;
 	int64_t real = (int64_t)e->ts_ns + t->offset;
-	char tm[32], det[160], name[MG_NAME_LEN + 1];
+	char tm[32], det[160], name[4 * MG_NAME_LEN + 8], comm[4 * 16 + 8], dev[MG_KDEV_STRLEN];
+	size_t comm_len, name_len;
+	bool comm_cut, name_cut;
 	int ret = 0;
 
 	/* under a sustained stream libbpf would never return: hand back control per batch */
@@ -430,10 +452,11 @@ static int on_event(void *ctx, void *data, size_t len)
 				 "in kallsyms)", (long long)e->ctime_sec, e->ctime_nsec);
 		break;
 	}
-	memcpy(name, e->name, MG_NAME_LEN);
-	name[MG_NAME_LEN] = 0;
-	printf("%s %3u %7u %-15.16s %-13s %3u:%-3u %-10llu %-16s %s\n", tm, e->cpu, e->tgid, e->comm,
-	       kind_names[e->kind], e->dev >> 20, e->dev & 0xfffff, (unsigned long long)e->ino,
+	event_names(e, &comm_len, &comm_cut, &name_len, &name_cut);
+	mg_text_escape(comm, sizeof(comm), e->comm, comm_len, comm_cut);
+	mg_text_escape(name, sizeof(name), e->name, name_len, name_cut);
+	printf("%s %3u %7u %-15s %-13s %-7s %-10llu %-16s %s\n", tm, e->cpu, e->tgid, comm,
+	       kind_names[e->kind], mg_kdev_str(e->dev, dev), (unsigned long long)e->ino,
 	       name[0] ? name : "-", det);
 	return ret;
 }
@@ -512,7 +535,7 @@ static void print_summary(struct trace_state *t)
 
 		json_object_set_new(o, "schema_version", json_integer(MG_SCHEMA_VERSION));
 		json_object_set_new(o, "type", json_string("trace_summary"));
-		json_object_set_new(o, "kernel_release", json_string(t->run.env.release));
+		json_object_set_new(o, "kernel_release", mg_json_cstr(t->run.env.release));
 		json_object_set_new(o, "tracepoints", json_string(t->run.sess.tp_btf ? "tp_btf" : "raw_tp"));
 		json_object_set_new(o, "floor_probes", t->floor ? json_string(t->floor_probe) : json_null());
 		if (!t->floor && (t->o.mask & EV_FLOOR))
