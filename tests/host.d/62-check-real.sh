@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0
+# 62-check-real.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
+# mgtrace check must pass a correct kernel on real workloads and filesystems (issue 10):
+# a chmod/fstat race, queries before every update (tmpfs, xfs), whole-second ext4
+# (-I 128), a ctime stored in 2035, small realtime clock steps; and the baseline gate,
+# which must fail a doctored baseline. Each case's not-fault categories are printed.
+echo "# check on real workloads"
+W=tests/check_workloads.py
+# cats NAME: the not-fault categories of a report, on one line
+cats() {
+	python3 - "$T/$1.json" <<'PY'
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+i = r["invariants"]
+keys = ("stale_reads", "reordered_swaps", "unverified_queried_updates", "granularity_equal",
+        "future_ctime", "unsure_seconds", "torn_reads", "skips_after_concurrent_query", "clock_steps")
+print(" ".join(f"{k}={i[k]}" for k in keys), "| explained:",
+      {k: v["explained_by_clock_step"] for k, v in i.items() if isinstance(v, dict)})
+PY
+}
+# inv NAME EXPR: a Python expression over the report's invariants (i) holds
+inv() {
+	python3 - "$T/$1.json" "$2" <<'PY'
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+i = r["invariants"]
+sys.exit(0 if eval(sys.argv[2]) else 1)
+PY
+}
+mkdir -p "$T/r"
+mount -t tmpfs mgtrace-real "$T/r"
+touch "$T/r/f"
+# 1. one process chmods a file while another fstats it: the load multigrain timestamps exist for
+check_case check-race 0 --verdict PASS --command -- -- python3 $W race "$T/r/f" 2
+echo "#   race: $(cats check-race)"
+inv check-race 'i["skips_after_concurrent_query"] + i["stale_reads"] > 0' \
+	&& ok "race: the concurrent queries were seen and counted, not blamed" \
+	|| bad "race: no concurrent query counted: $(cats check-race)"
+# 2. a query before every update makes every update fine-grained: no gate by default
+check_case check-1thread 0 --verdict PASS --command -- -- $MG stress --threads 1 --files 1 --duration 2
+python3 - "$T/check-1thread.json" > "$T/1t.chk" <<'PY'
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+f = r["floor_figures"]
+ok = f["floor_swaps_per_update"] > 0.5 and all(g["pass"] is None for g in r["gates"])
+print(("ok   " if ok else "FAIL ") + f"stress 1x1: {f['floor_swaps_per_update']:.3f} swaps per update, no gate set")
+PY
+tally check-1thread "$T/1t.chk"
+# 3. stat then chmod on xfs
+truncate -s 320M "$T/xfs.img"
+if mkfs.xfs -q -f "$T/xfs.img" && mkdir -p "$T/xfs" && mount -o loop "$T/xfs.img" "$T/xfs"; then
+	touch "$T/xfs/f"
+	check_case check-xfs 0 --verdict PASS --command -- -- python3 $W statchmod "$T/xfs/f" 2
+	echo "#   xfs: $(cats check-xfs)"
+	umount "$T/xfs"
+else
+	bad "xfs loop image could not be made"
+fi
+# 4. ext4 with 128-byte inodes keeps whole seconds: equal after a query is the contract
+truncate -s 32M "$T/e128.img"
+if mkfs.ext4 -q -I 128 "$T/e128.img" 2>/dev/null && mkdir -p "$T/e128" && mount -o loop "$T/e128.img" "$T/e128"; then
+	touch "$T/e128/f"
+	check_case check-ext4-128 0 --verdict PASS --command -- -- python3 $W gran "$T/e128/f"
+	echo "#   ext4 -I 128: $(cats check-ext4-128)"
+	inv check-ext4-128 'i["granularity_equal"] >= 1' \
+		&& ok "ext4 -I 128: the equal ctime is counted as granularity" \
+		|| bad "ext4 -I 128: no granularity case: $(cats check-ext4-128)"
+	umount "$T/e128"
+else
+	bad "ext4 -I 128 loop image could not be made"
+fi
+# 5. a ctime stored on disk in 2035, replaced by the current time
+truncate -s 32M "$T/fut.img"
+mkfs.ext4 -q "$T/fut.img" && mkdir -p "$T/fut" && mount -o loop "$T/fut.img" "$T/fut" &&
+	echo x > "$T/fut/f" && umount "$T/fut" &&
+	debugfs -w -R "set_inode_field /f ctime 20350101000000" "$T/fut.img" > /dev/null 2>&1 &&
+	mount -o loop "$T/fut.img" "$T/fut"
+if [ "$(stat -c %Z "$T/fut/f" 2>/dev/null)" -gt 2000000000 ] 2>/dev/null; then
+	check_case check-future 0 --verdict PASS --command -- -- sh -c "stat $T/fut/f >/dev/null; chmod 600 $T/fut/f; stat $T/fut/f >/dev/null"
+	echo "#   future ctime: $(cats check-future)"
+	inv check-future 'i["future_ctime"] >= 1' && ok "future ctime: counted as future_ctime" \
+		|| bad "future ctime: not counted: $(cats check-future)"
+	umount "$T/fut"
+else
+	bad "could not store a 2035 ctime with debugfs"; umount "$T/fut" 2>/dev/null
+fi
+# 6. CLOCK_REALTIME stepped back by 0.5 ms (and forward again) three times during write+stat
+check_case check-clockstep 0 --verdict PASS --command -- -- python3 $W clockstep "$T/r" 2
+echo "#   clock steps: $(cats check-clockstep)"
+inv check-clockstep 'i["clock_steps"] >= 3' && ok "clock steps of 0.5 ms are recorded" \
+	|| bad "0.5 ms clock steps not recorded: $(cats check-clockstep)"
+umount "$T/r"
+# 7. baseline: the same workload against its own report passes; a doctored baseline fails
+check_case check-base1 0 --verdict PASS -- --duration 1 --threads 1
+check_case check-base2 0 --verdict PASS -- --duration 1 --threads 1 --baseline "$T/check-base1.json"
+python3 - "$T/check-base1.json" "$T/doctored.json" <<'PY'
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+r["floor_figures"]["floor_swaps_per_update"] = 0.001
+open(sys.argv[2], "w").write(json.dumps(r) + "\n")
+PY
+$MG check --duration 1 --threads 1 --baseline "$T/doctored.json" > "$T/doc.txt" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q '^FAIL   floor_swaps_per_update .* > 0.0115 allowed (baseline 0.001 x 1.5 + 0.01)' "$T/doc.txt" \
+	&& ok "baseline: a figure past the allowed growth fails, with old, new and allowed" \
+	|| bad "baseline: rc $rc: $(grep floor_swaps_per_update "$T/doc.txt")"
+echo '{"type":"stat","schema_version":1}' > "$T/notcheck.json"
+badcase "check: baseline that is not a check report" 2 "not a report of mgtrace check" \
+	$MG check --baseline "$T/notcheck.json" --duration 0.2
+badcase "check: baseline that is not JSON" 2 "is not JSON" $MG check --baseline /proc/version -d 0.2
+badcase "check: missing baseline" 2 "cannot read baseline" $MG check --baseline /nonexistent -d 0.2
+badcase "check: baseline factor below 1" 2 "baseline-factor" $MG check --baseline-factor 0.5
