@@ -445,13 +445,13 @@ static void test_verdict(void)
 	CHECK(mg_gates_eval(g, &now, off, &base, 1.5) == 0, "verdict: the baseline itself passes");
 	base.f[MG_F_SWAPS_PER_UPDATE].value = 0.1;
 	CHECK(mg_gates_eval(g, &now, off, &base, 1.5) == 1 && g[0].result == 0 &&
-	      g[0].allowed > 0.159 && g[0].allowed < 0.161,
-	      "verdict: 0.99 swaps/update against a baseline of 0.1 fails (allowed %g, want 0.16)",
+	      g[0].allowed > 0.169 && g[0].allowed < 0.171,
+	      "verdict: 0.99 swaps/update against a baseline of 0.1 fails (allowed %g, want 0.17)",
 	      g[0].allowed);
 	base.f[MG_F_FAIL_RATIO].value = 0;
 	now.f[MG_F_FAIL_RATIO].value = 0.005;
 	mg_gates_eval(g, &now, off, &base, 1.5);
-	CHECK(g[MG_F_FAIL_RATIO].result == 1, "verdict: a baseline of 0 allows the slack (0.005 <= 0.01)");
+	CHECK(g[MG_F_FAIL_RATIO].result == 1, "verdict: a baseline of 0 allows the slack (0.005 <= 0.02)");
 	now.f[MG_F_FINE_PER_UPDATE].have = false;
 	mg_gates_eval(g, &now, off, &base, 1.5);
 	CHECK(g[MG_F_FINE_PER_UPDATE].result == -1, "verdict: an unavailable figure is not evaluated");
