@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * main.c - mgtrace command dispatch, in the manner of bpftool and perf:
- * `mgtrace [-v] COMMAND [ARGS]`. With no command it runs the embedded default
- * job: `stat` around a short built-in `stress` workload.
+ * `mgtrace [-v] COMMAND [ARGS]`. Commands come from one table; a unique prefix
+ * selects one (`mgtrace ch` is check), as bpftool's cmd_select() does. With no
+ * command it runs the embedded default job: `stat` around a short built-in
+ * `stress` workload.
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,30 +14,99 @@
 
 #define MGTRACE_VERSION "0.1.0"
 
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);	/* argv[0] is the command name */
+	const char *help;			/* one line for `mgtrace help` */
+};
+
+static int cmd_help(int argc, char **argv);
+static int cmd_version(int argc, char **argv);
+
+static const struct cmd cmds[] = {
+	{ "probe", cmd_probe, "what this kernel offers: multigrain API, tracepoints, counters, backends" },
+	{ "stat", cmd_stat, "count floor swaps, fine-grained stamps and ctime updates, per CPU" },
+	{ "trace", cmd_trace, "stream floor swaps, ctime swaps/skips, stat queries and ctime sets" },
+	{ "check", cmd_check, "verify the invariants: no ctime regression, change visibility,\n"
+	  "           ordering, the floor; floor gates (exit 0 pass, 1 fail, 4 inconclusive)" },
+	{ "stress", cmd_stress, "built-in workload: threads writing and stat()ing files" },
+	{ "clocks", cmd_clocks, "cost of clock_gettime() per clock, and whether it is vDSO or a system call" },
+	{ "help", cmd_help, "this text; `mgtrace help COMMAND` for a command's options" },
+	{ "version", cmd_version, "print the version" },
+};
+#define NR_CMDS (sizeof(cmds) / sizeof(cmds[0]))
+
 static int usage(FILE *f, int code)
 {
-	fprintf(f,
-		"Usage: mgtrace [-v] [COMMAND [ARGS...]]\n"
+	size_t i;
+
+	fprintf(f, "Usage: mgtrace [-v] [COMMAND [ARGS...]]\n"
 		"Trace and verify the Linux kernel's multigrain file timestamps with eBPF.\n\n"
-		"Commands:\n"
-		"  probe    what this kernel offers: multigrain API, tracepoints, counters, backends\n"
-		"  stat     count floor swaps, fine-grained stamps and ctime updates, per CPU\n"
-		"  trace    stream floor swaps, ctime swaps/skips, stat queries and ctime sets\n"
-		"  check    verify the invariants: no ctime regression, change visibility, ordering,\n"
-		"           floor updates rare (exit 0 pass, 1 fail, 4 inconclusive)\n"
-		"  stress   built-in workload: threads writing and stat()ing files\n"
-		"  clocks   cost of clock_gettime() per clock, and whether it is vDSO or a system call\n"
-		"  help     this text; `mgtrace COMMAND --help` for a command's options\n\n"
-		"Without a command, mgtrace runs `stat` around a 3 s `stress` run.\n"
-		"Exit codes: 0 ok, 1 failure (check: violation), 2 usage, 3 environment unsupported,\n"
-		"4 check inconclusive\n"
-		"(not root, no BTF, no multigrain timestamps, debugfs not mounted).\n");
+		"Commands (a unique prefix is enough):\n");
+	for (i = 0; i < NR_CMDS; i++)
+		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].help);
+	fprintf(f, "\nWithout a command, mgtrace runs `stat` around a 3 s `stress` run.\n"
+		"Exit codes: 0 ok, 1 failure (check: violation), 2 usage, 3 environment unsupported\n"
+		"(not root, no BTF, no multigrain timestamps, debugfs not mounted), 4 check inconclusive.\n");
 	return code;
+}
+
+/*
+ * The command named by s: an exact name, or a prefix of exactly one name.
+ * NULL if none or ambiguous (then *ambiguous is set).
+ */
+static const struct cmd *cmd_select(const char *s, bool *ambiguous)
+{
+	const struct cmd *found = NULL;
+	size_t i, n = strlen(s);
+
+	*ambiguous = false;
+	if (!n)
+		return NULL;
+	for (i = 0; i < NR_CMDS; i++) {
+		if (!strcmp(s, cmds[i].name))
+			return &cmds[i];
+		if (!strncmp(s, cmds[i].name, n)) {
+			if (found)
+				*ambiguous = true;
+			found = &cmds[i];
+		}
+	}
+	return *ambiguous ? NULL : found;
+}
+
+static int unknown(const char *s, bool ambiguous)
+{
+	return mg_err(MG_EXIT_USAGE, "%s command '%s' (try 'mgtrace help')",
+		      ambiguous ? "ambiguous" : "unknown", s);
+}
+
+/* `mgtrace help [COMMAND]`: COMMAND's --help, or the command list. */
+static int cmd_help(int argc, char **argv)
+{
+	const struct cmd *c;
+	bool amb;
+
+	if (argc < 2 || !strcmp(argv[1], "help"))
+		return usage(stdout, MG_EXIT_OK);
+	c = cmd_select(argv[1], &amb);
+	if (!c)
+		return unknown(argv[1], amb);
+	if (c->fn == cmd_version)
+		return usage(stdout, MG_EXIT_OK);
+	return c->fn(2, (char *[]){ (char *)c->name, "--help", NULL });
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	printf("mgtrace %s\n", MGTRACE_VERSION);
+	return MG_EXIT_OK;
 }
 
 int main(int argc, char **argv)
 {
-	const char *cmd;
+	const struct cmd *c;
+	bool amb;
 
 	mg_libbpf_setup();
 
@@ -46,42 +117,12 @@ int main(int argc, char **argv)
 	}
 	if (argc < 2)
 		return cmd_default("/proc/self/exe");
-	cmd = argv[1];
-	if (!strcmp(cmd, "probe"))
-		return cmd_probe(argc - 1, argv + 1);
-	if (!strcmp(cmd, "stat"))
-		return cmd_stat(argc - 1, argv + 1);
-	if (!strcmp(cmd, "trace"))
-		return cmd_trace(argc - 1, argv + 1);
-	if (!strcmp(cmd, "check"))
-		return cmd_check(argc - 1, argv + 1);
-	if (!strcmp(cmd, "stress"))
-		return cmd_stress(argc - 1, argv + 1);
-	if (!strcmp(cmd, "clocks"))
-		return cmd_clocks(argc - 1, argv + 1);
-	if (!strcmp(cmd, "help") || !strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
-		/* `mgtrace help CMD` is `mgtrace CMD --help` */
-		if (argc > 2 && strcmp(argv[2], "help")) {
-			char *args[] = { argv[2], "--help", NULL };
-
-			argv = args;
-			argc = 2;
-			cmd = argv[0];
-			if (strcmp(cmd, "probe") && strcmp(cmd, "stat") && strcmp(cmd, "stress") &&
-			    strcmp(cmd, "check") && strcmp(cmd, "trace") && strcmp(cmd, "clocks"))
-				return mg_err(MG_EXIT_USAGE, "unknown command '%s' (try 'mgtrace help')", cmd);
-			return !strcmp(cmd, "probe") ? cmd_probe(argc, argv) :
-			       !strcmp(cmd, "stat") ? cmd_stat(argc, argv) :
-			       !strcmp(cmd, "stress") ? cmd_stress(argc, argv) :
-			       !strcmp(cmd, "check") ? cmd_check(argc, argv) :
-			       !strcmp(cmd, "trace") ? cmd_trace(argc, argv) : cmd_clocks(argc, argv);
-		}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
 		return usage(stdout, MG_EXIT_OK);
-	}
-	if (!strcmp(cmd, "version") || !strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
-		printf("mgtrace %s\n", MGTRACE_VERSION);
-		return MG_EXIT_OK;
-	}
-	mg_err(MG_EXIT_USAGE, "unknown command '%s' (try 'mgtrace help')", cmd);
-	return MG_EXIT_USAGE;
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))
+		return cmd_version(argc - 1, argv + 1);
+	c = cmd_select(argv[1], &amb);
+	if (!c)
+		return unknown(argv[1], amb);
+	return c->fn(argc - 1, argv + 1);
 }

@@ -29,3 +29,6 @@ badcase "hex interval" 2 "invalid interval" $MG stat -i 0x10
 badcase "long option without its value" 2 "needs a value '--output'" $MG stat --output
 badcase "value given to a flag" 2 "takes no value '--json=1'" $MG stat --json=1
 badcase "help for an unknown command" 2 "unknown command" $MG help bogus
+badcase "ambiguous command prefix" 2 "ambiguous command 's'" $MG s
+$MG pro --json > "$T/prefix.json" 2>&1 && python3 -c 'import json,sys; json.loads(open(sys.argv[1]).readline())' "$T/prefix.json" \
+	&& ok "a unique prefix selects the command (pro: probe)" || bad "prefix 'pro' did not run probe"
