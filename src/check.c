@@ -40,6 +40,7 @@
 #include "run.h"
 #include "util.h"
 #include "verdict.h"
+#include "workload.h"
 
 #define MAX_OPS (4u << 20)		/* ordering observations kept (about 200 MB at most) */
 #define MG_BATCH_EVENTS 65536	/* events consumed before the loop checks signals again */
@@ -58,32 +59,15 @@ struct check_opts {
 	struct mg_figures base;		/* its figures */
 };
 
-/* Built-in workload: one per thread. */
-struct wthread {
-	pthread_t tid;
-	int idx;
-	struct check_state *cs;
-	uint64_t iterations;
-	int err;
-	uint32_t dev[2];	/* kernel dev_t and inode of t<idx>-f1, t<idx>-f2 (names of */
-	uint64_t ino[2];	/* cross-file order reports, which carry no name) */
-};
-
 struct check_state {
 	struct check_opts o;
 	struct mg_run run;
 	struct mg_checker *chk;
 	struct ring_buffer *rb;
 	FILE *out;
-	/* workload */
-	char dir[4096];
-	bool mounted;
-	bool have_dir_dev;		/* dir_dev is set: the workload directory was stat()ed */
-	uint32_t dir_dev;		/* its kernel dev_t */
-	uint64_t nworkers;		/* threads started (cs->w entries with files) */
-	struct wthread *w;
-	atomic_bool stop;
-	atomic_uint running;
+	/* built-in workload (workload.c); its threads record ordering observations */
+	struct mg_workload wl;
+	bool wl_started;
 	struct mg_op *ops;
 	atomic_size_t nops;
 	bool ops_capped;
@@ -238,163 +222,61 @@ static int parse_opts(struct check_opts *o, int argc, char **argv)
 
 /* ---- built-in workload ---- */
 
-static uint64_t now_ns(void)
-{
-	return mg_now_ns();
-}
-
 static struct mg_ts ts_of(const struct timespec *t)
 {
 	return (struct mg_ts){ t->tv_sec, (uint32_t)t->tv_nsec };
 }
 
-/* Record write(fd) timed around the syscall, then the fstat() that shows its stamps. */
-static int timed_write(struct check_state *cs, int fd, int thread)
+/* Workload hook: record a timed write and the fstat() that shows its stamps (invariant 3). */
+static int record_op(void *ctx, int thread, int file, uint64_t t0, uint64_t t1,
+		     const struct stat *st)
 {
-	struct stat st;
-	uint64_t t0, t1;
+	struct check_state *cs = ctx;
 	uint32_t dev;
 	size_t i;
-	char b = 'x';
 
-	t0 = now_ns();
-	if (pwrite(fd, &b, 1, 0) != 1)
-		return errno;
-	t1 = now_ns();
-	if (fstat(fd, &st))
-		return errno;
-	if (mg_kdev_from_user(st.st_dev, &dev))
+	if (mg_kdev_from_user(st->st_dev, &dev))
 		return EOVERFLOW;
 	i = atomic_fetch_add_explicit(&cs->nops, 1, memory_order_relaxed);
 	if (i >= MAX_OPS) {
 		cs->ops_capped = true;
 		return 0;
 	}
-	cs->ops[i] = (struct mg_op){ .start_ns = t0, .end_ns = t1, .ctime = ts_of(&st.st_ctim),
-				     .mtime = ts_of(&st.st_mtim), .ino = st.st_ino,
+	cs->ops[i] = (struct mg_op){ .start_ns = t0, .end_ns = t1, .ctime = ts_of(&st->st_ctim),
+				     .mtime = ts_of(&st->st_mtim), .ino = st->st_ino,
 				     .dev = dev, .thread = (uint32_t)thread };
 	return 0;
 }
 
-static void *worker(void *arg)
-{
-	struct wthread *w = arg;
-	struct check_state *cs = w->cs;
-	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN), f1 = -1, f2 = -1;
-	uint64_t start = now_ns(), rate = cs->o.rate;
-	char path[4200];
-	struct stat st;
-	cpu_set_t set;
-	char b = 'x';
-
-	CPU_ZERO(&set);
-	CPU_SET(w->idx % (ncpu > 0 ? ncpu : 1), &set);
-	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	snprintf(path, sizeof(path), "%s/t%d-f1", cs->dir, w->idx);
-	f1 = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	snprintf(path, sizeof(path), "%s/t%d-f2", cs->dir, w->idx);
-	f2 = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (f1 < 0 || f2 < 0) {
-		w->err = errno;
-		goto out;
-	}
-	for (int k = 0; k < 2; k++) {
-		if (fstat(k ? f2 : f1, &st)) {
-			w->err = errno;
-			goto out;
-		}
-		if (mg_kdev_from_user(st.st_dev, &w->dev[k])) {
-			w->err = EOVERFLOW;
-			goto out;
-		}
-		w->ino[k] = st.st_ino;
-	}
-	while (!atomic_load_explicit(&cs->stop, memory_order_relaxed)) {
-		/* write(f1) stat(f2) write(f2) stat(f2) write(f1) stat(f1) */
-		if (pwrite(f1, &b, 1, 0) != 1 || fstat(f2, &st) ||
-		    (w->err = timed_write(cs, f2, w->idx)) ||
-		    (w->err = timed_write(cs, f1, w->idx))) {
-			if (!w->err)
-				w->err = errno;
-			break;
-		}
-		w->iterations++;
-		if (rate && !(w->iterations % 64)) {
-			uint64_t due = start + w->iterations * 1000000000ull / rate, now = now_ns();
-
-			if (due > now) {
-				struct timespec ts = { (time_t)((due - now) / 1000000000ull),
-						       (long)((due - now) % 1000000000ull) };
-
-				nanosleep(&ts, NULL);
-			}
-		}
-	}
-out:
-	if (f1 >= 0)
-		close(f1);
-	if (f2 >= 0)
-		close(f2);
-	atomic_fetch_sub(&cs->running, 1);
-	return NULL;
-}
-
+/* Threads loop write(f1) stat(f2) write(f2) stat(f2) write(f1) stat(f1), timing the last two. */
 static int workload_start(struct check_state *cs)
 {
-	uint64_t i;
+	static const struct mg_wl_step steps[] = {
+		{ MG_WL_WRITE, 0 }, { MG_WL_STAT, 1 }, { MG_WL_TWRITE, 1 }, { MG_WL_TWRITE, 0 },
+	};
+	struct mg_wl_opts o = {
+		.threads = cs->o.threads, .files = 2, .steps = steps, .nsteps = 4,
+		.rate = cs->o.rate, .parent = cs->o.dir, .prefix = "mgtrace-check",
+		.hook = record_op, .ctx = cs,
+	};
+	char why[300];
+	int err;
 
-	snprintf(cs->dir, sizeof(cs->dir), "%s/mgtrace-check.XXXXXX", cs->o.dir ? cs->o.dir : "/tmp");
-	if (!mkdtemp(cs->dir))
-		return mg_err(MG_EXIT_ENV, "check: cannot create a directory under %s: %s",
-			      cs->o.dir ? cs->o.dir : "/tmp", strerror(errno));
-	if (!cs->o.dir && !mount("mgtrace-check", cs->dir, "tmpfs", MS_NOSUID | MS_NODEV,
-				 "size=16m,mode=0700"))
-		cs->mounted = true;
-	{
-		struct stat st;
-
-		cs->have_dir_dev = !stat(cs->dir, &st) && !mg_kdev_from_user(st.st_dev, &cs->dir_dev);
-	}
 	cs->ops = calloc(MAX_OPS, sizeof(*cs->ops));
-	cs->w = calloc(cs->o.threads, sizeof(*cs->w));
-	if (!cs->ops || !cs->w)
+	if (!cs->ops)
 		return mg_err(MG_EXIT_FAIL, "out of memory");
-	atomic_store(&cs->running, (unsigned)cs->o.threads);
-	for (i = 0; i < cs->o.threads; i++) {
-		cs->w[i] = (struct wthread){ .idx = (int)i, .cs = cs };
-		cs->nworkers = i + 1;
-		if (pthread_create(&cs->w[i].tid, NULL, worker, &cs->w[i])) {
-			cs->nworkers = i;
-			atomic_store(&cs->stop, true);
-			atomic_fetch_sub(&cs->running, (unsigned)(cs->o.threads - i));
-			cs->o.threads = i;
-			return mg_err(MG_EXIT_FAIL, "check: cannot start workload threads");
-		}
-	}
+	if ((err = mg_wl_start(&cs->wl, &o, why, sizeof(why))))
+		return mg_err(err == -ENOMEM || err == -EAGAIN ? MG_EXIT_FAIL : MG_EXIT_ENV,
+			      "check: %s", why);
+	cs->wl_started = true;
 	return MG_EXIT_OK;
 }
 
 static int workload_finish(struct check_state *cs)
 {
-	char path[4200];
-	uint64_t i;
-	int err = 0;
+	int err = cs->wl_started ? mg_wl_finish(&cs->wl) : 0;
 
-	atomic_store(&cs->stop, true);
-	for (i = 0; cs->w && i < cs->o.threads; i++) {
-		pthread_join(cs->w[i].tid, NULL);
-		if (cs->w[i].err && !err)
-			err = cs->w[i].err;
-		snprintf(path, sizeof(path), "%s/t%d-f1", cs->dir, (int)i);
-		unlink(path);
-		snprintf(path, sizeof(path), "%s/t%d-f2", cs->dir, (int)i);
-		unlink(path);
-	}
-	if (cs->mounted)
-		umount2(cs->dir, MNT_DETACH);
-	if (cs->dir[0])
-		rmdir(cs->dir);
-	cs->o.threads = 0;
+	cs->wl_started = false;
 	return err;
 }
 
@@ -482,7 +364,7 @@ static int event_loop(struct check_state *cs)
 			cs->interrupted = !cs->o.argv;
 			break;
 		}
-		if (!cs->o.argv && (mg_now_ns() >= end || !atomic_load(&cs->running)))
+		if (!cs->o.argv && (mg_now_ns() >= end || !mg_wl_running(&cs->wl)))
 			break;
 	}
 	return 0;
@@ -538,10 +420,10 @@ static const char *violation_name(const struct check_state *cs, const struct mg_
 		*cut = *cut || v->name_truncated;
 		return v->name;
 	}
-	for (i = 0; v->kind == MG_V_ORDER && cs->w && i < cs->nworkers; i++)
+	for (i = 0; v->kind == MG_V_ORDER && cs->wl.t && i < cs->wl.o.threads; i++)
 		for (int k = 0; k < 2; k++)
-			if (cs->w[i].dev[k] == v->dev && cs->w[i].ino[k] == v->ino) {
-				*len = (size_t)snprintf(buf, buflen, "t%d-f%d", cs->w[i].idx, k + 1);
+			if (cs->wl.t[i].dev[k] == v->dev && cs->wl.t[i].ino[k] == v->ino) {
+				*len = (size_t)snprintf(buf, buflen, "t%d-f%d", cs->wl.t[i].idx, k + 1);
 				return buf;
 			}
 	return NULL;
@@ -706,9 +588,9 @@ static void print_text(struct check_state *cs, const struct mg_report *rep,
 	if (cs->o.argv)
 		mg_text_fput(f, cs->o.argv[0], strlen(cs->o.argv[0]), false);
 	fprintf(f, "%s workload\n", cs->o.argv ? "" : "built-in");
-	if (!cs->o.argv && cs->have_dir_dev) {
-		mlen = mg_kdev_mount(cs->dir_dev, mnt, sizeof(mnt));
-		fprintf(f, "workload directory: dev %s, mounted on ", mg_kdev_str(cs->dir_dev, dev));
+	if (!cs->o.argv && cs->wl.have_dir_dev) {
+		mlen = mg_kdev_mount(cs->wl.dir_dev, mnt, sizeof(mnt));
+		fprintf(f, "workload directory: dev %s, mounted on ", mg_kdev_str(cs->wl.dir_dev, dev));
 		if (mlen >= 0)
 			mg_text_fput(f, mnt, (size_t)mlen, false);
 		else
@@ -810,9 +692,9 @@ static void print_json(struct check_state *cs, const struct mg_report *rep,
 	if (!cs->o.argv) {
 		json_t *wd = json_object();
 
-		json_object_set_new(wd, "dev", cs->have_dir_dev ?
-				    json_string(mg_kdev_str(cs->dir_dev, dev)) : json_null());
-		json_object_set_new(wd, "mount", cs->have_dir_dev ? json_mount(cs->dir_dev) :
+		json_object_set_new(wd, "dev", cs->wl.have_dir_dev ?
+				    json_string(mg_kdev_str(cs->wl.dir_dev, dev)) : json_null());
+		json_object_set_new(wd, "mount", cs->wl.have_dir_dev ? json_mount(cs->wl.dir_dev) :
 				    json_null());
 		json_object_set_new(o, "workload_dir", wd);
 	}
@@ -1019,14 +901,13 @@ static int write_junit(struct check_state *cs, const struct mg_verdict *v)
 
 static void cleanup(struct check_state *cs)
 {
-	if (cs->w || cs->dir[0])
-		workload_finish(cs);
+	workload_finish(cs);
+	mg_wl_free(&cs->wl);
 	ring_buffer__free(cs->rb);
 	mg_run_cleanup(&cs->run);
 	mg_checker_free(cs->chk);
 	free(cs->pending);
 	free(cs->ops);
-	free(cs->w);
 	if (cs->out && cs->out != stdout)
 		fclose(cs->out);
 	if (cs->junit)

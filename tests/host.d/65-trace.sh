@@ -73,8 +73,10 @@ badcase "trace: tracepoint backend for floor" 2 "invalid backend" $MG trace --ba
 # Ctrl-C under a sustained event stream ends trace promptly, with its summary
 $MG stress --duration 6 --threads 1 > /dev/null 2>&1 & sp=$!
 $MG trace --events stat > /dev/null 2> "$T/tr.err" & tp=$!
-sleep 1; kill -INT $tp; sleep 2
-if kill -0 $tp 2>/dev/null; then kill -9 $tp; bad "trace ignored SIGINT under load"
+sleep 1; kill -INT $tp
+# promptly: within 5 s even while other work (a VM stage) shares the 2 CPUs
+for i in $(seq 50); do kill -0 $tp 2>/dev/null || break; sleep 0.1; done
+if kill -0 $tp 2>/dev/null; then kill -9 $tp; bad "trace ignored SIGINT under load (5 s)"
 else wait $tp; grep -q 'events printed' "$T/tr.err" && ok "trace stops on SIGINT under load, with a summary" \
 	|| bad "trace: no summary after SIGINT"; fi
 kill -INT $sp 2>/dev/null; wait $sp

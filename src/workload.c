@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/* workload.c - the built-in multigrain workload (see workload.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/statfs.h>
+#include <time.h>
+#include <unistd.h>
+#include "ident.h"
+#include "util.h"
+#include "workload.h"
+
+#define TMPFS_MAGIC_ 0x01021994
+#define EXT4_MAGIC_  0xEF53
+#define XFS_MAGIC_   0x58465342
+#define BTRFS_MAGIC_ 0x9123683E
+
+const char *mg_fs_name(const char *dir)
+{
+	struct statfs s;
+
+	if (statfs(dir, &s))
+		return "unknown";
+	switch ((unsigned long)s.f_type) {
+	case TMPFS_MAGIC_: return "tmpfs";
+	case EXT4_MAGIC_: return "ext4";
+	case XFS_MAGIC_: return "xfs";
+	case BTRFS_MAGIC_: return "btrfs";
+	default: return "other";
+	}
+}
+
+static void file_path(const struct mg_workload *wl, int thread, int file, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/t%d-f%d", wl->dir, thread, file + 1);
+}
+
+/* Sleep until iteration n of a thread that started at start is due. */
+static void pace(uint64_t start, uint64_t n, uint64_t rate)
+{
+	uint64_t due = start + n * 1000000000ull / rate, now = mg_now_ns();
+
+	if (due > now) {
+		struct timespec ts = { (time_t)((due - now) / 1000000000ull),
+				       (long)((due - now) % 1000000000ull) };
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* One iteration: 0 or an errno. */
+static int iterate(struct mg_wl_thread *t, const int *fds)
+{
+	const struct mg_wl_opts *o = &t->wl->o;
+	struct stat st;
+	char b = 'x';
+	int i, err;
+
+	for (i = 0; i < o->nsteps; i++) {
+		int file = (int)((o->steps[i].file + (o->rotate_files ? t->iterations : 0)) % o->files);
+		int fd = fds[file];
+		uint64_t t0, t1;
+
+		switch (o->steps[i].op) {
+		case MG_WL_WRITE:
+			if (pwrite(fd, &b, 1, 0) != 1)
+				return errno ? errno : EIO;
+			break;
+		case MG_WL_STAT:
+			if (fstat(fd, &st))
+				return errno;
+			break;
+		case MG_WL_TWRITE:
+			t0 = mg_now_ns();
+			if (pwrite(fd, &b, 1, 0) != 1)
+				return errno ? errno : EIO;
+			t1 = mg_now_ns();
+			if (fstat(fd, &st))
+				return errno;
+			if (o->hook && (err = o->hook(o->ctx, t->idx, file, t0, t1, &st)))
+				return err;
+			break;
+		}
+	}
+	return 0;
+}
+
+static void *thread_main(void *arg)
+{
+	struct mg_wl_thread *t = arg;
+	struct mg_workload *wl = t->wl;
+	const struct mg_wl_opts *o = &wl->o;
+	int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN), fds[MG_WL_MAX_FILES];
+	uint64_t i, n = o->files;
+	char path[4200];
+	struct stat st;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(t->idx % (ncpu > 0 ? ncpu : 1), &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);	/* best effort */
+	for (i = 0; i < n; i++) {
+		file_path(wl, t->idx, (int)i, path, sizeof(path));
+		fds[i] = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (fds[i] < 0 || fstat(fds[i], &st)) {
+			t->err = errno;
+			n = fds[i] < 0 ? i : i + 1;
+			goto out;
+		}
+		if (mg_kdev_from_user(st.st_dev, &t->dev[i])) {
+			t->err = EOVERFLOW;
+			n = i + 1;
+			goto out;
+		}
+		t->ino[i] = st.st_ino;
+	}
+	t->start_ns = mg_now_ns();
+	t->end_ns = t->start_ns;
+	while (!atomic_load_explicit(&wl->stop, memory_order_relaxed)) {
+		if ((t->err = iterate(t, fds)))
+			break;
+		t->iterations++;
+		t->end_ns = mg_now_ns();
+		if (o->iterations && t->iterations >= o->iterations)
+			break;
+		if (o->rate && !(t->iterations % 64))
+			pace(t->start_ns, t->iterations, o->rate);
+	}
+out:
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	atomic_fetch_sub(&wl->running, 1);
+	return NULL;
+}
+
+int mg_wl_start(struct mg_workload *wl, const struct mg_wl_opts *o, char *err, size_t errlen)
+{
+	const char *parent = o->parent ? o->parent : "/tmp";
+	struct stat st;
+	uint64_t i;
+	int e;
+
+	memset(wl, 0, sizeof(*wl));
+	wl->o = *o;
+	if (!o->threads || !o->files || o->files > MG_WL_MAX_FILES || o->nsteps < 1 ||
+	    o->nsteps > MG_WL_MAX_STEPS) {
+		snprintf(err, errlen, "invalid workload shape");
+		return -EINVAL;
+	}
+	snprintf(wl->dir, sizeof(wl->dir), "%s/%s.XXXXXX", parent, o->prefix);
+	if (!mkdtemp(wl->dir)) {
+		e = errno;
+		snprintf(err, errlen, "cannot create a directory under %s: %s", parent, strerror(e));
+		wl->dir[0] = 0;
+		return -e;
+	}
+	if (!o->parent && !mount(o->prefix, wl->dir, "tmpfs", MS_NOSUID | MS_NODEV,
+				 "size=16m,mode=0700"))
+		wl->mounted = true;
+	wl->have_dir_dev = !stat(wl->dir, &st) && !mg_kdev_from_user(st.st_dev, &wl->dir_dev);
+	wl->t = calloc(o->threads, sizeof(*wl->t));
+	if (!wl->t) {
+		mg_wl_finish(wl);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	atomic_store(&wl->running, (unsigned)o->threads);
+	for (i = 0; i < o->threads; i++) {
+		wl->t[i].idx = (int)i;
+		wl->t[i].wl = wl;
+		if ((e = pthread_create(&wl->t[i].tid, NULL, thread_main, &wl->t[i]))) {
+			atomic_fetch_sub(&wl->running, (unsigned)(o->threads - i));
+			mg_wl_finish(wl);
+			snprintf(err, errlen, "cannot start workload threads: %s", strerror(e));
+			return -e;
+		}
+		wl->nthreads = i + 1;
+	}
+	return 0;
+}
+
+void mg_wl_stop(struct mg_workload *wl)
+{
+	atomic_store(&wl->stop, true);
+}
+
+bool mg_wl_running(struct mg_workload *wl)
+{
+	return atomic_load(&wl->running) > 0;
+}
+
+int mg_wl_finish(struct mg_workload *wl)
+{
+	char path[4200];
+	uint64_t i;
+	int err = 0;
+
+	mg_wl_stop(wl);
+	for (i = 0; i < wl->nthreads; i++) {
+		pthread_join(wl->t[i].tid, NULL);
+		if (wl->t[i].err && !err)
+			err = wl->t[i].err;
+		for (int f = 0; f < (int)wl->o.files; f++) {
+			file_path(wl, (int)i, f, path, sizeof(path));
+			unlink(path);
+		}
+	}
+	wl->nthreads = 0;
+	if (wl->mounted)
+		umount2(wl->dir, MNT_DETACH);
+	wl->mounted = false;
+	if (wl->dir[0])
+		rmdir(wl->dir);
+	return err;
+}
+
+uint64_t mg_wl_iterations(const struct mg_workload *wl)
+{
+	uint64_t i, n = 0;
+
+	for (i = 0; wl->t && i < wl->o.threads; i++)
+		n += wl->t[i].iterations;
+	return n;
+}
+
+uint64_t mg_wl_elapsed_ns(const struct mg_workload *wl)
+{
+	uint64_t i, first = UINT64_MAX, last = 0;
+
+	for (i = 0; wl->t && i < wl->o.threads; i++) {
+		if (!wl->t[i].start_ns)
+			continue;
+		if (wl->t[i].start_ns < first)
+			first = wl->t[i].start_ns;
+		if (wl->t[i].end_ns > last)
+			last = wl->t[i].end_ns;
+	}
+	return first == UINT64_MAX ? 0 : last - first;
+}
+
+void mg_wl_free(struct mg_workload *wl)
+{
+	free(wl->t);
+	wl->t = NULL;
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * workload.h - the built-in multigrain workload, shared by `mgtrace stress` and
+ * the built-in run of `mgtrace check`: pinned threads (thread k on online CPU
+ * k mod N) looping over files of their own in a fresh directory, a tmpfs
+ * mounted on it unless the user named a parent directory.
+ *
+ * What one iteration does is a short program of steps (write one byte to file
+ * i, fstat file i, or a timed write whose fstat is handed to a hook), so that
+ * stress's write+stat loop and check's ordering pattern are the same code.
+ * Each thread takes its own start and end times (CLOCK_MONOTONIC, ns): a run's
+ * time is from the first start to the last end, with no waiting in it.
+ */
+#ifndef MG_WORKLOAD_H
+#define MG_WORKLOAD_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#define MG_WL_MAX_FILES 256
+#define MG_WL_MAX_STEPS 16
+
+enum mg_wl_op {
+	MG_WL_WRITE,	/* pwrite one byte at offset 0 */
+	MG_WL_STAT,	/* fstat */
+	MG_WL_TWRITE,	/* pwrite timed by CLOCK_MONOTONIC around it, then fstat: the hook */
+};
+
+/* One step of an iteration: op on the thread's file number file. */
+struct mg_wl_step {
+	enum mg_wl_op op;
+	int file;
+};
+
+/*
+ * Called after each MG_WL_TWRITE: thread index, file number, the write's
+ * [t0, t1] (CLOCK_MONOTONIC ns) and the fstat() after it. Returns 0 or an errno
+ * that stops the thread.
+ */
+typedef int (*mg_wl_hook)(void *ctx, int thread, int file, uint64_t t0, uint64_t t1,
+			  const struct stat *st);
+
+/* What to run. */
+struct mg_wl_opts {
+	uint64_t threads;		/* 1..1024 */
+	uint64_t files;			/* files per thread, 1..MG_WL_MAX_FILES */
+	const struct mg_wl_step *steps;	/* one iteration */
+	int nsteps;			/* 1..MG_WL_MAX_STEPS */
+	bool rotate_files;		/* iteration n uses file (step's file + n) mod files */
+	uint64_t iterations;		/* per thread; 0: until mg_wl_stop() */
+	uint64_t rate;			/* iterations per second per thread; 0: unpaced */
+	const char *parent;		/* parent directory; NULL: a tmpfs under /tmp */
+	const char *prefix;		/* directory name prefix, e.g. "mgtrace-stress" */
+	mg_wl_hook hook;		/* for MG_WL_TWRITE; may be NULL */
+	void *ctx;
+};
+
+/* One worker thread. */
+struct mg_wl_thread {
+	pthread_t tid;
+	int idx;
+	struct mg_workload *wl;
+	uint64_t iterations;		/* completed */
+	uint64_t start_ns, end_ns;	/* CLOCK_MONOTONIC: first and last step */
+	uint32_t dev[MG_WL_MAX_FILES];	/* kernel dev_t of each file (ident.h) */
+	uint64_t ino[MG_WL_MAX_FILES];
+	int err;			/* 0 or errno of the first failure */
+};
+
+/* A running workload. */
+struct mg_workload {
+	struct mg_wl_opts o;
+	char dir[4096];			/* the fresh directory */
+	bool mounted;			/* a tmpfs is mounted on dir */
+	bool have_dir_dev;
+	uint32_t dir_dev;		/* its kernel dev_t */
+	struct mg_wl_thread *t;
+	uint64_t nthreads;		/* threads started */
+	atomic_bool stop;
+	atomic_uint running;		/* threads not yet finished */
+};
+
+/*
+ * Make the directory and start the threads. Returns 0, or -errno with a reason
+ * in err (the directory could not be made: -EACCES, -ENOENT, ...; threads:
+ * -EAGAIN; memory: -ENOMEM). On error nothing is left running or mounted.
+ */
+int mg_wl_start(struct mg_workload *wl, const struct mg_wl_opts *o, char *err, size_t errlen);
+
+/* Ask the threads to stop after their current iteration. */
+void mg_wl_stop(struct mg_workload *wl);
+
+/* True while some thread runs (it has iterations left and was not stopped). */
+bool mg_wl_running(struct mg_workload *wl);
+
+/*
+ * Stop, join the threads, remove the files and the directory (and unmount the
+ * tmpfs). Returns the first thread error (a positive errno) or 0. Totals stay
+ * readable until mg_wl_free().
+ */
+int mg_wl_finish(struct mg_workload *wl);
+
+/* Iterations of all threads, and the run's time: first start to last end (ns). */
+uint64_t mg_wl_iterations(const struct mg_workload *wl);
+uint64_t mg_wl_elapsed_ns(const struct mg_workload *wl);
+
+/* Free the thread array. */
+void mg_wl_free(struct mg_workload *wl);
+
+/* "tmpfs", "ext4", "xfs", "btrfs", "other" or "unknown": the filesystem of dir. */
+const char *mg_fs_name(const char *dir);
+
+#endif
