@@ -7,6 +7,7 @@
 #define NO_CUR UINT32_MAX		/* max_cur: the maximum was not set by a swap */
 #define STALE_WINDOW_NS 1000000000ull	/* a racing getattr is delivered within 1 s */
 #define MAX_STEPS 4096
+#define HIST 4				/* replaced ctimes remembered per inode */
 
 /* Where an inode's latest ctime came from. */
 enum ctime_src {
@@ -25,6 +26,9 @@ struct ino_state {
 	uint32_t max_cur;		/* masked cur_nsec of the swap that set max, or NO_CUR */
 	struct mg_ts max;		/* latest (highest) ctime observed */
 	struct mg_ts prev;		/* the ctime before max was set */
+	/* the last HIST values max replaced, newest first, with when each was replaced */
+	struct { struct mg_ts v; uint64_t replaced_ns; } hist[HIST];
+	uint8_t nhist;
 	struct mg_obs max_obs;		/* the observation that set max */
 	uint64_t max_stat_ns;		/* earliest getattr event showing max (0: none) */
 	char name[MG_NAME_LEN];
@@ -244,6 +248,13 @@ static void floor_event(struct mg_checker *c, struct ino_state *s, const struct 
 static void advance(struct ino_state *s, struct mg_ts v, const struct mg_obs *obs,
 		    const struct mg_event *e, enum ctime_src src)
 {
+	if (s->known) {
+		memmove(&s->hist[1], &s->hist[0], sizeof(s->hist[0]) * (HIST - 1));
+		s->hist[0].v = s->max;
+		s->hist[0].replaced_ns = obs->t_ns;
+		if (s->nhist < HIST)
+			s->nhist++;
+	}
 	s->prev = s->max;
 	s->have_prev = s->known;
 	s->max = v;
@@ -265,10 +276,23 @@ static void earlier_value(struct mg_checker *c, struct ino_state *s, const struc
 	int64_t age = (int64_t)(e->ts_ns - s->max_obs.t_ns);
 	struct mg_ts now;
 
-	if (e->kind == MG_EV_STAT && s->have_prev && !mg_ts_cmp(v, s->prev) &&
-	    age < (int64_t)STALE_WINDOW_NS) {
-		c->st.benign[MG_B_STALE_READ]++;
-		return;
+	/*
+	 * A getattr reads the ctime some time before its tracepoint fires; under
+	 * preemption (or emulation) several updates can land in between. A value
+	 * the inode held shortly before the event is a stale read: one that was
+	 * replaced less than STALE_WINDOW_NS before the getattr's event. Times are
+	 * signed: the read may be stamped before the update delivered ahead of it.
+	 */
+	if (e->kind == MG_EV_STAT) {
+		for (int h = 0; h < s->nhist; h++) {
+			if (mg_ts_cmp(v, s->hist[h].v))
+				continue;
+			if ((int64_t)(e->ts_ns - s->hist[h].replaced_ns) < (int64_t)STALE_WINDOW_NS) {
+				c->st.benign[MG_B_STALE_READ]++;
+				return;
+			}
+			break;
+		}
 	}
 	/* fill_mg_cmtime reads i_ctime_sec, then i_ctime_nsec; an update swaps the
 	 * nanoseconds, then stores the seconds: a read between shows old sec, new nsec */
@@ -286,12 +310,14 @@ static void earlier_value(struct mg_checker *c, struct ino_state *s, const struc
 		c->st.benign[MG_B_FUTURE_CTIME]++;
 		advance(s, v, obs, e, e->kind == MG_EV_CTIME_SWAP ? SRC_CLOCK : SRC_OTHER);
 		s->have_prev = false;
+		s->nhist = 0;
 		return;
 	}
 	violation(c, MG_V_REGRESSION, s, &s->max_obs, obs);
 	/* judge what follows against the new value, not against one already reported */
 	advance(s, v, obs, e, e->kind == MG_EV_CTIME_SWAP ? SRC_CLOCK : SRC_OTHER);
 	s->have_prev = false;
+	s->nhist = 0;
 }
 
 /* Invariant 2 for a swap whose decision value (old) carried QUERIED. */
