@@ -11,9 +11,9 @@
  * mg_order_check(). Pure logic, no BPF: unit-tested with synthetic sequences.
  *
  * Delivery order is not event order across CPUs: a getattr that read the ctime
- * just before a concurrent update may reach the ring buffer after it. Such a
- * read is "stale by one" (it equals the value the update replaced) and is
- * counted as stale_reads, not as a violation. A ctime swap delivered after the
+ * just before concurrent updates may reach the ring buffer after them. Such a
+ * read shows one of the last 4 values the inode held, replaced less than 1 s
+ * before the read's event, and is counted as stale_reads, not as a violation. A ctime swap delivered after the
  * swap that replaced its value (cur of the later one) is counted as reordered.
  *
  * The rules are the kernel's contract, no stricter (fs/inode.c
