@@ -990,7 +990,7 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	mg_run_end_child(&cs.run);
-	if (mg_run_snap(&cs.run, &cs.run.cur, false)) {
+	if (mg_run_snap(&cs.run, &cs.run.cur)) {
 		ret = MG_EXIT_FAIL;
 		goto out;
 	}

@@ -5,12 +5,67 @@
 #include <stdlib.h>
 #include <string.h>
 #include "counters.h"
+#include "kenv.h"
 
 static const char *const row_names[MG_R_NR] = {
 	"ctime_updates", "fine_stamps", "floor_swaps", "floor_cmpxchg_fails",
 	"ctime_swaps", "ctime_skips", "ctime_cmpxchg_fails", "stat_queries",
 	"ctime_sets", "current_time", "coarse_mg",
 };
+
+int mg_row_by_name(const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < MG_R_NR; i++)
+		if (!strcmp(name, row_names[i]))
+			return i;
+	return -1;
+}
+
+int mg_bracket_make(struct mg_bracket *br, uint64_t a_pre, uint64_t a_post,
+		    uint64_t b_pre, uint64_t b_post)
+{
+	/* At a's BPF read the total lay in [a_pre, a_post], at b's in [b_pre, b_post]. */
+	br->low = (int64_t)(b_pre - a_post);
+	br->high = (int64_t)(b_post - a_pre);
+	br->width = br->high - br->low;
+	return a_pre <= a_post && a_post <= b_pre && b_pre <= b_post ? 0 : -ERANGE;
+}
+
+enum mg_match mg_bracket_judge(const struct mg_bracket *br, int64_t figure)
+{
+	if (br->low > br->high || figure < br->low || figure > br->high)
+		return MG_MATCH_OUTSIDE;
+	return br->width == 0 ? MG_MATCH_EXACT : MG_MATCH_WITHIN;
+}
+
+const char *mg_match_name(enum mg_match m)
+{
+	static const char *const n[] = { "yes", "within", "NO" };
+
+	return m <= MG_MATCH_OUTSIDE ? n[m] : "?";
+}
+
+int mg_kpc_check(const uint64_t *kpc, int nr_cpus, const uint64_t pre[MG_K_NR_COUNTERS],
+		 const uint64_t post[MG_K_NR_COUNTERS], char *why, size_t whylen)
+{
+	uint64_t sum;
+	int k, cpu;
+
+	for (k = 0; k < MG_K_NR_COUNTERS; k++) {
+		for (sum = 0, cpu = 0; cpu < nr_cpus; cpu++)
+			sum += kpc[(size_t)cpu * MG_K_NR_COUNTERS + k];
+		if (sum < pre[k] || sum > post[k]) {
+			snprintf(why, whylen, "%s: per-CPU sum %llu %s the debugfs readings "
+				 "around it [%llu, %llu]", mg_kcounter_syms[k],
+				 (unsigned long long)sum, sum < pre[k] ? "below" : "above",
+				 (unsigned long long)pre[k], (unsigned long long)post[k]);
+			return -EPROTO;
+		}
+	}
+	return 0;
+}
 
 const char *mg_src_name(enum mg_src s)
 {
@@ -86,10 +141,15 @@ static void from_kernel(struct mg_row *r, const struct mg_report_cfg *cfg,
 		set_unavail(r, "neither per-CPU ksyms nor debugfs are readable");
 		return;
 	}
-	snprintf(r->detail, sizeof(r->detail), "debugfs multigrain_timestamps total");
 	r->from_debugfs = true;
 	r->have_total = true;
-	r->total = (int64_t)(b->dbg[k] - a->dbg[k]);
+	/* the outer delta; the window's own count lies in the bracket, shown beside it */
+	mg_bracket_make(&r->bracket, a->dbg_pre[k], a->dbg_post[k], b->dbg_pre[k], b->dbg_post[k]);
+	r->have_bracket = true;
+	r->total = r->bracket.high;
+	snprintf(r->detail, sizeof(r->detail), "debugfs multigrain_timestamps total, outer "
+		 "readings (window's count in [%lld, %lld])", (long long)r->bracket.low,
+		 (long long)r->bracket.high);
 	snprintf(r->why, sizeof(r->why), "per-CPU values need the kernel per-CPU counter reader");
 }
 
@@ -118,15 +178,41 @@ static void derive(struct mg_row *r, const struct mg_row *x, const struct mg_row
 		r->percpu[cpu] = x->percpu[cpu] - y->percpu[cpu] - (z ? z->percpu[cpu] : 0);
 }
 
+/*
+ * Judge r's total against the debugfs bracket of counter k over [a, b]. The row's
+ * own figure was read between each snapshot's two debugfs readings, so it must lie
+ * in the bracket; a reading out of order (-ERANGE) matches nothing.
+ */
 static void compare(struct mg_row *r, const struct mg_snap *a, const struct mg_snap *b,
 		    enum mg_kernel_counter k)
 {
 	/* a value read from debugfs is not compared with itself */
 	if (a->dbg_err || b->dbg_err || r->from_debugfs)
 		return;
-	r->have_kernel = true;
-	r->kernel = (int64_t)(b->dbg[k] - a->dbg[k]);
-	r->mismatch = r->have_total && r->total != r->kernel;
+	r->have_kernel = r->have_bracket = true;
+	if (mg_bracket_make(&r->bracket, a->dbg_pre[k], a->dbg_post[k], b->dbg_pre[k],
+			    b->dbg_post[k])) {
+		r->bracket.low = r->bracket.high + 1;	/* inverted: matches nothing */
+		r->bracket.width = -1;
+	}
+	r->kernel = r->bracket.high;
+	r->match = r->have_total ? mg_bracket_judge(&r->bracket, r->total) : MG_MATCH_OUTSIDE;
+	r->mismatch = r->have_total && r->match == MG_MATCH_OUTSIDE;
+}
+
+/* Test hook (cfg->skew_row, MGTRACE_TEST_SKEW): add skew_n to one row's count. */
+static void test_skew(struct mg_row *R, const struct mg_report_cfg *cfg)
+{
+	struct mg_row *r;
+
+	if (cfg->skew_row < 0 || cfg->skew_row >= MG_R_NR || !cfg->skew_n)
+		return;
+	r = &R[cfg->skew_row];
+	if (!r->have_total || r->from_debugfs)
+		return;
+	r->total += cfg->skew_n;
+	if (r->have_percpu)
+		r->percpu[0] += cfg->skew_n;
 }
 
 int mg_report_build(struct mg_report *rep, const struct mg_report_cfg *cfg,
@@ -158,15 +244,11 @@ int mg_report_build(struct mg_report *rep, const struct mg_report_cfg *cfg,
 		from_kernel(&R[MG_R_CTIME_UPDATES], cfg, a, b, MG_K_CTIME_UPDATES, "mg_ctime_updates");
 		from_kernel(&R[MG_R_FINE_STAMPS], cfg, a, b, MG_K_FINE_STAMPS, "mg_fine_stamps");
 	}
-	compare(&R[MG_R_CTIME_UPDATES], a, b, MG_K_CTIME_UPDATES);
-	compare(&R[MG_R_FINE_STAMPS], a, b, MG_K_FINE_STAMPS);
 
 	from_kernel(&R[MG_R_FLOOR_SWAPS], cfg, a, b, MG_K_FLOOR_SWAPS, "timekeeping_mg_floor_swaps");
-	compare(&R[MG_R_FLOOR_SWAPS], a, b, MG_K_FLOOR_SWAPS);
 
 	from_bpf(&R[MG_R_CTIME_SWAPS], n, a, b, MG_BPF_CTIME_SWAPS);
 	snprintf(R[MG_R_CTIME_SWAPS].detail, sizeof(R[0].detail), "%s timestamp:ctime_ns_xchg", cfg->tp_flavour);
-	compare(&R[MG_R_CTIME_SWAPS], a, b, MG_K_CTIME_SWAPS);
 	from_bpf(&R[MG_R_CTIME_SKIPS], n, a, b, MG_BPF_CTIME_SKIPS);
 	snprintf(R[MG_R_CTIME_SKIPS].detail, sizeof(R[0].detail), "%s timestamp:ctime_xchg_skip", cfg->tp_flavour);
 	from_bpf(&R[MG_R_STAT_QUERIES], n, a, b, MG_BPF_STAT_QUERIES);
@@ -174,6 +256,12 @@ int mg_report_build(struct mg_report *rep, const struct mg_report_cfg *cfg,
 	from_bpf(&R[MG_R_CTIME_SETS], n, a, b, MG_BPF_CTIME_SETS);
 	snprintf(R[MG_R_CTIME_SETS].detail, sizeof(R[0].detail), "%s timestamp:inode_set_ctime_to_ts",
 		 cfg->tp_flavour);
+
+	test_skew(R, cfg);
+	compare(&R[MG_R_CTIME_UPDATES], a, b, MG_K_CTIME_UPDATES);
+	compare(&R[MG_R_FINE_STAMPS], a, b, MG_K_FINE_STAMPS);
+	compare(&R[MG_R_FLOOR_SWAPS], a, b, MG_K_FLOOR_SWAPS);
+	compare(&R[MG_R_CTIME_SWAPS], a, b, MG_K_CTIME_SWAPS);
 
 	derive(&R[MG_R_FLOOR_CMPXCHG_FAILS], &R[MG_R_FINE_STAMPS], &R[MG_R_FLOOR_SWAPS], NULL, n);
 	derive(&R[MG_R_CTIME_CMPXCHG_FAILS], &R[MG_R_CTIME_UPDATES], &R[MG_R_CTIME_SWAPS],

@@ -8,6 +8,7 @@
 #define MG_COUNTERS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "mgtrace.h"
 
@@ -35,13 +36,35 @@ enum mg_row_id {
 	MG_R_NR,
 };
 
-/* A point-in-time reading of every counter source. */
+/*
+ * A reading of every counter source, taken in this order (src/run.c, mg_run_snap):
+ * debugfs (dbg_pre), the kernel per-CPU counters (kpc), mgtrace's BPF map (bpf),
+ * debugfs again (dbg_post). The counters only grow, so at the instant kpc or bpf
+ * was read each kernel counter's total lay in [dbg_pre, dbg_post].
+ */
 struct mg_snap {
 	uint64_t t_ns;			/* CLOCK_MONOTONIC when taken */
 	struct mg_bpf_counts *bpf;	/* one per possible CPU */
 	uint64_t *kpc;			/* [cpu * MG_K_NR_COUNTERS + k], or NULL: no per-CPU reader */
-	uint64_t dbg[MG_K_NR_COUNTERS];	/* debugfs multigrain_timestamps totals */
-	int dbg_err;			/* 0, or -errno of the debugfs read */
+	uint64_t dbg_pre[MG_K_NR_COUNTERS];	/* debugfs multigrain_timestamps totals, read first */
+	uint64_t dbg_post[MG_K_NR_COUNTERS];	/* the same, read last */
+	int dbg_err;			/* 0, or -errno of either debugfs read */
+};
+
+/*
+ * What a kernel counter counted in a window whose ends are two snapshots a and b:
+ * [low, high] with low = b.dbg_pre - a.dbg_post and high = b.dbg_post - a.dbg_pre.
+ * width = high - low: the events counted while the reads at both ends ran.
+ */
+struct mg_bracket {
+	int64_t low, high, width;
+};
+
+/* How a figure compares with its bracket. */
+enum mg_match {
+	MG_MATCH_EXACT,		/* width 0 and figure == low: printed "yes" */
+	MG_MATCH_WITHIN,	/* low <= figure <= high, width > 0: printed "within" */
+	MG_MATCH_OUTSIDE,	/* figure < low or > high: printed "NO" */
 };
 
 /* What the session measures; decides each row's source. */
@@ -55,6 +78,10 @@ struct mg_report_cfg {
 	bool hot;			/* current_time and coarse_mg probes attached */
 	bool kpc;			/* snapshots carry kernel per-CPU counters */
 	const char *kpc_method;		/* how they are read (mg_kreader_method()) */
+	/* Test only (MGTRACE_TEST_SKEW, src/testhook.c): add skew_n to row skew_row's
+	 * count (and to its CPU 0 value) in every window. skew_row < 0: off. */
+	int skew_row;
+	int64_t skew_n;
 };
 
 /* One printed counter over a window [a, b]. */
@@ -68,9 +95,12 @@ struct mg_row {
 	int64_t *percpu;		/* nr_cpus counts, when have_percpu */
 	char why[192];			/* reason total and/or per-CPU values are unavailable */
 	bool from_debugfs;		/* total is the debugfs delta itself (not compared) */
-	bool have_kernel;		/* a debugfs delta exists to compare with */
-	int64_t kernel;			/* debugfs delta for the same window */
-	bool mismatch;			/* have_kernel && total != kernel */
+	bool have_kernel;		/* a debugfs bracket exists to compare with */
+	int64_t kernel;			/* outer debugfs delta of the window (= bracket.high) */
+	bool have_bracket;		/* bracket is set: compared rows and debugfs-sourced rows */
+	struct mg_bracket bracket;	/* the window's count as debugfs bounds it */
+	enum mg_match match;		/* total against bracket (when have_kernel) */
+	bool mismatch;			/* have_kernel && match == MG_MATCH_OUTSIDE */
 };
 
 /* All rows for one window. */
@@ -89,6 +119,33 @@ void mg_snap_free(struct mg_snap *s);
 int mg_report_build(struct mg_report *r, const struct mg_report_cfg *cfg,
 		    const struct mg_snap *a, const struct mg_snap *b);
 void mg_report_free(struct mg_report *r);
+
+/*
+ * The bracket of a kernel counter's count over a window from snapshot a to b, from
+ * the debugfs readings around each (see struct mg_bracket). Returns 0, or -ERANGE when
+ * the readings are not in non-decreasing order (a_pre <= a_post <= b_pre <= b_post),
+ * which no correct reading of a growing counter gives; *br is then still filled.
+ */
+int mg_bracket_make(struct mg_bracket *br, uint64_t a_pre, uint64_t a_post,
+		    uint64_t b_pre, uint64_t b_post);
+
+/* Judge a figure against its bracket (an inverted bracket matches nothing). */
+enum mg_match mg_bracket_judge(const struct mg_bracket *br, int64_t figure);
+
+/* "yes", "within", "NO". */
+const char *mg_match_name(enum mg_match m);
+
+/*
+ * Check a reading of the kernel's per-CPU counters (kpc[cpu * MG_K_NR_COUNTERS + k])
+ * taken between two debugfs readings pre and post: for every counter, the sum over
+ * CPUs must lie in [pre, post]. Returns 0, or -EPROTO with the first counter that
+ * failed, its sum and the bracket written into why.
+ */
+int mg_kpc_check(const uint64_t *kpc, int nr_cpus, const uint64_t pre[MG_K_NR_COUNTERS],
+		 const uint64_t post[MG_K_NR_COUNTERS], char *why, size_t whylen);
+
+/* Row id of a row name ("ctime_swaps", ...), or -1. */
+int mg_row_by_name(const char *name);
 
 /* "bpf", "kernel", "derived", "unavailable". */
 const char *mg_src_name(enum mg_src s);

@@ -7,9 +7,10 @@
  *     CONFIG_KALLSYMS_ALL);
  *  2. bpf/pcpu.bpf.c: the counters' offsets in .data..percpu from BTF, added to
  *     each CPU's per-CPU base (found from this CPU's runqueue and the per-CPU
- *     copies of a map value). Before it is trusted, and after every read, its
- *     per-CPU sums must lie between two debugfs readings taken around it (the
- *     counters only grow).
+ *     copies of a map value). Before it is trusted, and at every read, its
+ *     per-CPU sums must lie between two debugfs readings taken around it
+ *     (mg_kpc_check(); the counters only grow, so a right reading always does,
+ *     however fast they grow; mg_run_snap() checks each snapshot).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,10 +19,12 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "counters.h"
 #include "kcounters.h"
 #include "kcounters.skel.h"
 #include "kenv.h"
 #include "pcpu.skel.h"
+#include "testhook.h"
 #include "util.h"
 
 struct mg_kreader {
@@ -72,37 +75,48 @@ static int percpu_offsets(uint64_t *rq_off, uint64_t off[MG_K_NR_COUNTERS])
 	return found == (1 << (MG_K_NR_COUNTERS + 1)) - 1 ? 0 : -ENOENT;
 }
 
-/* Read reader 2 and check it against debugfs. Returns 0, -EPROTO (mismatch) or -errno. */
-static int pcpu_read_checked(struct mg_kreader *r, uint64_t *out)
+/* Run reader 2 into out (unchecked). Returns 0 or a negative errno (the program's status). */
+static int pcpu_read(struct mg_kreader *r, uint64_t *out)
 {
-	uint64_t d1[MG_K_NR_COUNTERS], d2[MG_K_NR_COUNTERS], sum;
-	int err, cpu, k;
+	int err;
 
-	if ((err = mg_debugfs_read(d1)))
-		return err;
 	if ((err = run_prog(r->pcpu->progs.read_pcpu)))
 		return err;
 	if (r->pcpu->bss->status)
 		return r->pcpu->bss->status;
 	memcpy(out, r->pcpu->bss->out, sizeof(uint64_t) * MG_K_NR_COUNTERS * r->nr_cpus);
-	if ((err = mg_debugfs_read(d2)))
-		return err;
-	for (k = 0; k < MG_K_NR_COUNTERS; k++) {
-		for (sum = 0, cpu = 0; cpu < r->nr_cpus; cpu++)
-			sum += out[cpu * MG_K_NR_COUNTERS + k];
-		if (sum < d1[k] || sum > d2[k])
-			return -EPROTO;
-	}
 	return 0;
+}
+
+/*
+ * Read reader 2 between two debugfs readings and check it (mg_kpc_check). Returns 0,
+ * -EPROTO with the reason in why, or -errno.
+ */
+static int pcpu_read_checked(struct mg_kreader *r, uint64_t *out, char *why, size_t whylen)
+{
+	uint64_t d1[MG_K_NR_COUNTERS], d2[MG_K_NR_COUNTERS];
+	int err;
+
+	if ((err = mg_debugfs_read(d1)) || (err = pcpu_read(r, out)) ||
+	    (err = mg_debugfs_read(d2))) {
+		snprintf(why, whylen, "%s", strerror(-err));
+		return err;
+	}
+	return mg_kpc_check(out, r->nr_cpus, d1, d2, why, whylen);
 }
 
 static int open_pcpu(struct mg_kreader *r, char *why, size_t whylen)
 {
 	uint64_t rq_off = 0, off[MG_K_NR_COUNTERS], *tmp;
-	int err, i;
+	char reason[192];
+	int err;
 
 	if ((err = percpu_offsets(&rq_off, off))) {
 		snprintf(why, whylen, "BTF has no .data..percpu offsets for the counters");
+		return err;
+	}
+	if ((err = mg_test_hook_pcpu_alias(off))) {
+		snprintf(why, whylen, "bad MGTRACE_TEST_PCPU_ALIAS (test hook)");
 		return err;
 	}
 	r->pcpu = pcpu_bpf__open();
@@ -120,12 +134,13 @@ static int open_pcpu(struct mg_kreader *r, char *why, size_t whylen)
 	tmp = calloc((size_t)r->nr_cpus * MG_K_NR_COUNTERS, sizeof(*tmp));
 	if (!tmp)
 		return -ENOMEM;
-	/* counters move between the reads: a few tries to land between two debugfs readings */
-	for (i = 0, err = -EPROTO; i < 5 && err == -EPROTO; i++)
-		err = pcpu_read_checked(r, tmp);
+	/* one reading, bracketed by debugfs: a right one always lies in the bracket */
+	err = pcpu_read_checked(r, tmp, reason, sizeof(reason));
 	free(tmp);
-	if (err)
-		snprintf(why, whylen, "BTF-offset reader did not match debugfs (%s)", strerror(-err));
+	if (err == -EPROTO)
+		snprintf(why, whylen, "BTF-offset reader rejected: %s", reason);
+	else if (err)
+		snprintf(why, whylen, "BTF-offset reader failed: %s", reason);
 	return err;
 }
 
@@ -164,7 +179,7 @@ struct mg_kreader *mg_kreader_open(int nr_cpus, int *err, char *why, size_t whyl
 	if (!e)
 		return r;
 	{
-		char why2[160];
+		char why2[256];
 
 		snprintf(why2, sizeof(why2), "%s", why);
 		snprintf(why, whylen, "%s; %s", why1, why2);
@@ -179,9 +194,14 @@ const char *mg_kreader_method(const struct mg_kreader *r)
 	return r->ksym ? "per-CPU ksym" : "per-CPU via BTF offsets, checked against debugfs";
 }
 
+bool mg_kreader_needs_check(const struct mg_kreader *r)
+{
+	return !r->ksym;
+}
+
 int mg_kreader_read(struct mg_kreader *r, uint64_t *out)
 {
-	int err, i;
+	int err;
 
 	if (r->ksym) {
 		if ((err = run_prog(r->ksym->progs.read_kcounters)))
@@ -189,9 +209,7 @@ int mg_kreader_read(struct mg_kreader *r, uint64_t *out)
 		memcpy(out, r->ksym->bss->out, sizeof(uint64_t) * MG_K_NR_COUNTERS * r->nr_cpus);
 		return 0;
 	}
-	for (i = 0, err = -EPROTO; i < 5 && err == -EPROTO; i++)
-		err = pcpu_read_checked(r, out);
-	return err;
+	return pcpu_read(r, out);
 }
 
 void mg_kreader_close(struct mg_kreader *r)

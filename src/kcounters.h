@@ -13,6 +13,7 @@
 #ifndef MG_KCOUNTERS_H
 #define MG_KCOUNTERS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
 #include "mgtrace.h"
@@ -27,10 +28,14 @@ struct mg_kreader *mg_kreader_open(int nr_cpus, int *err, char *why, size_t whyl
 
 /*
  * Read all counters: out[cpu * MG_K_NR_COUNTERS + enum mg_kernel_counter],
- * one row per possible CPU, counts since boot. Returns 0, -EPROTO (a BTF-offset
- * reading did not match debugfs five times running) or -errno.
+ * one row per possible CPU, counts since boot. Returns 0 or -errno. The reading is
+ * not checked here: when mg_kreader_needs_check(), the caller reads debugfs before
+ * and after it and checks it with mg_kpc_check() (counters.h), as mg_run_snap() does.
  */
 int mg_kreader_read(struct mg_kreader *r, uint64_t *out);
+
+/* True for the BTF-offset reader, whose every reading must be checked against debugfs. */
+bool mg_kreader_needs_check(const struct mg_kreader *r);
 
 /* How the reader reads: "per-CPU ksym" or "per-CPU via BTF offsets, checked against debugfs". */
 const char *mg_kreader_method(const struct mg_kreader *r);

@@ -71,7 +71,7 @@ int cmd_probe(int argc, char **argv)
 	struct mg_kenv env;
 	struct mg_kreader *kr;
 	uint64_t dbg[MG_K_NR_COUNTERS];
-	char kr_why[256] = "";
+	char kr_why[384] = "";
 	const char *kr_method = NULL;
 	bool json = false, mg;
 	int c, i, ret, kerr = 0, dbg_err, ncpu = mg_nr_cpus();

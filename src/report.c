@@ -34,11 +34,47 @@ void mg_report_print_interval_header(FILE *f)
 	fprintf(f, "%10s", "time(s)");
 	for (i = 0; i < NCOLS; i++)
 		fprintf(f, " %11s", short_name(interval_cols[i]));
-	fputc('\n', f);
+	fprintf(f, "  %s\n", "debugfs");
+}
+
+/*
+ * The interval's verdict against debugfs: "yes" (every compared row exact), "within"
+ * (all in their brackets, some wider than 0), "NO: name,..." (the rows outside), or
+ * "-" (nothing compared).
+ */
+static void interval_verdict(const struct mg_report *r, char *buf, size_t len)
+{
+	enum mg_match worst = MG_MATCH_EXACT;
+	bool any = false;
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < MG_R_NR; i++) {
+		const struct mg_row *row = &r->rows[i];
+
+		if (!row->have_kernel)
+			continue;
+		any = true;
+		if (row->match > worst)
+			worst = row->match;
+	}
+	if (!any) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (worst != MG_MATCH_OUTSIDE) {
+		snprintf(buf, len, "%s", mg_match_name(worst));
+		return;
+	}
+	n = snprintf(buf, len, "NO:");
+	for (i = 0; i < MG_R_NR && n < len; i++)
+		if (r->rows[i].have_kernel && r->rows[i].match == MG_MATCH_OUTSIDE)
+			n += snprintf(buf + n, len - n, "%s%s", n > 3 ? "," : " ", r->rows[i].name);
 }
 
 void mg_report_print_interval(FILE *f, const struct mg_report *r, double elapsed_s)
 {
+	char verdict[160];
 	size_t i;
 
 	fprintf(f, "%10.3f", elapsed_s);
@@ -50,36 +86,55 @@ void mg_report_print_interval(FILE *f, const struct mg_report *r, double elapsed
 		else
 			fprintf(f, " %11s", "n/a");
 	}
-	fputc('\n', f);
+	interval_verdict(r, verdict, sizeof(verdict));
+	fprintf(f, "  %s\n", verdict);
 	fflush(f);
+}
+
+/* The debugfs column: the bracket "low..high", or one number when its width is 0. */
+static void bracket_str(const struct mg_row *row, char *buf, size_t len)
+{
+	if (!row->have_kernel)
+		snprintf(buf, len, "-");
+	else if (row->bracket.low == row->bracket.high)
+		snprintf(buf, len, "%" PRId64, row->bracket.low);
+	else
+		snprintf(buf, len, "%" PRId64 "..%" PRId64, row->bracket.low, row->bracket.high);
 }
 
 void mg_report_print_summary(FILE *f, const struct mg_report *r)
 {
-	int i;
+	int i, w = 12, within = 0;
+	char kern[48];
 
-	fprintf(f, "%-20s %12s  %-11s %12s  %-5s %s\n", "counter", "total", "source",
+	for (i = 0; i < MG_R_NR; i++) {
+		bracket_str(&r->rows[i], kern, sizeof(kern));
+		if ((int)strlen(kern) > w)
+			w = strlen(kern);
+		within += r->rows[i].have_kernel && r->rows[i].match == MG_MATCH_WITHIN;
+	}
+	fprintf(f, "%-20s %12s  %-11s %*s  %-6s %s\n", "counter", "total", "source", w,
 		"debugfs", "match", "from");
 	for (i = 0; i < MG_R_NR; i++) {
 		const struct mg_row *row = &r->rows[i];
-		char tot[24] = "n/a", kern[24] = "-";
-		const char *match = "-";
+		char tot[24] = "n/a";
 
 		if (row->have_total)
 			snprintf(tot, sizeof(tot), "%" PRId64, row->total);
-		if (row->have_kernel) {
-			snprintf(kern, sizeof(kern), "%" PRId64, row->kernel);
-			match = row->mismatch ? "NO" : "yes";
-		}
-		fprintf(f, "%-20s %12s  %-11s %12s  %-5s %s", row->name, tot, mg_src_name(row->src),
-			kern, match, row->detail);
+		bracket_str(row, kern, sizeof(kern));
+		fprintf(f, "%-20s %12s  %-11s %*s  %-6s %s", row->name, tot, mg_src_name(row->src),
+			w, kern, row->have_kernel ? mg_match_name(row->match) : "-", row->detail);
 		if (row->why[0])
 			fprintf(f, "%s%s%s", row->detail[0] ? "; " : "",
 				row->src == MG_SRC_UNAVAILABLE ? "unavailable: " : "", row->why);
 		fputc('\n', f);
 	}
+	if (within)
+		fprintf(f, "within: the count lies in the debugfs range low..high for the window; "
+			"the kernel counted while the counters were read at its ends (exact "
+			"where it did not: yes)\n");
 	if (r->mismatches)
-		fprintf(f, "WARNING: %d counter(s) differ from the kernel's debugfs delta for the "
+		fprintf(f, "WARNING: %d counter(s) outside the kernel's debugfs range for the "
 			"same window (events outside the attached window, or lost)\n", r->mismatches);
 }
 
@@ -131,9 +186,20 @@ json_t *mg_report_json(const struct mg_report *r)
 		json_object_set_new(o, "per_cpu", pc);
 		if (row->why[0])
 			json_object_set_new(o, "unavailable", json_string(row->why));
+		if (row->have_bracket) {
+			json_t *b = json_object();
+
+			json_object_set_new(b, "low", json_integer(row->bracket.low));
+			json_object_set_new(b, "high", json_integer(row->bracket.high));
+			json_object_set_new(b, "width", json_integer(row->bracket.width));
+			json_object_set_new(o, "debugfs_bracket", b);
+		}
 		if (row->have_kernel) {
+			static const char *const kind[] = { "exact", "within", "outside" };
+
 			json_object_set_new(o, "kernel_debugfs", json_integer(row->kernel));
 			json_object_set_new(o, "match", json_boolean(!row->mismatch));
+			json_object_set_new(o, "match_kind", json_string(kind[row->match]));
 		}
 		json_object_set_new(all, row->name, o);
 	}

@@ -10,9 +10,16 @@
 
 /* Header of the per-interval text rows. */
 void mg_report_print_interval_header(FILE *f);
-/* One text row of interval totals; elapsed_s is seconds since counting began. */
+/*
+ * One text row of interval totals; elapsed_s is seconds since counting began. The last
+ * column judges the interval against debugfs: yes, within, "NO: rows", or "-".
+ */
 void mg_report_print_interval(FILE *f, const struct mg_report *r, double elapsed_s);
-/* The summary table: counter, total, source, debugfs delta and match, detail. */
+/*
+ * The summary table: counter, total, source, debugfs range (low..high, one number when
+ * exact), match (yes, within, NO), detail; a note when a row is "within", a warning
+ * when one is outside.
+ */
 void mg_report_print_summary(FILE *f, const struct mg_report *r);
 /* The per-CPU table: one column per possible CPU; unavailable cells say n/a. */
 void mg_report_print_percpu(FILE *f, const struct mg_report *r);

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "run.h"
+#include "testhook.h"
 #include "util.h"
 
 int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session_opts *o)
@@ -27,6 +28,7 @@ int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session
 	}
 	kpc = r->kr != NULL;
 	r->cfg = (struct mg_report_cfg){
+		.skew_row = -1,
 		.nr_cpus = r->sess.nr_cpus,
 		.func_backend = mg_backend_has_funcs(r->sess.backend) ?
 				mg_backend_name(r->sess.backend) : NULL,
@@ -34,6 +36,8 @@ int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session
 		.hot = o->hot, .kpc = kpc, .kpc_method = kpc ? mg_kreader_method(r->kr) : NULL,
 	};
 	memcpy(r->cfg.func_probe, r->sess.func_probe, sizeof(r->cfg.func_probe));
+	if (mg_test_hook_skew(&r->cfg.skew_row, &r->cfg.skew_n))
+		return MG_EXIT_USAGE;
 	if (mg_snap_alloc(&r->first, r->sess.nr_cpus, kpc) ||
 	    mg_snap_alloc(&r->prev, r->sess.nr_cpus, kpc) ||
 	    mg_snap_alloc(&r->cur, r->sess.nr_cpus, kpc))
@@ -70,24 +74,49 @@ int mg_run_spawn(struct mg_run *r, char **argv)
 	return MG_EXIT_OK;
 }
 
-int mg_run_snap(struct mg_run *r, struct mg_snap *s, bool at_start)
-{
-	int err;
+/* Snapshots tried before a BTF-offset reading rejected every time is an error. */
+#define MG_SNAP_TRIES 3
 
-	if (at_start)
-		s->dbg_err = mg_debugfs_read(s->dbg);
-	if (r->kr && (err = mg_kreader_read(r->kr, s->kpc))) {
-		mg_err(MG_EXIT_FAIL, "reading kernel per-CPU counters: %s", strerror(-err));
-		return err;
+int mg_run_snap(struct mg_run *r, struct mg_snap *s)
+{
+	char why[192] = "";
+	int err, i;
+
+	for (i = 1; i <= MG_SNAP_TRIES; i++) {
+		/*
+		 * debugfs, kernel per-CPU counters, BPF map, debugfs: every counter read
+		 * in between lay in [dbg_pre, dbg_post] when it was read (struct mg_snap).
+		 * The BPF map goes last: its probes fire just before the kernel's
+		 * increments, so nothing but the second debugfs read should follow it.
+		 */
+		s->dbg_err = mg_debugfs_read(s->dbg_pre);
+		if (r->kr && (err = mg_kreader_read(r->kr, s->kpc))) {
+			mg_err(MG_EXIT_FAIL, "reading kernel per-CPU counters: %s", strerror(-err));
+			return err;
+		}
+		if ((err = mg_session_read(&r->sess, s->bpf))) {
+			mg_err(MG_EXIT_FAIL, "reading BPF counters: %s", strerror(-err));
+			return err;
+		}
+		if (!s->dbg_err)
+			s->dbg_err = mg_debugfs_read(s->dbg_post);
+		s->t_ns = mg_now_ns();
+		if (!r->kr || !mg_kreader_needs_check(r->kr))
+			return 0;
+		if (s->dbg_err) {
+			mg_err(MG_EXIT_FAIL, "reading kernel per-CPU counters: the BTF-offset reader "
+			       "needs debugfs to check each reading: %s", strerror(-s->dbg_err));
+			return s->dbg_err;
+		}
+		if (!mg_kpc_check(s->kpc, r->sess.nr_cpus, s->dbg_pre, s->dbg_post, why, sizeof(why)))
+			return 0;
+		if (mg_verbose)
+			fprintf(stderr, "mgtrace: BTF-offset per-CPU reading %d of %d rejected: %s\n",
+				i, MG_SNAP_TRIES, why);
 	}
-	if ((err = mg_session_read(&r->sess, s->bpf))) {
-		mg_err(MG_EXIT_FAIL, "reading BPF counters: %s", strerror(-err));
-		return err;
-	}
-	if (!at_start)
-		s->dbg_err = mg_debugfs_read(s->dbg);
-	s->t_ns = mg_now_ns();
-	return 0;
+	mg_err(MG_EXIT_FAIL, "reading kernel per-CPU counters: BTF-offset reading rejected "
+	       "%d times: %s", MG_SNAP_TRIES, why);
+	return -EPROTO;
 }
 
 void mg_run_copy_snap(struct mg_run *r, struct mg_snap *dst, const struct mg_snap *src)
@@ -97,14 +126,15 @@ void mg_run_copy_snap(struct mg_run *r, struct mg_snap *dst, const struct mg_sna
 	memcpy(dst->bpf, src->bpf, sizeof(*src->bpf) * n);
 	if (src->kpc)
 		memcpy(dst->kpc, src->kpc, sizeof(*src->kpc) * n * MG_K_NR_COUNTERS);
-	memcpy(dst->dbg, src->dbg, sizeof(src->dbg));
+	memcpy(dst->dbg_pre, src->dbg_pre, sizeof(src->dbg_pre));
+	memcpy(dst->dbg_post, src->dbg_post, sizeof(src->dbg_post));
 	dst->dbg_err = src->dbg_err;
 	dst->t_ns = src->t_ns;
 }
 
 int mg_run_start(struct mg_run *r)
 {
-	int err = mg_run_snap(r, &r->first, true);
+	int err = mg_run_snap(r, &r->first);
 
 	if (err)
 		return err;

@@ -25,7 +25,7 @@ struct mg_run {
 	struct mg_kenv env;
 	struct mg_session sess;
 	struct mg_kreader *kr;		/* kernel per-CPU counters, or NULL */
-	char kr_why[256];		/* why kr is NULL */
+	char kr_why[384];		/* why kr is NULL */
 	struct mg_report_cfg cfg;
 	struct mg_snap first, prev, cur;	/* start, previous interval, latest */
 	pid_t child;			/* COMMAND, or 0 */
@@ -53,10 +53,13 @@ int mg_run_spawn(struct mg_run *r, char **argv);
 int mg_run_start(struct mg_run *r);
 
 /*
- * Read every counter source into s; the debugfs line brackets the BPF read
- * (first at a window's start, last at its end). Returns 0 or -errno.
+ * Read every counter source into s: debugfs, the kernel per-CPU counters, the BPF
+ * map, debugfs again (struct mg_snap), the same at both ends of a window. A
+ * BTF-offset per-CPU reading outside its debugfs readings is rejected and the
+ * snapshot retaken, up to 3 times. Prints one line on failure. Returns 0 or -errno
+ * (-EPROTO: every reading rejected).
  */
-int mg_run_snap(struct mg_run *r, struct mg_snap *s, bool at_start);
+int mg_run_snap(struct mg_run *r, struct mg_snap *s);
 
 /* dst = src (arrays sized for this run). */
 void mg_run_copy_snap(struct mg_run *r, struct mg_snap *dst, const struct mg_snap *src);

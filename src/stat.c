@@ -210,7 +210,7 @@ static int main_loop(struct stat_run *r)
 		if (mg_run_wait(R, interval_ns ? &ts : NULL))
 			break;
 		if (interval_ns && mg_now_ns() >= next) {
-			if ((err = mg_run_snap(R, &R->cur, false)))
+			if ((err = mg_run_snap(R, &R->cur)))
 				return err;
 			print_interval(r, ++n);
 			mg_run_copy_snap(R, &R->prev, &R->cur);
@@ -220,7 +220,7 @@ static int main_loop(struct stat_run *r)
 		}
 	}
 	mg_run_end_child(R);
-	if ((err = mg_run_snap(R, &R->cur, false)))
+	if ((err = mg_run_snap(R, &R->cur)))
 		return err;
 	/* the latency window ends right after the counters' (as it starts: latency_start) */
 	if (r->lat && (err = mg_latency_read(r->lat, false)))

@@ -99,14 +99,17 @@ static void make_snaps(struct mg_snap *a, struct mg_snap *b, bool kpc)
 		}
 	}
 	/* debugfs deltas equal to the BPF totals where the two overlap */
-	a->dbg[MG_K_CTIME_UPDATES] = 100;
-	b->dbg[MG_K_CTIME_UPDATES] = 100 + 10 + 100;		/* bpf CTIME_UPDATES (c=0) */
-	a->dbg[MG_K_CTIME_SWAPS] = 200;
-	b->dbg[MG_K_CTIME_SWAPS] = 200 + 30 + 300;		/* bpf CTIME_SWAPS (c=2) */
-	a->dbg[MG_K_FINE_STAMPS] = 300;
-	b->dbg[MG_K_FINE_STAMPS] = 300 + 20 + 200;		/* bpf FINE_STAMPS (c=1) */
-	a->dbg[MG_K_FLOOR_SWAPS] = 400;
-	b->dbg[MG_K_FLOOR_SWAPS] = 400 + 15;
+	a->dbg_pre[MG_K_CTIME_UPDATES] = 100;
+	b->dbg_pre[MG_K_CTIME_UPDATES] = 100 + 10 + 100;		/* bpf CTIME_UPDATES (c=0) */
+	a->dbg_pre[MG_K_CTIME_SWAPS] = 200;
+	b->dbg_pre[MG_K_CTIME_SWAPS] = 200 + 30 + 300;		/* bpf CTIME_SWAPS (c=2) */
+	a->dbg_pre[MG_K_FINE_STAMPS] = 300;
+	b->dbg_pre[MG_K_FINE_STAMPS] = 300 + 20 + 200;		/* bpf FINE_STAMPS (c=1) */
+	a->dbg_pre[MG_K_FLOOR_SWAPS] = 400;
+	b->dbg_pre[MG_K_FLOOR_SWAPS] = 400 + 15;
+	/* a quiet machine: nothing counted while each end was read */
+	memcpy(a->dbg_post, a->dbg_pre, sizeof(a->dbg_pre));
+	memcpy(b->dbg_post, b->dbg_pre, sizeof(b->dbg_pre));
 }
 
 static void test_report_funcs_kpc(void)
@@ -131,8 +134,11 @@ static void test_report_funcs_kpc(void)
 	CHECK(R[MG_R_FLOOR_SWAPS].src == MG_SRC_KERNEL && R[MG_R_FLOOR_SWAPS].have_percpu &&
 	      R[MG_R_FLOOR_SWAPS].percpu[0] == 12 && R[MG_R_FLOOR_SWAPS].percpu[1] == 28 &&
 	      R[MG_R_FLOOR_SWAPS].total == 40, "floor_swaps from kernel per-CPU ksyms: 12 + 28");
-	CHECK(R[MG_R_FLOOR_SWAPS].mismatch && R[MG_R_FLOOR_SWAPS].kernel == 15,
+	CHECK(R[MG_R_FLOOR_SWAPS].mismatch && R[MG_R_FLOOR_SWAPS].kernel == 15 &&
+	      R[MG_R_FLOOR_SWAPS].match == MG_MATCH_OUTSIDE,
 	      "floor_swaps 40 vs debugfs 15 is flagged as a mismatch");
+	CHECK(R[MG_R_CTIME_UPDATES].match == MG_MATCH_EXACT && R[MG_R_CTIME_UPDATES].bracket.width == 0,
+	      "quiet machine: width-0 bracket, ctime_updates an exact match");
 	CHECK(R[MG_R_FLOOR_CMPXCHG_FAILS].src == MG_SRC_DERIVED &&
 	      R[MG_R_FLOOR_CMPXCHG_FAILS].have_percpu &&
 	      R[MG_R_FLOOR_CMPXCHG_FAILS].percpu[0] == 20 - 12 &&
@@ -155,6 +161,158 @@ static void test_report_funcs_kpc(void)
 	mg_report_build(&r, &cfg, &a, &b);
 	CHECK(r.rows[MG_R_CTIME_SWAPS].mismatch, "ctime_swaps one short of debugfs is flagged");
 	mg_report_free(&r);
+	mg_snap_free(&a);
+	mg_snap_free(&b);
+}
+
+/* The bracket from four debugfs readings, and the judgement of a figure against it. */
+static void test_bracket(void)
+{
+	struct mg_bracket br;
+
+	/* start read while 100 -> 105, end read while 300 -> 320: window count in [195, 220] */
+	CHECK(!mg_bracket_make(&br, 100, 105, 300, 320) && br.low == 195 && br.high == 220 &&
+	      br.width == 25, "bracket [195, 220], width 25 (got [%lld, %lld] %lld)",
+	      (long long)br.low, (long long)br.high, (long long)br.width);
+	CHECK(mg_bracket_judge(&br, 195) == MG_MATCH_WITHIN &&
+	      mg_bracket_judge(&br, 220) == MG_MATCH_WITHIN &&
+	      mg_bracket_judge(&br, 207) == MG_MATCH_WITHIN, "195, 207 and 220 lie within");
+	CHECK(mg_bracket_judge(&br, 194) == MG_MATCH_OUTSIDE &&
+	      mg_bracket_judge(&br, 221) == MG_MATCH_OUTSIDE,
+	      "194 and 221 lie outside: a bracket can fail");
+	CHECK(!mg_bracket_make(&br, 100, 100, 300, 300) && br.width == 0 &&
+	      mg_bracket_judge(&br, 200) == MG_MATCH_EXACT &&
+	      mg_bracket_judge(&br, 199) == MG_MATCH_OUTSIDE &&
+	      mg_bracket_judge(&br, 201) == MG_MATCH_OUTSIDE,
+	      "quiet: width 0, only 200 matches (exact)");
+	CHECK(mg_bracket_make(&br, 105, 100, 300, 320) == -ERANGE &&
+	      mg_bracket_make(&br, 100, 310, 300, 320) == -ERANGE &&
+	      mg_bracket_make(&br, 100, 105, 320, 300) == -ERANGE,
+	      "readings out of order are refused (-ERANGE)");
+	br = (struct mg_bracket){ .low = 10, .high = 9, .width = -1 };
+	CHECK(mg_bracket_judge(&br, 9) == MG_MATCH_OUTSIDE && mg_bracket_judge(&br, 10) == MG_MATCH_OUTSIDE,
+	      "an inverted bracket matches nothing");
+	CHECK(!strcmp(mg_match_name(MG_MATCH_EXACT), "yes") &&
+	      !strcmp(mg_match_name(MG_MATCH_WITHIN), "within") &&
+	      !strcmp(mg_match_name(MG_MATCH_OUTSIDE), "NO"), "match names yes, within, NO");
+}
+
+/* A BTF-offset per-CPU reading checked against the debugfs readings around it. */
+static void test_kpc_check(void)
+{
+	uint64_t kpc[2 * MG_K_NR_COUNTERS], pre[MG_K_NR_COUNTERS], post[MG_K_NR_COUNTERS];
+	char why[192] = "";
+	int k;
+
+	for (k = 0; k < MG_K_NR_COUNTERS; k++) {
+		kpc[k] = 1000 * (k + 1);
+		kpc[MG_K_NR_COUNTERS + k] = 500 * (k + 1);
+		pre[k] = 1500 * (k + 1) - 7;	/* busy: the sums were read mid-way */
+		post[k] = 1500 * (k + 1) + 9;
+	}
+	CHECK(!mg_kpc_check(kpc, 2, pre, post, why, sizeof(why)),
+	      "per-CPU sums inside their debugfs readings are accepted under load");
+	pre[MG_K_FINE_STAMPS] = post[MG_K_FINE_STAMPS] = 4500;
+	CHECK(!mg_kpc_check(kpc, 2, pre, post, why, sizeof(why)), "a width-0 bracket accepts its sum");
+	/* a wrong offset: fine_stamps read at ctime_swaps' offset on CPU 1 */
+	kpc[MG_K_NR_COUNTERS + MG_K_FINE_STAMPS] = kpc[MG_K_NR_COUNTERS + MG_K_CTIME_SWAPS];
+	CHECK(mg_kpc_check(kpc, 2, pre, post, why, sizeof(why)) == -EPROTO &&
+	      strstr(why, "mg_fine_stamps") && strstr(why, "below") && strstr(why, "[4500, 4500]"),
+	      "a wrong reading is rejected, saying why: %s", why);
+	kpc[MG_K_NR_COUNTERS + MG_K_FINE_STAMPS] = 1500 + 1;
+	CHECK(mg_kpc_check(kpc, 2, pre, post, why, sizeof(why)) == -EPROTO && strstr(why, "above"),
+	      "one count above the later debugfs reading is rejected: %s", why);
+}
+
+/* A busy machine: every end read while the counters moved; and the test skew. */
+static void test_report_busy(void)
+{
+	struct mg_report_cfg cfg = { .nr_cpus = 2, .func_backend = NULL, .tp_flavour = "tp_btf",
+				     .kpc = true, .kpc_method = "per-CPU via BTF offsets", .skew_row = -1 };
+	struct mg_snap a, b;
+	struct mg_report r;
+	const struct mg_row *sw, *fl;
+	json_t *j, *row, *br;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int k;
+
+	make_snaps(&a, &b, true);
+	/* kernel rows from kpc: deltas (k+1)*10 in all; ctime_swaps from bpf: 330 */
+	for (k = 0; k < MG_K_NR_COUNTERS; k++) {
+		int64_t d = k == MG_K_CTIME_SWAPS ? 330 : (k + 1) * 10;
+
+		a.dbg_pre[k] = 1000;
+		a.dbg_post[k] = 1004;		/* 4 counted while the start was read */
+		b.dbg_pre[k] = 1000 + d - 3;	/* the figure's end was read 3 + 2 into the end read */
+		b.dbg_post[k] = 1000 + d + 4;
+	}
+	mg_report_build(&r, &cfg, &a, &b);
+	sw = &r.rows[MG_R_CTIME_SWAPS];
+	fl = &r.rows[MG_R_FLOOR_SWAPS];
+	CHECK(sw->have_kernel && sw->total == 330 && sw->bracket.low == 330 - 7 &&
+	      sw->bracket.high == 330 + 4 && sw->bracket.width == 11 && sw->match == MG_MATCH_WITHIN &&
+	      !sw->mismatch, "busy: bpf ctime_swaps 330 within [323, 334]");
+	CHECK(fl->total == 40 && fl->match == MG_MATCH_WITHIN && r.mismatches == 0,
+	      "busy: kernel floor_swaps 40 within [33, 44]; no mismatch at all (got %d)", r.mismatches);
+	f = open_memstream(&text, &len);
+	mg_report_print_summary(f, &r);
+	mg_report_print_interval(f, &r, 1.0);
+	fclose(f);
+	CHECK(strstr(text, "323..334  within") && strstr(text, "within: the count lies") &&
+	      !strstr(text, "WARNING") && strstr(text, "  within\n"),
+	      "text: range 323..334, match 'within', a note, the interval row says within");
+	free(text);
+	j = mg_report_json(&r);
+	row = json_object_get(j, "ctime_swaps");
+	br = json_object_get(row, "debugfs_bracket");
+	CHECK(json_integer_value(json_object_get(br, "low")) == 323 &&
+	      json_integer_value(json_object_get(br, "high")) == 334 &&
+	      json_integer_value(json_object_get(br, "width")) == 11 &&
+	      json_is_true(json_object_get(row, "match")) &&
+	      !strcmp(json_string_value(json_object_get(row, "match_kind")), "within"),
+	      "JSON: debugfs_bracket {323, 334, 11}, match true, match_kind within");
+	json_decref(j);
+	mg_report_free(&r);
+
+	/* one event more than the widest reading allows: NO, in text and JSON */
+	b.bpf[1].v[MG_BPF_CTIME_SWAPS] += 5;
+	mg_report_build(&r, &cfg, &a, &b);
+	CHECK(r.rows[MG_R_CTIME_SWAPS].total == 335 && r.rows[MG_R_CTIME_SWAPS].mismatch &&
+	      r.mismatches == 1, "busy: 335 above [323, 334] is NO");
+	text = NULL;
+	f = open_memstream(&text, &len);
+	mg_report_print_summary(f, &r);
+	mg_report_print_interval(f, &r, 1.0);
+	fclose(f);
+	CHECK(strstr(text, "323..334  NO") && strstr(text, "WARNING: 1 counter") &&
+	      strstr(text, "NO: ctime_swaps\n"), "text: NO in the summary and the interval row");
+	free(text);
+	j = mg_report_json(&r);
+	row = json_object_get(j, "ctime_swaps");
+	CHECK(json_is_false(json_object_get(row, "match")) &&
+	      !strcmp(json_string_value(json_object_get(row, "match_kind")), "outside"),
+	      "JSON: match false, match_kind outside");
+	json_decref(j);
+	mg_report_free(&r);
+	b.bpf[1].v[MG_BPF_CTIME_SWAPS] -= 5;
+
+	/* the test skew shifts one row out of its bracket and keeps the per-CPU sum */
+	cfg.skew_row = MG_R_FLOOR_SWAPS;
+	cfg.skew_n = 5;
+	mg_report_build(&r, &cfg, &a, &b);
+	fl = &r.rows[MG_R_FLOOR_SWAPS];
+	CHECK(fl->total == 45 && fl->percpu[0] + fl->percpu[1] == 45 && fl->mismatch &&
+	      r.rows[MG_R_FLOOR_CMPXCHG_FAILS].total == 30 - 45,
+	      "skew floor_swaps +5: 45 outside [33, 44], per-CPU sum 45, derived rows follow");
+	mg_report_free(&r);
+	cfg.skew_n = 4;
+	mg_report_build(&r, &cfg, &a, &b);
+	CHECK(!r.rows[MG_R_FLOOR_SWAPS].mismatch, "skew +4: 44 still within [33, 44]");
+	mg_report_free(&r);
+	CHECK(mg_row_by_name("ctime_swaps") == MG_R_CTIME_SWAPS && mg_row_by_name("nope") == -1,
+	      "row names resolve");
 	mg_snap_free(&a);
 	mg_snap_free(&b);
 }
@@ -207,6 +365,17 @@ static void test_report_tracepoint_only(void)
 	free(text);
 	json_decref(j);
 	json_decref(parsed);
+	mg_report_free(&r);
+
+	/* debugfs-sourced rows carry the bracket of their own count */
+	a.dbg_post[MG_K_FLOOR_SWAPS] += 2;
+	b.dbg_pre[MG_K_FLOOR_SWAPS] -= 1;
+	mg_report_build(&r, &cfg, &a, &b);
+	CHECK(r.rows[MG_R_FLOOR_SWAPS].total == 15 && r.rows[MG_R_FLOOR_SWAPS].have_bracket &&
+	      r.rows[MG_R_FLOOR_SWAPS].bracket.low == 12 && !r.rows[MG_R_FLOOR_SWAPS].have_kernel &&
+	      strstr(r.rows[MG_R_FLOOR_SWAPS].detail, "[12, 15]"),
+	      "debugfs total: outer delta 15, its bracket [12, 15] in the detail, not compared (%s)",
+	      r.rows[MG_R_FLOOR_SWAPS].detail);
 	mg_report_free(&r);
 
 	/* debugfs unreadable at the end: kernel-sourced rows become unavailable, never 0 */
@@ -849,6 +1018,9 @@ int main(void)
 	test_parse_seconds();
 	test_report_funcs_kpc();
 	test_report_tracepoint_only();
+	test_bracket();
+	test_kpc_check();
+	test_report_busy();
 	test_checker();
 	test_order_check();
 	test_verdict();

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/* testhook.c - TEST-ONLY environment hooks (see testhook.h). Nothing else reads them. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "counters.h"
+#include "kenv.h"
+#include "testhook.h"
+#include "util.h"
+
+int mg_test_hook_skew(int *row, int64_t *n)
+{
+	const char *v = getenv("MGTRACE_TEST_SKEW"), *colon;
+	char name[32], *end;
+	long long x;
+
+	*row = -1;
+	*n = 0;
+	if (!v || !*v)
+		return 0;
+	colon = strchr(v, ':');
+	if (!colon || (size_t)(colon - v) >= sizeof(name))
+		goto bad;
+	memcpy(name, v, colon - v);
+	name[colon - v] = '\0';
+	errno = 0;
+	x = strtoll(colon + 1, &end, 10);
+	if (errno || end == colon + 1 || *end || (*row = mg_row_by_name(name)) < 0)
+		goto bad;
+	*n = x;
+	fprintf(stderr, "mgtrace: TEST HOOK MGTRACE_TEST_SKEW: %s counts %+lld in every window "
+		"(test only)\n", name, x);
+	return 0;
+bad:
+	*row = -1;
+	mg_err(MG_EXIT_USAGE, "MGTRACE_TEST_SKEW='%s': want ROW:N, ROW a counter name (test only)", v);
+	return -EINVAL;
+}
+
+static int kcounter_by_name(const char *s, size_t len)
+{
+	int k;
+
+	for (k = 0; k < MG_K_NR_COUNTERS; k++)
+		if (strlen(mg_kcounter_names[k]) == len && !strncmp(s, mg_kcounter_names[k], len))
+			return k;
+	return -1;
+}
+
+int mg_test_hook_pcpu_alias(uint64_t off[MG_K_NR_COUNTERS])
+{
+	const char *v = getenv("MGTRACE_TEST_PCPU_ALIAS"), *eq;
+	int a, b;
+
+	if (!v || !*v)
+		return 0;
+	eq = strchr(v, '=');
+	if (!eq || (a = kcounter_by_name(v, eq - v)) < 0 ||
+	    (b = kcounter_by_name(eq + 1, strlen(eq + 1))) < 0) {
+		mg_err(MG_EXIT_USAGE, "MGTRACE_TEST_PCPU_ALIAS='%s': want A=B, kernel counter "
+		       "names (test only)", v);
+		return -EINVAL;
+	}
+	off[a] = off[b];
+	fprintf(stderr, "mgtrace: TEST HOOK MGTRACE_TEST_PCPU_ALIAS: the BTF-offset reader reads "
+		"%s at %s's offset (test only)\n", mg_kcounter_names[a], mg_kcounter_names[b]);
+	return 0;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * testhook.h - TEST-ONLY hooks, read from the environment. They exist so that the
+ * host tests can show that mgtrace's checks fail on a wrong figure; never set them
+ * outside tests. When one is set, mgtrace says so on stderr. Documented in the README (Tests).
+ *
+ *   MGTRACE_TEST_SKEW=ROW:N           add N (may be negative) to the count of report
+ *                                     row ROW (ctime_updates, fine_stamps, floor_swaps,
+ *                                     ctime_swaps, ...) and to its CPU 0 value, in every
+ *                                     window, before it is judged against debugfs.
+ *   MGTRACE_TEST_PCPU_ALIAS=A=B       the BTF-offset per-CPU reader reads kernel counter
+ *                                     B's .data..percpu offset in place of A's (A, B:
+ *                                     ctime_updates, ctime_swaps, fine_stamps, floor_swaps):
+ *                                     a wrong offset its debugfs check must reject.
+ */
+#ifndef MG_TESTHOOK_H
+#define MG_TESTHOOK_H
+
+#include <stdint.h>
+#include "mgtrace.h"
+
+/*
+ * MGTRACE_TEST_SKEW: sets *row (enum mg_row_id) and *n; *row = -1 when unset.
+ * Returns 0, or -EINVAL (one "mgtrace:" line printed) when the value is malformed.
+ */
+int mg_test_hook_skew(int *row, int64_t *n);
+
+/*
+ * MGTRACE_TEST_PCPU_ALIAS: when set, replaces off[A] by off[B] (offsets indexed by
+ * enum mg_kernel_counter). Returns 0, or -EINVAL (one line printed) when malformed.
+ */
+int mg_test_hook_pcpu_alias(uint64_t off[MG_K_NR_COUNTERS]);
+
+#endif
