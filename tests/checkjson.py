@@ -5,8 +5,9 @@
 Usage:
   checkjson.py stat FILE [--expect-backend B] [--funcs] [--kernel-percpu]
                          [--min-floor-swaps N] [--min-stat-queries N] [--exact-kernel]
+                         [--expect-no ROW]
   checkjson.py check FILE [--verdict V] [--command] [--min-lost N] [--breach THRESHOLD]
-  checkjson.py intervals FILE N
+  checkjson.py intervals FILE N [--match] [--expect-no ROW]
   checkjson.py probe FILE (--host-lockdown | --vm-multigrain | --vm-nomultigrain)
   checkjson.py trace-names FILE  trace --json of tests/names_workload.py: every event keeps
                                  name/comm; the workload's names decode as documented
@@ -14,6 +15,10 @@ Usage:
                                  the argv bytes (each ARG as hex)
   checkjson.py junit-command FILE HEXARG...  the JUnit properties command[i] decode to them
   checkjson.py selftest        feed every check a case that must fail
+
+--exact-kernel: every kernel counter's row lies in its debugfs bracket (equal where the bracket's
+width is 0); --expect-no ROW: the same, but ROW (doctored by MGTRACE_TEST_SKEW) lies outside.
+intervals --match: every compared row of every interval and the summary lies in its bracket.
 
 Each check prints "ok   ..." or "FAIL ..."; the exit status is the number of failures
 (capped at 1). Every file is parsed with Python's json module, line by line (JSON lines).
@@ -52,8 +57,30 @@ def summary_of(objs):
     return s[-1] if s else None
 
 
+def in_bracket(row):
+    """The row's total lies in its debugfs bracket [low, high]."""
+    br = row.get("debugfs_bracket")
+    return br is not None and row["total"] is not None and br["low"] <= row["total"] <= br["high"]
+
+
+def check_brackets(c, where, ctr):
+    """Every compared row: a well-formed bracket, and match/match_kind agreeing with it."""
+    for name, row in ctr.items():
+        if "match" not in row:
+            continue
+        br = row.get("debugfs_bracket")
+        if not c.check(isinstance(br, dict) and br["width"] == br["high"] - br["low"] >= 0
+                       and row.get("kernel_debugfs") == br["high"],
+                       f"{where} {name}: bracket {br} well formed, kernel_debugfs is its high"):
+            continue
+        kind = ("outside" if not in_bracket(row) else "exact" if br["width"] == 0 else "within")
+        c.check(row["match"] == in_bracket(row) and row.get("match_kind") == kind,
+                f"{where} {name}: {row['total']} in [{br['low']}, {br['high']}] is "
+                f"{in_bracket(row)}: match {row['match']}, match_kind {row.get('match_kind')} ({kind})")
+
+
 def check_stat(c, objs, backend=None, funcs=False, kernel_percpu=False,
-               min_floor=1, min_stat=1, exact_kernel=False):
+               min_floor=1, min_stat=1, exact_kernel=False, expect_no=None):
     s = summary_of(objs)
     if not c.check(s is not None, "stat output has a summary object"):
         return
@@ -74,15 +101,22 @@ def check_stat(c, objs, backend=None, funcs=False, kernel_percpu=False,
                     f"{name}: {nr} per-CPU values sum to the total {row['total']}")
         elif row["source"] != "unavailable":
             c.check(bool(row.get("unavailable")), f"{name}: missing per-CPU values are explained")
-    # the BPF ctime_swaps count equals the kernel's own counter for the same window
+    check_brackets(c, "summary", ctr)
+    # the BPF ctime_swaps count lies in the kernel's own counter's bracket for the same
+    # window (equals it where the bracket has width 0); with expect_no, every row but that
+    # one does, and that one lies outside
+    for k in KERNEL_COUNTERS if exact_kernel or expect_no else ("ctime_swaps",):
+        row = ctr[k]
+        br = row.get("debugfs_bracket") or {}
+        if k == expect_no:
+            c.check(row.get("match") is False and not in_bracket(row),
+                    f"{k}: doctored {row['source']} {row['total']} outside [{br.get('low')}, "
+                    f"{br.get('high')}]: match NO")
+        else:
+            c.check(in_bracket(row) and row.get("match") is True,
+                    f"{k}: {row['source']} {row['total']} in debugfs [{br.get('low')}, {br.get('high')}]")
     sw = ctr["ctime_swaps"]
-    c.check(sw["source"] == "bpf" and sw.get("kernel_debugfs") == sw["total"],
-            f"ctime_swaps: bpf {sw['total']} == debugfs delta {sw.get('kernel_debugfs')}")
-    if exact_kernel:
-        for k in KERNEL_COUNTERS:
-            row = ctr[k]
-            c.check(row.get("kernel_debugfs") == row["total"],
-                    f"{k}: {row['source']} {row['total']} == debugfs delta {row.get('kernel_debugfs')}")
+    c.check(sw["source"] == "bpf", "ctime_swaps counted by BPF")
     if funcs:
         for k in ("ctime_updates", "fine_stamps"):
             c.check(ctr[k]["source"] == "bpf", f"{k} counted by BPF function probes")
@@ -98,11 +132,28 @@ def check_stat(c, objs, backend=None, funcs=False, kernel_percpu=False,
             "mismatches counts the rows whose match is false")
 
 
-def check_intervals(c, objs, n):
+def check_intervals(c, objs, n, match=False, expect_no=None):
+    """N intervals and a summary; with match, every compared row of each lies in its
+    bracket (but expect_no, which must lie outside in each)."""
     iv = [o for o in objs if o.get("type") == "interval"]
     c.check(len(iv) == n, f"{n} interval objects (got {len(iv)})")
     c.check(summary_of(objs) is not None, "a final summary object follows the intervals")
     c.check([o["interval"] for o in iv] == list(range(1, len(iv) + 1)), "intervals are numbered 1..N")
+    if not (match or expect_no):
+        return
+    for o in iv + [summary_of(objs) or {"counters": {}}]:
+        where = f"interval {o['interval']}" if o.get("type") == "interval" else "summary"
+        check_brackets(c, where, o["counters"])
+        rows = {k: r for k, r in o["counters"].items() if "match" in r}
+        c.check(len(rows) == len(KERNEL_COUNTERS), f"{where}: {len(rows)} rows compared with debugfs")
+        for k, r in rows.items():
+            br = r["debugfs_bracket"]
+            want = k != expect_no
+            c.check(r["match"] is want and in_bracket(r) == want,
+                    f"{where} {k}: {r['total']} {'in' if want else 'outside'} [{br['low']}, "
+                    f"{br['high']}] (width {br['width']})")
+        c.check(o["mismatches"] == sum(1 for r in rows.values() if r["match"] is False),
+                f"{where}: mismatches counts the rows outside their bracket")
 
 
 def check_probe(c, p, mode):
@@ -262,13 +313,20 @@ def selftest():
     good = {"type": "summary", "schema_version": 1, "backend": "tracepoint", "nr_cpus": 2,
             "mismatches": 0, "counters": {
                 "ctime_updates": {"source": "kernel", "detail": "debugfs", "total": 10,
-                                  "per_cpu": None, "unavailable": "x", "kernel_debugfs": 10, "match": True},
+                                  "per_cpu": None, "unavailable": "x", "kernel_debugfs": 12,
+                                  "debugfs_bracket": {"low": 9, "high": 12, "width": 3},
+                                  "match": True, "match_kind": "within"},
                 "ctime_swaps": {"source": "bpf", "detail": "tp", "total": 7, "per_cpu": [3, 4],
-                                "kernel_debugfs": 7, "match": True},
+                                "kernel_debugfs": 7, "debugfs_bracket": {"low": 7, "high": 7, "width": 0},
+                                "match": True, "match_kind": "exact"},
                 "fine_stamps": {"source": "kernel", "detail": "d", "total": 5, "per_cpu": None,
-                                "unavailable": "x", "kernel_debugfs": 5, "match": True},
+                                "unavailable": "x", "kernel_debugfs": 5,
+                                "debugfs_bracket": {"low": 5, "high": 5, "width": 0},
+                                "match": True, "match_kind": "exact"},
                 "floor_swaps": {"source": "kernel", "detail": "d", "total": 4, "per_cpu": None,
-                                "unavailable": "x", "kernel_debugfs": 4, "match": True},
+                                "unavailable": "x", "kernel_debugfs": 4,
+                                "debugfs_bracket": {"low": 4, "high": 4, "width": 0},
+                                "match": True, "match_kind": "exact"},
                 "stat_queries": {"source": "bpf", "detail": "tp", "total": 9, "per_cpu": [4, 5]},
                 "current_time": {"source": "unavailable", "detail": "", "total": None,
                                  "per_cpu": None, "unavailable": "needs --hot"}}}
@@ -286,7 +344,8 @@ def selftest():
               lambda b: b["counters"]["ctime_swaps"].update(total=6, per_cpu=[3, 3]))
     must_fail("per-CPU values not summing to the total",
               lambda b: b["counters"]["ctime_swaps"].update(per_cpu=[3, 5]))
-    must_fail("no floor swaps", lambda b: b["counters"]["floor_swaps"].update(total=0, kernel_debugfs=0))
+    must_fail("no floor swaps", lambda b: b["counters"]["floor_swaps"].update(
+        total=0, kernel_debugfs=0, debugfs_bracket={"low": 0, "high": 0, "width": 0}))
     must_fail("floor swaps not from the kernel", lambda b: b["counters"]["floor_swaps"].update(source="bpf"))
     must_fail("no stat queries", lambda b: b["counters"]["stat_queries"].update(total=0, per_cpu=[0, 0]))
     must_fail("an unavailable counter without a reason",
@@ -295,6 +354,29 @@ def selftest():
               lambda b: b["counters"]["current_time"].update(total=0))
     must_fail("a kernel counter off by one (exact mode)",
               lambda b: b["counters"]["fine_stamps"].update(total=6), exact_kernel=True)
+    must_fail("a kernel counter one above its bracket, though marked as a match",
+              lambda b: b["counters"]["ctime_updates"].update(total=13), exact_kernel=True)
+    must_fail("ctime_swaps outside its bracket and marked NO",
+              lambda b: (b["counters"]["ctime_swaps"].update(total=8, per_cpu=[4, 4], match=False,
+                                                              match_kind="outside"), b.update(mismatches=1)))
+    must_fail("a bracket whose width is not high - low",
+              lambda b: b["counters"]["ctime_updates"]["debugfs_bracket"].update(width=2))
+    must_fail("kernel_debugfs other than the bracket's high",
+              lambda b: b["counters"]["ctime_updates"].update(kernel_debugfs=10))
+    must_fail("match_kind exact on a bracket of width 3",
+              lambda b: b["counters"]["ctime_updates"].update(match_kind="exact"))
+    must_fail("a doctored row expected NO that matches", lambda b: None, expect_no="ctime_swaps")
+    must_fail("a doctored row NO but another row outside too",
+              lambda b: (b["counters"]["ctime_swaps"].update(total=8, per_cpu=[4, 4], match=False,
+                                                              match_kind="outside"),
+                         b["counters"]["fine_stamps"].update(total=6, match=False, match_kind="outside"),
+                         b.update(mismatches=2)), expect_no="ctime_swaps")
+    doctored = json.loads(json.dumps(good))
+    doctored["counters"]["ctime_swaps"].update(total=8, per_cpu=[4, 4], match=False, match_kind="outside")
+    doctored["mismatches"] = 1
+    c = Checker(quiet=True)
+    check_stat(c, [doctored], expect_no="ctime_swaps")
+    results.append(("a doctored row outside its bracket passes --expect-no", not c.failures))
     must_fail("the wrong backend", lambda b: None, backend="fentry")
     must_fail("function probes expected", lambda b: None, funcs=True)
     must_fail("kernel per-CPU expected", lambda b: None, kernel_percpu=True)
@@ -304,6 +386,24 @@ def selftest():
     c = Checker(quiet=True)
     check_intervals(c, [{"type": "interval", "interval": 1}, {"type": "summary"}], 2)
     results.append(("intervals: fails on a missing interval", bool(c.failures)))
+    ivs = [dict(good, type="interval", interval=1), dict(good, type="interval", interval=2), good]
+    c = Checker(quiet=True)
+    check_intervals(c, json.loads(json.dumps(ivs)), 2, match=True)
+    results.append(("intervals: all rows in their brackets pass --match", not c.failures))
+    for label, mutate, kw in (
+            ("a row outside its bracket in interval 2",
+             lambda o: (o[1]["counters"]["fine_stamps"].update(total=6, match=False, match_kind="outside"),
+                        o[1].update(mismatches=1)), {"match": True}),
+            ("a row outside its bracket marked as a match",
+             lambda o: o[0]["counters"]["floor_swaps"].update(total=3), {"match": True}),
+            ("a doctored row expected NO that matches", lambda o: None, {"expect_no": "ctime_swaps"}),
+            ("a compared row missing", lambda o: o[0]["counters"]["ctime_swaps"].pop("match"),
+             {"match": True})):
+        bad_iv = json.loads(json.dumps(ivs))
+        mutate(bad_iv)
+        c = Checker(quiet=True)
+        check_intervals(c, bad_iv, 2, **kw)
+        results.append((f"intervals: fails on {label}", bool(c.failures)))
     probe = {"type": "probe", "schema_version": 1, "multigrain": True, "floor_api": "mainline",
              "auto_backend": "tracepoint", "percpu_readable": False, "debugfs": {"readable": True},
              "backends": {"fentry": {"attachable": True, "reason": "loaded"},
@@ -420,10 +520,10 @@ def main(argv):
         kw = {"funcs": "--funcs" in opts, "kernel_percpu": "--kernel-percpu" in opts,
               "exact_kernel": "--exact-kernel" in opts}
         for flag, key in (("--expect-backend", "backend"), ("--min-floor-swaps", "min_floor"),
-                          ("--min-stat-queries", "min_stat")):
+                          ("--min-stat-queries", "min_stat"), ("--expect-no", "expect_no")):
             if flag in opts:
                 v = opts[opts.index(flag) + 1]
-                kw[key] = v if key == "backend" else int(v)
+                kw[key] = v if key in ("backend", "expect_no") else int(v)
         check_stat(c, load_lines(argv[2]), **kw)
     elif cmd == "check":
         opts = argv[3:]
@@ -434,7 +534,9 @@ def main(argv):
                 kw[key] = int(v) if key == "min_lost" else v
         check_check(c, load_lines(argv[2]), **kw)
     elif cmd == "intervals":
-        check_intervals(c, load_lines(argv[2]), int(argv[3]))
+        opts = argv[4:]
+        check_intervals(c, load_lines(argv[2]), int(argv[3]), match="--match" in opts,
+                        expect_no=opts[opts.index("--expect-no") + 1] if "--expect-no" in opts else None)
     elif cmd == "probe":
         check_probe(c, load_lines(argv[2])[0], argv[3].lstrip("-"))
     elif cmd == "trace-names":

@@ -5,8 +5,9 @@
 # 1. unit tests (tests/unit_tests.c) and the JSON checker's self-test (every check fails
 #    on a case that must fail);
 # 2. probe: the backends this kernel allows, with their reasons;
-# 3. stat around the built-in stress on tmpfs and on ext4: BPF counts equal the kernel's
-#    own debugfs deltas for the same window, floor swaps > 0, stat queries > 0;
+# 3. stat around the built-in stress on tmpfs and on ext4: BPF counts lie in the bracket of
+#    the kernel's own debugfs readings for the same window, floor swaps > 0, stat queries > 0;
+#    the same beside an outside stress (a busy machine), a doctored count reading NO;
 # 4. intervals, COMMAND exit status, SIGINT;
 # 5. bad input: exit code, one-line message, and no BPF program or link left behind.
 # Each part is a file in tests/host.d/, run in name order (MGTRACE_TESTS="20-probe 30-stat"

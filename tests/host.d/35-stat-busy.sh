@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+# 35-stat-busy.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
+# stat while an outside `mgtrace stress` keeps every CPU counting: each row is judged against
+# the debugfs bracket of its window and must match; a doctored count must still read NO; a
+# wrong BTF offset must still be rejected under load. The runner holds the test lock.
+echo "# stat on a busy machine (an outside stress)"
+$MG stress --threads 2 --ops 1000000000 > "$T/busy-stress.out" 2>&1 & spid=$!
+sleep 0.5
+$MG stat --json -o "$T/busy.json" -- sleep 1 > /dev/null 2>&1 || bad "busy stat exits 0"
+python3 tests/checkjson.py stat "$T/busy.json" --expect-backend tracepoint --exact-kernel \
+	--kernel-percpu > "$T/c" 2>&1; tally busy-stat "$T/c"
+w=$(busy_width "$T/busy.json")
+[ "$w" -gt 0 ] && ok "busy stat: the reads saw the counters move (widest bracket $w)" \
+	|| bad "busy stat: every bracket has width $w: the machine was not busy, the test proves nothing"
+$MG stat -- sleep 0.5 > "$T/busy.txt" 2>&1
+if grep -Eq '^(ctime_updates|fine_stamps|floor_swaps|ctime_swaps) .*[0-9]+\.\.[0-9]+  within ' "$T/busy.txt" \
+	&& ! grep -Eq ' NO |WARNING' "$T/busy.txt"; then
+	ok "busy stat text: rows read 'within' with their low..high range, none NO"
+else bad "busy stat text: $(grep -E '^(ctime_u|fine|floor_s|ctime_sw)|WARN' "$T/busy.txt")"; fi
+$MG stat --json -i 1 -c 3 -o "$T/busy-iv.json" > /dev/null 2>&1 || bad "busy stat -i exits 0"
+python3 tests/checkjson.py intervals "$T/busy-iv.json" 3 --match > "$T/c" 2>&1; tally busy-intervals "$T/c"
+$MG stat -i 0.5 -c 2 > "$T/busy-iv.txt" 2>&1
+[ "$(grep -Ec '^ +[0-9.]+ .* (yes|within)$' "$T/busy-iv.txt")" = 2 ] \
+	&& ok "busy stat -i text: both interval rows judged yes/within" \
+	|| bad "busy stat -i text: $(head -4 "$T/busy-iv.txt")"
+# a doctored BPF count (test hook) reads NO, in the summary and in every interval
+MGTRACE_TEST_SKEW=ctime_swaps:1000 $MG stat --json -o "$T/skew.json" -- sleep 0.5 > /dev/null 2> "$T/skew.err"
+grep -q 'TEST HOOK MGTRACE_TEST_SKEW' "$T/skew.err" && ok "the skew hook announces itself" \
+	|| bad "the skew hook is silent: $(cat "$T/skew.err")"
+python3 tests/checkjson.py stat "$T/skew.json" --expect-no ctime_swaps > "$T/c" 2>&1; tally busy-skew "$T/c"
+MGTRACE_TEST_SKEW=floor_swaps:-1000 $MG stat --json -i 0.5 -c 2 -o "$T/skew-iv.json" > /dev/null 2>&1
+python3 tests/checkjson.py intervals "$T/skew-iv.json" 2 --expect-no floor_swaps > "$T/c" 2>&1
+tally busy-skew-intervals "$T/c"
+MGTRACE_TEST_SKEW=ctime_swaps:1000 $MG stat -i 0.5 -c 1 > "$T/skew-iv.txt" 2>&1
+grep -q ' NO: ctime_swaps$' "$T/skew-iv.txt" && grep -q '^ctime_swaps .* NO ' "$T/skew-iv.txt" \
+	&& ok "doctored ctime_swaps reads NO in the interval row and the summary" \
+	|| bad "doctored ctime_swaps: $(grep -E 'NO|ctime_swaps' "$T/skew-iv.txt")"
+# a wrong offset (mg_ctime_updates read at mg_ctime_swaps' offset) is rejected under load, saying why
+MGTRACE_TEST_PCPU_ALIAS=ctime_updates=ctime_swaps $MG probe --json > "$T/alias.json" 2> /dev/null
+python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))
+r = p.get("percpu_reason") or ""
+sys.exit(0 if p["percpu_readable"] is False and "rejected: mg_ctime_updates: per-CPU sum" in r
+         and "debugfs readings around it" in r else 1)' "$T/alias.json" \
+	&& ok "busy: a wrong BTF offset is rejected: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["percpu_reason"].split("; ")[-1])' "$T/alias.json")" \
+	|| bad "busy: a wrong BTF offset was not rejected: $(cat "$T/alias.json")"
+kill -INT $spid; wait $spid
+grep -q 'write+stat ops' "$T/busy-stress.out" && ok "the outside stress ran throughout" \
+	|| bad "the outside stress: $(cat "$T/busy-stress.out")"
+# quiet again: a doctored count one too high is NO (exact)
+MGTRACE_TEST_SKEW=ctime_swaps:1 $MG stat --json -o "$T/skew1.json" -- sleep 0.3 > /dev/null 2>&1
+python3 tests/checkjson.py stat "$T/skew1.json" --expect-no ctime_swaps --min-floor-swaps 0 \
+	--min-stat-queries 0 > "$T/c" 2>&1; tally quiet-skew-1 "$T/c"
+[ "$(left_attached)" = 0 ] && ok "nothing left attached after the busy stat runs" || bad "BPF objects left behind"
