@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kenv.c - probe the running kernel's multigrain support (see kenv.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,16 +173,34 @@ const char *mg_debugfs_problem(const struct mg_kenv *env)
 
 int mg_debugfs_read(uint64_t out[MG_K_NR_COUNTERS])
 {
+	/*
+	 * Kept open: each pread() at offset 0 makes the seq_file sum the counters
+	 * afresh. About 1.3 us against 9 us for statfs+open+read+close, which keeps
+	 * the debugfs brackets around each snapshot narrow (src/run.c).
+	 */
+	static int fd = -1;
 	char buf[256];
 	unsigned long long v[MG_K_NR_COUNTERS];
 	struct statfs sfs;
-	int n, i;
+	ssize_t n;
+	int i;
 
-	if (statfs(MG_DEBUGFS_DIR, &sfs) || sfs.f_type != DEBUGFS_MAGIC)
-		return -ENODEV;
-	n = mg_read_file(MG_DEBUGFS_FILE, buf, sizeof(buf));
-	if (n < 0)
-		return n;
+	if (fd < 0) {
+		if (statfs(MG_DEBUGFS_DIR, &sfs) || sfs.f_type != DEBUGFS_MAGIC)
+			return -ENODEV;
+		fd = open(MG_DEBUGFS_FILE, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+	}
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n < 0) {
+		int err = -errno;
+
+		close(fd);
+		fd = -1;
+		return err;
+	}
+	buf[n] = '\0';
 	if (sscanf(buf, "%llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3]) != 4)
 		return -EPROTO;
 	for (i = 0; i < MG_K_NR_COUNTERS; i++)

@@ -66,7 +66,9 @@ const char *mg_debugfs_problem(const struct mg_kenv *env);
  * Read the debugfs multigrain_timestamps line into out[enum mg_kernel_counter]
  * (ctime_updates ctime_swaps fine_stamps floor_swaps, totals over all CPUs).
  * Returns 0, -ENODEV (debugfs not mounted), -ENOENT (no such file: kernel lacks
- * multigrain or CONFIG_DEBUG_FS), -EPROTO (unexpected format) or -errno.
+ * multigrain or CONFIG_DEBUG_FS), -EPROTO (unexpected format) or -errno. The file
+ * stays open (close-on-exec) after the first successful open, and is reopened after
+ * a failed read. Not thread-safe.
  */
 int mg_debugfs_read(uint64_t out[MG_K_NR_COUNTERS]);
 
