@@ -74,21 +74,32 @@ int mg_run_spawn(struct mg_run *r, char **argv)
 	return MG_EXIT_OK;
 }
 
-/* Snapshots tried before a BTF-offset reading rejected every time is an error. */
+/*
+ * Snapshots tried before a BTF-offset reading rejected every time is an error, or
+ * before a slow snapshot is kept.
+ */
 #define MG_SNAP_TRIES 3
+/*
+ * A snapshot takes about 10 us. One that took longer than this was descheduled
+ * between its reads (on a busy machine a time slice is milliseconds): still a valid
+ * bracket, but a wide one, so it is retaken while tries remain.
+ */
+#define MG_SNAP_SLOW_NS 200000ull
 
 int mg_run_snap(struct mg_run *r, struct mg_snap *s)
 {
 	char why[192] = "";
+	uint64_t t0;
 	int err, i;
 
-	for (i = 1; i <= MG_SNAP_TRIES; i++) {
+	for (i = 1;; i++) {
 		/*
 		 * debugfs, kernel per-CPU counters, BPF map, debugfs: every counter read
 		 * in between lay in [dbg_pre, dbg_post] when it was read (struct mg_snap).
 		 * The BPF map goes last: its probes fire just before the kernel's
 		 * increments, so nothing but the second debugfs read should follow it.
 		 */
+		t0 = mg_now_ns();
 		s->dbg_err = mg_debugfs_read(s->dbg_pre);
 		if (r->kr && (err = mg_kreader_read(r->kr, s->kpc))) {
 			mg_err(MG_EXIT_FAIL, "reading kernel per-CPU counters: %s", strerror(-err));
@@ -101,22 +112,33 @@ int mg_run_snap(struct mg_run *r, struct mg_snap *s)
 		if (!s->dbg_err)
 			s->dbg_err = mg_debugfs_read(s->dbg_post);
 		s->t_ns = mg_now_ns();
-		if (!r->kr || !mg_kreader_needs_check(r->kr))
-			return 0;
-		if (s->dbg_err) {
-			mg_err(MG_EXIT_FAIL, "reading kernel per-CPU counters: the BTF-offset reader "
-			       "needs debugfs to check each reading: %s", strerror(-s->dbg_err));
-			return s->dbg_err;
+		if (r->kr && mg_kreader_needs_check(r->kr)) {
+			if (s->dbg_err) {
+				mg_err(MG_EXIT_FAIL, "reading kernel per-CPU counters: the BTF-offset "
+				       "reader needs debugfs to check each reading: %s",
+				       strerror(-s->dbg_err));
+				return s->dbg_err;
+			}
+			if (mg_kpc_check(s->kpc, r->sess.nr_cpus, s->dbg_pre, s->dbg_post, why,
+					 sizeof(why))) {
+				if (i == MG_SNAP_TRIES) {
+					mg_err(MG_EXIT_FAIL, "reading kernel per-CPU counters: "
+					       "BTF-offset reading rejected %d times: %s", i, why);
+					return -EPROTO;
+				}
+				if (mg_verbose)
+					fprintf(stderr, "mgtrace: BTF-offset per-CPU reading %d of %d "
+						"rejected: %s\n", i, MG_SNAP_TRIES, why);
+				continue;
+			}
 		}
-		if (!mg_kpc_check(s->kpc, r->sess.nr_cpus, s->dbg_pre, s->dbg_post, why, sizeof(why)))
+		if (s->t_ns - t0 <= MG_SNAP_SLOW_NS || i == MG_SNAP_TRIES)
 			return 0;
 		if (mg_verbose)
-			fprintf(stderr, "mgtrace: BTF-offset per-CPU reading %d of %d rejected: %s\n",
-				i, MG_SNAP_TRIES, why);
+			fprintf(stderr, "mgtrace: snapshot %d of %d took %llu us (descheduled), "
+				"retaking it\n", i, MG_SNAP_TRIES,
+				(unsigned long long)(s->t_ns - t0) / 1000);
 	}
-	mg_err(MG_EXIT_FAIL, "reading kernel per-CPU counters: BTF-offset reading rejected "
-	       "%d times: %s", MG_SNAP_TRIES, why);
-	return -EPROTO;
 }
 
 void mg_run_copy_snap(struct mg_run *r, struct mg_snap *dst, const struct mg_snap *src)

@@ -55,9 +55,9 @@ int mg_run_start(struct mg_run *r);
 /*
  * Read every counter source into s: debugfs, the kernel per-CPU counters, the BPF
  * map, debugfs again (struct mg_snap), the same at both ends of a window. A
- * BTF-offset per-CPU reading outside its debugfs readings is rejected and the
- * snapshot retaken, up to 3 times. Prints one line on failure. Returns 0 or -errno
- * (-EPROTO: every reading rejected).
+ * BTF-offset per-CPU reading outside its debugfs readings is rejected, and a snapshot
+ * slower than 200 us (descheduled: a wide bracket) retaken; up to 3 tries in all.
+ * Prints one line on failure. Returns 0 or -errno (-EPROTO: every reading rejected).
  */
 int mg_run_snap(struct mg_run *r, struct mg_snap *s);
 
