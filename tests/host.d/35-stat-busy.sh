@@ -9,13 +9,25 @@ sleep 0.5
 $MG stat --json -o "$T/busy.json" -- sleep 1 > /dev/null 2>&1 || bad "busy stat exits 0"
 python3 tests/checkjson.py stat "$T/busy.json" --expect-backend tracepoint --exact-kernel \
 	--kernel-percpu > "$T/c" 2>&1; tally busy-stat "$T/c"
-w=$(busy_width "$T/busy.json")
-[ "$w" -gt 0 ] && ok "busy stat: the reads saw the counters move (widest bracket $w)" \
-	|| bad "busy stat: every bracket has width $w: the machine was not busy, the test proves nothing"
+python3 -c 'import json, sys
+s = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
+sys.exit(0 if s["counters"]["ctime_updates"]["total"] >= 10000 else 1)' "$T/busy.json" \
+	&& ok "busy stat: the outside stress counted in the window" \
+	|| bad "busy stat: too few ctime updates, the stress did not run: $(tail -c 400 "$T/busy.json")"
+# 50 windows of 20 ms: the reads must see the counters move (a bracket wider than 0), and
+# every row of every window must lie in its bracket
+$MG stat --json -i 0.02 -c 50 -o "$T/busy-many.json" > /dev/null 2>&1 || bad "busy stat -i 0.02 exits 0"
+w=$(busy_width "$T/busy-many.json")
+[ "$w" -gt 0 ] && ok "busy: the reads saw the counters move (widest bracket $w events)" \
+	|| bad "busy: every bracket has width $w: the machine was not busy, the test proves nothing"
+if python3 tests/checkjson.py intervals "$T/busy-many.json" 50 --match > "$T/c" 2>&1; then
+	ok "busy: 50 windows of 20 ms, every row in its bracket ($(grep -c '^ok ' "$T/c") checks)"
+else bad "busy: 50 windows of 20 ms: $(grep '^FAIL' "$T/c" | head -5)"; fi
 $MG stat -- sleep 0.5 > "$T/busy.txt" 2>&1
-if grep -Eq '^(ctime_updates|fine_stamps|floor_swaps|ctime_swaps) .*[0-9]+\.\.[0-9]+  within ' "$T/busy.txt" \
-	&& ! grep -Eq ' NO |WARNING' "$T/busy.txt"; then
-	ok "busy stat text: rows read 'within' with their low..high range, none NO"
+# each compared row reads "yes" with one number, or "within" with its low..high range; none NO
+rows=$(grep -Ec '^(ctime_updates|fine_stamps|floor_swaps|ctime_swaps) +[0-9]+ +(kernel|bpf) +([0-9]+  yes |[0-9]+\.\.[0-9]+  within )' "$T/busy.txt")
+if [ "$rows" = 4 ] && ! grep -Eq ' NO |WARNING' "$T/busy.txt"; then
+	ok "busy stat text: all 4 compared rows read yes or within (with their low..high range), none NO"
 else bad "busy stat text: $(grep -E '^(ctime_u|fine|floor_s|ctime_sw)|WARN' "$T/busy.txt")"; fi
 $MG stat --json -i 1 -c 3 -o "$T/busy-iv.json" > /dev/null 2>&1 || bad "busy stat -i exits 0"
 python3 tests/checkjson.py intervals "$T/busy-iv.json" 3 --match > "$T/c" 2>&1; tally busy-intervals "$T/c"
