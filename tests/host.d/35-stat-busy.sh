@@ -14,15 +14,21 @@ s = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
 sys.exit(0 if s["counters"]["ctime_updates"]["total"] >= 10000 else 1)' "$T/busy.json" \
 	&& ok "busy stat: the outside stress counted in the window" \
 	|| bad "busy stat: too few ctime updates, the stress did not run: $(tail -c 400 "$T/busy.json")"
-# 50 windows of 20 ms: the reads must see the counters move (a bracket wider than 0), and
-# every row of every window must lie in its bracket
-$MG stat --json -i 0.02 -c 50 -o "$T/busy-many.json" > /dev/null 2>&1 || bad "busy stat -i 0.02 exits 0"
-w=$(busy_width "$T/busy-many.json")
+# 50 windows of 20 ms: every row of every window must lie in its bracket, and the reads must
+# see the counters move (a bracket wider than 0). Under heavy outside load the stress threads
+# may not run while mgtrace reads: such a run proves nothing about wide brackets (though its
+# rows are still checked), so up to 3 runs are tried for one that does.
+for i in 1 2 3; do
+	$MG stat --json -i 0.02 -c 50 -o "$T/busy-many.json" > /dev/null 2>&1 || bad "busy stat -i 0.02 exits 0"
+	if python3 tests/checkjson.py intervals "$T/busy-many.json" 50 --match > "$T/c" 2>&1; then
+		ok "busy: 50 windows of 20 ms, every row in its bracket ($(grep -c '^ok ' "$T/c") checks)"
+	else bad "busy: 50 windows of 20 ms: $(grep '^FAIL' "$T/c" | head -5)"; fi
+	w=$(busy_width "$T/busy-many.json")
+	[ "$w" -gt 0 ] && break
+	echo "# busy: run $i: no read saw the counters move (outside load?), trying again"
+done
 [ "$w" -gt 0 ] && ok "busy: the reads saw the counters move (widest bracket $w events)" \
-	|| bad "busy: every bracket has width $w: the machine was not busy, the test proves nothing"
-if python3 tests/checkjson.py intervals "$T/busy-many.json" 50 --match > "$T/c" 2>&1; then
-	ok "busy: 50 windows of 20 ms, every row in its bracket ($(grep -c '^ok ' "$T/c") checks)"
-else bad "busy: 50 windows of 20 ms: $(grep '^FAIL' "$T/c" | head -5)"; fi
+	|| bad "busy: every bracket has width $w in 3 runs: the stress never ran during the reads"
 $MG stat -- sleep 0.5 > "$T/busy.txt" 2>&1
 # each compared row reads "yes" with one number, or "within" with its low..high range; none NO
 rows=$(grep -Ec '^(ctime_updates|fine_stamps|floor_swaps|ctime_swaps) +[0-9]+ +(kernel|bpf) +([0-9]+  yes |[0-9]+\.\.[0-9]+  within )' "$T/busy.txt")
