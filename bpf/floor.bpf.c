@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * floor.bpf.c - one event per fine-grained timestamp, saying whether it
- * swapped the multigrain floor (mgtrace trace, function-probe backends).
+ * swapped the multigrain floor, and whether the kernel needed to take it
+ * (mgtrace trace and check, function-probe backends).
  *
  * ktime_get_real_ts64_mg() tries one cmpxchg of mg_floor and, on success,
  * increments this CPU's timekeeping_mg_floor_swaps. The entry probe records
@@ -11,9 +12,28 @@
  * reported as unknown, never guessed. mg_floor is a static variable, read
  * through a weak typeless ksym: floor_known says whether it resolved.
  *
+ * The fine-stamp decision (fs/inode.c inode_set_ctime_current()): the kernel
+ * calls ktime_get_coarse_real_ts64_mg(&now), truncates now to the superblock
+ * (timestamp_truncate), loads cns = i_ctime_nsec, and takes a fine stamp only
+ * if cns has I_CTIME_QUERIED and now <= (i_ctime_sec, cns & ~QUERIED). That
+ * load lies between the coarse call's return and ktime_get_real_ts64_mg's
+ * entry. The ctime is captured at both points (and the coarse now at the
+ * first): if the two captures are identical, the kernel decided on that
+ * state, and the event carries MG_EVF_FINE_NEEDED or MG_EVF_FINE_UNNEEDED.
+ * If they differ (a getattr or another update came in between) or the call
+ * was not seen whole, neither flag is set: undecided, never guessed.
+ * Only an update that wrote back the identical sec, nsec and QUERIED bit
+ * within that window (an explicit set, or a clock stepped back onto the same
+ * value) could hide from this comparison.
+ *
+ * The cookie form of the floor API (u64 ktime_get_coarse_real_ts64_mg(ts),
+ * ktime_get_real_ts64_mg(ts, cookie)) keeps ts as the first argument and the
+ * same order of calls in inode_set_ctime_current, so the same probes apply.
+ *
  * The per-CPU counter is a typed per-CPU ksym, so this object needs
  * CONFIG_KALLSYMS_ALL. Events go to the ring buffer of bpf/mgtrace.bpf.c
- * (user space shares the map), in the same order as the tracepoint events.
+ * (user space shares the map, and the per-task map set_ctime), in the same
+ * order as the tracepoint events.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -34,6 +54,12 @@ const volatile __u32 filter_devs[MG_MAX_IDS] = {};
 const volatile __u64 filter_inos[MG_MAX_IDS] = {};
 const volatile char filter_comm[16] = {};
 const volatile __u64 wakeup_bytes = 0;	/* wake the consumer only past this backlog */
+/*
+ * TEST HOOK ONLY (MGTRACE_TEST_INVERT_FINE=1 in mgtrace's environment): report
+ * every decided fine stamp with the opposite decision, so that tests can show
+ * that `mgtrace check` fails on unnecessary fine stamps. Never set otherwise.
+ */
+const volatile bool test_invert_fine = false;
 
 /* Shared with mgtrace.bpf.c's "events" (bpf_map__reuse_fd). */
 struct {
@@ -43,6 +69,9 @@ struct {
 
 /* Shared with bpf/follow.bpf.c's traced_tgids (used with filter_tree only). */
 MG_TRACED_TGIDS_MAP;
+
+/* Per task: the running inode_set_ctime_current call (shared between the two objects). */
+MG_SET_CTIME_MAP;
 
 /* Per-CPU: [0] events written, [1] events lost (ring buffer full). */
 struct {
@@ -56,7 +85,9 @@ struct entry {
 	__u64 floor;
 	__u64 swaps;
 	struct timespec64 *ts;
+	struct inode *inode;	/* of the enclosing inode_set_ctime_current, or NULL */
 	__u32 cpu;
+	__u32 flags;		/* MG_EVF_IN_SET_CTIME, MG_EVF_FINE_* */
 };
 
 /* In-flight calls of ktime_get_real_ts64_mg, by pid_tgid. */
@@ -66,14 +97,6 @@ struct {
 	__type(key, __u64);
 	__type(value, struct entry);
 } inflight SEC(".maps");
-
-/* The inode of the running inode_set_ctime_current, by pid_tgid. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
-	__type(key, __u64);
-	__type(value, struct inode *);
-} ctime_inode SEC(".maps");
 
 static __always_inline void bump(__u32 slot)
 {
@@ -111,17 +134,106 @@ static __always_inline bool pass_filters(__u64 id)
 static __always_inline void on_set_ctime_entry(struct inode *inode)
 {
 	__u64 id = bpf_get_current_pid_tgid();
+	struct mg_set_ctime r = {};
 
-	bpf_map_update_elem(&ctime_inode, &id, &inode, BPF_ANY);
+	if (!pass_filters(id))
+		return;
+	r.inode = inode;
+	r.entry_ns = bpf_ktime_get_ns();
+	bpf_map_update_elem(&set_ctime, &id, &r, BPF_ANY);
+}
+
+static __always_inline void on_set_ctime_exit(void)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	bpf_map_delete_elem(&set_ctime, &id);
+}
+
+/* kprobe backend: remember the coarse call's ts for the kretprobe (hot path: one lookup). */
+static __always_inline void on_coarse_entry(struct timespec64 *ts)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct mg_set_ctime *r = bpf_map_lookup_elem(&set_ctime, &id);
+
+	if (r)
+		r->coarse_ts = ts;
+}
+
+/* The coarse call returned: capture its now and the inode's ctime (first capture). */
+static __always_inline void on_coarse_exit(struct timespec64 *ts)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct mg_set_ctime *r = bpf_map_lookup_elem(&set_ctime, &id);
+	struct inode *inode;
+
+	if (!r)
+		return;
+	if (!ts)
+		ts = r->coarse_ts;
+	r->coarse_ts = NULL;
+	if (!ts || r->coarse_exits++)
+		return;		/* a second coarse call: coarse_exits != 1 leaves it undecided */
+	r->coarse_sec = BPF_CORE_READ(ts, tv_sec);
+	r->coarse_nsec = BPF_CORE_READ(ts, tv_nsec);
+	inode = r->inode;
+	r->ctime_sec = BPF_CORE_READ(inode, i_ctime_sec);
+	r->ctime_nsec = BPF_CORE_READ(inode, i_ctime_nsec);
+}
+
+/*
+ * The kernel's condition for a fine stamp, on the state captured at the coarse
+ * call's return: timestamp_truncate(now) <= ctime, and QUERIED set.
+ * Returns MG_EVF_FINE_NEEDED or MG_EVF_FINE_UNNEEDED.
+ */
+static __always_inline __u32 fine_decision(const struct mg_set_ctime *r, struct inode *inode)
+{
+	struct super_block *sb = BPF_CORE_READ(inode, i_sb);
+	__s64 sec = r->coarse_sec, tmin = BPF_CORE_READ(sb, s_time_min);
+	__s64 tmax = BPF_CORE_READ(sb, s_time_max), csec = r->ctime_sec;
+	__u32 nsec = r->coarse_nsec, gran = BPF_CORE_READ(sb, s_time_gran);
+	__u32 cnsec = r->ctime_nsec & ~MG_I_CTIME_QUERIED;
+	bool needed;
+
+	/* timestamp_truncate() */
+	if (sec < tmin)
+		sec = tmin;
+	if (sec > tmax)
+		sec = tmax;
+	if (sec == tmax || sec == tmin)
+		nsec = 0;
+	if (gran == 1000000000)
+		nsec = 0;
+	else if (gran > 1 && gran < 1000000000)
+		nsec -= nsec % gran;
+	/* timespec64_compare(&now, &ctime) <= 0 */
+	needed = (r->ctime_nsec & MG_I_CTIME_QUERIED) &&
+		 (sec < csec || (sec == csec && nsec <= cnsec));
+	if (test_invert_fine)
+		needed = !needed;
+	return needed ? MG_EVF_FINE_NEEDED : MG_EVF_FINE_UNNEEDED;
 }
 
 static __always_inline void on_entry(struct timespec64 *ts)
 {
 	__u64 id = bpf_get_current_pid_tgid();
+	struct mg_set_ctime *r;
 	struct entry e = {};
 
 	if (!pass_filters(id))
 		return;
+	r = bpf_map_lookup_elem(&set_ctime, &id);
+	if (r && r->inode) {
+		struct inode *inode = r->inode;
+
+		e.inode = inode;
+		e.flags = MG_EVF_IN_SET_CTIME;
+		/* second capture: identical to the first, or the event stays undecided */
+		if (r->coarse_exits == 1 &&
+		    BPF_CORE_READ(inode, i_ctime_nsec) == r->ctime_nsec &&
+		    BPF_CORE_READ(inode, i_ctime_sec) == r->ctime_sec)
+			e.flags |= fine_decision(r, inode);
+	}
 	e.cpu = bpf_get_smp_processor_id();
 	e.swaps = swaps_here();
 	e.floor = floor_now();
@@ -133,7 +245,7 @@ static __always_inline void on_exit(void)
 {
 	__u64 id = bpf_get_current_pid_tgid(), swaps = swaps_here();
 	__u32 cpu = bpf_get_smp_processor_id();
-	struct inode **ip, *inode = NULL;
+	struct inode *inode;
 	struct timespec64 *ts;
 	struct entry *en;
 	struct mg_event *e;
@@ -143,10 +255,8 @@ static __always_inline void on_exit(void)
 	en = bpf_map_lookup_elem(&inflight, &id);
 	if (!en)
 		return;
-	ip = bpf_map_lookup_elem(&ctime_inode, &id);
-	if (ip) {
-		inode = *ip;
-		bpf_map_delete_elem(&ctime_inode, &id);
+	inode = en->inode;
+	if (inode) {
 		dev = BPF_CORE_READ(inode, i_sb, s_dev);
 		ino = BPF_CORE_READ(inode, i_ino);
 	}
@@ -179,9 +289,15 @@ static __always_inline void on_exit(void)
 	e->mtime_nsec = 0;
 	e->old_nsec = 0;
 	e->cur_nsec = 0;
-	e->flags = inode ? MG_EVF_IN_SET_CTIME : 0;
+	e->flags = en->flags;
 	e->time_gran = inode ? BPF_CORE_READ(inode, i_sb, s_time_gran) : 0;
 	e->entry_ns = 0;
+	if (inode) {
+		struct mg_set_ctime *r = bpf_map_lookup_elem(&set_ctime, &id);
+
+		if (r && r->inode == inode)
+			e->entry_ns = r->entry_ns;
+	}
 	e->floor_known = &mg_floor != 0;
 	e->floor_before = en->floor;
 	e->floor_after = floor_now();
@@ -210,11 +326,40 @@ int BPF_PROG(fe_floor_exit, struct timespec64 *ts)
 	return 0;
 }
 
-/* inode_set_ctime_current returns a struct: a kprobe in both backends. */
+/* fexit gives the argument ts; the cookie form's u64 return value is not needed. */
+SEC("fexit/ktime_get_coarse_real_ts64_mg")
+int BPF_PROG(fe_floor_coarse_exit, struct timespec64 *ts)
+{
+	on_coarse_exit(ts);
+	return 0;
+}
+
+/* inode_set_ctime_current returns a struct: kprobe/kretprobe in both backends. */
 SEC("kprobe/inode_set_ctime_current")
 int BPF_KPROBE(kp_floor_inode, struct inode *inode)
 {
 	on_set_ctime_entry(inode);
+	return 0;
+}
+
+SEC("kretprobe/inode_set_ctime_current")
+int BPF_KRETPROBE(kp_floor_inode_exit)
+{
+	on_set_ctime_exit();
+	return 0;
+}
+
+SEC("kprobe/ktime_get_coarse_real_ts64_mg")
+int BPF_KPROBE(kp_floor_coarse_entry, struct timespec64 *ts)
+{
+	on_coarse_entry(ts);
+	return 0;
+}
+
+SEC("kretprobe/ktime_get_coarse_real_ts64_mg")
+int BPF_KRETPROBE(kp_floor_coarse_exit)
+{
+	on_coarse_exit(NULL);
 	return 0;
 }
 

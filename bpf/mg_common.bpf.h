@@ -91,4 +91,33 @@ static __always_inline bool mg_ids_match(const volatile __u32 *devs, const volat
 		__type(value, __u32);					\
 	} traced_tgids SEC(".maps")
 
+/*
+ * One running inode_set_ctime_current() call, per task (key: pid_tgid), as
+ * bpf/floor.bpf.c sees it: created at the call's entry, deleted at its return.
+ * Written by floor.bpf.c only; mgtrace.bpf.c reads entry_ns from it for the
+ * ctime tracepoint events (user space shares the map between the two objects
+ * with bpf_map__reuse_fd, so it is empty unless the floor object is loaded).
+ */
+struct mg_set_ctime {
+	struct inode *inode;		/* the call's argument */
+	struct timespec64 *coarse_ts;	/* kprobe backend: ts of the coarse call in flight */
+	__u64 entry_ns;			/* bpf_ktime_get_ns() at the call's entry */
+	__s64 coarse_sec;		/* what ktime_get_coarse_real_ts64_mg() returned in *ts, */
+	__s64 ctime_sec;		/* and i_ctime_sec / i_ctime_nsec (QUERIED kept) read */
+	__u32 coarse_nsec;		/* as it returned: the state before the kernel's */
+	__u32 ctime_nsec;		/* smp_load_acquire of i_ctime_nsec */
+	__u32 coarse_exits;		/* coarse calls that returned within this call */
+};
+
+/* The set_ctime map, declared by floor.bpf.c and mgtrace.bpf.c (NO_PREALLOC: an
+ * empty map costs no memory in counting mode). */
+#define MG_SET_CTIME_MAP						\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_HASH);			\
+		__uint(max_entries, 8192);				\
+		__uint(map_flags, BPF_F_NO_PREALLOC);			\
+		__type(key, __u64);					\
+		__type(value, struct mg_set_ctime);			\
+	} set_ctime SEC(".maps")
+
 #endif

@@ -15,7 +15,9 @@
  * slot is incremented per event, without atomics or locks. Event mode
  * (emit_events, a load-time constant, so counting mode carries none of its
  * code) also writes each tracepoint event to the ring buffer "events", after
- * the filters below; a full ring buffer is counted in MG_BPF_LOST.
+ * the filters below; a full ring buffer is counted in MG_BPF_LOST. ctime swap
+ * and skip events carry the entry time of their inode_set_ctime_current call
+ * when bpf/floor.bpf.c is loaded beside this object (map set_ctime, shared).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -56,6 +58,9 @@ struct {
  * map user space shares; shrunk to one entry and unused without filter_tree.
  */
 MG_TRACED_TGIDS_MAP;
+
+/* Per task: the running inode_set_ctime_current call (shared between the two objects). */
+MG_SET_CTIME_MAP;
 
 static __always_inline void count(enum mg_bpf_counter c)
 {
@@ -148,6 +153,13 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 	e->cur_nsec = cur;
 	e->time_gran = BPF_CORE_READ(inode, i_sb, s_time_gran);
 	e->entry_ns = 0;
+	if (kind == MG_EV_CTIME_SWAP || kind == MG_EV_CTIME_SKIP) {
+		/* inside inode_set_ctime_current: its entry time, when floor.bpf.c saw it */
+		struct mg_set_ctime *r = bpf_map_lookup_elem(&set_ctime, &id);
+
+		if (r && r->inode == inode)
+			e->entry_ns = r->entry_ns;
+	}
 	e->floor_known = 0;
 	e->floor_before = 0;
 	e->floor_after = 0;

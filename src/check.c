@@ -35,6 +35,7 @@
 #include "commands.h"
 #include "escape.h"
 #include "ident.h"
+#include "floor.h"
 #include "mgtrace.skel.h"
 #include "report.h"
 #include "run.h"
@@ -84,7 +85,9 @@ struct check_state {
 	struct mg_figures fig;		/* this window's floor figures */
 	struct mg_gate gates[MG_F_NR];
 	int gates_failed, gates_unknown;
-	char floor_why[200];		/* why the floor invariants are not checked ("": they are) */
+	char floor_why[400];		/* why the floor invariants are not checked ("": they are) */
+	char floor_read_why[120];	/* why "floor moves forward" alone is not ("": it is) */
+	struct mg_floor floor;		/* bpf/floor.bpf.c, with a function-probe backend */
 };
 
 static int usage(FILE *f, int code)
@@ -515,10 +518,10 @@ static uint64_t faults_of(const struct mg_check_stats *st, enum mg_violation_kin
 	return st->violations[k] - st->explained[k];
 }
 
-/* Why the floor invariants were not checked in this run ("" when they were). */
+/* Why the floor invariants were not (both) checked in this run ("" when they were). */
 static const char *floor_unchecked(const struct check_state *cs)
 {
-	return cs->floor_why[0] ? cs->floor_why : "";
+	return cs->floor_why[0] ? cs->floor_why : cs->floor_read_why;
 }
 
 static void decide(struct check_state *cs, struct mg_verdict *v)
@@ -553,7 +556,7 @@ static int inv_lines(const struct check_state *cs, struct inv_line *l)
 	l[n++] = (struct inv_line){ "cross-file ordering", { MG_V_ORDER, -1 },
 				    cs->o.argv ? "built-in workload only" : NULL };
 	l[n++] = (struct inv_line){ "floor moves forward", { MG_V_FLOOR_BACKWARD, -1 },
-				    fw[0] ? fw : NULL };
+				    fw[0] ? fw : cs->floor_read_why[0] ? cs->floor_read_why : NULL };
 	l[n++] = (struct inv_line){ "fine stamps only when needed", { MG_V_FINE_UNNEEDED, -1 },
 				    fw[0] ? fw : NULL };
 	return n;
@@ -699,6 +702,11 @@ static void print_json(struct check_state *cs, const struct mg_report *rep,
 		json_object_set_new(o, "workload_dir", wd);
 	}
 	json_object_set_new(o, "lost_events", json_integer((json_int_t)st->lost));
+	json_object_set_new(o, "floor_probes", cs->floor.skel ? json_string(cs->floor.probe) :
+			    json_null());
+	if (cs->floor.test_invert_fine)
+		json_object_set_new(o, "test_hook", json_string(MG_TEST_INVERT_FINE_ENV "=1: every "
+				    "fine-stamp decision inverted (a test of the check itself)"));
 	inv = json_object();
 	json_object_set_new(inv, "events", json_integer((json_int_t)st->events));
 	json_object_set_new(inv, "inodes", json_integer((json_int_t)st->inodes));
@@ -709,6 +717,10 @@ static void print_json(struct check_state *cs, const struct mg_report *rep,
 	json_object_set_new(inv, "floor_reads_checked", json_integer((json_int_t)st->floor_checked));
 	json_object_set_new(inv, "fine_stamps_decided", json_integer((json_int_t)st->fine_checked));
 	json_object_set_new(inv, "fine_stamps_undecided", json_integer((json_int_t)st->fine_undecided));
+	json_object_set_new(inv, "floor_events",
+			    json_integer((json_int_t)(st->by_kind[MG_EV_FLOOR_SWAP] +
+						      st->by_kind[MG_EV_FLOOR_FAIL] +
+						      st->by_kind[MG_EV_FLOOR_UNKNOWN])));
 	json_object_set_new(inv, "floor_invariants_checked", json_boolean(!floor_unchecked(cs)[0]));
 	if (floor_unchecked(cs)[0])
 		json_object_set_new(inv, "floor_invariants_unchecked", json_string(floor_unchecked(cs)));
@@ -899,11 +911,49 @@ static int write_junit(struct check_state *cs, const struct mg_verdict *v)
 
 /* ---- the command ---- */
 
+/*
+ * Load bpf/floor.bpf.c with the session's function-probe backend, sharing its
+ * ring buffer: its events reach the checker through on_event like the
+ * tracepoint events. Sets floor_why ("" when the two floor invariants are
+ * checked) and floor_read_why (mg_floor unreadable: only the fine-stamp one is).
+ */
+static void floor_setup(struct check_state *cs)
+{
+	struct mg_floor_opts fo = { .backend = cs->run.sess.backend };
+	int err;
+
+	if (!mg_backend_has_funcs(cs->run.sess.backend)) {
+		const struct mg_attempt *fe = &cs->run.sess.attempts[MG_BE_FENTRY];
+		const struct mg_attempt *kp = &cs->run.sess.attempts[MG_BE_KPROBE];
+
+		if (fe->tried || kp->tried)
+			snprintf(cs->floor_why, sizeof(cs->floor_why), "needs a function-probe "
+				 "backend; this run has tracepoints only: fentry %.150s; kprobe %.150s",
+				 fe->tried ? fe->why : "not tried", kp->tried ? kp->why : "not tried");
+		else
+			snprintf(cs->floor_why, sizeof(cs->floor_why), "needs a function-probe "
+				 "backend (fentry or kprobe); this run has tracepoints only "
+				 "(--backend tracepoint)");
+		return;
+	}
+	err = mg_floor_open(&cs->floor, &cs->run.env, &cs->run.sess, &fo);
+	if (err) {
+		snprintf(cs->floor_why, sizeof(cs->floor_why), "the floor probes did not load: %s",
+			 cs->floor.why);
+		return;
+	}
+	cs->floor_why[0] = 0;
+	if (!mg_kallsyms_has("mg_floor"))
+		snprintf(cs->floor_read_why, sizeof(cs->floor_read_why),
+			 "mg_floor is not in /proc/kallsyms: its moves cannot be read");
+}
+
 static void cleanup(struct check_state *cs)
 {
 	workload_finish(cs);
 	mg_wl_free(&cs->wl);
 	ring_buffer__free(cs->rb);
+	mg_floor_close(&cs->floor);
 	mg_run_cleanup(&cs->run);
 	mg_checker_free(cs->chk);
 	free(cs->pending);
@@ -959,14 +1009,15 @@ int cmd_check(int argc, char **argv)
 		ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(errno));
 		goto out;
 	}
-	if (!mg_backend_has_funcs(cs.run.sess.backend))
-		snprintf(cs.floor_why, sizeof(cs.floor_why), "needs a function-probe backend "
-			 "(fentry or kprobe); this run has tracepoints only");
-	else
-		snprintf(cs.floor_why, sizeof(cs.floor_why), "the floor probes are not loaded by check");
+	floor_setup(&cs);
 	if (!cs.o.json)
-		fprintf(stderr, "mgtrace: checking with backend %s (tracepoints as %s)\n",
-			mg_backend_name(cs.run.sess.backend), cs.run.cfg.tp_flavour);
+		fprintf(stderr, "mgtrace: checking with backend %s (tracepoints as %s; floor "
+			"probes: %s%s)\n", mg_backend_name(cs.run.sess.backend), cs.run.cfg.tp_flavour,
+			cs.floor.skel ? cs.floor.probe : "not loaded: ",
+			cs.floor.skel ? "" : cs.floor_why);
+	if (cs.floor.test_invert_fine)
+		fprintf(stderr, "mgtrace: TEST HOOK %s=1: every fine-stamp decision is inverted; "
+			"the verdict is meaningless\n", MG_TEST_INVERT_FINE_ENV);
 	if (cs.o.argv && (ret = mg_run_spawn(&cs.run, cs.o.argv)))
 		goto out;
 	cs.pending = calloc(MG_BATCH_EVENTS, sizeof(*cs.pending));
@@ -1005,6 +1056,16 @@ int cmd_check(int argc, char **argv)
 	lost = 0;
 	for (int cpu = 0; cpu < cs.run.sess.nr_cpus; cpu++)
 		lost += cs.run.cur.bpf[cpu].v[MG_BPF_LOST] - cs.run.first.bpf[cpu].v[MG_BPF_LOST];
+	if (cs.floor.skel) {	/* since load: every floor event is fed, from load on */
+		uint64_t fl;
+
+		if ((err = mg_floor_lost(&cs.floor, cs.run.sess.nr_cpus, &fl))) {
+			ret = mg_err(MG_EXIT_FAIL, "check: reading the floor loss counter: %s",
+				     strerror(-err));
+			goto out;
+		}
+		lost += fl;
+	}
 	mg_checker_lost(cs.chk, lost);
 	if (!cs.o.argv)
 		cs.order_violations = mg_order_check(cs.chk, cs.ops,

@@ -23,7 +23,7 @@
 #include "backend.h"
 #include "commands.h"
 #include "escape.h"
-#include "floor.skel.h"
+#include "floor.h"
 #include "follow.skel.h"
 #include "ident.h"
 #include "pathid.h"
@@ -51,11 +51,10 @@ struct trace_opts {
 struct trace_state {
 	struct trace_opts o;
 	struct mg_run run;		/* env, session (tracepoints), COMMAND */
-	struct floor_bpf *floor;
+	struct mg_floor floor;		/* floor.skel NULL: not loaded */
 	struct follow_bpf *follow;	/* COMMAND's descendants (NULL: not followed) */
 	const char *procs;		/* which processes are traced, for the header */
 	char floor_why[320];
-	const char *floor_probe;	/* "fentry/fexit" or "kprobe/kretprobe" */
 	struct ring_buffer *rb;
 	int64_t offset;			/* CLOCK_REALTIME - CLOCK_MONOTONIC at start */
 	uint64_t printed, lost_seen, nf_seen;
@@ -245,81 +244,23 @@ static int follow_open(struct trace_state *t)
 		      why[1], why[0]);
 }
 
-/* Load the floor object with fentry or kprobe entry/exit probes, sharing the ring buffer. */
-static int floor_try(struct trace_state *t, enum mg_backend be, struct mg_attempt *a)
-{
-	struct floor_bpf *f = floor_bpf__open();
-	struct bpf_program *p;
-	int err;
-
-	if (!f) {
-		mg_attempt_explain(a, &t->run.env, be, -errno, "open");
-		return a->err;
-	}
-	bpf_object__for_each_program(p, f->obj) {
-		const char *n = bpf_program__name(p);
-
-		bpf_program__set_autoload(p, !strcmp(n, "kp_floor_inode") ||
-					  !strncmp(n, be == MG_BE_FENTRY ? "fe_" : "kp_", 3));
-	}
-	f->rodata->filter_tgid = t->run.sess.skel->rodata->filter_tgid;
-	f->rodata->filter_tree = t->follow != NULL;
-	f->rodata->wakeup_bytes = t->run.sess.skel->rodata->wakeup_bytes;
-	f->rodata->filter_nids = t->o.ids.n;
-	for (int i = 0; i < t->o.ids.n; i++) {
-		((__u32 *)f->rodata->filter_devs)[i] = t->o.ids.id[i].dev;
-		((__u64 *)f->rodata->filter_inos)[i] = t->o.ids.id[i].ino;
-	}
-	memcpy((char *)f->rodata->filter_comm, t->o.comm, sizeof(t->o.comm));
-	err = bpf_map__reuse_fd(f->maps.events, bpf_map__fd(t->run.sess.skel->maps.events));
-	if (!err)
-		err = t->follow ? bpf_map__reuse_fd(f->maps.traced_tgids,
-						    bpf_map__fd(t->follow->maps.traced_tgids))
-				: bpf_map__set_max_entries(f->maps.traced_tgids, 1);
-	if (!err)
-		err = floor_bpf__load(f);
-	if (err) {
-		mg_attempt_explain(a, &t->run.env, be, err, "load");
-		if (!t->run.env.kallsyms_all) {
-			size_t n = strlen(a->why);
-
-			snprintf(a->why + n, sizeof(a->why) - n, "; timekeeping_mg_floor_swaps "
-				 "also needs CONFIG_KALLSYMS_ALL");
-		}
-		floor_bpf__destroy(f);
-		return err;
-	}
-	err = floor_bpf__attach(f);
-	if (err) {
-		mg_attempt_explain(a, &t->run.env, be, err, "attach");
-		floor_bpf__destroy(f);
-		return err;
-	}
-	t->floor = f;
-	t->floor_probe = be == MG_BE_FENTRY ? "fentry/fexit" : "kprobe/kretprobe";
-	return 0;
-}
-
 /* Returns an exit code: 3 only when floor events were asked for explicitly. */
 static int floor_open(struct trace_state *t)
 {
-	struct mg_attempt a[MG_BE_NR] = { 0 };
-	enum mg_backend be;
+	struct mg_floor_opts fo = { .backend = t->o.backend, .nids = (unsigned int)t->o.ids.n,
+				    .traced_tgids_fd = t->follow ?
+				    bpf_map__fd(t->follow->maps.traced_tgids) : 0 };
 
 	if (!(t->o.mask & EV_FLOOR))
 		return MG_EXIT_OK;
-	for (be = MG_BE_FENTRY; be <= MG_BE_KPROBE; be++) {
-		if (t->o.backend != MG_BE_AUTO && t->o.backend != be)
-			continue;
-		if (!floor_try(t, be, &a[be]))
-			return MG_EXIT_OK;
+	for (int i = 0; i < t->o.ids.n; i++) {
+		fo.devs[i] = t->o.ids.id[i].dev;
+		fo.inos[i] = t->o.ids.id[i].ino;
 	}
-	be = t->o.backend == MG_BE_AUTO ? MG_BE_KPROBE : t->o.backend;
-	if (t->o.backend == MG_BE_AUTO)
-		snprintf(t->floor_why, sizeof(t->floor_why), "fentry %.140s; kprobe %.140s",
-			 a[MG_BE_FENTRY].why, a[MG_BE_KPROBE].why);
-	else
-		snprintf(t->floor_why, sizeof(t->floor_why), "%s %.280s", mg_backend_name(be), a[be].why);
+	memcpy(fo.filter_comm, t->o.comm, sizeof(fo.filter_comm));
+	if (!mg_floor_open(&t->floor, &t->run.env, &t->run.sess, &fo))
+		return MG_EXIT_OK;
+	snprintf(t->floor_why, sizeof(t->floor_why), "%s", t->floor.why);
 	if (t->o.events_given || t->o.backend != MG_BE_AUTO)
 		return mg_err(MG_EXIT_ENV, "trace: floor events unavailable: %s", t->floor_why);
 	return MG_EXIT_OK;
@@ -345,6 +286,20 @@ static void event_names(const struct mg_event *e, size_t *comm_len, bool *comm_c
 {
 	*comm_len = mg_name_len(e->comm, sizeof(e->comm), 0, comm_cut);
 	*name_len = mg_name_len(e->name, sizeof(e->name), e->name_len, name_cut);
+}
+
+/*
+ * The kernel's fine-stamp decision as bpf/floor.bpf.c captured it: "needed",
+ * "unneeded" (outside the kernel's condition), "undecided" (the state changed
+ * between the two captures), or NULL (not inside inode_set_ctime_current).
+ */
+static const char *fine_decision(const struct mg_event *e)
+{
+	if (e->flags & MG_EVF_FINE_NEEDED)
+		return "needed";
+	if (e->flags & MG_EVF_FINE_UNNEEDED)
+		return "unneeded";
+	return e->flags & MG_EVF_IN_SET_CTIME ? "undecided" : NULL;
 }
 
 static void print_json_event(struct trace_state *t, const struct mg_event *e, int64_t real)
@@ -394,6 +349,8 @@ static void print_json_event(struct trace_state *t, const struct mg_event *e, in
 				    json_integer((json_int_t)e->floor_before) : json_null());
 		json_object_set_new(o, "floor_after_mono_ns", e->floor_known ?
 				    json_integer((json_int_t)e->floor_after) : json_null());
+		json_object_set_new(o, "fine_decision", fine_decision(e) ?
+				    json_string(fine_decision(e)) : json_null());
 		if (!e->floor_known)
 			json_object_set_new(o, "floor_unavailable",
 					    json_string("mg_floor is not in /proc/kallsyms"));
@@ -445,11 +402,13 @@ static int on_event(void *ctx, void *data, size_t len)
 		break;
 	default:
 		if (e->floor_known)
-			snprintf(det, sizeof(det), "fine=%lld.%09u floor=%llu->%llu (mono ns)",
-				 (long long)e->ctime_sec, e->ctime_nsec, e->floor_before, e->floor_after);
+			snprintf(det, sizeof(det), "fine=%lld.%09u floor=%llu->%llu (mono ns) %s",
+				 (long long)e->ctime_sec, e->ctime_nsec, e->floor_before, e->floor_after,
+				 fine_decision(e) ? fine_decision(e) : "-");
 		else
 			snprintf(det, sizeof(det), "fine=%lld.%09u floor=unavailable (mg_floor not "
-				 "in kallsyms)", (long long)e->ctime_sec, e->ctime_nsec);
+				 "in kallsyms) %s", (long long)e->ctime_sec, e->ctime_nsec,
+				 fine_decision(e) ? fine_decision(e) : "-");
 		break;
 	}
 	event_names(e, &comm_len, &comm_cut, &name_len, &name_cut);
@@ -466,16 +425,13 @@ static uint64_t lost_total(struct trace_state *t)
 {
 	int n = t->run.sess.nr_cpus, cpu;
 	struct mg_bpf_counts *c = t->run.cur.bpf;
-	uint64_t lost = 0, v[MG_MAX_CPUS];
-	__u32 key = 1;
+	uint64_t lost = 0, fl = 0;
 
 	if (!mg_session_read(&t->run.sess, c))
 		for (cpu = 0; cpu < n; cpu++)
 			lost += c[cpu].v[MG_BPF_LOST];
-	if (t->floor && !bpf_map__lookup_elem(t->floor->maps.floor_counts, &key, sizeof(key), v,
-					      sizeof(v[0]) * n, 0))
-		for (cpu = 0; cpu < n; cpu++)
-			lost += v[cpu];
+	if (!mg_floor_lost(&t->floor, n, &fl))
+		lost += fl;
 	return lost;
 }
 
@@ -537,8 +493,9 @@ static void print_summary(struct trace_state *t)
 		json_object_set_new(o, "type", json_string("trace_summary"));
 		json_object_set_new(o, "kernel_release", mg_json_cstr(t->run.env.release));
 		json_object_set_new(o, "tracepoints", json_string(t->run.sess.tp_btf ? "tp_btf" : "raw_tp"));
-		json_object_set_new(o, "floor_probes", t->floor ? json_string(t->floor_probe) : json_null());
-		if (!t->floor && (t->o.mask & EV_FLOOR))
+		json_object_set_new(o, "floor_probes", t->floor.skel ? json_string(t->floor.probe) :
+				    json_null());
+		if (!t->floor.skel && (t->o.mask & EV_FLOOR))
 			json_object_set_new(o, "floor_unavailable", json_string(t->floor_why));
 		json_object_set_new(o, "events", json_integer((json_int_t)t->printed));
 		for (k = 0; k < MG_EV_NR_KINDS; k++)
@@ -677,8 +634,8 @@ int cmd_trace(int argc, char **argv)
 	if (!t.o.json) {
 		fprintf(stderr, "mgtrace: tracing %s events (tracepoints as %s; floor events: %s%s)%s\n",
 			t.o.events_given ? "selected" : "all", t.run.sess.tp_btf ? "tp_btf" : "raw_tp",
-			t.floor ? t.floor_probe : (t.o.mask & EV_FLOOR) ? "unavailable: " : "not asked",
-			t.floor || !(t.o.mask & EV_FLOOR) ? "" : t.floor_why,
+			t.floor.skel ? t.floor.probe : (t.o.mask & EV_FLOOR) ? "unavailable: " :
+			"not asked", t.floor.skel || !(t.o.mask & EV_FLOOR) ? "" : t.floor_why,
 			t.o.argv ? "" : "; Ctrl-C to stop");
 		print_selection(&t);
 		printf("%-18s %3s %7s %-15s %-13s %-7s %-10s %-16s %s\n", "TIME(REALTIME)", "CPU", "PID",
@@ -717,7 +674,7 @@ int cmd_trace(int argc, char **argv)
 	ret = t.o.argv ? t.run.child_status : MG_EXIT_OK;
 out:
 	ring_buffer__free(t.rb);
-	floor_bpf__destroy(t.floor);
+	mg_floor_close(&t.floor);
 	mg_run_cleanup(&t.run);
 	follow_bpf__destroy(t.follow);
 	return ret;

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/* floor.c - load bpf/floor.bpf.c beside an event-mode session (see floor.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "floor.h"
+#include "floor.skel.h"
+#include "mgtrace.skel.h"
+#include "util.h"
+
+/*
+ * Programs of backend be: fe_* (fentry/fexit) or kp_* (kprobe/kretprobe);
+ * kp_floor_inode* in both, since inode_set_ctime_current returns a struct,
+ * which BPF trampolines refuse.
+ */
+static bool wanted(const char *name, enum mg_backend be)
+{
+	if (!strncmp(name, "kp_floor_inode", 14))
+		return true;
+	return !strncmp(name, be == MG_BE_FENTRY ? "fe_" : "kp_", 3);
+}
+
+/* One load+attach with backend be. Returns 0 or a negative errno (a->why set). */
+static int floor_try(struct mg_floor *f, const struct mg_kenv *env, struct mg_session *sess,
+		     const struct mg_floor_opts *o, enum mg_backend be, struct mg_attempt *a)
+{
+	struct floor_bpf *skel = floor_bpf__open();
+	struct bpf_program *p;
+	int err;
+
+	if (!skel) {
+		mg_attempt_explain(a, env, be, -errno, "open");
+		return a->err;
+	}
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, wanted(bpf_program__name(p), be));
+	skel->rodata->filter_tgid = sess->skel->rodata->filter_tgid;
+	skel->rodata->filter_tree = o->traced_tgids_fd > 0;
+	skel->rodata->wakeup_bytes = sess->skel->rodata->wakeup_bytes;
+	skel->rodata->filter_nids = o->nids;
+	for (unsigned int i = 0; i < o->nids && i < MG_MAX_IDS; i++) {
+		((__u32 *)skel->rodata->filter_devs)[i] = o->devs[i];
+		((__u64 *)skel->rodata->filter_inos)[i] = o->inos[i];
+	}
+	memcpy((char *)skel->rodata->filter_comm, o->filter_comm, sizeof(o->filter_comm));
+	skel->rodata->test_invert_fine = f->test_invert_fine;
+	err = bpf_map__reuse_fd(skel->maps.events, bpf_map__fd(sess->skel->maps.events));
+	if (!err)
+		err = bpf_map__reuse_fd(skel->maps.set_ctime, bpf_map__fd(sess->skel->maps.set_ctime));
+	if (!err)
+		err = o->traced_tgids_fd > 0 ? bpf_map__reuse_fd(skel->maps.traced_tgids,
+								 o->traced_tgids_fd)
+					     : bpf_map__set_max_entries(skel->maps.traced_tgids, 1);
+	if (!err)
+		err = floor_bpf__load(skel);
+	if (err) {
+		mg_attempt_explain(a, env, be, err, "load");
+		if (!env->kallsyms_all) {
+			size_t n = strlen(a->why);
+
+			snprintf(a->why + n, sizeof(a->why) - n, "; timekeeping_mg_floor_swaps "
+				 "also needs CONFIG_KALLSYMS_ALL");
+		}
+		floor_bpf__destroy(skel);
+		return err;
+	}
+	err = floor_bpf__attach(skel);
+	if (err) {
+		mg_attempt_explain(a, env, be, err, "attach");
+		floor_bpf__destroy(skel);
+		return err;
+	}
+	f->skel = skel;
+	f->backend = be;
+	f->probe = be == MG_BE_FENTRY ? "fentry/fexit" : "kprobe/kretprobe";
+	return 0;
+}
+
+int mg_floor_open(struct mg_floor *f, const struct mg_kenv *env, struct mg_session *sess,
+		  const struct mg_floor_opts *o)
+{
+	struct mg_attempt a[MG_BE_NR] = { 0 };
+	const char *hook = getenv(MG_TEST_INVERT_FINE_ENV);
+	enum mg_backend be;
+	int err = -EINVAL;
+
+	memset(f, 0, sizeof(*f));
+	f->test_invert_fine = hook && !strcmp(hook, "1");
+	for (be = MG_BE_FENTRY; be <= MG_BE_KPROBE; be++) {
+		if (o->backend != MG_BE_AUTO && o->backend != be)
+			continue;
+		err = floor_try(f, env, sess, o, be, &a[be]);
+		if (!err)
+			return 0;
+	}
+	if (o->backend == MG_BE_AUTO)
+		snprintf(f->why, sizeof(f->why), "fentry %.140s; kprobe %.140s",
+			 a[MG_BE_FENTRY].why, a[MG_BE_KPROBE].why);
+	else if (o->backend == MG_BE_FENTRY || o->backend == MG_BE_KPROBE)
+		snprintf(f->why, sizeof(f->why), "%s %.280s", mg_backend_name(o->backend),
+			 a[o->backend].why);
+	else
+		snprintf(f->why, sizeof(f->why), "needs a function-probe backend (fentry or kprobe)");
+	return err;
+}
+
+int mg_floor_lost(const struct mg_floor *f, int nr_cpus, uint64_t *lost)
+{
+	uint64_t v[MG_MAX_CPUS];
+	__u32 key = 1;
+	int cpu;
+
+	*lost = 0;
+	if (!f->skel)
+		return 0;
+	if (nr_cpus > MG_MAX_CPUS)
+		return -E2BIG;
+	if (bpf_map__lookup_elem(f->skel->maps.floor_counts, &key, sizeof(key), v,
+				 sizeof(v[0]) * nr_cpus, 0))
+		return -errno;
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		*lost += v[cpu];
+	return 0;
+}
+
+void mg_floor_close(struct mg_floor *f)
+{
+	floor_bpf__destroy(f->skel);
+	f->skel = NULL;
+}
