@@ -181,34 +181,14 @@ static __always_inline void on_coarse_exit(struct timespec64 *ts)
 	r->ctime_nsec = BPF_CORE_READ(inode, i_ctime_nsec);
 }
 
-/*
- * The kernel's condition for a fine stamp, on the state captured at the coarse
- * call's return: timestamp_truncate(now) <= ctime, and QUERIED set.
- * Returns MG_EVF_FINE_NEEDED or MG_EVF_FINE_UNNEEDED.
- */
+/* The kernel's decision on the state captured: MG_EVF_FINE_NEEDED or MG_EVF_FINE_UNNEEDED. */
 static __always_inline __u32 fine_decision(const struct mg_set_ctime *r, struct inode *inode)
 {
 	struct super_block *sb = BPF_CORE_READ(inode, i_sb);
-	__s64 sec = r->coarse_sec, tmin = BPF_CORE_READ(sb, s_time_min);
-	__s64 tmax = BPF_CORE_READ(sb, s_time_max), csec = r->ctime_sec;
-	__u32 nsec = r->coarse_nsec, gran = BPF_CORE_READ(sb, s_time_gran);
-	__u32 cnsec = r->ctime_nsec & ~MG_I_CTIME_QUERIED;
-	bool needed;
+	bool needed = mg_fine_needed(r->coarse_sec, r->coarse_nsec, BPF_CORE_READ(sb, s_time_gran),
+				     BPF_CORE_READ(sb, s_time_min), BPF_CORE_READ(sb, s_time_max),
+				     r->ctime_sec, r->ctime_nsec);
 
-	/* timestamp_truncate() */
-	if (sec < tmin)
-		sec = tmin;
-	if (sec > tmax)
-		sec = tmax;
-	if (sec == tmax || sec == tmin)
-		nsec = 0;
-	if (gran == 1000000000)
-		nsec = 0;
-	else if (gran > 1 && gran < 1000000000)
-		nsec -= nsec % gran;
-	/* timespec64_compare(&now, &ctime) <= 0 */
-	needed = (r->ctime_nsec & MG_I_CTIME_QUERIED) &&
-		 (sec < csec || (sec == csec && nsec <= cnsec));
 	if (test_invert_fine)
 		needed = !needed;
 	return needed ? MG_EVF_FINE_NEEDED : MG_EVF_FINE_UNNEEDED;

@@ -70,6 +70,37 @@ enum mg_event_kind {
 #define MG_EVF_FINE_UNNEEDED	(1U << 2)	/* MG_EV_FLOOR_*: it did not: an unnecessary fine stamp */
 #define MG_EVF_IN_SET_CTIME	(1U << 3)	/* MG_EV_FLOOR_*: inside inode_set_ctime_current */
 
+/*
+ * The kernel's condition for a fine-grained stamp (fs/inode.c
+ * inode_set_ctime_current()), on one consistent state: the coarse time the
+ * kernel read (now_sec, now_nsec), truncated as timestamp_truncate() does with
+ * the superblock's s_time_gran, s_time_min and s_time_max, is not later than
+ * the ctime (ctime_sec, raw i_ctime_nsec), and that ctime has I_CTIME_QUERIED.
+ * Returns 1 when a fine stamp is needed, 0 when not. Used by bpf/floor.bpf.c
+ * and unit-tested in tests/unit_tests.c.
+ */
+static inline int mg_fine_needed(long long now_sec, unsigned int now_nsec, unsigned int gran,
+				 long long time_min, long long time_max, long long ctime_sec,
+				 unsigned int ctime_nsec_raw)
+{
+	unsigned int cnsec = ctime_nsec_raw & ~MG_I_CTIME_QUERIED;
+
+	/* timestamp_truncate() */
+	if (now_sec < time_min)
+		now_sec = time_min;
+	if (now_sec > time_max)
+		now_sec = time_max;
+	if (now_sec == time_max || now_sec == time_min)
+		now_nsec = 0;
+	if (gran == 1000000000)
+		now_nsec = 0;
+	else if (gran > 1 && gran < 1000000000)
+		now_nsec -= now_nsec % gran;
+	/* cns & I_CTIME_QUERIED && timespec64_compare(&now, &ctime) <= 0 */
+	return (ctime_nsec_raw & MG_I_CTIME_QUERIED) &&
+	       (now_sec < ctime_sec || (now_sec == ctime_sec && now_nsec <= cnsec));
+}
+
 /* Bytes of struct mg_event::name: a longer name is cut to MG_NAME_LEN - 1 bytes (name_len tells). */
 #define MG_NAME_LEN 32
 

@@ -7,6 +7,7 @@ Usage:
                          [--min-floor-swaps N] [--min-stat-queries N] [--exact-kernel]
                          [--expect-no ROW]
   checkjson.py check FILE [--verdict V] [--command] [--min-lost N] [--breach THRESHOLD]
+                         [--floor checked|unchecked|inverted]
   checkjson.py intervals FILE N [--match] [--expect-no ROW]
   checkjson.py probe FILE (--host-lockdown | --vm-multigrain | --vm-nomultigrain)
   checkjson.py trace-names FILE  trace --json of tests/names_workload.py: every event keeps
@@ -307,6 +308,42 @@ def check_junit_command(c, root, argv):
             f"junit properties command[i] decode to {argv!r} (got {got!r})")
 
 
+def check_floor(c, r, checked, invert=False):
+    """The two floor invariants of a check report: with function probes (checked), every
+    floor event was judged (decided + undecided == floor events), reads and decisions were
+    made, and none failed; with invert (the MGTRACE_TEST_INVERT_FINE test hook) unneeded
+    fine stamps must be reported. Without (tracepoints only), not checked, with a reason."""
+    inv = r["invariants"]
+    if not checked:
+        c.check(inv["floor_invariants_checked"] is False, "floor invariants reported unchecked")
+        why = inv.get("floor_invariants_unchecked") or ""
+        c.check("function-probe backend" in why, f"with the reason: {why!r}")
+        c.check(inv["floor_events"] == 0 and inv["fine_stamps_decided"] == 0,
+                "no floor events, no decisions")
+        return
+    c.check(inv["floor_invariants_checked"] is True,
+            f"floor invariants checked ({inv.get('floor_invariants_unchecked')})")
+    c.check(r.get("floor_probes") in ("fentry/fexit", "kprobe/kretprobe"),
+            f"floor probes {r.get('floor_probes')}")
+    c.check(inv["floor_events"] > 0, f"floor events: {inv['floor_events']}")
+    c.check(inv["floor_reads_checked"] == inv["floor_events"],
+            f"every floor event read mg_floor: {inv['floor_reads_checked']} of {inv['floor_events']}")
+    c.check(inv["fine_stamps_decided"] > 0, f"fine stamps decided: {inv['fine_stamps_decided']}")
+    c.check(inv["fine_stamps_decided"] + inv["fine_stamps_undecided"] == inv["floor_events"],
+            f"decided {inv['fine_stamps_decided']} + undecided {inv['fine_stamps_undecided']} "
+            f"== floor events {inv['floor_events']}")
+    c.check(inv["floor_backward"]["violations"] == 0, "floor never moved back")
+    nv = inv["unneeded_fine_stamp"]["violations"]
+    if invert:
+        c.check("test_hook" in r, "the test hook is named in the report")
+        c.check(nv == inv["fine_stamps_decided"] and nv > 0,
+                f"inverted: every decided stamp reported unneeded ({nv})")
+        c.check(r["verdict"] == "FAIL" and r["exit_code"] == 1, f"verdict {r['verdict']}, exit 1")
+    else:
+        c.check("test_hook" not in r, "no test hook set")
+        c.check(nv == 0, f"no unneeded fine stamp ({nv})")
+
+
 def selftest():
     """Every check above must be able to fail: feed each a case that must fail."""
     ok = Checker(quiet=True)
@@ -499,6 +536,27 @@ def selftest():
     c = Checker(quiet=True)
     check_junit_command(c, root, [b"a\nb", b"\xff"])
     results.append(("junit-command: fails on a missing argument", bool(c.failures)))
+    frep = json.loads(json.dumps(rep))
+    frep["floor_probes"] = "fentry/fexit"
+    frep["invariants"].update(floor_events=10, floor_reads_checked=10, fine_stamps_decided=9,
+                              fine_stamps_undecided=1, floor_invariants_checked=True)
+    c = Checker(quiet=True)
+    check_floor(c, frep, True)
+    results.append(("floor: a clean report passes", not c.failures))
+    for label, mutate, kw in (
+            ("an unneeded fine stamp", lambda r: r["invariants"]["unneeded_fine_stamp"].update(violations=1), {}),
+            ("a floor moving back", lambda r: r["invariants"]["floor_backward"].update(violations=1), {}),
+            ("a floor event neither decided nor undecided",
+             lambda r: r["invariants"].update(fine_stamps_undecided=0), {}),
+            ("no decision", lambda r: r["invariants"].update(fine_stamps_decided=0, fine_stamps_undecided=10), {}),
+            ("floor invariants unchecked", lambda r: r["invariants"].update(floor_invariants_checked=False), {}),
+            ("checked where they cannot be", lambda r: None, {"checked": False}),
+            ("an inverted run that still passes", lambda r: None, {"invert": True})):
+        bad_rep = json.loads(json.dumps(frep))
+        mutate(bad_rep)
+        c = Checker(quiet=True)
+        check_floor(c, bad_rep, kw.get("checked", True), invert=kw.get("invert", False))
+        results.append((f"floor: fails on {label}", bool(c.failures)))
 
     bad = 0
     for label, good_result in results:
@@ -532,7 +590,13 @@ def main(argv):
             if flag in opts:
                 v = opts[opts.index(flag) + 1]
                 kw[key] = int(v) if key == "min_lost" else v
-        check_check(c, load_lines(argv[2]), **kw)
+        objs = load_lines(argv[2])
+        check_check(c, objs, **kw)
+        if "--floor" in opts:   # checked, unchecked or inverted (the test hook)
+            how = opts[opts.index("--floor") + 1]
+            r = [o for o in objs if o.get("type") == "check"]
+            if r:
+                check_floor(c, r[0], how != "unchecked", invert=how == "inverted")
     elif cmd == "intervals":
         opts = argv[4:]
         check_intervals(c, load_lines(argv[2]), int(argv[3]), match="--match" in opts,

@@ -1008,6 +1008,35 @@ static void test_kdev(void)
 	      "an unused device has no mount (-ENOENT)");
 }
 
+/* The kernel's fine-stamp condition as bpf/floor.bpf.c evaluates it (include/mgtrace.h). */
+static void test_fine_needed(void)
+{
+	const long long lo = -(1LL << 31), hi = (1LL << 31) - 1;	/* ext4 -I 128 limits */
+	const long long min64 = -(1LL << 62), max64 = 1LL << 62;
+	const unsigned int Q = MG_I_CTIME_QUERIED;
+
+	CHECK(mg_fine_needed(100, 500, 1, min64, max64, 100, 500 | Q) == 1,
+	      "fine: coarse now equal to a QUERIED ctime needs a fine stamp");
+	CHECK(mg_fine_needed(100, 400, 1, min64, max64, 100, 500 | Q) == 1,
+	      "fine: coarse now earlier than a QUERIED ctime needs one");
+	CHECK(mg_fine_needed(99, 999999999, 1, min64, max64, 100, 0 | Q) == 1,
+	      "fine: an earlier second needs one whatever the nanoseconds");
+	CHECK(mg_fine_needed(100, 501, 1, min64, max64, 100, 500 | Q) == 0,
+	      "fine: coarse now later than the ctime: no fine stamp");
+	CHECK(mg_fine_needed(100, 500, 1, min64, max64, 100, 500) == 0,
+	      "fine: ctime not QUERIED: no fine stamp even when equal");
+	CHECK(mg_fine_needed(100, 999999999, 1000000000, min64, max64, 100, 0 | Q) == 1,
+	      "fine: 1 s granularity truncates now to the ctime's second: needed");
+	CHECK(mg_fine_needed(100, 999999999, 1000, min64, max64, 100, 999999000 | Q) == 1,
+	      "fine: 1 us granularity truncates .999999999 to .999999000: needed");
+	CHECK(mg_fine_needed(100, 999999999, 1, min64, max64, 100, 999999000 | Q) == 0,
+	      "fine: the same at 1 ns granularity is later: not needed");
+	CHECK(mg_fine_needed(hi + 5, 7, 1, lo, hi, hi, 0 | Q) == 1,
+	      "fine: now clamped to s_time_max (nanoseconds cleared) equals the ctime: needed");
+	CHECK(mg_fine_needed(hi + 5, 7, 1, lo, hi, hi - 1, 0 | Q) == 0,
+	      "fine: clamped now still later than the ctime: not needed");
+}
+
 int main(void)
 {
 	test_utf8_names();
@@ -1022,6 +1051,7 @@ int main(void)
 	test_kpc_check();
 	test_report_busy();
 	test_checker();
+	test_fine_needed();
 	test_order_check();
 	test_verdict();
 	test_latency_math();

@@ -13,7 +13,7 @@ out, label = sys.argv[1], sys.argv[2]
 SMOKE = os.environ.get("MGTEST_SMOKE") == "1"
 SMOKE_SET = {"probe", "stat-fentry-tmpfs", "stat-kprobe-tmpfs", "stat-tracepoint-tmpfs", "hot-fentry",
              "hot-kprobe", "latency-fentry", "trace-fentry", "trace-kprobe", "check-fentry",
-             "check-kprobe", "check-tracepoint"}
+             "check-kprobe", "check-tracepoint", "check-invert-fine-fentry"}
 
 
 def load(name):
@@ -117,10 +117,26 @@ for be in ("fentry", "kprobe", "tracepoint"):
         for k in ("ctime_updates", "fine_stamps", "floor_swaps", "ctime_swaps"):
             row = r["counters"][k]
             c.check(row.get("kernel_debugfs") == row["total"], f"{k} {row['total']} == debugfs {row.get('kernel_debugfs')}")
-        fig = r["floor_figures"]
-        print(f"# {label} check-{be}: floor_swaps_per_update={fig.get('floor_swaps_per_update')} "
-              f"events={r['invariants']['events']} ordering={r['invariants'].get('ordering_modifications')}")
+        checkjson.check_floor(c, r, be != "tracepoint")
+        inv = r["invariants"]
+        print(f"# {label} check-{be}: floor_swaps_per_update="
+              f"{r['floor_figures'].get('floor_swaps_per_update')} events={inv['events']} "
+              f"ordering={inv.get('ordering_modifications')} floor_events={inv['floor_events']} "
+              f"floor_reads={inv['floor_reads_checked']} fine_decided={inv['fine_stamps_decided']} "
+              f"fine_undecided={inv['fine_stamps_undecided']} "
+              f"entry_ns_skips_undecided={inv['skips_after_concurrent_query']} "
+              f"duration_s={r['duration_s']:.2f}")
         report(f"check-{be}", c)
+for be in ("fentry", "kprobe"):
+    objs = load(f"check-invert-fine-{be}")
+    if objs is not None:
+        c = checkjson.Checker(quiet=True)
+        checkjson.check_check(c, objs, verdict="FAIL")
+        checkjson.check_floor(c, objs[0], True, invert=True)
+        inv = objs[0]["invariants"]
+        print(f"# {label} check-invert-fine-{be}: unneeded_fine_stamp="
+              f"{inv['unneeded_fine_stamp']['violations']} of {inv['fine_stamps_decided']} decided")
+        report(f"check-invert-fine-{be}", c)
 objs = load("check-ext4")
 if objs is not None:
     c = checkjson.Checker(quiet=True)

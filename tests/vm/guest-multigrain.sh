@@ -68,10 +68,16 @@ full && run_json latency-kprobe 0 stat_json kprobe /tmp --latency
 for be in fentry kprobe; do
 	run_json "trace-$be" 0 trace_json "$be"
 done
-# mgtrace check with every backend
+# mgtrace check with every backend (fentry and kprobe also check the two floor invariants)
 for be in fentry kprobe tracepoint; do
 	run_json "check-$be" 0 $MG check --json --backend "$be" --duration 1
 done
+# the fine-stamp invariant can fail: MGTRACE_TEST_INVERT_FINE=1 is a test hook that inverts
+# every decision BPF makes, so each decided fine stamp must be reported as unneeded (exit 1)
+run_json check-invert-fine-fentry 1 env MGTRACE_TEST_INVERT_FINE=1 $MG check --json \
+	--backend fentry --duration 1
+full && run_json check-invert-fine-kprobe 1 env MGTRACE_TEST_INVERT_FINE=1 $MG check --json \
+	--backend kprobe --duration 1
 if full; then
 	# contention: many threads on 2 CPUs taking fine-grained stamps at once
 	run_json contention 0 stat_json fentry /tmp -- --threads 8 --files 1
