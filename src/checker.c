@@ -239,7 +239,10 @@ static void floor_event(struct mg_checker *c, struct ino_state *s, const struct 
 			v.kind = MG_V_FINE_UNNEEDED;
 			mg_checker_add(c, &v);
 		}
-	} else if (e->flags & MG_EVF_IN_SET_CTIME) {
+	} else {
+		/* every floor event is a fine stamp: one not decided (state changed between
+		 * the captures, or its inode_set_ctime_current began before the probes
+		 * were attached: no MG_EVF_IN_SET_CTIME) is undecided, never dropped */
 		c->st.fine_undecided++;
 	}
 }

@@ -97,7 +97,8 @@ struct mg_check_stats {
 	uint64_t untracked_events;	/* events of inodes beyond the table bound */
 	uint64_t benign[MG_B_NR_KINDS];	/* not faults: see enum mg_benign_kind */
 	uint64_t fine_checked;		/* floor events whose fine-stamp condition was decided */
-	uint64_t fine_undecided;	/* floor events inside inode_set_ctime_current, undecided */
+	uint64_t fine_undecided;	/* floor events not decided: fine_checked + fine_undecided
+					 * is every floor event */
 	uint64_t floor_checked;		/* floor events with mg_floor read at entry and exit */
 	uint64_t violations[MG_V_NR_KINDS];	/* all, including step-explained ones */
 	uint64_t explained[MG_V_NR_KINDS];	/* of those, explained by a realtime clock step */

@@ -142,6 +142,17 @@ if objs is not None:
     c = checkjson.Checker(quiet=True)
     checkjson.check_check(c, objs, verdict="PASS")
     report("check-ext4", c)
+objs = load("check-shared-inode")
+if objs is not None:
+    c = checkjson.Checker(quiet=True)
+    checkjson.check_check(c, objs, verdict="PASS", builtin=False)
+    checkjson.check_floor(c, objs[0], True)
+    inv = objs[0]["invariants"]
+    print(f"# {label} check-shared-inode: floor_events={inv['floor_events']} "
+          f"fine_decided={inv['fine_stamps_decided']} fine_undecided={inv['fine_stamps_undecided']} "
+          f"skips_after_concurrent_query={inv['skips_after_concurrent_query']} "
+          f"stale_reads={inv['stale_reads']} duration_s={objs[0]['duration_s']:.2f}")
+    report("check-shared-inode", c)
 objs = load("check-threshold")
 if objs is not None:
     c = checkjson.Checker(quiet=True)
@@ -192,9 +203,24 @@ for be in ("fentry", "kprobe"):
             "floor events name the written file (the rest: its directory, other processes)")
     swap_ev = [e for e in ev if e["event"] == "ctime_swap"]
     c.check(len(swap_ev) >= 2000, f"ctime swaps traced: {len(swap_ev)}")
+    # the fine-stamp decision of every floor event, and the update's entry time on
+    # every ctime swap/skip (inode_set_ctime_current's kprobe, map shared with the tracepoints)
+    dec = [e.get("fine_decision") for e in floor]
+    c.check(all(d in ("needed", "undecided") for d in dec),
+            f"every floor event decided needed or undecided: {sorted(set(map(str, dec)))}")
+    c.check(dec.count("needed") > 0, f"decided needed: {dec.count('needed')}")
+    # (from the first floor event on: a call already running while the probes were being
+    # attached, e.g. mgtrace's own, has no entry time)
+    t_floor = min((e["time_mono_ns"] for e in floor), default=0)
+    cx = [e for e in ev if (e["event"] in ("ctime_swap", "ctime_skip") or
+                            e["event"].startswith("floor_")) and e["time_mono_ns"] >= t_floor]
+    c.check(all(e.get("entry_mono_ns") is not None and e["entry_mono_ns"] <= e["time_mono_ns"]
+                for e in cx), f"every ctime swap/skip and floor event carries its update's entry "
+            f"time: {sum(e.get('entry_mono_ns') is not None for e in cx)} of {len(cx)}")
     print(f"# {label} trace-{be}: floor_swap={len(swaps)} floor_fail="
           f"{sum(e['event'] == 'floor_fail' for e in floor)} floor_unknown="
-          f"{sum(e['event'] == 'floor_unknown' for e in floor)}")
+          f"{sum(e['event'] == 'floor_unknown' for e in floor)} fine_needed="
+          f"{dec.count('needed')} fine_undecided={dec.count('undecided')}")
     report(f"trace-{be}", c)
 
 # stat --latency: the histograms' totals equal the same window's call counters exactly
