@@ -10,6 +10,9 @@
  * fresh directory under /tmp (multigrain), falling back to /tmp itself.
  * With --no-stat the threads only write: nothing marks a ctime QUERIED, so every
  * update takes the coarse path (as in will-it-scale's pipe1 and write1).
+ * With --shared every thread works on the same M files, so one thread's fstat()
+ * races with another's write on one inode (the contended case of the floor
+ * invariants' "undecided" count).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,7 +28,7 @@ static int usage(FILE *f, int code)
 {
 	fprintf(f,
 		"Usage: mgtrace stress [--threads N] [--files M] [--duration SECONDS | --ops N] [--dir PATH]\n"
-		"                      [--no-stat]\n"
+		"                      [--no-stat] [--shared]\n"
 		"Write and stat files from N threads (one per CPU by default) so that fine-grained\n"
 		"timestamps and floor swaps happen on every CPU; print write+stat operations per second.\n"
 		"  -t, --threads N      worker threads, 1..1024 (default: online CPUs)\n"
@@ -35,7 +38,9 @@ static int usage(FILE *f, int code)
 		"  -D, --dir PATH       work in a fresh directory under PATH (default: a tmpfs\n"
 		"                       mounted on a fresh directory under /tmp, else /tmp)\n"
 		"  -S, --no-stat        write only, no fstat(): every ctime update takes the coarse\n"
-		"                       path (no fine-grained stamps); --ops then counts writes\n");
+		"                       path (no fine-grained stamps); --ops then counts writes\n"
+		"  -s, --shared         every thread writes and stats the same M files (one thread's\n"
+		"                       stat races with another's write on one inode)\n");
 	return code;
 }
 
@@ -45,6 +50,7 @@ int cmd_stress(int argc, char **argv)
 		{ "threads", required_argument, 0, 't' }, { "files", required_argument, 0, 'f' },
 		{ "duration", required_argument, 0, 'd' }, { "ops", required_argument, 0, 'n' },
 		{ "dir", required_argument, 0, 'D' }, { "no-stat", no_argument, 0, 'S' },
+		{ "shared", no_argument, 0, 's' },
 		{ "help", no_argument, 0, 'h' }, { 0 } };
 	struct mg_wl_opts o = { .files = 4, .prefix = "mgtrace-stress" };
 	struct mg_wl_step steps[2];
@@ -61,7 +67,7 @@ int cmd_stress(int argc, char **argv)
 	o.threads = ncpu > 0 ? (uint64_t)ncpu : 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:f:d:n:D:Sh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":t:f:d:n:D:Ssh", lo, NULL)) != -1) {
 		int e = 0;
 
 		switch (c) {
@@ -71,6 +77,7 @@ int cmd_stress(int argc, char **argv)
 		case 'n': e = mg_parse_u64(optarg, 1, UINT64_MAX, &o.iterations); break;
 		case 'D': o.parent = optarg; break;
 		case 'S': no_stat = true; break;
+		case 's': o.shared = true; break;
 		case 'h': return usage(stdout, MG_EXIT_OK);
 		default: return mg_bad_option("stress", c, argv);
 		}
@@ -124,11 +131,11 @@ int cmd_stress(int argc, char **argv)
 	err = mg_wl_finish(&wl);
 	total = mg_wl_iterations(&wl);
 	secs = mg_wl_elapsed_ns(&wl) / 1e9;
-	printf("stress: %llu threads x %llu files on %s (%s): %llu %s ops in %.3f s = %.0f ops/s\n",
+	printf("stress: %llu threads x %llu files on %s (%s): %llu %s ops in %.3f s = %.0f ops/s%s\n",
 	       (unsigned long long)o.threads, (unsigned long long)o.files, wl.dir,
 	       fs,
 	       (unsigned long long)total, no_stat ? "write" : "write+stat", secs,
-	       secs > 0 ? total / secs : 0);
+	       secs > 0 ? total / secs : 0, o.shared ? " (files shared by all threads)" : "");
 	fflush(stdout);
 	mg_wl_free(&wl);
 	if (err)

@@ -36,7 +36,10 @@ const char *mg_fs_name(const char *dir)
 
 static void file_path(const struct mg_workload *wl, int thread, int file, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/t%d-f%d", wl->dir, thread, file + 1);
+	if (wl->o.shared)
+		snprintf(buf, len, "%s/shared-f%d", wl->dir, file + 1);
+	else
+		snprintf(buf, len, "%s/t%d-f%d", wl->dir, thread, file + 1);
 }
 
 /* Sleep until iteration n of a thread that started at start is due. */
@@ -105,7 +108,7 @@ static void *thread_main(void *arg)
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);	/* best effort */
 	for (i = 0; i < n; i++) {
 		file_path(wl, t->idx, (int)i, path, sizeof(path));
-		fds[i] = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		fds[i] = open(path, O_RDWR | O_CREAT | (wl->o.shared ? 0 : O_TRUNC) | O_CLOEXEC, 0600);
 		if (fds[i] < 0 || fstat(fds[i], &st)) {
 			t->err = errno;
 			n = fds[i] < 0 ? i : i + 1;
@@ -206,7 +209,7 @@ int mg_wl_finish(struct mg_workload *wl)
 			err = wl->t[i].err;
 		for (int f = 0; f < (int)wl->o.files; f++) {
 			file_path(wl, (int)i, f, path, sizeof(path));
-			unlink(path);
+			unlink(path);	/* shared: the first thread's pass removes it, ENOENT after */
 		}
 	}
 	wl->nthreads = 0;

@@ -50,6 +50,8 @@ struct mg_wl_opts {
 	const struct mg_wl_step *steps;	/* one iteration */
 	int nsteps;			/* 1..MG_WL_MAX_STEPS */
 	bool rotate_files;		/* iteration n uses file (step's file + n) mod files */
+	bool shared;			/* every thread uses the same files (shared-f<i>), so one
+					 * thread's fstat races with another's write on an inode */
 	uint64_t iterations;		/* per thread; 0: until mg_wl_stop() */
 	uint64_t rate;			/* iterations per second per thread; 0: unpaced */
 	const char *parent;		/* parent directory; NULL: a tmpfs under /tmp */

@@ -81,3 +81,11 @@ else wait $tp; grep -q 'events printed' "$T/tr.err" && ok "trace stops on SIGINT
 	|| bad "trace: no summary after SIGINT"; fi
 kill -INT $sp 2>/dev/null; wait $sp
 badcase "trace: --path with --inode" 2 "exclude each other" $MG trace --path "$F" --inode 8:1:2
+# stress --shared: both threads stat the same file (the floor invariants' contended case)
+$MG trace --json --events stat -- $MG stress --shared --threads 2 --files 1 --ops 200 > "$T/sh.json" 2>&1
+python3 - "$T/sh.json" <<'PY' && ok "stress --shared: two threads stat one file" || bad "stress --shared: $(tail -2 "$T/sh.json")"
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+tids = {e["tid"] for e in ev if e.get("event") == "stat" and e["name"] == "shared-f1"}
+sys.exit(0 if len(tids) == 2 else 1)
+PY

@@ -141,18 +141,28 @@ objs = load("check-ext4")
 if objs is not None:
     c = checkjson.Checker(quiet=True)
     checkjson.check_check(c, objs, verdict="PASS")
+    checkjson.check_floor(c, objs[0], True)
     report("check-ext4", c)
-objs = load("check-shared-inode")
+objs = load("trace-shared")
 if objs is not None:
     c = checkjson.Checker(quiet=True)
-    checkjson.check_check(c, objs, verdict="PASS", builtin=False)
-    checkjson.check_floor(c, objs[0], True)
-    inv = objs[0]["invariants"]
-    print(f"# {label} check-shared-inode: floor_events={inv['floor_events']} "
-          f"fine_decided={inv['fine_stamps_decided']} fine_undecided={inv['fine_stamps_undecided']} "
-          f"skips_after_concurrent_query={inv['skips_after_concurrent_query']} "
-          f"stale_reads={inv['stale_reads']} duration_s={objs[0]['duration_s']:.2f}")
-    report("check-shared-inode", c)
+    floor = [o for o in objs if o.get("type") == "event" and o["event"].startswith("floor_")]
+    s = [o for o in objs if o.get("type") == "trace_summary"]
+    c.check(len(s) == 1 and s[0]["lost_events"] == 0, "no events lost")
+    dec = [e.get("fine_decision") for e in floor]
+    shared = [e for e in floor if e["name"] == "shared-f1"]
+    c.check(len(shared) > 0, f"floor events on the shared file: {len(shared)}")
+    c.check("unneeded" not in dec, f"no unneeded fine stamp ({dec.count('unneeded')})")
+    c.check(dec.count("needed") > 0, f"decided needed: {dec.count('needed')}")
+    # null only for a call already running while the probes were attached (before the workload)
+    t0 = min((e["time_mono_ns"] for e in shared), default=0)
+    late = [e.get("fine_decision") for e in floor if e["time_mono_ns"] >= t0]
+    c.check(all(d in ("needed", "undecided") for d in late),
+            f"every floor event from the workload on is decided or undecided: {sorted(set(map(str, late)))}")
+    print(f"# {label} trace-shared: floor_events={len(floor)} on_shared_file={len(shared)} "
+          f"needed={dec.count('needed')} undecided={dec.count('undecided')} "
+          f"outside_a_known_call={dec.count(None)}")
+    report("trace-shared", c)
 objs = load("check-threshold")
 if objs is not None:
     c = checkjson.Checker(quiet=True)
@@ -172,6 +182,7 @@ if objs is not None:
     c.check(unexplained == 0 and r["verdict"] == "PASS",
             f"none left unexplained ({unexplained}), verdict {r['verdict']}")
     c.check(all(v["step_explained"] for v in r["violations"]), "every reported violation names the step")
+    checkjson.check_floor(c, r, True)   # a realtime step moves neither mg_floor nor the decision
     print(f"# {label} check-clockstep: steps={inv['clock_steps']} explained={explained} "
           + " ".join(f"{k}={inv[k]['violations']}" for k in ("ctime_regression", "not_later_after_query", "cross_file_order")))
     report("check-clockstep", c)
