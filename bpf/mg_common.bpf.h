@@ -29,15 +29,27 @@ static __always_inline bool mg_comm_passes(const volatile char *filter)
  * Copy the last path component of inode's first dentry alias into name ("" if
  * none), cut to len - 1 bytes; *full_len gets its real length (d_name.len, 0 if none).
  */
+/* 7.2 made struct dentry's d_u union anonymous: d_alias is then found as a direct member. */
+struct dentry___anon_du {
+	struct hlist_node d_alias;
+} __attribute__((preserve_access_index));
+
 static __always_inline void mg_inode_name(struct inode *inode, char *name, int len,
 					  unsigned int *full_len)
 {
 	struct hlist_node *alias = BPF_CORE_READ(inode, i_dentry.first);
+	unsigned long off;
 
 	name[0] = 0;
 	*full_len = 0;
 	if (alias) {
-		struct dentry *d = container_of(alias, struct dentry, d_u.d_alias);
+		struct dentry *d;
+
+		if (bpf_core_field_exists(struct dentry, d_u))
+			off = bpf_core_field_offset(struct dentry, d_u.d_alias);
+		else
+			off = bpf_core_field_offset(struct dentry___anon_du, d_alias);
+		d = (struct dentry *)((char *)alias - off);
 
 		bpf_probe_read_kernel_str(name, len, BPF_CORE_READ(d, d_name.name));
 		*full_len = BPF_CORE_READ(d, d_name.len);

@@ -4,8 +4,11 @@
  * assert the multigrain invariants and the floor thresholds, print a verdict.
  *
  * Events come from the timestamp:* tracepoints through a BPF ring buffer
- * (event mode of bpf/mgtrace.bpf.c) into the checker (checker.c); the floor
- * figures come from the same counters as `mgtrace stat` (run.c). The built-in
+ * (event mode of bpf/mgtrace.bpf.c) into the checker (checker.c); with a
+ * function-probe backend, bpf/floor.bpf.c (src/floor.c) adds one event per
+ * fine-grained stamp to the same ring buffer, carrying the floor before and
+ * after and the kernel's fine-stamp decision (the two floor invariants). The
+ * floor figures come from the same counters as `mgtrace stat` (run.c). The built-in
  * workload also checks cross-file ordering from user space (invariant 3), and
  * the realtime clock is watched for steps (invariant 5).
  *
