@@ -42,6 +42,7 @@
 #include "mgtrace.skel.h"
 #include "report.h"
 #include "run.h"
+#include "testhook.h"
 #include "util.h"
 #include "verdict.h"
 #include "workload.h"
@@ -52,6 +53,7 @@
 struct check_opts {
 	enum mg_backend backend;
 	bool json;
+	bool test_invert_fine;		/* TEST ONLY: MGTRACE_TEST_INVERT_FINE=1 (testhook.h) */
 	const char *output, *junit;
 	uint64_t ringbuf_bytes, max_inodes, threads, rate;
 	double duration;
@@ -707,8 +709,8 @@ static void print_json(struct check_state *cs, const struct mg_report *rep,
 	json_object_set_new(o, "lost_events", json_integer((json_int_t)st->lost));
 	json_object_set_new(o, "floor_probes", cs->floor.skel ? json_string(cs->floor.probe) :
 			    json_null());
-	if (cs->floor.test_invert_fine)
-		json_object_set_new(o, "test_hook", json_string(MG_TEST_INVERT_FINE_ENV "=1: every "
+	if (cs->o.test_invert_fine)
+		json_object_set_new(o, "test_hook", json_string("MGTRACE_TEST_INVERT_FINE=1: every "
 				    "fine-stamp decision inverted (a test of the check itself)"));
 	inv = json_object();
 	json_object_set_new(inv, "events", json_integer((json_int_t)st->events));
@@ -922,7 +924,8 @@ static int write_junit(struct check_state *cs, const struct mg_verdict *v)
  */
 static void floor_setup(struct check_state *cs)
 {
-	struct mg_floor_opts fo = { .backend = cs->run.sess.backend };
+	struct mg_floor_opts fo = { .backend = cs->run.sess.backend,
+				    .test_invert_fine = cs->o.test_invert_fine };
 	int err;
 
 	if (!mg_backend_has_funcs(cs->run.sess.backend)) {
@@ -978,6 +981,10 @@ int cmd_check(int argc, char **argv)
 
 	if ((ret = parse_opts(&cs.o, argc, argv)))
 		return ret;
+	if ((ret = mg_test_hook_invert_fine()) < 0)
+		return MG_EXIT_USAGE;
+	cs.o.test_invert_fine = ret;
+	ret = MG_EXIT_OK;
 	so.ringbuf_bytes = (unsigned int)cs.o.ringbuf_bytes;
 	cs.out = stdout;
 	if (cs.o.output && !(cs.out = fopen(cs.o.output, "we")))
@@ -1018,9 +1025,6 @@ int cmd_check(int argc, char **argv)
 			"probes: %s%s)\n", mg_backend_name(cs.run.sess.backend), cs.run.cfg.tp_flavour,
 			cs.floor.skel ? cs.floor.probe : "not loaded: ",
 			cs.floor.skel ? "" : cs.floor_why);
-	if (cs.floor.test_invert_fine)
-		fprintf(stderr, "mgtrace: TEST HOOK %s=1: every fine-stamp decision is inverted; "
-			"the verdict is meaningless\n", MG_TEST_INVERT_FINE_ENV);
 	if (cs.o.argv && (ret = mg_run_spawn(&cs.run, cs.o.argv)))
 		goto out;
 	cs.pending = calloc(MG_BATCH_EVENTS, sizeof(*cs.pending));

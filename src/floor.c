@@ -83,12 +83,11 @@ int mg_floor_open(struct mg_floor *f, const struct mg_kenv *env, struct mg_sessi
 		  const struct mg_floor_opts *o)
 {
 	struct mg_attempt a[MG_BE_NR] = { 0 };
-	const char *hook = getenv(MG_TEST_INVERT_FINE_ENV);
 	enum mg_backend be;
 	int err = -EINVAL;
 
 	memset(f, 0, sizeof(*f));
-	f->test_invert_fine = hook && !strcmp(hook, "1");
+	f->test_invert_fine = o->test_invert_fine;
 	for (be = MG_BE_FENTRY; be <= MG_BE_KPROBE; be++) {
 		if (o->backend != MG_BE_AUTO && o->backend != be)
 			continue;

@@ -17,9 +17,6 @@
 #include "backend.h"
 #include "kenv.h"
 
-/* Environment variable of the test hook that inverts the fine-stamp decision. */
-#define MG_TEST_INVERT_FINE_ENV "MGTRACE_TEST_INVERT_FINE"
-
 /* Filters, applied in BPF like the session's (the session's tgid filter is reused). */
 struct mg_floor_opts {
 	enum mg_backend backend;	/* MG_BE_AUTO (fentry, then kprobe), FENTRY or KPROBE */
@@ -28,6 +25,7 @@ struct mg_floor_opts {
 	unsigned long long inos[MG_MAX_IDS];	/* and inode->i_ino */
 	int traced_tgids_fd;		/* bpf/follow.bpf.c's process map (0: not following) */
 	char filter_comm[16];		/* "": every task */
+	bool test_invert_fine;		/* TEST ONLY (testhook.h): invert every decision */
 };
 
 /* A loaded floor object, from mg_floor_open() to mg_floor_close(). */
@@ -35,7 +33,7 @@ struct mg_floor {
 	struct floor_bpf *skel;		/* NULL: not loaded (why says why) */
 	enum mg_backend backend;	/* MG_BE_FENTRY or MG_BE_KPROBE once loaded */
 	const char *probe;		/* "fentry/fexit" or "kprobe/kretprobe" */
-	bool test_invert_fine;		/* MGTRACE_TEST_INVERT_FINE=1 was set: decisions inverted */
+	bool test_invert_fine;		/* the test hook inverted every decision */
 	char why[320];			/* not loaded: each backend tried, errno and cause */
 };
 

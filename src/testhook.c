@@ -67,3 +67,18 @@ int mg_test_hook_pcpu_alias(uint64_t off[MG_K_NR_COUNTERS])
 		"%s at %s's offset (test only)\n", mg_kcounter_names[a], mg_kcounter_names[b]);
 	return 0;
 }
+
+int mg_test_hook_invert_fine(void)
+{
+	const char *v = getenv("MGTRACE_TEST_INVERT_FINE");
+
+	if (!v || !*v)
+		return 0;
+	if (strcmp(v, "1")) {
+		mg_err(MG_EXIT_USAGE, "MGTRACE_TEST_INVERT_FINE='%s': want 1 (test only)", v);
+		return -EINVAL;
+	}
+	fprintf(stderr, "mgtrace: TEST HOOK MGTRACE_TEST_INVERT_FINE: every fine-stamp decision is "
+		"inverted; a verdict on the floor invariants is meaningless (test only)\n");
+	return 1;
+}

@@ -12,6 +12,9 @@
  *                                     B's .data..percpu offset in place of A's (A, B:
  *                                     ctime_updates, ctime_swaps, fine_stamps, floor_swaps):
  *                                     a wrong offset its debugfs check must reject.
+ *   MGTRACE_TEST_INVERT_FINE=1        bpf/floor.bpf.c reports every fine-stamp decision
+ *                                     inverted: `check` must then report each decided
+ *                                     fine stamp as unneeded (its floor invariant fails).
  */
 #ifndef MG_TESTHOOK_H
 #define MG_TESTHOOK_H
@@ -30,5 +33,11 @@ int mg_test_hook_skew(int *row, int64_t *n);
  * enum mg_kernel_counter). Returns 0, or -EINVAL (one line printed) when malformed.
  */
 int mg_test_hook_pcpu_alias(uint64_t off[MG_K_NR_COUNTERS]);
+
+/*
+ * MGTRACE_TEST_INVERT_FINE: returns 0 (unset or empty), 1 ("1": announced on stderr),
+ * or -EINVAL (one line printed) for any other value.
+ */
+int mg_test_hook_invert_fine(void);
 
 #endif

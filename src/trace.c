@@ -31,6 +31,7 @@
 #include "mgtrace.skel.h"
 #include "report.h"
 #include "run.h"
+#include "testhook.h"
 #include "util.h"
 
 #define EV_FLOOR (1u << 31)	/* --events bit for the floor object (not a tracepoint kind) */
@@ -250,9 +251,13 @@ static int floor_open(struct trace_state *t)
 	struct mg_floor_opts fo = { .backend = t->o.backend, .nids = (unsigned int)t->o.ids.n,
 				    .traced_tgids_fd = t->follow ?
 				    bpf_map__fd(t->follow->maps.traced_tgids) : 0 };
+	int hook;
 
 	if (!(t->o.mask & EV_FLOOR))
 		return MG_EXIT_OK;
+	if ((hook = mg_test_hook_invert_fine()) < 0)
+		return MG_EXIT_USAGE;
+	fo.test_invert_fine = hook;
 	for (int i = 0; i < t->o.ids.n; i++) {
 		fo.devs[i] = t->o.ids.id[i].dev;
 		fo.inos[i] = t->o.ids.id[i].ino;

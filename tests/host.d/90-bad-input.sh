@@ -32,3 +32,5 @@ badcase "help for an unknown command" 2 "unknown command" $MG help bogus
 badcase "ambiguous command prefix" 2 "ambiguous command 's'" $MG s
 $MG pro --json > "$T/prefix.json" 2>&1 && python3 -c 'import json,sys; json.loads(open(sys.argv[1]).readline())' "$T/prefix.json" \
 	&& ok "a unique prefix selects the command (pro: probe)" || bad "prefix 'pro' did not run probe"
+badcase "check: malformed test hook MGTRACE_TEST_INVERT_FINE" 2 "want 1 (test only)" \
+	env MGTRACE_TEST_INVERT_FINE=yes $MG check -d 0.2

@@ -163,6 +163,17 @@ if objs is not None:
           f"needed={dec.count('needed')} undecided={dec.count('undecided')} "
           f"outside_a_known_call={dec.count(None)}")
     report("trace-shared", c)
+objs = load("check-shared")
+if objs is not None:
+    c = checkjson.Checker(quiet=True)
+    checkjson.check_check(c, objs, verdict="PASS", builtin=False)
+    checkjson.check_floor(c, objs[0], True)
+    inv = objs[0]["invariants"]
+    print(f"# {label} check-shared: floor_events={inv['floor_events']} "
+          f"fine_decided={inv['fine_stamps_decided']} fine_undecided={inv['fine_stamps_undecided']} "
+          f"stale_reads={inv['stale_reads']} torn_reads={inv['torn_reads']} "
+          f"skips_after_concurrent_query={inv['skips_after_concurrent_query']}")
+    report("check-shared", c)
 objs = load("check-threshold")
 if objs is not None:
     c = checkjson.Checker(quiet=True)

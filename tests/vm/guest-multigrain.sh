@@ -56,6 +56,15 @@ trace_shared() {
 	grep -v '^stress:' /tmp/tsh.json
 	return $rc
 }
+# check_shared: check around the same shared-file stress (the report only: stress's own line
+# goes to stdout too)
+check_shared() {
+	local rc=0
+	$MG check --json -o /tmp/csh.json --backend fentry -- \
+		$MG stress --shared --threads 2 --files 1 --duration 1 > /dev/null || rc=$?
+	cat /tmp/csh.json
+	return $rc
+}
 check mgtrace-present test -x $MG
 full && mount_ext4 /mnt/x
 run_json probe 0 $MG probe --json
@@ -94,6 +103,7 @@ if full; then
 	# two threads write and fstat one shared file: one thread's fstat can land between the
 	# other's two captures of the fine-stamp decision (undecided, never a fault)
 	run_json trace-shared 0 trace_shared
+	run_json check-shared 0 check_shared
 	# a threshold below the observed floor-swap ratio must fail (exit 1) and show the figure
 	run_json check-threshold 1 $MG check --json --duration 1 --max-floor-swap-ratio 0.0001
 	# a backward realtime step (10 s) during the run: regressions are attributed to it
