@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * check_int.h - what the parts of `mgtrace check` share: its options and run
+ * state (check.c owns them), and the renderers (check_report.c: text and
+ * JUnit; check_json.c: JSON). Not a public interface.
+ */
+#ifndef MG_CHECK_INT_H
+#define MG_CHECK_INT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <bpf/libbpf.h>
+#include <jansson.h>
+#include "backend.h"
+#include "checker.h"
+#include "escape.h"
+#include "floor.h"
+#include "ident.h"
+#include "report.h"
+#include "run.h"
+#include "util.h"
+#include "verdict.h"
+#include "workload.h"
+
+#define MAX_OPS (4u << 20)		/* ordering observations kept (about 200 MB at most) */
+#define MG_BATCH_EVENTS 65536	/* events consumed before the loop checks signals again */
+
+struct check_opts {
+	enum mg_backend backend;
+	bool json;
+	bool test_invert_fine;		/* TEST ONLY: MGTRACE_TEST_INVERT_FINE=1 (testhook.h) */
+	const char *output, *junit;
+	uint64_t ringbuf_bytes, max_inodes, threads, rate;
+	double duration;
+	const char *dir;
+	char **argv;
+	double limit[MG_F_NR];		/* absolute thresholds (--max-*); < 0: off (default) */
+	const char *baseline;		/* --baseline FILE */
+	double baseline_factor;
+	struct mg_figures base;		/* its figures */
+};
+
+struct check_state {
+	struct check_opts o;
+	struct mg_run run;
+	struct mg_checker *chk;
+	struct ring_buffer *rb;
+	FILE *out;
+	/* built-in workload (workload.c); its threads record ordering observations */
+	struct mg_workload wl;
+	bool wl_started;
+	struct mg_op *ops;
+	atomic_size_t nops;
+	bool ops_capped;
+	uint64_t order_violations;
+	/* clock watch */
+	unsigned int batch;		/* events consumed since the last clock sample */
+	struct mg_event *pending;	/* events newer than the last clock sample, held back */
+	size_t npending;		/* at most MG_BATCH_EVENTS */
+	bool interrupted;		/* the built-in workload was stopped by SIGINT/SIGTERM */
+	FILE *junit;			/* --junit, opened before the run */
+	int64_t last_offset;		/* CLOCK_REALTIME - CLOCK_MONOTONIC at the last sample, ns */
+	int64_t last_halfwidth;		/* that sample's uncertainty, ns */
+	uint64_t last_sample;		/* CLOCK_MONOTONIC just before that sample was read */
+	struct mg_figures fig;		/* this window's floor figures */
+	struct mg_gate gates[MG_F_NR];
+	int gates_failed, gates_unknown;
+	char floor_why[400];		/* why the floor invariants are not checked ("": they are) */
+	char floor_read_why[120];	/* why "floor moves forward" alone is not ("": it is) */
+	struct mg_floor floor;		/* bpf/floor.bpf.c, with a function-probe backend */
+};
+
+/*
+ * Parse check's options into o (defaults first). Returns 0, or an exit code
+ * (MG_EXIT_USAGE with one line printed); --help exits 0 after printing usage.
+ */
+int check_parse_opts(struct check_opts *o, int argc, char **argv);
+/* One line for gate i: "0.31 <= 0.7 (limit)" and/or "... allowed (baseline ...)". */
+void check_gate_text(const struct check_state *cs, int i, char *buf, size_t len);
+/* The name to print for a violation (the event's, or the built-in workload's file), or NULL. */
+const char *check_violation_name(const struct check_state *cs, const struct mg_violation *v,
+				 char *buf, size_t buflen, size_t *len, bool *cut);
+/* Violations of kind k not explained by a clock step. */
+uint64_t check_faults_of(const struct mg_check_stats *st, enum mg_violation_kind k);
+/* Why the floor invariants were not (both) checked ("" when they were). */
+const char *check_floor_unchecked(const struct check_state *cs);
+/* The text report on cs->out. */
+void check_print_text(struct check_state *cs, const struct mg_report *rep,
+		      const struct mg_verdict *v);
+/* The JSON report on cs->out (one line). */
+void check_print_json(struct check_state *cs, const struct mg_report *rep,
+		      const struct mg_verdict *v);
+/* The JUnit XML suite to cs->junit, which it closes. Returns 0 or MG_EXIT_FAIL. */
+int check_write_junit(struct check_state *cs, const struct mg_verdict *v);
+
+#endif

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/* check_json.c - the JSON report of `mgtrace check --json` (docs/json.md). */
+#include <stdio.h>
+#include <string.h>
+#include "check_int.h"
+
+/* An observation of a violation report; its comm cut at a character boundary (escape.h). */
+static json_t *json_obs(const struct mg_obs *o)
+{
+	json_t *j = json_object();
+	bool cut;
+	size_t n = mg_name_len(o->comm, sizeof(o->comm), 0, &cut);
+
+	json_object_set_new(j, "ctime_sec", json_integer(o->ctime.sec));
+	json_object_set_new(j, "ctime_nsec", json_integer(o->ctime.nsec));
+	json_object_set_new(j, "t_mono_ns", json_integer((json_int_t)o->t_ns));
+	json_object_set_new(j, "pid", json_integer(o->pid));
+	json_object_set_new(j, "cpu", json_integer(o->cpu));
+	json_object_set_new(j, "comm", mg_json_str(o->comm, n));
+	json_object_set_new(j, "comm_truncated", json_boolean(cut));
+	return j;
+}
+
+/* JSON "mount" of a kernel dev_t: the mount point, or null when none is found. */
+static json_t *json_mount(uint32_t dev)
+{
+	char mnt[4096];
+	int n = mg_kdev_mount(dev, mnt, sizeof(mnt));
+
+	return n >= 0 ? mg_json_str(mnt, (size_t)n) : json_null();
+}
+
+void check_print_json(struct check_state *cs, const struct mg_report *rep,
+		       const struct mg_verdict *v)
+{
+	const struct mg_check_stats *st = mg_checker_stats(cs->chk);
+	json_t *o = mg_run_json_header(&cs->run, "check"), *a, *inv;
+	const struct mg_violation *vs;
+	size_t n, i;
+	char dev[MG_KDEV_STRLEN], nb[32];
+
+	json_object_set_new(o, "verdict", json_string(v->word));
+	json_object_set_new(o, "exit_code", json_integer(v->code));
+	json_object_set_new(o, "reason", json_string(v->reason));
+	json_object_set_new(o, "duration_s", json_real(rep->seconds));
+	json_object_set_new(o, "workload", json_string(cs->o.argv ? "command" : "built-in"));
+	if (cs->o.argv) {
+		a = json_array();
+		for (char **p = cs->o.argv; *p; p++)
+			json_array_append_new(a, mg_json_cstr(*p));
+		json_object_set_new(o, "command", a);
+		json_object_set_new(o, "command_status", json_integer(cs->run.child_status));
+	}
+	if (!cs->o.argv) {
+		json_t *wd = json_object();
+
+		json_object_set_new(wd, "dev", cs->wl.have_dir_dev ?
+				    json_string(mg_kdev_str(cs->wl.dir_dev, dev)) : json_null());
+		json_object_set_new(wd, "mount", cs->wl.have_dir_dev ? json_mount(cs->wl.dir_dev) :
+				    json_null());
+		json_object_set_new(o, "workload_dir", wd);
+	}
+	json_object_set_new(o, "lost_events", json_integer((json_int_t)st->lost));
+	json_object_set_new(o, "floor_probes", cs->floor.skel ? json_string(cs->floor.probe) :
+			    json_null());
+	if (cs->o.test_invert_fine)
+		json_object_set_new(o, "test_hook", json_string("MGTRACE_TEST_INVERT_FINE=1: every "
+				    "fine-stamp decision inverted (a test of the check itself)"));
+	inv = json_object();
+	json_object_set_new(inv, "events", json_integer((json_int_t)st->events));
+	json_object_set_new(inv, "inodes", json_integer((json_int_t)st->inodes));
+	json_object_set_new(inv, "untracked_events", json_integer((json_int_t)st->untracked_events));
+	for (i = 0; i < MG_B_NR_KINDS; i++)
+		json_object_set_new(inv, mg_benign_name(i), json_integer((json_int_t)st->benign[i]));
+	json_object_set_new(inv, "clock_steps", json_integer((json_int_t)st->clock_steps));
+	json_object_set_new(inv, "floor_reads_checked", json_integer((json_int_t)st->floor_checked));
+	json_object_set_new(inv, "fine_stamps_decided", json_integer((json_int_t)st->fine_checked));
+	json_object_set_new(inv, "fine_stamps_undecided", json_integer((json_int_t)st->fine_undecided));
+	json_object_set_new(inv, "floor_events",
+			    json_integer((json_int_t)(st->by_kind[MG_EV_FLOOR_SWAP] +
+						      st->by_kind[MG_EV_FLOOR_FAIL] +
+						      st->by_kind[MG_EV_FLOOR_UNKNOWN])));
+	json_object_set_new(inv, "floor_invariants_checked", json_boolean(!check_floor_unchecked(cs)[0]));
+	if (check_floor_unchecked(cs)[0])
+		json_object_set_new(inv, "floor_invariants_unchecked", json_string(check_floor_unchecked(cs)));
+	for (i = 0; i < MG_V_NR_KINDS; i++) {
+		json_t *k = json_object();
+
+		json_object_set_new(k, "violations", json_integer((json_int_t)st->violations[i]));
+		json_object_set_new(k, "explained_by_clock_step", json_integer((json_int_t)st->explained[i]));
+		json_object_set_new(inv, mg_violation_name(i), k);
+	}
+	if (!cs->o.argv)
+		json_object_set_new(inv, "ordering_modifications",
+				    json_integer((json_int_t)(atomic_load(&cs->nops) < MAX_OPS ?
+							      atomic_load(&cs->nops) : MAX_OPS)));
+	json_object_set_new(o, "invariants", inv);
+	a = json_array();
+	{
+		const struct mg_clock_step *steps = mg_checker_steps(cs->chk, &n);
+
+		for (i = 0; i < n; i++) {
+			json_t *j = json_object();
+
+			json_object_set_new(j, "t0_mono_ns", json_integer((json_int_t)steps[i].t0_ns));
+			json_object_set_new(j, "t1_mono_ns", json_integer((json_int_t)steps[i].t1_ns));
+			json_object_set_new(j, "delta_ns", json_integer(steps[i].delta_ns));
+			json_array_append_new(a, j);
+		}
+	}
+	json_object_set_new(o, "clock_steps", a);
+	{
+		json_t *fo = json_object(), *fu = json_object();
+
+		for (i = 0; i < MG_F_NR; i++) {
+			if (cs->fig.f[i].have)
+				json_object_set_new(fo, mg_figure_name(i), json_real(cs->fig.f[i].value));
+			else
+				json_object_set_new(fu, mg_figure_name(i), json_string(cs->fig.f[i].why));
+		}
+		json_object_set_new(o, "floor_figures", fo);
+		json_object_set_new(o, "floor_figures_unavailable", fu);
+	}
+	a = json_array();
+	for (i = 0; i < MG_F_NR; i++) {
+		const struct mg_gate *g = &cs->gates[i];
+		json_t *j = json_object();
+
+		json_object_set_new(j, "figure", json_string(mg_figure_name(i)));
+		json_object_set_new(j, "formula", json_string(mg_figure_formula(i)));
+		json_object_set_new(j, "value", cs->fig.f[i].have ? json_real(cs->fig.f[i].value) :
+					       json_null());
+		json_object_set_new(j, "limit", g->limit < 0 ? json_null() : json_real(g->limit));
+		json_object_set_new(j, "baseline", g->have_base ? json_real(g->base) : json_null());
+		json_object_set_new(j, "allowed", g->have_base ? json_real(g->allowed) : json_null());
+		json_object_set_new(j, "pass", g->result < 0 ? json_null() : json_boolean(g->result));
+		if (!cs->fig.f[i].have)
+			json_object_set_new(j, "unavailable", json_string(cs->fig.f[i].why));
+		json_array_append_new(a, j);
+	}
+	json_object_set_new(o, "gates", a);
+	if (cs->o.baseline) {
+		json_object_set_new(o, "baseline_file", mg_json_cstr(cs->o.baseline));
+		json_object_set_new(o, "baseline_factor", json_real(cs->o.baseline_factor));
+	}
+	a = json_array();
+	vs = mg_checker_reports(cs->chk, &n);
+	for (i = 0; i < n; i++) {
+		json_t *j = json_object();
+		const char *name;
+		size_t nlen;
+		bool cut;
+
+		name = check_violation_name(cs, &vs[i], nb, sizeof(nb), &nlen, &cut);
+		json_object_set_new(j, "kind", json_string(mg_violation_name(vs[i].kind)));
+		json_object_set_new(j, "timestamp", json_string(vs[i].what));
+		json_object_set_new(j, "dev", json_string(mg_kdev_str(vs[i].dev, dev)));
+		json_object_set_new(j, "ino", json_integer((json_int_t)vs[i].ino));
+		json_object_set_new(j, "gen", json_integer(vs[i].gen));
+		json_object_set_new(j, "mount", json_mount(vs[i].dev));
+		json_object_set_new(j, "name", name ? mg_json_str(name, nlen) : json_null());
+		json_object_set_new(j, "name_truncated", json_boolean(cut));
+		json_object_set_new(j, "step_explained", json_boolean(vs[i].step_explained));
+		json_object_set_new(j, "earlier", json_obs(&vs[i].earlier));
+		json_object_set_new(j, "later", json_obs(&vs[i].later));
+		json_array_append_new(a, j);
+	}
+	json_object_set_new(o, "violations", a);
+	json_object_set_new(o, "counters", mg_report_json(rep));
+	mg_json_print_line(cs->out, o);
+	json_decref(o);
+}
+

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/* check_opts.c - the options of `mgtrace check` (usage text and parsing). */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "check_int.h"
+
+static int usage(FILE *f, int code)
+{
+	fprintf(f,
+		"Usage: mgtrace check [options] [-- COMMAND [ARGS...]]\n"
+		"Trace a workload (the built-in one, or COMMAND), assert the multigrain invariants and\n"
+		"the floor thresholds, and print a verdict.\n"
+		"Invariants, as the kernel promises them (no stricter): (1) no ctime regression per inode;\n"
+		"(2) an update after a query yields a later ctime (at the filesystem's granularity);\n"
+		"(3) built-in workload only: a modification that began after another ended shows an\n"
+		"equal or later ctime/mtime; with a function-probe backend, (4) the floor never moves\n"
+		"back and no fine-grained stamp is taken outside the kernel's condition. Clock steps,\n"
+		"stored or set ctimes later than the clock, coarse granularity and undecidable races\n"
+		"are counted in their own categories, never as kernel faults.\n"
+		"Floor gates (off unless set; a correct kernel makes every update fine-grained when\n"
+		"each one follows a query):\n"
+		"      --baseline FILE     fail when a floor figure grows past the one in FILE (an\n"
+		"                          earlier check --json report of the same workload)\n"
+		"      --baseline-factor F allowed growth: baseline * F + slack (default 2; slack 0.02,\n"
+		"                          or 1000/s for floor_swaps_per_sec)\n"
+		"  --max-floor-swap-ratio R        floor_swaps / ctime_updates\n"
+		"  --max-fine-stamp-ratio R        fine_stamps / ctime_updates\n"
+		"  --max-floor-swaps-per-sec N     floor_swaps per second\n"
+		"  --max-floor-cmpxchg-fail-ratio R  floor_cmpxchg_fails / fine_stamps\n"
+		"                                  a negative value turns a threshold off\n"
+		"  -b, --backend B       auto, fentry, kprobe or tracepoint (as in `mgtrace stat`)\n"
+		"  -j, --json            JSON report on stdout (or -o FILE)\n"
+		"  -o, --output FILE     write the report to FILE\n"
+		"      --junit FILE      also write a JUnit XML test suite to FILE\n"
+		"      --ringbuf-size B  BPF ring buffer bytes, a power of 2 >= 4096 (default 16777216)\n"
+		"      --max-inodes N    inodes tracked (default 262144, about 100 bytes each); events of\n"
+		"                        further inodes are counted as untracked and make the verdict\n"
+		"                        inconclusive\n"
+		"  Built-in workload (without COMMAND): threads doing write(f1) stat(f2) write(f2)\n"
+		"  stat(f2) write(f1) stat(f1) on a private tmpfs (or --dir):\n"
+		"  -t, --threads N       worker threads (default: online CPUs)\n"
+		"  -d, --duration S      seconds (default 3)\n"
+		"      --rate N          iterations per second per thread (default 20000; 0: unpaced)\n"
+		"  -D, --dir PATH        work in a fresh directory under PATH\n"
+		"Exit codes: 0 all hold, 1 violation or floor gate failed, 2 usage, 3 environment\n"
+		"unsupported, 4 inconclusive (events lost or untracked).\n");
+	return code;
+}
+
+int check_parse_opts(struct check_opts *o, int argc, char **argv)
+{
+	/* O_MAX + enum mg_figure: the absolute thresholds */
+	enum { O_MAX = 256, O_JUNIT = O_MAX + MG_F_NR, O_RB, O_INODES, O_RATE, O_BASE, O_FACTOR };
+	static const struct option lo[] = {
+		{ "max-floor-swap-ratio", required_argument, 0, O_MAX + MG_F_SWAPS_PER_UPDATE },
+		{ "max-fine-stamp-ratio", required_argument, 0, O_MAX + MG_F_FINE_PER_UPDATE },
+		{ "max-floor-swaps-per-sec", required_argument, 0, O_MAX + MG_F_SWAPS_PER_SEC },
+		{ "max-floor-cmpxchg-fail-ratio", required_argument, 0, O_MAX + MG_F_FAIL_RATIO },
+		{ "baseline", required_argument, 0, O_BASE },
+		{ "baseline-factor", required_argument, 0, O_FACTOR },
+		{ "backend", required_argument, 0, 'b' }, { "json", no_argument, 0, 'j' },
+		{ "output", required_argument, 0, 'o' }, { "junit", required_argument, 0, O_JUNIT },
+		{ "ringbuf-size", required_argument, 0, O_RB },
+		{ "max-inodes", required_argument, 0, O_INODES },
+		{ "threads", required_argument, 0, 't' }, { "duration", required_argument, 0, 'd' },
+		{ "rate", required_argument, 0, O_RATE }, { "dir", required_argument, 0, 'D' },
+		{ "help", no_argument, 0, 'h' }, { "verbose", no_argument, 0, 'v' }, { 0 } };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int c;
+
+	for (c = 0; c < MG_F_NR; c++)
+		o->limit[c] = -1;
+	o->baseline_factor = MG_BASELINE_FACTOR_DEFAULT;
+	o->ringbuf_bytes = 16u << 20;
+	o->max_inodes = 262144;
+	o->threads = ncpu > 0 ? (uint64_t)ncpu : 1;
+	o->duration = 3;
+	o->rate = 20000;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:b:jo:t:d:D:hv", lo, NULL)) != -1) {
+		int e = 0;
+		char *end;
+
+		switch (c) {
+		case O_MAX ... O_MAX + MG_F_NR - 1: {
+			double *l = &o->limit[c - O_MAX];
+
+			errno = 0;
+			*l = strtod(optarg, &end);
+			if (!*optarg || *end || errno || isnan(*l) || isinf(*l))
+				return mg_err(MG_EXIT_USAGE, "check: invalid value '%s' for --max-%s",
+					      optarg, mg_figure_option(c - O_MAX));
+			break;
+		}
+		case O_BASE: o->baseline = optarg; break;
+		case O_FACTOR:
+			errno = 0;
+			o->baseline_factor = strtod(optarg, &end);
+			if (!*optarg || *end || errno || !(o->baseline_factor >= 1) ||
+			    isinf(o->baseline_factor))
+				return mg_err(MG_EXIT_USAGE, "check: invalid --baseline-factor '%s' "
+					      "(a number >= 1)", optarg);
+			break;
+		case 'b':
+			if (mg_backend_parse(optarg, &o->backend))
+				return mg_err(MG_EXIT_USAGE, "check: unknown backend '%s' "
+					      "(auto, fentry, kprobe, tracepoint)", optarg);
+			break;
+		case 'j': o->json = true; break;
+		case 'o': o->output = optarg; break;
+		case O_JUNIT: o->junit = optarg; break;
+		case O_RB:
+			e = mg_parse_u64(optarg, 4096, 1u << 30, &o->ringbuf_bytes);
+			if (!e && (o->ringbuf_bytes & (o->ringbuf_bytes - 1)))
+				e = -EINVAL;
+			if (e)
+				return mg_err(MG_EXIT_USAGE, "check: invalid --ringbuf-size '%s' "
+					      "(a power of 2, 4096 to 1073741824)", optarg);
+			break;
+		case O_INODES: e = mg_parse_u64(optarg, 1, 1ull << 28, &o->max_inodes); break;
+		case 't': e = mg_parse_u64(optarg, 1, 1024, &o->threads); break;
+		case 'd': e = mg_parse_seconds(optarg, 86400, &o->duration); break;
+		case O_RATE: e = mg_parse_u64(optarg, 0, 100000000, &o->rate); break;
+		case 'D': o->dir = optarg; break;
+		case 'v': mg_verbose++; break;
+		case 'h': exit(usage(stdout, MG_EXIT_OK));
+		default: return mg_bad_option("check", c, argv);
+		}
+		if (e)
+			return mg_err(MG_EXIT_USAGE, "check: invalid value '%s' for %s", optarg,
+				      argv[optind - 1][0] == '-' && argv[optind - 1][1] == '-' ?
+				      argv[optind - 1] : argv[optind - 2]);
+	}
+	if (optind < argc)
+		o->argv = &argv[optind];
+	return MG_EXIT_OK;
+}
+

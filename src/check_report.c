@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check_report.c - what `mgtrace check` prints: the text report and the JUnit
+ * XML suite, and the helpers the JSON report (check_json.c) shares. The
+ * verdict itself is decided in check.c from verdict.c.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "check_int.h"
+
+/* One line for a gate: "0.31 <= 0.7 (limit)", "0.9 > 0.47 allowed (baseline 0.3 x 1.5 + 0.01)". */
+void check_gate_text(const struct check_state *cs, int i, char *buf, size_t len)
+{
+	const struct mg_gate *g = &cs->gates[i];
+	double v = cs->fig.f[i].value;
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (g->limit >= 0)
+		n += snprintf(buf + n, len - n, "%.6g %s %.6g (limit)", v, v > g->limit ? ">" : "<=",
+			      g->limit);
+	if (g->have_base && n < len)
+		snprintf(buf + n, len - n, "%s%.6g %s %.6g allowed (baseline %.6g x %g + %g)",
+			 n ? "; " : "", v, v > g->allowed ? ">" : "<=", g->allowed, g->base,
+			 cs->o.baseline_factor, i == MG_F_SWAPS_PER_SEC ? MG_BASELINE_SLACK_PER_SEC :
+			 MG_BASELINE_SLACK);
+}
+
+/*
+ * The name a violation is about: the one the events carried, or for a cross-file
+ * order report (user-space observations, no name) the built-in workload's file
+ * with that dev and inode. Sets *len and *cut (escape.h); NULL when unknown.
+ */
+const char *check_violation_name(const struct check_state *cs, const struct mg_violation *v,
+				  char *buf, size_t buflen, size_t *len, bool *cut)
+{
+	uint64_t i;
+
+	*cut = false;
+	if (v->name[0]) {
+		*len = mg_name_len(v->name, sizeof(v->name), 0, cut);
+		*cut = *cut || v->name_truncated;
+		return v->name;
+	}
+	for (i = 0; v->kind == MG_V_ORDER && cs->wl.t && i < cs->wl.o.threads; i++)
+		for (int k = 0; k < 2; k++)
+			if (cs->wl.t[i].dev[k] == v->dev && cs->wl.t[i].ino[k] == v->ino) {
+				*len = (size_t)snprintf(buf, buflen, "t%d-f%d", cs->wl.t[i].idx, k + 1);
+				return buf;
+			}
+	return NULL;
+}
+
+/* External bytes in a text line (xml false) or in XML character data (xml true). */
+static void put_bytes(FILE *f, const char *s, size_t len, bool cut, bool xml)
+{
+	if (!xml) {
+		mg_text_fput(f, s, len, cut);
+		return;
+	}
+	mg_xml_fput(f, s, len);
+	if (cut)
+		fputs("\\...", f);
+}
+
+static void put_obs(FILE *f, const struct mg_obs *o, bool xml)
+{
+	bool cut;
+	size_t n = mg_name_len(o->comm, sizeof(o->comm), 0, &cut);
+
+	fprintf(f, "%lld.%09u (pid %u ", (long long)o->ctime.sec, o->ctime.nsec, o->pid);
+	put_bytes(f, o->comm, n, cut, xml);
+	fprintf(f, " cpu %u at %.6f s)", o->cpu, o->t_ns / 1e9);
+}
+
+/*
+ * One violation report as a text line (no newline): kind, dev MAJ:MIN, inode,
+ * mount point and name (escaped), and the two observations.
+ */
+static void put_violation(FILE *f, const struct check_state *cs, const struct mg_violation *v,
+			  bool xml)
+{
+	char dev[MG_KDEV_STRLEN], mnt[4096], nb[32];
+	int mlen = mg_kdev_mount(v->dev, mnt, sizeof(mnt));
+	const char *name;
+	size_t nlen;
+	bool cut;
+
+	fprintf(f, "violation %s%s: dev %s ino %llu gen %u (", mg_violation_name(v->kind),
+		v->step_explained ? " (explained by a realtime clock step)" : "",
+		mg_kdev_str(v->dev, dev), (unsigned long long)v->ino, v->gen);
+	if (mlen >= 0)
+		put_bytes(f, mnt, (size_t)mlen, false, xml);
+	else
+		fputs("?", f);
+	fputs(": ", f);
+	name = check_violation_name(cs, v, nb, sizeof(nb), &nlen, &cut);
+	if (name)
+		put_bytes(f, name, nlen, cut, xml);
+	else
+		fputs("?", f);
+	fprintf(f, ") %s ", v->what);
+	put_obs(f, &v->earlier, xml);
+	fputs(" then ", f);
+	put_obs(f, &v->later, xml);
+}
+
+/* Violations of kind k not explained by a clock step. */
+uint64_t check_faults_of(const struct mg_check_stats *st, enum mg_violation_kind k)
+{
+	return st->violations[k] - st->explained[k];
+}
+
+/* Why the floor invariants were not (both) checked in this run ("" when they were). */
+const char *check_floor_unchecked(const struct check_state *cs)
+{
+	return cs->floor_why[0] ? cs->floor_why : cs->floor_read_why;
+}
+
+/* The invariant lines: name, whether it applies, its violations. */
+struct inv_line {
+	const char *name;
+	int kinds[2];		/* violation kinds counted, -1: none */
+	const char *na;		/* not checked: why (NULL: checked) */
+};
+
+static int inv_lines(const struct check_state *cs, struct inv_line *l)
+{
+	int n = 0;
+	const char *fw = check_floor_unchecked(cs);
+
+	l[n++] = (struct inv_line){ "no ctime regression", { MG_V_REGRESSION, -1 }, NULL };
+	l[n++] = (struct inv_line){ "change visibility", { MG_V_NOT_LATER, MG_V_SKIP_AFTER_QUERY },
+				    NULL };
+	l[n++] = (struct inv_line){ "cross-file ordering", { MG_V_ORDER, -1 },
+				    cs->o.argv ? "built-in workload only" : NULL };
+	l[n++] = (struct inv_line){ "floor moves forward", { MG_V_FLOOR_BACKWARD, -1 },
+				    fw[0] ? fw : cs->floor_read_why[0] ? cs->floor_read_why : NULL };
+	l[n++] = (struct inv_line){ "fine stamps only when needed", { MG_V_FINE_UNNEEDED, -1 },
+				    fw[0] ? fw : NULL };
+	return n;
+}
+
+static uint64_t line_count(const struct mg_check_stats *st, const struct inv_line *l, bool faults)
+{
+	uint64_t n = 0;
+	int k;
+
+	for (k = 0; k < 2; k++)
+		if (l->kinds[k] >= 0)
+			n += faults ? check_faults_of(st, l->kinds[k]) : st->violations[l->kinds[k]];
+	return n;
+}
+
+void check_print_text(struct check_state *cs, const struct mg_report *rep,
+		       const struct mg_verdict *v)
+{
+	const struct mg_check_stats *st = mg_checker_stats(cs->chk);
+	const struct mg_violation *vs;
+	struct inv_line lines[8];
+	size_t n, i;
+	int nl;
+	FILE *f = cs->out;
+	char dev[MG_KDEV_STRLEN], mnt[4096];
+	int mlen;
+
+	fprintf(f, "\nmgtrace check: %.3f s on kernel ", rep->seconds);
+	mg_text_fput(f, cs->run.env.release, strlen(cs->run.env.release), false);
+	fputs(", ", f);
+	if (cs->o.argv)
+		mg_text_fput(f, cs->o.argv[0], strlen(cs->o.argv[0]), false);
+	fprintf(f, "%s workload\n", cs->o.argv ? "" : "built-in");
+	if (!cs->o.argv && cs->wl.have_dir_dev) {
+		mlen = mg_kdev_mount(cs->wl.dir_dev, mnt, sizeof(mnt));
+		fprintf(f, "workload directory: dev %s, mounted on ", mg_kdev_str(cs->wl.dir_dev, dev));
+		if (mlen >= 0)
+			mg_text_fput(f, mnt, (size_t)mlen, false);
+		else
+			fputs("? (not in /proc/self/mountinfo)", f);
+		fputc('\n', f);
+	}
+	mg_run_print_backend(&cs->run, f);
+	fputc('\n', f);
+	mg_report_print_summary(f, rep);
+	fprintf(f, "\nevents: %llu (ctime swaps %llu, skips %llu, stat queries %llu, sets %llu, "
+		"floor %llu) on %llu inodes; lost %llu; untracked %llu\n",
+		(unsigned long long)st->events, (unsigned long long)st->by_kind[MG_EV_CTIME_SWAP],
+		(unsigned long long)st->by_kind[MG_EV_CTIME_SKIP],
+		(unsigned long long)st->by_kind[MG_EV_STAT], (unsigned long long)st->by_kind[MG_EV_CTIME_SET],
+		(unsigned long long)(st->by_kind[MG_EV_FLOOR_SWAP] + st->by_kind[MG_EV_FLOOR_FAIL] +
+				     st->by_kind[MG_EV_FLOOR_UNKNOWN]),
+		(unsigned long long)st->inodes, (unsigned long long)st->lost,
+		(unsigned long long)st->untracked_events);
+	fprintf(f, "not faults (outside the kernel's contract, or races the events cannot decide):\n");
+	for (i = 0; i < MG_B_NR_KINDS; i++)
+		fprintf(f, "  %-30s %10llu  %s\n", mg_benign_name(i),
+			(unsigned long long)st->benign[i], mg_benign_why(i));
+	fprintf(f, "realtime clock steps: %llu (recorded at any size)\n",
+		(unsigned long long)st->clock_steps);
+	nl = inv_lines(cs, lines);
+	for (i = 0; i < (size_t)nl; i++) {
+		const struct inv_line *l = &lines[i];
+
+		if (l->na) {
+			fprintf(f, "%-6s %-30s not checked: %s\n", "-", l->name, l->na);
+			continue;
+		}
+		fprintf(f, "%-6s %-30s %llu violation(s)", line_count(st, l, true) ? "FAIL" : "PASS",
+			l->name, (unsigned long long)line_count(st, l, false));
+		if (l->kinds[0] == MG_V_REGRESSION || l->kinds[0] == MG_V_ORDER ||
+		    l->kinds[0] == MG_V_NOT_LATER)
+			fprintf(f, ", %llu explained by clock steps",
+				(unsigned long long)(line_count(st, l, false) - line_count(st, l, true)));
+		if (l->kinds[0] == MG_V_ORDER)
+			fprintf(f, " in %zu modifications%s",
+				atomic_load(&cs->nops) < MAX_OPS ? atomic_load(&cs->nops) : MAX_OPS,
+				cs->ops_capped ? " (recording capped)" : "");
+		if (l->kinds[0] == MG_V_FLOOR_BACKWARD)
+			fprintf(f, " in %llu floor reads", (unsigned long long)st->floor_checked);
+		if (l->kinds[0] == MG_V_FINE_UNNEEDED)
+			fprintf(f, " in %llu decided fine stamps, %llu undecided",
+				(unsigned long long)st->fine_checked,
+				(unsigned long long)st->fine_undecided);
+		fputc('\n', f);
+	}
+	for (i = 0; i < MG_F_NR; i++) {
+		const struct mg_gate *g = &cs->gates[i];
+		char buf[200];
+
+		if (!cs->fig.f[i].have) {
+			fprintf(f, "%-6s %-30s unavailable: %s\n", g->result < 0 && (g->limit >= 0 ||
+				g->have_base) ? "?" : "-", mg_figure_name(i), cs->fig.f[i].why);
+			continue;
+		}
+		if (g->result < 0) {
+			fprintf(f, "%-6s %-30s %.6g (%s, derived), no gate\n", "-", mg_figure_name(i),
+				cs->fig.f[i].value, mg_figure_formula(i));
+			continue;
+		}
+		check_gate_text(cs, i, buf, sizeof(buf));
+		fprintf(f, "%-6s %-30s %s (%s, derived)\n", g->result ? "PASS" : "FAIL",
+			mg_figure_name(i), buf, mg_figure_formula(i));
+	}
+	vs = mg_checker_reports(cs->chk, &n);
+	for (i = 0; i < n; i++) {
+		put_violation(f, cs, &vs[i], false);
+		fputc('\n', f);
+	}
+	fprintf(f, "verdict: %s (%s)\n", v->word, v->reason);
+	fflush(f);
+}
+
+int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
+{
+	const struct mg_check_stats *st = mg_checker_stats(cs->chk);
+	FILE *f = cs->junit;
+	struct inv_line lines[8];
+	/* kinds: the violation kinds whose reports a failed testcase lists (-1: none) */
+	struct { const char *name; char fail[240]; char skip[200]; int kinds[2]; }
+		tc[8 + MG_F_NR + 1];
+	const struct mg_violation *vs;
+	size_t nv, j;
+	int i, n = 0, nl, failures = 0, skipped = 0;
+
+	cs->junit = NULL;
+	vs = mg_checker_reports(cs->chk, &nv);
+	memset(tc, 0, sizeof(tc));
+	nl = inv_lines(cs, lines);
+	for (i = 0; i < nl; i++, n++) {
+		tc[n].name = lines[i].name;
+		tc[n].kinds[0] = lines[i].kinds[0];
+		tc[n].kinds[1] = lines[i].kinds[1];
+		if (lines[i].na)
+			snprintf(tc[n].skip, sizeof(tc[n].skip), "%s", lines[i].na);
+		else if (line_count(st, &lines[i], true))
+			snprintf(tc[n].fail, sizeof(tc[n].fail), "expected 0 violations, got %llu",
+				 (unsigned long long)line_count(st, &lines[i], true));
+	}
+	for (i = 0; i < MG_F_NR; i++, n++) {
+		const struct mg_gate *g = &cs->gates[i];
+
+		tc[n].name = mg_figure_name(i);
+		tc[n].kinds[0] = tc[n].kinds[1] = -1;
+		if (g->result < 0)
+			snprintf(tc[n].skip, sizeof(tc[n].skip), "%s", g->limit >= 0 || g->have_base ?
+				 g->why : "no gate set");
+		else if (!g->result)
+			check_gate_text(cs, i, tc[n].fail, sizeof(tc[n].fail));
+	}
+	if (cs->o.argv) {
+		tc[n].name = "COMMAND succeeds";
+		tc[n].kinds[0] = tc[n].kinds[1] = -1;
+		if (cs->run.child_status)
+			snprintf(tc[n].fail, sizeof(tc[n].fail), "expected exit status 0, got %d",
+				 cs->run.child_status);
+		n++;
+	}
+	for (i = 0; i < n; i++) {
+		failures += tc[i].fail[0] != 0;
+		skipped += tc[i].skip[0] != 0;
+	}
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(f, "<testsuite name=\"mgtrace check\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
+		"skipped=\"%d\">\n", n + (v->code == MG_EXIT_INCONCLUSIVE), failures,
+		v->code == MG_EXIT_INCONCLUSIVE, skipped);
+	/* what was checked: external bytes, escaped as in text output (docs/json.md "Strings") */
+	fprintf(f, "  <properties>\n    <property name=\"kernel_release\" value=\"");
+	mg_xml_fput(f, cs->run.env.release, strlen(cs->run.env.release));
+	fprintf(f, "\"/>\n");
+	for (i = 0; cs->o.argv && cs->o.argv[i]; i++) {
+		fprintf(f, "    <property name=\"command[%d]\" value=\"", i);
+		mg_xml_fput(f, cs->o.argv[i], strlen(cs->o.argv[i]));
+		fprintf(f, "\"/>\n");
+	}
+	fprintf(f, "  </properties>\n");
+	for (i = 0; i < n; i++) {
+		fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"");
+		mg_xml_fput(f, tc[i].name, strlen(tc[i].name));
+		fprintf(f, "\">");
+		if (tc[i].skip[0]) {
+			fprintf(f, "<skipped message=\"");
+			mg_xml_fput(f, tc[i].skip, strlen(tc[i].skip));
+			fprintf(f, "\"/>");
+		} else if (tc[i].fail[0]) {
+			/* the body lists the stored reports of this testcase's kinds, one a line */
+			fprintf(f, "<failure message=\"");
+			mg_xml_fput(f, tc[i].fail, strlen(tc[i].fail));
+			fprintf(f, "\">");
+			for (j = 0; j < nv; j++) {
+				if (vs[j].step_explained || ((int)vs[j].kind != tc[i].kinds[0] &&
+							     (int)vs[j].kind != tc[i].kinds[1]))
+					continue;
+				put_violation(f, cs, &vs[j], true);
+				fputc('\n', f);
+			}
+			fprintf(f, "</failure>");
+		}
+		fprintf(f, "</testcase>\n");
+	}
+	if (v->code == MG_EXIT_INCONCLUSIVE) {
+		fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"events complete\">"
+			"<error message=\"");
+		mg_xml_fput(f, v->reason, strlen(v->reason));
+		fprintf(f, "\"/></testcase>\n");
+	}
+	fprintf(f, "</testsuite>\n");
+	return fclose(f) ? mg_err(MG_EXIT_FAIL, "check: writing '%s' failed", cs->o.junit) : 0;
+}
