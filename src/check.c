@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "check_int.h"
+#include "events.h"
 #include "commands.h"
 #include "mgtrace.skel.h"
 #include "testhook.h"
@@ -95,13 +96,10 @@ static int workload_finish(struct check_state *cs)
 
 /* ---- event loop ---- */
 
-static int on_event(void *ctx, void *data, size_t len)
+static void on_event(void *ctx, const struct mg_event *e)
 {
 	struct check_state *cs = ctx;
-	const struct mg_event *e = data;
 
-	if (len < sizeof(*e))
-		return 0;
 	/*
 	 * An event made after the last clock sample is held until the next sample:
 	 * a clock step it depends on may not be recorded yet. Consumption reads up
@@ -111,8 +109,6 @@ static int on_event(void *ctx, void *data, size_t len)
 		cs->pending[cs->npending++] = *e;
 	else
 		mg_checker_event(cs->chk, e);
-	/* under a sustained stream libbpf would never return: hand back control per batch */
-	return ++cs->batch >= MG_BATCH_EVENTS ? -EAGAIN : 0;
 }
 
 /* Feed held-back events made before the last clock sample (all of them if flush). */
@@ -157,21 +153,16 @@ static int event_loop(struct check_state *cs)
 	uint64_t end = mg_now_ns() + (uint64_t)(cs->o.duration * 1e9);
 	int err;
 
-	struct epoll_event ev;
-	int efd = ring_buffer__epoll_fd(cs->rb);
-
 	for (;;) {
 		/*
 		 * Wait, sample the clock, then consume: every event consumed was made
 		 * before the sample, so a step that explains it is already recorded.
 		 */
-		if (epoll_wait(efd, &ev, 1, 50) < 0 && errno != EINTR)
-			return mg_err(MG_EXIT_FAIL, "epoll: %s", strerror(errno));
+		if ((err = mg_events_wait(&cs->ev, 50)))
+			return mg_err(MG_EXIT_FAIL, "epoll: %s", strerror(-err));
 		watch_clock(cs);
 		feed_pending(cs, false);
-		cs->batch = 0;
-		err = ring_buffer__consume(cs->rb);
-		if (err < 0 && err != -EINTR && err != -EAGAIN)
+		if ((err = mg_events_consume(&cs->ev)) < 0)
 			return mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
 		if (mg_run_wait(&cs->run, &zero)) {
 			cs->interrupted = !cs->o.argv;
@@ -255,7 +246,7 @@ static void cleanup(struct check_state *cs)
 {
 	workload_finish(cs);
 	mg_wl_free(&cs->wl);
-	ring_buffer__free(cs->rb);
+	mg_events_close(&cs->ev);
 	mg_floor_close(&cs->floor);
 	mg_run_cleanup(&cs->run);
 	mg_checker_free(cs->chk);
@@ -273,6 +264,7 @@ int cmd_check(int argc, char **argv)
 	struct mg_session_opts so = { .events = true };
 	struct mg_report rep;
 	struct mg_verdict v;
+	struct mg_bpf_counts *scratch;
 	uint64_t lost;
 	int ret, err;
 
@@ -311,9 +303,9 @@ int cmd_check(int argc, char **argv)
 	}
 	if ((ret = mg_run_setup(&cs.run, cs.o.backend, &so)))
 		goto out;
-	cs.rb = ring_buffer__new(bpf_map__fd(cs.run.sess.skel->maps.events), on_event, &cs, NULL);
-	if (!cs.rb) {
-		ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(errno));
+	if ((err = mg_events_open(&cs.ev, bpf_map__fd(cs.run.sess.skel->maps.events), on_event,
+				  &cs, MG_BATCH_EVENTS))) {
+		ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
 		goto out;
 	}
 	floor_setup(&cs);
@@ -351,25 +343,22 @@ int cmd_check(int argc, char **argv)
 	}
 	watch_clock(&cs);
 	feed_pending(&cs, false);
-	do {	/* drain: the workload has ended, the stream is finite */
-		cs.batch = 0;
-		err = ring_buffer__consume(cs.rb);
-	} while (err == -EAGAIN);
+	/* drain: the workload has ended, the stream is finite */
+	if ((err = mg_events_drain(&cs.ev)) < 0) {
+		ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
+		goto out;
+	}
 	watch_clock(&cs);
 	feed_pending(&cs, true);
-	lost = 0;
-	for (int cpu = 0; cpu < cs.run.sess.nr_cpus; cpu++)
-		lost += cs.run.cur.bpf[cpu].v[MG_BPF_LOST] - cs.run.first.bpf[cpu].v[MG_BPF_LOST];
-	if (cs.floor.skel) {	/* since load: every floor event is fed, from load on */
-		uint64_t fl;
-
-		if ((err = mg_floor_lost(&cs.floor, cs.run.sess.nr_cpus, &fl))) {
-			ret = mg_err(MG_EXIT_FAIL, "check: reading the floor loss counter: %s",
-				     strerror(-err));
-			goto out;
-		}
-		lost += fl;
+	/* since load: every event is fed, from load on */
+	scratch = calloc(cs.run.sess.nr_cpus, sizeof(*scratch));
+	err = scratch ? mg_events_lost(&cs.run.sess, &cs.floor, scratch, &lost) : -ENOMEM;
+	free(scratch);
+	if (err) {
+		ret = mg_err(MG_EXIT_FAIL, "check: reading the loss counters: %s", strerror(-err));
+		goto out;
 	}
+	lost += cs.ev.short_records;	/* a record too short to judge is an event not checked */
 	mg_checker_lost(cs.chk, lost);
 	if (!cs.o.argv)
 		cs.order_violations = mg_order_check(cs.chk, cs.ops,

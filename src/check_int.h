@@ -16,6 +16,7 @@
 #include "backend.h"
 #include "checker.h"
 #include "escape.h"
+#include "events.h"
 #include "floor.h"
 #include "ident.h"
 #include "report.h"
@@ -46,7 +47,7 @@ struct check_state {
 	struct check_opts o;
 	struct mg_run run;
 	struct mg_checker *chk;
-	struct ring_buffer *rb;
+	struct mg_events ev;		/* the ring buffer (events.c) */
 	FILE *out;
 	/* built-in workload (workload.c); its threads record ordering observations */
 	struct mg_workload wl;
@@ -56,7 +57,6 @@ struct check_state {
 	bool ops_capped;
 	uint64_t order_violations;
 	/* clock watch */
-	unsigned int batch;		/* events consumed since the last clock sample */
 	struct mg_event *pending;	/* events newer than the last clock sample, held back */
 	size_t npending;		/* at most MG_BATCH_EVENTS */
 	bool interrupted;		/* the built-in workload was stopped by SIGINT/SIGTERM */

@@ -23,6 +23,7 @@
 #include "backend.h"
 #include "commands.h"
 #include "escape.h"
+#include "events.h"
 #include "floor.h"
 #include "follow.skel.h"
 #include "ident.h"
@@ -56,10 +57,10 @@ struct trace_state {
 	struct follow_bpf *follow;	/* COMMAND's descendants (NULL: not followed) */
 	const char *procs;		/* which processes are traced, for the header */
 	char floor_why[320];
-	struct ring_buffer *rb;
+	struct mg_events ev;		/* the ring buffer (events.c) */
 	int64_t offset;			/* CLOCK_REALTIME - CLOCK_MONOTONIC at start */
 	uint64_t printed, lost_seen, nf_seen;
-	unsigned int batch;		/* events consumed in this poll round */
+	uint64_t bad_kind;		/* records of an unknown kind (never expected) */
 	uint64_t by_kind[MG_EV_NR_KINDS];
 };
 
@@ -368,26 +369,23 @@ static void print_json_event(struct trace_state *t, const struct mg_event *e, in
 	json_decref(o);
 }
 
-static int on_event(void *ctx, void *data, size_t len)
+static void on_event(void *ctx, const struct mg_event *e)
 {
 	struct trace_state *t = ctx;
-	const struct mg_event *e = data;
 	int64_t real = (int64_t)e->ts_ns + t->offset;
 	char tm[32], det[160], name[4 * MG_NAME_LEN + 8], comm[4 * 16 + 8], dev[MG_KDEV_STRLEN];
 	size_t comm_len, name_len;
 	bool comm_cut, name_cut;
-	int ret = 0;
 
-	/* under a sustained stream libbpf would never return: hand back control per batch */
-	if (++t->batch >= 16384)
-		ret = -EAGAIN;
-	if (len < sizeof(*e) || e->kind >= MG_EV_NR_KINDS)
-		return ret;
+	if (e->kind >= MG_EV_NR_KINDS) {
+		t->bad_kind++;
+		return;
+	}
 	t->printed++;
 	t->by_kind[e->kind]++;
 	if (t->o.json) {
 		print_json_event(t, e, real);
-		return ret;
+		return;
 	}
 	fmt_time(tm, sizeof(tm), real);
 	switch (e->kind) {
@@ -425,21 +423,14 @@ static int on_event(void *ctx, void *data, size_t len)
 	printf("%s %3u %7u %-15s %-13s %-7s %-10llu %-16s %s\n", tm, e->cpu, e->tgid, comm,
 	       kind_names[e->kind], mg_kdev_str(e->dev, dev), (unsigned long long)e->ino,
 	       name[0] ? name : "-", det);
-	return ret;
 }
 
 /* Events lost so far: the tracepoint object's and the floor object's per-CPU counters. */
 static uint64_t lost_total(struct trace_state *t)
 {
-	int n = t->run.sess.nr_cpus, cpu;
-	struct mg_bpf_counts *c = t->run.cur.bpf;
-	uint64_t lost = 0, fl = 0;
+	uint64_t lost = 0;
 
-	if (!mg_session_read(&t->run.sess, c))
-		for (cpu = 0; cpu < n; cpu++)
-			lost += c[cpu].v[MG_BPF_LOST];
-	if (!mg_floor_lost(&t->floor, n, &fl))
-		lost += fl;
+	mg_events_lost(&t->run.sess, &t->floor, t->run.cur.bpf, &lost);
 	return lost;
 }
 
@@ -510,6 +501,8 @@ static void print_summary(struct trace_state *t)
 			json_object_set_new(by, kind_names[k], json_integer((json_int_t)t->by_kind[k]));
 		json_object_set_new(o, "by_event", by);
 		json_object_set_new(o, "lost_events", json_integer((json_int_t)t->lost_seen));
+		json_object_set_new(o, "malformed_records",
+				    json_integer((json_int_t)(t->bad_kind + t->ev.short_records)));
 		if (t->o.argv)
 			json_object_set_new(o, "command_status", json_integer(t->run.child_status));
 		json_object_set_new(o, "processes", json_string(t->procs));
@@ -536,6 +529,9 @@ static void print_summary(struct trace_state *t)
 			cu->dev & 0xfffff, cu->ino, cu->why);
 	fprintf(stderr, "mgtrace: %llu events printed, %llu lost", (unsigned long long)t->printed,
 		(unsigned long long)t->lost_seen);
+	if (t->bad_kind + t->ev.short_records)
+		fprintf(stderr, "; %llu malformed records not shown",
+			(unsigned long long)(t->bad_kind + t->ev.short_records));
 	if (t->follow)
 		fprintf(stderr, "; %llu child processes followed, %llu not followed (process map full)",
 			(unsigned long long)t->follow->bss->follow_counts.followed,
@@ -633,9 +629,9 @@ int cmd_trace(int argc, char **argv)
 		ret = mg_err(MG_EXIT_FAIL, "out of memory");
 		goto out;
 	}
-	t.rb = ring_buffer__new(bpf_map__fd(t.run.sess.skel->maps.events), on_event, &t, NULL);
-	if (!t.rb) {
-		ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(errno));
+	if ((err = mg_events_open(&t.ev, bpf_map__fd(t.run.sess.skel->maps.events), on_event, &t,
+				  16384))) {
+		ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
 		goto out;
 	}
 	t.offset = mg_realtime_offset();
@@ -658,13 +654,10 @@ int cmd_trace(int argc, char **argv)
 	}
 	for (;;) {
 		/* events are submitted without wakeups below a backlog: consume on a timer too */
-		t.batch = 0;
-		err = ring_buffer__poll(t.rb, 100);
-		if (err >= 0 || err == -EAGAIN) {
-			t.batch = 0;
-			err = ring_buffer__consume(t.rb);
-		}
-		if (err < 0 && err != -EINTR && err != -EAGAIN) {
+		err = mg_events_wait(&t.ev, 100);
+		if (!err)
+			err = mg_events_consume(&t.ev);
+		if (err < 0) {
 			ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
 			goto out;
 		}
@@ -673,15 +666,15 @@ int cmd_trace(int argc, char **argv)
 			break;
 	}
 	mg_run_end_child(&t.run);
-	do {
-		t.batch = 0;
-		err = ring_buffer__consume(t.rb);
-	} while (err == -EAGAIN);
+	if ((err = mg_events_drain(&t.ev)) < 0) {
+		ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
+		goto out;
+	}
 	note_lost(&t);
 	print_summary(&t);
 	ret = t.o.argv ? t.run.child_status : MG_EXIT_OK;
 out:
-	ring_buffer__free(t.rb);
+	mg_events_close(&t.ev);
 	mg_floor_close(&t.floor);
 	mg_run_cleanup(&t.run);
 	follow_bpf__destroy(t.follow);

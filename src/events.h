@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * events.h - the one event pipeline of event mode (trace, check): the BPF ring
+ * buffer "events" that bpf/mgtrace.bpf.c and bpf/floor.bpf.c share, consumed
+ * in batches so that a sustained stream still hands control back (signals,
+ * clock samples), and the count of events lost on the way.
+ *
+ * Events are submitted without a wakeup below a backlog (mg_wakeup_flags in
+ * bpf/mg_common.bpf.h), so consumers wait on a timer as well as on data.
+ * Model: libbpf-bootstrap's bootstrap.c (one loop, one handler).
+ */
+#ifndef MG_EVENTS_H
+#define MG_EVENTS_H
+
+#include <stdint.h>
+#include "backend.h"
+#include "floor.h"
+#include "mgtrace.h"
+
+/* Called for each complete record, in ring-buffer (reservation) order. */
+typedef void (*mg_event_fn)(void *ctx, const struct mg_event *e);
+
+/* A consumer of the ring buffer, from mg_events_open() to mg_events_close(). */
+struct mg_events {
+	struct ring_buffer *rb;
+	mg_event_fn fn;
+	void *ctx;
+	unsigned int batch;		/* records handled in the current batch */
+	unsigned int batch_max;		/* records per batch before control returns */
+	uint64_t records;		/* records handled */
+	uint64_t short_records;		/* records shorter than struct mg_event (never expected) */
+};
+
+/*
+ * Consume the ring buffer map map_fd, batch_max records per batch. Returns 0
+ * or -errno (-ENOMEM).
+ */
+int mg_events_open(struct mg_events *ev, int map_fd, mg_event_fn fn, void *ctx,
+		   unsigned int batch_max);
+
+/* Wait up to timeout_ms for records (or a wakeup). Returns 0 or -errno (not -EINTR). */
+int mg_events_wait(struct mg_events *ev, int timeout_ms);
+
+/*
+ * Handle what is there now, one batch at most. Returns 1 if the batch filled
+ * (more may be waiting), 0 if the buffer was emptied, or -errno.
+ */
+int mg_events_consume(struct mg_events *ev);
+
+/* Handle everything there now, batch after batch. Returns 0 or -errno. */
+int mg_events_drain(struct mg_events *ev);
+
+/*
+ * Events lost since load (ring buffer full): the session object's MG_BPF_LOST
+ * and, if loaded, the floor object's, summed over possible CPUs. scratch holds
+ * sess->nr_cpus entries. Returns 0 or -errno (a map could not be read).
+ */
+int mg_events_lost(struct mg_session *sess, const struct mg_floor *floor,
+		   struct mg_bpf_counts *scratch, uint64_t *lost);
+
+void mg_events_close(struct mg_events *ev);
+
+#endif
