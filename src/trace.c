@@ -24,6 +24,7 @@
 #include "commands.h"
 #include "escape.h"
 #include "events.h"
+#include "trace_int.h"
 #include "floor.h"
 #include "follow.skel.h"
 #include "ident.h"
@@ -34,39 +35,6 @@
 #include "run.h"
 #include "testhook.h"
 #include "util.h"
-
-#define EV_FLOOR (1u << 31)	/* --events bit for the floor object (not a tracepoint kind) */
-
-struct trace_opts {
-	enum mg_backend backend;	/* for floor events: auto, fentry or kprobe */
-	bool json, all, events_given;
-	bool no_inherit;		/* with COMMAND: COMMAND's own process only */
-	unsigned int mask;		/* 1 << enum mg_event_kind, plus EV_FLOOR */
-	uint64_t pid;
-	char comm[16];
-	struct mg_ident_set ids;	/* --path or --inode: the inodes traced (ids.n = 0: all) */
-	const char *path;
-	uint64_t ringbuf_bytes;
-	char **argv;
-};
-
-struct trace_state {
-	struct trace_opts o;
-	struct mg_run run;		/* env, session (tracepoints), COMMAND */
-	struct mg_floor floor;		/* floor.skel NULL: not loaded */
-	struct follow_bpf *follow;	/* COMMAND's descendants (NULL: not followed) */
-	const char *procs;		/* which processes are traced, for the header */
-	char floor_why[320];
-	struct mg_events ev;		/* the ring buffer (events.c) */
-	int64_t offset;			/* CLOCK_REALTIME - CLOCK_MONOTONIC at start */
-	uint64_t printed, lost_seen, nf_seen;
-	uint64_t bad_kind;		/* records of an unknown kind (never expected) */
-	uint64_t by_kind[MG_EV_NR_KINDS];
-};
-
-static const char *const kind_names[MG_EV_NR_KINDS] = {
-	"ctime_swap", "ctime_skip", "stat", "ctime_set", "floor_swap", "floor_fail", "floor_unknown",
-};
 
 static int usage(FILE *f, int code)
 {
@@ -272,159 +240,6 @@ static int floor_open(struct trace_state *t)
 	return MG_EXIT_OK;
 }
 
-static void fmt_time(char *buf, size_t len, int64_t real_ns)
-{
-	time_t s = real_ns / 1000000000;
-	struct tm tm;
-
-	localtime_r(&s, &tm);
-	snprintf(buf, len, "%02d:%02d:%02d.%09lld", tm.tm_hour, tm.tm_min, tm.tm_sec,
-		 (long long)(real_ns % 1000000000));
-}
-
-/*
- * The event's comm and name as printed: cut at a character boundary, with
- * whether each was cut (escape.h). comm has no recorded length: the kernel
- * keeps 15 bytes; a cut is seen only when it split a character.
- */
-static void event_names(const struct mg_event *e, size_t *comm_len, bool *comm_cut,
-			size_t *name_len, bool *name_cut)
-{
-	*comm_len = mg_name_len(e->comm, sizeof(e->comm), 0, comm_cut);
-	*name_len = mg_name_len(e->name, sizeof(e->name), e->name_len, name_cut);
-}
-
-/*
- * The kernel's fine-stamp decision as bpf/floor.bpf.c captured it: "needed",
- * "unneeded" (outside the kernel's condition), "undecided" (the state changed
- * between the two captures), or NULL (not inside inode_set_ctime_current).
- */
-static const char *fine_decision(const struct mg_event *e)
-{
-	if (e->flags & MG_EVF_FINE_NEEDED)
-		return "needed";
-	if (e->flags & MG_EVF_FINE_UNNEEDED)
-		return "unneeded";
-	return e->flags & MG_EVF_IN_SET_CTIME ? "undecided" : NULL;
-}
-
-static void print_json_event(struct trace_state *t, const struct mg_event *e, int64_t real)
-{
-	json_t *o = json_object();
-	char dev[MG_KDEV_STRLEN];
-	size_t comm_len, name_len;
-	bool comm_cut, name_cut;
-
-	json_object_set_new(o, "type", json_string("event"));
-	json_object_set_new(o, "event", json_string(kind_names[e->kind]));
-	json_object_set_new(o, "time_realtime_ns", json_integer(real));
-	json_object_set_new(o, "time_mono_ns", json_integer((json_int_t)e->ts_ns));
-	json_object_set_new(o, "cpu", json_integer(e->cpu));
-	json_object_set_new(o, "pid", json_integer(e->tgid));
-	json_object_set_new(o, "tid", json_integer(e->pid));
-	event_names(e, &comm_len, &comm_cut, &name_len, &name_cut);
-	json_object_set_new(o, "comm", mg_json_str(e->comm, comm_len));
-	json_object_set_new(o, "comm_truncated", json_boolean(comm_cut));
-	json_object_set_new(o, "dev", json_string(mg_kdev_str(e->dev, dev)));
-	json_object_set_new(o, "ino", json_integer((json_int_t)e->ino));
-	json_object_set_new(o, "gen", json_integer(e->gen));
-	json_object_set_new(o, "name", mg_json_str(e->name, name_len));
-	json_object_set_new(o, "name_truncated", json_boolean(name_cut));
-	if (e->kind == MG_EV_CTIME_SWAP || e->kind == MG_EV_CTIME_SKIP || e->kind >= MG_EV_FLOOR_SWAP)
-		json_object_set_new(o, "entry_mono_ns", e->entry_ns ?
-				    json_integer((json_int_t)e->entry_ns) : json_null());
-	switch (e->kind) {
-	case MG_EV_CTIME_SWAP:
-		json_object_set_new(o, "old_nsec", json_integer(e->old_nsec & ~MG_I_CTIME_QUERIED));
-		json_object_set_new(o, "old_queried", json_boolean(e->old_nsec & MG_I_CTIME_QUERIED));
-		json_object_set_new(o, "new_sec", json_integer(e->ctime_sec));
-		json_object_set_new(o, "new_nsec", json_integer(e->ctime_nsec));
-		json_object_set_new(o, "cur_nsec", json_integer(e->cur_nsec & ~MG_I_CTIME_QUERIED));
-		json_object_set_new(o, "cur_queried", json_boolean(e->cur_nsec & MG_I_CTIME_QUERIED));
-		break;
-	case MG_EV_STAT:
-		json_object_set_new(o, "mtime_sec", json_integer(e->mtime_sec));
-		json_object_set_new(o, "mtime_nsec", json_integer(e->mtime_nsec));
-		/* fall through */
-	case MG_EV_CTIME_SKIP:
-	case MG_EV_CTIME_SET:
-		json_object_set_new(o, "ctime_sec", json_integer(e->ctime_sec));
-		json_object_set_new(o, "ctime_nsec", json_integer(e->ctime_nsec));
-		break;
-	default:	/* floor */
-		json_object_set_new(o, "fine_sec", json_integer(e->ctime_sec));
-		json_object_set_new(o, "fine_nsec", json_integer(e->ctime_nsec));
-		json_object_set_new(o, "floor_before_mono_ns", e->floor_known ?
-				    json_integer((json_int_t)e->floor_before) : json_null());
-		json_object_set_new(o, "floor_after_mono_ns", e->floor_known ?
-				    json_integer((json_int_t)e->floor_after) : json_null());
-		json_object_set_new(o, "fine_decision", fine_decision(e) ?
-				    json_string(fine_decision(e)) : json_null());
-		if (!e->floor_known)
-			json_object_set_new(o, "floor_unavailable",
-					    json_string("mg_floor is not in /proc/kallsyms"));
-		break;
-	}
-	mg_json_print_line(stdout, o);
-	json_decref(o);
-}
-
-static void on_event(void *ctx, const struct mg_event *e)
-{
-	struct trace_state *t = ctx;
-	int64_t real = (int64_t)e->ts_ns + t->offset;
-	char tm[32], det[160], name[4 * MG_NAME_LEN + 8], comm[4 * 16 + 8], dev[MG_KDEV_STRLEN];
-	size_t comm_len, name_len;
-	bool comm_cut, name_cut;
-
-	if (e->kind >= MG_EV_NR_KINDS) {
-		t->bad_kind++;
-		return;
-	}
-	t->printed++;
-	t->by_kind[e->kind]++;
-	if (t->o.json) {
-		print_json_event(t, e, real);
-		return;
-	}
-	fmt_time(tm, sizeof(tm), real);
-	switch (e->kind) {
-	case MG_EV_CTIME_SWAP:
-		snprintf(det, sizeof(det), "old=.%09u%s new=%lld.%09u",
-			 e->old_nsec & ~MG_I_CTIME_QUERIED,
-			 e->old_nsec & MG_I_CTIME_QUERIED ? "(QUERIED)" : "",
-			 (long long)e->ctime_sec, e->ctime_nsec);
-		break;
-	case MG_EV_CTIME_SKIP:
-		snprintf(det, sizeof(det), "ctime=%lld.%09u", (long long)e->ctime_sec,
-			 e->ctime_nsec);
-		break;
-	case MG_EV_STAT:
-		snprintf(det, sizeof(det), "ctime=%lld.%09u mtime=%lld.%09u", (long long)e->ctime_sec,
-			 e->ctime_nsec, (long long)e->mtime_sec, e->mtime_nsec);
-		break;
-	case MG_EV_CTIME_SET:
-		snprintf(det, sizeof(det), "ctime=%lld.%09u", (long long)e->ctime_sec, e->ctime_nsec);
-		break;
-	default:
-		if (e->floor_known)
-			snprintf(det, sizeof(det), "fine=%lld.%09u floor=%llu->%llu (mono ns) %s",
-				 (long long)e->ctime_sec, e->ctime_nsec, e->floor_before, e->floor_after,
-				 fine_decision(e) ? fine_decision(e) : "-");
-		else
-			snprintf(det, sizeof(det), "fine=%lld.%09u floor=unavailable (mg_floor not "
-				 "in kallsyms) %s", (long long)e->ctime_sec, e->ctime_nsec,
-				 fine_decision(e) ? fine_decision(e) : "-");
-		break;
-	}
-	event_names(e, &comm_len, &comm_cut, &name_len, &name_cut);
-	mg_text_escape(comm, sizeof(comm), e->comm, comm_len, comm_cut);
-	mg_text_escape(name, sizeof(name), e->name, name_len, name_cut);
-	printf("%s %3u %7u %-15s %-13s %-7s %-10llu %-16s %s\n", tm, e->cpu, e->tgid, comm,
-	       kind_names[e->kind], mg_kdev_str(e->dev, dev), (unsigned long long)e->ino,
-	       name[0] ? name : "-", det);
-}
-
 /* Events lost so far: the tracepoint object's and the floor object's per-CPU counters. */
 static uint64_t lost_total(struct trace_state *t)
 {
@@ -475,103 +290,6 @@ static void note_lost(struct trace_state *t)
 		printf("lost %llu events\n", (unsigned long long)(lost - t->lost_seen));
 	}
 	t->lost_seen = lost;
-}
-
-static json_t *ids_json(struct trace_state *t);
-
-static void print_summary(struct trace_state *t)
-{
-	struct mg_ident now, *cu = &now;
-	bool copied = mg_ident_copied_up(&t->o.ids, &now);
-	int k;
-
-	if (t->o.json) {
-		json_t *o = json_object(), *by = json_object();
-
-		json_object_set_new(o, "schema_version", json_integer(MG_SCHEMA_VERSION));
-		json_object_set_new(o, "type", json_string("trace_summary"));
-		json_object_set_new(o, "kernel_release", mg_json_cstr(t->run.env.release));
-		json_object_set_new(o, "tracepoints", json_string(t->run.sess.tp_btf ? "tp_btf" : "raw_tp"));
-		json_object_set_new(o, "floor_probes", t->floor.skel ? json_string(t->floor.probe) :
-				    json_null());
-		if (!t->floor.skel && (t->o.mask & EV_FLOOR))
-			json_object_set_new(o, "floor_unavailable", json_string(t->floor_why));
-		json_object_set_new(o, "events", json_integer((json_int_t)t->printed));
-		for (k = 0; k < MG_EV_NR_KINDS; k++)
-			json_object_set_new(by, kind_names[k], json_integer((json_int_t)t->by_kind[k]));
-		json_object_set_new(o, "by_event", by);
-		json_object_set_new(o, "lost_events", json_integer((json_int_t)t->lost_seen));
-		json_object_set_new(o, "malformed_records",
-				    json_integer((json_int_t)(t->bad_kind + t->ev.short_records)));
-		if (t->o.argv)
-			json_object_set_new(o, "command_status", json_integer(t->run.child_status));
-		json_object_set_new(o, "processes", json_string(t->procs));
-		if (t->follow) {
-			json_object_set_new(o, "processes_followed",
-					    json_integer((json_int_t)t->follow->bss->follow_counts.followed));
-			json_object_set_new(o, "processes_not_followed",
-					    json_integer((json_int_t)t->nf_seen));
-		}
-		json_object_set_new(o, "inodes", ids_json(t));
-		if (t->o.ids.note[0])
-			json_object_set_new(o, "inodes_note", json_string(t->o.ids.note));
-		if (copied)
-			json_object_set_new(o, "copied_up_untraced",
-					    json_sprintf("%u:%u:%llu", cu->dev >> 20, cu->dev & 0xfffff,
-							 cu->ino));
-		mg_json_print_line(stdout, o);
-		json_decref(o);
-		return;
-	}
-	if (copied)
-		fprintf(stderr, "mgtrace: note: the file was copied up during the trace to upper inode "
-			"%u:%u:%llu (%s), whose events were not traced\n", cu->dev >> 20,
-			cu->dev & 0xfffff, cu->ino, cu->why);
-	fprintf(stderr, "mgtrace: %llu events printed, %llu lost", (unsigned long long)t->printed,
-		(unsigned long long)t->lost_seen);
-	if (t->bad_kind + t->ev.short_records)
-		fprintf(stderr, "; %llu malformed records not shown",
-			(unsigned long long)(t->bad_kind + t->ev.short_records));
-	if (t->follow)
-		fprintf(stderr, "; %llu child processes followed, %llu not followed (process map full)",
-			(unsigned long long)t->follow->bss->follow_counts.followed,
-			(unsigned long long)t->nf_seen);
-	fputc('\n', stderr);
-}
-
-/* [{dev, ino, role, fstype, source}] of the traced inodes ([] when every inode is traced). */
-static json_t *ids_json(struct trace_state *t)
-{
-	json_t *a = json_array();
-
-	for (int i = 0; i < t->o.ids.n; i++) {
-		const struct mg_ident *id = &t->o.ids.id[i];
-		json_t *o = json_object();
-
-		json_object_set_new(o, "dev", json_sprintf("%u:%u", id->dev >> 20, id->dev & 0xfffff));
-		json_object_set_new(o, "ino", json_integer((json_int_t)id->ino));
-		json_object_set_new(o, "role", json_string(id->role));
-		json_object_set_new(o, "fstype", json_string(id->fstype));
-		json_object_set_new(o, "source", json_string(id->why));
-		json_array_append_new(a, o);
-	}
-	return a;
-}
-
-/* Header lines (text mode, stderr): the processes and the inodes traced, and why. */
-static void print_selection(struct trace_state *t)
-{
-	fprintf(stderr, "mgtrace: processes: %s%s%s\n", t->procs, t->o.comm[0] ? ", comm " : "",
-		t->o.comm);
-	for (int i = 0; i < t->o.ids.n; i++) {
-		const struct mg_ident *id = &t->o.ids.id[i];
-
-		fprintf(stderr, "mgtrace: inode %u:%u:%llu (%s%s%s): %s\n", id->dev >> 20,
-			id->dev & 0xfffff, id->ino, id->role, id->fstype[0] ? ", " : "", id->fstype,
-			id->why);
-	}
-	if (t->o.ids.note[0])
-		fprintf(stderr, "mgtrace: note: %s\n", t->o.ids.note);
 }
 
 int cmd_trace(int argc, char **argv)
@@ -629,7 +347,7 @@ int cmd_trace(int argc, char **argv)
 		ret = mg_err(MG_EXIT_FAIL, "out of memory");
 		goto out;
 	}
-	if ((err = mg_events_open(&t.ev, bpf_map__fd(t.run.sess.skel->maps.events), on_event, &t,
+	if ((err = mg_events_open(&t.ev, bpf_map__fd(t.run.sess.skel->maps.events), trace_on_event, &t,
 				  16384))) {
 		ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
 		goto out;
@@ -641,7 +359,7 @@ int cmd_trace(int argc, char **argv)
 			t.floor.skel ? t.floor.probe : (t.o.mask & EV_FLOOR) ? "unavailable: " :
 			"not asked", t.floor.skel || !(t.o.mask & EV_FLOOR) ? "" : t.floor_why,
 			t.o.argv ? "" : "; Ctrl-C to stop");
-		print_selection(&t);
+		trace_print_selection(&t);
 		printf("%-18s %3s %7s %-15s %-13s %-7s %-10s %-16s %s\n", "TIME(REALTIME)", "CPU", "PID",
 		       "COMM", "EVENT", "DEV", "INO", "NAME", "DETAILS");
 	}
@@ -671,7 +389,7 @@ int cmd_trace(int argc, char **argv)
 		goto out;
 	}
 	note_lost(&t);
-	print_summary(&t);
+	trace_print_summary(&t);
 	ret = t.o.argv ? t.run.child_status : MG_EXIT_OK;
 out:
 	mg_events_close(&t.ev);
