@@ -3,6 +3,15 @@
 # $MG (the mgtrace binary), $T (a scratch directory) and the counters pass and fail.
 
 ok()   { pass=$((pass + 1)); echo "PASS $*"; }
+# skip NAME REASON: a test this host cannot run, said so (never counted as a pass)
+skip() { skipped=$((skipped + 1)); echo "SKIP $1: $2"; }
+# tracepoint_host NAME: true where only tracepoints attach here (lockdown, no kprobes), as the
+# tests marked with it assume; elsewhere the test is skipped with the reason
+tracepoint_host() {
+	[ "$HOST_BACKEND" = tracepoint ] && return 0
+	skip "$1" "assumes a host where only tracepoints attach; auto backend here is $HOST_BACKEND"
+	return 1
+}
 bad()  { fail=$((fail + 1)); echo "FAIL $*"; }
 # expect NAME CMD...: pass when CMD succeeds
 expect() { local n=$1; shift; if "$@"; then ok "$n"; else bad "$n"; fi; }
@@ -58,7 +67,7 @@ stat_run() { # NAME EXPECT_FS STRESS_ARGS...
 	local name=$1 fs=$2; shift 2
 	$MG stat --json -o "$T/$name.json" -- $MG stress --threads 2 --duration 1 "$@" \
 		> "$T/$name.out" 2>&1 || { bad "$name: stat exits 0"; return; }
-	python3 tests/checkjson.py stat "$T/$name.json" --expect-backend tracepoint \
+	python3 tests/checkjson.py stat "$T/$name.json" --expect-backend "$HOST_BACKEND" \
 		--exact-kernel --kernel-percpu > "$T/$name.chk" 2>&1
 	tally "$name" "$T/$name.chk"
 	grep -q "($fs)" "$T/$name.out" && ok "$name: stress ran on $fs" \

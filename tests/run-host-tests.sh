@@ -12,13 +12,14 @@
 # 5. bad input: exit code, one-line message, and no BPF program or link left behind.
 # Each part is a file in tests/host.d/, run in name order (MGTRACE_TESTS="20-probe 30-stat"
 # picks some); shared helpers are in tests/lib.sh.
-# Ends with "N passed, M failed"; exits non-zero on any failure.
+# Ends with "N passed, M failed, K skipped" (a test this host cannot run is skipped with
+# its reason, never passed); exits non-zero on any failure.
 set -u
 cd "$(dirname "$0")/.."
 MG=${MGTRACE:-./mgtrace}
 T=$(mktemp -d /tmp/mgtrace-test.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
+pass=0 fail=0 skipped=0
 
 [ "$(id -u)" = 0 ] || { echo "run-host-tests: must run as root"; exit 1; }
 # One live-kernel test or benchmark at a time: they count the same global events.
@@ -28,9 +29,13 @@ flock 9
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 mountpoint -q /sys/kernel/security || mount -t securityfs none /sys/kernel/security
 . tests/lib.sh
+# What this host allows, detected, not assumed: the backend auto chooses (tracepoint under
+# lockdown without kprobes, as on the project's machines).
+HOST_BACKEND=$($MG probe --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin).get("auto_backend"))' 2>/dev/null)
+echo "# host: auto backend ${HOST_BACKEND:-unknown}, lockdown $(grep -o '\[[a-z]*\]' /sys/kernel/security/lockdown 2>/dev/null || echo unknown)"
 for f in tests/host.d/*.sh; do
 	n=$(basename "$f" .sh)
 	case " ${MGTRACE_TESTS:-$n} " in *" $n "*) . "$f" ;; esac
 done
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, $skipped skipped"
 [ $fail = 0 ]

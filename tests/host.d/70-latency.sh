@@ -8,7 +8,7 @@ echo "# stat --latency"
 badcase "--latency with tracepoints" 2 "latency needs a function-probe backend (fentry or kprobe), not tracepoint" \
 	$MG stat --latency --backend tracepoint -- true
 badcase "-L with tracepoints" 2 "latency needs a function-probe backend" $MG stat -L -b tracepoint -- true
-if [ "$($MG probe --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["auto_backend"])')" = tracepoint ]; then
+if tracepoint_host "--latency refusals"; then
 	badcase "--latency, auto chooses tracepoints" 3 \
 		"--latency needs a function-probe backend (fentry or kprobe): fentry refused: .*; kprobe refused: " \
 		$MG stat --latency -- true
@@ -16,6 +16,4 @@ if [ "$($MG probe --json | python3 -c 'import json,sys; print(json.load(sys.stdi
 		$MG stat --latency --json -- true
 	badcase "--latency --backend fentry under lockdown" 3 "backend fentry unavailable" \
 		$MG stat --latency --backend fentry -- true
-else
-	echo "# skipped: a function-probe backend attaches on this kernel"
 fi

@@ -14,15 +14,15 @@ badcase "--hot with tracepoints" 2 "needs a function-probe backend" $MG stat --h
 badcase "stress zero threads" 2 "invalid value" $MG stress --threads 0
 badcase "stress negative duration" 2 "invalid value" $MG stress --duration -3
 badcase "probe extra argument" 2 "unexpected argument" $MG probe extra
-badcase "fentry under lockdown" 3 "EPERM" $MG stat --backend fentry -- true
-badcase "kprobe without kprobes" 3 "no kprobes" $MG stat --backend kprobe -- true
+tracepoint_host "fentry under lockdown" && badcase "fentry under lockdown" 3 "EPERM" $MG stat --backend fentry -- true
+tracepoint_host "kprobe without kprobes" && badcase "kprobe without kprobes" 3 "no kprobes" $MG stat --backend kprobe -- true
 badcase "not root" 3 "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups $MG stat -- true
 badcase "not root (probe)" 3 "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups $MG probe
 badcase "debugfs not mounted" 3 "debugfs is not mounted" \
 	unshare -m sh -c "umount /sys/kernel/debug && exec $MG stat -- true"
 badcase "no BTF" 3 "no BTF" \
 	unshare -m sh -c "mount --bind /dev/null /sys/kernel/btf/vmlinux && exec $MG stat -- true"
-badcase "--hot where only tracepoints attach" 3 "needs a function-probe backend" $MG stat --hot -- true
+tracepoint_host "--hot where only tracepoints attach" && badcase "--hot where only tracepoints attach" 3 "needs a function-probe backend" $MG stat --hot -- true
 badcase "stress: --duration with --ops" 2 "exclude each other" $MG stress --duration 1 --ops 5
 badcase "stress: missing --dir" 2 "cannot create a directory" $MG stress --dir /nonexistent
 badcase "hex interval" 2 "invalid interval" $MG stat -i 0x10
