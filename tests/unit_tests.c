@@ -31,6 +31,16 @@ static int passed, failed;
 	printf(__VA_ARGS__); putchar('\n');				\
 } while (0)
 
+/* As the kernel's selftests' ASSERT_EQ: print the actual and the expected value. */
+#define ASSERT_EQ(actual, expected, ...) do {				\
+	unsigned long long a_ = (unsigned long long)(actual);		\
+	unsigned long long e_ = (unsigned long long)(expected);		\
+	if (a_ == e_) { passed++; printf("ok   "); }			\
+	else { failed++; printf("FAIL "); }				\
+	printf(__VA_ARGS__);						\
+	printf(" (%s: actual %llu, expected %llu)\n", #actual, a_, e_);	\
+} while (0)
+
 static void test_parse_u64(void)
 {
 	static const struct { const char *s; uint64_t min, max; int err; uint64_t v; } cases[] = {
@@ -153,7 +163,7 @@ static void test_report_funcs_kpc(void)
 	      R[MG_R_CTIME_SWAPS].total == 330, "ctime_swaps 330 matches debugfs");
 	CHECK(R[MG_R_CURRENT_TIME].src == MG_SRC_BPF && R[MG_R_CURRENT_TIME].total == 770,
 	      "current_time counted with --hot");
-	CHECK(r.mismatches == 1, "exactly one mismatch (got %d)", r.mismatches);
+	ASSERT_EQ(r.mismatches, 1, "exactly one mismatch (got %d)", r.mismatches);
 	mg_report_free(&r);
 
 	/* A BPF undercount (a lost event) must be flagged: the check can fail. */
@@ -458,18 +468,17 @@ static void test_checker(void)
 	e = swap_ev(3, 10, 100, 0, 0, 1000); mg_checker_event(c, &e);
 	e = swap_ev(3, 10, 200, 100, 100, 2000); mg_checker_event(c, &e);
 	e = ev(MG_EV_STAT, 3, 10, 100, 2000 + 2000000000ull); mg_checker_event(c, &e);
-	CHECK(st->violations[MG_V_REGRESSION] == 2, "checker: a stale read 2 s late is a regression");
+	ASSERT_EQ(st->violations[MG_V_REGRESSION], 2, "checker: a stale read 2 s late is a regression");
 
 	/* invariant 2: an update of a QUERIED ctime that is not later fails */
 	e = ev(MG_EV_STAT, 4, 20, 700, 3000); mg_checker_event(c, &e);
 	e = swap_ev(4, 20, 700, 700 | Q, 700 | Q, 3001); mg_checker_event(c, &e);
-	CHECK(st->violations[MG_V_NOT_LATER] == 1, "checker: QUERIED update to an equal ctime is a violation");
+	ASSERT_EQ(st->violations[MG_V_NOT_LATER], 1, "checker: QUERIED update to an equal ctime is a violation");
 
 	/* invariant 2: a skip after a getattr that finished before the update began fails */
 	e = ev(MG_EV_STAT, 5, 30, 1, 3990); mg_checker_event(c, &e);
 	e = ev(MG_EV_CTIME_SKIP, 5, 30, 1, 4000); e.entry_ns = 3995; mg_checker_event(c, &e);
-	CHECK(st->violations[MG_V_SKIP_AFTER_QUERY] == 1,
-	      "checker: a skip after a query that preceded the update is a violation (%llu)",
+	ASSERT_EQ(st->violations[MG_V_SKIP_AFTER_QUERY], 1, "checker: a skip after a query that preceded the update is a violation (%llu)",
 	      (unsigned long long)st->violations[MG_V_SKIP_AFTER_QUERY]);
 	/* without the update's entry time the order of query and decision is unknown */
 	e = ev(MG_EV_CTIME_SKIP, 5, 30, 1, 4001); mg_checker_event(c, &e);
@@ -517,7 +526,7 @@ static void test_checker(void)
 	/* ... but a value replaced 2 s before the getattr's event is a regression */
 	e = swap_ev(16, 90, 500, 400, 400, 10500); mg_checker_event(c, &e);
 	e = ev(MG_EV_STAT, 16, 90, 400, 10500 + 2000000000ull); mg_checker_event(c, &e);
-	CHECK(mg_checker_faults(c) == 6, "checker: a value replaced 2 s before the read is a regression");
+	ASSERT_EQ(mg_checker_faults(c), 6, "checker: a value replaced 2 s before the read is a regression");
 
 	/* torn getattr: the old seconds with the new nanoseconds, across a second boundary */
 	e = swap_ev(9, 60, 999999000, 0, 0, 1000); mg_checker_event(c, &e);
@@ -555,7 +564,7 @@ static void test_checker(void)
 	e.tai_ns = 1796000000ull * 1000000000ull + 37000000000ull; mg_checker_event(c, &e);
 	e = swap_ev(13, 1796000000, 7, Q, Q, 5001);
 	e.tai_ns = 1796000000ull * 1000000000ull + 37000000010ull; mg_checker_event(c, &e);
-	CHECK(mg_checker_faults(c) == 8, "checker: a fall from a clock-given future ctime is a fault");
+	ASSERT_EQ(mg_checker_faults(c), 8, "checker: a fall from a clock-given future ctime is a fault");
 
 	/* a 0.5 ms backward step seen in the events' own offsets explains a 0.3 ms fall */
 	e = swap_ev(14, 80, 900000, 0, 0, 6000); e.tai_ns = 6000 + 1000000000000ull;
@@ -569,7 +578,7 @@ static void test_checker(void)
 	mg_checker_event(c, &e);
 	e = swap_ev(15, 80, 1000000, 0, 0, 7000); e.tai_ns = 7000 + 1000000000000ull - 500000;
 	mg_checker_event(c, &e);
-	CHECK(mg_checker_faults(c) == 9, "checker: a fall larger than the step is a fault");
+	ASSERT_EQ(mg_checker_faults(c), 9, "checker: a fall larger than the step is a fault");
 
 	/* floor: mg_floor lower at exit than at entry is a move back */
 	e = ev(MG_EV_FLOOR_SWAP, 0, 80, 1, 8000); e.floor_known = 1;
@@ -591,7 +600,7 @@ static void test_checker(void)
 
 	/* lost events are counted (the verdict turns inconclusive in check.c) */
 	mg_checker_lost(c, 3);
-	CHECK(st->lost == 3, "checker: lost events are counted");
+	ASSERT_EQ(st->lost, 3, "checker: lost events are counted");
 	mg_checker_free(c);
 
 	/* the inode bound: events beyond it are untracked, not dropped silently */
@@ -636,7 +645,7 @@ static void test_verdict(void)
 	base.f[MG_F_FAIL_RATIO].value = 0;
 	now.f[MG_F_FAIL_RATIO].value = 0.005;
 	mg_gates_eval(g, &now, off, &base, 1.5);
-	CHECK(g[MG_F_FAIL_RATIO].result == 1, "verdict: a baseline of 0 allows the slack (0.005 <= 0.02)");
+	ASSERT_EQ(g[MG_F_FAIL_RATIO].result, 1, "verdict: a baseline of 0 allows the slack (0.005 <= 0.02)");
 	now.f[MG_F_FINE_PER_UPDATE].have = false;
 	mg_gates_eval(g, &now, off, &base, 1.5);
 	CHECK(g[MG_F_FINE_PER_UPDATE].result == -1, "verdict: an unavailable figure is not evaluated");
@@ -660,14 +669,14 @@ static void test_verdict(void)
 	      "verdict: a missing baseline is -ENOENT: %s", err);
 
 	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5 });
-	CHECK(v.code == 0, "verdict: nothing wrong is PASS");
+	ASSERT_EQ(v.code, 0, "verdict: nothing wrong is PASS");
 	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .gates_failed = 1 });
-	CHECK(v.code == 1, "verdict: a failed gate is FAIL");
+	ASSERT_EQ(v.code, 1, "verdict: a failed gate is FAIL");
 	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .lost = 1 });
-	CHECK(v.code == 4, "verdict: lost events are INCONCLUSIVE");
+	ASSERT_EQ(v.code, 4, "verdict: lost events are INCONCLUSIVE");
 	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .command = true,
 						       .command_status = 2 });
-	CHECK(v.code == 1, "verdict: a failed COMMAND is FAIL (%s)", v.reason);
+	ASSERT_EQ(v.code, 1, "verdict: a failed COMMAND is FAIL (%s)", v.reason);
 }
 
 static void test_order_check(void)
@@ -928,7 +937,7 @@ static void test_json_str(void)
 		}
 		bad += !json_roundtrips((char *)b, n);
 	}
-	CHECK(bad == 0, "20000 random byte strings: always a JSON string, decoding to the same "
+	ASSERT_EQ(bad, 0, "20000 random byte strings: always a JSON string, decoding to the same "
 	      "bytes (%d failed)", bad);
 	/* the round-trip check itself fails on a wrong encoding */
 	{
@@ -980,7 +989,7 @@ static void test_text_escape(void)
 		mg_text_escape(out, sizeof(out), b, 1, false);
 		n += strchr(out, '\n') || strchr(out, '\r') || (out[0] && (unsigned char)out[0] < 0x20);
 	}
-	CHECK(n == 0, "no single byte escapes to a control character (%zu did)", n);
+	ASSERT_EQ(n, 0, "no single byte escapes to a control character (%zu did)", n);
 }
 
 static void test_kdev(void)
