@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "check_int.h"
+#include "opts.h"
 
 static int usage(FILE *f, int code)
 {
@@ -75,7 +76,7 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 	for (c = 0; c < MG_F_NR; c++)
 		o->limit[c] = -1;
 	o->baseline_factor = MG_BASELINE_FACTOR_DEFAULT;
-	o->ringbuf_bytes = 16u << 20;
+	o->ringbuf_bytes = MG_RINGBUF_DEFAULT;
 	o->max_inodes = 262144;
 	o->threads = ncpu > 0 ? (uint64_t)ncpu : 1;
 	o->duration = 3;
@@ -107,20 +108,15 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 					      "(a number >= 1)", optarg);
 			break;
 		case 'b':
-			if (mg_backend_parse(optarg, &o->backend))
-				return mg_err(MG_EXIT_USAGE, "check: unknown backend '%s' "
-					      "(auto, fentry, kprobe, tracepoint)", optarg);
+			if (mg_opt_backend("check", optarg, true, &o->backend))
+				return MG_EXIT_USAGE;
 			break;
 		case 'j': o->json = true; break;
 		case 'o': o->output = optarg; break;
 		case O_JUNIT: o->junit = optarg; break;
 		case O_RB:
-			e = mg_parse_u64(optarg, 4096, 1u << 30, &o->ringbuf_bytes);
-			if (!e && (o->ringbuf_bytes & (o->ringbuf_bytes - 1)))
-				e = -EINVAL;
-			if (e)
-				return mg_err(MG_EXIT_USAGE, "check: invalid --ringbuf-size '%s' "
-					      "(a power of 2, 4096 to 1073741824)", optarg);
+			if (mg_opt_ringbuf("check", optarg, &o->ringbuf_bytes))
+				return MG_EXIT_USAGE;
 			break;
 		case O_INODES: e = mg_parse_u64(optarg, 1, 1ull << 28, &o->max_inodes); break;
 		case 't': e = mg_parse_u64(optarg, 1, 1024, &o->threads); break;

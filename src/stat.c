@@ -23,6 +23,7 @@
 #include "report.h"
 #include "run.h"
 #include "util.h"
+#include "opts.h"
 
 struct stat_opts {
 	double interval;	/* seconds between interval rows; 0: none */
@@ -99,9 +100,8 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 		case 'j': o->json = true; break;
 		case 'o': o->output = optarg; break;
 		case 'b':
-			if (mg_backend_parse(optarg, &o->backend))
-				return mg_err(MG_EXIT_USAGE, "stat: unknown backend '%s' "
-					      "(auto, fentry, kprobe, tracepoint)", optarg);
+			if (mg_opt_backend("stat", optarg, true, &o->backend))
+				return MG_EXIT_USAGE;
 			break;
 		case 'H': o->hot = true; break;
 		case 'L': o->latency = true; break;

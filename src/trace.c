@@ -35,6 +35,7 @@
 #include "run.h"
 #include "testhook.h"
 #include "util.h"
+#include "opts.h"
 
 static int usage(FILE *f, int code)
 {
@@ -107,7 +108,7 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 	int c;
 
 	o->mask = ~0u;
-	o->ringbuf_bytes = 16u << 20;
+	o->ringbuf_bytes = MG_RINGBUF_DEFAULT;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:p:c:f:i:e:b:jahv", lo, NULL)) != -1) {
@@ -146,18 +147,15 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 			o->events_given = true;
 			break;
 		case 'b':
-			if (mg_backend_parse(optarg, &o->backend) || o->backend == MG_BE_TRACEPOINT)
-				return mg_err(MG_EXIT_USAGE, "trace: invalid backend '%s' "
-					      "(auto, fentry, kprobe: it selects the floor probes)", optarg);
+			if (mg_opt_backend("trace", optarg, false, &o->backend))
+				return MG_EXIT_USAGE;
 			break;
 		case 'j': o->json = true; break;
 		case 'a': o->all = true; break;
 		case O_NOINH: o->no_inherit = true; break;
 		case O_RB:
-			if (mg_parse_u64(optarg, 4096, 1u << 30, &o->ringbuf_bytes) ||
-			    (o->ringbuf_bytes & (o->ringbuf_bytes - 1)))
-				return mg_err(MG_EXIT_USAGE, "trace: invalid --ringbuf-size '%s' "
-					      "(a power of 2, 4096 to 1073741824)", optarg);
+			if (mg_opt_ringbuf("trace", optarg, &o->ringbuf_bytes))
+				return MG_EXIT_USAGE;
 			break;
 		case 'v': mg_verbose++; break;
 		case 'h': exit(usage(stdout, MG_EXIT_OK));

@@ -9,7 +9,7 @@ badcase "interval junk" 2 "invalid interval" $MG stat -i 1x
 badcase "interval overflow" 2 "invalid interval" $MG stat -i 1e999
 badcase "zero count" 2 "invalid count" $MG stat -c 0
 badcase "count overflow" 2 "invalid count" $MG stat -c 99999999999999999999999
-badcase "unknown backend" 2 "unknown backend" $MG stat --backend bogus
+badcase "unknown backend" 2 "invalid backend .bogus." $MG stat --backend bogus
 badcase "--hot with tracepoints" 2 "needs a function-probe backend" $MG stat --hot --backend tracepoint
 badcase "stress zero threads" 2 "invalid value" $MG stress --threads 0
 badcase "stress negative duration" 2 "invalid value" $MG stress --duration -3

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * opts.h - option values shared by several commands, each with one parser and
+ * one error message: --backend and --ringbuf-size.
+ */
+#ifndef MG_OPTS_H
+#define MG_OPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "backend.h"
+
+/*
+ * --backend for command cmd: auto, fentry, kprobe or (if with_tracepoint)
+ * tracepoint. Returns 0, or MG_EXIT_USAGE with one line printed.
+ */
+int mg_opt_backend(const char *cmd, const char *arg, bool with_tracepoint, enum mg_backend *be);
+
+/* Default --ringbuf-size: 16 MiB. */
+#define MG_RINGBUF_DEFAULT (16u << 20)
+
+/*
+ * --ringbuf-size for command cmd: a power of 2 from 4096 to 1 GiB, in bytes.
+ * Returns 0, or MG_EXIT_USAGE with one line printed.
+ */
+int mg_opt_ringbuf(const char *cmd, const char *arg, uint64_t *bytes);
+
+#endif
