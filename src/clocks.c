@@ -29,6 +29,7 @@
 #include "clocks.skel.h"
 #include "commands.h"
 #include "kenv.h"
+#include "report.h"
 #include "util.h"
 
 #define CLK_RUNS	5		/* timed runs per clock: median, min and max of these */
@@ -362,9 +363,7 @@ static void print_json(const struct clk_opts *o, const struct mg_kenv *env, cons
 		json_array_append_new(cs, mg_json_cstr(tok));
 	for (k = 0; k < CLK_NR; k++)
 		json_array_append_new(a, json_clock(k, &res[k]));
-	json_object_set_new(obj, "schema_version", json_integer(1));
-	json_object_set_new(obj, "type", json_string("clocks"));
-	json_object_set_new(obj, "kernel_release", mg_json_cstr(env->release));
+	mg_json_put_header(obj, "clocks", env->release);
 	json_object_set_new(obj, "clocksource", mg_json_cstr(cur));
 	json_object_set_new(obj, "available_clocksources", cs);
 	json_object_set_new(obj, "syscall_counter", json_string(flavour));

@@ -109,9 +109,7 @@ int cmd_probe(int argc, char **argv)
 	if (json) {
 		json_t *o = json_object(), *a;
 
-		json_object_set_new(o, "schema_version", json_integer(1));
-		json_object_set_new(o, "type", json_string("probe"));
-		json_object_set_new(o, "kernel_release", mg_json_cstr(env.release));
+		mg_json_put_header(o, "probe", env.release);
 		json_object_set_new(o, "btf", json_boolean(env.btf));
 		json_object_set_new(o, "lockdown", mg_json_cstr(env.lockdown));
 		json_object_set_new(o, "multigrain", json_boolean(mg));

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include "report.h"
+#include "escape.h"
 #include "util.h"
 
 /* Columns of the interval row: the counters a user watches over time. */
@@ -215,4 +216,11 @@ void mg_json_print_line(FILE *f, json_t *v)
 	}
 	fputc('\n', f);
 	fflush(f);
+}
+
+void mg_json_put_header(json_t *o, const char *type, const char *release)
+{
+	json_object_set_new(o, "schema_version", json_integer(MG_SCHEMA_VERSION));
+	json_object_set_new(o, "type", json_string(type));
+	json_object_set_new(o, "kernel_release", mg_json_cstr(release));
 }

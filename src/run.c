@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "report.h"
 #include "run.h"
 #include "testhook.h"
 #include "util.h"
@@ -235,9 +236,7 @@ json_t *mg_run_json_header(struct mg_run *r, const char *type)
 	json_t *o = json_object(), *fp = json_object();
 	int i;
 
-	json_object_set_new(o, "schema_version", json_integer(MG_SCHEMA_VERSION));
-	json_object_set_new(o, "type", json_string(type));
-	json_object_set_new(o, "kernel_release", mg_json_cstr(r->env.release));
+	mg_json_put_header(o, type, r->env.release);
 	json_object_set_new(o, "backend", json_string(mg_backend_name(r->sess.backend)));
 	json_object_set_new(o, "tracepoints", json_string(r->cfg.tp_flavour));
 	json_object_set_new(o, "hot", json_boolean(r->cfg.hot));

@@ -18,7 +18,6 @@
 #include "kcounters.h"
 #include "kenv.h"
 
-#define MG_SCHEMA_VERSION 1
 
 /* Everything a run owns; mg_run_cleanup() releases all of it. */
 struct mg_run {

@@ -178,9 +178,7 @@ void trace_print_summary(struct trace_state *t)
 	if (t->o.json) {
 		json_t *o = json_object(), *by = json_object();
 
-		json_object_set_new(o, "schema_version", json_integer(MG_SCHEMA_VERSION));
-		json_object_set_new(o, "type", json_string("trace_summary"));
-		json_object_set_new(o, "kernel_release", mg_json_cstr(t->run.env.release));
+		mg_json_put_header(o, "trace_summary", t->run.env.release);
 		json_object_set_new(o, "tracepoints", json_string(t->run.sess.tp_btf ? "tp_btf" : "raw_tp"));
 		json_object_set_new(o, "floor_probes", t->floor.skel ? json_string(t->floor.probe) :
 				    json_null());
