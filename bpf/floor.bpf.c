@@ -247,44 +247,19 @@ static __always_inline void on_exit(void)
 		bump(1);
 		goto out;
 	}
-	e->ts_ns = bpf_ktime_get_ns();
-	e->tai_ns = bpf_ktime_get_tai_ns();
+	mg_event_fill(e, MG_EV_FLOOR_UNKNOWN, inode, dev, ino, id, &set_ctime);
 	if (cpu == en->cpu && swaps == en->swaps + 1)
 		e->kind = MG_EV_FLOOR_SWAP;
 	else if (cpu == en->cpu && swaps == en->swaps)
 		e->kind = MG_EV_FLOOR_FAIL;
-	else
-		e->kind = MG_EV_FLOOR_UNKNOWN;
-	e->dev = dev;
-	e->ino = ino;
-	e->gen = inode ? BPF_CORE_READ(inode, i_generation) : 0;
-	e->pid = (__u32)id;
-	e->tgid = id >> 32;
 	e->cpu = cpu;
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	ts = en->ts;	/* a local copy: CO-RE relocates kernel types only, not struct entry */
 	e->ctime_sec = BPF_CORE_READ(ts, tv_sec);
 	e->ctime_nsec = BPF_CORE_READ(ts, tv_nsec);
-	e->mtime_sec = 0;
-	e->mtime_nsec = 0;
-	e->old_nsec = 0;
-	e->cur_nsec = 0;
 	e->flags = en->flags;
-	e->time_gran = inode ? BPF_CORE_READ(inode, i_sb, s_time_gran) : 0;
-	e->entry_ns = 0;
-	if (inode) {
-		struct mg_set_ctime *r = bpf_map_lookup_elem(&set_ctime, &id);
-
-		if (r && r->inode == inode)
-			e->entry_ns = r->entry_ns;
-	}
 	e->floor_known = &mg_floor != 0;
 	e->floor_before = en->floor;
 	e->floor_after = floor_now();
-	e->name[0] = 0;
-	e->name_len = 0;
-	if (inode)
-		mg_inode_name(inode, e->name, sizeof(e->name), &e->name_len);
 	bpf_ringbuf_submit(e, mg_wakeup_flags(&events, wakeup_bytes));
 	bump(0);
 out:

@@ -132,4 +132,54 @@ struct mg_set_ctime {
 		__type(value, struct mg_set_ctime);			\
 	} set_ctime SEC(".maps")
 
+/*
+ * Fill what every event record shares: its times (CLOCK_MONOTONIC, then TAI:
+ * their difference is the realtime offset at the event), kind, task, CPU, the
+ * inode's identity (dev, ino as the caller read them; inode may be NULL),
+ * granularity and name, and the entry time of the enclosing
+ * inode_set_ctime_current() from set_ctime_map (0 if unknown). The
+ * kind-specific fields are zeroed: the caller sets them. The one place a
+ * record is filled, for bpf/mgtrace.bpf.c and bpf/floor.bpf.c alike.
+ */
+static __always_inline void mg_event_fill(struct mg_event *e, enum mg_event_kind kind,
+					  struct inode *inode, __u32 dev, __u64 ino, __u64 id,
+					  void *set_ctime_map)
+{
+	struct mg_set_ctime *r;
+
+	e->ts_ns = bpf_ktime_get_ns();
+	e->tai_ns = bpf_ktime_get_tai_ns();
+	e->kind = kind;
+	e->flags = 0;
+	e->dev = dev;
+	e->ino = ino;
+	e->pid = (__u32)id;
+	e->tgid = id >> 32;
+	e->cpu = bpf_get_smp_processor_id();
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	e->ctime_sec = 0;
+	e->ctime_nsec = 0;
+	e->mtime_sec = 0;
+	e->mtime_nsec = 0;
+	e->old_nsec = 0;
+	e->cur_nsec = 0;
+	e->floor_known = 0;
+	e->floor_before = 0;
+	e->floor_after = 0;
+	e->entry_ns = 0;
+	e->name[0] = 0;
+	e->name_len = 0;
+	if (!inode) {
+		e->gen = 0;
+		e->time_gran = 0;
+		return;
+	}
+	e->gen = BPF_CORE_READ(inode, i_generation);
+	e->time_gran = BPF_CORE_READ(inode, i_sb, s_time_gran);
+	r = bpf_map_lookup_elem(set_ctime_map, &id);
+	if (r && r->inode == inode)
+		e->entry_ns = r->entry_ns;
+	mg_inode_name(inode, e->name, sizeof(e->name), &e->name_len);
+}
+
 #endif

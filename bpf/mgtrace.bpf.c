@@ -110,17 +110,9 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 		count(MG_BPF_LOST);
 		return;
 	}
-	e->ts_ns = bpf_ktime_get_ns();
-	e->tai_ns = bpf_ktime_get_tai_ns();
-	e->kind = kind;
-	e->flags = 0;
-	e->dev = dev;
-	e->ino = ino;
-	e->gen = BPF_CORE_READ(inode, i_generation);
-	e->pid = (__u32)id;
-	e->tgid = id >> 32;
-	e->cpu = bpf_get_smp_processor_id();
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	mg_event_fill(e, kind, inode, dev, ino, id, &set_ctime);
+	if (kind != MG_EV_CTIME_SWAP && kind != MG_EV_CTIME_SKIP)
+		e->entry_ns = 0;	/* only an update runs inside inode_set_ctime_current */
 	if (ctime) {
 		e->ctime_sec = BPF_CORE_READ(ctime, tv_sec);
 		e->ctime_nsec = BPF_CORE_READ(ctime, tv_nsec) & ~MG_I_CTIME_QUERIED;
@@ -145,25 +137,9 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 	if (mtime) {
 		e->mtime_sec = BPF_CORE_READ(mtime, tv_sec);
 		e->mtime_nsec = BPF_CORE_READ(mtime, tv_nsec);
-	} else {
-		e->mtime_sec = 0;
-		e->mtime_nsec = 0;
 	}
 	e->old_nsec = old;
 	e->cur_nsec = cur;
-	e->time_gran = BPF_CORE_READ(inode, i_sb, s_time_gran);
-	e->entry_ns = 0;
-	if (kind == MG_EV_CTIME_SWAP || kind == MG_EV_CTIME_SKIP) {
-		/* inside inode_set_ctime_current: its entry time, when floor.bpf.c saw it */
-		struct mg_set_ctime *r = bpf_map_lookup_elem(&set_ctime, &id);
-
-		if (r && r->inode == inode)
-			e->entry_ns = r->entry_ns;
-	}
-	e->floor_known = 0;
-	e->floor_before = 0;
-	e->floor_after = 0;
-	mg_inode_name(inode, e->name, sizeof(e->name), &e->name_len);
 	bpf_ringbuf_submit(e, mg_wakeup_flags(&events, wakeup_bytes));
 	count(MG_BPF_EVENTS);
 }

@@ -35,6 +35,12 @@ static const struct {
 			      "swap whose seconds another update overwrote before BPF read them" },
 	[MG_B_TORN_READ] = { "torn_reads",
 			     "getattr read old seconds with new nanoseconds of a concurrent update" },
+	[MG_B_CONCURRENT] = { "concurrent_updates",
+			      "an older ctime from an update that began before the newer one's "
+			      "event: overlapping updates have no order" },
+	[MG_B_CONCURRENT_UNDECIDED] = { "concurrent_updates_undecided",
+					"the same within 1 s, the update's entry time unknown "
+					"(no function probe)" },
 	[MG_B_SKIP_UNDECIDED] = { "skips_after_concurrent_query",
 				  "skip of a value a getattr reported; the query may follow the "
 				  "update's decision (no entry time)" },

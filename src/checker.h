@@ -62,6 +62,9 @@ enum mg_benign_kind {
 	MG_B_TORN_READ,		/* getattr showing the old seconds with the new nanoseconds */
 	MG_B_SKIP_UNDECIDED,	/* skip right after a getattr of the same ctime: the query may
 				 * have come after the update's decision (no entry time known) */
+	MG_B_CONCURRENT,	/* an earlier ctime from an update that began before the later
+				 * one's event: overlapping updates (entry time known) */
+	MG_B_CONCURRENT_UNDECIDED, /* the same within 1 s, entry time unknown: undecided */
 	MG_B_NR_KINDS,
 };
 

@@ -492,7 +492,7 @@ static void test_checker(void)
 	/* invariant 5: a regression across a backward realtime step is attributed to it */
 	e = swap_ev(6, 1000, 5, 0, 0, 5000); mg_checker_event(c, &e);
 	mg_checker_clock_step(c, 5500, 5600, -3000000000ll);
-	e = swap_ev(6, 997, 1, 9, 9, 6000); mg_checker_event(c, &e);
+	e = swap_ev(6, 997, 1, 9, 9, 6000); e.entry_ns = 5900; mg_checker_event(c, &e);
 	CHECK(st->violations[MG_V_REGRESSION] == 3 && st->explained[MG_V_REGRESSION] == 1 &&
 	      mg_checker_faults(c) == 4, "checker: a regression after a backward clock step is explained");
 	v = mg_checker_reports(c, &n);
@@ -500,7 +500,7 @@ static void test_checker(void)
 	      "checker: the report carries the step (-3 s)");
 	/* the same regression with the step before both observations is not explained */
 	e = swap_ev(7, 1000, 5, 0, 0, 7000); mg_checker_event(c, &e);
-	e = swap_ev(7, 999, 3, 9, 9, 8000); mg_checker_event(c, &e);
+	e = swap_ev(7, 999, 3, 9, 9, 8000); e.entry_ns = 7900; mg_checker_event(c, &e);
 	CHECK(st->explained[MG_V_REGRESSION] == 1 && mg_checker_faults(c) == 5,
 	      "checker: a step outside the window explains nothing");
 
@@ -562,7 +562,7 @@ static void test_checker(void)
 	/* the same fall from a ctime the kernel's clock gave is a regression */
 	e = swap_ev(13, 2051222400, 0, 0, 0, 5000);
 	e.tai_ns = 1796000000ull * 1000000000ull + 37000000000ull; mg_checker_event(c, &e);
-	e = swap_ev(13, 1796000000, 7, Q, Q, 5001);
+	e = swap_ev(13, 1796000000, 7, Q, Q, 5001); e.entry_ns = 5001;
 	e.tai_ns = 1796000000ull * 1000000000ull + 37000000010ull; mg_checker_event(c, &e);
 	ASSERT_EQ(mg_checker_faults(c), 8, "checker: a fall from a clock-given future ctime is a fault");
 
@@ -570,6 +570,7 @@ static void test_checker(void)
 	e = swap_ev(14, 80, 900000, 0, 0, 6000); e.tai_ns = 6000 + 1000000000000ull;
 	mg_checker_event(c, &e);
 	e = swap_ev(14, 80, 600000, 0, 0, 7000); e.tai_ns = 7000 + 1000000000000ull - 500000;
+	e.entry_ns = 6500;
 	mg_checker_event(c, &e);
 	CHECK(mg_checker_faults(c) == 8 && st->explained[MG_V_REGRESSION] == 2,
 	      "checker: a fall within a small step seen in the event offsets is explained");
@@ -577,6 +578,7 @@ static void test_checker(void)
 	e = swap_ev(15, 80, 3000000, 0, 0, 6000); e.tai_ns = 6000 + 1000000000000ull;
 	mg_checker_event(c, &e);
 	e = swap_ev(15, 80, 1000000, 0, 0, 7000); e.tai_ns = 7000 + 1000000000000ull - 500000;
+	e.entry_ns = 6500;
 	mg_checker_event(c, &e);
 	ASSERT_EQ(mg_checker_faults(c), 9, "checker: a fall larger than the step is a fault");
 
@@ -597,6 +599,18 @@ static void test_checker(void)
 	e.flags = MG_EVF_IN_SET_CTIME | MG_EVF_FINE_UNNEEDED; mg_checker_event(c, &e);
 	CHECK(st->violations[MG_V_FINE_UNNEEDED] == 1 && mg_checker_faults(c) == 11,
 	      "checker: an unnecessary fine stamp is a violation");
+
+	/* overlapping updates: the later swap began before the earlier value's event */
+	e = swap_ev(3, 20, 500, 0, 0, 20000); mg_checker_event(c, &e);
+	e = swap_ev(3, 20, 400, 500, 500, 20100); e.entry_ns = 19990; mg_checker_event(c, &e);
+	ASSERT_EQ(st->benign[MG_B_CONCURRENT], 1, "checker: an older ctime from an overlapping update "
+		  "is counted as concurrent");
+	e = swap_ev(3, 20, 300, 400, 400, 20200); mg_checker_event(c, &e);
+	ASSERT_EQ(st->benign[MG_B_CONCURRENT_UNDECIDED], 1, "checker: without the entry time it is "
+		  "undecided within 1 s");
+	e = swap_ev(3, 20, 200, 300, 300, 20300); e.entry_ns = 20250; mg_checker_event(c, &e);
+	ASSERT_EQ(mg_checker_faults(c), 12, "checker: an older ctime from an update that began after "
+		  "the newer value's event is a regression");
 
 	/* lost events are counted (the verdict turns inconclusive in check.c) */
 	mg_checker_lost(c, 3);
