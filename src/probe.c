@@ -91,6 +91,7 @@ int cmd_probe(int argc, char **argv)
 		return mg_err(MG_EXIT_USAGE, "probe: unexpected argument '%s'", argv[optind]);
 
 	mg_kenv_probe(&env);
+	mg_kenv_probe_kallsyms(&env);
 	if ((ret = mg_env_require(&env, false)))
 		return ret;
 	mg_libbpf_setup();
