@@ -275,7 +275,7 @@ int mg_report_build(struct mg_report *rep, const struct mg_report_cfg *cfg,
 
 	from_kernel(&R[MG_R_FLOOR_SWAPS], cfg, a, b, MG_K_FLOOR_SWAPS, "timekeeping_mg_floor_swaps");
 
-	if (kern || (cfg->tp_off & 1u << 0))
+	if (cfg->tp_off & 1u << 0)	/* not attached: the kernel counts it */
 		from_kernel(&R[MG_R_CTIME_SWAPS], cfg, a, b, MG_K_CTIME_SWAPS, "mg_ctime_swaps");
 	else
 		from_tp(&R[MG_R_CTIME_SWAPS], cfg, n, a, b, MG_BPF_CTIME_SWAPS, 0);
