@@ -300,14 +300,19 @@ void mg_run_print_backend(struct mg_run *r, FILE *f)
 			fprintf(f, " (%s)", r->cfg.tp_flavour);
 		fputc('\n', f);
 	} else {
-		fprintf(f, "backend: %s, tracepoints as %s", mg_backend_name(r->sess.backend),
-			r->cfg.tp_flavour);
-		if (r->sess.tp_mask != (1u << MG_NR_TPS) - 1)
+		fprintf(f, "backend: %s, ", mg_backend_name(r->sess.backend));
+		if (!r->sess.tp_mask)
+			fprintf(f, "no tracepoints");
+		else
+			fprintf(f, "tracepoints as %s", r->cfg.tp_flavour);
+		if (r->sess.tp_mask && r->sess.tp_mask != (1u << MG_NR_TPS) - 1) {
 			for (b = 0; b < MG_NR_TPS; b++)
 				if (r->sess.tp_mask & 1u << b)
 					fprintf(f, "%s%s", b == __builtin_ctz(r->sess.tp_mask) ?
 						" (" : ",", mg_tp_names[b]);
-		fprintf(f, "%s\n", r->sess.tp_mask != (1u << MG_NR_TPS) - 1 ? " only)" : "");
+			fprintf(f, " only)");
+		}
+		fputc('\n', f);
 		if (r->cfg.prefer_kpc == false && r->kr == NULL && r->cfg.tp_off_why)
 			fprintf(f, "  probes used because the kernel's per-CPU counters are not "
 				"readable (below)\n");
