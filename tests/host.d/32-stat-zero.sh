@@ -29,12 +29,19 @@ print(" ".join(sorted(seen)))'
 }
 
 # zero_case NAME WANT_PATTERN STAT_ARGS...: run stat STAT_ARGS -- stress for 1.5 s, look at
-# bpftool 0.7 s in; the attached set must match WANT_PATTERN (an extended regex; ^$: none)
+# bpftool once the stress runs (counting has begun); the attached set must match WANT_PATTERN (an extended regex; ^$: none)
 zero_case() {
 	local name=$1 want=$2 got; shift 2
 	$MG stat --json -o "$T/$name.json" "$@" -- $MG stress --threads 2 --duration 1.5 \
-		> "$T/$name.out" 2>&1 & local pid=$!
-	sleep 0.7
+		> "$T/$name.out" 2>&1 & local pid=$! c i
+	# stat releases COMMAND only once counting has begun (every program attached): wait
+	# until its child has exec'd the stress (up to 5 s on a loaded machine)
+	for i in $(seq 100); do
+		c=$(pgrep -P "$pid" | head -1)
+		[ -n "$c" ] && tr '\0' ' ' < "/proc/$c/cmdline" 2>/dev/null | grep -q ' stress ' && break
+		sleep 0.05
+	done
+	sleep 0.2
 	got=$(attached_tps)
 	wait $pid || bad "$name: stat exits 0: $(tail -3 "$T/$name.out")"
 	if printf '%s\n' "$got" | grep -Eq "$want"; then
