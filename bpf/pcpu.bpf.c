@@ -8,7 +8,7 @@
  * and a per-CPU variable's address on a CPU is that offset plus a base that
  * is the same for every variable of that CPU. The base of this CPU comes from
  * a per-CPU object whose address BPF can see: this CPU's runqueue (the running
- * task's cfs_rq->rq), checked by rq->cpu. The bases of the other CPUs differ
+ * task's se.cfs_rq->rq), checked by rq->cpu. The bases of the other CPUs differ
  * from it as the per-CPU copies of this object's own PERCPU_ARRAY value do
  * (bpf_map_lookup_percpu_elem). User space validates every reading against the
  * debugfs totals before trusting it (src/kcounters.c).
@@ -26,6 +26,14 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u32 nr_cpus = 1;
 const volatile __u64 rq_off = 0;			/* runqueues in .data..percpu */
 const volatile __u64 var_off[MG_K_NR_COUNTERS] = {};	/* the counters, enum mg_kernel_counter */
+/*
+ * Member offsets from the kernel BTF, found by user space (src/kcounters.c) in the
+ * one parse it makes: no CO-RE relocation here, so libbpf loads this object without
+ * parsing the kernel BTF a second time.
+ */
+const volatile __u64 task_cfs_rq_off = 0;	/* task_struct.se.cfs_rq */
+const volatile __u64 cfs_rq_rq_off = 0;		/* cfs_rq.rq */
+const volatile __u64 rq_cpu_off = 0;		/* rq.cpu */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -41,19 +49,20 @@ int status;
 SEC("raw_tp/mgtrace_read_pcpu")
 int read_pcpu(void *ctx)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 t = bpf_get_current_task();
 	__u32 zero = 0, cpu = bpf_get_smp_processor_id(), c;
-	struct rq *rq;
+	__u64 cfs_rq = 0, rq = 0;
+	int rq_cpu = -1, k;
 	void *mine;
 	__u64 base;
-	int k;
 
-	if (!bpf_core_field_exists(struct cfs_rq, rq)) {
-		status = -95;	/* EOPNOTSUPP: no cfs_rq->rq (CONFIG_FAIR_GROUP_SCHED unset) */
+	if (bpf_probe_read_kernel(&cfs_rq, sizeof(cfs_rq), (void *)(t + task_cfs_rq_off)) ||
+	    bpf_probe_read_kernel(&rq, sizeof(rq), (void *)(cfs_rq + cfs_rq_rq_off)) ||
+	    bpf_probe_read_kernel(&rq_cpu, sizeof(rq_cpu), (void *)(rq + rq_cpu_off))) {
+		status = -14;	/* EFAULT */
 		return 0;
 	}
-	rq = BPF_CORE_READ(t, se.cfs_rq, rq);
-	if (!rq || BPF_CORE_READ(rq, cpu) != (int)cpu) {
+	if (!rq || rq_cpu != (int)cpu) {
 		status = -22;	/* EINVAL: the runqueue is not this CPU's */
 		return 0;
 	}
@@ -62,7 +71,7 @@ int read_pcpu(void *ctx)
 		status = -2;
 		return 0;
 	}
-	base = (__u64)rq - rq_off;
+	base = rq - rq_off;
 	for (c = 0; c < MG_MAX_CPUS; c++) {
 		void *theirs;
 		__u64 b, d;

@@ -34,7 +34,7 @@ void mg_libbpf_setup(void)
 	libbpf_set_print(libbpf_print);
 }
 
-static const char *const be_names[MG_BE_NR] = { "auto", "fentry", "kprobe", "tracepoint" };
+static const char *const be_names[MG_BE_NR] = { "auto", "fentry", "kprobe", "tracepoint", "kernel" };
 
 const char *mg_backend_name(enum mg_backend b)
 {
@@ -81,15 +81,30 @@ static const char *func_probe(const struct mg_kenv *env, enum mg_backend be, boo
 	return be == MG_BE_KPROBE ? "kprobe" : NULL;
 }
 
+/* Tracepoint index (mg_tp_names[]) of a tpb_/rtp_ program name, or -1. */
+static int prog_tp(const char *name)
+{
+	const char *sfx = strchr(name, '_') + 1;
+	int i;
+
+	for (i = 0; i < MG_NR_TPS; i++)
+		if (strstr(mg_tp_names[i], sfx))	/* set_ctime_to_ts <- inode_set_ctime_to_ts */
+			return i;
+	return -1;
+}
+
 static bool want_prog(const struct mg_kenv *env, const char *name, enum mg_backend be,
-		      bool tp_btf, bool hot)
+		      bool tp_btf, bool hot, const struct mg_session_opts *o)
 {
 	const char *how;
 
-	if (!strncmp(name, "tpb_", 4))
-		return tp_btf;
-	if (!strncmp(name, "rtp_", 4))
-		return !tp_btf;
+	if (!strncmp(name, "tpb_", 4) || !strncmp(name, "rtp_", 4)) {
+		if (o->tp_select && !(o->tp_mask & (1u << prog_tp(name))))
+			return false;
+		return tp_btf == !strncmp(name, "tpb_", 4);
+	}
+	if (be == MG_BE_KERNEL)
+		return false;
 	how = func_probe(env, be, hot, prog_func(name));
 	return how && !strncmp(name, how, 2);	/* "fe_" <-> "fentry", "kp_" <-> "kprobe" */
 }
@@ -187,7 +202,7 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 		return a->err = err;
 	}
 	bpf_object__for_each_program(prog, skel->obj)
-		bpf_program__set_autoload(prog, want_prog(env, bpf_program__name(prog), be, tp_btf, hot));
+		bpf_program__set_autoload(prog, want_prog(env, bpf_program__name(prog), be, tp_btf, hot, o));
 	if (o->events) {
 		skel->rodata->emit_events = true;
 		skel->rodata->event_mask = o->event_mask ? o->event_mask : ~0U;
@@ -226,6 +241,7 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 		goto fail;
 	}
 	s->skel = skel;
+	s->tp_mask = o->tp_select ? o->tp_mask : (1u << MG_NR_TPS) - 1;
 	for (int i = 0; i < 4; i++)
 		s->func_probe[i] = func_probe(env, be, hot, i);
 	a->err = 0;
@@ -250,6 +266,22 @@ int mg_session_open(struct mg_session *s, const struct mg_kenv *env,
 	if (s->nr_cpus < 0)
 		return s->nr_cpus;
 	s->hot = hot;
+
+	if (want == MG_BE_KERNEL) {
+		/* the kernel's counters; tracepoints only for opted-in event counters */
+		s->backend = MG_BE_KERNEL;
+		s->tp_btf = true;
+		if (!opts->tp_select || !opts->tp_mask)
+			return 0;
+		err = try_attach(s, env, MG_BE_KERNEL, true, opts, &tpa);
+		if (err) {
+			snprintf(s->tp_why, sizeof(s->tp_why), "%s", tpa.why);
+			s->tp_btf = false;
+			err = try_attach(s, env, MG_BE_KERNEL, false, opts, &tpa);
+		}
+		s->attempts[MG_BE_KERNEL] = tpa;
+		return err;
+	}
 
 	/* Tracepoints first: every backend needs them; tp_btf, else raw_tp. */
 	s->tp_btf = true;
@@ -299,6 +331,10 @@ int mg_session_read(struct mg_session *s, struct mg_bpf_counts *out)
 {
 	__u32 zero = 0;
 
+	if (!s->skel) {
+		memset(out, 0, sizeof(*out) * s->nr_cpus);
+		return 0;
+	}
 	if (bpf_map__lookup_elem(s->skel->maps.counts, &zero, sizeof(zero), out,
 				 sizeof(*out) * s->nr_cpus, 0))
 		return -errno;

@@ -20,7 +20,15 @@
 #include "mgtrace.h"
 #include "kenv.h"
 
-enum mg_backend { MG_BE_AUTO, MG_BE_FENTRY, MG_BE_KPROBE, MG_BE_TRACEPOINT, MG_BE_NR };
+/*
+ * MG_BE_KERNEL: no counting program at all: the kernel's own per-CPU counters
+ * (src/kcounters.c) give ctime_updates, ctime_swaps, fine_stamps and floor_swaps,
+ * and only the tracepoints of opted-in event counters (mg_session_opts::tp_mask)
+ * are attached, as tp_btf or raw_tp. Chosen by `stat` under auto where those
+ * counters are readable, never by the auto order below.
+ */
+enum mg_backend { MG_BE_AUTO, MG_BE_FENTRY, MG_BE_KPROBE, MG_BE_TRACEPOINT, MG_BE_KERNEL,
+		  MG_BE_NR };
 
 /* Outcome of one load+attach attempt: err is 0 or a negative errno. */
 struct mg_attempt {
@@ -42,13 +50,21 @@ struct mg_session_opts {
 	unsigned int filter_devs[MG_MAX_IDS];	/* kernel dev_t (inode->i_sb->s_dev) and */
 	unsigned long long filter_inos[MG_MAX_IDS];	/* inode->i_ino */
 	char filter_comm[16];		/* only events of tasks with this comm ("" : all) */
+	bool prefer_kernel;		/* stat's default: under auto, MG_BE_KERNEL where the
+					 * kernel's per-CPU counters are readable (mg_run_setup) */
+	const char *tp_off_why;		/* report text for rows of tracepoints not attached
+					 * (mg_report_cfg::tp_off_why) */
+	bool tp_select;			/* attach only the tracepoints in tp_mask (else all four) */
+	unsigned int tp_mask;		/* 1 << index in mg_tp_names[] (kenv.h), with tp_select;
+					 * MG_BE_KERNEL with an empty mask loads nothing */
 };
 
 /* An attached set of programs, from mg_session_open() to mg_session_close(). */
 struct mg_session {
-	struct mgtrace_bpf *skel;
+	struct mgtrace_bpf *skel;	/* NULL for MG_BE_KERNEL without tracepoints */
 	enum mg_backend backend;	/* the backend attached (never AUTO once open) */
 	bool tp_btf;			/* tracepoints attached as tp_btf (else raw_tp) */
+	unsigned int tp_mask;		/* tracepoints attached: 1 << index in mg_tp_names[] */
 	bool hot;			/* current_time/coarse_mg probes attached */
 	const char *func_probe[4];	/* per mg_func_names[]: "fentry", "kprobe" or NULL
 					 * (not attached). The fentry backend uses a kprobe
@@ -59,7 +75,7 @@ struct mg_session {
 	char tp_why[320];		/* why tp_btf was refused, when raw_tp is used */
 };
 
-/* "auto", "fentry", "kprobe", "tracepoint". */
+/* "auto", "fentry", "kprobe", "tracepoint", "kernel". */
 const char *mg_backend_name(enum mg_backend b);
 
 /* Parse a --backend value. Returns 0 or -EINVAL. */
@@ -76,7 +92,7 @@ bool mg_backend_has_funcs(enum mg_backend b);
 int mg_session_open(struct mg_session *s, const struct mg_kenv *env,
 		    enum mg_backend want, const struct mg_session_opts *opts);
 
-/* Read the per-CPU counters: out[0..nr_cpus-1]. Returns 0 or -errno. */
+/* Read the per-CPU counters: out[0..nr_cpus-1] (all 0 without a skeleton). Returns 0 or -errno. */
 int mg_session_read(struct mg_session *s, struct mg_bpf_counts *out);
 
 /* Detach and unload; safe on a closed or failed session. */

@@ -153,6 +153,22 @@ static void from_kernel(struct mg_row *r, const struct mg_report_cfg *cfg,
 	snprintf(r->why, sizeof(r->why), "per-CPU values need the kernel per-CPU counter reader");
 }
 
+/* A row counted on tracepoint mg_tp_names[tp], or unavailable when it is not attached. */
+static void from_tp(struct mg_row *r, const struct mg_report_cfg *cfg, int n,
+		    const struct mg_snap *a, const struct mg_snap *b, enum mg_bpf_counter c, int tp)
+{
+	char why[160];
+
+	snprintf(r->detail, sizeof(r->detail), "%s timestamp:%s", cfg->tp_flavour, mg_tp_names[tp]);
+	if (cfg->tp_off & 1u << tp) {
+		snprintf(why, sizeof(why), cfg->tp_off_why ? cfg->tp_off_why : "not counted: %s",
+			 r->name);
+		set_unavail(r, why);
+		return;
+	}
+	from_bpf(r, n, a, b, c);
+}
+
 /* r = x - y - z (z may be NULL), per CPU where all operands have per-CPU values. */
 static void derive(struct mg_row *r, const struct mg_row *x, const struct mg_row *y,
 		   const struct mg_row *z, int n)
@@ -162,8 +178,18 @@ static void derive(struct mg_row *r, const struct mg_row *x, const struct mg_row
 	snprintf(r->detail, sizeof(r->detail), "%s - %s%s%s", x->name, y->name,
 		 z ? " - " : "", z ? z->name : "");
 	if (!x->have_total || !y->have_total || (z && !z->have_total)) {
+		const struct mg_row *m = !x->have_total ? x : !y->have_total ? y : z;
+
 		r->src = MG_SRC_UNAVAILABLE;
-		snprintf(r->why, sizeof(r->why), "needs %s", r->detail);
+		size_t k;
+
+		k = (size_t)snprintf(r->why, sizeof(r->why), "needs %s (%s: ", r->detail, m->name);
+		for (const char *w = m->why; *w && k + 2 < sizeof(r->why); w++)
+			r->why[k++] = *w;
+		if (k + 1 < sizeof(r->why)) {
+			r->why[k++] = ')';
+			r->why[k] = 0;
+		}
 		return;
 	}
 	r->src = MG_SRC_DERIVED;
@@ -233,7 +259,9 @@ int mg_report_build(struct mg_report *rep, const struct mg_report_cfg *cfg,
 		}
 	}
 
-	if (cfg->func_backend) {
+	bool kern = cfg->kpc && cfg->prefer_kpc;
+
+	if (cfg->func_backend && !kern) {
 		from_bpf(&R[MG_R_CTIME_UPDATES], n, a, b, MG_BPF_CTIME_UPDATES);
 		snprintf(R[MG_R_CTIME_UPDATES].detail, sizeof(R[0].detail), "%s inode_set_ctime_current",
 			 cfg->func_probe[0]);
@@ -247,15 +275,13 @@ int mg_report_build(struct mg_report *rep, const struct mg_report_cfg *cfg,
 
 	from_kernel(&R[MG_R_FLOOR_SWAPS], cfg, a, b, MG_K_FLOOR_SWAPS, "timekeeping_mg_floor_swaps");
 
-	from_bpf(&R[MG_R_CTIME_SWAPS], n, a, b, MG_BPF_CTIME_SWAPS);
-	snprintf(R[MG_R_CTIME_SWAPS].detail, sizeof(R[0].detail), "%s timestamp:ctime_ns_xchg", cfg->tp_flavour);
-	from_bpf(&R[MG_R_CTIME_SKIPS], n, a, b, MG_BPF_CTIME_SKIPS);
-	snprintf(R[MG_R_CTIME_SKIPS].detail, sizeof(R[0].detail), "%s timestamp:ctime_xchg_skip", cfg->tp_flavour);
-	from_bpf(&R[MG_R_STAT_QUERIES], n, a, b, MG_BPF_STAT_QUERIES);
-	snprintf(R[MG_R_STAT_QUERIES].detail, sizeof(R[0].detail), "%s timestamp:fill_mg_cmtime", cfg->tp_flavour);
-	from_bpf(&R[MG_R_CTIME_SETS], n, a, b, MG_BPF_CTIME_SETS);
-	snprintf(R[MG_R_CTIME_SETS].detail, sizeof(R[0].detail), "%s timestamp:inode_set_ctime_to_ts",
-		 cfg->tp_flavour);
+	if (cfg->tp_off & 1u << 0)	/* not attached: the kernel counts it */
+		from_kernel(&R[MG_R_CTIME_SWAPS], cfg, a, b, MG_K_CTIME_SWAPS, "mg_ctime_swaps");
+	else
+		from_tp(&R[MG_R_CTIME_SWAPS], cfg, n, a, b, MG_BPF_CTIME_SWAPS, 0);
+	from_tp(&R[MG_R_CTIME_SKIPS], cfg, n, a, b, MG_BPF_CTIME_SKIPS, 1);
+	from_tp(&R[MG_R_STAT_QUERIES], cfg, n, a, b, MG_BPF_STAT_QUERIES, 2);
+	from_tp(&R[MG_R_CTIME_SETS], cfg, n, a, b, MG_BPF_CTIME_SETS, 3);
 
 	test_skew(R, cfg);
 	compare(&R[MG_R_CTIME_UPDATES], a, b, MG_K_CTIME_UPDATES);

@@ -78,6 +78,12 @@ struct mg_report_cfg {
 	bool hot;			/* current_time and coarse_mg probes attached */
 	bool kpc;			/* snapshots carry kernel per-CPU counters */
 	const char *kpc_method;		/* how they are read (mg_kreader_method()) */
+	bool prefer_kpc;		/* with kpc, the four kernel-counted rows come from the
+					 * kernel's counters even where probes count them too */
+	unsigned int tp_off;		/* tracepoints NOT attached (1 << index in mg_tp_names[]):
+					 * their rows are unavailable, with tp_off_why */
+	const char *tp_off_why;		/* e.g. "not counted: opt in with -e %s (or -e all)"; one
+					 * %s, the row's name */
 	/* Test only (MGTRACE_TEST_SKEW, src/testhook.c): add skew_n to row skew_row's
 	 * count (and to its CPU 0 value) in every window. skew_row < 0: off. */
 	int skew_row;

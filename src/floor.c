@@ -58,7 +58,7 @@ static int floor_try(struct mg_floor *f, const struct mg_kenv *env, struct mg_se
 		err = floor_bpf__load(skel);
 	if (err) {
 		mg_attempt_explain(a, env, be, err, "load");
-		if (!env->kallsyms_all) {
+		if (!mg_kallsyms_all()) {
 			size_t n = strlen(a->why);
 
 			snprintf(a->why + n, sizeof(a->why) - n, "; timekeeping_mg_floor_swaps "

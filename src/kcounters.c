@@ -2,15 +2,17 @@
 /*
  * kcounters.c - read the kernel's per-CPU multigrain counters on demand.
  *
- * Two readers, tried in this order:
- *  1. bpf/kcounters.bpf.c: typed per-CPU ksyms and bpf_per_cpu_ptr() (needs
- *     CONFIG_KALLSYMS_ALL);
+ * Two readers, tried in this order (the first needs no /proc/kallsyms read and no
+ * second parse of the kernel BTF: it starts in a few ms):
  *  2. bpf/pcpu.bpf.c: the counters' offsets in .data..percpu from BTF, added to
  *     each CPU's per-CPU base (found from this CPU's runqueue and the per-CPU
  *     copies of a map value). Before it is trusted, and at every read, its
  *     per-CPU sums must lie between two debugfs readings taken around it
  *     (mg_kpc_check(); the counters only grow, so a right reading always does,
- *     however fast they grow; mg_run_snap() checks each snapshot).
+ *     however fast they grow; mg_run_snap() checks each snapshot);
+ *  1. bpf/kcounters.bpf.c: typed per-CPU ksyms and bpf_per_cpu_ptr() (needs
+ *     CONFIG_KALLSYMS_ALL), where the first cannot load or its reading is rejected.
+ * (The numbers name the readers as before: 1 the ksym reader, 2 the BTF-offset one.)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -40,21 +42,108 @@ static int run_prog(struct bpf_program *p)
 	return bpf_prog_test_run_opts(bpf_program__fd(p), &opts) ? -errno : 0;
 }
 
-/* Offsets in .data..percpu of runqueues and of the counters (mg_kcounter_syms). */
-static int percpu_offsets(uint64_t *rq_off, uint64_t off[MG_K_NR_COUNTERS])
+/*
+ * Byte offset of member name in the struct or union type id, looking into anonymous
+ * members; -1 when absent (or a bitfield).
+ */
+static long member_off(const struct btf *btf, int id, const char *name)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
+	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, id));
+	const struct btf_member *m;
+	int i;
+
+	if (!t || !(btf_is_struct(t) || btf_is_union(t)))
+		return -1;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const char *n = btf__name_by_offset(btf, m->name_off);
+		long off = btf_member_bit_offset(t, i);
+
+		if (off % 8 || btf_member_bitfield_size(t, i))
+			continue;
+		if (n && *n && !strcmp(n, name))
+			return off / 8;
+		if (!n || !*n) {
+			long in = member_off(btf, m->type, name);
+
+			if (in >= 0)
+				return off / 8 + in;
+		}
+	}
+	return -1;
+}
+
+/* The type id of a member's type (followed through anonymous members), or -1. */
+static int member_type(const struct btf *btf, int id, const char *name)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, id));
+	const struct btf_member *m;
+	int i;
+
+	if (!t || !(btf_is_struct(t) || btf_is_union(t)))
+		return -1;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const char *n = btf__name_by_offset(btf, m->name_off);
+
+		if (n && *n && !strcmp(n, name))
+			return m->type;
+		if (!n || !*n) {
+			int in = member_type(btf, m->type, name);
+
+			if (in > 0)
+				return in;
+		}
+	}
+	return -1;
+}
+
+/* Member offsets bpf/pcpu.bpf.c follows: task_struct.se.cfs_rq, cfs_rq.rq, rq.cpu. */
+struct pcpu_layout {
+	uint64_t task_cfs_rq, cfs_rq_rq, rq_cpu;
+};
+
+static int struct_id(const struct btf *btf, const char *name)
+{
+	return btf__find_by_name_kind(btf, name, BTF_KIND_STRUCT);
+}
+
+/* Fill *l from the kernel BTF. Returns 0, -ENOENT, or -EOPNOTSUPP (no cfs_rq->rq). */
+static int pcpu_layout(const struct btf *btf, struct pcpu_layout *l)
+{
+	int task = struct_id(btf, "task_struct"), cfs = struct_id(btf, "cfs_rq");
+	int rq = struct_id(btf, "rq"), se;
+	long se_off, a, b, c;
+
+	if (task <= 0 || cfs <= 0 || rq <= 0)
+		return -ENOENT;
+	se_off = member_off(btf, task, "se");
+	se = member_type(btf, task, "se");
+	a = se > 0 ? member_off(btf, se, "cfs_rq") : -1;
+	b = member_off(btf, cfs, "rq");
+	c = member_off(btf, rq, "cpu");
+	if (se_off < 0 || c < 0)
+		return -ENOENT;
+	if (a < 0 || b < 0)
+		return -EOPNOTSUPP;	/* CONFIG_FAIR_GROUP_SCHED unset */
+	l->task_cfs_rq = se_off + a;
+	l->cfs_rq_rq = b;
+	l->rq_cpu = c;
+	return 0;
+}
+
+/* Offsets in .data..percpu of runqueues and of the counters (mg_kcounter_syms). */
+static int percpu_offsets(const struct btf *btf, uint64_t *rq_off, uint64_t off[MG_K_NR_COUNTERS])
+{
 	const struct btf_var_secinfo *vs;
 	const struct btf_type *t;
 	int id, i, k, found = 0;
 
-	if (!btf || libbpf_get_error(btf))
+	if (!btf)
 		return -ENOENT;
 	id = btf__find_by_name_kind(btf, ".data..percpu", BTF_KIND_DATASEC);
-	if (id <= 0) {
-		btf__free(btf);
+	if (id <= 0)
 		return -ENOENT;
-	}
 	t = btf__type_by_id(btf, id);
 	vs = btf_var_secinfos(t);
 	for (i = 0; i < btf_vlen(t); i++, vs++) {
@@ -71,7 +160,6 @@ static int percpu_offsets(uint64_t *rq_off, uint64_t off[MG_K_NR_COUNTERS])
 			}
 		}
 	}
-	btf__free(btf);
 	return found == (1 << (MG_K_NR_COUNTERS + 1)) - 1 ? 0 : -ENOENT;
 }
 
@@ -108,11 +196,19 @@ static int pcpu_read_checked(struct mg_kreader *r, uint64_t *out, char *why, siz
 static int open_pcpu(struct mg_kreader *r, char *why, size_t whylen)
 {
 	uint64_t rq_off = 0, off[MG_K_NR_COUNTERS], *tmp;
+	const struct btf *btf = mg_vmlinux_btf();
+	struct pcpu_layout l;
 	char reason[192];
 	int err;
 
-	if ((err = percpu_offsets(&rq_off, off))) {
+	if ((err = percpu_offsets(btf, &rq_off, off))) {
 		snprintf(why, whylen, "BTF has no .data..percpu offsets for the counters");
+		return err;
+	}
+	if ((err = pcpu_layout(btf, &l))) {
+		snprintf(why, whylen, err == -EOPNOTSUPP ? "BTF-offset reader: no cfs_rq->rq "
+			 "(CONFIG_FAIR_GROUP_SCHED unset)" : "BTF-offset reader: no task_struct.se "
+			 "or rq.cpu in BTF");
 		return err;
 	}
 	if ((err = mg_test_hook_pcpu_alias(off))) {
@@ -127,6 +223,9 @@ static int open_pcpu(struct mg_kreader *r, char *why, size_t whylen)
 	r->pcpu->rodata->nr_cpus = r->nr_cpus;
 	r->pcpu->rodata->rq_off = rq_off;
 	memcpy((void *)r->pcpu->rodata->var_off, off, sizeof(off));
+	r->pcpu->rodata->task_cfs_rq_off = l.task_cfs_rq;
+	r->pcpu->rodata->cfs_rq_rq_off = l.cfs_rq_rq;
+	r->pcpu->rodata->rq_cpu_off = l.rq_cpu;
 	if ((err = pcpu_bpf__load(r->pcpu))) {
 		snprintf(why, whylen, "BTF-offset reader refused: %s", strerror(-err));
 		return err;
@@ -146,7 +245,7 @@ static int open_pcpu(struct mg_kreader *r, char *why, size_t whylen)
 
 struct mg_kreader *mg_kreader_open(int nr_cpus, int *err, char *why, size_t whylen)
 {
-	char why1[160];
+	char why1[256];
 	struct mg_kreader *r;
 	int e;
 
@@ -162,27 +261,27 @@ struct mg_kreader *mg_kreader_open(int nr_cpus, int *err, char *why, size_t whyl
 		return NULL;
 	}
 	r->nr_cpus = nr_cpus;
+	/*
+	 * The BTF-offset reader first: it needs the kernel BTF mgtrace parsed already
+	 * and debugfs, but neither /proc/kallsyms nor a second BTF parse, which the
+	 * typed-ksym reader's libbpf load costs (tens of ms each).
+	 */
+	e = open_pcpu(r, why1, sizeof(why1));
+	if (!e)
+		return r;
+	pcpu_bpf__destroy(r->pcpu);
+	r->pcpu = NULL;
 	r->ksym = kcounters_bpf__open();
 	if (r->ksym) {
 		r->ksym->rodata->nr_cpus = nr_cpus;
 		e = kcounters_bpf__load(r->ksym);
 		if (!e)
 			return r;
-		snprintf(why1, sizeof(why1), "typed per-CPU ksyms refused (%s): data symbols "
-			 "need CONFIG_KALLSYMS_ALL", strerror(-e));
-		kcounters_bpf__destroy(r->ksym);
-		r->ksym = NULL;
+		snprintf(why, whylen, "%s; typed per-CPU ksyms refused (%s): data symbols "
+			 "need CONFIG_KALLSYMS_ALL", why1, strerror(-e));
 	} else {
-		snprintf(why1, sizeof(why1), "ksym reader: open failed: %s", strerror(errno));
-	}
-	e = open_pcpu(r, why, whylen);
-	if (!e)
-		return r;
-	{
-		char why2[256];
-
-		snprintf(why2, sizeof(why2), "%s", why);
-		snprintf(why, whylen, "%s; %s", why1, why2);
+		e = -errno;
+		snprintf(why, whylen, "%s; ksym reader: open failed: %s", why1, strerror(errno));
 	}
 	*err = e;
 	mg_kreader_close(r);

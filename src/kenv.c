@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kenv.c - probe the running kernel's multigrain support (see kenv.h). */
 #include <errno.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,13 +56,67 @@ static void probe_lockdown(struct mg_kenv *env)
 	snprintf(env->lockdown, sizeof(env->lockdown), "%s", l + 1);
 }
 
+static struct btf *vmlinux_btf;
+
+/*
+ * Parse /sys/kernel/btf/vmlinux from a read-only mapping (kernels that allow it map
+ * the kernel's own BTF pages: they are not in this process's RSS), so the parse holds
+ * one copy (libbpf's), not two (libbpf's read buffer and its copy): the default stat's
+ * peak RSS stays under 10 MiB. NULL when the file cannot be mapped.
+ */
+static struct btf *btf_from_mmap(void)
+{
+	struct btf *btf = NULL;
+	struct stat st;
+	void *p;
+	int fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (!fstat(fd, &st) && st.st_size > 0) {
+		p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p != MAP_FAILED) {
+			btf = btf__new(p, st.st_size);
+			if (libbpf_get_error(btf))
+				btf = NULL;
+			munmap(p, st.st_size);
+		}
+	}
+	close(fd);
+	return btf;
+}
+static int vmlinux_btf_err;
+
+struct btf *mg_vmlinux_btf(void)
+{
+	if (!vmlinux_btf && !vmlinux_btf_err) {
+		vmlinux_btf = btf_from_mmap();
+		if (!vmlinux_btf)
+			vmlinux_btf = btf__load_vmlinux_btf();
+		if (!vmlinux_btf || libbpf_get_error(vmlinux_btf)) {
+			vmlinux_btf_err = vmlinux_btf ? (int)libbpf_get_error(vmlinux_btf) : -errno;
+			if (!vmlinux_btf_err)
+				vmlinux_btf_err = -ENOENT;
+			vmlinux_btf = NULL;
+		}
+	}
+	return vmlinux_btf;
+}
+
+void mg_vmlinux_btf_release(void)
+{
+	btf__free(vmlinux_btf);
+	vmlinux_btf = NULL;
+	vmlinux_btf_err = 0;
+}
+
 static void probe_btf(struct mg_kenv *env)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
+	struct btf *btf = mg_vmlinux_btf();
 	char name[128];
 	int i, id;
 
-	if (!btf || libbpf_get_error(btf))
+	if (!btf)
 		return;
 	env->btf = true;
 	for (i = 0; i < 4; i++) {
@@ -93,7 +149,6 @@ static void probe_btf(struct mg_kenv *env)
 		default: env->api = MG_API_UNKNOWN; break;
 		}
 	}
-	btf__free(btf);
 }
 
 bool mg_kallsyms_has(const char *sym)
@@ -139,9 +194,24 @@ void mg_kenv_probe(struct mg_kenv *env)
 		snprintf(env->release, sizeof(env->release), "%s", u.release);
 	probe_lockdown(env);
 	probe_btf(env);
-	/* Data symbols appear in kallsyms only with CONFIG_KALLSYMS_ALL. */
-	env->kallsyms_all = mg_kallsyms_has("timekeeping_mg_floor_swaps");
 	env->debugfs = probe_debugfs();
+}
+
+bool mg_kallsyms_all(void)
+{
+	static int known = -1;
+
+	/* Data symbols appear in kallsyms only with CONFIG_KALLSYMS_ALL. */
+	if (known < 0)
+		known = mg_kallsyms_has("timekeeping_mg_floor_swaps");
+	return known;
+}
+
+bool mg_kenv_probe_kallsyms(struct mg_kenv *env)
+{
+	env->kallsyms_all = mg_kallsyms_all();
+	env->kallsyms_known = true;
+	return env->kallsyms_all;
 }
 
 bool mg_kenv_multigrain(const struct mg_kenv *env)

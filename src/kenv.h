@@ -43,15 +43,39 @@ struct mg_kenv {
 					 * BPF trampolines refuse such functions */
 	bool tp_in_btf[MG_NR_TPS];	/* btf_trace_<tp> typedef present */
 	bool ksym_in_btf[MG_K_NR_COUNTERS]; /* per-CPU VAR present in BTF */
-	bool kallsyms_all;		/* data symbols listed in /proc/kallsyms */
+	bool kallsyms_all;		/* data symbols listed in /proc/kallsyms (only once
+					 * mg_kenv_probe_kallsyms() ran: kallsyms_known) */
+	bool kallsyms_known;		/* kallsyms_all was probed */
 	int debugfs;			/* 0 ok, -ENODEV not mounted, -ENOENT file missing, other -errno */
 };
 
 /* Names of the probed functions, indexed like mg_kenv::func_in_btf. */
 extern const char *const mg_func_names[4];
 
-/* Fill *env. Never fails; unavailable facts are recorded as such. */
+/*
+ * Fill *env. Never fails; unavailable facts are recorded as such. Parses the kernel
+ * BTF once (mg_vmlinux_btf()); does not read /proc/kallsyms (mg_kenv_probe_kallsyms()).
+ */
 void mg_kenv_probe(struct mg_kenv *env);
+
+/*
+ * Read /proc/kallsyms (about 120k lines: tens of ms) once to fill env->kallsyms_all,
+ * and return it. Only the callers that need it pay for it.
+ */
+bool mg_kenv_probe_kallsyms(struct mg_kenv *env);
+
+/* CONFIG_KALLSYMS_ALL, as /proc/kallsyms shows it: read on the first call only. */
+bool mg_kallsyms_all(void);
+
+/*
+ * The running kernel's BTF (/sys/kernel/btf/vmlinux), parsed on first use and kept
+ * for the process, or NULL when it cannot be parsed. Owned here: do not free.
+ */
+struct btf;
+struct btf *mg_vmlinux_btf(void);
+
+/* Free the cached BTF (its memory is only needed while programs are set up). */
+void mg_vmlinux_btf_release(void);
 
 /* True when the kernel has multigrain timestamps (API or tracepoints in BTF). */
 bool mg_kenv_multigrain(const struct mg_kenv *env);

@@ -5,7 +5,8 @@
 
 int mg_opt_backend(const char *cmd, const char *arg, bool with_tracepoint, enum mg_backend *be)
 {
-	if (mg_backend_parse(arg, be) || (!with_tracepoint && *be == MG_BE_TRACEPOINT))
+	if (mg_backend_parse(arg, be) || *be == MG_BE_KERNEL ||
+	    (!with_tracepoint && *be == MG_BE_TRACEPOINT))
 		return mg_err(MG_EXIT_USAGE, "%s: invalid backend '%s' (%s)", cmd, arg,
 			      with_tracepoint ? "auto, fentry, kprobe, tracepoint" :
 			      "auto, fentry, kprobe: it selects the floor probes");

@@ -12,7 +12,8 @@
 
 /*
  * --backend for command cmd: auto, fentry, kprobe or (if with_tracepoint)
- * tracepoint. Returns 0, or MG_EXIT_USAGE with one line printed.
+ * tracepoint (never kernel: `stat` parses that one itself). Returns 0, or
+ * MG_EXIT_USAGE with one line printed.
  */
 int mg_opt_backend(const char *cmd, const char *arg, bool with_tracepoint, enum mg_backend *be);
 

@@ -91,6 +91,7 @@ int cmd_probe(int argc, char **argv)
 		return mg_err(MG_EXIT_USAGE, "probe: unexpected argument '%s'", argv[optind]);
 
 	mg_kenv_probe(&env);
+	mg_kenv_probe_kallsyms(&env);
 	if ((ret = mg_env_require(&env, false)))
 		return ret;
 	mg_libbpf_setup();
@@ -100,7 +101,7 @@ int cmd_probe(int argc, char **argv)
 	if (kr)
 		kr_method = mg_kreader_method(kr);	/* a static string */
 	mg_kreader_close(kr);
-	for (i = MG_BE_FENTRY; i < MG_BE_NR; i++) {
+	for (i = MG_BE_FENTRY; i <= MG_BE_TRACEPOINT; i++) {
 		probe_backend(&env, i, &bp[i]);
 		if (chosen == MG_BE_AUTO && !bp[i].base.err)
 			chosen = i;
@@ -145,7 +146,7 @@ int cmd_probe(int argc, char **argv)
 		else
 			json_object_set_new(o, "percpu_reason", json_string(kr_why));
 		a = json_object();
-		for (i = MG_BE_FENTRY; i < MG_BE_NR; i++) {
+		for (i = MG_BE_FENTRY; i <= MG_BE_TRACEPOINT; i++) {
 			json_t *b = json_object();
 
 			json_object_set_new(b, "attachable", json_boolean(!bp[i].base.err));
@@ -161,6 +162,10 @@ int cmd_probe(int argc, char **argv)
 		}
 		json_object_set_new(o, "backends", a);
 		json_object_set_new(o, "auto_backend", chosen == MG_BE_AUTO ? json_null() :
+				    json_string(mg_backend_name(chosen)));
+		/* what `stat` uses by default: the kernel's counters (no probe) where readable */
+		json_object_set_new(o, "stat_default_backend", kr ? json_string("kernel") :
+				    chosen == MG_BE_AUTO ? json_null() :
 				    json_string(mg_backend_name(chosen)));
 		mg_json_print_line(stdout, o);
 		json_decref(o);
@@ -188,7 +193,7 @@ int cmd_probe(int argc, char **argv)
 		printf(" %s%s", mg_kcounter_syms[i], env.ksym_in_btf[i] ? "" : "(not in BTF)");
 	printf("\n%-22s %s%s\n", "per-CPU from BPF", kr ? "yes: " : "no: ", kr ? kr_method : kr_why);
 	printf("%-22s %s\n", "KALLSYMS_ALL", env.kallsyms_all ? "yes" : "no (no data symbols in /proc/kallsyms)");
-	for (i = MG_BE_FENTRY; i < MG_BE_NR; i++) {
+	for (i = MG_BE_FENTRY; i <= MG_BE_TRACEPOINT; i++) {
 		char label[32];
 
 		snprintf(label, sizeof(label), "backend %s", mg_backend_name(i));
@@ -204,5 +209,8 @@ int cmd_probe(int argc, char **argv)
 	}
 	printf("%-22s %s\n", "auto chooses", chosen == MG_BE_AUTO ? "nothing (no backend attaches)" :
 	       mg_backend_name(chosen));
+	printf("%-22s %s\n", "stat by default", kr ? "kernel (the kernel's per-CPU counters; no "
+	       "program on the write or stat path; event counters opt-in with -e)" :
+	       "the probes above (the kernel's per-CPU counters are not readable)");
 	return MG_EXIT_OK;
 }

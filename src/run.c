@@ -13,6 +13,7 @@
 
 int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session_opts *o)
 {
+	struct mg_session_opts so = *o;
 	int ret, err, kerr = 0;
 	bool kpc;
 
@@ -20,7 +21,17 @@ int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session
 	if ((ret = mg_env_require(&r->env, true)))
 		return ret;
 	r->kr = mg_kreader_open(mg_nr_cpus(), &kerr, r->kr_why, sizeof(r->kr_why));
-	err = mg_session_open(&r->sess, &r->env, want, o);
+	if (want == MG_BE_KERNEL && !r->kr)
+		return mg_err(MG_EXIT_ENV, "backend kernel unavailable: the kernel's per-CPU "
+			      "counters are not readable: %s", r->kr_why);
+	if (o->prefer_kernel && want == MG_BE_AUTO && r->kr)
+		want = MG_BE_KERNEL;
+	/* without the kernel's per-CPU counters, ctime_swaps needs timestamp:ctime_ns_xchg */
+	if (so.tp_select && want != MG_BE_KERNEL && !r->kr)
+		so.tp_mask |= 1u << 0;
+	err = mg_session_open(&r->sess, &r->env, want, &so);
+	/* the BTF was needed to set the programs up; it is parsed once and freed here */
+	mg_vmlinux_btf_release();
 	if (err) {
 		enum mg_backend be = want == MG_BE_AUTO ? MG_BE_TRACEPOINT : want;
 
@@ -35,6 +46,9 @@ int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session
 				mg_backend_name(r->sess.backend) : NULL,
 		.tp_flavour = r->sess.tp_btf ? "tp_btf" : "raw_tp",
 		.hot = o->hot, .kpc = kpc, .kpc_method = kpc ? mg_kreader_method(r->kr) : NULL,
+		.prefer_kpc = kpc && (want == MG_BE_AUTO || want == MG_BE_KERNEL),
+		.tp_off = ~r->sess.tp_mask & ((1u << MG_NR_TPS) - 1),
+		.tp_off_why = o->tp_off_why,
 	};
 	memcpy(r->cfg.func_probe, r->sess.func_probe, sizeof(r->cfg.func_probe));
 	if (mg_test_hook_skew(&r->cfg.skew_row, &r->cfg.skew_n))
@@ -275,8 +289,34 @@ void mg_run_print_backend(struct mg_run *r, FILE *f)
 {
 	int b;
 
-	fprintf(f, "backend: %s, tracepoints as %s\n", mg_backend_name(r->sess.backend),
-		r->cfg.tp_flavour);
+	if (r->sess.backend == MG_BE_KERNEL) {
+		fprintf(f, "backend: kernel (the kernel's per-CPU counters; no program on the write "
+			"or stat path)");
+		for (b = 0; b < MG_NR_TPS; b++)
+			if (r->sess.tp_mask & 1u << b)
+				fprintf(f, "%s%s", b == __builtin_ctz(r->sess.tp_mask) ?
+					", opted-in tracepoints as " : ",", mg_tp_names[b]);
+		if (r->sess.tp_mask)
+			fprintf(f, " (%s)", r->cfg.tp_flavour);
+		fputc('\n', f);
+	} else {
+		fprintf(f, "backend: %s, ", mg_backend_name(r->sess.backend));
+		if (!r->sess.tp_mask)
+			fprintf(f, "no tracepoints");
+		else
+			fprintf(f, "tracepoints as %s", r->cfg.tp_flavour);
+		if (r->sess.tp_mask && r->sess.tp_mask != (1u << MG_NR_TPS) - 1) {
+			for (b = 0; b < MG_NR_TPS; b++)
+				if (r->sess.tp_mask & 1u << b)
+					fprintf(f, "%s%s", b == __builtin_ctz(r->sess.tp_mask) ?
+						" (" : ",", mg_tp_names[b]);
+			fprintf(f, " only)");
+		}
+		fputc('\n', f);
+		if (r->cfg.prefer_kpc == false && r->kr == NULL && r->cfg.tp_off_why)
+			fprintf(f, "  probes used because the kernel's per-CPU counters are not "
+				"readable (below)\n");
+	}
 	for (b = 0; b < 4; b++)
 		if (r->sess.func_probe[b])
 			fprintf(f, "  %s %s\n", r->sess.func_probe[b], mg_func_names[b]);

@@ -33,6 +33,8 @@ struct stat_opts {
 	bool hot;		/* also probe current_time and coarse_mg */
 	bool latency;		/* time inode_set_ctime_current and ktime_get_real_ts64_mg */
 	enum mg_backend backend;
+	bool backend_given;	/* --backend fentry|kprobe|tracepoint: probes count every row */
+	unsigned int events;	/* -e: opted-in event counters, 1 << index in mg_tp_names[] */
 	const char *output;	/* -o FILE, or NULL: stdout */
 	char **argv;		/* COMMAND, or NULL */
 };
@@ -49,17 +51,26 @@ static int usage(FILE *f, int code)
 {
 	fprintf(f,
 		"Usage: mgtrace stat [-i SECONDS] [-c COUNT] [--per-cpu] [--json] [-o FILE]\n"
-		"                    [--backend auto|fentry|kprobe|tracepoint] [--hot] [--latency]\n"
-		"                    [-- COMMAND [ARGS...]]\n"
+		"                    [-e EVENTS] [--backend auto|kernel|fentry|kprobe|tracepoint]\n"
+		"                    [--hot] [--latency] [-- COMMAND [ARGS...]]\n"
 		"Count multigrain timestamp events until interrupted (SIGINT/SIGTERM), for COUNT\n"
 		"intervals, or for the lifetime of COMMAND (then exit with its status).\n"
+		"By default ctime_updates, ctime_swaps, fine_stamps and floor_swaps come from the\n"
+		"kernel's own per-CPU counters, with no program on the write or stat path; the\n"
+		"counters that exist only as tracepoint events are opt-in with -e.\n"
+		"  -e, --events LIST    also count these event counters (comma-separated):\n"
+		"                       stat_queries (timestamp:fill_mg_cmtime), ctime_skips\n"
+		"                       (timestamp:ctime_xchg_skip), ctime_sets\n"
+		"                       (timestamp:inode_set_ctime_to_ts), or all\n"
 		"  -i, --interval S     print a row of totals every S seconds (0.01..86400)\n"
 		"  -c, --count N        stop after N intervals (default interval 1 s)\n"
 		"  -p, --per-cpu        per-CPU table with every interval (the summary always has one)\n"
 		"  -j, --json           one JSON object per line: each interval and the summary\n"
 		"  -o, --output FILE    write results to FILE instead of stdout\n"
-		"  -b, --backend B      attach backend: auto (default: fentry, then kprobe, then\n"
-		"                       tracepoints only), fentry, kprobe or tracepoint\n"
+		"  -b, --backend B      auto (default): the kernel's per-CPU counters where\n"
+		"                       readable, else fentry, kprobe, then tracepoints only;\n"
+		"                       kernel: those counters or fail; fentry, kprobe,\n"
+		"                       tracepoint: count with probes, every event counter on\n"
 		"  -H, --hot            also count current_time and ktime_get_coarse_real_ts64_mg\n"
 		"                       (they run on every write; function-probe backends only)\n"
 		"  -L, --latency        log2 histograms (ns) of the time spent in\n"
@@ -70,6 +81,37 @@ static int usage(FILE *f, int code)
 	return code;
 }
 
+/* Event counters -e names, in mg_tp_names[] order (ctime_swaps is the kernel's). */
+static const char *const event_names[MG_NR_TPS] = {
+	NULL, "ctime_skips", "stat_queries", "ctime_sets",
+};
+
+/* Parse -e LIST into *mask (1 << tracepoint index). Returns 0 or MG_EXIT_USAGE (printed). */
+static int parse_events(const char *list, unsigned int *mask)
+{
+	char buf[256], *save = NULL, *t;
+	int i;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(t, "all")) {
+			*mask |= (1u << MG_NR_TPS) - 2;
+			continue;
+		}
+		for (i = 1; i < MG_NR_TPS; i++)
+			if (!strcmp(t, event_names[i]))
+				break;
+		if (i == MG_NR_TPS)
+			return mg_err(MG_EXIT_USAGE, "stat: unknown event counter '%s' (stat_queries, "
+				      "ctime_skips, ctime_sets, all%s)", t, !strcmp(t, "ctime_swaps") ?
+				      "; ctime_swaps is always counted" : "");
+		*mask |= 1u << i;
+	}
+	if (!*mask)
+		return mg_err(MG_EXIT_USAGE, "stat: empty event list '%s'", list);
+	return 0;
+}
+
 static int parse_opts(struct stat_opts *o, int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -77,14 +119,14 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 		{ "per-cpu", no_argument, 0, 'p' }, { "json", no_argument, 0, 'j' },
 		{ "output", required_argument, 0, 'o' }, { "backend", required_argument, 0, 'b' },
 		{ "hot", no_argument, 0, 'H' }, { "latency", no_argument, 0, 'L' },
-		{ "help", no_argument, 0, 'h' },
+		{ "help", no_argument, 0, 'h' }, { "events", required_argument, 0, 'e' },
 		{ "verbose", no_argument, 0, 'v' }, { 0 } };
 	int c;
 
 	optind = 1;
 	opterr = 0;
 	/* '+': stop at the first non-option, which starts COMMAND. */
-	while ((c = getopt_long(argc, argv, "+:i:c:pjo:b:HLhv", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:c:pjo:b:HLhve:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if (mg_parse_seconds(optarg, 86400, &o->interval) || o->interval < 0.01)
@@ -100,7 +142,15 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 		case 'j': o->json = true; break;
 		case 'o': o->output = optarg; break;
 		case 'b':
-			if (mg_opt_backend("stat", optarg, true, &o->backend))
+			/* "kernel" is stat's own: the other commands need their probes */
+			if (!strcmp(optarg, "kernel"))
+				o->backend = MG_BE_KERNEL;
+			else if (mg_opt_backend("stat", optarg, true, &o->backend))
+				return MG_EXIT_USAGE;
+			o->backend_given = o->backend != MG_BE_AUTO && o->backend != MG_BE_KERNEL;
+			break;
+		case 'e':
+			if (parse_events(optarg, &o->events))
 				return MG_EXIT_USAGE;
 			break;
 		case 'H': o->hot = true; break;
@@ -265,7 +315,14 @@ static int setup_latency(struct stat_run *r)
 /* Attach, count, print. Returns an exit code. Used by `stat` and the default job. */
 static int run_stat(struct stat_run *r)
 {
-	struct mg_session_opts so = { .hot = r->o.hot };
+	struct mg_session_opts so = {
+		.hot = r->o.hot,
+		/* the default: the kernel's counters, event counters opted in with -e */
+		.prefer_kernel = !r->o.backend_given && !r->o.hot && !r->o.latency,
+		.tp_select = !r->o.backend_given,
+		.tp_mask = r->o.events,
+		.tp_off_why = "not counted: opt in with -e %s (or -e all)",
+	};
 	int ret;
 
 	r->out = stdout;
@@ -285,7 +342,11 @@ static int run_stat(struct stat_run *r)
 	}
 	if (r->o.latency && (ret = setup_latency(r)))
 		goto out;
-	if (!r->o.json)
+	if (!r->o.json && r->run.sess.backend == MG_BE_KERNEL)
+		fprintf(stderr, "mgtrace: counting with backend kernel (%s%s)%s\n",
+			r->run.cfg.kpc_method, r->run.sess.tp_mask ? ", opted-in tracepoints" :
+			"; no probes", r->o.argv ? "" : "; Ctrl-C to stop");
+	else if (!r->o.json)
 		fprintf(stderr, "mgtrace: counting with backend %s (tracepoints as %s)%s\n",
 			mg_backend_name(r->run.sess.backend), r->run.cfg.tp_flavour,
 			r->o.argv ? "" : "; Ctrl-C to stop");

@@ -28,7 +28,7 @@ static int usage(FILE *f, int code)
 {
 	fprintf(f,
 		"Usage: mgtrace stress [--threads N] [--files M] [--duration SECONDS | --ops N] [--dir PATH]\n"
-		"                      [--no-stat] [--shared]\n"
+		"                      [--no-stat] [--shared | --race]\n"
 		"Write and stat files from N threads (one per CPU by default) so that fine-grained\n"
 		"timestamps and floor swaps happen on every CPU; print write+stat operations per second.\n"
 		"  -t, --threads N      worker threads, 1..1024 (default: online CPUs)\n"
@@ -40,7 +40,11 @@ static int usage(FILE *f, int code)
 		"  -S, --no-stat        write only, no fstat(): every ctime update takes the coarse\n"
 		"                       path (no fine-grained stamps); --ops then counts writes\n"
 		"  -s, --shared         every thread writes and stats the same M files (one thread's\n"
-		"                       stat races with another's write on one inode)\n");
+		"                       stat races with another's write on one inode)\n"
+		"  -R, --race           the chmod-against-fstat race: all threads share one file;\n"
+		"                       even threads fchmod it (0600/0644 in turn), odd threads\n"
+		"                       fstat it (needs 2 threads or more); --ops counts each\n"
+		"                       thread's calls\n");
 	return code;
 }
 
@@ -51,13 +55,14 @@ int cmd_stress(int argc, char **argv)
 		{ "duration", required_argument, 0, 'd' }, { "ops", required_argument, 0, 'n' },
 		{ "dir", required_argument, 0, 'D' }, { "no-stat", no_argument, 0, 'S' },
 		{ "shared", no_argument, 0, 's' },
+		{ "race", no_argument, 0, 'R' },
 		{ "help", no_argument, 0, 'h' }, { 0 } };
 	struct mg_wl_opts o = { .files = 4, .prefix = "mgtrace-stress" };
 	struct mg_wl_step steps[2];
 	const char *fs;
 	struct mg_workload wl;
 	double duration = 3, secs;
-	bool duration_given = false, no_stat = false;
+	bool duration_given = false, no_stat = false, race = false;
 	uint64_t total, t0;
 	char why[300];
 	sigset_t sigs;
@@ -67,7 +72,7 @@ int cmd_stress(int argc, char **argv)
 	o.threads = ncpu > 0 ? (uint64_t)ncpu : 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:f:d:n:D:Ssh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":t:f:d:n:D:SsRh", lo, NULL)) != -1) {
 		int e = 0;
 
 		switch (c) {
@@ -78,6 +83,7 @@ int cmd_stress(int argc, char **argv)
 		case 'D': o.parent = optarg; break;
 		case 'S': no_stat = true; break;
 		case 's': o.shared = true; break;
+		case 'R': race = true; break;
 		case 'h': return usage(stdout, MG_EXIT_OK);
 		default: return mg_bad_option("stress", c, argv);
 		}
@@ -100,6 +106,18 @@ int cmd_stress(int argc, char **argv)
 	steps[0] = (struct mg_wl_step){ MG_WL_WRITE, 0 };
 	steps[1] = (struct mg_wl_step){ MG_WL_STAT, 0 };
 	o.rotate_files = true;
+	if (no_stat && race)
+		return mg_err(MG_EXIT_USAGE, "stress: --no-stat and --race exclude each other");
+	if (race && o.threads < 2)
+		return mg_err(MG_EXIT_USAGE, "stress: --race needs 2 threads or more");
+	if (race) {
+		/* one file, shared: chmod from even threads, fstat from odd ones */
+		o.nsteps = 1;
+		steps[0] = (struct mg_wl_step){ MG_WL_RACE, 0 };
+		o.files = 1;
+		o.rotate_files = false;
+		o.shared = true;
+	}
 
 	/* Block SIGINT/SIGTERM before the threads exist, so sigtimedwait() below gets them. */
 	sigemptyset(&sigs);
@@ -134,7 +152,7 @@ int cmd_stress(int argc, char **argv)
 	printf("stress: %llu threads x %llu files on %s (%s): %llu %s ops in %.3f s = %.0f ops/s%s\n",
 	       (unsigned long long)o.threads, (unsigned long long)o.files, wl.dir,
 	       fs,
-	       (unsigned long long)total, no_stat ? "write" : "write+stat", secs,
+	       (unsigned long long)total, race ? "chmod|fstat" : no_stat ? "write" : "write+stat", secs,
 	       secs > 0 ? total / secs : 0, o.shared ? " (files shared by all threads)" : "");
 	fflush(stdout);
 	mg_wl_free(&wl);

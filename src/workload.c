@@ -77,6 +77,11 @@ static int iterate(struct mg_wl_thread *t, const int *fds)
 			if (fstat(fd, &st))
 				return errno;
 			break;
+		case MG_WL_RACE:
+			if (t->idx & 1 ? fstat(fd, &st) :
+			    fchmod(fd, t->iterations & 1 ? 0644 : 0600))
+				return errno;
+			break;
 		case MG_WL_TWRITE:
 			t0 = mg_now_ns();
 			if (pwrite(fd, &b, 1, 0) != 1)

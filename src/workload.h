@@ -27,6 +27,8 @@ enum mg_wl_op {
 	MG_WL_WRITE,	/* pwrite one byte at offset 0 */
 	MG_WL_STAT,	/* fstat */
 	MG_WL_TWRITE,	/* pwrite timed by CLOCK_MONOTONIC around it, then fstat: the hook */
+	MG_WL_RACE,	/* even threads: fchmod 0600/0644 alternately; odd threads: fstat
+			 * (with shared_files, the chmod-against-fstat race on one inode) */
 };
 
 /* One step of an iteration: op on the thread's file number file. */

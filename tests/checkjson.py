@@ -117,7 +117,21 @@ def check_stat(c, objs, backend=None, funcs=False, kernel_percpu=False,
             c.check(in_bracket(row) and row.get("match") is True,
                     f"{k}: {row['source']} {row['total']} in debugfs [{br.get('low')}, {br.get('high')}]")
     sw = ctr["ctime_swaps"]
-    c.check(sw["source"] == "bpf", "ctime_swaps counted by BPF")
+    if s.get("backend") == "kernel":
+        # the zero-cost default: the four from the kernel's per-CPU counters, no probe; the
+        # event-only counters are counted only when opted in, else say how to opt in
+        for k in KERNEL_COUNTERS:
+            c.check(ctr[k]["source"] == "kernel" and ctr[k]["per_cpu"] is not None,
+                    f"{k} from the kernel's per-CPU counters ({ctr[k]['source']})")
+        for k in ("stat_queries", "ctime_skips", "ctime_sets"):
+            row = ctr.get(k) or {"source": "bpf"}
+            if row["source"] == "unavailable":
+                c.check("opt in with -e " + k in (row.get("unavailable") or ""),
+                        f"{k} not opted in: unavailable, says how to opt in")
+            else:
+                c.check(row["source"] == "bpf", f"{k} opted in: counted by BPF")
+    else:
+        c.check(sw["source"] == "bpf", "ctime_swaps counted by BPF")
     if funcs:
         for k in ("ctime_updates", "fine_stamps"):
             c.check(ctr[k]["source"] == "bpf", f"{k} counted by BPF function probes")
@@ -128,7 +142,8 @@ def check_stat(c, objs, backend=None, funcs=False, kernel_percpu=False,
         c.check(fl["per_cpu"] is not None and ("ksym" in fl["detail"] or "BTF offsets" in fl["detail"]),
                 f"floor_swaps per CPU from the kernel's per-CPU counter ({fl['detail']})")
     sq = ctr["stat_queries"]
-    c.check((sq["total"] or 0) >= min_stat, f"stat_queries {sq['total']} >= {min_stat}")
+    if not (s.get("backend") == "kernel" and sq["source"] == "unavailable"):
+        c.check((sq["total"] or 0) >= min_stat, f"stat_queries {sq['total']} >= {min_stat}")
     c.check(s["mismatches"] == sum(1 for r in ctr.values() if r.get("match") is False),
             "mismatches counts the rows whose match is false")
 
@@ -386,6 +401,32 @@ def selftest():
         total=0, kernel_debugfs=0, debugfs_bracket={"low": 0, "high": 0, "width": 0}))
     must_fail("floor swaps not from the kernel", lambda b: b["counters"]["floor_swaps"].update(source="bpf"))
     must_fail("no stat queries", lambda b: b["counters"]["stat_queries"].update(total=0, per_cpu=[0, 0]))
+    # the zero-cost default (backend kernel)
+    kgood = json.loads(json.dumps(good))
+    kgood["backend"] = "kernel"
+    for k in ("ctime_updates", "fine_stamps", "floor_swaps", "ctime_swaps"):
+        kgood["counters"][k].update(source="kernel", per_cpu=[kgood["counters"][k]["total"], 0])
+        kgood["counters"][k].pop("unavailable", None)
+    kgood["counters"]["stat_queries"] = {
+        "source": "unavailable", "detail": "tp", "total": None, "per_cpu": None,
+        "unavailable": "not counted: opt in with -e stat_queries (or -e all)"}
+    kc = Checker(quiet=True)
+    check_stat(kc, [kgood], backend="kernel", exact_kernel=True)
+    results.append(("clean zero-cost summary passes", not kc.failures))
+
+    def must_fail_k(label, mutate):
+        bad = json.loads(json.dumps(kgood))
+        mutate(bad)
+        c = Checker(quiet=True)
+        check_stat(c, [bad], backend="kernel", exact_kernel=True)
+        results.append((f"fails on {label}", bool(c.failures)))
+
+    must_fail_k("zero-cost: ctime_swaps from a BPF probe",
+                lambda b: b["counters"]["ctime_swaps"].update(source="bpf"))
+    must_fail_k("zero-cost: a silent 0 for stat_queries not opted in",
+                lambda b: b["counters"]["stat_queries"].update(source="bpf", total=0, per_cpu=[0, 0]))
+    must_fail_k("zero-cost: stat_queries unavailable without saying how to opt in",
+                lambda b: b["counters"]["stat_queries"].update(unavailable="not counted"))
     must_fail("an unavailable counter without a reason",
               lambda b: b["counters"]["current_time"].pop("unavailable"))
     must_fail("a silent zero: unavailable with a value",

@@ -67,7 +67,7 @@ stat_run() { # NAME EXPECT_FS STRESS_ARGS...
 	local name=$1 fs=$2; shift 2
 	$MG stat --json -o "$T/$name.json" -- $MG stress --threads 2 --duration 1 "$@" \
 		> "$T/$name.out" 2>&1 || { bad "$name: stat exits 0"; return; }
-	python3 tests/checkjson.py stat "$T/$name.json" --expect-backend "$HOST_BACKEND" \
+	python3 tests/checkjson.py stat "$T/$name.json" --expect-backend "$HOST_STAT_BACKEND" \
 		--exact-kernel --kernel-percpu > "$T/$name.chk" 2>&1
 	tally "$name" "$T/$name.chk"
 	grep -q "($fs)" "$T/$name.out" && ok "$name: stress ran on $fs" \

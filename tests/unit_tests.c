@@ -175,6 +175,62 @@ static void test_report_funcs_kpc(void)
 	mg_snap_free(&b);
 }
 
+/*
+ * The zero-cost default (backend kernel): the four kernel-counted rows from the kernel's
+ * per-CPU counters even where function probes count them too; event rows not attached are
+ * unavailable with the opt-in reason, never 0; the same rows come from BPF once attached.
+ */
+static void test_report_zero_cost(void)
+{
+	struct mg_report_cfg cfg = { .nr_cpus = 2, .func_backend = "fentry", .tp_flavour = "tp_btf",
+				     .func_probe = { "kprobe", "fentry" }, .kpc = true,
+				     .prefer_kpc = true, .tp_off = 0xf,
+				     .tp_off_why = "not counted: opt in with -e %s (or -e all)" };
+	struct mg_snap a, b;
+	struct mg_report r;
+	const struct mg_row *R;
+
+	make_snaps(&a, &b, true);
+	CHECK(!mg_report_build(&r, &cfg, &a, &b), "report builds (zero-cost)");
+	R = r.rows;
+	/* kernel per-CPU deltas: counter k is (k+1)*3 on CPU0, (k+1)*7 on CPU1 */
+	CHECK(R[MG_R_CTIME_UPDATES].src == MG_SRC_KERNEL && R[MG_R_CTIME_UPDATES].total == 10 &&
+	      R[MG_R_CTIME_UPDATES].percpu[1] == 7, "zero-cost: ctime_updates from the kernel (3 + 7)");
+	CHECK(R[MG_R_CTIME_SWAPS].src == MG_SRC_KERNEL && R[MG_R_CTIME_SWAPS].total == 20,
+	      "zero-cost: ctime_swaps from the kernel (6 + 14), ctime_ns_xchg not attached");
+	CHECK(R[MG_R_FINE_STAMPS].src == MG_SRC_KERNEL && R[MG_R_FINE_STAMPS].total == 30,
+	      "zero-cost: fine_stamps from the kernel (9 + 21)");
+	CHECK(R[MG_R_FLOOR_CMPXCHG_FAILS].src == MG_SRC_DERIVED &&
+	      R[MG_R_FLOOR_CMPXCHG_FAILS].total == 30 - 40 &&
+	      R[MG_R_FLOOR_CMPXCHG_FAILS].percpu[0] == 9 - 12,
+	      "zero-cost: floor_cmpxchg_fails = the kernel's fine_stamps - floor_swaps, per CPU");
+	CHECK(R[MG_R_STAT_QUERIES].src == MG_SRC_UNAVAILABLE && !R[MG_R_STAT_QUERIES].have_total &&
+	      strstr(R[MG_R_STAT_QUERIES].why, "opt in with -e stat_queries"),
+	      "zero-cost: stat_queries unavailable, says how to opt in (%s)", R[MG_R_STAT_QUERIES].why);
+	CHECK(R[MG_R_CTIME_SKIPS].src == MG_SRC_UNAVAILABLE && R[MG_R_CTIME_SETS].src == MG_SRC_UNAVAILABLE,
+	      "zero-cost: ctime_skips and ctime_sets unavailable");
+	CHECK(R[MG_R_CTIME_CMPXCHG_FAILS].src == MG_SRC_UNAVAILABLE &&
+	      strstr(R[MG_R_CTIME_CMPXCHG_FAILS].why, "ctime_skips: not counted"),
+	      "zero-cost: ctime_cmpxchg_fails needs ctime_skips (%s)", R[MG_R_CTIME_CMPXCHG_FAILS].why);
+	mg_report_free(&r);
+	/* the check can fail: opted in (tp_off 0x1: only ctime_ns_xchg off), the rows are BPF's */
+	cfg.tp_off = 0x1;
+	mg_report_build(&r, &cfg, &a, &b);
+	CHECK(r.rows[MG_R_STAT_QUERIES].src == MG_SRC_BPF && r.rows[MG_R_STAT_QUERIES].total == 550,
+	      "opted in: stat_queries from BPF (50 + 500)");
+	CHECK(r.rows[MG_R_CTIME_SWAPS].src == MG_SRC_KERNEL, "opted in: ctime_swaps still the kernel's");
+	mg_report_free(&r);
+	/* an explicit probe backend (prefer_kpc off, everything attached): the probes count */
+	cfg.prefer_kpc = false;
+	cfg.tp_off = 0;
+	mg_report_build(&r, &cfg, &a, &b);
+	CHECK(r.rows[MG_R_CTIME_UPDATES].src == MG_SRC_BPF && r.rows[MG_R_CTIME_SWAPS].src == MG_SRC_BPF,
+	      "explicit probe backend: ctime_updates and ctime_swaps from BPF");
+	mg_report_free(&r);
+	mg_snap_free(&a);
+	mg_snap_free(&b);
+}
+
 /* The bracket from four debugfs readings, and the judgement of a figure against it. */
 static void test_bracket(void)
 {
@@ -1071,6 +1127,7 @@ int main(void)
 	test_parse_seconds();
 	test_report_funcs_kpc();
 	test_report_tracepoint_only();
+	test_report_zero_cost();
 	test_bracket();
 	test_kpc_check();
 	test_report_busy();

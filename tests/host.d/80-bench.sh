@@ -11,8 +11,9 @@ rc=$?
 [ $rc = 0 ] && ok "bench: --smoke exits 0" || bad "bench: --smoke exit $rc: $(tail -3 "$T/bench.err")"
 grep -q '^| workload | configuration | ops/s (median) | throughput loss (median)' "$T/bench.out" \
 	&& ok "bench: prints the table" || bad "bench: no table header in: $(head -5 "$T/bench.out")"
-for wl in write+stat write-only; do
-	for cfg in bare "mgtrace stat" "mgtrace stat --hot" "mgtrace check" bpftrace "perf stat"; do
+for wl in write+stat write-only "chmod/fstat race"; do
+	for cfg in bare "mgtrace stat" "mgtrace stat -e all" "mgtrace stat --backend tracepoint" \
+		"mgtrace stat --hot" "mgtrace check" bpftrace "perf stat"; do
 		# a row with a figure, or (stat --hot here) the reason it cannot run
 		if grep -qE "^\| $(printf '%s' "$wl" | sed 's/+/\\+/') \| $cfg \| ([0-9]+ \| |- \| unavailable: .)" "$T/bench.out"; then
 			ok "bench: $wl / $cfg ran"
@@ -21,6 +22,12 @@ for wl in write+stat write-only; do
 		fi
 	done
 done
+for wl in write+stat write-only "chmod/fstat race"; do
+	grep -qE "^\| $(printf '%s' "$wl" | sed 's/+/\\+/') \| bare vs bare \(noise\) \| \| -?[0-9.]+% \|" "$T/bench.out" \
+		&& ok "bench: $wl: bare-vs-bare noise row" || bad "bench: $wl: no bare-vs-bare noise row"
+done
+grep -qE '^target: Timer resolution below 0.1% of a run: [0-9]+ ns against the shortest run' "$T/bench.out" \
+	&& ok "bench: timer resolution against the shortest run" || bad "bench: no timer-resolution target"
 grep -q '^| write+stat | mgtrace stat --hot | - | unavailable: ' "$T/bench.out" ||
 	grep -qE '^\| write\+stat \| mgtrace stat --hot \| [0-9]+ ' "$T/bench.out" &&
 	ok "bench: stat --hot measured or its reason given" || bad "bench: stat --hot row"

@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0
+# 32-stat-zero.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
+# The zero-cost default: while the default `stat` counts, no program is attached to any
+# timestamp:* tracepoint or function (bpftool lists no such link and none of our probe
+# programs), yet the four kernel-counted rows equal, or lie in the brackets of, the debugfs
+# deltas. The same bpftool check is shown to see a tracepoint once one is opted in (-e) and
+# with --backend tracepoint. Structure, not time: the cost itself is bench/overhead's.
+echo "# stat: zero-cost default (no program on the write or stat path)"
+if [ "$HOST_STAT_BACKEND" != kernel ]; then
+	skip "stat zero-cost default" "the kernel's per-CPU counters are not readable here (default stat backend $HOST_STAT_BACKEND)"
+	return 0
+fi
+
+# attached_tps: the timestamp:* tracepoints with a link, and our probe programs, as bpftool
+# lists them now (one word each; empty: none)
+attached_tps() {
+	{ bpftool -j link show; echo; bpftool -j prog show; } 2>/dev/null | python3 -c '
+import json, sys
+tps = ("ctime_ns_xchg", "ctime_xchg_skip", "fill_mg_cmtime", "inode_set_ctime_to_ts")
+seen = set()
+for line in sys.stdin:
+    for o in (json.loads(line) if line.strip() else []):
+        if o.get("tp_name") in tps:
+            seen.add("link:" + o["tp_name"])
+        name = o.get("name") or ""
+        if name.startswith(("fe_", "kp_", "tpb_", "rtp_")):
+            seen.add("prog:" + name)
+print(" ".join(sorted(seen)))'
+}
+
+# zero_case NAME WANT_PATTERN STAT_ARGS...: run stat STAT_ARGS -- stress for 1.5 s, look at
+# bpftool once the stress runs (counting has begun); the attached set must match WANT_PATTERN (an extended regex; ^$: none)
+zero_case() {
+	local name=$1 want=$2 got; shift 2
+	$MG stat --json -o "$T/$name.json" "$@" -- $MG stress --threads 2 --duration 1.5 \
+		> "$T/$name.out" 2>&1 & local pid=$! c i
+	# stat releases COMMAND only once counting has begun (every program attached): wait
+	# until its child has exec'd the stress (up to 5 s on a loaded machine)
+	for i in $(seq 100); do
+		c=$(pgrep -P "$pid" | head -1)
+		[ -n "$c" ] && tr '\0' ' ' < "/proc/$c/cmdline" 2>/dev/null | grep -q ' stress ' && break
+		sleep 0.05
+	done
+	sleep 0.2
+	got=$(attached_tps)
+	wait $pid || bad "$name: stat exits 0: $(tail -3 "$T/$name.out")"
+	if printf '%s\n' "$got" | grep -Eq "$want"; then
+		ok "$name: attached while counting: '${got:-nothing}'"
+	else
+		bad "$name: attached while counting: '${got:-nothing}', want /$want/"
+	fi
+}
+
+zero_case zero-default '^$'
+python3 tests/checkjson.py stat "$T/zero-default.json" --expect-backend kernel --exact-kernel \
+	--kernel-percpu > "$T/c" 2>&1; tally zero-default "$T/c"
+python3 -c 'import json, sys
+s = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
+c = s["counters"]
+assert c["ctime_updates"]["total"] >= 1000, c["ctime_updates"]
+for k in ("stat_queries", "ctime_skips", "ctime_sets"):
+    assert c[k]["total"] is None and "opt in with -e " + k in c[k]["unavailable"], c[k]
+assert c["floor_cmpxchg_fails"]["total"] == c["fine_stamps"]["total"] - c["floor_swaps"]["total"]
+' "$T/zero-default.json" 2> "$T/c" && ok "zero-default: stress counted; event counters say how to opt in; floor_cmpxchg_fails = fine_stamps - floor_swaps" \
+	|| bad "zero-default: $(tail -2 "$T/c")"
+# the check above can fail: an opted-in tracepoint is seen, and the probe backend's
+zero_case zero-opt-in '^link:fill_mg_cmtime prog:tpb_fill_mg_cm[a-z_]*$' -e stat_queries
+python3 tests/checkjson.py stat "$T/zero-opt-in.json" --expect-backend kernel --exact-kernel \
+	--kernel-percpu --min-stat-queries 1000 > "$T/c" 2>&1; tally zero-opt-in "$T/c"
+zero_case zero-tracepoint-backend 'link:ctime_ns_xchg .*link:fill_mg_cmtime' --backend tracepoint
+# -e all: the three event tracepoints, never ctime_ns_xchg (it would sort first)
+zero_case zero-all '^link:ctime_xchg_skip link:fill_mg_cmtime link:inode_set_ctime_to_ts prog:' -e all
+# text: the backend line says no program is on the path, and rows not opted in say why
+$MG stat -- true > "$T/zero.txt" 2>&1
+grep -q '^backend: kernel (the kernel.s per-CPU counters; no program on the write or stat path)$' \
+	"$T/zero.txt" && grep -q '^stat_queries  *n/a  *unavailable .*opt in with -e stat_queries' \
+	"$T/zero.txt" && ok "zero text: backend line and the opt-in reason" \
+	|| bad "zero text: $(grep -E '^(backend|stat_queries)' "$T/zero.txt")"
+badcase "stat -e unknown" 2 "unknown event counter 'bogus'" $MG stat -e bogus -- true
+badcase "stat -e ctime_swaps" 2 "ctime_swaps is always counted" $MG stat -e ctime_swaps -- true
+[ "$(left_attached)" = 0 ] && ok "zero: nothing left attached" || bad "zero: BPF objects left behind"
