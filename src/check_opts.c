@@ -108,7 +108,7 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 					      "(a number >= 1)", optarg);
 			break;
 		case 'b':
-			if (mg_opt_backend("check", optarg, true, &o->backend))
+			if (mg_opt_backend("check", optarg, MG_OPT_BE_TRACEPOINT, &o->backend))
 				return MG_EXIT_USAGE;
 			break;
 		case 'j': o->json = true; break;

@@ -3,13 +3,15 @@
 #include "opts.h"
 #include "util.h"
 
-int mg_opt_backend(const char *cmd, const char *arg, bool with_tracepoint, enum mg_backend *be)
+int mg_opt_backend(const char *cmd, const char *arg, unsigned int allow, enum mg_backend *be)
 {
-	if (mg_backend_parse(arg, be) || *be == MG_BE_KERNEL ||
-	    (!with_tracepoint && *be == MG_BE_TRACEPOINT))
-		return mg_err(MG_EXIT_USAGE, "%s: invalid backend '%s' (%s)", cmd, arg,
-			      with_tracepoint ? "auto, fentry, kprobe, tracepoint" :
-			      "auto, fentry, kprobe: it selects the floor probes");
+	if (mg_backend_parse(arg, be) ||
+	    (*be == MG_BE_KERNEL && !(allow & MG_OPT_BE_KERNEL)) ||
+	    (*be == MG_BE_TRACEPOINT && !(allow & MG_OPT_BE_TRACEPOINT)))
+		return mg_err(MG_EXIT_USAGE, "%s: invalid backend '%s' (auto, fentry, kprobe%s%s)",
+			      cmd, arg, allow & MG_OPT_BE_TRACEPOINT ? ", tracepoint" : "",
+			      allow & MG_OPT_BE_KERNEL ? ", kernel" :
+			      allow ? "" : ": it selects the floor probes");
 	return 0;
 }
 

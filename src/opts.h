@@ -10,12 +10,15 @@
 #include <stdint.h>
 #include "backend.h"
 
+/* Backends a command accepts besides auto, fentry and kprobe (mg_opt_backend's allow). */
+#define MG_OPT_BE_TRACEPOINT	(1u << 0)	/* tracepoints only */
+#define MG_OPT_BE_KERNEL	(1u << 1)	/* the kernel's per-CPU counters only (stat) */
+
 /*
- * --backend for command cmd: auto, fentry, kprobe or (if with_tracepoint)
- * tracepoint (never kernel: `stat` parses that one itself). Returns 0, or
- * MG_EXIT_USAGE with one line printed.
+ * --backend for command cmd: auto, fentry, kprobe, and the backends in allow.
+ * Returns 0, or MG_EXIT_USAGE with one line naming the accepted ones.
  */
-int mg_opt_backend(const char *cmd, const char *arg, bool with_tracepoint, enum mg_backend *be);
+int mg_opt_backend(const char *cmd, const char *arg, unsigned int allow, enum mg_backend *be);
 
 /* Default --ringbuf-size: 16 MiB. */
 #define MG_RINGBUF_DEFAULT (16u << 20)

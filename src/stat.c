@@ -143,9 +143,8 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 		case 'o': o->output = optarg; break;
 		case 'b':
 			/* "kernel" is stat's own: the other commands need their probes */
-			if (!strcmp(optarg, "kernel"))
-				o->backend = MG_BE_KERNEL;
-			else if (mg_opt_backend("stat", optarg, true, &o->backend))
+			if (mg_opt_backend("stat", optarg, MG_OPT_BE_TRACEPOINT | MG_OPT_BE_KERNEL,
+					   &o->backend))
 				return MG_EXIT_USAGE;
 			o->backend_given = o->backend != MG_BE_AUTO && o->backend != MG_BE_KERNEL;
 			break;

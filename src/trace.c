@@ -147,7 +147,7 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 			o->events_given = true;
 			break;
 		case 'b':
-			if (mg_opt_backend("trace", optarg, false, &o->backend))
+			if (mg_opt_backend("trace", optarg, 0, &o->backend))
 				return MG_EXIT_USAGE;
 			break;
 		case 'j': o->json = true; break;
