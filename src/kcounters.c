@@ -19,6 +19,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "backend.h"
 #include "counters.h"
 #include "kcounters.h"
 #include "kcounters.skel.h"
@@ -119,6 +120,7 @@ static int open_pcpu(struct mg_kreader *r, char *why, size_t whylen)
 		snprintf(why, whylen, "bad MGTRACE_TEST_PCPU_ALIAS (test hook)");
 		return err;
 	}
+	mg_libbpf_log_reset();
 	r->pcpu = pcpu_bpf__open();
 	if (!r->pcpu) {
 		snprintf(why, whylen, "BTF-offset reader: open failed: %s", strerror(errno));
@@ -128,7 +130,10 @@ static int open_pcpu(struct mg_kreader *r, char *why, size_t whylen)
 	r->pcpu->rodata->rq_off = rq_off;
 	memcpy((void *)r->pcpu->rodata->var_off, off, sizeof(off));
 	if ((err = pcpu_bpf__load(r->pcpu))) {
-		snprintf(why, whylen, "BTF-offset reader refused: %s", strerror(-err));
+		char c[200];
+
+		snprintf(why, whylen, "BTF-offset reader refused: %s (%s)", strerror(-err),
+			 mg_libbpf_cause(err, "load", false, c, sizeof(c)));
 		return err;
 	}
 	tmp = calloc((size_t)r->nr_cpus * MG_K_NR_COUNTERS, sizeof(*tmp));
