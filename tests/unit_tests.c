@@ -20,6 +20,7 @@
 #include "counters.h"
 #include "escape.h"
 #include "ident.h"
+#include "kenv.h"
 #include "report.h"
 #include "util.h"
 #include "verdict.h"
@@ -1087,8 +1088,33 @@ static void test_classify_load_log(void)
 	CHECK(k == MG_CAUSE_UNKNOWN, "classify EINVAL at attach of tracepoints only: %d", k);
 }
 
+/* mg_interface_problem: a changed tracepoint prototype or i_ctime_nsec is refused in one line */
+static void test_interface_problem(void)
+{
+	struct mg_kenv e;
+	const char *w;
+
+	memset(&e, 0, sizeof(e));
+	snprintf(e.release, sizeof(e.release), "9.9-test");
+	e.btf = true;
+	e.api = MG_API_MAINLINE;
+	snprintf(e.ctime_nsec, sizeof(e.ctime_nsec), "u32");
+	CHECK(mg_interface_problem(&e) == NULL, "interface as expected: no problem");
+	snprintf(e.tp_args[0], sizeof(e.tp_args[0]), "(struct inode *, u64, u32, u32)");
+	e.tp_args_changed[0] = true;
+	w = mg_interface_problem(&e);
+	CHECK(w && strstr(w, "timestamp:ctime_ns_xchg") && strstr(w, "(struct inode *, u64, u32, u32)")
+	      && strstr(w, "(struct inode *, u32, u32, u32)") && !strchr(w, '\n'),
+	      "changed tracepoint arguments named: %s", w ? w : "(null)");
+	e.tp_args_changed[0] = false;
+	snprintf(e.ctime_nsec, sizeof(e.ctime_nsec), "u64");
+	w = mg_interface_problem(&e);
+	CHECK(w && strstr(w, "i_ctime_nsec (BTF: u64)"), "changed i_ctime_nsec named: %s", w ? w : "(null)");
+}
+
 int main(void)
 {
+	test_interface_problem();
 	test_classify_load_log();
 	test_utf8_names();
 	test_json_str();
