@@ -430,6 +430,31 @@ int mg_session_read(struct mg_session *s, struct mg_bpf_counts *out)
 	return 0;
 }
 
+uint64_t mg_session_recursion_misses(const struct mg_session *s, char *detail, size_t len)
+{
+	struct bpf_program *prog;
+	uint64_t total = 0;
+	size_t n = 0;
+
+	if (detail && len)
+		detail[0] = 0;
+	if (!s->skel)
+		return 0;
+	bpf_object__for_each_program(prog, s->skel->obj) {
+		struct bpf_prog_info info = { 0 };
+		__u32 ilen = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &ilen) || !info.recursion_misses)
+			continue;
+		total += info.recursion_misses;
+		if (detail && n < len)
+			n += snprintf(detail + n, len - n, "%s%s=%llu", n ? " " : "",
+				      bpf_program__name(prog), (unsigned long long)info.recursion_misses);
+	}
+	return total;
+}
+
 void mg_session_close(struct mg_session *s)
 {
 	mgtrace_bpf__destroy(s->skel);

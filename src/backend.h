@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "mgtrace.h"
 #include "kenv.h"
 
@@ -78,6 +79,15 @@ int mg_session_open(struct mg_session *s, const struct mg_kenv *env,
 
 /* Read the per-CPU counters: out[0..nr_cpus-1]. Returns 0 or -errno. */
 int mg_session_read(struct mg_session *s, struct mg_bpf_counts *out);
+
+/*
+ * Runs the kernel skipped of the session's programs so far: the sum of their
+ * bpf_prog_info.recursion_misses (a program not run because it was already running
+ * on that CPU, e.g. its task was preempted inside it). Each miss is an event the
+ * counters did not see. detail[len] (may be NULL) gets "prog=n ..." for programs
+ * with misses. Returns 0 when none, or when the kernel does not report them.
+ */
+uint64_t mg_session_recursion_misses(const struct mg_session *s, char *detail, size_t len);
 
 /* Detach and unload; safe on a closed or failed session. */
 void mg_session_close(struct mg_session *s);
