@@ -20,31 +20,37 @@ static size_t libbpf_log_len;
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char msg[8192];
 	va_list cp;
-	size_t n;
 
 	if (level == LIBBPF_WARN) {
-		va_copy(cp, ap);
-		vsnprintf(msg, sizeof(msg), fmt, cp);
-		va_end(cp);
-		n = strcspn(msg, "\n");
-		n = n < sizeof(last_libbpf_err) ? n : sizeof(last_libbpf_err) - 1;
-		memcpy(last_libbpf_err, msg, n);
-		last_libbpf_err[n] = 0;
-		n = strlen(msg);
-		if (n >= sizeof(libbpf_log))
-			n = sizeof(libbpf_log) - 1;
-		if (libbpf_log_len + n >= sizeof(libbpf_log)) {	/* keep the tail */
-			size_t drop = libbpf_log_len + n - (sizeof(libbpf_log) - 1);
+		/* the whole message: a verifier log is one warning, its cause near the end */
+		char *msg = NULL;
+		size_t n;
 
-			drop = drop > libbpf_log_len ? libbpf_log_len : drop;
-			memmove(libbpf_log, libbpf_log + drop, libbpf_log_len - drop);
-			libbpf_log_len -= drop;
+		va_copy(cp, ap);
+		if (vasprintf(&msg, fmt, cp) < 0)
+			msg = NULL;
+		va_end(cp);
+		if (msg) {
+			n = strcspn(msg, "\n");
+			n = n < sizeof(last_libbpf_err) ? n : sizeof(last_libbpf_err) - 1;
+			memcpy(last_libbpf_err, msg, n);
+			last_libbpf_err[n] = 0;
+			n = strlen(msg);
+			if (n >= sizeof(libbpf_log))
+				n = sizeof(libbpf_log) - 1;
+			if (libbpf_log_len + n >= sizeof(libbpf_log)) {	/* keep the tail */
+				size_t drop = libbpf_log_len + n - (sizeof(libbpf_log) - 1);
+
+				drop = drop > libbpf_log_len ? libbpf_log_len : drop;
+				memmove(libbpf_log, libbpf_log + drop, libbpf_log_len - drop);
+				libbpf_log_len -= drop;
+			}
+			memcpy(libbpf_log + libbpf_log_len, msg + strlen(msg) - n, n);
+			libbpf_log_len += n;
+			libbpf_log[libbpf_log_len] = 0;
+			free(msg);
 		}
-		memcpy(libbpf_log + libbpf_log_len, msg + strlen(msg) - n, n);
-		libbpf_log_len += n;
-		libbpf_log[libbpf_log_len] = 0;
 	}
 	if (!mg_verbose || (level == LIBBPF_DEBUG && mg_verbose < 2))
 		return 0;
@@ -274,15 +280,17 @@ static void explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_bac
 	if (!cause[0] && !strcmp(stage, "load") && err == -EINVAL)
 		missing_prog_type(be, tp_btf, cause, sizeof(cause));
 	if (!cause[0])
-		snprintf(cause, sizeof(cause), "libbpf: %.150s", last_libbpf_err[0] ?
-			 last_libbpf_err : strerror(-err));
+		snprintf(cause, sizeof(cause), "%s%.150s",
+			 strncmp(last_libbpf_err, "libbpf: ", 8) ? "libbpf: " : "",
+			 last_libbpf_err[0] ? last_libbpf_err : strerror(-err));
 	snprintf(a->why, sizeof(a->why), "%s failed: %s (%s)", stage, errname(err), cause);
 }
 
 const char *mg_libbpf_cause(int err, const char *stage, bool func_probe, char *buf, size_t len)
 {
 	if (mg_classify_load_log(libbpf_log, err, stage, func_probe, buf, len) == MG_CAUSE_UNKNOWN)
-		snprintf(buf, len, "%s", last_libbpf_err[0] ? last_libbpf_err : strerror(-err));
+		snprintf(buf, len, "%s%s", last_libbpf_err[0] && strncmp(last_libbpf_err, "libbpf: ", 8) ?
+			 "libbpf: " : "", last_libbpf_err[0] ? last_libbpf_err : strerror(-err));
 	return buf;
 }
 
