@@ -65,9 +65,12 @@ uri=$(uri_for "bookworm$suffix" | head -n1)
 [ -n "$uri" ] || uri=$(uri_for bookworm | head -n1)
 [ -n "$uri" ] || die "no bookworm entry with a URI in /etc/apt/sources.list{,.d/*.sources}"
 
-# Private apt tree, one per suite.
+# Private apt tree, one per suite; one fetch at a time per suite (vm-test.sh runs
+# kernels in parallel: two fetches of one suite would share these files).
 apt=$cache/apt/$suite
 mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$apt/parts" "$cache/debs" "$cache/root"
+exec 9> "$cache/apt/$suite.lock"
+flock 9 || die "cannot lock $cache/apt/$suite.lock"
 echo "deb [signed-by=$keyring] $uri $suite main" > "$apt/sources.list.new"
 cmp -s "$apt/sources.list.new" "$apt/sources.list" 2>/dev/null ||
 	{ mv "$apt/sources.list.new" "$apt/sources.list"; rm -f "$apt/stamp"; }
