@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "mgtrace.h"
 #include "kenv.h"
 
@@ -95,6 +96,15 @@ int mg_session_open(struct mg_session *s, const struct mg_kenv *env,
 /* Read the per-CPU counters: out[0..nr_cpus-1] (all 0 without a skeleton). Returns 0 or -errno. */
 int mg_session_read(struct mg_session *s, struct mg_bpf_counts *out);
 
+/*
+ * Runs the kernel skipped of the session's programs so far: the sum of their
+ * bpf_prog_info.recursion_misses (a program not run because it was already running
+ * on that CPU, e.g. its task was preempted inside it). Each miss is an event the
+ * counters did not see. detail[len] (may be NULL) gets "prog=n ..." for programs
+ * with misses. Returns 0 when none, or when the kernel does not report them.
+ */
+uint64_t mg_session_recursion_misses(const struct mg_session *s, char *detail, size_t len);
+
 /* Detach and unload; safe on a closed or failed session. */
 void mg_session_close(struct mg_session *s);
 
@@ -106,7 +116,37 @@ void mg_session_close(struct mg_session *s);
 void mg_attempt_explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_backend be,
 			int err, const char *stage);
 
-/* Install the libbpf print callback (quiet unless mg_verbose; keeps the last error line). */
+/* Install the libbpf print callback (quiet unless mg_verbose; keeps the last error line
+ * and the tail of libbpf's warnings, verifier logs included, for mg_classify_load_log()). */
 void mg_libbpf_setup(void);
+
+/* Forget libbpf's warnings so far: call before each load attempt. */
+void mg_libbpf_log_reset(void);
+
+/*
+ * The cause of a failed load/attach (negative errno err, at stage) of an object other
+ * than mgtrace.bpf.c, from libbpf's warnings since mg_libbpf_log_reset(): the
+ * mg_classify_load_log() line, else libbpf's last warning, else strerror. Written
+ * into buf[len], which is returned.
+ */
+const char *mg_libbpf_cause(int err, const char *stage, bool func_probe, char *buf, size_t len);
+
+/* What a failed load or attach came from, as told by libbpf's and the verifier's log. */
+enum mg_load_cause {
+	MG_CAUSE_UNKNOWN,	/* nothing recognised in the log */
+	MG_CAUSE_CORE_RELO,	/* a CO-RE relocation found no such type/field in kernel BTF */
+	MG_CAUSE_MAP,		/* a map the program uses was not created */
+	MG_CAUSE_UNTRACEABLE,	/* the kernel refuses to trace the function */
+};
+
+/*
+ * Classify a failed load/attach from libbpf's warning text log (verifier log
+ * included), the negative errno err, the stage ("load", "attach", ...) and whether
+ * function probes (fentry/kprobe) were part of it. Writes a one-line cause into
+ * cause[len] ("" for MG_CAUSE_UNKNOWN): for CO-RE the type and field as libbpf
+ * names them ("struct dentry.d_u.d_alias"), for maps libbpf's line naming the map.
+ */
+enum mg_load_cause mg_classify_load_log(const char *log, int err, const char *stage,
+					bool func_probe, char *cause, size_t len);
 
 #endif

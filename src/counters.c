@@ -192,6 +192,18 @@ static void derive(struct mg_row *r, const struct mg_row *x, const struct mg_row
 		}
 		return;
 	}
+	/* an operand that differs from the kernel's own count for the window (BPF runs the
+	 * kernel skipped, see mg_session_recursion_misses()) would make the difference wrong */
+	if (x->mismatch || y->mismatch || (z && z->mismatch)) {
+		const struct mg_row *m = x->mismatch ? x : y->mismatch ? y : z;
+
+		r->src = MG_SRC_UNAVAILABLE;
+		snprintf(r->why, sizeof(r->why), "needs %.60s, but %s %lld differs from the kernel's "
+			 "%lld (%s)", r->detail, m->name, (long long)m->total, (long long)m->kernel,
+			 m->src == MG_SRC_BPF ? "BPF program runs skipped?" :
+			 "the per-CPU reading disagrees with debugfs");
+		return;
+	}
 	r->src = MG_SRC_DERIVED;
 	r->have_total = true;
 	r->total = x->total - y->total - (z ? z->total : 0);

@@ -27,10 +27,12 @@ static bool wanted(const char *name, enum mg_backend be)
 static int floor_try(struct mg_floor *f, const struct mg_kenv *env, struct mg_session *sess,
 		     const struct mg_floor_opts *o, enum mg_backend be, struct mg_attempt *a)
 {
-	struct floor_bpf *skel = floor_bpf__open();
+	struct floor_bpf *skel;
 	struct bpf_program *p;
 	int err;
 
+	mg_libbpf_log_reset();	/* explain() classifies this load's libbpf log */
+	skel = floor_bpf__open();
 	if (!skel) {
 		mg_attempt_explain(a, env, be, -errno, "open");
 		return a->err;

@@ -21,6 +21,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "backend.h"
 #include "counters.h"
 #include "kcounters.h"
 #include "kcounters.skel.h"
@@ -215,6 +216,7 @@ static int open_pcpu(struct mg_kreader *r, char *why, size_t whylen)
 		snprintf(why, whylen, "bad MGTRACE_TEST_PCPU_ALIAS (test hook)");
 		return err;
 	}
+	mg_libbpf_log_reset();
 	r->pcpu = pcpu_bpf__open();
 	if (!r->pcpu) {
 		snprintf(why, whylen, "BTF-offset reader: open failed: %s", strerror(errno));
@@ -227,7 +229,10 @@ static int open_pcpu(struct mg_kreader *r, char *why, size_t whylen)
 	r->pcpu->rodata->cfs_rq_rq_off = l.cfs_rq_rq;
 	r->pcpu->rodata->rq_cpu_off = l.rq_cpu;
 	if ((err = pcpu_bpf__load(r->pcpu))) {
-		snprintf(why, whylen, "BTF-offset reader refused: %s", strerror(-err));
+		char c[200];
+
+		snprintf(why, whylen, "BTF-offset reader refused: %s (%s)", strerror(-err),
+			 mg_libbpf_cause(err, "load", false, c, sizeof(c)));
 		return err;
 	}
 	tmp = calloc((size_t)r->nr_cpus * MG_K_NR_COUNTERS, sizeof(*tmp));

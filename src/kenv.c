@@ -110,6 +110,119 @@ void mg_vmlinux_btf_release(void)
 	vmlinux_btf_err = 0;
 }
 
+/*
+ * The shape of one BTF type as the interface checks compare it: "void", "u32"/"u64"
+ * (or s32/s64: any integer of that size), "struct NAME *", "struct NAME", else the kind.
+ */
+static void type_shape(const struct btf *btf, int id, char *out, size_t len)
+{
+	const struct btf_type *t;
+
+	id = id ? btf__resolve_type(btf, id) : 0;
+	if (id < 0) {
+		snprintf(out, len, "?");
+		return;
+	}
+	if (!id) {
+		snprintf(out, len, "void");
+		return;
+	}
+	t = btf__type_by_id(btf, id);
+	if (btf_is_int(t) || btf_is_enum(t)) {
+		snprintf(out, len, "u%u", t->size * 8);
+	} else if (btf_is_ptr(t)) {
+		char in[96];
+
+		type_shape(btf, t->type, in, sizeof(in));
+		snprintf(out, len, "%.*s *", (int)sizeof(in) - 3, in);
+	} else if (btf_is_struct(t) || btf_is_union(t)) {
+		snprintf(out, len, "%s %s", btf_is_struct(t) ? "struct" : "union",
+			 btf__name_by_offset(btf, t->name_off));
+	} else {
+		snprintf(out, len, "kind%u", btf_kind(t));
+	}
+}
+
+/* "(shape, shape, ...)" of a FUNC_PROTO's parameters from the skip-th on, into out. */
+static void proto_shape(const struct btf *btf, const struct btf_type *proto, int skip,
+			char *out, size_t len)
+{
+	const struct btf_param *p = btf_params(proto);
+	size_t n = 0;
+	int i;
+
+	n += snprintf(out + n, len - n, "(");
+	for (i = skip; i < btf_vlen(proto) && n < len; i++) {
+		char sh[96];
+
+		type_shape(btf, p[i].type, sh, sizeof(sh));
+		n += snprintf(out + n, len - n, "%s%s", i > skip ? ", " : "", sh);
+	}
+	if (n < len)
+		snprintf(out + n, len - n, ")");
+}
+
+/*
+ * What the BPF programs assume of each tracepoint (include/trace/events/timestamp.h,
+ * TP_PROTO after the hidden void *__data) and of the floor functions.
+ */
+static const char *const tp_want[MG_NR_TPS] = {
+	"(struct inode *, u32, u32, u32)",			/* ctime_ns_xchg(inode, old, new, cur) */
+	"(struct inode *, struct timespec64 *)",		/* ctime_xchg_skip(inode, ctime) */
+	"(struct inode *, struct timespec64 *, struct timespec64 *)", /* fill_mg_cmtime */
+	"(struct inode *, struct timespec64 *)",		/* inode_set_ctime_to_ts(inode, ctime) */
+};
+
+/* Compare the tracepoints' and ktime_get_*_mg's BTF prototypes and inode.i_ctime_nsec. */
+static void probe_interface(struct mg_kenv *env, const struct btf *btf)
+{
+	char name[128], got[256];
+	const struct btf_type *t;
+	int i, id;
+
+	for (i = 0; i < MG_NR_TPS; i++) {
+		snprintf(name, sizeof(name), "btf_trace_%s", mg_tp_names[i]);
+		id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+		if (id <= 0)
+			continue;
+		/* typedef void (*btf_trace_X)(void *__data, TP_PROTO...) */
+		id = btf__resolve_type(btf, btf__type_by_id(btf, id)->type);
+		t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+		t = t && btf_is_ptr(t) ? btf__type_by_id(btf, t->type) : NULL;
+		if (!t || !btf_is_func_proto(t)) {
+			snprintf(env->tp_args[i], sizeof(env->tp_args[i]), "not a function prototype");
+			env->tp_args_changed[i] = true;
+			continue;
+		}
+		proto_shape(btf, t, 1, got, sizeof(got));
+		snprintf(env->tp_args[i], sizeof(env->tp_args[i]), "%.*s",
+			 (int)sizeof(env->tp_args[i]) - 1, got);
+		env->tp_args_changed[i] = strcmp(got, tp_want[i]) != 0;
+	}
+	for (i = 1; i < 4; i += 2) {	/* ktime_get_real_ts64_mg, ktime_get_coarse_real_ts64_mg */
+		char ret[96];
+
+		id = btf__find_by_name_kind(btf, mg_func_names[i], BTF_KIND_FUNC);
+		if (id <= 0)
+			continue;
+		t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+		proto_shape(btf, t, 0, got, sizeof(got));
+		type_shape(btf, t->type, ret, sizeof(ret));
+		snprintf(env->func_proto[i], sizeof(env->func_proto[i]), "%.40s %s%.200s", ret,
+			 mg_func_names[i], got);
+	}
+	id = btf__find_by_name_kind(btf, "inode", BTF_KIND_STRUCT);
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	snprintf(env->ctime_nsec, sizeof(env->ctime_nsec), "absent");
+	for (i = 0; t && i < btf_vlen(t); i++) {
+		const struct btf_member *m = btf_members(t) + i;
+
+		if (strcmp(btf__name_by_offset(btf, m->name_off), "i_ctime_nsec"))
+			continue;
+		type_shape(btf, m->type, env->ctime_nsec, sizeof(env->ctime_nsec));
+	}
+}
+
 static void probe_btf(struct mg_kenv *env)
 {
 	struct btf *btf = mg_vmlinux_btf();
@@ -137,6 +250,7 @@ static void probe_btf(struct mg_kenv *env)
 	for (i = 0; i < MG_K_NR_COUNTERS; i++)
 		env->ksym_in_btf[i] = btf__find_by_name_kind(btf, mg_kcounter_syms[i], BTF_KIND_VAR) > 0;
 
+	probe_interface(env, btf);
 	env->api = MG_API_NONE;
 	id = btf__find_by_name_kind(btf, "ktime_get_real_ts64_mg", BTF_KIND_FUNC);
 	if (id > 0) {
@@ -229,6 +343,26 @@ const char *mg_api_name(enum mg_api api)
 	}
 }
 
+const char *mg_interface_problem(const struct mg_kenv *env)
+{
+	static char why[400];
+	int i;
+
+	for (i = 0; i < MG_NR_TPS; i++)
+		if (env->tp_args_changed[i]) {
+			snprintf(why, sizeof(why), "kernel %s changed tracepoint timestamp:%s: BTF "
+				 "arguments %s, mgtrace reads %s", env->release, mg_tp_names[i],
+				 env->tp_args[i], tp_want[i]);
+			return why;
+		}
+	if (strcmp(env->ctime_nsec, "u32") && env->btf && mg_kenv_multigrain(env)) {
+		snprintf(why, sizeof(why), "kernel %s changed struct inode's i_ctime_nsec (BTF: %s), "
+			 "which holds I_CTIME_QUERIED as bit 31 of a u32", env->release, env->ctime_nsec);
+		return why;
+	}
+	return NULL;
+}
+
 const char *mg_debugfs_problem(const struct mg_kenv *env)
 {
 	switch (env->debugfs) {
@@ -307,6 +441,9 @@ int mg_env_require(const struct mg_kenv *env, bool need_mg)
 		return mg_err(MG_EXIT_ENV, "kernel %s has no multigrain timestamps "
 			      "(no ktime_get_real_ts64_mg or timestamp:ctime_ns_xchg in BTF; needs Linux 6.13+)",
 			      env->release);
+	why = mg_interface_problem(env);
+	if (why)
+		return mg_err(MG_EXIT_ENV, "%s", why);
 	why = mg_debugfs_problem(env);
 	if (why)
 		return mg_err(MG_EXIT_ENV, "%s", why);

@@ -46,6 +46,12 @@ struct mg_kenv {
 	bool kallsyms_all;		/* data symbols listed in /proc/kallsyms (only once
 					 * mg_kenv_probe_kallsyms() ran: kallsyms_known) */
 	bool kallsyms_known;		/* kallsyms_all was probed */
+	/* The interface as BTF shows it (empty where absent); see mg_interface_problem(). */
+	char tp_args[MG_NR_TPS][256];	/* tracepoint arguments, "(struct inode *, u32, ...)" */
+	bool tp_args_changed[MG_NR_TPS]; /* differ from what bpf/mgtrace.bpf.c reads */
+	char func_proto[4][320];	/* "void ktime_get_real_ts64_mg(struct timespec64 *)",
+					 * filled for indexes 1 and 3 (the floor functions) */
+	char ctime_nsec[64];		/* type of inode.i_ctime_nsec ("u32"), "absent" */
 	int debugfs;			/* 0 ok, -ENODEV not mounted, -ENOENT file missing, other -errno */
 };
 
@@ -82,6 +88,15 @@ bool mg_kenv_multigrain(const struct mg_kenv *env);
 
 /* Human name of an API form. */
 const char *mg_api_name(enum mg_api api);
+
+/*
+ * One line naming what changed in an interface the BPF programs rely on (a
+ * tracepoint's arguments, inode.i_ctime_nsec no longer a u32), or NULL when BTF shows
+ * what mgtrace expects. I_CTIME_QUERIED (bit 31) and FS_MGTIME (64) are macros, not
+ * in BTF: the VM stage checks them through exact counts (ctime_updates counts only
+ * FS_MGTIME inodes and must equal the kernel's counter).
+ */
+const char *mg_interface_problem(const struct mg_kenv *env);
 
 /* One-line explanation of env->debugfs, or NULL when it is usable. */
 const char *mg_debugfs_problem(const struct mg_kenv *env);

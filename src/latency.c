@@ -151,6 +151,7 @@ struct mg_latency *mg_latency_open(const struct mg_session *s, char *why, size_t
 		err = -ENOMEM;
 		goto fail;
 	}
+	mg_libbpf_log_reset();
 	l->skel = latency_bpf__open();
 	if (!l->skel) {
 		err = -errno;
@@ -160,11 +161,17 @@ struct mg_latency *mg_latency_open(const struct mg_session *s, char *why, size_t
 	bpf_object__for_each_program(prog, l->skel->obj)
 		bpf_program__set_autoload(prog, want_prog(l, bpf_program__name(prog)));
 	if ((err = latency_bpf__load(l->skel))) {
-		snprintf(why, whylen, "load failed: %s", strerror(-err));
+		char c[200];
+
+		snprintf(why, whylen, "load failed: %s (%s)", strerror(-err),
+			 mg_libbpf_cause(err, "load", true, c, sizeof(c)));
 		goto fail;
 	}
 	if ((err = latency_bpf__attach(l->skel))) {
-		snprintf(why, whylen, "attach failed: %s", strerror(-err));
+		char c[200];
+
+		snprintf(why, whylen, "attach failed: %s (%s)", strerror(-err),
+			 mg_libbpf_cause(err, "attach", true, c, sizeof(c)));
 		goto fail;
 	}
 	return l;

@@ -121,6 +121,23 @@ int cmd_probe(int argc, char **argv)
 		for (i = 0; i < MG_NR_TPS; i++)
 			json_object_set_new(a, mg_tp_names[i], json_boolean(env.tp_in_btf[i]));
 		json_object_set_new(o, "tracepoints", a);
+		/* what BTF shows of the interfaces the BPF programs rely on (kenv.h) */
+		a = json_object();
+		{
+			json_t *t = json_object();
+
+			for (i = 0; i < MG_NR_TPS; i++)
+				json_object_set_new(t, mg_tp_names[i], env.tp_args[i][0] ?
+						    json_string(env.tp_args[i]) : json_null());
+			json_object_set_new(a, "tracepoint_args", t);
+			for (i = 1; i < 4; i += 2)
+				json_object_set_new(a, mg_func_names[i], env.func_proto[i][0] ?
+						    json_string(env.func_proto[i]) : json_null());
+			json_object_set_new(a, "inode_i_ctime_nsec", json_string(env.ctime_nsec));
+			json_object_set_new(a, "problem", mg_interface_problem(&env) ?
+					    json_string(mg_interface_problem(&env)) : json_null());
+		}
+		json_object_set_new(o, "btf_interface", a);
 		a = json_object();
 		json_object_set_new(a, "path", json_string(MG_DEBUGFS_FILE));
 		json_object_set_new(a, "readable", json_boolean(!dbg_err));
@@ -180,6 +197,16 @@ int cmd_probe(int argc, char **argv)
 	for (i = 0; i < MG_NR_TPS; i++)
 		printf("%-22s timestamp:%s %s\n", i ? "" : "tracepoints", mg_tp_names[i],
 		       env.tp_in_btf[i] ? "yes" : "no");
+	for (i = 0; i < MG_NR_TPS; i++)
+		if (env.tp_args[i][0])
+			printf("%-22s timestamp:%s%s\n", i ? "" : "tracepoint args", mg_tp_names[i],
+			       env.tp_args[i]);
+	for (i = 1; i < 4; i += 2)
+		if (env.func_proto[i][0])
+			printf("%-22s %s\n", i == 1 ? "floor functions" : "", env.func_proto[i]);
+	printf("%-22s %s (I_CTIME_QUERIED is its bit 31)\n", "inode.i_ctime_nsec", env.ctime_nsec);
+	if (mg_interface_problem(&env))
+		printf("%-22s %s\n", "interface changed", mg_interface_problem(&env));
 	if (!dbg_err)
 		printf("%-22s %s: ctime_updates %llu, ctime_swaps %llu, fine_stamps %llu, "
 		       "floor_swaps %llu\n", "debugfs counters", MG_DEBUGFS_FILE,

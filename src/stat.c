@@ -204,6 +204,9 @@ static void print_summary(struct stat_run *r)
 	struct mg_run *R = &r->run;
 	struct mg_report rep;
 
+	char mdetail[512];
+	uint64_t misses = mg_session_recursion_misses(&R->sess, mdetail, sizeof(mdetail));
+
 	if (mg_report_build(&rep, &R->cfg, &R->first, &R->cur))
 		return;
 	if (r->o.json) {
@@ -219,6 +222,8 @@ static void print_summary(struct stat_run *r)
 			json_object_set_new(o, "command_status", json_integer(R->child_status));
 		}
 		json_object_set_new(o, "mismatches", json_integer(rep.mismatches));
+		json_object_set_new(o, "bpf_recursion_misses", json_integer((json_int_t)misses));
+		json_object_set_new(o, "bpf_recursion_misses_by_program", json_string(mdetail));
 		json_object_set_new(o, "counters", mg_report_json(&rep));
 		if (r->lat)
 			json_object_set_new(o, "latency", mg_latency_json(r->lat));
@@ -232,6 +237,11 @@ static void print_summary(struct stat_run *r)
 		mg_report_print_summary(r->out, &rep);
 		fputc('\n', r->out);
 		mg_report_print_percpu(r->out, &rep);
+		if (misses)
+			fprintf(r->out, "\nBPF programs skipped %llu runs (kernel recursion_misses: the "
+				"program was already running on that CPU, e.g. preempted inside it): "
+				"the counts they feed are short by that many; %s\n",
+				(unsigned long long)misses, mdetail);
 		if (r->lat)
 			mg_latency_print(r->lat, r->out, r->o.per_cpu);
 		fflush(r->out);

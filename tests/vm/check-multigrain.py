@@ -48,7 +48,8 @@ def figures(name, s):
 p = load("probe")
 if p:
     c = checkjson.Checker(quiet=True)
-    checkjson.check_probe(c, p[0], "vm-multigrain")
+    # kernels.txt option api=cookie: a kernel carrying the cookie-form floor API patch
+    checkjson.check_probe(c, p[0], "vm-multigrain", api=os.environ.get("MGTEST_FLOOR_API", "mainline"))
     report("probe-all-backends", c)
 
 for be in ("fentry", "kprobe", "tracepoint"):
@@ -93,10 +94,20 @@ objs = load("contention")
 s = summary(objs) if objs else None
 if s:
     c = checkjson.Checker(quiet=True)
-    checkjson.check_stat(c, objs, backend="fentry", funcs=True, kernel_percpu=True, exact_kernel=True)
+    # 8 threads on 2 CPUs: under a preemptible kernel (7.x: "Dynamic Preempt: lazy") a
+    # task can be preempted inside a BPF program and the kernel then skips that program
+    # on the CPU (recursion_misses); stat reports those, and the shortfall must be covered
+    misses = s.get("bpf_recursion_misses", 0)
+    checkjson.check_stat(c, objs, backend="fentry", funcs=True, kernel_percpu=True, exact_kernel=True,
+                         allow_misses=True)
     f = s["counters"]["floor_cmpxchg_fails"]
-    c.check(f["source"] == "derived" and (f["total"] or 0) > 0,
-            f"floor_cmpxchg_fails {f['total']} > 0 under contention")
+    # with skipped runs an operand (fine_stamps) may fall short: the difference is then
+    # reported unavailable with the reason, never as a wrong (even negative) number
+    c.check((f["source"] == "derived" and (f["total"] or 0) > 0) or
+            (misses > 0 and f["source"] == "unavailable" and "differs from the kernel" in f.get("unavailable", "")),
+            f"floor_cmpxchg_fails {f['total']} > 0 under contention ({f['source']}: {f.get('unavailable')})")
+    print(f"# {label} contention: bpf_recursion_misses={misses} "
+          f"({s.get('bpf_recursion_misses_by_program')})")
     figures("contention", s)
     report("contention", c)
 

@@ -14,10 +14,23 @@
 #
 # The newest matching package is downloaded into $MGTRACE_VM_CACHE
 # (default /var/cache/mgtrace-vm)/debs unless already present, and unpacked
-# into $MGTRACE_VM_CACHE/root/<package>_<version>/.  On success prints that
-# directory (which contains boot/vmlinuz-* and lib/modules/*) on stdout.
+# into $MGTRACE_VM_CACHE/root/<package>_<version>/.  From 6.19 on, Debian
+# splits a kernel into linux-image-* (an empty meta package), linux-binary-*
+# (usr/lib/modules/<release>/vmlinuz) and linux-modules-*; the two are taken
+# from the image's Depends with the exact version it names (= v).  A missing
+# linux-binary-* is an error; a linux-modules-* absent from the suite is not:
+# the kernel is unpacked without modules and that is recorded.
+# On success prints that directory on stdout.  It contains:
+#   vmlinuz       a symlink to the kernel image (boot/vmlinuz-* or
+#                 usr/lib/modules/<release>/vmlinuz)
+#   kernel.info   what was chosen, one "key value" a line: image, binary,
+#                 modules (NAME=VERSION, or "none <why>"), release
+# and the modules under (usr/)lib/modules/<release>/kernel when present.
+# The choice is also reported on stderr ("fetch-kernel: chose ...").
 # Index files are refreshed when older than MGTRACE_VM_REFRESH minutes
-# (default 720).
+# (default 720).  An index whose Release file has expired (a frozen
+# snapshot mirror, seen for sid) is used with a warning: its signature is
+# still checked, only its Valid-Until date is not.
 set -eu
 
 [ $# -eq 2 ] || { echo "usage: $0 SUITE PACKAGE-PATTERN" >&2; exit 2; }
@@ -52,9 +65,12 @@ uri=$(uri_for "bookworm$suffix" | head -n1)
 [ -n "$uri" ] || uri=$(uri_for bookworm | head -n1)
 [ -n "$uri" ] || die "no bookworm entry with a URI in /etc/apt/sources.list{,.d/*.sources}"
 
-# Private apt tree, one per suite.
+# Private apt tree, one per suite; one fetch at a time per suite (vm-test.sh runs
+# kernels in parallel: two fetches of one suite would share these files).
 apt=$cache/apt/$suite
 mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$apt/parts" "$cache/debs" "$cache/root"
+exec 9> "$cache/apt/$suite.lock"
+flock 9 || die "cannot lock $cache/apt/$suite.lock"
 echo "deb [signed-by=$keyring] $uri $suite main" > "$apt/sources.list.new"
 cmp -s "$apt/sources.list.new" "$apt/sources.list" 2>/dev/null ||
 	{ mv "$apt/sources.list.new" "$apt/sources.list"; rm -f "$apt/stamp"; }
@@ -81,6 +97,12 @@ export APT_CONFIG="$apt/apt.conf"
 if [ -z "$(find "$apt/stamp" -mmin -"$refresh" 2>/dev/null)" ]; then
 	if apt-get -q update >"$apt/update.log" 2>&1 &&
 	    ! grep -q '^[WE]:' "$apt/update.log"; then
+		touch "$apt/stamp"
+	elif grep -q 'Release file .* is expired' "$apt/update.log" &&
+	    apt-get -q -o Acquire::Check-Valid-Until=false update >"$apt/update.log" 2>&1 &&
+	    ! grep -q '^E:' "$apt/update.log"; then
+		echo "fetch-kernel: warning: the Release file of $suite has expired (a snapshot" \
+			"mirror?); using it, its signature checked but not its Valid-Until date" >&2
 		touch "$apt/stamp"
 	elif ls "$apt/lists/"*_Packages* >/dev/null 2>&1; then
 		echo "fetch-kernel: warning: apt-get update for $suite failed, using stale index" >&2
@@ -117,21 +139,70 @@ fetch() {
 	echo "$deb"
 }
 
+# available NAME VERSION: true when the suite's index has NAME=VERSION.
+available() {
+	apt-cache madison "$1" 2>/dev/null | awk -F' *[|] *' -v v="$2" '$2 == v { f = 1 } END { exit !f }'
+}
+
 # Unpack the image package plus, for kernels >= 6.19 where Debian split it,
-# the linux-binary-* (vmlinuz) and linux-modules-* packages it depends on.
+# the linux-binary-* (vmlinuz) and linux-modules-* packages it depends on, at
+# exactly the version the image names.
 root=$cache/root/${best}_$bestv
-if [ ! -e "$root/.done" ] || ! ls "$root"/boot/vmlinuz-* >/dev/null 2>&1; then
+if [ ! -e "$root/.done" ] || [ ! -e "$root/vmlinuz" ] || [ ! -s "$root/kernel.info" ]; then
 	rm -rf "$root"; mkdir -p "$root"
 	deb=$(fetch "$best" "$bestv")
 	debs=$deb
+	info="image $best=$bestv"
+	split=0 mods=
 	for dep in $(dpkg-deb -f "$deb" Depends | tr ',' '\n' |
 	    sed -n 's/^ *\(linux-\(binary\|modules\)-[^ ]*\) (= \(.*\))$/\1=\3/p'); do
-		debs="$debs $(fetch "${dep%%=*}" "${dep#*=}")"
+		n=${dep%%=*} v=${dep#*=}
+		case $n in
+		linux-binary-*)
+			split=1
+			available "$n" "$v" || die "$best=$bestv needs $n=$v, which $suite does not have"
+			debs="$debs $(fetch "$n" "$v")"
+			info="$info
+binary $n=$v" ;;
+		linux-modules-*)
+			if available "$n" "$v"; then
+				debs="$debs $(fetch "$n" "$v")"
+				mods="$n=$v"
+			else
+				mods="none: $n=$v is not in $suite"
+			fi ;;
+		esac
 	done
+	[ "$split" = 1 ] || info="$info
+binary (in the image package)"
 	for deb in $debs; do
 		dpkg-deb -x "$deb" "$root" || die "could not unpack $deb"
 	done
-	ls "$root"/boot/vmlinuz-* >/dev/null 2>&1 || die "no boot/vmlinuz-* in $debs"
+	k=$(ls "$root"/boot/vmlinuz-* "$root"/usr/lib/modules/*/vmlinuz 2>/dev/null | head -n1) ||
+		true
+	[ -n "$k" ] || die "no boot/vmlinuz-* or usr/lib/modules/*/vmlinuz in $debs"
+	# the release the kernel was built as: boot/vmlinuz-<rel> or usr/lib/modules/<rel>/vmlinuz
+	case $k in
+	*/boot/vmlinuz-*) rel=${k##*/vmlinuz-} ;;
+	*) rel=$(basename "$(dirname "$k")") ;;
+	esac
+	if [ -z "$mods" ]; then
+		mods="(in the image package)"
+	fi
+	# modules must be built for that very release
+	nmod=0
+	for d in "$root"/lib/modules/*/kernel "$root"/usr/lib/modules/*/kernel; do
+		[ -d "$d" ] || continue
+		nmod=$((nmod + 1))
+		[ "$(basename "$(dirname "$d")")" = "$rel" ] ||
+			die "modules in $d are not for the kernel's release $rel"
+	done
+	if [ "$nmod" = 0 ] && [ "${mods#none}" = "$mods" ]; then
+		die "$best=$bestv: no modules for $rel in $debs"
+	fi
+	ln -s "${k#"$root"/}" "$root/vmlinuz"
+	printf '%s\nmodules %s\nrelease %s\n' "$info" "$mods" "$rel" > "$root/kernel.info"
 	touch "$root/.done"
 fi
+echo "fetch-kernel: chose $suite: $(tr '\n' ';' < "$root/kernel.info" | sed 's/;$//; s/;/; /g')" >&2
 echo "$root"

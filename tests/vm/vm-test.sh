@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # vm-test.sh - boot every kernel of kernels.txt under qemu and run the
 # guest tests with a static mgtrace binary.
 #
@@ -7,72 +7,161 @@
 #        MGTRACE_VM_ONLY     run only the kernels with these labels ("6.18 6.12")
 #        MGTRACE_VM_OUT      output directory (default /tmp/mgtrace-vm);
 #                            per kernel: console.log, MGDATA files, results
+#        MGTRACE_VM_JOBS     kernels booted at once (default 2)
+#        MGTRACE_SHARED      the shared folder of local kernels (default: the
+#                            repository's ../shared)
 #        plus those of fetch-kernel.sh, mkinitramfs.sh and run-vm.sh.
-# For each kernel: fetch-kernel.sh, mkinitramfs.sh with guest-<expect>.sh,
-# run-vm.sh, then host checks: every *.json the guest sent must parse, and
-# check-<expect>.py OUTDIR LABEL runs if it exists.  Prints one
-# "PASS|FAIL label/name" line per assertion, "# ..." timing lines, and
-# finally "N passed, M failed".  Exits 1 if anything failed.
+# For each kernel: fetch-kernel.sh (or, for a "local" entry, the image under
+# $MGTRACE_SHARED/kernels checked against its SHA256SUMS), mkinitramfs.sh
+# with guest-<expect>.sh, run-vm.sh, then host checks: every *.json the
+# guest sent must parse, check-<expect>.py OUTDIR LABEL runs if it exists,
+# and the probe fixture tests/vm/probe/<label>.json is compared.  Prints one
+# "PASS|FAIL|SKIP label/name[: why]" line per assertion or skipped step, "# ..."
+# lines (what was chosen, timing, retried boots), and finally "N passed, M
+# failed, K skipped".  A SKIP is never a pass.  Exits 1 if anything failed.
+# A boot that dies before the guest's /init ran is booted once more and said so.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
 bin=${1:-${MGTRACE_STATIC:-}}
 [ -n "$bin" ] || { echo "usage: $0 MGTRACE_STATIC (or set MGTRACE_STATIC)" >&2; exit 2; }
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 kernels=${MGTRACE_VM_KERNELS:-$here/kernels.txt}
 outroot=${MGTRACE_VM_OUT:-/tmp/mgtrace-vm}
+jobs=${MGTRACE_VM_JOBS:-2}
+shared=${MGTRACE_SHARED:-$repo/../shared}
 mkdir -p "$outroot"
 all=$outroot/results
 : > "$all"
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1fs", b - a }'; }
-fail() { echo "FAIL $1" | tee -a "$all"; }
 t0=$(now)
 
-grep -Ev '^[[:space:]]*(#|$)' "$kernels" | while read -r suite pattern label expect variant; do
-	# variant "smoke": the guest and the host checks skip the long steps; the guest sees
-	# mgtest_smoke=1 in its environment (an unknown kernel argument becomes one).
-	smoke=0; [ "${variant:-}" = smoke ] && smoke=1
-	case " ${MGTRACE_VM_ONLY:-$label} " in *" $label "*) ;; *) continue ;; esac
+# The steps guest-multigrain.sh and check-multigrain.py leave out of a smoke run.
+SMOKE_SKIPS="stat-*-ext4 latency-kprobe contention interval check-ext4 check-threshold check-clockstep"
+
+# local_kernel DIR: check $shared/kernels/DIR/bzImage against SHA256SUMS and
+# print its path; on stdout "SKIP: why" / "FAIL: why" instead when unusable.
+local_kernel() {
+	local k=$shared/kernels/$1/bzImage sums=$shared/kernels/SHA256SUMS want got
+	if [ ! -d "$shared/kernels" ]; then
+		echo "SKIP: $shared/kernels is absent (local kernels come from the shared folder beside the repository)"
+		return
+	fi
+	[ -r "$k" ] || { echo "SKIP: $k is absent"; return; }
+	[ -r "$sums" ] || { echo "FAIL: $sums is missing: cannot check $k"; return; }
+	want=$(awk -v f="$1/bzImage" '$2 == f || $2 == "*" f { print $1 }' "$sums")
+	[ -n "$want" ] || { echo "FAIL: $1/bzImage is not listed in $sums"; return; }
+	got=$(sha256sum "$k" | awk '{ print $1 }')
+	[ "$got" = "$want" ] || { echo "FAIL: $k has SHA256 $got, $sums says $want"; return; }
+	echo "$k"
+}
+
+# run_kernel SUITE PATTERN LABEL EXPECT OPTIONS: the whole test of one kernel; its
+# result lines go to $outroot/LABEL/all.results.
+run_kernel() {
+	local suite=$1 pattern=$2 label=$3 expect=$4 opts=$5
+	local out=$outroot/$label smoke=0 api=mainline t tf ti tb kroot kernel mods k attempt o
+	for o in $opts; do
+		case $o in
+		smoke) smoke=1 ;;
+		api=*) api=${o#api=} ;;
+		*) echo "FAIL $label/kernels.txt: unknown option $o" >> "$outroot/$label.bad" ;;
+		esac
+	done
 	out=$outroot/$label
 	rm -rf "$out"; mkdir -p "$out"
+	local res=$out/all.results
+	: > "$res"
+	[ -e "$outroot/$label.bad" ] && { cat "$outroot/$label.bad" >> "$res"; rm -f "$outroot/$label.bad"; return; }
 	t=$(now)
-	if ! kroot=$("$here/fetch-kernel.sh" "$suite" "$pattern"); then
-		fail "$label/fetch: $suite $pattern"; continue
+	if [ "$suite" = local ]; then
+		k=$(local_kernel "$pattern")
+		case $k in
+		SKIP:*) echo "SKIP $label/kernel: ${k#SKIP: }" >> "$res"; return ;;
+		FAIL:*) echo "FAIL $label/kernel: ${k#FAIL: }" >> "$res"; return ;;
+		esac
+		kernel=$k kroot= mods=
+		echo "# $label: local $k (SHA256 as in SHA256SUMS; everything built in, no modules)" >> "$res"
+	else
+		if ! kroot=$("$here/fetch-kernel.sh" "$suite" "$pattern" 2> "$out/fetch.log"); then
+			echo "FAIL $label/fetch: $suite $pattern: $(tail -n1 "$out/fetch.log")" >> "$res"
+			return
+		fi
+		kernel=$kroot/vmlinuz
+		grep '^fetch-kernel: chose' "$out/fetch.log" | sed "s/^fetch-kernel:/# $label:/" >> "$res"
+		mods=$(sed -n 's/^modules //p' "$kroot/kernel.info")
+	fi
+	case $mods in
+	none*)
+		# no loop.ko: the ext4 image cannot be mounted; the module-free set runs
+		echo "SKIP $label/ext4-steps: no modules (${mods#none: }), so no loop device for the ext4 image" >> "$res"
+		if [ "$smoke" = 0 ]; then
+			echo "# $label: the full set needs modules: running the smoke set" >> "$res"
+			smoke=1
+		fi
+		export MGTRACE_VM_MODULES=
+		;;
+	"") [ -n "$kroot" ] || export MGTRACE_VM_MODULES= ;;
+	esac
+	if [ "$smoke" = 1 ] && [ "$expect" = multigrain ]; then
+		echo "SKIP $label/long-steps: smoke set ($SMOKE_SKIPS not run)" >> "$res"
 	fi
 	tf=$(since "$t"); t=$(now)
-	if ! "$here/mkinitramfs.sh" "$out/initramfs.gz" "$bin" "$here/guest-$expect.sh" "$kroot"; then
-		fail "$label/initramfs"; continue
+	if ! "$here/mkinitramfs.sh" "$out/initramfs.gz" "$bin" "$here/guest-$expect.sh" $kroot \
+	    2> "$out/initramfs.log"; then
+		echo "FAIL $label/initramfs: $(tail -n1 "$out/initramfs.log")" >> "$res"
+		return
 	fi
 	ti=$(since "$t"); t=$(now)
 	# A kernel that dies before /init ran (seen: an int3 Oops in early text patching
-	# under TCG, before any mgtrace code) is booted again, at most twice, and said so.
-	for attempt in 1 2 3; do
+	# under TCG, before any mgtrace code) is booted once more, and that is reported.
+	for attempt in 1 2; do
 		MGTRACE_VM_APPEND="${MGTRACE_VM_APPEND:-} mgtest_smoke=$smoke" \
-		"$here/run-vm.sh" "$kroot"/boot/vmlinuz-* "$out/initramfs.gz" "$out" "$label" \
+		"$here/run-vm.sh" "$kernel" "$out/initramfs.gz" "$out" "$label" \
 			> "$out/run.results" || true
 		grep -q "MGTEST INFO kernel" "$out/console.log" && break
-		[ "$attempt" = 3 ] && break
-		echo "# $label: boot $attempt died before /init ran ($(grep -m1 -E 'Oops|BUG:|panic' \
-			"$out/console.log" | tr -d '\r' | sed 's/^\[[ 0-9.]*\] //')), booting again" | tee -a "$all"
+		echo "# $label: boot $attempt died before /init ran ($(grep -a -o -m1 -E \
+			'(Oops|BUG:|Kernel panic)[[:print:]]*' "$out/console.log" || echo "no Oops line"))$(
+			[ $attempt = 1 ] && echo ", booting again")" >> "$res"
+		cp "$out/console.log" "$out/console-boot$attempt.log"
 	done
-	cat "$out/run.results" >> "$all"
+	cat "$out/run.results" >> "$res"
 	tb=$(since "$t")
 	for j in "$out"/*.json; do
 		[ -e "$j" ] || continue
 		n=$(basename "$j")
 		if python3 -m json.tool --json-lines "$j" > /dev/null 2>&1; then echo "PASS $label/$n-valid"
-		else echo "FAIL $label/$n-valid: not JSON"; fi >> "$all"
+		else echo "FAIL $label/$n-valid: not JSON"; fi >> "$res"
 	done
-	if [ -e "$here/check-$expect.py" ]; then
-		MGTEST_SMOKE=$smoke python3 "$here/check-$expect.py" "$out" "$label" >> "$all" ||
-			echo "FAIL $label/check-$expect.py: exited $?" >> "$all"
+	if [ -e "$here/check-$expect.py" ] && grep -q "MGTEST INFO kernel" "$out/console.log"; then
+		MGTEST_SMOKE=$smoke MGTEST_FLOOR_API=$api python3 "$here/check-$expect.py" "$out" "$label" >> "$res" ||
+			echo "FAIL $label/check-$expect.py: exited $?" >> "$res"
 	fi
-	grep -F " $label/" "$all"
-	echo "# $label: $(basename "$kroot") fetch $tf initramfs $ti boot $tb"
+	if [ -s "$out/probe.json" ]; then
+		python3 "$here/probe-fixture.py" "$out/probe.json" "$here/probe/$label.json" "$label" \
+			>> "$res" || echo "FAIL $label/probe-fixture: probe-fixture.py exited $?" >> "$res"
+	fi
+	echo "# $label: $(basename "${kroot:-$kernel}") fetch $tf initramfs $ti boot+test $tb" >> "$res"
+}
+
+labels=
+while read -r suite pattern label expect options; do
+	case " ${MGTRACE_VM_ONLY:-$label} " in *" $label "*) ;; *) continue ;; esac
+	while [ "$(jobs -pr | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+	run_kernel "$suite" "$pattern" "$label" "$expect" "${options:-}" &
+	labels="$labels $label"
+done < <(grep -Ev '^[[:space:]]*(#|$)' "$kernels")
+wait
+for label in $labels; do
+	cat "$outroot/$label/all.results" >> "$all"
+	grep -v '^PASS' "$outroot/$label/all.results" || true
+	echo "# $label: $(grep -c '^PASS' "$outroot/$label/all.results") passed"
 done
-echo "# total $(since "$t0")"
+echo "# total $(since "$t0") with $jobs kernel(s) at a time"
 p=$(grep -c '^PASS' "$all" || true)
 f=$(grep -c '^FAIL' "$all" || true)
-echo "$p passed, $f failed"
+s=$(grep -c '^SKIP' "$all" || true)
+echo "$p passed, $f failed, $s skipped"
 [ "$f" -eq 0 ] && [ "$p" -gt 0 ]
