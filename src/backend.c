@@ -476,15 +476,20 @@ int mg_session_read(struct mg_session *s, struct mg_bpf_counts *out)
 
 uint64_t mg_session_recursion_misses(const struct mg_session *s, char *detail, size_t len)
 {
-	struct bpf_program *prog;
-	uint64_t total = 0;
-	size_t n = 0;
-
 	if (detail && len)
 		detail[0] = 0;
-	if (!s->skel)
+	return s->skel ? mg_obj_recursion_misses(s->skel->obj, detail, len) : 0;
+}
+
+uint64_t mg_obj_recursion_misses(const struct bpf_object *obj, char *detail, size_t len)
+{
+	struct bpf_program *prog;
+	uint64_t total = 0;
+	size_t n = detail ? strlen(detail) : 0;
+
+	if (!obj)
 		return 0;
-	bpf_object__for_each_program(prog, s->skel->obj) {
+	bpf_object__for_each_program(prog, obj) {
 		struct bpf_prog_info info = { 0 };
 		__u32 ilen = sizeof(info);
 		int fd = bpf_program__fd(prog);

@@ -105,6 +105,13 @@ int mg_session_read(struct mg_session *s, struct mg_bpf_counts *out);
  */
 uint64_t mg_session_recursion_misses(const struct mg_session *s, char *detail, size_t len);
 
+/*
+ * The same for any loaded object (the floor object of trace and check). detail,
+ * if not NULL, is appended to (it must hold a string).
+ */
+struct bpf_object;
+uint64_t mg_obj_recursion_misses(const struct bpf_object *obj, char *detail, size_t len);
+
 /* Detach and unload; safe on a closed or failed session. */
 void mg_session_close(struct mg_session *s);
 

@@ -31,6 +31,7 @@
 #include "check_int.h"
 #include "events.h"
 #include "commands.h"
+#include "floor.skel.h"
 #include "mgtrace.skel.h"
 #include "testhook.h"
 
@@ -203,7 +204,7 @@ static void decide(struct check_state *cs, struct mg_verdict *v)
 		.faults = mg_checker_faults(cs->chk), .gates_failed = cs->gates_failed,
 		.gates_unknown = cs->gates_unknown, .command = cs->o.argv != NULL,
 		.command_status = cs->run.child_status, .lost = st->lost,
-		.untracked = st->untracked_events, .events = st->events,
+		.untracked = st->untracked_events, .events = st->events, .missed = st->missed,
 		.interrupted = cs->interrupted,
 	};
 
@@ -360,6 +361,13 @@ int cmd_check(int argc, char **argv)
 	}
 	lost += cs.ev.short_records;	/* a record too short to judge is an event not checked */
 	mg_checker_lost(cs.chk, lost);
+	/* runs the kernel skipped (recursion_misses): events neither delivered nor counted lost */
+	cs.missed_detail[0] = 0;
+	mg_checker_missed(cs.chk, mg_session_recursion_misses(&cs.run.sess, cs.missed_detail,
+							      sizeof(cs.missed_detail)) +
+			  (cs.floor.skel ? mg_obj_recursion_misses(cs.floor.skel->obj,
+								   cs.missed_detail,
+								   sizeof(cs.missed_detail)) : 0));
 	if (!cs.o.argv)
 		cs.order_violations = mg_order_check(cs.chk, cs.ops,
 						     atomic_load(&cs.nops) < MAX_OPS ? atomic_load(&cs.nops) : MAX_OPS);

@@ -69,6 +69,7 @@ struct check_state {
 	int gates_failed, gates_unknown;
 	char floor_why[400];		/* why the floor invariants are not checked ("": they are) */
 	char floor_read_why[120];	/* why "floor moves forward" alone is not ("": it is) */
+	char missed_detail[400];	/* "prog=n ..." of programs whose runs were skipped */
 	struct mg_floor floor;		/* bpf/floor.bpf.c, with a function-probe backend */
 };
 

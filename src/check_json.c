@@ -61,6 +61,9 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 		json_object_set_new(o, "workload_dir", wd);
 	}
 	json_object_set_new(o, "lost_events", json_integer((json_int_t)st->lost));
+	json_object_set_new(o, "missed_bpf_runs", json_integer((json_int_t)st->missed));
+	if (st->missed)
+		json_object_set_new(o, "missed_bpf_runs_by_program", mg_json_cstr(cs->missed_detail));
 	json_object_set_new(o, "floor_probes", cs->floor.skel ? json_string(cs->floor.probe) :
 			    json_null());
 	if (cs->o.test_invert_fine)

@@ -239,6 +239,10 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 				     st->by_kind[MG_EV_FLOOR_UNKNOWN]),
 		(unsigned long long)st->inodes, (unsigned long long)st->lost,
 		(unsigned long long)st->untracked_events);
+	if (st->missed)
+		fprintf(f, "BPF program runs skipped by the kernel (recursion_misses): %llu (%s): "
+			"their events were never seen\n", (unsigned long long)st->missed,
+			cs->missed_detail);
 	fprintf(f, "not faults (outside the kernel's contract, or races the events cannot decide):\n");
 	for (i = 0; i < MG_B_NR_KINDS; i++)
 		fprintf(f, "  %-30s %10llu  %s\n", mg_benign_name(i),

@@ -464,6 +464,11 @@ const struct mg_clock_step *mg_checker_steps(const struct mg_checker *c, size_t 
 	return c->steps;
 }
 
+void mg_checker_missed(struct mg_checker *c, uint64_t n)
+{
+	c->st.missed += n;
+}
+
 void mg_checker_lost(struct mg_checker *c, uint64_t n)
 {
 	c->st.lost += n;

@@ -107,6 +107,8 @@ struct mg_check_stats {
 	uint64_t explained[MG_V_NR_KINDS];	/* of those, explained by a realtime clock step */
 	uint64_t clock_steps;		/* realtime steps fed */
 	uint64_t lost;			/* events lost before reaching user space */
+	uint64_t missed;		/* BPF program runs the kernel skipped (recursion_misses):
+					 * events never seen */
 };
 
 struct mg_checker;
@@ -141,6 +143,9 @@ struct mg_clock_step {
 
 /* The recorded steps (at most 4096 kept; all are counted in clock_steps). */
 const struct mg_clock_step *mg_checker_steps(const struct mg_checker *c, size_t *n);
+
+/* Add BPF program runs the kernel skipped: events never seen, as inconclusive as lost ones. */
+void mg_checker_missed(struct mg_checker *c, uint64_t n);
 
 /* Add lost events (ring buffer full): any loss makes the verdict inconclusive. */
 void mg_checker_lost(struct mg_checker *c, uint64_t n);

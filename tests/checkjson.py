@@ -235,6 +235,7 @@ def check_check(c, objs, verdict="PASS", builtin=True, min_lost=0, expect_breach
         c.check(inv.get("ordering_modifications", 0) > 0,
                 f"cross-file ordering checked on {inv.get('ordering_modifications')} modifications")
     if verdict == "PASS":
+        c.check(r.get("missed_bpf_runs", 0) == 0, "no BPF runs skipped by the kernel")
         c.check(r["lost_events"] == 0 and all(v["step_explained"] for v in r["violations"]),
                 "no lost events, no violation that a clock step does not explain")
         for k in VIOLATION_KINDS:
