@@ -360,6 +360,7 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	lost += cs.ev.short_records;	/* a record too short to judge is an event not checked */
+	mg_checker_finish(cs.chk);	/* every event is in: judge what was held */
 	mg_checker_lost(cs.chk, lost);
 	/* runs the kernel skipped (recursion_misses): events neither delivered nor counted lost */
 	cs.missed_detail[0] = 0;

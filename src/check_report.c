@@ -41,6 +41,9 @@ static const struct {
 	[MG_B_CONCURRENT_UNDECIDED] = { "concurrent_updates_undecided",
 					"the same within 1 s, the update's entry time unknown "
 					"(no function probe)" },
+	[MG_B_CONCURRENT_READ] = { "concurrent_reads",
+				   "getattr of a concurrent update's value, delivered before "
+				   "that update's swap" },
 	[MG_B_SKIP_UNDECIDED] = { "skips_after_concurrent_query",
 				  "skip of a value a getattr reported; the query may follow the "
 				  "update's decision (no entry time)" },

@@ -31,6 +31,11 @@ struct ino_state {
 	uint8_t nhist;
 	struct mg_obs max_obs;		/* the observation that set max */
 	uint64_t max_stat_ns;		/* earliest getattr event showing max (0: none) */
+	/* a getattr of an older value never seen before: a concurrent update's, whose swap
+	 * event may still come, or a regression; judged when that swap comes or the window
+	 * passes (pending_stat) */
+	bool pending_stat;
+	struct mg_obs pending_obs, pending_earlier;
 	char name[MG_NAME_LEN];
 };
 
@@ -333,11 +338,51 @@ static void earlier_value(struct mg_checker *c, struct ino_state *s, const struc
 		s->nhist = 0;
 		return;
 	}
+	/*
+	 * A getattr of an older value not seen before may show a concurrent update's
+	 * value whose swap event, reserved after the getattr's, is still to come. Hold
+	 * it: the swap of that value resolves it; otherwise it is a regression once
+	 * STALE_WINDOW_NS has passed (or at the end).
+	 */
+	if (e->kind == MG_EV_STAT && !s->pending_stat) {
+		s->pending_stat = true;
+		s->pending_obs = *obs;
+		s->pending_earlier = s->max_obs;
+		return;
+	}
 	violation(c, MG_V_REGRESSION, s, &s->max_obs, obs);
 	/* judge what follows against the new value, not against one already reported */
 	advance(s, v, obs, e, e->kind == MG_EV_CTIME_SWAP ? SRC_CLOCK : SRC_OTHER);
 	s->have_prev = false;
 	s->nhist = 0;
+}
+
+/*
+ * A held getattr (pending_stat): a swap to the value it showed means it read a
+ * concurrent update (counted as such; the swap itself is judged as usual); an
+ * event past the window, or e NULL (the end), makes it a regression.
+ */
+static void resolve_pending(struct mg_checker *c, struct ino_state *s, const struct mg_event *e,
+			    struct mg_ts v)
+{
+	if (e && e->kind == MG_EV_CTIME_SWAP && !mg_ts_cmp(v, s->pending_obs.ctime)) {
+		c->st.benign[MG_B_CONCURRENT_READ]++;
+		s->pending_stat = false;
+		return;
+	}
+	if (e && (int64_t)(e->ts_ns - s->pending_obs.t_ns) < (int64_t)STALE_WINDOW_NS)
+		return;
+	s->pending_stat = false;
+	violation(c, MG_V_REGRESSION, s, &s->pending_earlier, &s->pending_obs);
+}
+
+void mg_checker_finish(struct mg_checker *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->cap; i++)
+		if (c->tab[i].used && c->tab[i].pending_stat)
+			resolve_pending(c, &c->tab[i], NULL, (struct mg_ts){ 0, 0 });
 }
 
 /* Invariant 2 for a swap whose decision value (old) carried QUERIED. */
@@ -403,6 +448,8 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 		s->name_cut = e->name_len > strnlen(e->name, sizeof(e->name));
 	}
 	s->name[MG_NAME_LEN - 1] = 0;
+	if (s->pending_stat)
+		resolve_pending(c, s, e, v);
 
 	if (e->kind == MG_EV_CTIME_SWAP && (e->flags & MG_EVF_SEC_UNSURE)) {
 		/* the nanoseconds are this swap's, the seconds may be another's: not judged */

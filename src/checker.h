@@ -65,6 +65,8 @@ enum mg_benign_kind {
 	MG_B_CONCURRENT,	/* an earlier ctime from an update that began before the later
 				 * one's event: overlapping updates (entry time known) */
 	MG_B_CONCURRENT_UNDECIDED, /* the same within 1 s, entry time unknown: undecided */
+	MG_B_CONCURRENT_READ,	/* getattr of a concurrent update's value, delivered before
+				 * that update's swap event */
 	MG_B_NR_KINDS,
 };
 
@@ -146,6 +148,12 @@ const struct mg_clock_step *mg_checker_steps(const struct mg_checker *c, size_t 
 
 /* Add BPF program runs the kernel skipped: events never seen, as inconclusive as lost ones. */
 void mg_checker_missed(struct mg_checker *c, uint64_t n);
+
+/*
+ * End of the stream: judge what is still held (a getattr of an older value whose
+ * swap never came is a regression). Call once, after the last event.
+ */
+void mg_checker_finish(struct mg_checker *c);
 
 /* Add lost events (ring buffer full): any loss makes the verdict inconclusive. */
 void mg_checker_lost(struct mg_checker *c, uint64_t n);

@@ -14,7 +14,7 @@ r = json.loads(open(sys.argv[1]).readline())
 i = r["invariants"]
 keys = ("stale_reads", "reordered_swaps", "unverified_queried_updates", "granularity_equal",
         "future_ctime", "unsure_seconds", "torn_reads", "skips_after_concurrent_query",
-        "concurrent_updates", "concurrent_updates_undecided", "clock_steps")
+        "concurrent_updates", "concurrent_updates_undecided", "concurrent_reads", "clock_steps")
 print(" ".join(f"{k}={i[k]}" for k in keys), "| explained:",
       {k: v["explained_by_clock_step"] for k, v in i.items() if isinstance(v, dict)})
 PY
