@@ -285,13 +285,14 @@ static void earlier_value(struct mg_checker *c, struct ino_state *s, const struc
 	struct mg_ts now;
 
 	/*
-	 * A getattr reads the ctime some time before its tracepoint fires; under
+	 * A getattr reads the ctime some time before its tracepoint fires, and a
+	 * skip reports the value its update loaded before deciding: under
 	 * preemption (or emulation) several updates can land in between. A value
 	 * the inode held shortly before the event is a stale read: one that was
-	 * replaced less than STALE_WINDOW_NS before the getattr's event. Times are
-	 * signed: the read may be stamped before the update delivered ahead of it.
+	 * replaced less than STALE_WINDOW_NS before the event. Times are signed:
+	 * the read may be stamped before the update delivered ahead of it.
 	 */
-	if (e->kind == MG_EV_STAT) {
+	if (e->kind == MG_EV_STAT || e->kind == MG_EV_CTIME_SKIP) {
 		for (int h = 0; h < s->nhist; h++) {
 			if (mg_ts_cmp(v, s->hist[h].v))
 				continue;
@@ -344,7 +345,7 @@ static void earlier_value(struct mg_checker *c, struct ino_state *s, const struc
 	 * it: the swap of that value resolves it; otherwise it is a regression once
 	 * STALE_WINDOW_NS has passed (or at the end).
 	 */
-	if (e->kind == MG_EV_STAT && !s->pending_stat) {
+	if ((e->kind == MG_EV_STAT || e->kind == MG_EV_CTIME_SKIP) && !s->pending_stat) {
 		s->pending_stat = true;
 		s->pending_obs = *obs;
 		s->pending_earlier = s->max_obs;

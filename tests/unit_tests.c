@@ -706,6 +706,13 @@ static void test_checker(void)
 	ASSERT_EQ(mg_checker_faults(c), 13, "checker: an older getattr with no swap behind it is "
 		  "a regression once the stream ends");
 
+	/* a skip delivered after the swap that replaced the value it decided on: stale */
+	e = swap_ev(2, 60, 100, 0, 0, 40000); mg_checker_event(c, &e);
+	e = swap_ev(2, 60, 200, 100, 100, 40100); mg_checker_event(c, &e);
+	e = ev(MG_EV_CTIME_SKIP, 2, 60, 100, 40050); mg_checker_event(c, &e);
+	ASSERT_EQ(mg_checker_faults(c), 13, "checker: a skip delivered after the swap that replaced "
+		  "its value is a stale observation, not a regression");
+
 	/* lost events are counted (the verdict turns inconclusive in check.c) */
 	mg_checker_lost(c, 3);
 	ASSERT_EQ(st->lost, 3, "checker: lost events are counted");

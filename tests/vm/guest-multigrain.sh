@@ -28,7 +28,16 @@ stat_json() {
 }
 
 # left_attached: number of BPF programs loaded once mgtrace has exited.
-left_attached() { bpftool prog show 2>/dev/null | grep -c '^[0-9]*:' || true; }
+# The kernel frees a released program after a deferred grace period: wait up to 3 s.
+left_attached() {
+	local i n
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+		n=$(bpftool prog show 2>/dev/null | grep -c '^[0-9]*:' || true)
+		[ "$n" = 0 ] && break
+		sleep 0.1
+	done
+	echo "$n"
+}
 
 # full: true unless this is a smoke run
 full() { [ "${mgtest_smoke:-0}" != 1 ]; }
