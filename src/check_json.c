@@ -14,6 +14,9 @@ static json_t *json_obs(const struct mg_obs *o)
 	json_object_set_new(j, "ctime_sec", json_integer(o->ctime.sec));
 	json_object_set_new(j, "ctime_nsec", json_integer(o->ctime.nsec));
 	json_object_set_new(j, "t_mono_ns", json_integer((json_int_t)o->t_ns));
+	json_object_set_new(j, "event", mg_json_cstr(mg_event_kind_name(o->kind)));
+	json_object_set_new(j, "entry_mono_ns", o->entry_ns ? json_integer((json_int_t)o->entry_ns) :
+			    json_null());
 	json_object_set_new(j, "pid", json_integer(o->pid));
 	json_object_set_new(j, "cpu", json_integer(o->cpu));
 	json_object_set_new(j, "comm", mg_json_str(o->comm, n));

@@ -185,6 +185,7 @@ static void obs_of(struct mg_obs *o, const struct mg_event *e)
 	o->pid = e->pid;
 	o->cpu = e->cpu;
 	o->kind = e->kind;
+	o->entry_ns = e->entry_ns;
 	memcpy(o->comm, e->comm, sizeof(o->comm));
 	o->comm[sizeof(o->comm) - 1] = 0;
 }
@@ -252,17 +253,31 @@ static void floor_event(struct mg_checker *c, struct ino_state *s, const struct 
 	}
 }
 
+/* Remember that the inode held v until replaced_ns (newest first, HIST kept). */
+static void hist_push(struct ino_state *s, struct mg_ts v, uint64_t replaced_ns)
+{
+	memmove(&s->hist[1], &s->hist[0], sizeof(s->hist[0]) * (HIST - 1));
+	s->hist[0].v = v;
+	s->hist[0].replaced_ns = replaced_ns;
+	if (s->nhist < HIST)
+		s->nhist++;
+}
+
+/* True if v is a value the inode held, replaced less than STALE_WINDOW_NS before t_ns. */
+static bool held_recently(const struct ino_state *s, struct mg_ts v, uint64_t t_ns)
+{
+	for (int h = 0; h < s->nhist; h++)
+		if (!mg_ts_cmp(v, s->hist[h].v))
+			return (int64_t)(t_ns - s->hist[h].replaced_ns) < (int64_t)STALE_WINDOW_NS;
+	return false;
+}
+
 /* max becomes v, observed by obs; src says where v came from. */
 static void advance(struct ino_state *s, struct mg_ts v, const struct mg_obs *obs,
 		    const struct mg_event *e, enum ctime_src src)
 {
-	if (s->known) {
-		memmove(&s->hist[1], &s->hist[0], sizeof(s->hist[0]) * (HIST - 1));
-		s->hist[0].v = s->max;
-		s->hist[0].replaced_ns = obs->t_ns;
-		if (s->nhist < HIST)
-			s->nhist++;
-	}
+	if (s->known)
+		hist_push(s, s->max, obs->t_ns);
 	s->prev = s->max;
 	s->have_prev = s->known;
 	s->max = v;
@@ -292,16 +307,9 @@ static void earlier_value(struct mg_checker *c, struct ino_state *s, const struc
 	 * replaced less than STALE_WINDOW_NS before the event. Times are signed:
 	 * the read may be stamped before the update delivered ahead of it.
 	 */
-	if (e->kind == MG_EV_STAT || e->kind == MG_EV_CTIME_SKIP) {
-		for (int h = 0; h < s->nhist; h++) {
-			if (mg_ts_cmp(v, s->hist[h].v))
-				continue;
-			if ((int64_t)(e->ts_ns - s->hist[h].replaced_ns) < (int64_t)STALE_WINDOW_NS) {
-				c->st.benign[MG_B_STALE_READ]++;
-				return;
-			}
-			break;
-		}
+	if ((e->kind == MG_EV_STAT || e->kind == MG_EV_CTIME_SKIP) && held_recently(s, v, e->ts_ns)) {
+		c->st.benign[MG_B_STALE_READ]++;
+		return;
 	}
 	/* fill_mg_cmtime reads i_ctime_sec, then i_ctime_nsec; an update swaps the
 	 * nanoseconds, then stores the seconds: a read between shows old sec, new nsec */
@@ -311,7 +319,9 @@ static void earlier_value(struct mg_checker *c, struct ino_state *s, const struc
 		return;
 	}
 	if (e->kind == MG_EV_CTIME_SWAP && s->max_cur == v.nsec) {
+		/* the inode held v until the swap that set max replaced it */
 		c->st.benign[MG_B_REORDERED]++;
+		hist_push(s, v, s->max_obs.t_ns);
 		return;
 	}
 	/* a ctime from disk or set explicitly, later than the clock: the kernel replaces it */
@@ -374,6 +384,11 @@ static void resolve_pending(struct mg_checker *c, struct ino_state *s, const str
 	if (e && (int64_t)(e->ts_ns - s->pending_obs.t_ns) < (int64_t)STALE_WINDOW_NS)
 		return;
 	s->pending_stat = false;
+	/* a swap delivered since (reordered) may have shown that the inode held the value */
+	if (held_recently(s, s->pending_obs.ctime, s->pending_obs.t_ns)) {
+		c->st.benign[MG_B_STALE_READ]++;
+		return;
+	}
 	violation(c, MG_V_REGRESSION, s, &s->pending_earlier, &s->pending_obs);
 }
 

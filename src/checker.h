@@ -78,6 +78,7 @@ struct mg_obs {
 	bool off_known;		/* off_ns was read by BPF at the event */
 	uint32_t pid, cpu;
 	uint32_t kind;		/* enum mg_event_kind */
+	uint64_t entry_ns;	/* update's entry in inode_set_ctime_current (0: unknown) */
 	char comm[16];
 };
 

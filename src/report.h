@@ -30,6 +30,9 @@ void mg_report_print_percpu(FILE *f, const struct mg_report *r);
  */
 json_t *mg_report_json(const struct mg_report *r);
 
+/* The name of an event kind as trace and check print it ("ctime_swap", ...), or NULL. */
+const char *mg_event_kind_name(unsigned int kind);
+
 /* Version of every JSON object mgtrace prints (docs/json.md). */
 #define MG_SCHEMA_VERSION 1
 

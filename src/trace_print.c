@@ -13,6 +13,11 @@ const char *const trace_kind_names[MG_EV_NR_KINDS] = {
 	"ctime_swap", "ctime_skip", "stat", "ctime_set", "floor_swap", "floor_fail", "floor_unknown",
 };
 
+const char *mg_event_kind_name(unsigned int kind)
+{
+	return kind < MG_EV_NR_KINDS ? trace_kind_names[kind] : NULL;
+}
+
 static json_t *ids_json(struct trace_state *t);
 
 static void fmt_time(char *buf, size_t len, int64_t real_ns)

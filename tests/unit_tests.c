@@ -713,6 +713,15 @@ static void test_checker(void)
 	ASSERT_EQ(mg_checker_faults(c), 13, "checker: a skip delivered after the swap that replaced "
 		  "its value is a stale observation, not a regression");
 
+	/* a reordered swap's value, then a getattr of it: the inode held it, a stale read */
+	e = swap_ev(5, 70, 100, 0, 0, 50000); mg_checker_event(c, &e);
+	e = swap_ev(5, 70, 300, 200, 200, 50100); mg_checker_event(c, &e);	/* replaced 200 */
+	e = swap_ev(5, 70, 200, 100, 100, 50050); mg_checker_event(c, &e);	/* reordered */
+	e = ev(MG_EV_STAT, 5, 70, 200, 50060); mg_checker_event(c, &e);
+	mg_checker_finish(c);
+	ASSERT_EQ(mg_checker_faults(c), 13, "checker: a getattr of a reordered swap's value is a "
+		  "stale read");
+
 	/* lost events are counted (the verdict turns inconclusive in check.c) */
 	mg_checker_lost(c, 3);
 	ASSERT_EQ(st->lost, 3, "checker: lost events are counted");
