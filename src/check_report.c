@@ -44,6 +44,9 @@ static const struct {
 	[MG_B_CONCURRENT_READ] = { "concurrent_reads",
 				   "getattr of a concurrent update's value, delivered before "
 				   "that update's swap" },
+	[MG_B_UNSEEN] = { "unseen_values",
+			  "getattr of an older value no traced update installed, within 1 s of "
+			  "the newer one: undecided" },
 	[MG_B_SKIP_UNDECIDED] = { "skips_after_concurrent_query",
 				  "skip of a value a getattr reported; the query may follow the "
 				  "update's decision (no entry time)" },

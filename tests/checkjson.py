@@ -217,7 +217,8 @@ VIOLATION_KINDS = ("ctime_regression", "not_later_after_query", "skip_after_quer
                    "floor_backward", "unneeded_fine_stamp")
 NOT_FAULTS = ("stale_reads", "reordered_swaps", "unverified_queried_updates", "granularity_equal",
               "future_ctime", "unsure_seconds", "torn_reads", "skips_after_concurrent_query",
-              "concurrent_updates", "concurrent_updates_undecided", "concurrent_reads")
+              "concurrent_updates", "concurrent_updates_undecided", "concurrent_reads",
+              "unseen_values")
 
 
 def check_check(c, objs, verdict="PASS", builtin=True, min_lost=0, expect_breach=None):
