@@ -288,6 +288,9 @@ static void advance(struct ino_state *s, struct mg_ts v, const struct mg_obs *ob
 	s->known = true;
 }
 
+static void resolve_pending(struct mg_checker *c, struct ino_state *s, const struct mg_event *e,
+			    struct mg_ts v);
+
 /*
  * v is earlier than the latest ctime seen: decide whether it is a race the
  * kernel allows, a case outside its contract, or a regression.
@@ -355,7 +358,9 @@ static void earlier_value(struct mg_checker *c, struct ino_state *s, const struc
 	 * it: the swap of that value resolves it; otherwise it is a regression once
 	 * STALE_WINDOW_NS has passed (or at the end).
 	 */
-	if ((e->kind == MG_EV_STAT || e->kind == MG_EV_CTIME_SKIP) && !s->pending_stat) {
+	if (e->kind == MG_EV_STAT || e->kind == MG_EV_CTIME_SKIP) {
+		if (s->pending_stat)	/* one held at a time: judge the older one now */
+			resolve_pending(c, s, NULL, v);
 		s->pending_stat = true;
 		s->pending_obs = *obs;
 		s->pending_earlier = s->max_obs;
