@@ -247,7 +247,7 @@ static __always_inline void on_exit(void)
 		bump(1);
 		goto out;
 	}
-	mg_event_fill(e, MG_EV_FLOOR_UNKNOWN, inode, dev, ino, id, &set_ctime);
+	mg_event_fill(e, MG_EV_FLOOR_UNKNOWN, inode, dev, ino, id, &set_ctime, true);
 	if (cpu == en->cpu && swaps == en->swaps + 1)
 		e->kind = MG_EV_FLOOR_SWAP;
 	else if (cpu == en->cpu && swaps == en->swaps)

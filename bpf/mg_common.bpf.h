@@ -136,14 +136,14 @@ struct mg_set_ctime {
  * Fill what every event record shares: its times (CLOCK_MONOTONIC, then TAI:
  * their difference is the realtime offset at the event), kind, task, CPU, the
  * inode's identity (dev, ino as the caller read them; inode may be NULL),
- * granularity and name, and the entry time of the enclosing
- * inode_set_ctime_current() from set_ctime_map (0 if unknown). The
+ * granularity and name, and, if want_entry, the entry time of the enclosing
+ * inode_set_ctime_current() from set_ctime_map (0 if unknown or not wanted). The
  * kind-specific fields are zeroed: the caller sets them. The one place a
  * record is filled, for bpf/mgtrace.bpf.c and bpf/floor.bpf.c alike.
  */
 static __always_inline void mg_event_fill(struct mg_event *e, enum mg_event_kind kind,
 					  struct inode *inode, __u32 dev, __u64 ino, __u64 id,
-					  void *set_ctime_map)
+					  void *set_ctime_map, bool want_entry)
 {
 	struct mg_set_ctime *r;
 
@@ -176,9 +176,11 @@ static __always_inline void mg_event_fill(struct mg_event *e, enum mg_event_kind
 	}
 	e->gen = BPF_CORE_READ(inode, i_generation);
 	e->time_gran = BPF_CORE_READ(inode, i_sb, s_time_gran);
-	r = bpf_map_lookup_elem(set_ctime_map, &id);
-	if (r && r->inode == inode)
-		e->entry_ns = r->entry_ns;
+	if (want_entry) {
+		r = bpf_map_lookup_elem(set_ctime_map, &id);
+		if (r && r->inode == inode)
+			e->entry_ns = r->entry_ns;
+	}
 	mg_inode_name(inode, e->name, sizeof(e->name), &e->name_len);
 }
 

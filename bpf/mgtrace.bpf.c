@@ -110,9 +110,9 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 		count(MG_BPF_LOST);
 		return;
 	}
-	mg_event_fill(e, kind, inode, dev, ino, id, &set_ctime);
-	if (kind != MG_EV_CTIME_SWAP && kind != MG_EV_CTIME_SKIP)
-		e->entry_ns = 0;	/* only an update runs inside inode_set_ctime_current */
+	/* only an update runs inside inode_set_ctime_current: no lookup for the others */
+	mg_event_fill(e, kind, inode, dev, ino, id, &set_ctime,
+		      kind == MG_EV_CTIME_SWAP || kind == MG_EV_CTIME_SKIP);
 	if (ctime) {
 		e->ctime_sec = BPF_CORE_READ(ctime, tv_sec);
 		e->ctime_nsec = BPF_CORE_READ(ctime, tv_nsec) & ~MG_I_CTIME_QUERIED;
