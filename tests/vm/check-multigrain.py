@@ -201,11 +201,21 @@ if objs is not None:
                       checkjson.VIOLATION_KINDS)
     c.check(inv["clock_steps"] >= 1, f"the 10 s step was seen ({inv['clock_steps']})")
     c.check(explained > 0, f"violations attributed to the step: {explained}")
-    c.check(unexplained == 0 and r["verdict"] == "PASS",
-            f"none left unexplained ({unexplained}), verdict {r['verdict']}")
+    # INCONCLUSIVE is the right verdict when events were lost or the kernel skipped BPF runs
+    # (a program preempted on its CPU under emulation, seen once in CI on 7.3); it is accepted
+    # only with that cause in the JSON, and never FAIL
+    dropped = r["lost_events"] + r["missed_bpf_runs"] + inv["untracked_events"]
+    c.check(unexplained == 0 and (r["verdict"] == "PASS" or
+                                  (r["verdict"] == "INCONCLUSIVE" and dropped > 0)),
+            f"none left unexplained ({unexplained}), verdict {r['verdict']} "
+            f"(lost {r['lost_events']}, missed {r['missed_bpf_runs']}, "
+            f"untracked {inv['untracked_events']})")
+    c.check((r["exit_code"] == 0) == (r["verdict"] == "PASS"), f"exit code {r['exit_code']} "
+            f"matches verdict {r['verdict']}")
     c.check(all(v["step_explained"] for v in r["violations"]), "every reported violation names the step")
     checkjson.check_floor(c, r, True)   # a realtime step moves neither mg_floor nor the decision
-    print(f"# {label} check-clockstep: steps={inv['clock_steps']} explained={explained} "
+    print(f"# {label} check-clockstep: verdict={r['verdict']} lost={r['lost_events']} "
+          f"missed={r['missed_bpf_runs']} steps={inv['clock_steps']} explained={explained} "
           + " ".join(f"{k}={inv[k]['violations']}" for k in ("ctime_regression", "not_later_after_query", "cross_file_order")))
     report("check-clockstep", c)
 

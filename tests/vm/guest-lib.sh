@@ -32,7 +32,8 @@ check() {
 # run_json NAME RC CMD...: run CMD (a program or shell function) with a
 # timeout of $MGTEST_TIMEOUT seconds (default 300; functions are not
 # timed), send its stdout to the host as NAME.json (and stderr, if any, as
-# NAME.stderr), and PASS if it exited with status RC.
+# NAME.stderr), and PASS if it exited with status RC (or one of a comma
+# list: "0,4").
 run_json() {
 	local n=$1 want=$2 rc=0; shift 2
 	if type "$1" | grep -q 'function'; then
@@ -42,11 +43,12 @@ run_json() {
 	fi
 	mgdata_file "$n.json" "/tmp/$n.out"
 	[ -s "/tmp/$n.err" ] && mgdata_file "$n.stderr" "/tmp/$n.err"
-	if [ "$rc" -eq "$want" ]; then
-		mgtest_pass "$n"
-	else
-		mgtest_fail "$n" "exit $rc, expected $want: $(tail -n 3 "/tmp/$n.err" | tr '\n' ' ')"
-	fi
+	case ",$want," in
+	*",$rc,"*)
+		mgtest_pass "$n" ;;
+	*)
+		mgtest_fail "$n" "exit $rc, expected $want: $(tail -n 3 "/tmp/$n.err" | tr '\n' ' ')" ;;
+	esac
 	return 0
 }
 

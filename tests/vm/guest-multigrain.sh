@@ -120,7 +120,9 @@ if full; then
 	( i=0; while ! ls -d /tmp/mgtrace-check.* > /dev/null 2>&1 && [ $i -lt 600 ]; do
 		sleep 0.1; i=$((i + 1)); done
 	  sleep 1; date -s "@$(( $(date +%s) - 10 ))" > /dev/null ) &
-	run_json check-clockstep 0 $MG check --json --duration 6
+	# exit 4 (INCONCLUSIVE) is accepted only when the JSON names lost events or BPF runs the
+	# kernel skipped (preempted programs under emulation); check-multigrain.py checks that
+	run_json check-clockstep 0,4 $MG check --json --duration 6
 	wait
 	umount /mnt/x
 fi
