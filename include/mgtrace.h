@@ -49,6 +49,21 @@ enum mg_kernel_counter {
 	MG_K_NR_COUNTERS,
 };
 
+/*
+ * The kernel functions mgtrace probes (fentry/fexit or kprobe/kretprobe). Indexes
+ * mg_func_names[] and mg_kenv's per-function facts (src/kenv.h), mg_session::func_probe[]
+ * and the per-function program tables of src/backend.c, src/latency.c and src/floor.c.
+ */
+enum mg_func {
+	MG_FN_SET_CTIME_CURRENT,	/* inode_set_ctime_current() (fs/inode.c): a ctime update */
+	MG_FN_REAL_MG,			/* ktime_get_real_ts64_mg(): a fine-grained stamp */
+	MG_FN_NR_BASE,			/* the functions above are always probed, those below
+					 * only with --hot (called on every timestamp) */
+	MG_FN_CURRENT_TIME = MG_FN_NR_BASE,	/* current_time() (fs/inode.c) */
+	MG_FN_COARSE_MG,		/* ktime_get_coarse_real_ts64_mg(): a coarse-grained stamp */
+	MG_NR_FUNCS,
+};
+
 /* Kinds of struct mg_event; also bits of the event_mask filter (1 << kind). */
 enum mg_event_kind {
 	MG_EV_CTIME_SWAP,	/* timestamp:ctime_ns_xchg: ctime = new value; old/cur carry QUERIED */
@@ -165,10 +180,10 @@ struct mg_follow_counts {
 
 /* ---- stat --latency (bpf/latency.bpf.c, src/latency.c) ---- */
 
-/* Function indices: the same as mg_func_names[] (kenv.h) and mg_session::func_probe[]. */
-#define MG_LAT_CTIME	0	/* inode_set_ctime_current(), FS_MGTIME inodes */
-#define MG_LAT_REAL_MG	1	/* ktime_get_real_ts64_mg() */
-#define MG_LAT_NR_FUNCS	2
+/* Histograms per probed function: the first MG_LAT_NR_FUNCS of enum mg_func. */
+#define MG_LAT_CTIME	MG_FN_SET_CTIME_CURRENT	/* FS_MGTIME inodes only */
+#define MG_LAT_REAL_MG	MG_FN_REAL_MG
+#define MG_LAT_NR_FUNCS	MG_FN_NR_BASE
 /* log2 buckets: slot i counts durations in [2^i, 2^(i+1)) ns; slot 0 also counts 0 ns. */
 #define MG_LAT_SLOTS	64
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* backend.c - choose, load and attach an attach backend (see backend.h). */
 #include <errno.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,129 +11,6 @@
 #include "backend.h"
 #include "mgtrace.skel.h"
 #include "util.h"
-
-static char last_libbpf_err[512];
-/* Tail of everything libbpf warned about since the last mg_libbpf_log_reset(): the
- * verifier log of a failed load comes as one warning, the CO-RE and map lines near its end. */
-static char libbpf_log[16384];
-static size_t libbpf_log_len;
-
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	va_list cp;
-
-	if (level == LIBBPF_WARN) {
-		/* the whole message: a verifier log is one warning, its cause near the end */
-		char *msg = NULL;
-		size_t n;
-
-		va_copy(cp, ap);
-		if (vasprintf(&msg, fmt, cp) < 0)
-			msg = NULL;
-		va_end(cp);
-		if (msg) {
-			n = strcspn(msg, "\n");
-			n = n < sizeof(last_libbpf_err) ? n : sizeof(last_libbpf_err) - 1;
-			memcpy(last_libbpf_err, msg, n);
-			last_libbpf_err[n] = 0;
-			n = strlen(msg);
-			if (n >= sizeof(libbpf_log))
-				n = sizeof(libbpf_log) - 1;
-			if (libbpf_log_len + n >= sizeof(libbpf_log)) {	/* keep the tail */
-				size_t drop = libbpf_log_len + n - (sizeof(libbpf_log) - 1);
-
-				drop = drop > libbpf_log_len ? libbpf_log_len : drop;
-				memmove(libbpf_log, libbpf_log + drop, libbpf_log_len - drop);
-				libbpf_log_len -= drop;
-			}
-			memcpy(libbpf_log + libbpf_log_len, msg + strlen(msg) - n, n);
-			libbpf_log_len += n;
-			libbpf_log[libbpf_log_len] = 0;
-			free(msg);
-		}
-	}
-	if (!mg_verbose || (level == LIBBPF_DEBUG && mg_verbose < 2))
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
-
-void mg_libbpf_log_reset(void)
-{
-	last_libbpf_err[0] = 0;
-	libbpf_log_len = 0;
-	libbpf_log[0] = 0;
-}
-
-/* Copy the rest of the line starting at p (without the newline) into out. */
-static void line_from(const char *p, char *out, size_t len)
-{
-	size_t n = strcspn(p, "\n");
-
-	snprintf(out, len, "%.*s", (int)(n < len ? n : len - 1), p);
-}
-
-enum mg_load_cause mg_classify_load_log(const char *log, int err, const char *stage,
-					bool func_probe, char *cause, size_t len)
-{
-	const char *p, *q;
-	char line[200];
-
-	cause[0] = 0;
-	/* libbpf poisons an instruction whose relocation found no target and rewrites the
-	 * verifier's complaint into: failed to resolve CO-RE relocation <kind> [id] TYPE.FIELD (spec) */
-	p = strstr(log, "failed to resolve CO-RE relocation ");
-	if (p) {
-		p += strlen("failed to resolve CO-RE relocation ");
-		q = strchr(p, ']');
-		if (*p == '<' && q && q - p < 40 && q[1] == ' ')
-			p = q + 2;	/* skip "<byte_off> [123] " */
-		line_from(p, line, sizeof(line));
-		line[strcspn(line, "(")] = 0;
-		while (*line && line[strlen(line) - 1] == ' ')
-			line[strlen(line) - 1] = 0;
-		snprintf(cause, len, "CO-RE relocation failed: %s is not in this kernel's BTF", line);
-		return MG_CAUSE_CORE_RELO;
-	}
-	/* libbpf's log fixup for a map reference left poisoned: BPF map 'NAME' is referenced
-	 * but wasn't created; or its own "map 'NAME': failed to create: ..." */
-	p = strstr(log, "is referenced but wasn't created");
-	if (p) {
-		q = p;
-		while (q > log && q[-1] != '\n')
-			q--;
-		line_from(q, line, sizeof(line));
-		snprintf(cause, len, "map not created: %s", line);
-		return MG_CAUSE_MAP;
-	}
-	p = strstr(log, "failed to create: ");
-	if (p && (q = strstr(log, "map '")) && q < p) {
-		line_from(q, line, sizeof(line));
-		snprintf(cause, len, "map not created: %s", line);
-		return MG_CAUSE_MAP;
-	}
-	/* the verifier refusing the attach target itself */
-	if ((p = strstr(log, "is rejected")) || (p = strstr(log, "not traceable")) ||
-	    (p = strstr(log, "Cannot attach")) || (p = strstr(log, "attach_btf_id"))) {
-		q = p;
-		while (q > log && q[-1] != '\n')
-			q--;
-		line_from(q, line, sizeof(line));
-		snprintf(cause, len, "function not traceable: %s", line);
-		return MG_CAUSE_UNTRACEABLE;
-	}
-	/* attaching a probe to a function the kernel will not let be traced */
-	if (func_probe && !strcmp(stage, "attach") &&
-	    (err == -EINVAL || err == -524 || err == -EOPNOTSUPP)) {
-		snprintf(cause, len, "function not traceable");
-		return MG_CAUSE_UNTRACEABLE;
-	}
-	return MG_CAUSE_UNKNOWN;
-}
-
-void mg_libbpf_setup(void)
-{
-	libbpf_set_print(libbpf_print);
-}
 
 static const char *const be_names[MG_BE_NR] = { "auto", "fentry", "kprobe", "tracepoint", "kernel" };
 
@@ -160,54 +37,65 @@ bool mg_backend_has_funcs(enum mg_backend b)
 	return b == MG_BE_FENTRY || b == MG_BE_KPROBE;
 }
 
-/* Program name suffix -> index into mg_func_names (hot probes are 2 and 3). */
-static int prog_func(const char *name)
-{
-	const char *sfx = strchr(name, '_') + 1;
+/*
+ * bpf/mgtrace.bpf.c's function probes per enum mg_func: the fentry and the kprobe
+ * program. func_probe() picks the column for a backend.
+ */
+static const struct { size_t fentry, kprobe; } func_progs[MG_NR_FUNCS] = {
+#define P(name) MG_SKEL_PROG_OFF(mgtrace_bpf, name)
+	[MG_FN_SET_CTIME_CURRENT] = { P(fe_set_ctime_current), P(kp_set_ctime_current) },
+	[MG_FN_REAL_MG] = { P(fe_real_mg), P(kp_real_mg) },
+	[MG_FN_CURRENT_TIME] = { P(fe_current_time), P(kp_current_time) },
+	[MG_FN_COARSE_MG] = { P(fe_coarse_mg), P(kp_coarse_mg) },
+};
 
-	if (!strcmp(sfx, "set_ctime_current")) return 0;
-	if (!strcmp(sfx, "real_mg")) return 1;
-	if (!strcmp(sfx, "current_time")) return 2;
-	if (!strcmp(sfx, "coarse_mg")) return 3;
-	return -1;
-}
+/* Its tracepoint programs per mg_tp_names[] index: as tp_btf and as raw_tp. */
+static const struct { size_t tp_btf, raw_tp; } tp_progs[MG_NR_TPS] = {
+	{ P(tpb_ctime_ns_xchg), P(rtp_ctime_ns_xchg) },
+	{ P(tpb_ctime_xchg_skip), P(rtp_ctime_xchg_skip) },
+	{ P(tpb_fill_mg_cmtime), P(rtp_fill_mg_cmtime) },
+	{ P(tpb_set_ctime_to_ts), P(rtp_set_ctime_to_ts) },
+#undef P
+};
 
-/* How function i is probed under backend be: "fentry", "kprobe" or NULL (not at all). */
-static const char *func_probe(const struct mg_kenv *env, enum mg_backend be, bool hot, int i)
+/* How function fn is probed under backend be: "fentry", "kprobe" or NULL (not at all). */
+static const char *func_probe(const struct mg_kenv *env, enum mg_backend be, bool hot,
+			      enum mg_func fn)
 {
-	if (i < 0 || (i >= 2 && !hot))
+	if (fn >= MG_FN_NR_BASE && !hot)
 		return NULL;
 	if (be == MG_BE_FENTRY)
-		return env->func_ret_struct[i] ? "kprobe" : "fentry";
+		return env->func_ret_struct[fn] ? "kprobe" : "fentry";
 	return be == MG_BE_KPROBE ? "kprobe" : NULL;
 }
 
-/* Tracepoint index (mg_tp_names[]) of a tpb_/rtp_ program name, or -1. */
-static int prog_tp(const char *name)
+/*
+ * Autoload the programs of backend be from the tables: the selected tracepoints as
+ * tp_btf or raw_tp, each function's probe type (none under tracepoint and kernel).
+ * A program in neither table stays off.
+ */
+static void select_progs(struct mgtrace_bpf *skel, const struct mg_kenv *env,
+			 enum mg_backend be, bool tp_btf, const struct mg_session_opts *o)
 {
-	const char *sfx = strchr(name, '_') + 1;
+	struct bpf_program *prog;
 	int i;
 
-	for (i = 0; i < MG_NR_TPS; i++)
-		if (strstr(mg_tp_names[i], sfx))	/* set_ctime_to_ts <- inode_set_ctime_to_ts */
-			return i;
-	return -1;
-}
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, false);
+	for (i = 0; i < MG_NR_TPS; i++) {
+		bool on = !o->tp_select || (o->tp_mask & 1u << i);
 
-static bool want_prog(const struct mg_kenv *env, const char *name, enum mg_backend be,
-		      bool tp_btf, bool hot, const struct mg_session_opts *o)
-{
-	const char *how;
-
-	if (!strncmp(name, "tpb_", 4) || !strncmp(name, "rtp_", 4)) {
-		if (o->tp_select && !(o->tp_mask & (1u << prog_tp(name))))
-			return false;
-		return tp_btf == !strncmp(name, "tpb_", 4);
+		bpf_program__set_autoload(MG_SKEL_PROG(skel, tp_progs[i].tp_btf), on && tp_btf);
+		bpf_program__set_autoload(MG_SKEL_PROG(skel, tp_progs[i].raw_tp), on && !tp_btf);
 	}
-	if (be == MG_BE_KERNEL)
-		return false;
-	how = func_probe(env, be, hot, prog_func(name));
-	return how && !strncmp(name, how, 2);	/* "fe_" <-> "fentry", "kp_" <-> "kprobe" */
+	for (i = 0; i < MG_NR_FUNCS; i++) {
+		const char *how = func_probe(env, be, o->hot, i);
+
+		bpf_program__set_autoload(MG_SKEL_PROG(skel, func_progs[i].fentry),
+					  how && !strcmp(how, "fentry"));
+		bpf_program__set_autoload(MG_SKEL_PROG(skel, func_progs[i].kprobe),
+					  how && !strcmp(how, "kprobe"));
+	}
 }
 
 static const char *errname(int err)
@@ -259,7 +147,7 @@ static void explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_bac
 		    bool tp_btf, bool hot, int err, const char *stage)
 {
 	char cause[200] = "";
-	int i, nf = hot ? 4 : 2;
+	int i, nf = hot ? MG_NR_FUNCS : MG_FN_NR_BASE;
 
 	if (!env->btf && (be == MG_BE_FENTRY || (be == MG_BE_TRACEPOINT && tp_btf)))
 		snprintf(cause, sizeof(cause), "no kernel BTF (/sys/kernel/btf/vmlinux)");
@@ -290,23 +178,15 @@ static void explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_bac
 	if (!cause[0] && err == -EPERM)
 		snprintf(cause, sizeof(cause), "not permitted (needs CAP_BPF and CAP_PERFMON)");
 	if (!cause[0])
-		mg_classify_load_log(libbpf_log, err, stage, be != MG_BE_TRACEPOINT, cause,
+		mg_classify_load_log(mg_libbpf_log(), err, stage, be != MG_BE_TRACEPOINT, cause,
 				     sizeof(cause));
 	if (!cause[0] && !strcmp(stage, "load") && err == -EINVAL)
 		missing_prog_type(be, tp_btf, cause, sizeof(cause));
 	if (!cause[0])
 		snprintf(cause, sizeof(cause), "%s%.150s",
-			 strncmp(last_libbpf_err, "libbpf: ", 8) ? "libbpf: " : "",
-			 last_libbpf_err[0] ? last_libbpf_err : strerror(-err));
+			 strncmp(mg_libbpf_last_error(), "libbpf: ", 8) ? "libbpf: " : "",
+			 mg_libbpf_last_error()[0] ? mg_libbpf_last_error() : strerror(-err));
 	snprintf(a->why, sizeof(a->why), "%s failed: %s (%s)", stage, errname(err), cause);
-}
-
-const char *mg_libbpf_cause(int err, const char *stage, bool func_probe, char *buf, size_t len)
-{
-	if (mg_classify_load_log(libbpf_log, err, stage, func_probe, buf, len) == MG_CAUSE_UNKNOWN)
-		snprintf(buf, len, "%s%s", last_libbpf_err[0] && strncmp(last_libbpf_err, "libbpf: ", 8) ?
-			 "libbpf: " : "", last_libbpf_err[0] ? last_libbpf_err : strerror(-err));
-	return buf;
 }
 
 void mg_attempt_explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_backend be,
@@ -323,7 +203,6 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 {
 	bool hot = o->hot;
 	struct mgtrace_bpf *skel;
-	struct bpf_program *prog;
 	int err;
 
 	mg_libbpf_log_reset();
@@ -334,8 +213,7 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 		explain(a, env, be, tp_btf, hot, err, "open");
 		return a->err = err;
 	}
-	bpf_object__for_each_program(prog, skel->obj)
-		bpf_program__set_autoload(prog, want_prog(env, bpf_program__name(prog), be, tp_btf, hot, o));
+	select_progs(skel, env, be, tp_btf, o);
 	if (o->events) {
 		skel->rodata->emit_events = true;
 		skel->rodata->event_mask = o->event_mask ? o->event_mask : ~0U;
@@ -375,7 +253,7 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 	}
 	s->skel = skel;
 	s->tp_mask = o->tp_select ? o->tp_mask : (1u << MG_NR_TPS) - 1;
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < MG_NR_FUNCS; i++)
 		s->func_probe[i] = func_probe(env, be, hot, i);
 	a->err = 0;
 	snprintf(a->why, sizeof(a->why), "loaded and attached");

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include "mgtrace.h"
 #include "kenv.h"
+#include "loadlog.h"
 
 /*
  * MG_BE_KERNEL: no counting program at all: the kernel's own per-CPU counters
@@ -67,7 +68,7 @@ struct mg_session {
 	bool tp_btf;			/* tracepoints attached as tp_btf (else raw_tp) */
 	unsigned int tp_mask;		/* tracepoints attached: 1 << index in mg_tp_names[] */
 	bool hot;			/* current_time/coarse_mg probes attached */
-	const char *func_probe[4];	/* per mg_func_names[]: "fentry", "kprobe" or NULL
+	const char *func_probe[MG_NR_FUNCS];	/* per enum mg_func: "fentry", "kprobe" or NULL
 					 * (not attached). The fentry backend uses a kprobe
 					 * for functions that return a struct by value,
 					 * which BPF trampolines cannot attach to. */
@@ -75,6 +76,15 @@ struct mg_session {
 	struct mg_attempt attempts[MG_BE_NR];	/* why each backend tried was (not) taken */
 	char tp_why[320];		/* why tp_btf was refused, when raw_tp is used */
 };
+
+/*
+ * Program tables: a program of skeleton struct SKEL as an offset into the skeleton
+ * (MG_SKEL_PROG_OFF(mgtrace_bpf, fe_real_mg)), so that a static table names
+ * skel->progs.* and a renamed program fails the build; MG_SKEL_PROG(skel, off) is the
+ * struct bpf_program * of a loaded-or-opened skeleton at that offset.
+ */
+#define MG_SKEL_PROG_OFF(SKEL, name) offsetof(struct SKEL, progs.name)
+#define MG_SKEL_PROG(skel, off) (*(struct bpf_program **)((char *)(skel) + (off)))
 
 /* "auto", "fentry", "kprobe", "tracepoint", "kernel". */
 const char *mg_backend_name(enum mg_backend b);
@@ -122,38 +132,5 @@ void mg_session_close(struct mg_session *s);
  */
 void mg_attempt_explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_backend be,
 			int err, const char *stage);
-
-/* Install the libbpf print callback (quiet unless mg_verbose; keeps the last error line
- * and the tail of libbpf's warnings, verifier logs included, for mg_classify_load_log()). */
-void mg_libbpf_setup(void);
-
-/* Forget libbpf's warnings so far: call before each load attempt. */
-void mg_libbpf_log_reset(void);
-
-/*
- * The cause of a failed load/attach (negative errno err, at stage) of an object other
- * than mgtrace.bpf.c, from libbpf's warnings since mg_libbpf_log_reset(): the
- * mg_classify_load_log() line, else libbpf's last warning, else strerror. Written
- * into buf[len], which is returned.
- */
-const char *mg_libbpf_cause(int err, const char *stage, bool func_probe, char *buf, size_t len);
-
-/* What a failed load or attach came from, as told by libbpf's and the verifier's log. */
-enum mg_load_cause {
-	MG_CAUSE_UNKNOWN,	/* nothing recognised in the log */
-	MG_CAUSE_CORE_RELO,	/* a CO-RE relocation found no such type/field in kernel BTF */
-	MG_CAUSE_MAP,		/* a map the program uses was not created */
-	MG_CAUSE_UNTRACEABLE,	/* the kernel refuses to trace the function */
-};
-
-/*
- * Classify a failed load/attach from libbpf's warning text log (verifier log
- * included), the negative errno err, the stage ("load", "attach", ...) and whether
- * function probes (fentry/kprobe) were part of it. Writes a one-line cause into
- * cause[len] ("" for MG_CAUSE_UNKNOWN): for CO-RE the type and field as libbpf
- * names them ("struct dentry.d_u.d_alias"), for maps libbpf's line naming the map.
- */
-enum mg_load_cause mg_classify_load_log(const char *log, int err, const char *stage,
-					bool func_probe, char *cause, size_t len);
 
 #endif

@@ -276,10 +276,10 @@ int mg_report_build(struct mg_report *rep, const struct mg_report_cfg *cfg,
 	if (cfg->func_backend && !kern) {
 		from_bpf(&R[MG_R_CTIME_UPDATES], n, a, b, MG_BPF_CTIME_UPDATES);
 		snprintf(R[MG_R_CTIME_UPDATES].detail, sizeof(R[0].detail), "%s inode_set_ctime_current",
-			 cfg->func_probe[0]);
+			 cfg->func_probe[MG_FN_SET_CTIME_CURRENT]);
 		from_bpf(&R[MG_R_FINE_STAMPS], n, a, b, MG_BPF_FINE_STAMPS);
 		snprintf(R[MG_R_FINE_STAMPS].detail, sizeof(R[0].detail), "%s ktime_get_real_ts64_mg",
-			 cfg->func_probe[1]);
+			 cfg->func_probe[MG_FN_REAL_MG]);
 	} else {
 		from_kernel(&R[MG_R_CTIME_UPDATES], cfg, a, b, MG_K_CTIME_UPDATES, "mg_ctime_updates");
 		from_kernel(&R[MG_R_FINE_STAMPS], cfg, a, b, MG_K_FINE_STAMPS, "mg_fine_stamps");
@@ -307,10 +307,10 @@ int mg_report_build(struct mg_report *rep, const struct mg_report_cfg *cfg,
 
 	if (cfg->func_backend && cfg->hot) {
 		from_bpf(&R[MG_R_CURRENT_TIME], n, a, b, MG_BPF_CURRENT_TIME);
-		snprintf(R[MG_R_CURRENT_TIME].detail, sizeof(R[0].detail), "%s current_time", cfg->func_probe[2]);
+		snprintf(R[MG_R_CURRENT_TIME].detail, sizeof(R[0].detail), "%s current_time", cfg->func_probe[MG_FN_CURRENT_TIME]);
 		from_bpf(&R[MG_R_COARSE_MG], n, a, b, MG_BPF_COARSE_MG);
 		snprintf(R[MG_R_COARSE_MG].detail, sizeof(R[0].detail), "%s ktime_get_coarse_real_ts64_mg",
-			 cfg->func_probe[3]);
+			 cfg->func_probe[MG_FN_COARSE_MG]);
 	} else {
 		const char *why = cfg->func_backend ? "hot-path probes need --hot"
 						    : "needs a function-probe backend and --hot";

@@ -71,9 +71,8 @@ enum mg_match {
 struct mg_report_cfg {
 	int nr_cpus;			/* possible CPUs */
 	const char *func_backend;	/* "fentry" or "kprobe", or NULL: no function probes */
-	const char *func_probe[4];	/* probe type per function: inode_set_ctime_current,
-					 * ktime_get_real_ts64_mg, current_time,
-					 * ktime_get_coarse_real_ts64_mg ("fentry"/"kprobe") */
+	const char *func_probe[MG_NR_FUNCS];	/* probe type per enum mg_func: "fentry",
+					 * "kprobe" or NULL */
 	const char *tp_flavour;		/* "tp_btf" or "raw_tp" */
 	bool hot;			/* current_time and coarse_mg probes attached */
 	bool kpc;			/* snapshots carry kernel per-CPU counters */

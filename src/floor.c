@@ -12,15 +12,41 @@
 #include "util.h"
 
 /*
- * Programs of backend be: fe_* (fentry/fexit) or kp_* (kprobe/kretprobe);
- * kp_floor_inode* in both, since inode_set_ctime_current returns a struct,
- * which BPF trampolines refuse.
+ * bpf/floor.bpf.c's programs per probed function, and the backends that load each:
+ * the fentry backend takes fentry/fexit where trampolines attach and a
+ * kprobe/kretprobe on inode_set_ctime_current, which returns a struct (refused by
+ * BPF trampolines); the kprobe backend takes kprobe/kretprobe throughout.
  */
-static bool wanted(const char *name, enum mg_backend be)
+static const struct {
+	size_t prog;
+	enum mg_func fn;
+	bool fentry, kprobe;	/* loaded by the fentry, by the kprobe backend */
+} floor_progs[] = {
+#define P(name) MG_SKEL_PROG_OFF(floor_bpf, name)
+	{ P(fe_floor_entry), MG_FN_REAL_MG, true, false },
+	{ P(fe_floor_exit), MG_FN_REAL_MG, true, false },
+	{ P(fe_floor_coarse_exit), MG_FN_COARSE_MG, true, false },
+	{ P(kp_floor_inode), MG_FN_SET_CTIME_CURRENT, true, true },
+	{ P(kp_floor_inode_exit), MG_FN_SET_CTIME_CURRENT, true, true },
+	{ P(kp_floor_coarse_entry), MG_FN_COARSE_MG, false, true },
+	{ P(kp_floor_coarse_exit), MG_FN_COARSE_MG, false, true },
+	{ P(kp_floor_entry), MG_FN_REAL_MG, false, true },
+	{ P(kp_floor_exit), MG_FN_REAL_MG, false, true },
+#undef P
+};
+
+/* Autoload the programs of backend be (MG_BE_FENTRY or MG_BE_KPROBE) from the table. */
+static void select_progs(struct floor_bpf *skel, enum mg_backend be)
 {
-	if (!strncmp(name, "kp_floor_inode", 14))
-		return true;
-	return !strncmp(name, be == MG_BE_FENTRY ? "fe_" : "kp_", 3);
+	struct bpf_program *p;
+	size_t i;
+
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, false);
+	for (i = 0; i < sizeof(floor_progs) / sizeof(floor_progs[0]); i++)
+		bpf_program__set_autoload(MG_SKEL_PROG(skel, floor_progs[i].prog),
+					  be == MG_BE_FENTRY ? floor_progs[i].fentry :
+					  floor_progs[i].kprobe);
 }
 
 /* One load+attach with backend be. Returns 0 or a negative errno (a->why set). */
@@ -28,7 +54,6 @@ static int floor_try(struct mg_floor *f, const struct mg_kenv *env, struct mg_se
 		     const struct mg_floor_opts *o, enum mg_backend be, struct mg_attempt *a)
 {
 	struct floor_bpf *skel;
-	struct bpf_program *p;
 	int err;
 
 	mg_libbpf_log_reset();	/* explain() classifies this load's libbpf log */
@@ -37,8 +62,7 @@ static int floor_try(struct mg_floor *f, const struct mg_kenv *env, struct mg_se
 		mg_attempt_explain(a, env, be, -errno, "open");
 		return a->err;
 	}
-	bpf_object__for_each_program(p, skel->obj)
-		bpf_program__set_autoload(p, wanted(bpf_program__name(p), be));
+	select_progs(skel, be);
 	skel->rodata->filter_tgid = sess->skel->rodata->filter_tgid;
 	skel->rodata->filter_tree = o->traced_tgids_fd > 0;
 	skel->rodata->wakeup_bytes = sess->skel->rodata->wakeup_bytes;

@@ -31,10 +31,14 @@ const char *const mg_kcounter_names[MG_K_NR_COUNTERS] = {
 	"ctime_updates", "ctime_swaps", "fine_stamps", "floor_swaps",
 };
 
-const char *const mg_func_names[4] = {
-	"inode_set_ctime_current", "ktime_get_real_ts64_mg",
-	"current_time", "ktime_get_coarse_real_ts64_mg",
+const char *const mg_func_names[MG_NR_FUNCS] = {
+	[MG_FN_SET_CTIME_CURRENT] = "inode_set_ctime_current",
+	[MG_FN_REAL_MG] = "ktime_get_real_ts64_mg",
+	[MG_FN_CURRENT_TIME] = "current_time",
+	[MG_FN_COARSE_MG] = "ktime_get_coarse_real_ts64_mg",
 };
+
+const enum mg_func mg_floor_funcs[MG_NR_FLOOR_FUNCS] = { MG_FN_REAL_MG, MG_FN_COARSE_MG };
 
 static void probe_lockdown(struct mg_kenv *env)
 {
@@ -199,8 +203,10 @@ static void probe_interface(struct mg_kenv *env, const struct btf *btf)
 			 (int)sizeof(env->tp_args[i]) - 1, got);
 		env->tp_args_changed[i] = strcmp(got, tp_want[i]) != 0;
 	}
-	for (i = 1; i < 4; i += 2) {	/* ktime_get_real_ts64_mg, ktime_get_coarse_real_ts64_mg */
+	for (int f = 0; f < MG_NR_FLOOR_FUNCS; f++) {
 		char ret[96];
+
+		i = mg_floor_funcs[f];
 
 		id = btf__find_by_name_kind(btf, mg_func_names[i], BTF_KIND_FUNC);
 		if (id <= 0)
@@ -232,7 +238,7 @@ static void probe_btf(struct mg_kenv *env)
 	if (!btf)
 		return;
 	env->btf = true;
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < MG_NR_FUNCS; i++) {
 		id = btf__find_by_name_kind(btf, mg_func_names[i], BTF_KIND_FUNC);
 		env->func_in_btf[i] = id > 0;
 		if (id > 0) {

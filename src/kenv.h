@@ -37,9 +37,8 @@ struct mg_kenv {
 	bool btf;			/* /sys/kernel/btf/vmlinux readable and parsed */
 	char lockdown[64];		/* "none", "integrity", "confidentiality", or "unknown (...)" */
 	enum mg_api api;
-	bool func_in_btf[4];		/* inode_set_ctime_current, ktime_get_real_ts64_mg,
-					 * current_time, ktime_get_coarse_real_ts64_mg */
-	bool func_ret_struct[4];	/* returns a struct by value (struct timespec64):
+	bool func_in_btf[MG_NR_FUNCS];	/* per enum mg_func: the function is in kernel BTF */
+	bool func_ret_struct[MG_NR_FUNCS];	/* returns a struct by value (struct timespec64):
 					 * BPF trampolines refuse such functions */
 	bool tp_in_btf[MG_NR_TPS];	/* btf_trace_<tp> typedef present */
 	bool ksym_in_btf[MG_K_NR_COUNTERS]; /* per-CPU VAR present in BTF */
@@ -49,14 +48,20 @@ struct mg_kenv {
 	/* The interface as BTF shows it (empty where absent); see mg_interface_problem(). */
 	char tp_args[MG_NR_TPS][256];	/* tracepoint arguments, "(struct inode *, u32, ...)" */
 	bool tp_args_changed[MG_NR_TPS]; /* differ from what bpf/mgtrace.bpf.c reads */
-	char func_proto[4][320];	/* "void ktime_get_real_ts64_mg(struct timespec64 *)",
-					 * filled for indexes 1 and 3 (the floor functions) */
+	char func_proto[MG_NR_FUNCS][320];	/* "void ktime_get_real_ts64_mg(struct timespec64 *)",
+					 * filled for the floor functions
+					 * (MG_FN_REAL_MG, MG_FN_COARSE_MG) */
 	char ctime_nsec[64];		/* type of inode.i_ctime_nsec ("u32"), "absent" */
 	int debugfs;			/* 0 ok, -ENODEV not mounted, -ENOENT file missing, other -errno */
 };
 
-/* Names of the probed functions, indexed like mg_kenv::func_in_btf. */
-extern const char *const mg_func_names[4];
+/* Names of the probed functions, indexed by enum mg_func (include/mgtrace.h). */
+extern const char *const mg_func_names[MG_NR_FUNCS];
+
+/* The floor functions (they read mg_floor; ktime_get_real_ts64_mg may swap it): the
+ * prototypes mg_kenv::func_proto[] records and `probe` shows. */
+#define MG_NR_FLOOR_FUNCS 2
+extern const enum mg_func mg_floor_funcs[MG_NR_FLOOR_FUNCS];
 
 /*
  * Fill *env. Never fails; unavailable facts are recorded as such. Parses the kernel

@@ -112,19 +112,40 @@ static const char *probe_pair(const char *how)
 	return NULL;
 }
 
-/* Program name -> function index and probe pair ("fe_lat*": fentry, "kp_lat*": kprobe). */
-static bool want_prog(const struct mg_latency *l, const char *name)
-{
-	int fn = strstr(name, "real_mg") ? MG_LAT_REAL_MG : MG_LAT_CTIME;
-	const char *p = l->probe[fn];
+/*
+ * bpf/latency.bpf.c's programs per timed function (MG_LAT_*, enum mg_func): an
+ * fentry/fexit pair and a kprobe/kretprobe pair; the session's probe type for the
+ * function picks one.
+ */
+static const struct { size_t fentry, fexit, kprobe, kretprobe; } lat_progs[MG_LAT_NR_FUNCS] = {
+#define P(name) MG_SKEL_PROG_OFF(latency_bpf, name)
+	[MG_LAT_CTIME] = { P(fe_lat_ctime), P(fe_latx_ctime), P(kp_lat_ctime), P(kp_latr_ctime) },
+	[MG_LAT_REAL_MG] = { P(fe_lat_real_mg), P(fe_latx_real_mg), P(kp_lat_real_mg),
+			     P(kp_latr_real_mg) },
+#undef P
+};
 
-	return p && !strncmp(name, p, 2);	/* "fe_" <-> "fentry/fexit", "kp_" <-> "kprobe/..." */
+/* Autoload each function's pair of the probe type l->probe[] names; nothing else. */
+static void select_progs(struct mg_latency *l)
+{
+	struct bpf_program *prog;
+	int fn;
+
+	bpf_object__for_each_program(prog, l->skel->obj)
+		bpf_program__set_autoload(prog, false);
+	for (fn = 0; fn < MG_LAT_NR_FUNCS; fn++) {
+		bool fe = !strcmp(l->probe[fn], "fentry/fexit");
+
+		bpf_program__set_autoload(MG_SKEL_PROG(l->skel, lat_progs[fn].fentry), fe);
+		bpf_program__set_autoload(MG_SKEL_PROG(l->skel, lat_progs[fn].fexit), fe);
+		bpf_program__set_autoload(MG_SKEL_PROG(l->skel, lat_progs[fn].kprobe), !fe);
+		bpf_program__set_autoload(MG_SKEL_PROG(l->skel, lat_progs[fn].kretprobe), !fe);
+	}
 }
 
 struct mg_latency *mg_latency_open(const struct mg_session *s, char *why, size_t whylen)
 {
 	struct mg_latency *l;
-	struct bpf_program *prog;
 	int i, err;
 
 	l = calloc(1, sizeof(*l));
@@ -158,8 +179,7 @@ struct mg_latency *mg_latency_open(const struct mg_session *s, char *why, size_t
 		snprintf(why, whylen, "open failed: %s", strerror(-err));
 		goto fail;
 	}
-	bpf_object__for_each_program(prog, l->skel->obj)
-		bpf_program__set_autoload(prog, want_prog(l, bpf_program__name(prog)));
+	select_progs(l);
 	if ((err = latency_bpf__load(l->skel))) {
 		char c[200];
 

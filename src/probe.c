@@ -130,9 +130,11 @@ int cmd_probe(int argc, char **argv)
 				json_object_set_new(t, mg_tp_names[i], env.tp_args[i][0] ?
 						    json_string(env.tp_args[i]) : json_null());
 			json_object_set_new(a, "tracepoint_args", t);
-			for (i = 1; i < 4; i += 2)
-				json_object_set_new(a, mg_func_names[i], env.func_proto[i][0] ?
-						    json_string(env.func_proto[i]) : json_null());
+			for (i = 0; i < MG_NR_FLOOR_FUNCS; i++)
+				json_object_set_new(a, mg_func_names[mg_floor_funcs[i]],
+						    env.func_proto[mg_floor_funcs[i]][0] ?
+						    json_string(env.func_proto[mg_floor_funcs[i]]) :
+						    json_null());
 			json_object_set_new(a, "inode_i_ctime_nsec", json_string(env.ctime_nsec));
 			json_object_set_new(a, "problem", mg_interface_problem(&env) ?
 					    json_string(mg_interface_problem(&env)) : json_null());
@@ -201,9 +203,10 @@ int cmd_probe(int argc, char **argv)
 		if (env.tp_args[i][0])
 			printf("%-22s timestamp:%s%s\n", i ? "" : "tracepoint args", mg_tp_names[i],
 			       env.tp_args[i]);
-	for (i = 1; i < 4; i += 2)
-		if (env.func_proto[i][0])
-			printf("%-22s %s\n", i == 1 ? "floor functions" : "", env.func_proto[i]);
+	for (i = 0; i < MG_NR_FLOOR_FUNCS; i++)
+		if (env.func_proto[mg_floor_funcs[i]][0])
+			printf("%-22s %s\n", i ? "" : "floor functions",
+			       env.func_proto[mg_floor_funcs[i]]);
 	printf("%-22s %s (I_CTIME_QUERIED is its bit 31)\n", "inode.i_ctime_nsec", env.ctime_nsec);
 	if (mg_interface_problem(&env))
 		printf("%-22s %s\n", "interface changed", mg_interface_problem(&env));

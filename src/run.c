@@ -254,7 +254,7 @@ json_t *mg_run_json_header(struct mg_run *r, const char *type)
 	json_object_set_new(o, "backend", json_string(mg_backend_name(r->sess.backend)));
 	json_object_set_new(o, "tracepoints", json_string(r->cfg.tp_flavour));
 	json_object_set_new(o, "hot", json_boolean(r->cfg.hot));
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < MG_NR_FUNCS; i++)
 		if (r->sess.func_probe[i])
 			json_object_set_new(fp, mg_func_names[i], json_string(r->sess.func_probe[i]));
 	json_object_set_new(o, "function_probes", fp);
@@ -317,7 +317,7 @@ void mg_run_print_backend(struct mg_run *r, FILE *f)
 			fprintf(f, "  probes used because the kernel's per-CPU counters are not "
 				"readable (below)\n");
 	}
-	for (b = 0; b < 4; b++)
+	for (b = 0; b < MG_NR_FUNCS; b++)
 		if (r->sess.func_probe[b])
 			fprintf(f, "  %s %s\n", r->sess.func_probe[b], mg_func_names[b]);
 	for (b = MG_BE_FENTRY; b < MG_BE_NR; b++)

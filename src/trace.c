@@ -184,16 +184,16 @@ static int follow_open(struct trace_state *t)
 	for (btf = 1; btf >= 0; btf--) {
 		struct follow_bpf *f = follow_bpf__open();
 		__u32 pid = (__u32)t->run.child, parent = (__u32)getpid();
-		struct bpf_program *p;
 		int err;
 
 		if (!f) {
 			snprintf(why[btf], sizeof(why[btf]), "open: %s", strerror(errno));
 			continue;
 		}
-		bpf_object__for_each_program(p, f->obj)
-			bpf_program__set_autoload(p, !strncmp(bpf_program__name(p),
-							      btf ? "tpb_" : "rtp_", 4));
+		bpf_program__set_autoload(f->progs.tpb_follow_fork, btf);
+		bpf_program__set_autoload(f->progs.tpb_follow_exit, btf);
+		bpf_program__set_autoload(f->progs.rtp_follow_fork, !btf);
+		bpf_program__set_autoload(f->progs.rtp_follow_exit, !btf);
 		err = follow_bpf__load(f);
 		if (!err)
 			err = bpf_map__update_elem(f->maps.traced_tgids, &pid, sizeof(pid), &parent,
