@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* run.c - one measurement run shared by stat and check (see run.h). */
+/* run.c - one measurement run shared by stat and check, COMMAND and signals also by trace (see run.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -57,12 +57,32 @@ int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session
 	    mg_snap_alloc(&r->prev, r->sess.nr_cpus, kpc) ||
 	    mg_snap_alloc(&r->cur, r->sess.nr_cpus, kpc))
 		return mg_err(MG_EXIT_FAIL, "out of memory");
+	mg_run_block_signals(r);
+	return MG_EXIT_OK;
+}
+
+void mg_run_block_signals(struct mg_run *r)
+{
+	if (r->sigs_blocked)
+		return;
 	sigemptyset(&r->sigs);
 	sigaddset(&r->sigs, SIGINT);
 	sigaddset(&r->sigs, SIGTERM);
 	sigaddset(&r->sigs, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &r->sigs, &r->oldmask);
-	return MG_EXIT_OK;
+	r->sigs_blocked = true;
+}
+
+void mg_run_release(struct mg_run *r)
+{
+	if (!r->child || r->go_fd < 0)
+		return;
+	/* On a failed write the child reads EOF and exits 127. */
+	ssize_t w = write(r->go_fd, "g", 1);
+
+	(void)w;
+	close(r->go_fd);
+	r->go_fd = -1;
 }
 
 int mg_run_spawn(struct mg_run *r, char **argv)
@@ -70,6 +90,7 @@ int mg_run_spawn(struct mg_run *r, char **argv)
 	int p[2];
 	char c;
 
+	mg_run_block_signals(r);	/* a SIGCHLD is never missed */
 	if (pipe2(p, O_CLOEXEC))
 		return mg_err(MG_EXIT_FAIL, "pipe: %s", strerror(errno));
 	r->child = fork();
@@ -178,14 +199,7 @@ int mg_run_start(struct mg_run *r)
 	mg_run_copy_snap(r, &r->prev, &r->first);
 	if (r->at_start && (err = r->at_start(r->at_start_arg)))
 		return err;
-	if (r->child) {
-		/* On a failed write the child reads EOF and exits 127. */
-		ssize_t w = write(r->go_fd, "g", 1);
-
-		(void)w;
-		close(r->go_fd);
-		r->go_fd = -1;
-	}
+	mg_run_release(r);
 	return 0;
 }
 

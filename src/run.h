@@ -3,6 +3,8 @@
  * run.h - one measurement run, shared by `stat` and `check`: environment checks,
  * the kernel per-CPU counter reader, an attached session, snapshots of every
  * counter source, and an optional COMMAND started once counting has begun.
+ * `trace` uses its COMMAND and signal handling (mg_run_block_signals,
+ * mg_run_spawn, mg_run_release, mg_run_wait, mg_run_end_child) with its own session.
  */
 #ifndef MG_RUN_H
 #define MG_RUN_H
@@ -32,6 +34,7 @@ struct mg_run {
 	int child_status;		/* COMMAND's exit code (128+N for signal N) */
 	bool child_done;
 	sigset_t sigs, oldmask;		/* SIGINT, SIGTERM, SIGCHLD: blocked, taken synchronously */
+	bool sigs_blocked;		/* mg_run_block_signals() ran */
 	/* Optional, set before mg_run_start(): called right after the first snapshot and
 	 * before COMMAND is released, so that other readings (stat --latency) start the
 	 * same window. Returns 0 or -errno, which mg_run_start() returns. */
@@ -45,10 +48,23 @@ struct mg_run {
  */
 int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session_opts *o);
 
-/* Block the run's signals and fork argv (held until mg_run_start). Returns an exit code. */
+/*
+ * Block SIGINT, SIGTERM and SIGCHLD, which mg_run_wait() then takes synchronously
+ * (the mask before is kept for COMMAND). Once per run; mg_run_setup() and
+ * mg_run_spawn() call it.
+ */
+void mg_run_block_signals(struct mg_run *r);
+
+/*
+ * Block the run's signals and fork argv, held on a pipe (its pid can be a load-time
+ * filter) until mg_run_release(). Returns an exit code.
+ */
 int mg_run_spawn(struct mg_run *r, char **argv);
 
-/* Take the first snapshot, call at_start if set, release the child. Returns 0 or -errno. */
+/* Release COMMAND, if held: it execs now (or exits 127 if the pipe broke). */
+void mg_run_release(struct mg_run *r);
+
+/* Take the first snapshot, call at_start if set, mg_run_release(). Returns 0 or -errno. */
 int mg_run_start(struct mg_run *r);
 
 /*

@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,11 +303,7 @@ int cmd_trace(int argc, char **argv)
 	if ((ret = mg_env_require(&t.run.env, true)))
 		return ret;
 	/* COMMAND first (held on a pipe), so that its pid can be a load-time filter. */
-	sigemptyset(&t.run.sigs);
-	sigaddset(&t.run.sigs, SIGINT);
-	sigaddset(&t.run.sigs, SIGTERM);
-	sigaddset(&t.run.sigs, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &t.run.sigs, &t.run.oldmask);
+	mg_run_block_signals(&t.run);
 	if (t.o.argv && (ret = mg_run_spawn(&t.run, t.o.argv)))
 		goto out;
 	if (t.o.pid)
@@ -361,13 +356,7 @@ int cmd_trace(int argc, char **argv)
 		printf("%-18s %3s %7s %-15s %-13s %-7s %-10s %-16s %s\n", "TIME(REALTIME)", "CPU", "PID",
 		       "COMM", "EVENT", "DEV", "INO", "NAME", "DETAILS");
 	}
-	if (t.run.child) {	/* release COMMAND: on a failed write it reads EOF and exits 127 */
-		ssize_t w = write(t.run.go_fd, "g", 1);
-
-		(void)w;
-		close(t.run.go_fd);
-		t.run.go_fd = -1;
-	}
+	mg_run_release(&t.run);
 	for (;;) {
 		/* events are submitted without wakeups below a backlog: consume on a timer too */
 		err = mg_events_wait(&t.ev, 100);
