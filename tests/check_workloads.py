@@ -8,6 +8,8 @@
   gran FILE                chmod; stat; chmod within one second (coarse-granularity filesystems)
   clockstep DIR SECONDS    write+stat loop on DIR/f while CLOCK_REALTIME is stepped back by
                            0.5 ms and forward again, three times (root)
+  clock-syscalls READY SECONDS  real clock_gettime(CLOCK_REALTIME) system calls (x86_64 nr 228,
+                           not the vDSO) in a loop; READY is created after the first one
 """
 import multiprocessing
 import os
@@ -106,6 +108,18 @@ def clockstep(d, seconds):
     return max(p.exitcode for p in procs)
 
 
+def clock_syscalls(ready, seconds):
+    import ctypes
+    libc, ts = ctypes.CDLL(None, use_errno=True), ctypes.create_string_buffer(16)
+    end = time.time() + seconds
+    libc.syscall(228, 0, ts)
+    open(ready, "w").close()
+    while time.time() < end:
+        for _ in range(1000):
+            libc.syscall(228, 0, ts)
+    return 0
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "race":
@@ -116,4 +130,6 @@ if __name__ == "__main__":
         sys.exit(gran(sys.argv[2]))
     elif cmd == "clockstep":
         sys.exit(clockstep(sys.argv[2], float(sys.argv[3])))
+    elif cmd == "clock-syscalls":
+        sys.exit(clock_syscalls(sys.argv[2], float(sys.argv[3])))
     sys.exit(__doc__)

@@ -17,6 +17,32 @@ Usage:
   checkjson.py junit-command FILE HEXARG...  the JUnit properties command[i] decode to them
   checkjson.py selftest        feed every check a case that must fail
 
+For the host tests (tests/host.d), each a check printing ok/FAIL lines unless marked
+(extractor: prints a value for the shell):
+  zero-default FILE            stat's zero-cost default: counted, event rows say how to opt in
+  counter-min FILE ROW N       the summary's ROW total is >= N
+  pcpu-rejected FILE           probe --json: a doctored BTF offset is rejected, saying why
+  widest-bracket FILE          (extractor) the widest debugfs bracket of a stat --json file
+  bpf-ours [--probes] [--count]  (extractor) bpftool -j prog/link show on stdin: our programs
+                               and timestamp:* links ("prog:NAME link:TP"); --count: the number
+                               of our programs listed (links naming one count too)
+  junit-gate FILE TESTS GATE [TEXT]  check --junit: TESTS testcases, GATE the one failure
+                               (its message containing TEXT, default "(limit)")
+  categories FILE              (extractor) a check report's not-fault categories, one line
+  invariant-min FILE NAME N    a check report counts >= N of not-fault category NAME
+  figure-min FILE FIGURE N [--no-gates]  a floor figure > N (and no gate set)
+  trace-seq FILE PATH          trace of trace_workload.py seq PATH: exact events and ctimes
+  trace-filter FILE INO COMM N N events, all of COMM on inode INO
+  trace-tids FILE NAME N       N threads stat NAME (stress --shared)
+  trace-events FILE LABEL WANT [--format dev|comm|queried] [--only KIND] [--pids N]
+                               the events, one word each, are exactly WANT
+  trace-summary FILE LABEL COND...  summary fields: KEY=JSON, KEY=None, KEY~TEXT, roles=R@DEV,...
+  workload-dir FILE DEV MOUNT  check --dir: the report names DEV and MOUNT, and passes
+  trace-dev FILE DEV N         N events, all on device DEV
+  json-first-line FILE         the first line is a JSON object
+  set-figure IN OUT FIGURE V   (tool) write check report IN to OUT with floor figure FIGURE = V
+  probe-field KEY...           (extractor) probe --json on stdin: the first KEY set (not null)
+
 --exact-kernel: every kernel counter's row lies in its debugfs bracket (equal where the bracket's
 width is 0); --expect-no ROW: the same, but ROW (doctored by MGTRACE_TEST_SKEW) lies outside.
 intervals --match: every compared row of every interval and the summary lies in its bracket.
@@ -375,6 +401,381 @@ def check_floor(c, r, checked, invert=False):
         c.check(nv == 0, f"no unneeded fine stamp ({nv})")
 
 
+# ---- checks the host tests (tests/host.d) used to carry inline ----
+
+def events_of(objs):
+    return [o for o in objs if o.get("type") == "event"]
+
+
+def trace_summary_of(objs):
+    s = [o for o in objs if o.get("type") == "trace_summary"]
+    return s[-1] if s else None
+
+
+def check_zero_default(c, objs):
+    """stat's zero-cost default around stress: counted, the event rows say how to opt in."""
+    s = summary_of(objs)
+    cn = s["counters"] if s else {}
+    up = (cn.get("ctime_updates") or {}).get("total")
+    c.check(isinstance(up, int) and up >= 1000, f"zero-default: stress counted: ctime_updates {up} >= 1000")
+    for k in ("stat_queries", "ctime_skips", "ctime_sets"):
+        r = cn.get(k) or {}
+        c.check(r.get("total") is None and "opt in with -e " + k in (r.get("unavailable") or ""),
+                f"zero-default: {k} not counted (total {r.get('total')}), says how to opt in: "
+                f"{r.get('unavailable')!r}")
+    f, fs, sw = [(cn.get(k) or {}).get("total") for k in ("floor_cmpxchg_fails", "fine_stamps", "floor_swaps")]
+    c.check(None not in (f, fs, sw) and f == fs - sw,
+            f"zero-default: floor_cmpxchg_fails {f} = fine_stamps {fs} - floor_swaps {sw}")
+
+
+def check_counter_min(c, objs, row, n):
+    """The summary's ROW total is at least N (a workload really ran in the window)."""
+    s = summary_of(objs)
+    t = ((s or {}).get("counters", {}).get(row) or {}).get("total")
+    c.check(isinstance(t, int) and t >= n, f"summary {row}: {t} >= {n}")
+
+
+def check_pcpu_rejected(c, p):
+    """probe with a doctored BTF offset: the per-CPU reader is refused, saying why."""
+    r = p.get("percpu_reason") or ""
+    c.check(p.get("percpu_readable") is False and "rejected: mg_ctime_updates: per-CPU sum" in r
+            and "debugfs readings around it" in r,
+            f"a wrong BTF offset is rejected (percpu_readable {p.get('percpu_readable')}): "
+            f"{r.split('; ')[-1]}")
+
+
+def widest_bracket(objs):
+    """The widest debugfs bracket of any row in any object of stat --json (-1: none)."""
+    return max([r["debugfs_bracket"]["width"] for o in objs for r in o.get("counters", {}).values()
+                if "debugfs_bracket" in r] or [-1])
+
+
+OUR_PROG_PREFIXES = ("fe_", "kp_", "tpb_", "rtp_", "read_kcounters", "read_pcpu")
+TIMESTAMP_TPS = ("ctime_ns_xchg", "ctime_xchg_skip", "fill_mg_cmtime", "inode_set_ctime_to_ts")
+
+
+def bpf_ours(lines, probes_only=False):
+    """From `bpftool -j prog show` / `link show` lines: our programs and timestamp:* links,
+    as sorted words "prog:NAME" / "link:TP". probes_only: the probe programs (fe_, kp_,
+    tpb_, rtp_), not the per-CPU readers."""
+    seen = []
+    pfx = OUR_PROG_PREFIXES[:4] if probes_only else OUR_PROG_PREFIXES
+    for line in lines:
+        for o in (json.loads(line) if line.strip() else []):
+            if o.get("tp_name") in TIMESTAMP_TPS:
+                seen.append("link:" + o["tp_name"])
+            name = o.get("name") or o.get("prog_name") or ""
+            if name.startswith(pfx):
+                seen.append("prog:" + name)
+    return seen
+
+
+def check_junit_gate(c, root, tests, breached, text="(limit)"):
+    """check --junit with one breached gate: TESTS testcases, that gate the one failure,
+    its message containing text."""
+    cases = {t.get("name"): t for t in root.iter("testcase")}
+    c.check(root.tag == "testsuite" and int(root.get("tests", -1)) == len(cases) == tests,
+            f"junit: {tests} testcases ({len(cases)}, tests={root.get('tests')})")
+    f = cases[breached].find("failure") if breached in cases else None
+    c.check(int(root.get("failures", -1)) == 1 and f is not None and text in (f.get("message") or ""),
+            f"junit: the breached gate {breached} is the one failure, with value and limit: "
+            + (f.get("message") if f is not None else "none"))
+    reg = cases.get("no ctime regression")
+    c.check(reg is not None and reg.find("failure") is None, "junit: no regression failure")
+
+
+NOT_FAULT_KEYS = ("stale_reads", "reordered_swaps", "unverified_queried_updates", "granularity_equal",
+                  "future_ctime", "unsure_seconds", "torn_reads", "skips_after_concurrent_query",
+                  "concurrent_updates", "concurrent_updates_undecided", "concurrent_reads", "clock_steps")
+
+
+def categories(r):
+    """One line: a check report's not-fault categories and what clock steps explained."""
+    i = r["invariants"]
+    return (" ".join(f"{k}={i.get(k)}" for k in NOT_FAULT_KEYS) + " | explained: " +
+            str({k: v["explained_by_clock_step"] for k, v in i.items() if isinstance(v, dict)}))
+
+
+def check_invariant_min(c, r, name, n):
+    """A check report counts at least N of the not-fault category NAME."""
+    v = r.get("invariants", {}).get(name)
+    c.check(isinstance(v, int) and v >= n, f"check: {name} {v} >= {n} ({categories(r)})")
+
+
+def check_figure_min(c, r, figure, n, no_gates=False):
+    """A check report's floor figure is above N; no_gates: no gate was set (pass null)."""
+    v = r.get("floor_figures", {}).get(figure)
+    c.check(isinstance(v, (int, float)) and v > n, f"check: {figure} {v} > {n}")
+    if no_gates:
+        c.check(all(g.get("pass") is None for g in r.get("gates", [])),
+                f"check: no gate set ({[g.get('figure') for g in r.get('gates', []) if g.get('pass') is not None]})")
+
+
+def check_trace_seq(c, objs, ino, name):
+    """trace --json --path F -- trace_workload.py seq F: stat, swap, stat, swap, stat, with
+    the ctimes stat() returned (the workload's own JSON line), all on F's inode."""
+    out = ([o for o in objs if "ctime_ns" in o] or [{"ctime_ns": [None] * 3, "pid": None}])[0]
+    ev = events_of(objs)
+    s = trace_summary_of(objs)
+    c0, c1, c2 = out["ctime_ns"]
+    ns = lambda a, b: a * 1000000000 + b  # noqa: E731
+    kinds = [e["event"] for e in ev]
+    if c.check(kinds == ["stat", "ctime_swap", "stat", "ctime_swap", "stat"],
+               f"trace: exact sequence: {kinds}") and None not in (c0, c1, c2):
+        c.check(ns(ev[0]["ctime_sec"], ev[0]["ctime_nsec"]) == c0, "stat 1 shows the ctime stat() returned")
+        c.check(ev[1]["old_nsec"] == c0 % 10**9 and ev[1]["old_queried"], "swap 1 replaced that ctime, QUERIED")
+        c.check(ns(ev[1]["new_sec"], ev[1]["new_nsec"]) == c1, "swap 1's new ctime is what stat() returned next")
+        c.check(ns(ev[2]["ctime_sec"], ev[2]["ctime_nsec"]) == c1, "stat 2 shows it, nanoseconds included")
+        c.check(ev[3]["old_nsec"] == c1 % 10**9 and ev[3]["old_queried"], "swap 2 replaced it, QUERIED")
+        c.check(ns(ev[3]["new_sec"], ev[3]["new_nsec"]) == c2 == ns(ev[4]["ctime_sec"], ev[4]["ctime_nsec"]),
+                "swap 2 and stat 3 show the last ctime")
+        c.check(all(e["ino"] == ino and e["pid"] == out["pid"] and e["name"] == name for e in ev),
+                "every event names the file's inode, the workload's pid and the file name")
+        c.check(all(0 <= e["ctime_nsec" if "ctime_nsec" in e else "new_nsec"] < 10**9 for e in ev),
+                "nanoseconds < 1e9: the QUERIED bit is masked")
+    c.check(s is not None and s.get("events") == 5 and s.get("lost_events") == 0,
+            f"summary: 5 events, 0 lost ({s and s.get('events')}, {s and s.get('lost_events')})")
+
+
+def check_trace_filter(c, objs, ino, comm, n):
+    """trace --path --comm: N events, all of COMM on inode INO."""
+    ev = events_of(objs)
+    c.check(len(ev) == n, f"trace filter: {n} events of comm {comm} on the file ({len(ev)})")
+    c.check(all(e["comm"] == comm for e in ev), f"no event from another comm ({sorted({e['comm'] for e in ev})})")
+    c.check(all(e["ino"] == ino for e in ev), f"no event from another file ({sorted({e['ino'] for e in ev})})")
+
+
+def check_trace_tids(c, objs, name, n):
+    """N threads stat the file NAME (stress --shared)."""
+    tids = {e["tid"] for e in objs if e.get("event") == "stat" and e.get("name") == name}
+    c.check(len(tids) == n, f"trace: {n} threads stat {name} ({len(tids)})")
+
+
+def trace_events(objs, fmt="dev", only=None):
+    """The events as one line of words: fmt dev "kind@dev:ino", comm "kind/comm", queried
+    "kind" plus "/QUERIED" for a swap whose old value had it; only: that kind alone."""
+    words = []
+    for e in events_of(objs):
+        if only and e["event"] != only:
+            continue
+        if fmt == "dev":
+            words.append(f'{e["event"]}@{e["dev"]}:{e["ino"]}')
+        elif fmt == "comm":
+            words.append(f'{e["event"]}/{e["comm"]}')
+        else:
+            words.append(e["event"] + ("/QUERIED" if e.get("old_queried") else ""))
+    return " ".join(words)
+
+
+def check_trace_events(c, objs, label, want, fmt="dev", only=None, pids=None):
+    """The events (trace_events()) are exactly WANT; pids: from that many processes."""
+    got = trace_events(objs, fmt, only)
+    c.check(got == want, f"{label}: events '{got}', want '{want}'")
+    if pids is not None:
+        n = len({e["pid"] for e in events_of(objs)})
+        c.check(n == pids, f"{label}: events from {pids} processes ({n})")
+
+
+def check_trace_summary(c, objs, label, conds):
+    """Fields of the trace summary: KEY=VALUE (JSON value, or None/absent), KEY~TEXT (a
+    substring), roles=ROLE@DEV,... (the traced inodes)."""
+    s = trace_summary_of(objs) or {}
+    for cond in conds:
+        if "~" in cond:
+            k, v = cond.split("~", 1)
+            c.check(v in str(s.get(k) or ""), f"{label}: summary {k} contains '{v}' ({s.get(k)!r})")
+        elif cond.startswith("roles="):
+            got = ",".join(i["role"] + "@" + i["dev"] for i in s.get("inodes") or [])
+            c.check(got == cond[6:], f"{label}: summary inodes '{got}', want '{cond[6:]}'")
+        else:
+            k, v = cond.split("=", 1)
+            got = s.get(k)
+            c.check(got is None if v == "None" else got == json.loads(v),
+                    f"{label}: summary {k} {got!r}, want {v}")
+
+
+def check_workload_dir(c, r, dev, mount):
+    """check --dir DIR: the report names DIR's device and mount point, and passes."""
+    wd = r.get("workload_dir") or {}
+    c.check(wd.get("dev") == dev, f"check --dir: workload_dir dev {wd.get('dev')} == mountinfo {dev}")
+    c.check(wd.get("mount") == mount, f"workload_dir mount {wd.get('mount')!r} is {mount!r}")
+    c.check(r.get("verdict") == "PASS", f"check --dir: {r.get('verdict')} ({r.get('reason')})")
+
+
+def check_trace_dev(c, objs, dev, n):
+    """N events, every one on device DEV (the kernel's s_dev)."""
+    ev = events_of(objs)
+    c.check(len(ev) == n and all(e["dev"] == dev for e in ev),
+            f"trace: {len(ev)} events (want {n}), dev {sorted({e['dev'] for e in ev})} == {dev}")
+
+
+def probe_field(p, keys):
+    """The first of keys that probe --json sets (not null), else None."""
+    return next((p[k] for k in keys if p.get(k) is not None), None)
+
+
+def set_figure(src, dst, figure, value):
+    """Write a copy of check report src to dst with one floor figure doctored (a baseline
+    that must fail)."""
+    r = first_report(src)
+    r["floor_figures"][figure] = value
+    with open(dst, "w") as f:
+        f.write(json.dumps(r) + "\n")
+
+
+def check_json_first_line(c, path):
+    """The file's first line is one JSON object."""
+    try:
+        with open(path) as f:
+            o = json.loads(f.readline())
+        c.check(isinstance(o, dict), f"{path}: the first line is a JSON object ({type(o).__name__})")
+    except (ValueError, OSError) as e:
+        c.check(False, f"{path}: the first line is not JSON: {e}")
+
+
+def selftest_host(results):
+    """Cases that must fail for the checks of tests/host.d (and one that must pass each)."""
+    def run(label, fn, *args, want_fail=True, **kw):
+        c = Checker(quiet=True)
+        fn(c, *args, **kw)
+        results.append((("fails on " if want_fail else "passes: ") + label,
+                        bool(c.failures) == want_fail))
+
+    def cp(o):
+        return json.loads(json.dumps(o))
+
+    zs = {"type": "summary", "counters": {
+        "ctime_updates": {"total": 5000}, "fine_stamps": {"total": 30}, "floor_swaps": {"total": 20},
+        "floor_cmpxchg_fails": {"total": 10},
+        **{k: {"total": None, "unavailable": "not counted: opt in with -e " + k}
+           for k in ("stat_queries", "ctime_skips", "ctime_sets")}}}
+    run("zero-default: a clean summary", check_zero_default, [zs], want_fail=False)
+    for label, mut in (("a silent 0 for ctime_skips", lambda s: s["counters"]["ctime_skips"].update(total=0)),
+                       ("no opt-in hint", lambda s: s["counters"]["ctime_sets"].update(unavailable="n/a")),
+                       ("floor_cmpxchg_fails not fine - swaps",
+                        lambda s: s["counters"]["floor_cmpxchg_fails"].update(total=11)),
+                       ("too few updates", lambda s: s["counters"]["ctime_updates"].update(total=999))):
+        bad = cp(zs)
+        mut(bad)
+        run("zero-default: " + label, check_zero_default, [bad])
+    run("counter-min: 5000 >= 5000", check_counter_min, [zs], "ctime_updates", 5000, want_fail=False)
+    run("counter-min: 5000 < 10000", check_counter_min, [zs], "ctime_updates", 10000)
+    run("counter-min: an unavailable row", check_counter_min, [zs], "ctime_sets", 0)
+    rej = {"percpu_readable": False, "percpu_reason": "btf offsets: rejected: mg_ctime_updates: per-CPU "
+           "sum 5 below the debugfs readings around it [7, 7]"}
+    run("pcpu-rejected: a rejected reading", check_pcpu_rejected, rej, want_fail=False)
+    run("pcpu-rejected: a readable per-CPU reader", check_pcpu_rejected, dict(rej, percpu_readable=True))
+    run("pcpu-rejected: rejected for another reason", check_pcpu_rejected,
+        dict(rej, percpu_reason="btf offsets: mg_ctime_updates not in BTF"))
+    results.append(("probe-field: the first key set",
+                    probe_field({"a": None, "b": "kernel", "c": "x"}, ["a", "b"]) == "kernel"
+                    and probe_field({}, ["a"]) is None))
+    results.append(("widest-bracket: the widest of all rows",
+                    widest_bracket([{"counters": {"a": {"debugfs_bracket": {"width": 3}}, "b": {}}},
+                                    {"counters": {"c": {"debugfs_bracket": {"width": 0}}}}]) == 3))
+    bl = ['[{"name": "tpb_fill_mg_cmtime"}, {"name": "other"}, {"name": "read_pcpu"}]',
+          '[{"tp_name": "fill_mg_cmtime"}, {"tp_name": "sched_switch"}]']
+    results.append(("bpf-ours: our programs and timestamp links only",
+                    sorted(bpf_ours(bl)) == ["link:fill_mg_cmtime", "prog:read_pcpu", "prog:tpb_fill_mg_cmtime"]
+                    and sorted(bpf_ours(bl, True)) == ["link:fill_mg_cmtime", "prog:tpb_fill_mg_cmtime"]))
+
+    ju = ('<testsuite tests="3" failures="1"><testcase name="floor_swaps_per_update"><failure '
+          'message="0.5 &gt; 0.0001 (limit)"/></testcase><testcase name="no ctime regression"/>'
+          '<testcase name="x"/></testsuite>')
+    run("junit-gate: one breached gate", check_junit_gate, ET.fromstring(ju), 3, "floor_swaps_per_update",
+        want_fail=False)
+    run("junit-gate: a testcase missing", check_junit_gate, ET.fromstring(ju), 4, "floor_swaps_per_update")
+    run("junit-gate: another gate failed", check_junit_gate, ET.fromstring(ju), 3, "x")
+    run("junit-gate: a message without the limit", check_junit_gate, ET.fromstring(ju), 3,
+        "floor_swaps_per_update", "> 0.001 (limit)")
+    run("junit-gate: a regression failure too", check_junit_gate, ET.fromstring(
+        ju.replace('<testcase name="no ctime regression"/>',
+                   '<testcase name="no ctime regression"><failure message="r"/></testcase>')),
+        3, "floor_swaps_per_update")
+
+    rep = {"invariants": {**{k: 0 for k in NOT_FAULT_KEYS}, "granularity_equal": 1,
+                          "ctime_regression": {"violations": 0, "explained_by_clock_step": 0}},
+           "floor_figures": {"floor_swaps_per_update": 0.7},
+           "gates": [{"figure": "floor_swaps_per_update", "pass": None}]}
+    run("invariant-min: granularity_equal 1 >= 1", check_invariant_min, rep, "granularity_equal", 1,
+        want_fail=False)
+    run("invariant-min: clock_steps 0 < 3", check_invariant_min, rep, "clock_steps", 3)
+    run("figure-min: 0.7 > 0.5, no gate", check_figure_min, rep, "floor_swaps_per_update", 0.5,
+        no_gates=True, want_fail=False)
+    run("figure-min: 0.7 not above 0.8", check_figure_min, rep, "floor_swaps_per_update", 0.8)
+    gated = cp(rep)
+    gated["gates"][0]["pass"] = True
+    run("figure-min: a gate was set", check_figure_min, gated, "floor_swaps_per_update", 0.5, no_gates=True)
+
+    c0, c1, c2 = 100 * 10**9 + 5, 100 * 10**9 + 7, 101 * 10**9 + 1
+    q = 1 << 31
+
+    def ev(kind, **kw):
+        return dict({"type": "event", "event": kind, "ino": 9, "pid": 42, "tid": 42, "name": "f",
+                     "comm": "mgtestA", "dev": "0:5"}, **kw)
+    seq = [{"ctime_ns": [c0, c1, c2], "pid": 42},
+           ev("stat", ctime_sec=100, ctime_nsec=5),
+           ev("ctime_swap", old_nsec=5, old_queried=True, new_sec=100, new_nsec=7),
+           ev("stat", ctime_sec=100, ctime_nsec=7),
+           ev("ctime_swap", old_nsec=7, old_queried=True, new_sec=101, new_nsec=1),
+           ev("stat", ctime_sec=101, ctime_nsec=1),
+           {"type": "trace_summary", "events": 5, "lost_events": 0}]
+    run("trace-seq: the workload's sequence", check_trace_seq, seq, 9, "f", want_fail=False)
+    for label, mut in (("two events swapped", lambda s: s.insert(2, s.pop(3))),
+                       ("a stat of another ctime", lambda s: s[3].update(ctime_nsec=8)),
+                       ("an old value not QUERIED", lambda s: s[2].update(old_queried=False)),
+                       ("the QUERIED bit left in nsec", lambda s: s[5].update(ctime_nsec=1 | q)),
+                       ("a lost event", lambda s: s[6].update(lost_events=1))):
+        bad = cp(seq)
+        mut(bad)
+        run("trace-seq: " + label, check_trace_seq, bad, 9, "f")
+    run("trace-seq: another inode", check_trace_seq, seq, 8, "f")
+    run("trace-filter: 5 events of one comm", check_trace_filter, seq, 9, "mgtestA", 5, want_fail=False)
+    run("trace-filter: another comm", check_trace_filter, seq[:5] + [ev("stat", comm="mgtestB")], 9,
+        "mgtestA", 5)
+    run("trace-filter: another file", check_trace_filter, seq, 8, "mgtestA", 5)
+    run("trace-tids: one thread where two are wanted", check_trace_tids, seq, "f", 2)
+    run("trace-tids: two threads", check_trace_tids, seq + [ev("stat", tid=43)], "f", 2, want_fail=False)
+    words = "stat@0:5:9 ctime_swap@0:5:9 stat@0:5:9 ctime_swap@0:5:9 stat@0:5:9"
+    run("trace-events: the sequence", check_trace_events, seq, "t", words, want_fail=False)
+    run("trace-events: another sequence", check_trace_events, seq, "t", words.replace("stat@", "x@", 1))
+    run("trace-events: one process where two are wanted", check_trace_events, seq, "t", words, pids=2)
+    run("trace-events: swaps with QUERIED", check_trace_events, seq, "t", "ctime_swap/QUERIED ctime_swap/QUERIED",
+        fmt="queried", only="ctime_swap", want_fail=False)
+    run("trace-events: a QUERIED swap where none is wanted", check_trace_events, seq, "t",
+        "ctime_swap ctime_swap", fmt="queried", only="ctime_swap")
+    run("trace-events: comm", check_trace_events, seq[:2], "t", "stat/mgtestB", fmt="comm")
+    ts = [{"type": "trace_summary", "processes_followed": 2, "inodes_note": "btrfs subvolumes share one s_dev",
+           "inodes": [{"role": "overlay", "dev": "0:40"}, {"role": "upper", "dev": "0:41"}]}]
+    run("trace-summary: fields", check_trace_summary, ts, "t",
+        ["processes_followed=2", "copied_up_untraced=None", "inodes_note~share one s_dev",
+         "roles=overlay@0:40,upper@0:41"], want_fail=False)
+    for cond in ("processes_followed=3", "processes_followed=None", "inodes_note~copies it up",
+                 "roles=upper@0:41", "processes_not_followed=0"):
+        run("trace-summary: " + cond, check_trace_summary, ts, "t", [cond])
+    wd = {"workload_dir": {"dev": "7:0", "mount": "/m x"}, "verdict": "PASS", "reason": ""}
+    run("workload-dir: the loop mount", check_workload_dir, wd, "7:0", "/m x", want_fail=False)
+    run("workload-dir: another device", check_workload_dir, wd, "7:1", "/m x")
+    run("workload-dir: another mount point", check_workload_dir, wd, "7:0", "/m")
+    run("workload-dir: a FAIL verdict", check_workload_dir, dict(wd, verdict="FAIL"), "7:0", "/m x")
+    run("trace-dev: 5 events on 0:5", check_trace_dev, seq, "0:5", 5, want_fail=False)
+    run("trace-dev: another device", check_trace_dev, seq, "7:0", 5)
+    run("trace-dev: 4 events where 5 are wanted", check_trace_dev, seq[:5], "0:5", 5)
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+        f.write("mgtrace: unknown command\n")
+        f.flush()
+        run("json-first-line: an error message", check_json_first_line, f.name)
+        f.seek(0)
+        f.truncate()
+        f.write(json.dumps({"type": "check", "floor_figures": {"floor_swaps_per_update": 0.5}}) + "\n")
+        f.flush()
+        run("json-first-line: a report", check_json_first_line, f.name, want_fail=False)
+        set_figure(f.name, f.name, "floor_swaps_per_update", 0.001)
+        results.append(("set-figure: the doctored figure is written",
+                        first_report(f.name)["floor_figures"]["floor_swaps_per_update"] == 0.001))
+
+
 def selftest():
     """Every check above must be able to fail: feed each a case that must fail."""
     ok = Checker(quiet=True)
@@ -631,11 +1032,54 @@ def selftest():
         check_floor(c, bad_rep, kw.get("checked", True), invert=kw.get("invert", False))
         results.append((f"floor: fails on {label}", bool(c.failures)))
 
+    selftest_host(results)
+
     bad = 0
     for label, good_result in results:
         print(("ok   " if good_result else "FAIL ") + "selftest: " + label)
         bad += not good_result
     return 1 if bad else 0
+
+
+def opt(args, flag, default=None):
+    """The value after flag in args, else default."""
+    return args[args.index(flag) + 1] if flag in args else default
+
+
+def first_report(path):
+    return [o for o in load_lines(path) if o.get("type") == "check"][0]
+
+
+# Subcommands for tests/host.d: a check prints ok/FAIL lines (None returned); an extractor
+# returns the text to print.
+HOST_CMDS = {
+    "zero-default": lambda c, a: check_zero_default(c, load_lines(a[0])),
+    "counter-min": lambda c, a: check_counter_min(c, load_lines(a[0]), a[1], int(a[2])),
+    "pcpu-rejected": lambda c, a: check_pcpu_rejected(c, load_lines(a[0])[0]),
+    "widest-bracket": lambda c, a: widest_bracket(load_lines(a[0])),
+    "bpf-ours": lambda c, a: " ".join(sorted(set(bpf_ours(sys.stdin, "--probes" in a)))) if "--count" not in a
+    else sum(w.startswith("prog:") for w in bpf_ours(sys.stdin, "--probes" in a)),
+    "junit-gate": lambda c, a: check_junit_gate(c, ET.parse(a[0]).getroot(), int(a[1]), a[2],
+                                                *a[3:4]),
+    "categories": lambda c, a: categories(first_report(a[0])),
+    "invariant-min": lambda c, a: check_invariant_min(c, first_report(a[0]), a[1], int(a[2])),
+    "figure-min": lambda c, a: check_figure_min(c, first_report(a[0]), a[1], float(a[2]),
+                                                no_gates="--no-gates" in a),
+    "trace-seq": lambda c, a: check_trace_seq(c, load_lines(a[0]), os.stat(a[1]).st_ino,
+                                              os.path.basename(a[1])),
+    "trace-filter": lambda c, a: check_trace_filter(c, load_lines(a[0]), int(a[1]), a[2], int(a[3])),
+    "trace-tids": lambda c, a: check_trace_tids(c, [json.loads(x) for x in open(a[0]) if x.startswith("{")],
+                                                a[1], int(a[2])),
+    "trace-events": lambda c, a: check_trace_events(
+        c, load_lines(a[0]), a[1], a[2], fmt=opt(a, "--format", "dev"), only=opt(a, "--only"),
+        pids=int(opt(a, "--pids")) if "--pids" in a else None),
+    "trace-summary": lambda c, a: check_trace_summary(c, load_lines(a[0]), a[1], a[2:]),
+    "workload-dir": lambda c, a: check_workload_dir(c, first_report(a[0]), a[1], a[2]),
+    "trace-dev": lambda c, a: check_trace_dev(c, load_lines(a[0]), a[1], int(a[2])),
+    "json-first-line": lambda c, a: check_json_first_line(c, a[0]),
+    "set-figure": lambda c, a: set_figure(a[0], a[1], a[2], float(a[3])),
+    "probe-field": lambda c, a: probe_field(json.load(sys.stdin), a),
+}
 
 
 def main(argv):
@@ -682,6 +1126,11 @@ def main(argv):
         check_command(c, load_lines(argv[2]), argv[3], [bytes.fromhex(a) for a in argv[4:]])
     elif cmd == "junit-command":
         check_junit_command(c, ET.parse(argv[2]).getroot(), [bytes.fromhex(a) for a in argv[3:]])
+    elif cmd in HOST_CMDS:
+        r = HOST_CMDS[cmd](c, argv[2:])
+        if r is not None:       # an extractor: its output is the result
+            print(r)
+            return 0
     else:
         print(__doc__, file=sys.stderr)
         return 2

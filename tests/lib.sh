@@ -29,15 +29,8 @@ tally() {
 
 # Our BPF programs and links, as bpftool lists them (names are cut at 15 characters).
 our_bpf() {
-	{ bpftool -j prog show; bpftool -j link show; } 2>/dev/null | python3 -c '
-import json, sys
-n = 0
-for line in sys.stdin:
-    for o in (json.loads(line) if line.strip() else []):
-        name = o.get("name", "") or o.get("prog_name", "")
-        if name.startswith(("fe_", "kp_", "tpb_", "rtp_", "read_kcounters", "read_pcpu")):
-            n += 1
-print(n)'
+	{ bpftool -j prog show; echo; bpftool -j link show; } 2>/dev/null |
+		python3 tests/checkjson.py bpf-ours --count
 }
 
 # left_attached: our BPF objects still loaded once the kernel has freed what was released.
@@ -86,8 +79,4 @@ check_case() {
 }
 
 # busy_width FILE: the widest debugfs bracket of any row in any object of a stat --json FILE
-busy_width() {
-	python3 -c 'import json, sys
-print(max([r["debugfs_bracket"]["width"] for l in open(sys.argv[1]) if l.strip()
-           for r in json.loads(l)["counters"].values() if "debugfs_bracket" in r] or [-1]))' "$1"
-}
+busy_width() { python3 tests/checkjson.py widest-bracket "$1"; }

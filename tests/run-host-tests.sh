@@ -31,9 +31,9 @@ mountpoint -q /sys/kernel/security || mount -t securityfs none /sys/kernel/secur
 . tests/lib.sh
 # What this host allows, detected, not assumed: the backend auto chooses (tracepoint under
 # lockdown without kprobes, as on the project's machines).
-HOST_BACKEND=$($MG probe --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin).get("auto_backend"))' 2>/dev/null)
+HOST_BACKEND=$($MG probe --json 2>/dev/null | python3 tests/checkjson.py probe-field auto_backend 2>/dev/null)
 # What the default stat uses: kernel (the kernel's per-CPU counters, no probe) where readable.
-HOST_STAT_BACKEND=$($MG probe --json 2>/dev/null | python3 -c 'import json,sys; j = json.load(sys.stdin); print(j.get("stat_default_backend") or j.get("auto_backend"))' 2>/dev/null)
+HOST_STAT_BACKEND=$($MG probe --json 2>/dev/null | python3 tests/checkjson.py probe-field stat_default_backend auto_backend 2>/dev/null)
 echo "# host: auto backend ${HOST_BACKEND:-unknown}, default stat backend ${HOST_STAT_BACKEND:-unknown}, lockdown $(grep -o '\[[a-z]*\]' /sys/kernel/security/lockdown 2>/dev/null || echo unknown)"
 for f in tests/host.d/*.sh; do
 	n=$(basename "$f" .sh)

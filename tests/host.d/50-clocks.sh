@@ -15,14 +15,7 @@ echo "# clocksource $cs: expecting $hres for the high-resolution clocks"
 polluter=
 if [ "$(uname -m)" = x86_64 ]; then
 	rm -f "$T/polluting"
-	python3 -c '
-import ctypes, sys, time
-libc, ts, end = ctypes.CDLL(None, use_errno=True), ctypes.create_string_buffer(16), time.time() + 60
-libc.syscall(228, 0, ts)
-open(sys.argv[1], "w").close()
-while time.time() < end:
-    for _ in range(1000):
-        libc.syscall(228, 0, ts)' "$T/polluting" & polluter=$!
+	python3 tests/check_workloads.py clock-syscalls "$T/polluting" 60 & polluter=$!
 	for i in $(seq 50); do [ -e "$T/polluting" ] && break; sleep 0.1; done
 fi
 if $MG clocks --json --iterations 20000 > "$T/clocks.json" 2> "$T/clocks.err"; then

@@ -4,19 +4,16 @@
 # what stat(2) reports: a btrfs subvolume (anonymous st_dev) and overlayfs (events on the real
 # upper/lower inode). trace -- COMMAND follows COMMAND's descendants unless --no-inherit.
 echo "# trace: file identity and child processes"
-# evs JSON: one line "kind@dev:ino ..." of the events, then the summary's chosen fields
+# evs NAME JSON WANT [OPTS]: the events of trace --json output JSON, "kind@dev:ino" each, are
+# exactly WANT (checkjson.py trace-events; OPTS: --format, --only, --pids)
 evs() {
-	python3 - "$1" <<'PY'
-import json, sys
-ls = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-print(" ".join(f'{e["event"]}@{e["dev"]}:{e["ino"]}' for e in ls if e.get("type") == "event"))
-PY
+	local n=$1 f=$2 w=$3; shift 3
+	python3 tests/checkjson.py trace-events "$f" "$n" "$w" "$@" > "$T/$n.evs" 2>&1; tally "$n" "$T/$n.evs"
 }
-# summ JSON KEY: a field of the trace summary
+# summ NAME JSON COND...: fields of the trace summary (checkjson.py trace-summary)
 summ() {
-	python3 -c 'import json,sys
-s=[json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
-v=s.get(sys.argv[2]); print(json.dumps(v) if isinstance(v,(list,dict)) else v)' "$1" "$2"
+	local n=$1 f=$2; shift 2
+	python3 tests/checkjson.py trace-summary "$f" "$n" "$@" > "$T/$n.summ" 2>&1; tally "$n" "$T/$n.summ"
 }
 # mdev PATH: MAJ:MIN of PATH's mount in /proc/self/mountinfo (the superblock's s_dev)
 mdev() { findmnt -n -o MAJ:MIN --target "$1" | tr -d ' '; }
@@ -32,15 +29,13 @@ if mountpoint -q "$B/m" && [ -d "$B/m/sv" ]; then
 		|| bad "btrfs: stat dev $sdev equals s_dev $kdev: the case is not exercised"
 	$MG trace --json --path "$f" -- sh -c "stat '$f' >/dev/null; echo b >> '$f'; stat '$f' >/dev/null" \
 		> "$T/bt.json" 2> "$T/bt.err"
-	got=$(evs "$T/bt.json"); want="stat@$kdev:$ino ctime_swap@$kdev:$ino stat@$kdev:$ino"
-	[ "$got" = "$want" ] && ok "btrfs: trace --path shows stat, ctime_swap, stat on $kdev:$ino" \
-		|| bad "btrfs: got '$got', want '$want' ($(cat "$T/bt.err"))"
-	summ "$T/bt.json" inodes_note | grep -q 'btrfs subvolumes share one s_dev' \
-		&& ok "btrfs: the note says inode numbers repeat across subvolumes" || bad "btrfs: no subvolume note"
+	# trace --path shows stat, ctime_swap, stat on the superblock's device
+	evs btrfs "$T/bt.json" "stat@$kdev:$ino ctime_swap@$kdev:$ino stat@$kdev:$ino"
+	# the note says inode numbers repeat across subvolumes
+	summ btrfs-note "$T/bt.json" "inodes_note~btrfs subvolumes share one s_dev"
 	# the check can fail: stat's own device names no event
 	$MG trace --json --inode "$sdev:$ino" -- sh -c "stat '$f' >/dev/null; echo b >> '$f'" > "$T/bt0.json" 2>/dev/null
-	[ -z "$(evs "$T/bt0.json")" ] && ok "btrfs: --inode with stat's device $sdev matches no event" \
-		|| bad "btrfs: --inode $sdev:$ino matched: $(evs "$T/bt0.json")"
+	evs "btrfs-stat-dev-$sdev" "$T/bt0.json" ""	# --inode with stat's device matches no event
 	umount "$B/m"
 else
 	bad "btrfs: could not make a btrfs loop image (mkfs.btrfs from btrfs-progs: tools/deps.sh)"
@@ -58,22 +53,16 @@ if mountpoint -q "$O/m"; then
 	echo y > "$O/m/upf"; oino=$(stat -c %i "$O/m/upf"); uino=$(stat -c %i "$O/u/up/upf")
 	$MG trace --json --path "$O/m/upf" -- sh -c "stat '$O/m/upf' >/dev/null; echo b >> '$O/m/upf'; stat '$O/m/upf' >/dev/null" \
 		> "$T/ou.json" 2> "$T/ou.err"
-	got=$(evs "$T/ou.json")
-	want="stat@$udev:$uino ctime_set@$odev:$oino ctime_swap@$udev:$uino ctime_set@$odev:$oino stat@$udev:$uino"
-	[ "$got" = "$want" ] && ok "overlay upper: stat and ctime_swap on the tmpfs upper inode, ctime_set on the overlay's" \
-		|| bad "overlay upper: got '$got', want '$want' ($(cat "$T/ou.err"))"
-	roles=$(summ "$T/ou.json" inodes | python3 -c 'import json,sys; print(" ".join(i["role"]+"@"+i["dev"] for i in json.load(sys.stdin)))')
-	[ "$roles" = "overlay@$odev upper@$udev" ] && ok "overlay upper: summary names the traced inodes ($roles)" \
-		|| bad "overlay upper: inodes '$roles'"
+	# stat and ctime_swap on the tmpfs upper inode, ctime_set on the overlay's
+	evs overlay-upper "$T/ou.json" \
+		"stat@$udev:$uino ctime_set@$odev:$oino ctime_swap@$udev:$uino ctime_set@$odev:$oino stat@$udev:$uino"
+	summ overlay-upper-inodes "$T/ou.json" "roles=overlay@$odev,upper@$udev"	# the traced inodes
 	# a file only in the lower layer: traced there; the copy-up's new upper inode is reported, not hidden
 	lino=$(stat -c %i "$O/l1/low")
 	$MG trace --json --path "$O/m/low" -- sh -c "stat '$O/m/low' >/dev/null" > "$T/ol.json" 2> "$T/ol.err"
-	got=$(evs "$T/ol.json")
-	[ "$got" = "stat@$ldev:$lino" ] && ok "overlay lower: a stat of a lower-only file shows on the lower inode" \
-		|| bad "overlay lower: got '$got', want 'stat@$ldev:$lino' ($(cat "$T/ol.err"))"
-	[ "$(summ "$T/ol.json" copied_up_untraced)" = None ] && summ "$T/ol.json" inodes_note | grep -q 'copies it up' \
-		&& ok "overlay lower: the note says a copy-up would not be traced; none happened" \
-		|| bad "overlay lower: note/copy-up fields: $(tail -1 "$T/ol.json")"
+	evs overlay-lower "$T/ol.json" "stat@$ldev:$lino"	# a lower-only file's stat on the lower inode
+	# the note says a copy-up would not be traced; none happened
+	summ overlay-lower-note "$T/ol.json" copied_up_untraced=None "inodes_note~copies it up"
 	$MG trace --path "$O/m/low" -- sh -c "echo b >> '$O/m/low'" > "$T/oc.txt" 2> "$T/oc.err"
 	cu=$(stat -c %i "$O/u/up/low")
 	grep -q "copied up during the trace to upper inode $udev:$cu" "$T/oc.err" \
@@ -81,11 +70,9 @@ if mountpoint -q "$O/m"; then
 		|| bad "overlay copy-up not reported: $(cat "$T/oc.err")"
 	# after the copy-up the same path resolves to the upper inode
 	$MG trace --json --path "$O/m/low" -- sh -c "echo c >> '$O/m/low'" > "$T/oc2.json" 2>/dev/null
-	got=$(evs "$T/oc2.json")
-	# the overlay inode keeps the lower inode's number (ovl_map_ino() at lookup)
-	[ "$got" = "ctime_set@$odev:$lino ctime_swap@$udev:$cu ctime_set@$odev:$lino" ] \
-		&& ok "overlay after copy-up: the write's ctime_swap on upper $udev:$cu, ctime_sets on the overlay inode" \
-		|| bad "overlay after copy-up: got '$got'"
+	# the write's ctime_swap on the upper inode, ctime_sets on the overlay inode, which keeps
+	# the lower inode's number (ovl_map_ino() at lookup)
+	evs overlay-after-copy-up "$T/oc2.json" "ctime_set@$odev:$lino ctime_swap@$udev:$cu ctime_set@$odev:$lino"
 	umount "$O/m"
 else
 	bad "overlay: could not mount an overlay with a tmpfs upper layer"
@@ -95,12 +82,8 @@ umount "$O/u" 2>/dev/null
 # ---- resolving --path asks for no timestamps: it sets no QUERIED flag ----
 F=$T/idq; echo a > "$F"; echo b >> "$F"
 $MG trace --json --path "$F" -- sh -c "echo c >> '$F'" > "$T/q.json" 2>/dev/null
-q=$(python3 -c 'import json,sys
-e=[json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-e=[x for x in e if x.get("event") == "ctime_swap"]
-print(len(e), e[0]["old_queried"] if e else "-")' "$T/q.json")
-[ "$q" = "1 False" ] && ok "trace --path leaves the file's QUERIED flag unset (1 swap, old not QUERIED)" \
-	|| bad "trace --path: swaps/old_queried '$q'"
+# one swap, its old value not QUERIED
+evs path-not-queried "$T/q.json" ctime_swap --format queried --only ctime_swap
 $MG trace --json --path "$F" -- sh -c "stat '$F' >/dev/null; echo d >> '$F'" > "$T/q2.json" 2>/dev/null
 grep -q '"old_queried":true' "$T/q2.json" && ok "the QUERIED check can fail: after a stat the swap's old value is QUERIED" \
 	|| bad "no QUERIED swap after a stat: $(cat "$T/q2.json")"
@@ -109,19 +92,12 @@ grep -q '"old_queried":true' "$T/q2.json" && ok "the QUERIED check can fail: aft
 C=$T/child; echo a > "$C"; cino=$(stat -c %i "$C")
 run_kids() { $MG trace --json --path "$C" "$@" -- sh -c "echo b >> '$C'; sh -c \"stat '$C' >/dev/null; true\"; true"; }
 run_kids > "$T/k.json" 2> "$T/k.err"
-got=$(python3 -c 'import json,sys
-ls=[json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-ev=[e for e in ls if e.get("type")=="event"]
-print(" ".join(e["event"]+"/"+e["comm"] for e in ev), len({e["pid"] for e in ev}))' "$T/k.json")
-[ "$got" = "ctime_swap/sh stat/stat 2" ] && ok "trace -- COMMAND: the shell's swap and its grandchild's stat (2 processes)" \
-	|| bad "trace -- COMMAND with a grandchild: got '$got' ($(cat "$T/k.err"))"
-[ "$(summ "$T/k.json" processes_followed)" = 2 ] && [ "$(summ "$T/k.json" processes_not_followed)" = 0 ] \
-	&& ok "trace: 2 descendants followed (inner sh, stat), 0 not followed" \
-	|| bad "trace: followed $(summ "$T/k.json" processes_followed), not followed $(summ "$T/k.json" processes_not_followed)"
+# the shell's swap and its grandchild's stat, from 2 processes
+evs command-grandchild "$T/k.json" "ctime_swap/sh stat/stat" --format comm --pids 2
+# 2 descendants followed (inner sh, stat), 0 not followed
+summ command-followed "$T/k.json" processes_followed=2 processes_not_followed=0
 run_kids --no-inherit > "$T/k1.json" 2>/dev/null
-got=$(evs "$T/k1.json")
-[ "$got" = "ctime_swap@$(mdev "$C"):$cino" ] && ok "trace --no-inherit: only COMMAND's own swap, the grandchild's stat is hidden" \
-	|| bad "trace --no-inherit: got '$got'"
+evs no-inherit "$T/k1.json" "ctime_swap@$(mdev "$C"):$cino"	# only COMMAND's own swap, not the grandchild's stat
 badcase "trace: --no-inherit without COMMAND" 2 "needs COMMAND" $MG trace --no-inherit
 badcase "trace: --no-inherit with --all" 2 "needs COMMAND" $MG trace --no-inherit -a -- true
 badcase "trace: --path on a missing path" 2 "cannot stat" $MG trace --path "$T/none/x" -- true

@@ -68,15 +68,7 @@ if mountpoint -q "$L"; then
 	case $LDEV in 7:*) ok "ext4 image mounted from a loop device ($LDEV)";;
 		*) bad "ext4 image is not on a loop device: $LDEV";; esac
 	$MG check --json -o "$T/loop-check.json" --dir "$L" --duration 1 > /dev/null 2>&1
-	python3 - "$T/loop-check.json" "$LDEV" "$L" > "$T/loop.chk" 2>&1 <<'PY'
-import json, sys
-r = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][0]
-wd = r.get("workload_dir", {})
-def ck(c, m): print(("ok   " if c else "FAIL ") + m)
-ck(wd.get("dev") == sys.argv[2], f"check --dir on loop ext4: workload_dir dev {wd.get('dev')} == mountinfo {sys.argv[2]}")
-ck(wd.get("mount") == sys.argv[3], f"workload_dir mount {wd.get('mount')!r} is the loop mount point")
-ck(r["verdict"] == "PASS", f"check on loop ext4: {r['verdict']} ({r['reason']})")
-PY
+	python3 tests/checkjson.py workload-dir "$T/loop-check.json" "$LDEV" "$L" > "$T/loop.chk" 2>&1
 	tally loop-check "$T/loop.chk"
 	$MG check --dir "$L" --duration 0.5 > "$T/loop-check.txt" 2>&1
 	grep -qF "workload directory: dev $LDEV, mounted on $L" "$T/loop-check.txt" \
@@ -84,14 +76,8 @@ PY
 		|| bad "check text: $(grep 'workload directory' "$T/loop-check.txt")"
 	echo a > "$L/f"
 	$MG trace --json --path "$L/f" -- python3 tests/trace_workload.py seq "$L/f" > "$T/loop-trace.json" 2>/dev/null
-	python3 - "$T/loop-trace.json" "$LDEV" > "$T/loop-trace.chk" 2>&1 <<'PY'
-import json, sys
-ev = [o for o in (json.loads(l) for l in open(sys.argv[1]) if l.strip()) if o.get("type") == "event"]
-def ck(c, m): print(("ok   " if c else "FAIL ") + m)
-ck(len(ev) == 5 and all(e["dev"] == sys.argv[2] for e in ev),
-   f"trace --path on loop ext4: the st_dev filter matches the events' s_dev: {len(ev)} events, dev "
-   f"{sorted(set(e['dev'] for e in ev))} == {sys.argv[2]}")
-PY
+	# the st_dev filter matches the events' s_dev
+	python3 tests/checkjson.py trace-dev "$T/loop-trace.json" "$LDEV" 5 > "$T/loop-trace.chk" 2>&1
 	tally loop-trace "$T/loop-trace.chk"
 	umount "$L"
 else

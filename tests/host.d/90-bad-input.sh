@@ -30,7 +30,8 @@ badcase "long option without its value" 2 "needs a value '--output'" $MG stat --
 badcase "value given to a flag" 2 "takes no value '--json=1'" $MG stat --json=1
 badcase "help for an unknown command" 2 "unknown command" $MG help bogus
 badcase "ambiguous command prefix" 2 "ambiguous command 's'" $MG s
-$MG pro --json > "$T/prefix.json" 2>&1 && python3 -c 'import json,sys; json.loads(open(sys.argv[1]).readline())' "$T/prefix.json" \
-	&& ok "a unique prefix selects the command (pro: probe)" || bad "prefix 'pro' did not run probe"
+# a unique prefix selects the command (pro: probe)
+$MG pro --json > "$T/prefix.json" 2>&1 || bad "prefix 'pro' did not run probe: exit $?"
+python3 tests/checkjson.py json-first-line "$T/prefix.json" > "$T/c" 2>&1; tally prefix-pro "$T/c"
 badcase "check: malformed test hook MGTRACE_TEST_INVERT_FINE" 2 "want 1 (test only)" \
 	env MGTRACE_TEST_INVERT_FINE=yes $MG check -d 0.2
