@@ -8,6 +8,9 @@
  * Prints one line per check and ends with "N passed, M failed".
  */
 #include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +30,88 @@
 
 static int passed, failed;
 
+/*
+ * CHECK(cond, fmt, ...): one check, one line "ok   msg" or "FAIL msg". cond is built from
+ * the comparisons below (EQ, STREQ, ...), joined with && as the kernel's selftests chain
+ * ASSERT_*: the first that fails records the expression with its actual and expected
+ * value, which the FAIL line prints after the message. A failed cond that recorded
+ * nothing is reported as such, with the condition's text.
+ */
+static char why_[768];
+
 #define CHECK(cond, ...) do {						\
-	if (cond) { passed++; printf("ok   "); }				\
+	bool ok_;							\
+	why_[0] = 0;							\
+	ok_ = (cond);							\
+	if (ok_) { passed++; printf("ok   "); }				\
 	else { failed++; printf("FAIL "); }				\
-	printf(__VA_ARGS__); putchar('\n');				\
+	printf(__VA_ARGS__);						\
+	if (!ok_)							\
+		printf(" [%s]", why_[0] ? why_ : "no comparison recorded: " #cond); \
+	putchar('\n');							\
 } while (0)
+
+/* Record the first failed comparison of a CHECK: false, for chaining with &&. */
+static bool note_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static bool note_(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why_[0])
+		return false;
+	va_start(ap, fmt);
+	vsnprintf(why_, sizeof(why_), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+static bool note_int_(const char *expr, const char *op, bool sgn, unsigned long long a,
+		      unsigned long long e)
+{
+	return sgn ? note_("%s: actual %lld, expected %s %lld", expr, (long long)a, op, (long long)e)
+		   : note_("%s: actual %llu, expected %s %llu", expr, a, op, e);
+}
+
+static bool note_dbl_(const char *expr, const char *op, bool sgn, double a, double e)
+{
+	return note_("%s: actual %.15g, expected %s %.15g", expr, a, op, e);
+}
+
+/* Compare actual a with expected e by op (integers or doubles), in their common type. */
+#define CMP_(a, op, e) ({						\
+	typedef __typeof__((a) + (e)) t_;	/* as op converts them */	\
+	t_ a_ = (a), e_ = (e);						\
+	(a_ op e_) ? true : _Generic(a_, double: note_dbl_, float: note_dbl_,	\
+				     default: note_int_)(#a, #op, !((t_)-1 > (t_)0), a_, e_); \
+})
+#define EQ(a, e) CMP_(a, ==, e)
+#define NE(a, e) CMP_(a, !=, e)
+#define GE(a, e) CMP_(a, >=, e)
+#define GT(a, e) CMP_(a, >, e)
+#define LE(a, e) CMP_(a, <=, e)
+#define LT(a, e) CMP_(a, <, e)
+/* A truth value (pointer or integer): actual "false" when it fails. */
+#define IS_TRUE(a) ((a) ? true : note_("%s: actual false (0/NULL), expected true", #a))
+/* An integer or pointer expected 0 (an error code: 0 is success). */
+#define IS_FALSE(a) ({ long long v_ = (long long)(a);			\
+	!v_ ? true : note_("%s: actual %lld, expected 0", #a, v_); })
+/* Strings (NULL fails, never crashes). */
+#define STREQ(a, e) ({ const char *sa_ = (a), *se_ = (e);		\
+	sa_ && se_ && !strcmp(sa_, se_) ? true :			\
+	note_("%s: actual \"%.300s\", expected \"%.300s\"", #a, sa_ ? sa_ : "(null)",	\
+	      se_ ? se_ : "(null)"); })
+#define STRSTR(h, n) ({ const char *sh_ = (h), *sn_ = (n);		\
+	sh_ && sn_ && strstr(sh_, sn_) ? true :			\
+	note_("%s: actual \"%.400s\", expected to contain \"%.200s\"", #h, sh_ ? sh_ : "(null)", sn_); })
+#define NO_STRSTR(h, n) ({ const char *sh_ = (h), *sn_ = (n);		\
+	sh_ && sn_ && !strstr(sh_, sn_) ? true :			\
+	note_("%s: actual \"%.400s\", expected not to contain \"%.200s\"", #h,	\
+	      sh_ ? sh_ : "(null)", sn_); })
+
+/* A double within 1e-9 of b. */
+#define NEAR(a, b) ({ double na_ = (a), nb_ = (b);				\
+	fabs(na_ - nb_) < 1e-9 ? true :					\
+	note_("%s: actual %.17g, expected %.17g (within 1e-9)", #a, na_, nb_); })
 
 /* As the kernel's selftests' ASSERT_EQ: print the actual and the expected value. */
 #define ASSERT_EQ(actual, expected, ...) do {				\
@@ -65,10 +145,10 @@ static void test_parse_u64(void)
 		uint64_t v = 0;
 		int err = mg_parse_u64(cases[i].s, cases[i].min, cases[i].max, &v);
 
-		CHECK(err == cases[i].err && (err || v == cases[i].v),
+		CHECK(EQ(err, cases[i].err) && (err || EQ(v, cases[i].v)),
 		      "parse_u64(\"%s\") -> %d (want %d)", cases[i].s, err, cases[i].err);
 	}
-	CHECK(mg_parse_u64(NULL, 0, 1, &(uint64_t){0}) == -EINVAL, "parse_u64(NULL) is -EINVAL");
+	CHECK(EQ(mg_parse_u64(NULL, 0, 1, &(uint64_t){0}), -EINVAL), "parse_u64(NULL) is -EINVAL");
 }
 
 static void test_parse_seconds(void)
@@ -85,7 +165,7 @@ static void test_parse_seconds(void)
 		double v = 0;
 		int err = mg_parse_seconds(cases[i].s, 86400, &v);
 
-		CHECK(err == cases[i].err && (err || v == cases[i].v),
+		CHECK(EQ(err, cases[i].err) && (err || EQ(v, cases[i].v)),
 		      "parse_seconds(\"%s\") -> %d (want %d)", cases[i].s, err, cases[i].err);
 	}
 }
@@ -134,47 +214,48 @@ static void test_report_funcs_kpc(void)
 	const struct mg_row *R;
 
 	make_snaps(&a, &b, true);
-	CHECK(!mg_report_build(&r, &cfg, &a, &b), "report builds (fentry, per-CPU ksyms)");
+	CHECK(IS_FALSE(mg_report_build(&r, &cfg, &a, &b)), "report builds (fentry, per-CPU ksyms)");
 	R = r.rows;
-	CHECK(r.seconds == 2.5, "window is 2.5 s (got %g)", r.seconds);
-	CHECK(R[MG_R_CTIME_UPDATES].src == MG_SRC_BPF && R[MG_R_CTIME_UPDATES].total == 110 &&
-	      R[MG_R_CTIME_UPDATES].percpu[0] == 10 && R[MG_R_CTIME_UPDATES].percpu[1] == 100,
+	CHECK(EQ(r.seconds, 2.5), "window is 2.5 s (got %g)", r.seconds);
+	CHECK(EQ(R[MG_R_CTIME_UPDATES].src, MG_SRC_BPF) && EQ(R[MG_R_CTIME_UPDATES].total, 110) &&
+	      EQ(R[MG_R_CTIME_UPDATES].percpu[0], 10) && EQ(R[MG_R_CTIME_UPDATES].percpu[1], 100),
 	      "ctime_updates from bpf: 10 + 100 = 110");
-	CHECK(R[MG_R_CTIME_UPDATES].have_kernel && !R[MG_R_CTIME_UPDATES].mismatch,
+	CHECK(IS_TRUE(R[MG_R_CTIME_UPDATES].have_kernel) && IS_FALSE(R[MG_R_CTIME_UPDATES].mismatch),
 	      "ctime_updates matches the debugfs delta");
 	/* floor swaps: kernel per-CPU, k=3: deltas 4*3=12 and 4*7=28 */
-	CHECK(R[MG_R_FLOOR_SWAPS].src == MG_SRC_KERNEL && R[MG_R_FLOOR_SWAPS].have_percpu &&
-	      R[MG_R_FLOOR_SWAPS].percpu[0] == 12 && R[MG_R_FLOOR_SWAPS].percpu[1] == 28 &&
-	      R[MG_R_FLOOR_SWAPS].total == 40, "floor_swaps from kernel per-CPU ksyms: 12 + 28");
-	CHECK(R[MG_R_FLOOR_SWAPS].mismatch && R[MG_R_FLOOR_SWAPS].kernel == 15 &&
-	      R[MG_R_FLOOR_SWAPS].match == MG_MATCH_OUTSIDE,
+	CHECK(EQ(R[MG_R_FLOOR_SWAPS].src, MG_SRC_KERNEL) &&
+	      IS_TRUE(R[MG_R_FLOOR_SWAPS].have_percpu) && EQ(R[MG_R_FLOOR_SWAPS].percpu[0], 12) &&
+	      EQ(R[MG_R_FLOOR_SWAPS].percpu[1], 28) && EQ(R[MG_R_FLOOR_SWAPS].total, 40), "floor_swaps from kernel per-CPU ksyms: 12 + 28");
+	CHECK(IS_TRUE(R[MG_R_FLOOR_SWAPS].mismatch) && EQ(R[MG_R_FLOOR_SWAPS].kernel, 15) &&
+	      EQ(R[MG_R_FLOOR_SWAPS].match, MG_MATCH_OUTSIDE),
 	      "floor_swaps 40 vs debugfs 15 is flagged as a mismatch");
-	CHECK(R[MG_R_CTIME_UPDATES].match == MG_MATCH_EXACT && R[MG_R_CTIME_UPDATES].bracket.width == 0,
+	CHECK(EQ(R[MG_R_CTIME_UPDATES].match, MG_MATCH_EXACT) &&
+	      EQ(R[MG_R_CTIME_UPDATES].bracket.width, 0),
 	      "quiet machine: width-0 bracket, ctime_updates an exact match");
 	/* an operand off its kernel count makes the difference unavailable, with the reason */
-	CHECK(R[MG_R_FLOOR_CMPXCHG_FAILS].src == MG_SRC_UNAVAILABLE &&
-	      !R[MG_R_FLOOR_CMPXCHG_FAILS].have_total &&
-	      strstr(R[MG_R_FLOOR_CMPXCHG_FAILS].why, "floor_swaps 40 differs from the kernel's 15"),
+	CHECK(EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].src, MG_SRC_UNAVAILABLE) &&
+	      IS_FALSE(R[MG_R_FLOOR_CMPXCHG_FAILS].have_total) &&
+	      STRSTR(R[MG_R_FLOOR_CMPXCHG_FAILS].why, "floor_swaps 40 differs from the kernel's 15"),
 	      "floor_cmpxchg_fails unavailable while floor_swaps differs from debugfs: %s",
 	      R[MG_R_FLOOR_CMPXCHG_FAILS].why);
 	mg_report_free(&r);
 	b.dbg_pre[MG_K_FLOOR_SWAPS] = a.dbg_post[MG_K_FLOOR_SWAPS] + 40;	/* consistent now */
 	b.dbg_post[MG_K_FLOOR_SWAPS] = a.dbg_pre[MG_K_FLOOR_SWAPS] + 40;
-	CHECK(!mg_report_build(&r, &cfg, &a, &b), "report builds (floor_swaps consistent)");
+	CHECK(IS_FALSE(mg_report_build(&r, &cfg, &a, &b)), "report builds (floor_swaps consistent)");
 	R = r.rows;
-	CHECK(R[MG_R_FLOOR_CMPXCHG_FAILS].src == MG_SRC_DERIVED &&
-	      R[MG_R_FLOOR_CMPXCHG_FAILS].have_percpu &&
-	      R[MG_R_FLOOR_CMPXCHG_FAILS].percpu[0] == 20 - 12 &&
-	      R[MG_R_FLOOR_CMPXCHG_FAILS].percpu[1] == 200 - 28 &&
-	      R[MG_R_FLOOR_CMPXCHG_FAILS].total == 220 - 40,
+	CHECK(EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].src, MG_SRC_DERIVED) &&
+	      IS_TRUE(R[MG_R_FLOOR_CMPXCHG_FAILS].have_percpu) &&
+	      EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].percpu[0], 20 - 12) &&
+	      EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].percpu[1], 200 - 28) &&
+	      EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].total, 220 - 40),
 	      "floor_cmpxchg_fails = fine_stamps - floor_swaps, per CPU");
-	CHECK(R[MG_R_CTIME_CMPXCHG_FAILS].src == MG_SRC_DERIVED &&
-	      R[MG_R_CTIME_CMPXCHG_FAILS].total == 110 - 330 - 440,
+	CHECK(EQ(R[MG_R_CTIME_CMPXCHG_FAILS].src, MG_SRC_DERIVED) &&
+	      EQ(R[MG_R_CTIME_CMPXCHG_FAILS].total, 110 - 330 - 440),
 	      "ctime_cmpxchg_fails = updates - swaps - skips (negative when inconsistent: %lld)",
 	      (long long)R[MG_R_CTIME_CMPXCHG_FAILS].total);
-	CHECK(R[MG_R_CTIME_SWAPS].have_kernel && !R[MG_R_CTIME_SWAPS].mismatch &&
-	      R[MG_R_CTIME_SWAPS].total == 330, "ctime_swaps 330 matches debugfs");
-	CHECK(R[MG_R_CURRENT_TIME].src == MG_SRC_BPF && R[MG_R_CURRENT_TIME].total == 770,
+	CHECK(IS_TRUE(R[MG_R_CTIME_SWAPS].have_kernel) && IS_FALSE(R[MG_R_CTIME_SWAPS].mismatch) &&
+	      EQ(R[MG_R_CTIME_SWAPS].total, 330), "ctime_swaps 330 matches debugfs");
+	CHECK(EQ(R[MG_R_CURRENT_TIME].src, MG_SRC_BPF) && EQ(R[MG_R_CURRENT_TIME].total, 770),
 	      "current_time counted with --hot");
 	ASSERT_EQ(r.mismatches, 0, "no mismatch left (got %d)", r.mismatches);
 	mg_report_free(&r);
@@ -182,7 +263,7 @@ static void test_report_funcs_kpc(void)
 	/* A BPF undercount (a lost event) must be flagged: the check can fail. */
 	b.bpf[0].v[MG_BPF_CTIME_SWAPS]--;
 	mg_report_build(&r, &cfg, &a, &b);
-	CHECK(r.rows[MG_R_CTIME_SWAPS].mismatch, "ctime_swaps one short of debugfs is flagged");
+	CHECK(IS_TRUE(r.rows[MG_R_CTIME_SWAPS].mismatch), "ctime_swaps one short of debugfs is flagged");
 	mg_report_free(&r);
 	mg_snap_free(&a);
 	mg_snap_free(&b);
@@ -204,46 +285,50 @@ static void test_report_zero_cost(void)
 	const struct mg_row *R;
 
 	make_snaps(&a, &b, true);
-	CHECK(!mg_report_build(&r, &cfg, &a, &b), "report builds (zero-cost)");
+	CHECK(IS_FALSE(mg_report_build(&r, &cfg, &a, &b)), "report builds (zero-cost)");
 	R = r.rows;
 	/* kernel per-CPU deltas: counter k is (k+1)*3 on CPU0, (k+1)*7 on CPU1 */
-	CHECK(R[MG_R_CTIME_UPDATES].src == MG_SRC_KERNEL && R[MG_R_CTIME_UPDATES].total == 10 &&
-	      R[MG_R_CTIME_UPDATES].percpu[1] == 7, "zero-cost: ctime_updates from the kernel (3 + 7)");
-	CHECK(R[MG_R_CTIME_SWAPS].src == MG_SRC_KERNEL && R[MG_R_CTIME_SWAPS].total == 20,
+	CHECK(EQ(R[MG_R_CTIME_UPDATES].src, MG_SRC_KERNEL) && EQ(R[MG_R_CTIME_UPDATES].total, 10) &&
+	      EQ(R[MG_R_CTIME_UPDATES].percpu[1], 7), "zero-cost: ctime_updates from the kernel (3 + 7)");
+	CHECK(EQ(R[MG_R_CTIME_SWAPS].src, MG_SRC_KERNEL) && EQ(R[MG_R_CTIME_SWAPS].total, 20),
 	      "zero-cost: ctime_swaps from the kernel (6 + 14), ctime_ns_xchg not attached");
-	CHECK(R[MG_R_FINE_STAMPS].src == MG_SRC_KERNEL && R[MG_R_FINE_STAMPS].total == 30,
+	CHECK(EQ(R[MG_R_FINE_STAMPS].src, MG_SRC_KERNEL) && EQ(R[MG_R_FINE_STAMPS].total, 30),
 	      "zero-cost: fine_stamps from the kernel (9 + 21)");
 	/* the synthetic debugfs deltas differ from the per-CPU sums, so the operands mismatch:
 	 * the derived row says so instead of printing an impossible difference (30 - 40) */
 	CHECK(R[MG_R_FLOOR_CMPXCHG_FAILS].src == MG_SRC_DERIVED ?
-	      R[MG_R_FLOOR_CMPXCHG_FAILS].total == 30 - 40 &&
-	      R[MG_R_FLOOR_CMPXCHG_FAILS].percpu[0] == 9 - 12 :
-	      R[MG_R_FLOOR_CMPXCHG_FAILS].src == MG_SRC_UNAVAILABLE &&
-	      strstr(R[MG_R_FLOOR_CMPXCHG_FAILS].why, "differs from the kernel"),
+	      EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].total, 30 - 40) &&
+	      EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].percpu[0], 9 - 12) :
+	      EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].src, MG_SRC_UNAVAILABLE) &&
+	      STRSTR(R[MG_R_FLOOR_CMPXCHG_FAILS].why, "differs from the kernel"),
 	      "zero-cost: floor_cmpxchg_fails = the kernel's fine_stamps - floor_swaps, or "
 	      "unavailable with the reason when an operand disagrees with debugfs (%s)",
 	      R[MG_R_FLOOR_CMPXCHG_FAILS].why);
-	CHECK(R[MG_R_STAT_QUERIES].src == MG_SRC_UNAVAILABLE && !R[MG_R_STAT_QUERIES].have_total &&
-	      strstr(R[MG_R_STAT_QUERIES].why, "opt in with -e stat_queries"),
+	CHECK(EQ(R[MG_R_STAT_QUERIES].src, MG_SRC_UNAVAILABLE) &&
+	      IS_FALSE(R[MG_R_STAT_QUERIES].have_total) &&
+	      STRSTR(R[MG_R_STAT_QUERIES].why, "opt in with -e stat_queries"),
 	      "zero-cost: stat_queries unavailable, says how to opt in (%s)", R[MG_R_STAT_QUERIES].why);
-	CHECK(R[MG_R_CTIME_SKIPS].src == MG_SRC_UNAVAILABLE && R[MG_R_CTIME_SETS].src == MG_SRC_UNAVAILABLE,
+	CHECK(EQ(R[MG_R_CTIME_SKIPS].src, MG_SRC_UNAVAILABLE) &&
+	      EQ(R[MG_R_CTIME_SETS].src, MG_SRC_UNAVAILABLE),
 	      "zero-cost: ctime_skips and ctime_sets unavailable");
-	CHECK(R[MG_R_CTIME_CMPXCHG_FAILS].src == MG_SRC_UNAVAILABLE &&
-	      strstr(R[MG_R_CTIME_CMPXCHG_FAILS].why, "ctime_skips: not counted"),
+	CHECK(EQ(R[MG_R_CTIME_CMPXCHG_FAILS].src, MG_SRC_UNAVAILABLE) &&
+	      STRSTR(R[MG_R_CTIME_CMPXCHG_FAILS].why, "ctime_skips: not counted"),
 	      "zero-cost: ctime_cmpxchg_fails needs ctime_skips (%s)", R[MG_R_CTIME_CMPXCHG_FAILS].why);
 	mg_report_free(&r);
 	/* the check can fail: opted in (tp_off 0x1: only ctime_ns_xchg off), the rows are BPF's */
 	cfg.tp_off = 0x1;
 	mg_report_build(&r, &cfg, &a, &b);
-	CHECK(r.rows[MG_R_STAT_QUERIES].src == MG_SRC_BPF && r.rows[MG_R_STAT_QUERIES].total == 550,
+	CHECK(EQ(r.rows[MG_R_STAT_QUERIES].src, MG_SRC_BPF) &&
+	      EQ(r.rows[MG_R_STAT_QUERIES].total, 550),
 	      "opted in: stat_queries from BPF (50 + 500)");
-	CHECK(r.rows[MG_R_CTIME_SWAPS].src == MG_SRC_KERNEL, "opted in: ctime_swaps still the kernel's");
+	CHECK(EQ(r.rows[MG_R_CTIME_SWAPS].src, MG_SRC_KERNEL), "opted in: ctime_swaps still the kernel's");
 	mg_report_free(&r);
 	/* an explicit probe backend (prefer_kpc off, everything attached): the probes count */
 	cfg.prefer_kpc = false;
 	cfg.tp_off = 0;
 	mg_report_build(&r, &cfg, &a, &b);
-	CHECK(r.rows[MG_R_CTIME_UPDATES].src == MG_SRC_BPF && r.rows[MG_R_CTIME_SWAPS].src == MG_SRC_BPF,
+	CHECK(EQ(r.rows[MG_R_CTIME_UPDATES].src, MG_SRC_BPF) &&
+	      EQ(r.rows[MG_R_CTIME_SWAPS].src, MG_SRC_BPF),
 	      "explicit probe backend: ctime_updates and ctime_swaps from BPF");
 	mg_report_free(&r);
 	mg_snap_free(&a);
@@ -256,30 +341,31 @@ static void test_bracket(void)
 	struct mg_bracket br;
 
 	/* start read while 100 -> 105, end read while 300 -> 320: window count in [195, 220] */
-	CHECK(!mg_bracket_make(&br, 100, 105, 300, 320) && br.low == 195 && br.high == 220 &&
-	      br.width == 25, "bracket [195, 220], width 25 (got [%lld, %lld] %lld)",
+	CHECK(IS_FALSE(mg_bracket_make(&br, 100, 105, 300, 320)) && EQ(br.low, 195) &&
+	      EQ(br.high, 220) && EQ(br.width, 25), "bracket [195, 220], width 25 (got [%lld, %lld] %lld)",
 	      (long long)br.low, (long long)br.high, (long long)br.width);
-	CHECK(mg_bracket_judge(&br, 195) == MG_MATCH_WITHIN &&
-	      mg_bracket_judge(&br, 220) == MG_MATCH_WITHIN &&
-	      mg_bracket_judge(&br, 207) == MG_MATCH_WITHIN, "195, 207 and 220 lie within");
-	CHECK(mg_bracket_judge(&br, 194) == MG_MATCH_OUTSIDE &&
-	      mg_bracket_judge(&br, 221) == MG_MATCH_OUTSIDE,
+	CHECK(EQ(mg_bracket_judge(&br, 195), MG_MATCH_WITHIN) &&
+	      EQ(mg_bracket_judge(&br, 220), MG_MATCH_WITHIN) &&
+	      EQ(mg_bracket_judge(&br, 207), MG_MATCH_WITHIN), "195, 207 and 220 lie within");
+	CHECK(EQ(mg_bracket_judge(&br, 194), MG_MATCH_OUTSIDE) &&
+	      EQ(mg_bracket_judge(&br, 221), MG_MATCH_OUTSIDE),
 	      "194 and 221 lie outside: a bracket can fail");
-	CHECK(!mg_bracket_make(&br, 100, 100, 300, 300) && br.width == 0 &&
-	      mg_bracket_judge(&br, 200) == MG_MATCH_EXACT &&
-	      mg_bracket_judge(&br, 199) == MG_MATCH_OUTSIDE &&
-	      mg_bracket_judge(&br, 201) == MG_MATCH_OUTSIDE,
+	CHECK(IS_FALSE(mg_bracket_make(&br, 100, 100, 300, 300)) && EQ(br.width, 0) &&
+	      EQ(mg_bracket_judge(&br, 200), MG_MATCH_EXACT) &&
+	      EQ(mg_bracket_judge(&br, 199), MG_MATCH_OUTSIDE) &&
+	      EQ(mg_bracket_judge(&br, 201), MG_MATCH_OUTSIDE),
 	      "quiet: width 0, only 200 matches (exact)");
-	CHECK(mg_bracket_make(&br, 105, 100, 300, 320) == -ERANGE &&
-	      mg_bracket_make(&br, 100, 310, 300, 320) == -ERANGE &&
-	      mg_bracket_make(&br, 100, 105, 320, 300) == -ERANGE,
+	CHECK(EQ(mg_bracket_make(&br, 105, 100, 300, 320), -ERANGE) &&
+	      EQ(mg_bracket_make(&br, 100, 310, 300, 320), -ERANGE) &&
+	      EQ(mg_bracket_make(&br, 100, 105, 320, 300), -ERANGE),
 	      "readings out of order are refused (-ERANGE)");
 	br = (struct mg_bracket){ .low = 10, .high = 9, .width = -1 };
-	CHECK(mg_bracket_judge(&br, 9) == MG_MATCH_OUTSIDE && mg_bracket_judge(&br, 10) == MG_MATCH_OUTSIDE,
+	CHECK(EQ(mg_bracket_judge(&br, 9), MG_MATCH_OUTSIDE) &&
+	      EQ(mg_bracket_judge(&br, 10), MG_MATCH_OUTSIDE),
 	      "an inverted bracket matches nothing");
-	CHECK(!strcmp(mg_match_name(MG_MATCH_EXACT), "yes") &&
-	      !strcmp(mg_match_name(MG_MATCH_WITHIN), "within") &&
-	      !strcmp(mg_match_name(MG_MATCH_OUTSIDE), "NO"), "match names yes, within, NO");
+	CHECK(STREQ(mg_match_name(MG_MATCH_EXACT), "yes") &&
+	      STREQ(mg_match_name(MG_MATCH_WITHIN), "within") &&
+	      STREQ(mg_match_name(MG_MATCH_OUTSIDE), "NO"), "match names yes, within, NO");
 }
 
 /* A BTF-offset per-CPU reading checked against the debugfs readings around it. */
@@ -295,17 +381,17 @@ static void test_kpc_check(void)
 		pre[k] = 1500 * (k + 1) - 7;	/* busy: the sums were read mid-way */
 		post[k] = 1500 * (k + 1) + 9;
 	}
-	CHECK(!mg_kpc_check(kpc, 2, pre, post, why, sizeof(why)),
+	CHECK(IS_FALSE(mg_kpc_check(kpc, 2, pre, post, why, sizeof(why))),
 	      "per-CPU sums inside their debugfs readings are accepted under load");
 	pre[MG_K_FINE_STAMPS] = post[MG_K_FINE_STAMPS] = 4500;
-	CHECK(!mg_kpc_check(kpc, 2, pre, post, why, sizeof(why)), "a width-0 bracket accepts its sum");
+	CHECK(IS_FALSE(mg_kpc_check(kpc, 2, pre, post, why, sizeof(why))), "a width-0 bracket accepts its sum");
 	/* a wrong offset: fine_stamps read at ctime_swaps' offset on CPU 1 */
 	kpc[MG_K_NR_COUNTERS + MG_K_FINE_STAMPS] = kpc[MG_K_NR_COUNTERS + MG_K_CTIME_SWAPS];
-	CHECK(mg_kpc_check(kpc, 2, pre, post, why, sizeof(why)) == -EPROTO &&
-	      strstr(why, "mg_fine_stamps") && strstr(why, "below") && strstr(why, "[4500, 4500]"),
+	CHECK(EQ(mg_kpc_check(kpc, 2, pre, post, why, sizeof(why)), -EPROTO) &&
+	      STRSTR(why, "mg_fine_stamps") && STRSTR(why, "below") && STRSTR(why, "[4500, 4500]"),
 	      "a wrong reading is rejected, saying why: %s", why);
 	kpc[MG_K_NR_COUNTERS + MG_K_FINE_STAMPS] = 1500 + 1;
-	CHECK(mg_kpc_check(kpc, 2, pre, post, why, sizeof(why)) == -EPROTO && strstr(why, "above"),
+	CHECK(EQ(mg_kpc_check(kpc, 2, pre, post, why, sizeof(why)), -EPROTO) && STRSTR(why, "above"),
 	      "one count above the later debugfs reading is rejected: %s", why);
 }
 
@@ -336,27 +422,27 @@ static void test_report_busy(void)
 	mg_report_build(&r, &cfg, &a, &b);
 	sw = &r.rows[MG_R_CTIME_SWAPS];
 	fl = &r.rows[MG_R_FLOOR_SWAPS];
-	CHECK(sw->have_kernel && sw->total == 330 && sw->bracket.low == 330 - 7 &&
-	      sw->bracket.high == 330 + 4 && sw->bracket.width == 11 && sw->match == MG_MATCH_WITHIN &&
-	      !sw->mismatch, "busy: bpf ctime_swaps 330 within [323, 334]");
-	CHECK(fl->total == 40 && fl->match == MG_MATCH_WITHIN && r.mismatches == 0,
+	CHECK(IS_TRUE(sw->have_kernel) && EQ(sw->total, 330) && EQ(sw->bracket.low, 330 - 7) &&
+	      EQ(sw->bracket.high, 330 + 4) && EQ(sw->bracket.width, 11) &&
+	      EQ(sw->match, MG_MATCH_WITHIN) && IS_FALSE(sw->mismatch), "busy: bpf ctime_swaps 330 within [323, 334]");
+	CHECK(EQ(fl->total, 40) && EQ(fl->match, MG_MATCH_WITHIN) && EQ(r.mismatches, 0),
 	      "busy: kernel floor_swaps 40 within [33, 44]; no mismatch at all (got %d)", r.mismatches);
 	f = open_memstream(&text, &len);
 	mg_report_print_summary(f, &r);
 	mg_report_print_interval(f, &r, 1.0);
 	fclose(f);
-	CHECK(strstr(text, "323..334  within") && strstr(text, "within: the count lies") &&
-	      !strstr(text, "WARNING") && strstr(text, "  within\n"),
+	CHECK(STRSTR(text, "323..334  within") && STRSTR(text, "within: the count lies") &&
+	      NO_STRSTR(text, "WARNING") && STRSTR(text, "  within\n"),
 	      "text: range 323..334, match 'within', a note, the interval row says within");
 	free(text);
 	j = mg_report_json(&r);
 	row = json_object_get(j, "ctime_swaps");
 	br = json_object_get(row, "debugfs_bracket");
-	CHECK(json_integer_value(json_object_get(br, "low")) == 323 &&
-	      json_integer_value(json_object_get(br, "high")) == 334 &&
-	      json_integer_value(json_object_get(br, "width")) == 11 &&
-	      json_is_true(json_object_get(row, "match")) &&
-	      !strcmp(json_string_value(json_object_get(row, "match_kind")), "within"),
+	CHECK(EQ(json_integer_value(json_object_get(br, "low")), 323) &&
+	      EQ(json_integer_value(json_object_get(br, "high")), 334) &&
+	      EQ(json_integer_value(json_object_get(br, "width")), 11) &&
+	      IS_TRUE(json_is_true(json_object_get(row, "match"))) &&
+	      STREQ(json_string_value(json_object_get(row, "match_kind")), "within"),
 	      "JSON: debugfs_bracket {323, 334, 11}, match true, match_kind within");
 	json_decref(j);
 	mg_report_free(&r);
@@ -364,20 +450,20 @@ static void test_report_busy(void)
 	/* one event more than the widest reading allows: NO, in text and JSON */
 	b.bpf[1].v[MG_BPF_CTIME_SWAPS] += 5;
 	mg_report_build(&r, &cfg, &a, &b);
-	CHECK(r.rows[MG_R_CTIME_SWAPS].total == 335 && r.rows[MG_R_CTIME_SWAPS].mismatch &&
-	      r.mismatches == 1, "busy: 335 above [323, 334] is NO");
+	CHECK(EQ(r.rows[MG_R_CTIME_SWAPS].total, 335) &&
+	      IS_TRUE(r.rows[MG_R_CTIME_SWAPS].mismatch) && EQ(r.mismatches, 1), "busy: 335 above [323, 334] is NO");
 	text = NULL;
 	f = open_memstream(&text, &len);
 	mg_report_print_summary(f, &r);
 	mg_report_print_interval(f, &r, 1.0);
 	fclose(f);
-	CHECK(strstr(text, "323..334  NO") && strstr(text, "WARNING: 1 counter") &&
-	      strstr(text, "NO: ctime_swaps\n"), "text: NO in the summary and the interval row");
+	CHECK(STRSTR(text, "323..334  NO") && STRSTR(text, "WARNING: 1 counter") &&
+	      STRSTR(text, "NO: ctime_swaps\n"), "text: NO in the summary and the interval row");
 	free(text);
 	j = mg_report_json(&r);
 	row = json_object_get(j, "ctime_swaps");
-	CHECK(json_is_false(json_object_get(row, "match")) &&
-	      !strcmp(json_string_value(json_object_get(row, "match_kind")), "outside"),
+	CHECK(IS_TRUE(json_is_false(json_object_get(row, "match"))) &&
+	      STREQ(json_string_value(json_object_get(row, "match_kind")), "outside"),
 	      "JSON: match false, match_kind outside");
 	json_decref(j);
 	mg_report_free(&r);
@@ -389,17 +475,17 @@ static void test_report_busy(void)
 	mg_report_build(&r, &cfg, &a, &b);
 	fl = &r.rows[MG_R_FLOOR_SWAPS];
 	/* an operand outside its bracket: the difference is unavailable, never 30 - 45 */
-	CHECK(fl->total == 45 && fl->percpu[0] + fl->percpu[1] == 45 && fl->mismatch &&
-	      r.rows[MG_R_FLOOR_CMPXCHG_FAILS].src == MG_SRC_UNAVAILABLE &&
-	      strstr(r.rows[MG_R_FLOOR_CMPXCHG_FAILS].why, "floor_swaps 45 differs"),
+	CHECK(EQ(fl->total, 45) && EQ(fl->percpu[0] + fl->percpu[1], 45) && IS_TRUE(fl->mismatch) &&
+	      EQ(r.rows[MG_R_FLOOR_CMPXCHG_FAILS].src, MG_SRC_UNAVAILABLE) &&
+	      STRSTR(r.rows[MG_R_FLOOR_CMPXCHG_FAILS].why, "floor_swaps 45 differs"),
 	      "skew floor_swaps +5: 45 outside [33, 44], per-CPU sum 45, derived row unavailable: %s",
 	      r.rows[MG_R_FLOOR_CMPXCHG_FAILS].why);
 	mg_report_free(&r);
 	cfg.skew_n = 4;
 	mg_report_build(&r, &cfg, &a, &b);
-	CHECK(!r.rows[MG_R_FLOOR_SWAPS].mismatch, "skew +4: 44 still within [33, 44]");
+	CHECK(IS_FALSE(r.rows[MG_R_FLOOR_SWAPS].mismatch), "skew +4: 44 still within [33, 44]");
 	mg_report_free(&r);
-	CHECK(mg_row_by_name("ctime_swaps") == MG_R_CTIME_SWAPS && mg_row_by_name("nope") == -1,
+	CHECK(EQ(mg_row_by_name("ctime_swaps"), MG_R_CTIME_SWAPS) && EQ(mg_row_by_name("nope"), -1),
 	      "row names resolve");
 	mg_snap_free(&a);
 	mg_snap_free(&b);
@@ -419,36 +505,38 @@ static void test_report_tracepoint_only(void)
 	make_snaps(&a, &b, false);
 	mg_report_build(&r, &cfg, &a, &b);
 	R = r.rows;
-	CHECK(R[MG_R_CTIME_UPDATES].src == MG_SRC_KERNEL && R[MG_R_CTIME_UPDATES].have_total &&
-	      !R[MG_R_CTIME_UPDATES].have_percpu && R[MG_R_CTIME_UPDATES].total == 110,
+	CHECK(EQ(R[MG_R_CTIME_UPDATES].src, MG_SRC_KERNEL) &&
+	      IS_TRUE(R[MG_R_CTIME_UPDATES].have_total) &&
+	      IS_FALSE(R[MG_R_CTIME_UPDATES].have_percpu) && EQ(R[MG_R_CTIME_UPDATES].total, 110),
 	      "tracepoint backend: ctime_updates is the debugfs total, no per-CPU values");
-	CHECK(R[MG_R_FLOOR_SWAPS].total == 15 && R[MG_R_FLOOR_SWAPS].why[0],
+	CHECK(EQ(R[MG_R_FLOOR_SWAPS].total, 15) && IS_TRUE(R[MG_R_FLOOR_SWAPS].why[0]),
 	      "floor_swaps debugfs total 15, per-CPU marked unavailable with a reason");
-	CHECK(R[MG_R_FLOOR_CMPXCHG_FAILS].src == MG_SRC_DERIVED &&
-	      !R[MG_R_FLOOR_CMPXCHG_FAILS].have_percpu &&
-	      R[MG_R_FLOOR_CMPXCHG_FAILS].total == 220 - 15,
+	CHECK(EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].src, MG_SRC_DERIVED) &&
+	      IS_FALSE(R[MG_R_FLOOR_CMPXCHG_FAILS].have_percpu) &&
+	      EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].total, 220 - 15),
 	      "floor_cmpxchg_fails derived from totals only");
-	CHECK(R[MG_R_CURRENT_TIME].src == MG_SRC_UNAVAILABLE && !R[MG_R_CURRENT_TIME].have_total &&
-	      strstr(R[MG_R_CURRENT_TIME].why, "function-probe"),
+	CHECK(EQ(R[MG_R_CURRENT_TIME].src, MG_SRC_UNAVAILABLE) &&
+	      IS_FALSE(R[MG_R_CURRENT_TIME].have_total) &&
+	      STRSTR(R[MG_R_CURRENT_TIME].why, "function-probe"),
 	      "current_time unavailable without a function-probe backend, with the reason");
 
 	j = mg_report_json(&r);
 	text = json_dumps(j, JSON_COMPACT);
 	parsed = json_loads(text, 0, &jerr);
-	CHECK(parsed != NULL, "report JSON parses back (%s)", parsed ? "ok" : jerr.text);
+	CHECK(IS_TRUE(parsed), "report JSON parses back (%s)", parsed ? "ok" : jerr.text);
 	row = json_object_get(parsed, "floor_swaps");
-	CHECK(row && json_integer_value(json_object_get(row, "total")) == 15 &&
-	      json_is_null(json_object_get(row, "per_cpu")) &&
-	      !strcmp(json_string_value(json_object_get(row, "source")), "kernel"),
+	CHECK(IS_TRUE(row) && EQ(json_integer_value(json_object_get(row, "total")), 15) &&
+	      IS_TRUE(json_is_null(json_object_get(row, "per_cpu"))) &&
+	      STREQ(json_string_value(json_object_get(row, "source")), "kernel"),
 	      "JSON floor_swaps: total 15, per_cpu null, source kernel");
 	row = json_object_get(parsed, "ctime_swaps");
-	CHECK(row && json_array_size(json_object_get(row, "per_cpu")) == 2 &&
-	      json_integer_value(json_array_get(json_object_get(row, "per_cpu"), 1)) == 300 &&
-	      json_is_true(json_object_get(row, "match")),
+	CHECK(IS_TRUE(row) && EQ(json_array_size(json_object_get(row, "per_cpu")), 2) &&
+	      EQ(json_integer_value(json_array_get(json_object_get(row, "per_cpu"), 1)), 300) &&
+	      IS_TRUE(json_is_true(json_object_get(row, "match"))),
 	      "JSON ctime_swaps: per_cpu [30, 300], match true");
 	row = json_object_get(parsed, "current_time");
-	CHECK(row && json_is_null(json_object_get(row, "total")) &&
-	      json_string_value(json_object_get(row, "unavailable")),
+	CHECK(IS_TRUE(row) && IS_TRUE(json_is_null(json_object_get(row, "total"))) &&
+	      IS_TRUE(json_string_value(json_object_get(row, "unavailable"))),
 	      "JSON current_time: total null with an 'unavailable' reason");
 	free(text);
 	json_decref(j);
@@ -459,9 +547,11 @@ static void test_report_tracepoint_only(void)
 	a.dbg_post[MG_K_FLOOR_SWAPS] += 2;
 	b.dbg_pre[MG_K_FLOOR_SWAPS] -= 1;
 	mg_report_build(&r, &cfg, &a, &b);
-	CHECK(r.rows[MG_R_FLOOR_SWAPS].total == 15 && r.rows[MG_R_FLOOR_SWAPS].have_bracket &&
-	      r.rows[MG_R_FLOOR_SWAPS].bracket.low == 12 && !r.rows[MG_R_FLOOR_SWAPS].have_kernel &&
-	      strstr(r.rows[MG_R_FLOOR_SWAPS].detail, "[12, 15]"),
+	CHECK(EQ(r.rows[MG_R_FLOOR_SWAPS].total, 15) &&
+	      IS_TRUE(r.rows[MG_R_FLOOR_SWAPS].have_bracket) &&
+	      EQ(r.rows[MG_R_FLOOR_SWAPS].bracket.low, 12) &&
+	      IS_FALSE(r.rows[MG_R_FLOOR_SWAPS].have_kernel) &&
+	      STRSTR(r.rows[MG_R_FLOOR_SWAPS].detail, "[12, 15]"),
 	      "debugfs total: outer delta 15, its bracket [12, 15] in the detail, not compared (%s)",
 	      r.rows[MG_R_FLOOR_SWAPS].detail);
 	mg_report_free(&r);
@@ -469,10 +559,10 @@ static void test_report_tracepoint_only(void)
 	/* debugfs unreadable at the end: kernel-sourced rows become unavailable, never 0 */
 	b.dbg_err = -ENOENT;
 	mg_report_build(&r, &cfg, &a, &b);
-	CHECK(r.rows[MG_R_CTIME_UPDATES].src == MG_SRC_UNAVAILABLE &&
-	      !r.rows[MG_R_CTIME_UPDATES].have_total &&
-	      r.rows[MG_R_CTIME_CMPXCHG_FAILS].src == MG_SRC_UNAVAILABLE &&
-	      !r.rows[MG_R_CTIME_SWAPS].have_kernel,
+	CHECK(EQ(r.rows[MG_R_CTIME_UPDATES].src, MG_SRC_UNAVAILABLE) &&
+	      IS_FALSE(r.rows[MG_R_CTIME_UPDATES].have_total) &&
+	      EQ(r.rows[MG_R_CTIME_CMPXCHG_FAILS].src, MG_SRC_UNAVAILABLE) &&
+	      IS_FALSE(r.rows[MG_R_CTIME_SWAPS].have_kernel),
 	      "without debugfs: kernel rows and their derivations are unavailable, not zero");
 	mg_report_free(&r);
 	mg_snap_free(&a);
@@ -517,30 +607,30 @@ static void test_checker(void)
 	e = ev(MG_EV_STAT, 1, 100, 900, 30); mg_checker_event(c, &e);
 	e = swap_ev(1, 101, 5, 900 | Q, 900 | Q, 40); mg_checker_event(c, &e);
 	st = mg_checker_stats(c);
-	CHECK(mg_checker_faults(c) == 0 && st->events == 4 && st->inodes == 1,
+	CHECK(EQ(mg_checker_faults(c), 0) && EQ(st->events, 4) && EQ(st->inodes, 1),
 	      "checker: a clean sequence passes (4 events, 1 inode)");
 
 	/* a getattr that raced with the last update: stale by one, tolerated */
 	e = ev(MG_EV_STAT, 1, 100, 900, 45); mg_checker_event(c, &e);
-	CHECK(mg_checker_faults(c) == 0 && st->benign[MG_B_STALE_READ] == 1,
+	CHECK(EQ(mg_checker_faults(c), 0) && EQ(st->benign[MG_B_STALE_READ], 1),
 	      "checker: a stale-by-one read is tolerated");
 
 	/* a swap delivered after the swap that replaced its value: reordered, tolerated */
 	e = swap_ev(2, 50, 10, 0, 0, 50); mg_checker_event(c, &e);
 	e = swap_ev(2, 50, 30, 20, 20, 52); mg_checker_event(c, &e);
 	e = swap_ev(2, 50, 20, 10, 10, 51); mg_checker_event(c, &e);
-	CHECK(mg_checker_faults(c) == 0 && st->benign[MG_B_REORDERED] == 1,
+	CHECK(EQ(mg_checker_faults(c), 0) && EQ(st->benign[MG_B_REORDERED], 1),
 	      "checker: a reordered swap is tolerated");
 
 	/* invariant 1: a real regression (two steps back, not stale by one) fails */
 	e = ev(MG_EV_STAT, 1, 99, 1, 2000000060ull); mg_checker_event(c, &e);
 	mg_checker_finish(c);	/* a held getattr is judged at the end */
-	CHECK(st->violations[MG_V_REGRESSION] == 1 && mg_checker_faults(c) == 1,
+	CHECK(EQ(st->violations[MG_V_REGRESSION], 1) && EQ(mg_checker_faults(c), 1),
 	      "checker: a ctime regression is a violation");
 	v = mg_checker_reports(c, &n);
-	CHECK(n == 1 && v[0].kind == MG_V_REGRESSION && v[0].earlier.ctime.sec == 101 &&
-	      v[0].earlier.ctime.nsec == 5 && v[0].later.ctime.sec == 99 && v[0].ino == 1 &&
-	      v[0].later.pid == 42 && !strcmp(v[0].later.comm, "unit") && !strcmp(v[0].name, "f"),
+	CHECK(EQ(n, 1) && EQ(v[0].kind, MG_V_REGRESSION) && EQ(v[0].earlier.ctime.sec, 101) &&
+	      EQ(v[0].earlier.ctime.nsec, 5) && EQ(v[0].later.ctime.sec, 99) && EQ(v[0].ino, 1) &&
+	      EQ(v[0].later.pid, 42) && STREQ(v[0].later.comm, "unit") && STREQ(v[0].name, "f"),
 	      "checker: the report names the inode, both values, pid and comm");
 
 	/* stale-by-one read arriving too late (> 1 s) is not tolerated */
@@ -562,33 +652,33 @@ static void test_checker(void)
 	      (unsigned long long)st->violations[MG_V_SKIP_AFTER_QUERY]);
 	/* without the update's entry time the order of query and decision is unknown */
 	e = ev(MG_EV_CTIME_SKIP, 5, 30, 1, 4001); mg_checker_event(c, &e);
-	CHECK(st->violations[MG_V_SKIP_AFTER_QUERY] == 1 && st->benign[MG_B_SKIP_UNDECIDED] == 1,
+	CHECK(EQ(st->violations[MG_V_SKIP_AFTER_QUERY], 1) && EQ(st->benign[MG_B_SKIP_UNDECIDED], 1),
 	      "checker: a skip whose query may have come after the decision is undecided");
 	/* the query ended after the update began: concurrent, not a fault */
 	e = ev(MG_EV_CTIME_SKIP, 5, 30, 1, 4002); e.entry_ns = 3980; mg_checker_event(c, &e);
-	CHECK(st->violations[MG_V_SKIP_AFTER_QUERY] == 1 && st->benign[MG_B_SKIP_UNDECIDED] == 2,
+	CHECK(EQ(st->violations[MG_V_SKIP_AFTER_QUERY], 1) && EQ(st->benign[MG_B_SKIP_UNDECIDED], 2),
 	      "checker: a skip concurrent with the query is undecided");
 
 	/* invariant 5: a regression across a backward realtime step is attributed to it */
 	e = swap_ev(6, 1000, 5, 0, 0, 5000); mg_checker_event(c, &e);
 	mg_checker_clock_step(c, 5500, 5600, -3000000000ll);
 	e = swap_ev(6, 997, 1, 9, 9, 6000); e.entry_ns = 5900; mg_checker_event(c, &e);
-	CHECK(st->violations[MG_V_REGRESSION] == 3 && st->explained[MG_V_REGRESSION] == 1 &&
-	      mg_checker_faults(c) == 4, "checker: a regression after a backward clock step is explained");
+	CHECK(EQ(st->violations[MG_V_REGRESSION], 3) && EQ(st->explained[MG_V_REGRESSION], 1) &&
+	      EQ(mg_checker_faults(c), 4), "checker: a regression after a backward clock step is explained");
 	v = mg_checker_reports(c, &n);
-	CHECK(n >= 5 && v[n - 1].step_explained && v[n - 1].step_ns == -3000000000ll,
+	CHECK(GE(n, 5) && IS_TRUE(v[n - 1].step_explained) && EQ(v[n - 1].step_ns, -3000000000ll),
 	      "checker: the report carries the step (-3 s)");
 	/* the same regression with the step before both observations is not explained */
 	e = swap_ev(7, 1000, 5, 0, 0, 7000); mg_checker_event(c, &e);
 	e = swap_ev(7, 999, 3, 9, 9, 8000); e.entry_ns = 7900; mg_checker_event(c, &e);
-	CHECK(st->explained[MG_V_REGRESSION] == 1 && mg_checker_faults(c) == 5,
+	CHECK(EQ(st->explained[MG_V_REGRESSION], 1) && EQ(mg_checker_faults(c), 5),
 	      "checker: a step outside the window explains nothing");
 
 	/* a getattr stamped before the swap delivered ahead of it (signed times): stale */
 	e = swap_ev(8, 50, 100, 0, 0, 1000); mg_checker_event(c, &e);
 	e = swap_ev(8, 50, 200, 100, 100, 2000); mg_checker_event(c, &e);
 	e = ev(MG_EV_STAT, 8, 50, 100, 1900); mg_checker_event(c, &e);
-	CHECK(mg_checker_faults(c) == 5 && st->benign[MG_B_STALE_READ] == 2,
+	CHECK(EQ(mg_checker_faults(c), 5) && EQ(st->benign[MG_B_STALE_READ], 2),
 	      "checker: swap at 2000 ns A->B, stat at 1900 ns showing A: a tolerated stale read "
 	      "(faults %llu want 5, stale %llu want 2)", (unsigned long long)mg_checker_faults(c),
 	      (unsigned long long)st->benign[MG_B_STALE_READ]);
@@ -599,7 +689,7 @@ static void test_checker(void)
 	e = swap_ev(16, 90, 300, 200, 200, 10200); mg_checker_event(c, &e);
 	e = swap_ev(16, 90, 400, 300, 300, 10300); mg_checker_event(c, &e);
 	e = ev(MG_EV_STAT, 16, 90, 100, 10400); mg_checker_event(c, &e);
-	CHECK(mg_checker_faults(c) == 5 && st->benign[MG_B_STALE_READ] == 3,
+	CHECK(EQ(mg_checker_faults(c), 5) && EQ(st->benign[MG_B_STALE_READ], 3),
 	      "checker: a getattr stale by three updates within 1 s is tolerated (faults %llu, "
 	      "stale %llu)", (unsigned long long)mg_checker_faults(c),
 	      (unsigned long long)st->benign[MG_B_STALE_READ]);
@@ -613,23 +703,23 @@ static void test_checker(void)
 	e = swap_ev(9, 60, 999999000, 0, 0, 1000); mg_checker_event(c, &e);
 	e = swap_ev(9, 61, 1000, 999999000, 999999000, 2000); mg_checker_event(c, &e);
 	e = ev(MG_EV_STAT, 9, 60, 1000, 2001); mg_checker_event(c, &e);
-	CHECK(mg_checker_faults(c) == 6 && st->benign[MG_B_TORN_READ] == 1,
+	CHECK(EQ(mg_checker_faults(c), 6) && EQ(st->benign[MG_B_TORN_READ], 1),
 	      "checker: a torn getattr (old sec, new nsec) is counted, not a fault");
 
 	/* a swap whose seconds BPF could not tie to it is not judged */
 	e = swap_ev(9, 1, 5, 1000, 1000, 2100); e.flags = MG_EVF_SEC_UNSURE; mg_checker_event(c, &e);
-	CHECK(mg_checker_faults(c) == 6 && st->benign[MG_B_SEC_UNSURE] == 1,
+	CHECK(EQ(mg_checker_faults(c), 6) && EQ(st->benign[MG_B_SEC_UNSURE], 1),
 	      "checker: a swap with unsure seconds is counted, not judged");
 
 	/* granularity: ext4 with 128-byte inodes keeps seconds (s_time_gran 1e9) */
 	e = ev(MG_EV_STAT, 10, 70, 0, 3000); e.time_gran = 1000000000; mg_checker_event(c, &e);
 	e = swap_ev(10, 70, 0, Q, Q, 3001); e.time_gran = 1000000000; mg_checker_event(c, &e);
-	CHECK(mg_checker_faults(c) == 6 && st->benign[MG_B_GRANULARITY] == 1,
+	CHECK(EQ(mg_checker_faults(c), 6) && EQ(st->benign[MG_B_GRANULARITY], 1),
 	      "checker: an equal ctime after a query at 1 s granularity is not a fault");
 	/* the same at 1 ns granularity is one */
 	e = ev(MG_EV_STAT, 11, 70, 5, 3000); e.time_gran = 1; mg_checker_event(c, &e);
 	e = swap_ev(11, 70, 5, 5 | Q, 5 | Q, 3001); e.time_gran = 1; mg_checker_event(c, &e);
-	CHECK(mg_checker_faults(c) == 7 && st->violations[MG_V_NOT_LATER] == 2,
+	CHECK(EQ(mg_checker_faults(c), 7) && EQ(st->violations[MG_V_NOT_LATER], 2),
 	      "checker: an equal ctime after a query at 1 ns granularity is a violation");
 
 	/* a stored ctime from 2035, replaced by the clock's 2026 time: not a fault */
@@ -638,7 +728,7 @@ static void test_checker(void)
 	e.tai_ns = 1796000000ull * 1000000000ull + 37000000000ull; mg_checker_event(c, &e);
 	e = swap_ev(12, 1796000000, 7, Q, Q, 5001);	/* 2026-11 */
 	e.tai_ns = 1796000000ull * 1000000000ull + 37000000010ull; mg_checker_event(c, &e);
-	CHECK(mg_checker_faults(c) == 7 && st->benign[MG_B_FUTURE_CTIME] == 1,
+	CHECK(EQ(mg_checker_faults(c), 7) && EQ(st->benign[MG_B_FUTURE_CTIME], 1),
 	      "checker: a stored ctime later than the clock, replaced, is not a fault");
 	/* the same fall from a ctime the kernel's clock gave is a regression */
 	e = swap_ev(13, 2051222400, 0, 0, 0, 5000);
@@ -653,7 +743,7 @@ static void test_checker(void)
 	e = swap_ev(14, 80, 600000, 0, 0, 7000); e.tai_ns = 7000 + 1000000000000ull - 500000;
 	e.entry_ns = 6500;
 	mg_checker_event(c, &e);
-	CHECK(mg_checker_faults(c) == 8 && st->explained[MG_V_REGRESSION] == 2,
+	CHECK(EQ(mg_checker_faults(c), 8) && EQ(st->explained[MG_V_REGRESSION], 2),
 	      "checker: a fall within a small step seen in the event offsets is explained");
 	/* ... but not a 2 ms fall */
 	e = swap_ev(15, 80, 3000000, 0, 0, 6000); e.tai_ns = 6000 + 1000000000000ull;
@@ -666,19 +756,19 @@ static void test_checker(void)
 	/* floor: mg_floor lower at exit than at entry is a move back */
 	e = ev(MG_EV_FLOOR_SWAP, 0, 80, 1, 8000); e.floor_known = 1;
 	e.floor_before = 5000; e.floor_after = 6000; mg_checker_event(c, &e);
-	CHECK(mg_checker_faults(c) == 9 && st->floor_checked == 1, "checker: a floor moving on passes");
+	CHECK(EQ(mg_checker_faults(c), 9) && EQ(st->floor_checked, 1), "checker: a floor moving on passes");
 	e.floor_before = 6000; e.floor_after = 5999; mg_checker_event(c, &e);
-	CHECK(st->violations[MG_V_FLOOR_BACKWARD] == 1 && mg_checker_faults(c) == 10,
+	CHECK(EQ(st->violations[MG_V_FLOOR_BACKWARD], 1) && EQ(mg_checker_faults(c), 10),
 	      "checker: a floor moving back is a violation");
 	/* an unnecessary fine stamp (decided in BPF) */
 	e = ev(MG_EV_FLOOR_SWAP, 0, 80, 1, 8001);
 	e.flags = MG_EVF_IN_SET_CTIME | MG_EVF_FINE_NEEDED; mg_checker_event(c, &e);
 	e.flags = MG_EVF_IN_SET_CTIME; mg_checker_event(c, &e);
-	CHECK(st->fine_checked == 1 && st->fine_undecided == 3 && mg_checker_faults(c) == 10,
+	CHECK(EQ(st->fine_checked, 1) && EQ(st->fine_undecided, 3) && EQ(mg_checker_faults(c), 10),
 	      "checker: needed and undecided fine stamps pass (the two floor events above, "
 	      "outside a known inode_set_ctime_current, are undecided too)");
 	e.flags = MG_EVF_IN_SET_CTIME | MG_EVF_FINE_UNNEEDED; mg_checker_event(c, &e);
-	CHECK(st->violations[MG_V_FINE_UNNEEDED] == 1 && mg_checker_faults(c) == 11,
+	CHECK(EQ(st->violations[MG_V_FINE_UNNEEDED], 1) && EQ(mg_checker_faults(c), 11),
 	      "checker: an unnecessary fine stamp is a violation");
 
 	/* overlapping updates: the later swap began before the earlier value's event */
@@ -739,7 +829,7 @@ static void test_checker(void)
 		mg_checker_event(c, &e);
 	}
 	st = mg_checker_stats(c);
-	CHECK(st->inodes == 2 && st->untracked_events == 2, "checker: 2 inodes tracked, 2 events untracked");
+	CHECK(EQ(st->inodes, 2) && EQ(st->untracked_events, 2), "checker: 2 inodes tracked, 2 events untracked");
 	mg_checker_free(c);
 }
 
@@ -759,16 +849,16 @@ static void test_verdict(void)
 	now.f[MG_F_FINE_PER_UPDATE] = (struct mg_fig){ .have = true, .value = 1.0 };
 	now.f[MG_F_SWAPS_PER_SEC] = (struct mg_fig){ .have = true, .value = 300000 };
 	now.f[MG_F_FAIL_RATIO] = (struct mg_fig){ .have = true, .value = 0.001 };
-	CHECK(mg_gates_eval(g, &now, off, NULL, 1.5) == 0 && g[0].result == -1,
+	CHECK(EQ(mg_gates_eval(g, &now, off, NULL, 1.5), 0) && EQ(g[0].result, -1),
 	      "verdict: no gate by default, a swap ratio of 0.99 passes (got %d)", g[0].result);
-	CHECK(mg_gates_eval(g, &now, lim, NULL, 1.5) == 1 && g[0].result == 0,
+	CHECK(EQ(mg_gates_eval(g, &now, lim, NULL, 1.5), 1) && EQ(g[0].result, 0),
 	      "verdict: --max-floor-swap-ratio 0.7 fails 0.99");
 	/* a baseline of the same workload: equal passes, growth past factor x base + slack fails */
 	base = now;
-	CHECK(mg_gates_eval(g, &now, off, &base, 1.5) == 0, "verdict: the baseline itself passes");
+	CHECK(EQ(mg_gates_eval(g, &now, off, &base, 1.5), 0), "verdict: the baseline itself passes");
 	base.f[MG_F_SWAPS_PER_UPDATE].value = 0.1;
-	CHECK(mg_gates_eval(g, &now, off, &base, 1.5) == 1 && g[0].result == 0 &&
-	      g[0].allowed > 0.169 && g[0].allowed < 0.171,
+	CHECK(EQ(mg_gates_eval(g, &now, off, &base, 1.5), 1) && EQ(g[0].result, 0) &&
+	      GT(g[0].allowed, 0.169) && LT(g[0].allowed, 0.171),
 	      "verdict: 0.99 swaps/update against a baseline of 0.1 fails (allowed %g, want 0.17)",
 	      g[0].allowed);
 	base.f[MG_F_FAIL_RATIO].value = 0;
@@ -777,7 +867,7 @@ static void test_verdict(void)
 	ASSERT_EQ(g[MG_F_FAIL_RATIO].result, 1, "verdict: a baseline of 0 allows the slack (0.005 <= 0.02)");
 	now.f[MG_F_FINE_PER_UPDATE].have = false;
 	mg_gates_eval(g, &now, off, &base, 1.5);
-	CHECK(g[MG_F_FINE_PER_UPDATE].result == -1, "verdict: an unavailable figure is not evaluated");
+	CHECK(EQ(g[MG_F_FINE_PER_UPDATE].result, -1), "verdict: an unavailable figure is not evaluated");
 
 	/* baseline files */
 	fd = mkstemp(path);
@@ -785,16 +875,17 @@ static void test_verdict(void)
 	fprintf(f, "{\"type\":\"check\",\"floor_figures\":{\"floor_swaps_per_update\":0.25,"
 		   "\"floor_swaps_per_sec\":12.5}}\n");
 	fclose(f);
-	CHECK(mg_baseline_load(path, &base, err, sizeof(err)) == 0 &&
-	      base.f[MG_F_SWAPS_PER_UPDATE].have && base.f[MG_F_SWAPS_PER_UPDATE].value == 0.25 &&
-	      !base.f[MG_F_FINE_PER_UPDATE].have, "verdict: a check report loads as a baseline");
+	CHECK(EQ(mg_baseline_load(path, &base, err, sizeof(err)), 0) &&
+	      IS_TRUE(base.f[MG_F_SWAPS_PER_UPDATE].have) &&
+	      EQ(base.f[MG_F_SWAPS_PER_UPDATE].value, 0.25) &&
+	      IS_FALSE(base.f[MG_F_FINE_PER_UPDATE].have), "verdict: a check report loads as a baseline");
 	f = fopen(path, "w");
 	fprintf(f, "{\"type\":\"stat\"}\n");
 	fclose(f);
-	CHECK(mg_baseline_load(path, &base, err, sizeof(err)) == -EINVAL,
+	CHECK(EQ(mg_baseline_load(path, &base, err, sizeof(err)), -EINVAL),
 	      "verdict: a stat report is refused as a baseline: %s", err);
 	unlink(path);
-	CHECK(mg_baseline_load(path, &base, err, sizeof(err)) == -ENOENT,
+	CHECK(EQ(mg_baseline_load(path, &base, err, sizeof(err)), -ENOENT),
 	      "verdict: a missing baseline is -ENOENT: %s", err);
 
 	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5 });
@@ -827,15 +918,14 @@ static void test_order_check(void)
 	size_t n;
 
 	/* overlapping ops may be in any order; equal stamps after completion are allowed */
-	CHECK(mg_order_check(c, ok, 3) == 0, "order: overlap and equal stamps pass");
-	CHECK(mg_order_check(c, bad, 3) == 2, "order: an earlier ctime and an earlier mtime after completion fail");
+	CHECK(EQ(mg_order_check(c, ok, 3), 0), "order: overlap and equal stamps pass");
+	CHECK(EQ(mg_order_check(c, bad, 3), 2), "order: an earlier ctime and an earlier mtime after completion fail");
 	v = mg_checker_reports(c, &n);
-	CHECK(n == 2 && v[0].kind == MG_V_ORDER && !strcmp(v[0].what, "ctime") && v[0].ino == 2 &&
-	      !strcmp(v[1].what, "mtime") && v[1].ino == 3, "order: reports name the file and the timestamp");
+	CHECK(EQ(n, 2) && EQ(v[0].kind, MG_V_ORDER) && STREQ(v[0].what, "ctime") &&
+	      EQ(v[0].ino, 2) && STREQ(v[1].what, "mtime") && EQ(v[1].ino, 3), "order: reports name the file and the timestamp");
 	mg_checker_free(c);
 }
 
-#include <math.h>
 #include "latency.h"
 
 /* --latency math: percentile estimates, exact mean, bucket labels, bcc-style bars. */
@@ -849,12 +939,11 @@ static void test_latency_math(void)
 	FILE *f;
 	double p50;
 
-#define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
 	/* all 100 calls in [256, 512): ranks interpolate linearly inside the bucket */
 	h[8] = 100;
 	p50 = mg_lat_percentile(h, 0.50);
 	CHECK(NEAR(p50, 384), "latency: p50 of 100 calls in [256,512) is 384 (got %g)", p50);
-	CHECK(!NEAR(p50, 256) && !NEAR(p50, 511), "latency: a wrong p50 (256 or 511) fails the same comparison");
+	CHECK(GE(fabs(p50 - 256), 1e-9) && GE(fabs(p50 - 511), 1e-9), "latency: a wrong p50 (256 or 511) fails the same comparison");
 	CHECK(NEAR(mg_lat_percentile(h, 0.99), 509.44), "latency: p99 of 100 calls in [256,512) is 509.44 (got %g)",
 	      mg_lat_percentile(h, 0.99));
 	/* two buckets: rank 50 ends bucket 4, rank 99 is 49/50 into bucket 10 */
@@ -869,7 +958,8 @@ static void test_latency_math(void)
 	memset(h, 0, sizeof(h));
 	h[5] = 99;
 	h[20] = 1;
-	CHECK(NEAR(mg_lat_percentile(h, 0.99), 64) && NEAR(mg_lat_percentile(h, 0.50), 32 + 32 * 50 / 99.0),
+	CHECK(NEAR(mg_lat_percentile(h, 0.99), 64) &&
+	      NEAR(mg_lat_percentile(h, 0.50), 32 + 32 * 50 / 99.0),
 	      "latency: 99 in [32,64) + 1 in [1M,2M): p99 64, p50 48.16 (got %g, %g)",
 	      mg_lat_percentile(h, 0.99), mg_lat_percentile(h, 0.50));
 	/* slot 0 is [0, 2) */
@@ -881,35 +971,37 @@ static void test_latency_math(void)
 	h[8] = 2;
 	h[9] = 1;
 	mg_lat_stats(&st, h, 3, 1000);
-	CHECK(st.count == 3 && NEAR(st.mean_ns, 1000 / 3.0), "latency: mean of 3 calls summing 1000 ns is 333.33");
+	CHECK(EQ(st.count, 3) && NEAR(st.mean_ns, 1000 / 3.0), "latency: mean of 3 calls summing 1000 ns is 333.33");
 	memset(h, 0, sizeof(h));
 	mg_lat_stats(&st, h, 0, 0);
-	CHECK(isnan(st.mean_ns) && isnan(st.p50_ns) && isnan(st.p99_ns),
+	CHECK(IS_TRUE(isnan(st.mean_ns)) && IS_TRUE(isnan(st.p50_ns)) && IS_TRUE(isnan(st.p99_ns)),
 	      "latency: an empty histogram has no mean or percentiles (NAN, null in JSON)");
 	/* bcc's bucket labels */
 	mg_lat_slot_label(0, &lo, &hi);
-	CHECK(lo == 0 && hi == 1, "latency: slot 0 is labelled 0 -> 1");
+	CHECK(EQ(lo, 0) && EQ(hi, 1), "latency: slot 0 is labelled 0 -> 1");
 	mg_lat_slot_label(1, &lo, &hi);
-	CHECK(lo == 2 && hi == 3, "latency: slot 1 is labelled 2 -> 3");
+	CHECK(EQ(lo, 2) && EQ(hi, 3), "latency: slot 1 is labelled 2 -> 3");
 	mg_lat_slot_label(8, &lo, &hi);
-	CHECK(lo == 256 && hi == 511, "latency: slot 8 is labelled 256 -> 511");
+	CHECK(EQ(lo, 256) && EQ(hi, 511), "latency: slot 8 is labelled 256 -> 511");
 	mg_lat_slot_label(63, &lo, &hi);
-	CHECK(lo == 1ULL << 63 && hi == UINT64_MAX, "latency: slot 63 is labelled 2^63 -> 2^64-1");
+	CHECK(EQ(lo, 1ULL << 63) && EQ(hi, UINT64_MAX), "latency: slot 63 is labelled 2^63 -> 2^64-1");
 	/* bars as libbpf-tools' print_log2_hist(): header, slots 0..last non-empty, 40 columns */
 	h[1] = 5;
 	h[8] = 10;
 	f = open_memstream(&buf, &len);
 	mg_lat_print_log2(f, h);
 	fclose(f);
-	CHECK(buf && strstr(buf, "     nsecs               : count    distribution\n") == buf,
+	CHECK(IS_TRUE(buf) &&
+	      IS_TRUE(strstr(buf, "     nsecs               : count    distribution\n") == buf),
 	      "latency: bcc header line");
-	CHECK(buf && strstr(buf, "\n       256 -> 511        : 10       |****************************************|\n"),
+	CHECK(IS_TRUE(buf) &&
+	      STRSTR(buf, "\n       256 -> 511        : 10       |****************************************|\n"),
 	      "latency: full bar for the largest bucket");
-	CHECK(buf && strstr(buf, "\n         2 -> 3          : 5        |********************                    |\n"),
+	CHECK(IS_TRUE(buf) &&
+	      STRSTR(buf, "\n         2 -> 3          : 5        |********************                    |\n"),
 	      "latency: half bar for half the count");
-	CHECK(buf && !strstr(buf, "512 -> 1023"), "latency: no rows after the last non-empty bucket");
+	CHECK(IS_TRUE(buf) && NO_STRSTR(buf, "512 -> 1023"), "latency: no rows after the last non-empty bucket");
 	free(buf);
-#undef NEAR
 }
 
 
@@ -990,7 +1082,7 @@ static void test_utf8_names(void)
 	bool cut_flag;
 
 	for (i = 0; i < sizeof(cut) / sizeof(cut[0]); i++)
-		CHECK(mg_utf8_cut(cut[i].s, cut[i].len) == cut[i].want, "utf8_cut case %zu: %zu bytes "
+		CHECK(EQ(mg_utf8_cut(cut[i].s, cut[i].len), cut[i].want), "utf8_cut case %zu: %zu bytes "
 		      "kept of %zu (want %zu)", i, mg_utf8_cut(cut[i].s, cut[i].len), cut[i].len,
 		      cut[i].want);
 
@@ -999,30 +1091,30 @@ static void test_utf8_names(void)
 		strcat(euro12, "\xe2\x82\xac");
 	memcpy(name, euro12, MG_NAME_LEN - 1);
 	name[MG_NAME_LEN - 1] = 0;
-	CHECK(json_stringn(name, strlen(name)) == NULL,
+	CHECK(IS_FALSE(json_stringn(name, strlen(name))),
 	      "the cut name is invalid UTF-8: jansson refuses it (why fields went missing)");
 	n = mg_name_len(name, sizeof(name), 36, &cut_flag);
-	CHECK(n == 30 && cut_flag, "name cut by the buffer: 10 whole characters (30 bytes), "
+	CHECK(EQ(n, 30) && IS_TRUE(cut_flag), "name cut by the buffer: 10 whole characters (30 bytes), "
 	      "truncated (got %zu, %d)", n, cut_flag);
 	n = mg_name_len(name, sizeof(name), 31, &cut_flag);
-	CHECK(n == 31 && !cut_flag, "a 31-byte name that fits is neither cut nor marked (%zu, %d)",
+	CHECK(EQ(n, 31) && IS_FALSE(cut_flag), "a 31-byte name that fits is neither cut nor marked (%zu, %d)",
 	      n, cut_flag);
 	memcpy(name, "abcdefghijklmnopqrstuvwxyz01234", 32);
 	n = mg_name_len(name, sizeof(name), 40, &cut_flag);
-	CHECK(n == 31 && cut_flag, "an ASCII name cut by the buffer keeps 31 bytes, truncated");
+	CHECK(EQ(n, 31) && IS_TRUE(cut_flag), "an ASCII name cut by the buffer keeps 31 bytes, truncated");
 	/* comm: 15 bytes, no length known */
 	memcpy(comm, "abcdefghijklmn\xc3", 16);
 	n = mg_name_len(comm, sizeof(comm), 0, &cut_flag);
-	CHECK(n == 14 && cut_flag, "comm split inside a character at 15 bytes: 14 kept, truncated");
+	CHECK(EQ(n, 14) && IS_TRUE(cut_flag), "comm split inside a character at 15 bytes: 14 kept, truncated");
 	memcpy(comm, "abcdefghijklm\xc3\xa9", 16);
 	n = mg_name_len(comm, sizeof(comm), 0, &cut_flag);
-	CHECK(n == 15 && !cut_flag, "comm ending in a whole character is kept whole");
+	CHECK(EQ(n, 15) && IS_FALSE(cut_flag), "comm ending in a whole character is kept whole");
 	memcpy(comm, "abcdefghijklmn\xff", 16);
 	n = mg_name_len(comm, sizeof(comm), 0, &cut_flag);
-	CHECK(n == 15 && !cut_flag, "comm ending in an invalid byte: kept (escaped), not a cut");
+	CHECK(EQ(n, 15) && IS_FALSE(cut_flag), "comm ending in an invalid byte: kept (escaped), not a cut");
 	memcpy(comm, "ab\xc3\0\0\0\0\0\0\0\0\0\0\0\0", 16);
 	n = mg_name_len(comm, sizeof(comm), 0, &cut_flag);
-	CHECK(n == 3 && !cut_flag, "a short comm ending in a lead byte was not cut: kept for \\xHH");
+	CHECK(EQ(n, 3) && IS_FALSE(cut_flag), "a short comm ending in a lead byte was not cut: kept for \\xHH");
 }
 
 static void test_json_str(void)
@@ -1051,7 +1143,8 @@ static void test_json_str(void)
 		char shown[128];
 
 		mg_text_escape(shown, sizeof(shown), v ? v : "(NULL)", v ? strlen(v) : 6, false);
-		CHECK(v && !strcmp(v, cases[i].want) && json_roundtrips(cases[i].in, cases[i].len),
+		CHECK(IS_TRUE(v) && STREQ(v, cases[i].want) &&
+		      IS_TRUE(json_roundtrips(cases[i].in, cases[i].len)),
 		      "json_str case %zu: value '%s' as expected, and it round-trips", i, shown);
 		json_decref(j);
 	}
@@ -1074,7 +1167,8 @@ static void test_json_str(void)
 	{
 		json_t *naive = json_string("\\xff");	/* "\xff" text left as is: decodes to 0xff */
 
-		CHECK(!json_decodes_to(naive, "\\xff", 4) && json_decodes_to(naive, "\xff", 1),
+		CHECK(IS_FALSE(json_decodes_to(naive, "\\xff", 4)) &&
+		      IS_TRUE(json_decodes_to(naive, "\xff", 1)),
 		      "the decoding check rejects an encoding that does not double backslashes");
 		json_decref(naive);
 	}
@@ -1082,8 +1176,8 @@ static void test_json_str(void)
 		unsigned long before = mg_json_failures;
 		json_t *o = json_object();
 
-		CHECK(mg_json_set(o, "name", json_stringn("\xe2\x82", 2)) == -1 &&
-		      mg_json_failures == before + 1 && !json_object_get(o, "name"),
+		CHECK(EQ(mg_json_set(o, "name", json_stringn("\xe2\x82", 2)), -1) &&
+		      EQ(mg_json_failures, before + 1) && IS_FALSE(json_object_get(o, "name")),
 		      "a field jansson refuses is reported (mg_json_failures), not dropped silently");
 		json_decref(o);
 	}
@@ -1108,11 +1202,11 @@ static void test_text_escape(void)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		n = mg_text_escape(out, sizeof(out), cases[i].in, cases[i].len, cases[i].cut);
-		CHECK(n == strlen(cases[i].want) && !strcmp(out, cases[i].want),
+		CHECK(EQ(n, strlen(cases[i].want)) && STREQ(out, cases[i].want),
 		      "text_escape case %zu: '%s' (want '%s')", i, out, cases[i].want);
 	}
 	n = mg_text_escape(small, sizeof(small), "\n\n\n\n", 4, false);
-	CHECK(n == 8 && !strcmp(small, "\\n\\n\\"), "text_escape reports the needed length (8) and "
+	CHECK(EQ(n, 8) && STREQ(small, "\\n\\n\\"), "text_escape reports the needed length (8) and "
 	      "stays within the buffer ('%s')", small);
 	for (i = 0, n = 0; i < 256; i++) {
 		char b[1] = { (char)i };
@@ -1130,22 +1224,22 @@ static void test_kdev(void)
 	struct stat st;
 	int n;
 
-	CHECK(!mg_kdev_from_user(makedev(7, 0), &k) && k == 7u << 20 &&
-	      !strcmp(mg_kdev_str(k, buf), "7:0"), "loop0's st_dev converts to kernel 7:0 (%s)", buf);
+	CHECK(IS_FALSE(mg_kdev_from_user(makedev(7, 0), &k)) && EQ(k, 7u << 20) &&
+	      STREQ(mg_kdev_str(k, buf), "7:0"), "loop0's st_dev converts to kernel 7:0 (%s)", buf);
 	/* the bug: glibc's st_dev of 7:0 is 0x700; read as a kernel dev_t it is 0:1792 */
-	CHECK(strcmp(mg_kdev_str((uint32_t)makedev(7, 0), buf), "7:0") != 0,
+	CHECK(NE(strcmp(mg_kdev_str((uint32_t)makedev(7, 0), buf), "7:0"), 0),
 	      "glibc's raw st_dev is not a kernel dev_t (it reads as %s)", buf);
-	CHECK(!mg_kdev_from_user(makedev(259, 1048575), &k) &&
-	      !strcmp(mg_kdev_str(k, buf), "259:1048575"), "20-bit minors survive (%s)", buf);
-	CHECK(mg_kdev_from_user(makedev(4096, 0), &k) == -ERANGE, "a 13-bit major is refused");
-	CHECK(mg_kdev_major(mg_kdev(8, 17)) == 8 && mg_kdev_minor(mg_kdev(8, 17)) == 17,
+	CHECK(IS_FALSE(mg_kdev_from_user(makedev(259, 1048575), &k)) &&
+	      STREQ(mg_kdev_str(k, buf), "259:1048575"), "20-bit minors survive (%s)", buf);
+	CHECK(EQ(mg_kdev_from_user(makedev(4096, 0), &k), -ERANGE), "a 13-bit major is refused");
+	CHECK(EQ(mg_kdev_major(mg_kdev(8, 17)), 8) && EQ(mg_kdev_minor(mg_kdev(8, 17)), 17),
 	      "mg_kdev and its major/minor agree");
 	if (!stat("/proc/self", &st) && !mg_kdev_from_user(st.st_dev, &k)) {
 		n = mg_kdev_mount(k, mnt, sizeof(mnt));
-		CHECK(n > 0 && !strcmp(mnt, "/proc"), "/proc's device is mounted on /proc (%s)",
+		CHECK(GT(n, 0) && STREQ(mnt, "/proc"), "/proc's device is mounted on /proc (%s)",
 		      n >= 0 ? mnt : strerror(-n));
 	}
-	CHECK(mg_kdev_mount(mg_kdev(4095, 1048575), mnt, sizeof(mnt)) == -ENOENT,
+	CHECK(EQ(mg_kdev_mount(mg_kdev(4095, 1048575), mnt, sizeof(mnt)), -ENOENT),
 	      "an unused device has no mount (-ENOENT)");
 }
 
@@ -1156,25 +1250,25 @@ static void test_fine_needed(void)
 	const long long min64 = -(1LL << 62), max64 = 1LL << 62;
 	const unsigned int Q = MG_I_CTIME_QUERIED;
 
-	CHECK(mg_fine_needed(100, 500, 1, min64, max64, 100, 500 | Q) == 1,
+	CHECK(EQ(mg_fine_needed(100, 500, 1, min64, max64, 100, 500 | Q), 1),
 	      "fine: coarse now equal to a QUERIED ctime needs a fine stamp");
-	CHECK(mg_fine_needed(100, 400, 1, min64, max64, 100, 500 | Q) == 1,
+	CHECK(EQ(mg_fine_needed(100, 400, 1, min64, max64, 100, 500 | Q), 1),
 	      "fine: coarse now earlier than a QUERIED ctime needs one");
-	CHECK(mg_fine_needed(99, 999999999, 1, min64, max64, 100, 0 | Q) == 1,
+	CHECK(EQ(mg_fine_needed(99, 999999999, 1, min64, max64, 100, 0 | Q), 1),
 	      "fine: an earlier second needs one whatever the nanoseconds");
-	CHECK(mg_fine_needed(100, 501, 1, min64, max64, 100, 500 | Q) == 0,
+	CHECK(EQ(mg_fine_needed(100, 501, 1, min64, max64, 100, 500 | Q), 0),
 	      "fine: coarse now later than the ctime: no fine stamp");
-	CHECK(mg_fine_needed(100, 500, 1, min64, max64, 100, 500) == 0,
+	CHECK(EQ(mg_fine_needed(100, 500, 1, min64, max64, 100, 500), 0),
 	      "fine: ctime not QUERIED: no fine stamp even when equal");
-	CHECK(mg_fine_needed(100, 999999999, 1000000000, min64, max64, 100, 0 | Q) == 1,
+	CHECK(EQ(mg_fine_needed(100, 999999999, 1000000000, min64, max64, 100, 0 | Q), 1),
 	      "fine: 1 s granularity truncates now to the ctime's second: needed");
-	CHECK(mg_fine_needed(100, 999999999, 1000, min64, max64, 100, 999999000 | Q) == 1,
+	CHECK(EQ(mg_fine_needed(100, 999999999, 1000, min64, max64, 100, 999999000 | Q), 1),
 	      "fine: 1 us granularity truncates .999999999 to .999999000: needed");
-	CHECK(mg_fine_needed(100, 999999999, 1, min64, max64, 100, 999999000 | Q) == 0,
+	CHECK(EQ(mg_fine_needed(100, 999999999, 1, min64, max64, 100, 999999000 | Q), 0),
 	      "fine: the same at 1 ns granularity is later: not needed");
-	CHECK(mg_fine_needed(hi + 5, 7, 1, lo, hi, hi, 0 | Q) == 1,
+	CHECK(EQ(mg_fine_needed(hi + 5, 7, 1, lo, hi, hi, 0 | Q), 1),
 	      "fine: now clamped to s_time_max (nanoseconds cleared) equals the ctime: needed");
-	CHECK(mg_fine_needed(hi + 5, 7, 1, lo, hi, hi - 1, 0 | Q) == 0,
+	CHECK(EQ(mg_fine_needed(hi + 5, 7, 1, lo, hi, hi - 1, 0 | Q), 0),
 	      "fine: clamped now still later than the ctime: not needed");
 }
 
@@ -1199,22 +1293,22 @@ static void test_classify_load_log(void)
 		"-- END PROG LOAD LOG --\n";
 
 	k = mg_classify_load_log(core, -EINVAL, "load", true, c, sizeof(c));
-	CHECK(k == MG_CAUSE_CORE_RELO && !strcmp(c, "CO-RE relocation failed: struct "
-		"dentry.d_u.d_alias is not in this kernel's BTF"), "classify CO-RE: %d \"%s\"", k, c);
+	CHECK(EQ(k, MG_CAUSE_CORE_RELO) &&
+	      STREQ(c, "CO-RE relocation failed: struct " "dentry.d_u.d_alias is not in this kernel's BTF"), "classify CO-RE: %d \"%s\"", k, c);
 	k = mg_classify_load_log(map, -EINVAL, "load", false, c, sizeof(c));
-	CHECK(k == MG_CAUSE_MAP && strstr(c, "map not created: BPF map 'mgtrace_.bss'"),
+	CHECK(EQ(k, MG_CAUSE_MAP) && STRSTR(c, "map not created: BPF map 'mgtrace_.bss'"),
 	      "classify map: %d \"%s\"", k, c);
 	k = mg_classify_load_log(rejected, -EINVAL, "load", true, c, sizeof(c));
-	CHECK(k == MG_CAUSE_UNTRACEABLE && strstr(c, "'ktime_get_real_ts64_mg' is rejected"),
+	CHECK(EQ(k, MG_CAUSE_UNTRACEABLE) && STRSTR(c, "'ktime_get_real_ts64_mg' is rejected"),
 	      "classify rejected attach target: %d \"%s\"", k, c);
 	k = mg_classify_load_log("", -EINVAL, "attach", true, c, sizeof(c));
-	CHECK(k == MG_CAUSE_UNTRACEABLE && !strcmp(c, "function not traceable"),
+	CHECK(EQ(k, MG_CAUSE_UNTRACEABLE) && STREQ(c, "function not traceable"),
 	      "classify EINVAL at attach of a function probe: %d \"%s\"", k, c);
 	/* EINVAL at load with nothing recognisable is not "function not traceable" */
 	k = mg_classify_load_log("prog 'x': failed to load: -22\n", -EINVAL, "load", true, c, sizeof(c));
-	CHECK(k == MG_CAUSE_UNKNOWN && !c[0], "classify unknown EINVAL at load: %d \"%s\"", k, c);
+	CHECK(EQ(k, MG_CAUSE_UNKNOWN) && IS_FALSE(c[0]), "classify unknown EINVAL at load: %d \"%s\"", k, c);
 	k = mg_classify_load_log("", -EINVAL, "attach", false, c, sizeof(c));
-	CHECK(k == MG_CAUSE_UNKNOWN, "classify EINVAL at attach of tracepoints only: %d", k);
+	CHECK(EQ(k, MG_CAUSE_UNKNOWN), "classify EINVAL at attach of tracepoints only: %d", k);
 }
 
 /* mg_interface_problem: a changed tracepoint prototype or i_ctime_nsec is refused in one line */
@@ -1228,21 +1322,62 @@ static void test_interface_problem(void)
 	e.btf = true;
 	e.api = MG_API_MAINLINE;
 	snprintf(e.ctime_nsec, sizeof(e.ctime_nsec), "u32");
-	CHECK(mg_interface_problem(&e) == NULL, "interface as expected: no problem");
+	CHECK(STREQ(mg_interface_problem(&e) ? mg_interface_problem(&e) : "(none)", "(none)"), "interface as expected: no problem");
 	snprintf(e.tp_args[0], sizeof(e.tp_args[0]), "(struct inode *, u64, u32, u32)");
 	e.tp_args_changed[0] = true;
 	w = mg_interface_problem(&e);
-	CHECK(w && strstr(w, "timestamp:ctime_ns_xchg") && strstr(w, "(struct inode *, u64, u32, u32)")
-	      && strstr(w, "(struct inode *, u32, u32, u32)") && !strchr(w, '\n'),
+	CHECK(IS_TRUE(w) && STRSTR(w, "timestamp:ctime_ns_xchg") &&
+	      STRSTR(w, "(struct inode *, u64, u32, u32)") &&
+	      STRSTR(w, "(struct inode *, u32, u32, u32)") && IS_FALSE(strchr(w, '\n')),
 	      "changed tracepoint arguments named: %s", w ? w : "(null)");
 	e.tp_args_changed[0] = false;
 	snprintf(e.ctime_nsec, sizeof(e.ctime_nsec), "u64");
 	w = mg_interface_problem(&e);
-	CHECK(w && strstr(w, "i_ctime_nsec (BTF: u64)"), "changed i_ctime_nsec named: %s", w ? w : "(null)");
+	CHECK(IS_TRUE(w) && STRSTR(w, "i_ctime_nsec (BTF: u64)"), "changed i_ctime_nsec named: %s", w ? w : "(null)");
+}
+
+/* The comparisons fail as they should, and record the actual and the expected value. */
+static void test_check_macros(void)
+{
+	static const struct { const char *want; } cases[] = {
+		{ "two: actual 2, expected == 3" },
+		{ "minus: actual -1, expected >= 0" },
+		{ "big: actual 18446744073709551615, expected < 1" },
+		{ "half: actual 0.5, expected == 0.25" },
+		{ "name: actual \"abc\", expected \"abd\"" },
+		{ "name: actual \"abc\", expected to contain \"x\"" },
+		{ "null: actual \"(null)\", expected \"abc\"" },
+		{ "err: actual -22, expected 0" },
+	};
+	int two = 2, minus = -1, err = -EINVAL;
+	unsigned long long big = UINT64_MAX;
+	double half = 0.5;
+	const char *name = "abc", *null = NULL;
+	char got[sizeof(cases) / sizeof(cases[0])][sizeof(why_)];
+	bool r[sizeof(cases) / sizeof(cases[0])];
+	size_t i;
+
+#define RECORD_(k, expr) (why_[0] = 0, r[k] = (expr), snprintf(got[k], sizeof(got[k]), "%s", why_))
+	RECORD_(0, EQ(two, 3));
+	RECORD_(1, GE(minus, 0));
+	RECORD_(2, LT(big, 1));
+	RECORD_(3, EQ(half, 0.25));
+	RECORD_(4, STREQ(name, "abd"));
+	RECORD_(5, STRSTR(name, "x"));
+	RECORD_(6, STREQ(null, "abc"));
+	RECORD_(7, IS_FALSE(err));
+#undef RECORD_
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK(IS_FALSE(r[i]) && STREQ(got[i], cases[i].want),
+		      "a failing comparison records actual and expected: %s", cases[i].want);
+	why_[0] = 0;
+	CHECK(EQ(two, 2) && STREQ(name, "abc") && NEAR(half, 0.5) && IS_FALSE(why_[0]),
+	      "passing comparisons record nothing");
 }
 
 int main(void)
 {
+	test_check_macros();
 	test_interface_problem();
 	test_classify_load_log();
 	test_utf8_names();
