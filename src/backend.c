@@ -98,6 +98,68 @@ static void select_progs(struct mgtrace_bpf *skel, const struct mg_kenv *env,
 	}
 }
 
+int mg_progs_check(struct bpf_object *obj, const void *skel, const struct mg_prog_ref *refs,
+		   size_t n, char *why, size_t len)
+{
+	struct bpf_program *prog;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		const struct bpf_program *p = MG_SKEL_PROG(skel, refs[i].off);
+		const char *sec = p ? bpf_program__section_name(p) : NULL;
+
+		if (!sec || strcmp(sec, refs[i].sec)) {
+			snprintf(why, len, "table entry %zu: program %s has section %s, want %s", i,
+				 p ? bpf_program__name(p) : "(none)", sec ? sec : "(none)", refs[i].sec);
+			return -EINVAL;
+		}
+		for (j = 0; j < i; j++)
+			if (MG_SKEL_PROG(skel, refs[j].off) == p) {
+				snprintf(why, len, "table entries %zu and %zu are both program %s", j,
+					 i, bpf_program__name(p));
+				return -EINVAL;
+			}
+	}
+	bpf_object__for_each_program(prog, obj) {
+		for (i = 0; i < n && MG_SKEL_PROG(skel, refs[i].off) != prog; i++)
+			;
+		if (i == n) {
+			snprintf(why, len, "program %s (%s) is not in the table", bpf_program__name(prog),
+				 bpf_program__section_name(prog));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int mg_session_progs_check(char *why, size_t len)
+{
+	struct mg_prog_ref refs[2 * (MG_NR_FUNCS + MG_NR_TPS)];
+	struct mgtrace_bpf *skel = mgtrace_bpf__open();
+	size_t n = 0;
+	int i, err;
+
+	if (!skel) {
+		snprintf(why, len, "open: %s", strerror(errno));
+		return -errno;
+	}
+	for (i = 0; i < MG_NR_FUNCS; i++) {
+		refs[n].off = func_progs[i].fentry;
+		snprintf(refs[n++].sec, sizeof(refs[0].sec), "fentry/%s", mg_func_names[i]);
+		refs[n].off = func_progs[i].kprobe;
+		snprintf(refs[n++].sec, sizeof(refs[0].sec), "kprobe/%s", mg_func_names[i]);
+	}
+	for (i = 0; i < MG_NR_TPS; i++) {
+		refs[n].off = tp_progs[i].tp_btf;
+		snprintf(refs[n++].sec, sizeof(refs[0].sec), "tp_btf/%s", mg_tp_names[i]);
+		refs[n].off = tp_progs[i].raw_tp;
+		snprintf(refs[n++].sec, sizeof(refs[0].sec), "raw_tp/%s", mg_tp_names[i]);
+	}
+	err = mg_progs_check(skel->obj, skel, refs, n, why, len);
+	mgtrace_bpf__destroy(skel);
+	return err;
+}
+
 static const char *errname(int err)
 {
 	switch (-err) {

@@ -86,6 +86,31 @@ struct mg_session {
 #define MG_SKEL_PROG_OFF(SKEL, name) offsetof(struct SKEL, progs.name)
 #define MG_SKEL_PROG(skel, off) (*(struct bpf_program **)((char *)(skel) + (off)))
 
+/* A program table entry as a test sees it: offset into the skeleton and the SEC() it needs. */
+struct mg_prog_ref {
+	size_t off;		/* MG_SKEL_PROG_OFF() */
+	char sec[96];		/* "fentry/inode_set_ctime_current", "tp_btf/ctime_ns_xchg", ... */
+};
+
+/*
+ * Check a program table against an opened skeleton: each entry's program has section
+ * refs[i].sec (it attaches to the function or tracepoint the table says), no two entries
+ * are one program, and every program of obj is in the table (none silently left off). Returns 0, or
+ * -EINVAL with the first discrepancy in why[len].
+ */
+struct bpf_object;
+int mg_progs_check(struct bpf_object *obj, const void *skel, const struct mg_prog_ref *refs,
+		   size_t n, char *why, size_t len);
+
+/*
+ * The tables of bpf/mgtrace.bpf.c (this file), bpf/latency.bpf.c (src/latency.c) and
+ * bpf/floor.bpf.c (src/floor.c), checked with mg_progs_check() on a freshly opened (not
+ * loaded) skeleton. Return 0 or a negative errno with why set.
+ */
+int mg_session_progs_check(char *why, size_t len);
+int mg_latency_progs_check(char *why, size_t len);
+int mg_floor_progs_check(char *why, size_t len);
+
 /* "auto", "fentry", "kprobe", "tracepoint", "kernel". */
 const char *mg_backend_name(enum mg_backend b);
 

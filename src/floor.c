@@ -35,6 +35,42 @@ static const struct {
 #undef P
 };
 
+int mg_floor_progs_check(char *why, size_t len)
+{
+	struct mg_prog_ref refs[sizeof(floor_progs) / sizeof(floor_progs[0])];
+	struct floor_bpf *skel = floor_bpf__open();
+	size_t i, n = sizeof(refs) / sizeof(refs[0]);
+	int err;
+
+	if (!skel) {
+		snprintf(why, len, "open: %s", strerror(errno));
+		return -errno;
+	}
+	for (i = 0; i < n; i++) {
+		const struct bpf_program *p = MG_SKEL_PROG(skel, floor_progs[i].prog);
+		const char *sec = bpf_program__section_name(p);
+		/* fentry/fexit only in the fentry backend; kprobe/kretprobe in the kprobe
+		 * backend, and in the fentry backend only on a function returning a struct */
+		bool fe = sec[0] == 'f';
+		bool ok = fe ? floor_progs[i].fentry && !floor_progs[i].kprobe :
+			  floor_progs[i].kprobe &&
+			  floor_progs[i].fentry == (floor_progs[i].fn == MG_FN_SET_CTIME_CURRENT);
+
+		refs[i].off = floor_progs[i].prog;
+		snprintf(refs[i].sec, sizeof(refs[i].sec), "%.*s/%s", (int)strcspn(sec, "/"), sec,
+			 mg_func_names[floor_progs[i].fn]);
+		if (!ok) {
+			snprintf(why, len, "program %s (%s) in the wrong backends (fentry %d, kprobe %d)",
+				 bpf_program__name(p), sec, floor_progs[i].fentry, floor_progs[i].kprobe);
+			floor_bpf__destroy(skel);
+			return -EINVAL;
+		}
+	}
+	err = mg_progs_check(skel->obj, skel, refs, n, why, len);
+	floor_bpf__destroy(skel);
+	return err;
+}
+
 /* Autoload the programs of backend be (MG_BE_FENTRY or MG_BE_KPROBE) from the table. */
 static void select_progs(struct floor_bpf *skel, enum mg_backend be)
 {

@@ -125,6 +125,32 @@ static const struct { size_t fentry, fexit, kprobe, kretprobe; } lat_progs[MG_LA
 #undef P
 };
 
+int mg_latency_progs_check(char *why, size_t len)
+{
+	static const char *const kinds[4] = { "fentry", "fexit", "kprobe", "kretprobe" };
+	struct mg_prog_ref refs[4 * MG_LAT_NR_FUNCS];
+	struct latency_bpf *skel = latency_bpf__open();
+	size_t n = 0;
+	int fn, k, err;
+
+	if (!skel) {
+		snprintf(why, len, "open: %s", strerror(errno));
+		return -errno;
+	}
+	for (fn = 0; fn < MG_LAT_NR_FUNCS; fn++) {
+		const size_t offs[4] = { lat_progs[fn].fentry, lat_progs[fn].fexit,
+					 lat_progs[fn].kprobe, lat_progs[fn].kretprobe };
+
+		for (k = 0; k < 4; k++) {
+			refs[n].off = offs[k];
+			snprintf(refs[n++].sec, sizeof(refs[0].sec), "%s/%s", kinds[k], mg_func_names[fn]);
+		}
+	}
+	err = mg_progs_check(skel->obj, skel, refs, n, why, len);
+	latency_bpf__destroy(skel);
+	return err;
+}
+
 /* Autoload each function's pair of the probe type l->probe[] names; nothing else. */
 static void select_progs(struct mg_latency *l)
 {
