@@ -140,8 +140,9 @@ int mg_session_progs_check(char *why, size_t len)
 	int i, err;
 
 	if (!skel) {
-		snprintf(why, len, "open: %s", strerror(errno));
-		return -errno;
+		err = -errno;
+		snprintf(why, len, "open: %s", strerror(-err));
+		return err;
 	}
 	for (i = 0; i < MG_NR_FUNCS; i++) {
 		refs[n].off = func_progs[i].fentry;

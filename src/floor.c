@@ -43,8 +43,9 @@ int mg_floor_progs_check(char *why, size_t len)
 	int err;
 
 	if (!skel) {
-		snprintf(why, len, "open: %s", strerror(errno));
-		return -errno;
+		err = -errno;
+		snprintf(why, len, "open: %s", strerror(-err));
+		return err;
 	}
 	for (i = 0; i < n; i++) {
 		const struct bpf_program *p = MG_SKEL_PROG(skel, floor_progs[i].prog);

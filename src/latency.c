@@ -134,8 +134,9 @@ int mg_latency_progs_check(char *why, size_t len)
 	int fn, k, err;
 
 	if (!skel) {
-		snprintf(why, len, "open: %s", strerror(errno));
-		return -errno;
+		err = -errno;
+		snprintf(why, len, "open: %s", strerror(-err));
+		return err;
 	}
 	for (fn = 0; fn < MG_LAT_NR_FUNCS; fn++) {
 		const size_t offs[4] = { lat_progs[fn].fentry, lat_progs[fn].fexit,
