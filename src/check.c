@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "check_int.h"
+#include "opts.h"
 #include "events.h"
 #include "commands.h"
 #include "floor.skel.h"
@@ -253,8 +254,7 @@ static void cleanup(struct check_state *cs)
 	mg_checker_free(cs->chk);
 	free(cs->pending);
 	free(cs->ops);
-	if (cs->out && cs->out != stdout)
-		fclose(cs->out);
+	cs->out = NULL;
 	if (cs->junit)
 		fclose(cs->junit);
 }
@@ -276,11 +276,12 @@ int cmd_check(int argc, char **argv)
 	cs.o.test_invert_fine = ret;
 	ret = MG_EXIT_OK;
 	so.ringbuf_bytes = (unsigned int)cs.o.ringbuf_bytes;
-	cs.out = stdout;
-	if (cs.o.output && !(cs.out = fopen(cs.o.output, "we")))
-		return mg_err(MG_EXIT_USAGE, "check: cannot open '%s': %s", cs.o.output, strerror(errno));
+	if ((ret = mg_out_open("check", cs.o.argv != NULL)))
+		return ret;
+	cs.out = mg_out;
 	if (cs.o.junit && !(cs.junit = fopen(cs.o.junit, "we"))) {
-		ret = mg_err(MG_EXIT_USAGE, "check: cannot open '%s': %s", cs.o.junit, strerror(errno));
+		ret = mg_err(mg_path_exit(errno), "check: cannot open '%s': %s", cs.o.junit,
+			     strerror(errno));
 		goto out;
 	}
 	if (cs.o.baseline) {
@@ -293,7 +294,8 @@ int cmd_check(int argc, char **argv)
 		}
 	}
 	if (cs.o.dir && access(cs.o.dir, W_OK | X_OK)) {
-		ret = mg_err(MG_EXIT_USAGE, "check: cannot use --dir '%s': %s", cs.o.dir, strerror(errno));
+		ret = mg_err(mg_path_exit(errno), "check: cannot use --dir '%s': %s", cs.o.dir,
+			     strerror(errno));
 		goto out;
 	}
 	cs.chk = mg_checker_new(cs.o.max_inodes, 100);
@@ -310,7 +312,7 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	floor_setup(&cs);
-	if (!cs.o.json)
+	if (!mg_json_output)
 		fprintf(stderr, "mgtrace: checking with backend %s (tracepoints as %s; floor "
 			"probes: %s%s)\n", mg_backend_name(cs.run.sess.backend), cs.run.cfg.tp_flavour,
 			cs.floor.skel ? cs.floor.probe : "not loaded: ",
@@ -378,7 +380,7 @@ int cmd_check(int argc, char **argv)
 	}
 	eval_gates(&cs, &rep);
 	decide(&cs, &v);
-	if (cs.o.json)
+	if (mg_json_output)
 		check_print_json(&cs, &rep, &v);
 	else
 		check_print_text(&cs, &rep, &v);
@@ -388,5 +390,7 @@ int cmd_check(int argc, char **argv)
 		ret = err;
 out:
 	cleanup(&cs);
+	if (mg_out_close() && !ret)
+		ret = MG_EXIT_FAIL;
 	return ret;
 }

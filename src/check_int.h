@@ -30,9 +30,8 @@
 
 struct check_opts {
 	enum mg_backend backend;
-	bool json;
 	bool test_invert_fine;		/* TEST ONLY: MGTRACE_TEST_INVERT_FINE=1 (testhook.h) */
-	const char *output, *junit;
+	const char *junit;		/* --json and -o are global: opts.h */
 	uint64_t ringbuf_bytes, max_inodes, threads, rate;
 	double duration;
 	const char *dir;

@@ -63,13 +63,13 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 		{ "max-floor-cmpxchg-fail-ratio", required_argument, 0, O_MAX + MG_F_FAIL_RATIO },
 		{ "baseline", required_argument, 0, O_BASE },
 		{ "baseline-factor", required_argument, 0, O_FACTOR },
-		{ "backend", required_argument, 0, 'b' }, { "json", no_argument, 0, 'j' },
-		{ "output", required_argument, 0, 'o' }, { "junit", required_argument, 0, O_JUNIT },
+		{ "backend", required_argument, 0, 'b' }, MG_OPT_COMMON_LONG,
+		{ "junit", required_argument, 0, O_JUNIT },
 		{ "ringbuf-size", required_argument, 0, O_RB },
 		{ "max-inodes", required_argument, 0, O_INODES },
 		{ "threads", required_argument, 0, 't' }, { "duration", required_argument, 0, 'd' },
 		{ "rate", required_argument, 0, O_RATE }, { "dir", required_argument, 0, 'D' },
-		{ "help", no_argument, 0, 'h' }, { "verbose", no_argument, 0, 'v' }, { 0 } };
+		{ "help", no_argument, 0, 'h' }, { 0 } };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int c;
 
@@ -83,7 +83,7 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 	o->rate = 20000;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:b:jo:t:d:D:hv", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:b:t:d:D:h" MG_OPT_COMMON_SHORT, lo, NULL)) != -1) {
 		int e = 0;
 		char *end;
 
@@ -111,8 +111,6 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 			if (mg_opt_backend("check", optarg, MG_OPT_BE_TRACEPOINT, &o->backend))
 				return MG_EXIT_USAGE;
 			break;
-		case 'j': o->json = true; break;
-		case 'o': o->output = optarg; break;
 		case O_JUNIT: o->junit = optarg; break;
 		case O_RB:
 			if (mg_opt_ringbuf("check", optarg, &o->ringbuf_bytes))
@@ -123,9 +121,10 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 		case 'd': e = mg_parse_seconds(optarg, 86400, &o->duration); break;
 		case O_RATE: e = mg_parse_u64(optarg, 0, 100000000, &o->rate); break;
 		case 'D': o->dir = optarg; break;
-		case 'v': mg_verbose++; break;
 		case 'h': exit(usage(stdout, MG_EXIT_OK));
-		default: return mg_bad_option("check", c, argv);
+		default:
+			if (!mg_opt_common(c, optarg))
+				return mg_bad_option("check", c, argv);
 		}
 		if (e)
 			return mg_err(MG_EXIT_USAGE, "check: invalid value '%s' for %s", optarg,

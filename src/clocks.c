@@ -30,6 +30,7 @@
 #include "commands.h"
 #include "kenv.h"
 #include "report.h"
+#include "opts.h"
 #include "util.h"
 
 #define CLK_RUNS	5		/* timed runs per clock: median, min and max of these */
@@ -73,7 +74,6 @@ struct clk_result {
 struct clk_opts {
 	uint64_t iters;		/* calls per run */
 	int cpu;		/* CPU to pin to, or -1 */
-	bool json;
 };
 
 static int usage(FILE *f, int code)
@@ -125,8 +125,7 @@ static int parse_opts(struct clk_opts *o, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "iterations", required_argument, 0, 'n' }, { "cpu", required_argument, 0, 'C' },
-		{ "json", no_argument, 0, 'j' }, { "help", no_argument, 0, 'h' },
-		{ "verbose", no_argument, 0, 'v' }, { 0 } };
+		MG_OPT_COMMON_LONG, { "help", no_argument, 0, 'h' }, { 0 } };
 	char list[256];
 	uint64_t v;
 	int c;
@@ -136,7 +135,7 @@ static int parse_opts(struct clk_opts *o, int argc, char **argv)
 	o->cpu = -1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":n:C:jhv", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":n:C:h" MG_OPT_COMMON_SHORT, lo, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (mg_parse_u64(optarg, 1, CLK_MAX_ITERS, &o->iters))
@@ -152,10 +151,10 @@ static int parse_opts(struct clk_opts *o, int argc, char **argv)
 					      "(online: %s)", optarg, list);
 			o->cpu = (int)v;
 			break;
-		case 'j': o->json = true; break;
-		case 'v': mg_verbose++; break;
 		case 'h': exit(usage(stdout, MG_EXIT_OK));
-		default: return mg_bad_option("clocks", c, argv);
+		default:
+			if (!mg_opt_common(c, optarg))
+				return mg_bad_option("clocks", c, argv);
 		}
 	}
 	if (optind < argc)
@@ -299,28 +298,28 @@ static void print_text(const struct clk_opts *o, const struct mg_kenv *env, cons
 		snprintf(cpu, sizeof(cpu), "pinned to CPU %d", o->cpu);
 	else
 		snprintf(cpu, sizeof(cpu), "not pinned");
-	printf("mgtrace clocks: libc clock_gettime() on kernel %s, %llu calls x %d runs per clock, %s\n",
+	fprintf(mg_out, "mgtrace clocks: libc clock_gettime() on kernel %s, %llu calls x %d runs per clock, %s\n",
 	       env->release, (unsigned long long)o->iters, CLK_RUNS, cpu);
-	printf("clocksource: %s (available: %s)\n", cur, avail);
-	printf("system calls counted by BPF %s sys_enter (clock_gettime, this thread only)\n\n",
+	fprintf(mg_out, "clocksource: %s (available: %s)\n", cur, avail);
+	fprintf(mg_out, "system calls counted by BPF %s sys_enter (clock_gettime, this thread only)\n\n",
 	       flavour);
-	printf("%-25s %2s %10s %10s %10s %10s %10s %8s  %s\n", "clock", "id", "res_ns",
+	fprintf(mg_out, "%-25s %2s %10s %10s %10s %10s %10s %8s  %s\n", "clock", "id", "res_ns",
 	       "median_ns", "min_ns", "max_ns", "syscalls", "per_call", "served_by");
 	for (k = 0; k < CLK_NR; k++) {
 		const struct clk_result *r = &res[k];
 
-		printf("%-25s %2d ", clk_list[k].name, (int)clk_list[k].id);
+		fprintf(mg_out, "%-25s %2d ", clk_list[k].name, (int)clk_list[k].id);
 		if (r->err) {
-			printf("%10s %10s %10s %10s %10s %8s  unavailable: %s\n", "-", "-", "-", "-",
+			fprintf(mg_out, "%10s %10s %10s %10s %10s %8s  unavailable: %s\n", "-", "-", "-", "-",
 			       "-", "-", r->why);
 			continue;
 		}
-		printf("%10lld %10.1f %10.1f %10.1f %10llu %8.3f  %s", r->res_ns,
+		fprintf(mg_out, "%10lld %10.1f %10.1f %10.1f %10llu %8.3f  %s", r->res_ns,
 		       r->ns[CLK_RUNS / 2], r->ns[0], r->ns[CLK_RUNS - 1], r->syscalls,
 		       (double)r->syscalls / (double)r->calls, served_names[r->served]);
 		if (r->served == CLK_MIXED)
-			printf(" (%llu syscalls)", r->syscalls);
-		putchar('\n');
+			fprintf(mg_out, " (%llu syscalls)", r->syscalls);
+		fputc('\n', mg_out);
 	}
 }
 
@@ -372,8 +371,8 @@ static void print_json(const struct clk_opts *o, const struct mg_kenv *env, cons
 	json_object_set_new(obj, "cpu", o->cpu >= 0 ? json_integer(o->cpu) : json_null());
 	json_object_set_new(obj, "clocks", a);
 	/* 6 significant digits: ns per call to 0.01 ns and better than the run-to-run noise. */
-	json_dumpf(obj, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
-	putchar('\n');
+	json_dumpf(obj, mg_out, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+	fputc('\n', mg_out);
 	json_decref(obj);
 }
 
@@ -389,7 +388,7 @@ int cmd_clocks(int argc, char **argv)
 	size_t k, setsz;
 	int ret;
 
-	if ((ret = parse_opts(&o, argc, argv)))
+	if ((ret = parse_opts(&o, argc, argv)) || (ret = mg_out_open("clocks", false)))
 		return ret;
 	mg_kenv_probe(&env);
 	if ((ret = mg_env_require(&env, false)))
@@ -425,11 +424,9 @@ int cmd_clocks(int argc, char **argv)
 		return mg_err(MG_EXIT_FAIL, "clocks: clocksource changed from %s to %s while "
 			      "measuring; run again", cur, cur2);
 
-	if (o.json)
+	if (mg_json_output)
 		print_json(&o, &env, flavour, cur, avail, res);
 	else
 		print_text(&o, &env, flavour, cur, avail, res);
-	if (fflush(stdout) || ferror(stdout))
-		return mg_err(MG_EXIT_FAIL, "clocks: writing output: %s", strerror(errno));
-	return MG_EXIT_OK;
+	return mg_out_close();
 }

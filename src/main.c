@@ -6,10 +6,12 @@
  * command it runs the embedded default job: `stat` around a short built-in
  * `stress` workload.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include "backend.h"
 #include "commands.h"
+#include "opts.h"
 #include "util.h"
 
 #define MGTRACE_VERSION "0.1.0"
@@ -40,8 +42,13 @@ static int usage(FILE *f, int code)
 {
 	size_t i;
 
-	fprintf(f, "Usage: mgtrace [-v] [COMMAND [ARGS...]]\n"
+	fprintf(f, "Usage: mgtrace [-v] [-j] [-o FILE] [COMMAND [ARGS...]]\n"
 		"Trace and verify the Linux kernel's multigrain file timestamps with eBPF.\n\n"
+		"Options of every command (before or after its name):\n"
+		"  -j, --json         JSON lines instead of text\n"
+		"  -o, --output FILE  results to FILE; else to stdout, or to stderr when mgtrace\n"
+		"                     runs a COMMAND (as perf stat), so COMMAND's stdout stays its own\n"
+		"  -v, --verbose      more detail (source notes, refused backends); twice: libbpf debug\n\n"
 		"Commands (a unique prefix is enough):\n");
 	for (i = 0; i < NR_CMDS; i++)
 		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].help);
@@ -108,19 +115,27 @@ int main(int argc, char **argv)
 	const struct cmd *c;
 	bool amb;
 
-	mg_libbpf_setup();
+	static const struct option lo[] = { MG_OPT_COMMON_LONG, { "help", no_argument, 0, 'h' },
+		{ "version", no_argument, 0, 'V' }, { 0 } };
+	int o;
 
-	while (argc > 1 && (!strcmp(argv[1], "-v") || !strcmp(argv[1], "--verbose"))) {
-		mg_verbose++;
-		argv++;
-		argc--;
+	mg_libbpf_setup();
+	/* the shared options may come before the command, as bpftool's global ones */
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, "+:" MG_OPT_COMMON_SHORT "hV", lo, NULL)) != -1) {
+		if (mg_opt_common(o, optarg))
+			continue;
+		if (o == 'h')
+			return usage(stdout, MG_EXIT_OK);
+		if (o == 'V')
+			return cmd_version(0, NULL);
+		return mg_err(MG_EXIT_USAGE, "%s '%s' (try 'mgtrace --help')", o == ':' ?
+			      "option needs a value" : "unrecognized option", argv[optind - 1]);
 	}
+	argc -= optind - 1;
+	argv += optind - 1;
 	if (argc < 2)
 		return cmd_default("/proc/self/exe");
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
-		return usage(stdout, MG_EXIT_OK);
-	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))
-		return cmd_version(argc - 1, argv + 1);
 	c = cmd_select(argv[1], &amb);
 	if (!c)
 		return unknown(argv[1], amb);

@@ -1,14 +1,55 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * opts.h - option values shared by several commands, each with one parser and
- * one error message: --backend and --ringbuf-size.
+ * opts.h - options shared by the commands, each with one parser and one error
+ * message. --json, -o FILE and -v are global, as bpftool's json_output: every
+ * command's getopt table includes MG_OPT_COMMON_LONG/_SHORT and hands those
+ * letters to mg_opt_common(); main() takes them before the command name too
+ * (`mgtrace -j probe`). --backend and --ringbuf-size are parsed here as well.
  */
 #ifndef MG_OPTS_H
 #define MG_OPTS_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "backend.h"
+
+/* --json (-j): JSON lines instead of text, for every command. */
+extern bool mg_json_output;
+/* -o FILE (--output): where results go, or NULL (see mg_out_open()). */
+extern const char *mg_output_path;
+/*
+ * Where a command writes its results (text or JSON), set by mg_out_open(): FILE
+ * with -o; else stderr when mgtrace runs a COMMAND (as perf stat and perf trace
+ * do, so that COMMAND's stdout stays COMMAND's and --json stays parseable); else
+ * stdout. Diagnostics and errors always go to stderr.
+ */
+extern FILE *mg_out;
+
+/* The shared letters and long options, for each command's getopt_long() tables. */
+#define MG_OPT_COMMON_SHORT "jo:v"
+#define MG_OPT_COMMON_LONG \
+	{ "json", no_argument, 0, 'j' }, { "output", required_argument, 0, 'o' }, \
+	{ "verbose", no_argument, 0, 'v' }
+
+/* Take c (a getopt return) if it is a shared option. Returns true when taken. */
+bool mg_opt_common(int c, const char *arg);
+
+/*
+ * Open where results go (mg_out): -o FILE (created or truncated), else stderr
+ * when command is true (mgtrace runs a COMMAND), else stdout. Line-buffered.
+ * Returns 0, or one line and MG_EXIT_USAGE (no such directory, not a file) or
+ * MG_EXIT_ENV (permission denied, read-only filesystem) when FILE cannot be opened.
+ */
+int mg_out_open(const char *cmd, bool command);
+
+/* Flush mg_out and close it if it is -o's FILE. Returns 0 or MG_EXIT_FAIL (write error). */
+int mg_out_close(void);
+
+/* Exit code for a path the user gave that cannot be used: MG_EXIT_ENV for
+ * EACCES, EPERM and EROFS (the machine refuses), else MG_EXIT_USAGE. */
+int mg_path_exit(int err);
 
 /* Backends a command accepts besides auto, fentry and kprobe (mg_opt_backend's allow). */
 #define MG_OPT_BE_TRACEPOINT	(1u << 0)	/* tracepoints only */

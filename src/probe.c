@@ -16,6 +16,7 @@
 #include "kcounters.h"
 #include "kenv.h"
 #include "report.h"
+#include "opts.h"
 #include "util.h"
 
 /* Result of probing one backend, with and without the --hot probes. */
@@ -65,30 +66,32 @@ static int usage(FILE *f, int code)
 
 int cmd_probe(int argc, char **argv)
 {
-	static const struct option lo[] = { { "json", no_argument, 0, 'j' },
-		{ "help", no_argument, 0, 'h' }, { "verbose", no_argument, 0, 'v' }, { 0 } };
+	static const struct option lo[] = { MG_OPT_COMMON_LONG,
+		{ "help", no_argument, 0, 'h' }, { 0 } };
 	struct be_probe bp[MG_BE_NR];
 	struct mg_kenv env;
 	struct mg_kreader *kr;
 	uint64_t dbg[MG_K_NR_COUNTERS];
 	char kr_why[384] = "";
 	const char *kr_method = NULL;
-	bool json = false, mg;
+	bool mg;
 	int c, i, ret, kerr = 0, dbg_err, ncpu = mg_nr_cpus();
 	enum mg_backend chosen = MG_BE_AUTO;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jhv", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h" MG_OPT_COMMON_SHORT, lo, NULL)) != -1) {
 		switch (c) {
-		case 'j': json = true; break;
-		case 'v': mg_verbose++; break;
 		case 'h': return usage(stdout, MG_EXIT_OK);
-		default: return mg_bad_option("probe", c, argv);
+		default:
+			if (!mg_opt_common(c, optarg))
+				return mg_bad_option("probe", c, argv);
 		}
 	}
 	if (optind < argc)
 		return mg_err(MG_EXIT_USAGE, "probe: unexpected argument '%s'", argv[optind]);
+	if ((ret = mg_out_open("probe", false)))
+		return ret;
 
 	mg_kenv_probe(&env);
 	mg_kenv_probe_kallsyms(&env);
@@ -107,7 +110,7 @@ int cmd_probe(int argc, char **argv)
 			chosen = i;
 	}
 
-	if (json) {
+	if (mg_json_output) {
 		json_t *o = json_object(), *a;
 
 		mg_json_put_header(o, "probe", env.release);
@@ -186,61 +189,61 @@ int cmd_probe(int argc, char **argv)
 		json_object_set_new(o, "stat_default_backend", kr ? json_string("kernel") :
 				    chosen == MG_BE_AUTO ? json_null() :
 				    json_string(mg_backend_name(chosen)));
-		mg_json_print_line(stdout, o);
+		mg_json_print_line(mg_out, o);
 		json_decref(o);
-		return MG_EXIT_OK;
+		return mg_out_close();
 	}
 
-	printf("%-22s %s\n", "kernel release", env.release);
-	printf("%-22s %s\n", "BTF", env.btf ? "yes (/sys/kernel/btf/vmlinux)" : "no");
-	printf("%-22s %s\n", "lockdown", env.lockdown);
-	printf("%-22s %s\n", "multigrain timestamps", mg ? "yes" : "no (needs Linux 6.13+)");
-	printf("%-22s %s\n", "floor API", mg_api_name(env.api));
+	fprintf(mg_out, "%-22s %s\n", "kernel release", env.release);
+	fprintf(mg_out, "%-22s %s\n", "BTF", env.btf ? "yes (/sys/kernel/btf/vmlinux)" : "no");
+	fprintf(mg_out, "%-22s %s\n", "lockdown", env.lockdown);
+	fprintf(mg_out, "%-22s %s\n", "multigrain timestamps", mg ? "yes" : "no (needs Linux 6.13+)");
+	fprintf(mg_out, "%-22s %s\n", "floor API", mg_api_name(env.api));
 	for (i = 0; i < MG_NR_TPS; i++)
-		printf("%-22s timestamp:%s %s\n", i ? "" : "tracepoints", mg_tp_names[i],
+		fprintf(mg_out, "%-22s timestamp:%s %s\n", i ? "" : "tracepoints", mg_tp_names[i],
 		       env.tp_in_btf[i] ? "yes" : "no");
 	for (i = 0; i < MG_NR_TPS; i++)
 		if (env.tp_args[i][0])
-			printf("%-22s timestamp:%s%s\n", i ? "" : "tracepoint args", mg_tp_names[i],
+			fprintf(mg_out, "%-22s timestamp:%s%s\n", i ? "" : "tracepoint args", mg_tp_names[i],
 			       env.tp_args[i]);
 	for (i = 0; i < MG_NR_FLOOR_FUNCS; i++)
 		if (env.func_proto[mg_floor_funcs[i]][0])
-			printf("%-22s %s\n", i ? "" : "floor functions",
+			fprintf(mg_out, "%-22s %s\n", i ? "" : "floor functions",
 			       env.func_proto[mg_floor_funcs[i]]);
-	printf("%-22s %s (I_CTIME_QUERIED is its bit 31)\n", "inode.i_ctime_nsec", env.ctime_nsec);
+	fprintf(mg_out, "%-22s %s (I_CTIME_QUERIED is its bit 31)\n", "inode.i_ctime_nsec", env.ctime_nsec);
 	if (mg_interface_problem(&env))
-		printf("%-22s %s\n", "interface changed", mg_interface_problem(&env));
+		fprintf(mg_out, "%-22s %s\n", "interface changed", mg_interface_problem(&env));
 	if (!dbg_err)
-		printf("%-22s %s: ctime_updates %llu, ctime_swaps %llu, fine_stamps %llu, "
+		fprintf(mg_out, "%-22s %s: ctime_updates %llu, ctime_swaps %llu, fine_stamps %llu, "
 		       "floor_swaps %llu\n", "debugfs counters", MG_DEBUGFS_FILE,
 		       (unsigned long long)dbg[0], (unsigned long long)dbg[1],
 		       (unsigned long long)dbg[2], (unsigned long long)dbg[3]);
 	else
-		printf("%-22s unavailable: %s\n", "debugfs counters",
+		fprintf(mg_out, "%-22s unavailable: %s\n", "debugfs counters",
 		       mg_debugfs_problem(&env) ? mg_debugfs_problem(&env) : strerror(-dbg_err));
-	printf("%-22s", "per-CPU counter syms");
+	fprintf(mg_out, "%-22s", "per-CPU counter syms");
 	for (i = 0; i < MG_K_NR_COUNTERS; i++)
-		printf(" %s%s", mg_kcounter_syms[i], env.ksym_in_btf[i] ? "" : "(not in BTF)");
-	printf("\n%-22s %s%s\n", "per-CPU from BPF", kr ? "yes: " : "no: ", kr ? kr_method : kr_why);
-	printf("%-22s %s\n", "KALLSYMS_ALL", env.kallsyms_all ? "yes" : "no (no data symbols in /proc/kallsyms)");
+		fprintf(mg_out, " %s%s", mg_kcounter_syms[i], env.ksym_in_btf[i] ? "" : "(not in BTF)");
+	fprintf(mg_out, "\n%-22s %s%s\n", "per-CPU from BPF", kr ? "yes: " : "no: ", kr ? kr_method : kr_why);
+	fprintf(mg_out, "%-22s %s\n", "KALLSYMS_ALL", env.kallsyms_all ? "yes" : "no (no data symbols in /proc/kallsyms)");
 	for (i = MG_BE_FENTRY; i <= MG_BE_TRACEPOINT; i++) {
 		char label[32];
 
 		snprintf(label, sizeof(label), "backend %s", mg_backend_name(i));
 		if (!bp[i].base.err)
-			printf("%-22s attachable (tracepoints as %s)", label,
+			fprintf(mg_out, "%-22s attachable (tracepoints as %s)", label,
 			       bp[i].tp_btf ? "tp_btf" : "raw_tp");
 		else
-			printf("%-22s refused: %s", label, bp[i].base.why);
+			fprintf(mg_out, "%-22s refused: %s", label, bp[i].base.why);
 		if (bp[i].hot_tried)
-			printf("; --hot %s%s", bp[i].hot.err ? "refused: " : "attachable",
+			fprintf(mg_out, "; --hot %s%s", bp[i].hot.err ? "refused: " : "attachable",
 			       bp[i].hot.err ? bp[i].hot.why : "");
-		putchar('\n');
+		fputc('\n', mg_out);
 	}
-	printf("%-22s %s\n", "auto chooses", chosen == MG_BE_AUTO ? "nothing (no backend attaches)" :
+	fprintf(mg_out, "%-22s %s\n", "auto chooses", chosen == MG_BE_AUTO ? "nothing (no backend attaches)" :
 	       mg_backend_name(chosen));
-	printf("%-22s %s\n", "stat by default", kr ? "kernel (the kernel's per-CPU counters; no "
+	fprintf(mg_out, "%-22s %s\n", "stat by default", kr ? "kernel (the kernel's per-CPU counters; no "
 	       "program on the write or stat path; event counters opt-in with -e)" :
 	       "the probes above (the kernel's per-CPU counters are not readable)");
-	return MG_EXIT_OK;
+	return mg_out_close();
 }

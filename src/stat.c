@@ -29,13 +29,11 @@ struct stat_opts {
 	double interval;	/* seconds between interval rows; 0: none */
 	uint64_t count;		/* stop after this many intervals; 0: no limit */
 	bool per_cpu;		/* per-CPU table on every interval */
-	bool json;		/* JSON lines instead of text */
 	bool hot;		/* also probe current_time and coarse_mg */
 	bool latency;		/* time inode_set_ctime_current and ktime_get_real_ts64_mg */
 	enum mg_backend backend;
 	bool backend_given;	/* --backend fentry|kprobe|tracepoint: probes count every row */
 	unsigned int events;	/* -e: opted-in event counters, 1 << index in mg_tp_names[] */
-	const char *output;	/* -o FILE, or NULL: stdout */
 	char **argv;		/* COMMAND, or NULL */
 };
 
@@ -44,7 +42,7 @@ struct stat_run {
 	struct stat_opts o;
 	struct mg_run run;
 	struct mg_latency *lat;	/* --latency histograms, or NULL */
-	FILE *out;
+	FILE *out;		/* mg_out: -o FILE, stderr with COMMAND, else stdout */
 };
 
 static int usage(FILE *f, int code)
@@ -116,17 +114,16 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "interval", required_argument, 0, 'i' }, { "count", required_argument, 0, 'c' },
-		{ "per-cpu", no_argument, 0, 'p' }, { "json", no_argument, 0, 'j' },
-		{ "output", required_argument, 0, 'o' }, { "backend", required_argument, 0, 'b' },
+		{ "per-cpu", no_argument, 0, 'p' }, MG_OPT_COMMON_LONG,
+		{ "backend", required_argument, 0, 'b' },
 		{ "hot", no_argument, 0, 'H' }, { "latency", no_argument, 0, 'L' },
-		{ "help", no_argument, 0, 'h' }, { "events", required_argument, 0, 'e' },
-		{ "verbose", no_argument, 0, 'v' }, { 0 } };
+		{ "help", no_argument, 0, 'h' }, { "events", required_argument, 0, 'e' }, { 0 } };
 	int c;
 
 	optind = 1;
 	opterr = 0;
 	/* '+': stop at the first non-option, which starts COMMAND. */
-	while ((c = getopt_long(argc, argv, "+:i:c:pjo:b:HLhve:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:c:pb:HLhe:" MG_OPT_COMMON_SHORT, lo, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if (mg_parse_seconds(optarg, 86400, &o->interval) || o->interval < 0.01)
@@ -139,8 +136,6 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 					      "(1 to 1000000000)", optarg);
 			break;
 		case 'p': o->per_cpu = true; break;
-		case 'j': o->json = true; break;
-		case 'o': o->output = optarg; break;
 		case 'b':
 			/* "kernel" is stat's own: the other commands need their probes */
 			if (mg_opt_backend("stat", optarg, MG_OPT_BE_TRACEPOINT | MG_OPT_BE_KERNEL,
@@ -154,9 +149,10 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 			break;
 		case 'H': o->hot = true; break;
 		case 'L': o->latency = true; break;
-		case 'v': mg_verbose++; break;
 		case 'h': exit(usage(stdout, MG_EXIT_OK));
-		default: return mg_bad_option("stat", c, argv);
+		default:
+			if (!mg_opt_common(c, optarg))
+				return mg_bad_option("stat", c, argv);
 		}
 	}
 	if (o->count && !o->interval)
@@ -179,7 +175,7 @@ static void print_interval(struct stat_run *r, uint64_t n)
 
 	if (mg_report_build(&rep, &R->cfg, &R->prev, &R->cur))
 		return;
-	if (r->o.json) {
+	if (mg_json_output) {
 		json_t *o = mg_run_json_header(R, "interval");
 
 		json_object_set_new(o, "interval", json_integer((json_int_t)n));
@@ -209,7 +205,7 @@ static void print_summary(struct stat_run *r)
 
 	if (mg_report_build(&rep, &R->cfg, &R->first, &R->cur))
 		return;
-	if (r->o.json) {
+	if (mg_json_output) {
 		json_t *o = mg_run_json_header(R, "summary"), *argv;
 
 		json_object_set_new(o, "duration_s", json_real(rep.seconds));
@@ -334,10 +330,9 @@ static int run_stat(struct stat_run *r)
 	};
 	int ret;
 
-	r->out = stdout;
-	if (r->o.output && !(r->out = fopen(r->o.output, "we")))
-		return mg_err(MG_EXIT_USAGE, "stat: cannot open '%s': %s", r->o.output,
-			      strerror(errno));
+	if ((ret = mg_out_open("stat", r->o.argv != NULL)))
+		return ret;
+	r->out = mg_out;
 	if ((ret = mg_run_setup(&r->run, r->o.backend, &so)))
 		goto out;
 	if (r->o.hot && !mg_backend_has_funcs(r->run.sess.backend)) {
@@ -351,11 +346,11 @@ static int run_stat(struct stat_run *r)
 	}
 	if (r->o.latency && (ret = setup_latency(r)))
 		goto out;
-	if (!r->o.json && r->run.sess.backend == MG_BE_KERNEL)
+	if (!mg_json_output && r->run.sess.backend == MG_BE_KERNEL)
 		fprintf(stderr, "mgtrace: counting with backend kernel (%s%s)%s\n",
 			r->run.cfg.kpc_method, r->run.sess.tp_mask ? ", opted-in tracepoints" :
 			"; no probes", r->o.argv ? "" : "; Ctrl-C to stop");
-	else if (!r->o.json)
+	else if (!mg_json_output)
 		fprintf(stderr, "mgtrace: counting with backend %s (tracepoints as %s)%s\n",
 			mg_backend_name(r->run.sess.backend), r->run.cfg.tp_flavour,
 			r->o.argv ? "" : "; Ctrl-C to stop");
@@ -371,8 +366,8 @@ out:
 	mg_latency_close(r->lat);
 	r->lat = NULL;
 	mg_run_cleanup(&r->run);
-	if (r->out && r->out != stdout)
-		fclose(r->out);
+	if (mg_out_close() && !ret)
+		ret = MG_EXIT_FAIL;
 	return ret;
 }
 

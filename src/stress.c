@@ -19,8 +19,13 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
+#include <jansson.h>
 #include "commands.h"
+#include "escape.h"
+#include "opts.h"
+#include "report.h"
 #include "util.h"
 #include "workload.h"
 
@@ -28,7 +33,7 @@ static int usage(FILE *f, int code)
 {
 	fprintf(f,
 		"Usage: mgtrace stress [--threads N] [--files M] [--duration SECONDS | --ops N] [--dir PATH]\n"
-		"                      [--no-stat] [--shared | --race]\n"
+		"                      [--no-stat] [--shared | --race] [--json] [-o FILE]\n"
 		"Write and stat files from N threads (one per CPU by default) so that fine-grained\n"
 		"timestamps and floor swaps happen on every CPU; print write+stat operations per second.\n"
 		"  -t, --threads N      worker threads, 1..1024 (default: online CPUs)\n"
@@ -44,7 +49,11 @@ static int usage(FILE *f, int code)
 		"  -R, --race           the chmod-against-fstat race: all threads share one file;\n"
 		"                       even threads fchmod it (0600/0644 in turn), odd threads\n"
 		"                       fstat it (needs 2 threads or more); --ops counts each\n"
-		"                       thread's calls\n");
+		"                       thread's calls\n"
+		"  -j, --json           the result as one JSON object (docs/json.md)\n"
+		"  -o, --output FILE    the result to FILE instead of stdout\n"
+		"Exit codes: 0 ok, 1 runtime failure, 2 usage (also: --dir does not exist),\n"
+		"3 environment (--dir not writable: permission denied, read-only).\n");
 	return code;
 }
 
@@ -55,11 +64,11 @@ int cmd_stress(int argc, char **argv)
 		{ "duration", required_argument, 0, 'd' }, { "ops", required_argument, 0, 'n' },
 		{ "dir", required_argument, 0, 'D' }, { "no-stat", no_argument, 0, 'S' },
 		{ "shared", no_argument, 0, 's' },
-		{ "race", no_argument, 0, 'R' },
+		{ "race", no_argument, 0, 'R' }, MG_OPT_COMMON_LONG,
 		{ "help", no_argument, 0, 'h' }, { 0 } };
 	struct mg_wl_opts o = { .files = 4, .prefix = "mgtrace-stress" };
 	struct mg_wl_step steps[2];
-	const char *fs;
+	const char *fs, *mode;
 	struct mg_workload wl;
 	double duration = 3, secs;
 	bool duration_given = false, no_stat = false, race = false;
@@ -72,7 +81,7 @@ int cmd_stress(int argc, char **argv)
 	o.threads = ncpu > 0 ? (uint64_t)ncpu : 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:f:d:n:D:SsRh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":t:f:d:n:D:SsRh" MG_OPT_COMMON_SHORT, lo, NULL)) != -1) {
 		int e = 0;
 
 		switch (c) {
@@ -85,7 +94,9 @@ int cmd_stress(int argc, char **argv)
 		case 's': o.shared = true; break;
 		case 'R': race = true; break;
 		case 'h': return usage(stdout, MG_EXIT_OK);
-		default: return mg_bad_option("stress", c, argv);
+		default:
+			if (!mg_opt_common(c, optarg))
+				return mg_bad_option("stress", c, argv);
 		}
 		if (e)
 			return mg_err(MG_EXIT_USAGE, "stress: invalid value '%s' for --%s", optarg,
@@ -96,6 +107,8 @@ int cmd_stress(int argc, char **argv)
 		return mg_err(MG_EXIT_USAGE, "stress: unexpected argument '%s'", argv[optind]);
 	if (duration_given && o.iterations)
 		return mg_err(MG_EXIT_USAGE, "stress: --duration and --ops exclude each other");
+	if ((err = mg_out_open("stress", false)))
+		return err;
 
 	/*
 	 * One iteration: write+stat of one file (write only with --no-stat); the
@@ -126,7 +139,7 @@ int cmd_stress(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	if ((err = mg_wl_start(&wl, &o, why, sizeof(why))))
 		return mg_err(err == -ENOMEM || err == -EAGAIN ? MG_EXIT_FAIL :
-			      o.parent ? MG_EXIT_USAGE : MG_EXIT_ENV, "stress: %s", why);
+			      o.parent ? mg_path_exit(-err) : MG_EXIT_ENV, "stress: %s", why);
 	/*
 	 * Wait for the duration (or, with --ops, for the threads to finish); SIGINT and
 	 * SIGTERM end the run early either way. The rate does not depend on this
@@ -149,14 +162,32 @@ int cmd_stress(int argc, char **argv)
 	err = mg_wl_finish(&wl);
 	total = mg_wl_iterations(&wl);
 	secs = mg_wl_elapsed_ns(&wl) / 1e9;
-	printf("stress: %llu threads x %llu files on %s (%s): %llu %s ops in %.3f s = %.0f ops/s%s\n",
-	       (unsigned long long)o.threads, (unsigned long long)o.files, wl.dir,
-	       fs,
-	       (unsigned long long)total, race ? "chmod|fstat" : no_stat ? "write" : "write+stat", secs,
-	       secs > 0 ? total / secs : 0, o.shared ? " (files shared by all threads)" : "");
-	fflush(stdout);
+	mode = race ? "chmod|fstat" : no_stat ? "write" : "write+stat";
+	if (mg_json_output) {
+		json_t *j = json_object();
+		struct utsname u;
+
+		uname(&u);
+		mg_json_put_header(j, "stress", u.release);
+		json_object_set_new(j, "threads", json_integer((json_int_t)o.threads));
+		json_object_set_new(j, "files", json_integer((json_int_t)o.files));
+		json_object_set_new(j, "dir", mg_json_cstr(wl.dir));
+		json_object_set_new(j, "fstype", mg_json_cstr(fs));
+		json_object_set_new(j, "ops", json_string(mode));
+		json_object_set_new(j, "shared", json_boolean(o.shared));
+		json_object_set_new(j, "iterations", json_integer((json_int_t)total));
+		json_object_set_new(j, "seconds", json_real(secs));
+		json_object_set_new(j, "ops_per_s", json_real(secs > 0 ? total / secs : 0));
+		mg_json_print_line(mg_out, j);
+		json_decref(j);
+	} else {
+		fprintf(mg_out, "stress: %llu threads x %llu files on %s (%s): %llu %s ops in %.3f s = "
+			"%.0f ops/s%s\n", (unsigned long long)o.threads, (unsigned long long)o.files,
+			wl.dir, fs, (unsigned long long)total, mode, secs, secs > 0 ? total / secs : 0,
+			o.shared ? " (files shared by all threads)" : "");
+	}
 	mg_wl_free(&wl);
 	if (err)
 		return mg_err(MG_EXIT_FAIL, "stress: %s", strerror(err));
-	return MG_EXIT_OK;
+	return mg_out_close();
 }

@@ -96,10 +96,9 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 		{ "pid", required_argument, 0, 'p' }, { "comm", required_argument, 0, 'c' },
 		{ "path", required_argument, 0, 'f' }, { "inode", required_argument, 0, 'i' },
 		{ "events", required_argument, 0, 'e' }, { "backend", required_argument, 0, 'b' },
-		{ "json", no_argument, 0, 'j' }, { "all", no_argument, 0, 'a' },
+		MG_OPT_COMMON_LONG, { "all", no_argument, 0, 'a' },
 		{ "ringbuf-size", required_argument, 0, O_RB }, { "help", no_argument, 0, 'h' },
-		{ "no-inherit", no_argument, 0, O_NOINH },
-		{ "verbose", no_argument, 0, 'v' }, { 0 } };
+		{ "no-inherit", no_argument, 0, O_NOINH }, { 0 } };
 	unsigned int maj, min;
 	unsigned long long ino;
 	bool inode_given = false;
@@ -110,7 +109,7 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 	o->ringbuf_bytes = MG_RINGBUF_DEFAULT;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:p:c:f:i:e:b:jahv", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:p:c:f:i:e:b:ah" MG_OPT_COMMON_SHORT, lo, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (mg_parse_u64(optarg, 1, 4194304, &o->pid))
@@ -149,18 +148,19 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 			if (mg_opt_backend("trace", optarg, 0, &o->backend))
 				return MG_EXIT_USAGE;
 			break;
-		case 'j': o->json = true; break;
 		case 'a': o->all = true; break;
 		case O_NOINH: o->no_inherit = true; break;
 		case O_RB:
 			if (mg_opt_ringbuf("trace", optarg, &o->ringbuf_bytes))
 				return MG_EXIT_USAGE;
 			break;
-		case 'v': mg_verbose++; break;
 		case 'h': exit(usage(stdout, MG_EXIT_OK));
-		default: return mg_bad_option("trace", c, argv);
+		default:
+			if (!mg_opt_common(c, optarg))
+				return mg_bad_option("trace", c, argv);
 		}
 	}
+	o->json = mg_json_output;
 	if (o->path && inode_given)
 		return mg_err(MG_EXIT_USAGE, "trace: --path and --inode exclude each other");
 	if (optind < argc)
@@ -264,10 +264,10 @@ static void note_lost(struct trace_state *t)
 			json_object_set_new(o, "type", json_string("not_followed"));
 			json_object_set_new(o, "processes", json_integer((json_int_t)(nf - t->nf_seen)));
 			json_object_set_new(o, "reason", json_string("process map full"));
-			mg_json_print_line(stdout, o);
+			mg_json_print_line(mg_out, o);
 			json_decref(o);
 		} else {
-			printf("not followed: %llu new processes of COMMAND (process map full, %u "
+			fprintf(mg_out, "not followed: %llu new processes of COMMAND (process map full, %u "
 			       "entries): their events are not shown\n",
 			       (unsigned long long)(nf - t->nf_seen), MG_MAX_TRACED);
 		}
@@ -281,10 +281,10 @@ static void note_lost(struct trace_state *t)
 
 		json_object_set_new(o, "type", json_string("lost"));
 		json_object_set_new(o, "lost_events", json_integer((json_int_t)(lost - t->lost_seen)));
-		mg_json_print_line(stdout, o);
+		mg_json_print_line(mg_out, o);
 		json_decref(o);
 	} else {
-		printf("lost %llu events\n", (unsigned long long)(lost - t->lost_seen));
+		fprintf(mg_out, "lost %llu events\n", (unsigned long long)(lost - t->lost_seen));
 	}
 	t->lost_seen = lost;
 }
@@ -298,7 +298,8 @@ int cmd_trace(int argc, char **argv)
 
 	if ((ret = parse_opts(&t.o, argc, argv)))
 		return ret;
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	if ((ret = mg_out_open("trace", t.o.argv != NULL)))
+		return ret;
 	mg_kenv_probe(&t.run.env);
 	if ((ret = mg_env_require(&t.run.env, true)))
 		return ret;
@@ -353,7 +354,7 @@ int cmd_trace(int argc, char **argv)
 			"not asked", t.floor.skel || !(t.o.mask & EV_FLOOR) ? "" : t.floor_why,
 			t.o.argv ? "" : "; Ctrl-C to stop");
 		trace_print_selection(&t);
-		printf("%-18s %3s %7s %-15s %-13s %-7s %-10s %-16s %s\n", "TIME(REALTIME)", "CPU", "PID",
+		fprintf(mg_out, "%-18s %3s %7s %-15s %-13s %-7s %-10s %-16s %s\n", "TIME(REALTIME)", "CPU", "PID",
 		       "COMM", "EVENT", "DEV", "INO", "NAME", "DETAILS");
 	}
 	mg_run_release(&t.run);
@@ -383,5 +384,7 @@ out:
 	mg_floor_close(&t.floor);
 	mg_run_cleanup(&t.run);
 	follow_bpf__destroy(t.follow);
+	if (mg_out_close() && !ret)
+		ret = MG_EXIT_FAIL;
 	return ret;
 }

@@ -6,6 +6,7 @@
 #include "escape.h"
 #include "ident.h"
 #include "report.h"
+#include "opts.h"
 #include "trace_int.h"
 #include "util.h"
 
@@ -113,7 +114,7 @@ static void print_json_event(struct trace_state *t, const struct mg_event *e, in
 					    json_string("mg_floor is not in /proc/kallsyms"));
 		break;
 	}
-	mg_json_print_line(stdout, o);
+	mg_json_print_line(mg_out, o);
 	json_decref(o);
 }
 
@@ -168,7 +169,7 @@ void trace_on_event(void *ctx, const struct mg_event *e)
 	event_names(e, &comm_len, &comm_cut, &name_len, &name_cut);
 	mg_text_escape(comm, sizeof(comm), e->comm, comm_len, comm_cut);
 	mg_text_escape(name, sizeof(name), e->name, name_len, name_cut);
-	printf("%s %3u %7u %-15s %-13s %-7s %-10llu %-16s %s\n", tm, e->cpu, e->tgid, comm,
+	fprintf(mg_out, "%s %3u %7u %-15s %-13s %-7s %-10llu %-16s %s\n", tm, e->cpu, e->tgid, comm,
 	       trace_kind_names[e->kind], mg_kdev_str(e->dev, dev), (unsigned long long)e->ino,
 	       name[0] ? name : "-", det);
 }
@@ -212,7 +213,7 @@ void trace_print_summary(struct trace_state *t)
 			json_object_set_new(o, "copied_up_untraced",
 					    json_sprintf("%u:%u:%llu", cu->dev >> 20, cu->dev & 0xfffff,
 							 cu->ino));
-		mg_json_print_line(stdout, o);
+		mg_json_print_line(mg_out, o);
 		json_decref(o);
 		return;
 	}

@@ -6,10 +6,10 @@
 echo "# trace"
 F=$T/trace-f; G=$T/trace-g
 echo a > "$F"; echo a > "$G"
-$MG trace --json --path "$F" -- python3 tests/trace_workload.py seq "$F" > "$T/trace.json" 2> "$T/trace.err"
+$MG trace --json -o "$T/trace.json" --path "$F" -- python3 tests/trace_workload.py seq "$F" > "$T/trace.out" 2> "$T/trace.err"
 rc=$?
 [ $rc = 0 ] && ok "trace -- COMMAND exits with its status" || bad "trace exit $rc: $(cat "$T/trace.err")"
-python3 tests/checkjson.py trace-seq "$T/trace.json" "$F" > "$T/trace.chk" 2>&1
+python3 tests/checkjson.py trace-seq "$T/trace.json" "$F" "$T/trace.out" > "$T/trace.chk" 2>&1
 tally trace-seq "$T/trace.chk"
 
 # filters: comm A writes F and G, comm B writes F; trace only comm A on F
@@ -50,5 +50,5 @@ else wait $tp; grep -q 'events printed' "$T/tr.err" && ok "trace stops on SIGINT
 kill -INT $sp 2>/dev/null; wait $sp
 badcase "trace: --path with --inode" 2 "exclude each other" $MG trace --path "$F" --inode 8:1:2
 # stress --shared: both threads stat the same file (the floor invariants' contended case)
-$MG trace --json --events stat -- $MG stress --shared --threads 2 --files 1 --ops 200 > "$T/sh.json" 2>&1
+$MG trace --json -o "$T/sh.json" --events stat -- $MG stress --shared --threads 2 --files 1 --ops 200 > /dev/null 2>&1
 python3 tests/checkjson.py trace-tids "$T/sh.json" shared-f1 2 > "$T/c" 2>&1; tally stress-shared "$T/c"

@@ -27,14 +27,14 @@ if mountpoint -q "$B/m" && [ -d "$B/m/sv" ]; then
 	sdev=$(stat -c '%Hd:%Ld' "$f"); kdev=$(mdev "$B/m"); ino=$(stat -c %i "$f")
 	[ "$sdev" != "$kdev" ] && ok "btrfs: stat dev $sdev differs from the superblock's $kdev" \
 		|| bad "btrfs: stat dev $sdev equals s_dev $kdev: the case is not exercised"
-	$MG trace --json --path "$f" -- sh -c "stat '$f' >/dev/null; echo b >> '$f'; stat '$f' >/dev/null" \
-		> "$T/bt.json" 2> "$T/bt.err"
+	$MG trace --json -o "$T/bt.json" --path "$f" -- sh -c "stat '$f' >/dev/null; echo b >> '$f'; stat '$f' >/dev/null" \
+		> /dev/null 2> "$T/bt.err"
 	# trace --path shows stat, ctime_swap, stat on the superblock's device
 	evs btrfs "$T/bt.json" "stat@$kdev:$ino ctime_swap@$kdev:$ino stat@$kdev:$ino"
 	# the note says inode numbers repeat across subvolumes
 	summ btrfs-note "$T/bt.json" "inodes_note~btrfs subvolumes share one s_dev"
 	# the check can fail: stat's own device names no event
-	$MG trace --json --inode "$sdev:$ino" -- sh -c "stat '$f' >/dev/null; echo b >> '$f'" > "$T/bt0.json" 2>/dev/null
+	$MG trace --json -o "$T/bt0.json" --inode "$sdev:$ino" -- sh -c "stat '$f' >/dev/null; echo b >> '$f'" > /dev/null 2>/dev/null
 	evs "btrfs-stat-dev-$sdev" "$T/bt0.json" ""	# --inode with stat's device matches no event
 	umount "$B/m"
 else
@@ -51,15 +51,15 @@ if mountpoint -q "$O/m"; then
 	odev=$(mdev "$O/m"); udev=$(mdev "$O/u"); ldev=$(mdev "$O/l1")
 	# a file created through the overlay lives in the upper layer
 	echo y > "$O/m/upf"; oino=$(stat -c %i "$O/m/upf"); uino=$(stat -c %i "$O/u/up/upf")
-	$MG trace --json --path "$O/m/upf" -- sh -c "stat '$O/m/upf' >/dev/null; echo b >> '$O/m/upf'; stat '$O/m/upf' >/dev/null" \
-		> "$T/ou.json" 2> "$T/ou.err"
+	$MG trace --json -o "$T/ou.json" --path "$O/m/upf" -- sh -c "stat '$O/m/upf' >/dev/null; echo b >> '$O/m/upf'; stat '$O/m/upf' >/dev/null" \
+		> /dev/null 2> "$T/ou.err"
 	# stat and ctime_swap on the tmpfs upper inode, ctime_set on the overlay's
 	evs overlay-upper "$T/ou.json" \
 		"stat@$udev:$uino ctime_set@$odev:$oino ctime_swap@$udev:$uino ctime_set@$odev:$oino stat@$udev:$uino"
 	summ overlay-upper-inodes "$T/ou.json" "roles=overlay@$odev,upper@$udev"	# the traced inodes
 	# a file only in the lower layer: traced there; the copy-up's new upper inode is reported, not hidden
 	lino=$(stat -c %i "$O/l1/low")
-	$MG trace --json --path "$O/m/low" -- sh -c "stat '$O/m/low' >/dev/null" > "$T/ol.json" 2> "$T/ol.err"
+	$MG trace --json -o "$T/ol.json" --path "$O/m/low" -- sh -c "stat '$O/m/low' >/dev/null" > /dev/null 2> "$T/ol.err"
 	evs overlay-lower "$T/ol.json" "stat@$ldev:$lino"	# a lower-only file's stat on the lower inode
 	# the note says a copy-up would not be traced; none happened
 	summ overlay-lower-note "$T/ol.json" copied_up_untraced=None "inodes_note~copies it up"
@@ -69,7 +69,7 @@ if mountpoint -q "$O/m"; then
 		&& ok "overlay copy-up during the trace is reported with the new upper inode $udev:$cu" \
 		|| bad "overlay copy-up not reported: $(cat "$T/oc.err")"
 	# after the copy-up the same path resolves to the upper inode
-	$MG trace --json --path "$O/m/low" -- sh -c "echo c >> '$O/m/low'" > "$T/oc2.json" 2>/dev/null
+	$MG trace --json -o "$T/oc2.json" --path "$O/m/low" -- sh -c "echo c >> '$O/m/low'" > /dev/null 2>/dev/null
 	# the write's ctime_swap on the upper inode, ctime_sets on the overlay inode, which keeps
 	# the lower inode's number (ovl_map_ino() at lookup)
 	evs overlay-after-copy-up "$T/oc2.json" "ctime_set@$odev:$lino ctime_swap@$udev:$cu ctime_set@$odev:$lino"
@@ -81,22 +81,22 @@ umount "$O/u" 2>/dev/null
 
 # ---- resolving --path asks for no timestamps: it sets no QUERIED flag ----
 F=$T/idq; echo a > "$F"; echo b >> "$F"
-$MG trace --json --path "$F" -- sh -c "echo c >> '$F'" > "$T/q.json" 2>/dev/null
+$MG trace --json -o "$T/q.json" --path "$F" -- sh -c "echo c >> '$F'" > /dev/null 2>/dev/null
 # one swap, its old value not QUERIED
 evs path-not-queried "$T/q.json" ctime_swap --format queried --only ctime_swap
-$MG trace --json --path "$F" -- sh -c "stat '$F' >/dev/null; echo d >> '$F'" > "$T/q2.json" 2>/dev/null
+$MG trace --json -o "$T/q2.json" --path "$F" -- sh -c "stat '$F' >/dev/null; echo d >> '$F'" > /dev/null 2>/dev/null
 grep -q '"old_queried":true' "$T/q2.json" && ok "the QUERIED check can fail: after a stat the swap's old value is QUERIED" \
 	|| bad "no QUERIED swap after a stat: $(cat "$T/q2.json")"
 
 # ---- child processes: COMMAND's grandchild is traced by default, not with --no-inherit ----
 C=$T/child; echo a > "$C"; cino=$(stat -c %i "$C")
-run_kids() { $MG trace --json --path "$C" "$@" -- sh -c "echo b >> '$C'; sh -c \"stat '$C' >/dev/null; true\"; true"; }
-run_kids > "$T/k.json" 2> "$T/k.err"
+run_kids() { local out=$1; shift; $MG trace --json -o "$out" --path "$C" "$@" -- sh -c "echo b >> '$C'; sh -c \"stat '$C' >/dev/null; true\"; true"; }
+run_kids "$T/k.json" > /dev/null 2> "$T/k.err"
 # the shell's swap and its grandchild's stat, from 2 processes
 evs command-grandchild "$T/k.json" "ctime_swap/sh stat/stat" --format comm --pids 2
 # 2 descendants followed (inner sh, stat), 0 not followed
 summ command-followed "$T/k.json" processes_followed=2 processes_not_followed=0
-run_kids --no-inherit > "$T/k1.json" 2>/dev/null
+run_kids "$T/k1.json" --no-inherit > /dev/null 2>/dev/null
 evs no-inherit "$T/k1.json" "ctime_swap@$(mdev "$C"):$cino"	# only COMMAND's own swap, not the grandchild's stat
 badcase "trace: --no-inherit without COMMAND" 2 "needs COMMAND" $MG trace --no-inherit
 badcase "trace: --no-inherit with --all" 2 "needs COMMAND" $MG trace --no-inherit -a -- true

@@ -30,12 +30,12 @@ n=$(gcc -E "$T/raw.c" | awk '/^# [0-9]+ "/ { file = $3; next }
 # trace --json and text
 D=$T/names; mkdir -p "$D"
 HEXARGS[2]=$(hex "$D")
-$MG trace --json -- python3 tests/names_workload.py "$D" "${ARGS[@]}" > "$T/names-trace.json" 2> "$T/names-trace.err" \
+$MG trace --json -o "$T/names-trace.json" -- python3 tests/names_workload.py "$D" "${ARGS[@]}" > /dev/null 2> "$T/names-trace.err" \
 	&& ok "trace --json around the names workload exits 0" || bad "trace names: $(cat "$T/names-trace.err")"
 python3 tests/checkjson.py trace-names "$T/names-trace.json" > "$T/names-trace.chk" 2>&1
 tally trace-names "$T/names-trace.chk"
 rm -f "$D"/*
-$MG trace -- python3 tests/names_workload.py "$D" "${ARGS[@]}" > "$T/names-trace.txt" 2>/dev/null
+$MG trace -o "$T/names-trace.txt" -- python3 tests/names_workload.py "$D" "${ARGS[@]}" > /dev/null 2>&1
 n=$(grep -cv '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\.[0-9]\{9\} \|^TIME(REALTIME)' "$T/names-trace.txt")
 [ "$n" = 0 ] && ok "trace text: a newline in a name does not split lines" \
 	|| bad "trace text: $n lines are not event lines: $(grep -v '^[0-9]' "$T/names-trace.txt" | head -3)"
@@ -75,7 +75,7 @@ if mountpoint -q "$L"; then
 		&& ok "check text names the loop device and its mount point" \
 		|| bad "check text: $(grep 'workload directory' "$T/loop-check.txt")"
 	echo a > "$L/f"
-	$MG trace --json --path "$L/f" -- python3 tests/trace_workload.py seq "$L/f" > "$T/loop-trace.json" 2>/dev/null
+	$MG trace --json -o "$T/loop-trace.json" --path "$L/f" -- python3 tests/trace_workload.py seq "$L/f" > /dev/null 2>/dev/null
 	# the st_dev filter matches the events' s_dev
 	python3 tests/checkjson.py trace-dev "$T/loop-trace.json" "$LDEV" 5 > "$T/loop-trace.chk" 2>&1
 	tally loop-trace "$T/loop-trace.chk"

@@ -47,10 +47,10 @@ full() { [ "${mgtest_smoke:-0}" != 1 ]; }
 trace_json() {
 	local before after rc=0
 	before=$(cat /sys/kernel/debug/multigrain_timestamps)
-	$MG trace --json -a --backend "$1" -- $MG stress --threads 1 --files 1 --ops 2000 \
-		> /tmp/trace.json 2> /tmp/trace.err || rc=$?
+	$MG trace --json -o /tmp/trace.json -a --backend "$1" -- $MG stress --threads 1 --files 1 \
+		--ops 2000 > /dev/null 2> /tmp/trace.err || rc=$?
 	after=$(cat /sys/kernel/debug/multigrain_timestamps)
-	grep -v '^stress:' /tmp/trace.json
+	cat /tmp/trace.json
 	# shellcheck disable=SC2086 # word splitting wanted
 	printf '{"type":"debugfs","before":[%s],"after":[%s]}\n' "$(echo $before | tr ' ' ,)" \
 		"$(echo $after | tr ' ' ,)"
@@ -60,13 +60,12 @@ trace_json() {
 # trace_shared: floor events (JSON lines only) of two threads writing and stat'ing one file
 trace_shared() {
 	local rc=0
-	$MG trace --json -a --backend fentry --events floor -- \
-		$MG stress --shared --threads 2 --files 1 --duration 1 > /tmp/tsh.json || rc=$?
-	grep -v '^stress:' /tmp/tsh.json
+	$MG trace --json -o /tmp/tsh.json -a --backend fentry --events floor -- \
+		$MG stress --shared --threads 2 --files 1 --duration 1 > /dev/null || rc=$?
+	cat /tmp/tsh.json
 	return $rc
 }
-# check_shared: check around the same shared-file stress (the report only: stress's own line
-# goes to stdout too)
+# check_shared: check around the same shared-file stress (the report, written to -o FILE)
 check_shared() {
 	local rc=0
 	$MG check --json -o /tmp/csh.json --backend fentry -- \
