@@ -169,7 +169,39 @@ static void from_tp(struct mg_row *r, const struct mg_report_cfg *cfg, int n,
 	from_bpf(r, n, a, b, c);
 }
 
-/* r = x - y - z (z may be NULL), per CPU where all operands have per-CPU values. */
+/*
+ * Whether x - y - z comes from one consistent reading: the operands are read one
+ * after another (kernel per-CPU counters, then the BPF map), and an operation counted
+ * in x before the reading but in y or z after it (in flight) shifts the difference.
+ * The reading is taken as consistent when every operand with a debugfs bracket shows
+ * that nothing moved while either end was read (width 0), and at least one has a
+ * bracket; otherwise r is marked approximate, with the widest operand named.
+ */
+static void derive_consistency(struct mg_row *r, const struct mg_row *x, const struct mg_row *y,
+			       const struct mg_row *z)
+{
+	const struct mg_row *ops[3] = { x, y, z }, *w = NULL;
+	int i;
+
+	for (i = 0; i < 3 && ops[i]; i++)
+		if (ops[i]->have_bracket && (!w || ops[i]->bracket.width > w->bracket.width))
+			w = ops[i];
+	if (!w) {
+		r->approx = true;
+		snprintf(r->approx_why, sizeof(r->approx_why), "approximate: no debugfs reading "
+			 "shows the operands were still while they were read");
+	} else if (w->bracket.width) {
+		r->approx = true;
+		snprintf(r->approx_why, sizeof(r->approx_why), "approximate: read while the "
+			 "counters moved (%s: %lld counted during the readings)", w->name,
+			 (long long)w->bracket.width);
+	}
+}
+
+/*
+ * r = x - y - z (z may be NULL), per CPU where all operands have per-CPU values;
+ * never below 0 (struct mg_row: approx, clamped, raw).
+ */
 static void derive(struct mg_row *r, const struct mg_row *x, const struct mg_row *y,
 		   const struct mg_row *z, int n)
 {
@@ -206,14 +238,34 @@ static void derive(struct mg_row *r, const struct mg_row *x, const struct mg_row
 	}
 	r->src = MG_SRC_DERIVED;
 	r->have_total = true;
-	r->total = x->total - y->total - (z ? z->total : 0);
+	r->raw = r->total = x->total - y->total - (z ? z->total : 0);
+	derive_consistency(r, x, y, z);
+	if (r->total < 0) {
+		r->total = 0;
+		r->clamped = r->approx = true;
+		snprintf(r->approx_why, sizeof(r->approx_why), "approximate: a difference below 0 "
+			 "(%lld) printed as 0: operations in flight while the operands were read",
+			 (long long)r->raw);
+	}
 	r->have_percpu = x->have_percpu && y->have_percpu && (!z || z->have_percpu);
 	if (!r->have_percpu) {
 		snprintf(r->why, sizeof(r->why), "per-CPU: an operand has no per-CPU values");
 		return;
 	}
-	for (cpu = 0; cpu < n; cpu++)
+	for (cpu = 0; cpu < n; cpu++) {
 		r->percpu[cpu] = x->percpu[cpu] - y->percpu[cpu] - (z ? z->percpu[cpu] : 0);
+		/* below 0 on one CPU: an operation counted on two CPUs (migrated between its
+		 * increments) or in flight; no per-CPU split is printed rather than a wrong one */
+		if (r->percpu[cpu] < 0 && r->have_percpu) {
+			r->have_percpu = false;
+			r->approx = true;
+			snprintf(r->why, sizeof(r->why), "per-CPU: a difference below 0 on CPU%d "
+				 "(%lld): operations in flight or migrated between the operands' "
+				 "increments", cpu, (long long)r->percpu[cpu]);
+		}
+	}
+	if (!r->have_percpu)
+		memset(r->percpu, 0, sizeof(*r->percpu) * n);
 }
 
 /*

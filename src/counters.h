@@ -106,6 +106,17 @@ struct mg_row {
 	struct mg_bracket bracket;	/* the window's count as debugfs bounds it */
 	enum mg_match match;		/* total against bracket (when have_kernel) */
 	bool mismatch;			/* have_kernel && match == MG_MATCH_OUTSIDE */
+	/*
+	 * Derived rows only: the operands were not one consistent reading (a counter moved
+	 * while either end of the window was read, or no debugfs reading shows it did
+	 * not), so operations in flight at the ends make the difference approximate. A
+	 * difference below 0, impossible for a count, is then printed as 0 and raw keeps
+	 * it (total and per-CPU values are never negative).
+	 */
+	bool approx;
+	char approx_why[160];
+	bool clamped;			/* total or a per-CPU value was raised to 0 */
+	int64_t raw;			/* the difference before clamping */
 };
 
 /* All rows for one window. */

@@ -82,10 +82,11 @@ void mg_report_print_interval(FILE *f, const struct mg_report *r, double elapsed
 	for (i = 0; i < NCOLS; i++) {
 		const struct mg_row *row = &r->rows[interval_cols[i]];
 
+		char v[24] = "n/a";
+
 		if (row->have_total)
-			fprintf(f, " %11" PRId64, row->total);
-		else
-			fprintf(f, " %11s", "n/a");
+			snprintf(v, sizeof(v), "%s%" PRId64, row->approx ? "~" : "", row->total);
+		fprintf(f, " %11s", v);
 	}
 	interval_verdict(r, verdict, sizeof(verdict));
 	fprintf(f, "  %s\n", verdict);
@@ -121,13 +122,15 @@ void mg_report_print_summary(FILE *f, const struct mg_report *r)
 		char tot[24] = "n/a";
 
 		if (row->have_total)
-			snprintf(tot, sizeof(tot), "%" PRId64, row->total);
+			snprintf(tot, sizeof(tot), "%s%" PRId64, row->approx ? "~" : "", row->total);
 		bracket_str(row, kern, sizeof(kern));
 		fprintf(f, "%-20s %12s  %-11s %*s  %-6s %s", row->name, tot, mg_src_name(row->src),
 			w, kern, row->have_kernel ? mg_match_name(row->match) : "-", row->detail);
 		if (row->why[0])
 			fprintf(f, "%s%s%s", row->detail[0] ? "; " : "",
 				row->src == MG_SRC_UNAVAILABLE ? "unavailable: " : "", row->why);
+		if (row->approx)
+			fprintf(f, "; %s", row->approx_why);
 		fputc('\n', f);
 	}
 	if (within)
@@ -187,6 +190,13 @@ json_t *mg_report_json(const struct mg_report *r)
 		json_object_set_new(o, "per_cpu", pc);
 		if (row->why[0])
 			json_object_set_new(o, "unavailable", json_string(row->why));
+		if (row->src == MG_SRC_DERIVED) {
+			json_object_set_new(o, "approximate", json_boolean(row->approx));
+			if (row->approx)
+				json_object_set_new(o, "approximate_why", json_string(row->approx_why));
+			if (row->clamped)
+				json_object_set_new(o, "raw_difference", json_integer(row->raw));
+		}
 		if (row->have_bracket) {
 			json_t *b = json_object();
 

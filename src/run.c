@@ -79,34 +79,55 @@ void mg_run_release(struct mg_run *r)
 		return;
 	/* On a failed write the child reads EOF and exits 127. */
 	ssize_t w = write(r->go_fd, "g", 1);
+	int e = 0;
 
 	(void)w;
 	close(r->go_fd);
 	r->go_fd = -1;
+	/* returns at COMMAND's exec (EOF) or with the errno of its failure */
+	if (r->exec_fd > 0 && read(r->exec_fd, &e, sizeof(e)) == sizeof(e))
+		r->exec_err = e ? e : ENOEXEC;
+	if (r->exec_fd > 0)
+		close(r->exec_fd);
+	r->exec_fd = -1;
 }
 
 int mg_run_spawn(struct mg_run *r, char **argv)
 {
-	int p[2];
+	int p[2], ep[2];
 	char c;
 
 	mg_run_block_signals(r);	/* a SIGCHLD is never missed */
 	if (pipe2(p, O_CLOEXEC))
 		return mg_err(MG_EXIT_FAIL, "pipe: %s", strerror(errno));
+	/* exec's outcome: the write end closes on a successful exec (O_CLOEXEC) */
+	if (pipe2(ep, O_CLOEXEC)) {
+		close(p[0]);
+		close(p[1]);
+		return mg_err(MG_EXIT_FAIL, "pipe: %s", strerror(errno));
+	}
 	r->child = fork();
 	if (r->child < 0)
 		return mg_err(MG_EXIT_FAIL, "fork: %s", strerror(errno));
 	if (r->child == 0) {
+		int e;
+
 		close(p[1]);
+		close(ep[0]);
 		sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
 		if (read(p[0], &c, 1) != 1)
 			_exit(127);	/* mgtrace went away before counting began */
 		execvp(argv[0], argv);
-		fprintf(stderr, "mgtrace: cannot run '%s': %s\n", argv[0], strerror(errno));
-		_exit(errno == ENOENT ? 127 : 126);
+		e = errno;
+		fprintf(stderr, "mgtrace: cannot run '%s': %s\n", argv[0], strerror(e));
+		if (write(ep[1], &e, sizeof(e)) != sizeof(e))
+			_exit(126);
+		_exit(e == ENOENT ? 127 : 126);
 	}
 	close(p[0]);
+	close(ep[1]);
 	r->go_fd = p[1];
+	r->exec_fd = ep[0];
 	return MG_EXIT_OK;
 }
 
@@ -251,6 +272,9 @@ void mg_run_cleanup(struct mg_run *r)
 	mg_run_end_child(r);
 	if (r->go_fd > 0)
 		close(r->go_fd);
+	if (r->exec_fd > 0)
+		close(r->exec_fd);
+	r->go_fd = r->exec_fd = -1;
 	mg_session_close(&r->sess);
 	mg_kreader_close(r->kr);
 	r->kr = NULL;

@@ -31,6 +31,8 @@ struct mg_run {
 	struct mg_snap first, prev, cur;	/* start, previous interval, latest */
 	pid_t child;			/* COMMAND, or 0 */
 	int go_fd;			/* releases the child once counting began */
+	int exec_fd;			/* the child's exec: EOF on success, else its errno */
+	int exec_err;			/* errno of COMMAND's failed exec (mg_run_start), or 0 */
 	int child_status;		/* COMMAND's exit code (128+N for signal N) */
 	bool child_done;
 	sigset_t sigs, oldmask;		/* SIGINT, SIGTERM, SIGCHLD: blocked, taken synchronously */
@@ -61,10 +63,17 @@ void mg_run_block_signals(struct mg_run *r);
  */
 int mg_run_spawn(struct mg_run *r, char **argv);
 
-/* Release COMMAND, if held: it execs now (or exits 127 if the pipe broke). */
+/*
+ * Release COMMAND, if held: it execs now (or exits 127 if the pipe broke). Waits for
+ * the exec: when COMMAND cannot be run, exec_err is set (the child printed one line
+ * and exits 127 or 126).
+ */
 void mg_run_release(struct mg_run *r);
 
-/* Take the first snapshot, call at_start if set, mg_run_release(). Returns 0 or -errno. */
+/*
+ * Take the first snapshot, call at_start if set, mg_run_release(): with exec_err set
+ * the run has nothing to report. Returns 0 or -errno.
+ */
 int mg_run_start(struct mg_run *r);
 
 /*

@@ -346,6 +346,17 @@ static int run_stat(struct stat_run *r)
 	}
 	if (r->o.latency && (ret = setup_latency(r)))
 		goto out;
+	if (r->o.argv && (ret = mg_run_spawn(&r->run, r->o.argv)))
+		goto out;
+	if (mg_run_start(&r->run)) {
+		ret = MG_EXIT_FAIL;
+		goto out;
+	}
+	if (r->run.exec_err) {	/* COMMAND never ran: its one line said why; no report */
+		mg_run_end_child(&r->run);
+		ret = r->run.exec_err == ENOENT ? 127 : 126;
+		goto out;
+	}
 	if (!mg_json_output && r->run.sess.backend == MG_BE_KERNEL)
 		fprintf(stderr, "mgtrace: counting with backend kernel (%s%s)%s\n",
 			r->run.cfg.kpc_method, r->run.sess.tp_mask ? ", opted-in tracepoints" :
@@ -354,9 +365,7 @@ static int run_stat(struct stat_run *r)
 		fprintf(stderr, "mgtrace: counting with backend %s (tracepoints as %s)%s\n",
 			mg_backend_name(r->run.sess.backend), r->run.cfg.tp_flavour,
 			r->o.argv ? "" : "; Ctrl-C to stop");
-	if (r->o.argv && (ret = mg_run_spawn(&r->run, r->o.argv)))
-		goto out;
-	if (mg_run_start(&r->run) || main_loop(r)) {
+	if (main_loop(r)) {
 		ret = MG_EXIT_FAIL;
 		goto out;
 	}

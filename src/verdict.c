@@ -151,8 +151,9 @@ void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in)
 	if (in->faults || in->gates_failed) {
 		v->code = MG_EXIT_FAIL;
 		v->word = "FAIL";
-		snprintf(v->reason, sizeof(v->reason), "%llu violation(s), %d floor gate(s) failed",
-			 (unsigned long long)in->faults, in->gates_failed);
+		snprintf(v->reason, sizeof(v->reason), "%llu violation(s), %d floor gate(s) failed%s",
+			 (unsigned long long)in->faults, in->gates_failed,
+			 in->command && in->command_status ? ", COMMAND failed" : "");
 	} else if (in->command && in->command_status) {
 		/* a workload that failed cannot vouch for anything: CI must see it */
 		v->code = MG_EXIT_FAIL;

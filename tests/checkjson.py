@@ -127,6 +127,13 @@ def check_stat(c, objs, backend=None, funcs=False, kernel_percpu=False,
         if row["source"] == "unavailable":
             c.check(row["total"] is None and bool(row.get("unavailable")),
                     f"{name}: unavailable has no value and a reason")
+        # a count is never below 0; a derived row says whether it is exact
+        c.check(row["total"] is None or row["total"] >= 0, f"{name}: total {row['total']} >= 0")
+        c.check(all(v >= 0 for v in row["per_cpu"] or []), f"{name}: per-CPU values >= 0")
+        if row["source"] == "derived":
+            c.check(isinstance(row.get("approximate"), bool)
+                    and (not row["approximate"] or bool(row.get("approximate_why"))),
+                    f"{name}: derived, exact or approximate with the reason")
         if row["per_cpu"] is not None:
             c.check(len(row["per_cpu"]) == nr and sum(row["per_cpu"]) == row["total"],
                     f"{name}: {nr} per-CPU values sum to the total {row['total']}")
@@ -797,6 +804,9 @@ def selftest():
                                 "debugfs_bracket": {"low": 4, "high": 4, "width": 0},
                                 "match": True, "match_kind": "exact"},
                 "stat_queries": {"source": "bpf", "detail": "tp", "total": 9, "per_cpu": [4, 5]},
+                "floor_cmpxchg_fails": {"source": "derived", "detail": "fine_stamps - floor_swaps",
+                                        "total": 1, "per_cpu": None, "unavailable": "x",
+                                        "approximate": False},
                 "current_time": {"source": "unavailable", "detail": "", "total": None,
                                  "per_cpu": None, "unavailable": "needs --hot"}}}
     check_stat(ok, [good], backend="tracepoint", exact_kernel=True)
@@ -843,6 +853,14 @@ def selftest():
                 lambda b: b["counters"]["stat_queries"].update(source="bpf", total=0, per_cpu=[0, 0]))
     must_fail_k("zero-cost: stat_queries unavailable without saying how to opt in",
                 lambda b: b["counters"]["stat_queries"].update(unavailable="not counted"))
+    must_fail("a negative derived count", lambda b: b["counters"]["floor_cmpxchg_fails"].update(
+        total=-9))
+    must_fail("a negative per-CPU value", lambda b: b["counters"]["stat_queries"].update(
+        total=9, per_cpu=[10, -1]))
+    must_fail("a derived row without its exactness", lambda b: b["counters"][
+        "floor_cmpxchg_fails"].pop("approximate"))
+    must_fail("an approximate derived row without the reason", lambda b: b["counters"][
+        "floor_cmpxchg_fails"].update(approximate=True))
     must_fail("an unavailable counter without a reason",
               lambda b: b["counters"]["current_time"].pop("unavailable"))
     must_fail("a silent zero: unavailable with a value",

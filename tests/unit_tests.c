@@ -250,16 +250,36 @@ static void test_report_funcs_kpc(void)
 	      EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].percpu[1], 200 - 28) &&
 	      EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].total, 220 - 40),
 	      "floor_cmpxchg_fails = fine_stamps - floor_swaps, per CPU");
+	CHECK(IS_FALSE(R[MG_R_FLOOR_CMPXCHG_FAILS].approx) &&
+	      IS_FALSE(R[MG_R_FLOOR_CMPXCHG_FAILS].clamped),
+	      "floor_cmpxchg_fails exact: both operands still while read (%s)",
+	      R[MG_R_FLOOR_CMPXCHG_FAILS].approx_why);
+	/* an impossible difference is never printed: 0, marked approximate, raw kept */
 	CHECK(EQ(R[MG_R_CTIME_CMPXCHG_FAILS].src, MG_SRC_DERIVED) &&
-	      EQ(R[MG_R_CTIME_CMPXCHG_FAILS].total, 110 - 330 - 440),
-	      "ctime_cmpxchg_fails = updates - swaps - skips (negative when inconsistent: %lld)",
-	      (long long)R[MG_R_CTIME_CMPXCHG_FAILS].total);
+	      EQ(R[MG_R_CTIME_CMPXCHG_FAILS].total, 0) &&
+	      IS_TRUE(R[MG_R_CTIME_CMPXCHG_FAILS].clamped) &&
+	      IS_TRUE(R[MG_R_CTIME_CMPXCHG_FAILS].approx) &&
+	      EQ(R[MG_R_CTIME_CMPXCHG_FAILS].raw, 110 - 330 - 440),
+	      "ctime_cmpxchg_fails = updates - swaps - skips, below 0 -> 0 approximate, raw kept");
+	CHECK(IS_FALSE(R[MG_R_CTIME_CMPXCHG_FAILS].have_percpu) &&
+	      STRSTR(R[MG_R_CTIME_CMPXCHG_FAILS].why, "below 0 on CPU0"),
+	      "ctime_cmpxchg_fails: no per-CPU split below 0, the reason instead");
 	CHECK(IS_TRUE(R[MG_R_CTIME_SWAPS].have_kernel) && IS_FALSE(R[MG_R_CTIME_SWAPS].mismatch) &&
 	      EQ(R[MG_R_CTIME_SWAPS].total, 330), "ctime_swaps 330 matches debugfs");
 	CHECK(EQ(R[MG_R_CURRENT_TIME].src, MG_SRC_BPF) && EQ(R[MG_R_CURRENT_TIME].total, 770),
 	      "current_time counted with --hot");
 	ASSERT_EQ(r.mismatches, 0, "no mismatch left (got %d)", r.mismatches);
 	mg_report_free(&r);
+
+	/* counters that moved while an end was read: the difference is approximate */
+	b.dbg_post[MG_K_FINE_STAMPS] += 3;
+	mg_report_build(&r, &cfg, &a, &b);
+	CHECK(r.rows[MG_R_FLOOR_CMPXCHG_FAILS].approx &&
+	      strstr(r.rows[MG_R_FLOOR_CMPXCHG_FAILS].approx_why, "fine_stamps: 3 counted"),
+	      "floor_cmpxchg_fails approximate when fine_stamps moved during a reading: %s",
+	      r.rows[MG_R_FLOOR_CMPXCHG_FAILS].approx_why);
+	mg_report_free(&r);
+	b.dbg_post[MG_K_FINE_STAMPS] -= 3;
 
 	/* A BPF undercount (a lost event) must be flagged: the check can fail. */
 	b.bpf[0].v[MG_BPF_CTIME_SWAPS]--;
