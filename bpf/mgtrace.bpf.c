@@ -62,10 +62,24 @@ MG_TRACED_TGIDS_MAP;
 /* Per task: the running inode_set_ctime_current call (shared between the two objects). */
 MG_SET_CTIME_MAP;
 
+/*
+ * Counting mode in process scope (stat -p PID, stat --tree): count only events of the
+ * processes the filter passes (filter_tgid, or traced_tgids with filter_tree).
+ */
+const volatile bool count_scoped = false;
+
 static __always_inline void count(enum mg_bpf_counter c)
 {
 	__u32 zero = 0;
-	struct mg_bpf_counts *p = bpf_map_lookup_elem(&counts, &zero);
+	struct mg_bpf_counts *p;
+
+	if (count_scoped) {
+		__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+		if (!MG_TGID_PASSES(&traced_tgids, filter_tree, filter_tgid, tgid))
+			return;
+	}
+	p = bpf_map_lookup_elem(&counts, &zero);
 
 	if (p)
 		p->v[c]++;

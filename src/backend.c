@@ -280,11 +280,9 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 	if (o->events) {
 		skel->rodata->emit_events = true;
 		skel->rodata->event_mask = o->event_mask ? o->event_mask : ~0U;
-		skel->rodata->filter_tgid = o->filter_tgid;
 		skel->rodata->filter_nids = o->filter_nids;
 		memcpy((void *)skel->rodata->filter_devs, o->filter_devs, sizeof(o->filter_devs));
 		memcpy((void *)skel->rodata->filter_inos, o->filter_inos, sizeof(o->filter_inos));
-		skel->rodata->filter_tree = o->traced_tgids_fd > 0;
 		memcpy((char *)skel->rodata->filter_comm, o->filter_comm, sizeof(o->filter_comm));
 		/* wake the consumer at a quarter full; it also polls every 50-100 ms */
 		skel->rodata->wakeup_bytes = (o->ringbuf_bytes ? o->ringbuf_bytes : 16u << 20) / 4;
@@ -295,8 +293,12 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 			goto fail;
 		}
 	}
+	/* the process filter: of events, or of counts in process scope (stat -p, --tree) */
+	skel->rodata->count_scoped = o->count_scoped;
+	skel->rodata->filter_tgid = o->filter_tgid;
+	skel->rodata->filter_tree = (o->events || o->count_scoped) && o->traced_tgids_fd > 0;
 	/* the process set is shared with bpf/follow.bpf.c; unused, it shrinks to one entry */
-	if (o->events && o->traced_tgids_fd > 0)
+	if ((o->events || o->count_scoped) && o->traced_tgids_fd > 0)
 		err = bpf_map__reuse_fd(skel->maps.traced_tgids, o->traced_tgids_fd);
 	else
 		err = bpf_map__set_max_entries(skel->maps.traced_tgids, 1);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "check_int.h"
+#include "util.h"
 
 /* ---- names of violation and not-fault kinds (checker.h) ---- */
 
@@ -235,7 +236,7 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 	}
 	mg_run_print_backend(&cs->run, f);
 	fputc('\n', f);
-	mg_report_print_summary(f, rep);
+	mg_report_print_summary(f, rep, &(struct mg_print_opts){ .verbose = mg_verbose > 0 });
 	fprintf(f, "\nevents: %llu (ctime swaps %llu, skips %llu, stat queries %llu, sets %llu, "
 		"floor %llu) on %llu inodes; lost %llu; untracked %llu\n",
 		(unsigned long long)st->events, (unsigned long long)st->by_kind[MG_EV_CTIME_SWAP],

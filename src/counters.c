@@ -102,6 +102,13 @@ static void set_unavail(struct mg_row *r, const char *why)
 	snprintf(r->why, sizeof(r->why), "%s", why);
 }
 
+/* Unavailable because of what was asked for (struct mg_row::by_design). */
+static void set_off(struct mg_row *r, const char *why)
+{
+	set_unavail(r, why);
+	r->by_design = true;
+}
+
 static void from_bpf(struct mg_row *r, int n, const struct mg_snap *a, const struct mg_snap *b,
 		     enum mg_bpf_counter c)
 {
@@ -163,7 +170,7 @@ static void from_tp(struct mg_row *r, const struct mg_report_cfg *cfg, int n,
 	if (cfg->tp_off & 1u << tp) {
 		snprintf(why, sizeof(why), cfg->tp_off_why ? cfg->tp_off_why : "not counted: %s",
 			 r->name);
-		set_unavail(r, why);
+		set_off(r, why);
 		return;
 	}
 	from_bpf(r, n, a, b, c);
@@ -213,6 +220,7 @@ static void derive(struct mg_row *r, const struct mg_row *x, const struct mg_row
 		const struct mg_row *m = !x->have_total ? x : !y->have_total ? y : z;
 
 		r->src = MG_SRC_UNAVAILABLE;
+		r->by_design = m->by_design;
 		size_t k;
 
 		k = (size_t)snprintf(r->why, sizeof(r->why), "needs %s (%s: ", r->detail, m->name);
@@ -305,6 +313,39 @@ static void test_skew(struct mg_row *R, const struct mg_report_cfg *cfg)
 		r->percpu[0] += cfg->skew_n;
 }
 
+/*
+ * Process scope: only BPF counts, which the programs filter by tgid. The kernel's
+ * counters (and debugfs) count every process, so the rows only they give are off.
+ */
+static void build_scoped(struct mg_row *R, const struct mg_report_cfg *cfg,
+			 const struct mg_snap *a, const struct mg_snap *b)
+{
+	static const char global[] = "process scope: the kernel's counter is global (every "
+				     "process); the scope counts events in BPF";
+	int n = cfg->nr_cpus;
+
+	if (cfg->func_backend) {
+		from_bpf(&R[MG_R_CTIME_UPDATES], n, a, b, MG_BPF_CTIME_UPDATES);
+		snprintf(R[MG_R_CTIME_UPDATES].detail, sizeof(R[0].detail), "%s inode_set_ctime_current",
+			 cfg->func_probe[0]);
+		from_bpf(&R[MG_R_FINE_STAMPS], n, a, b, MG_BPF_FINE_STAMPS);
+		snprintf(R[MG_R_FINE_STAMPS].detail, sizeof(R[0].detail), "%s ktime_get_real_ts64_mg",
+			 cfg->func_probe[1]);
+	} else {
+		set_off(&R[MG_R_CTIME_UPDATES], "process scope: needs a function-probe backend "
+			"(mg_ctime_updates is global)");
+		set_off(&R[MG_R_FINE_STAMPS], "process scope: needs a function-probe backend "
+			"(mg_fine_stamps is global)");
+	}
+	snprintf(R[MG_R_FLOOR_SWAPS].detail, sizeof(R[0].detail), "timekeeping_mg_floor_swaps");
+	set_off(&R[MG_R_FLOOR_SWAPS], global);
+	from_tp(&R[MG_R_CTIME_SWAPS], cfg, n, a, b, MG_BPF_CTIME_SWAPS, 0);
+	from_tp(&R[MG_R_CTIME_SKIPS], cfg, n, a, b, MG_BPF_CTIME_SKIPS, 1);
+	from_tp(&R[MG_R_STAT_QUERIES], cfg, n, a, b, MG_BPF_STAT_QUERIES, 2);
+	from_tp(&R[MG_R_CTIME_SETS], cfg, n, a, b, MG_BPF_CTIME_SETS, 3);
+	test_skew(R, cfg);
+}
+
 int mg_report_build(struct mg_report *rep, const struct mg_report_cfg *cfg,
 		    const struct mg_snap *a, const struct mg_snap *b)
 {
@@ -325,6 +366,10 @@ int mg_report_build(struct mg_report *rep, const struct mg_report_cfg *cfg,
 
 	bool kern = cfg->kpc && cfg->prefer_kpc;
 
+	if (cfg->scoped) {
+		build_scoped(R, cfg, a, b);
+		goto derived;
+	}
 	if (cfg->func_backend && !kern) {
 		from_bpf(&R[MG_R_CTIME_UPDATES], n, a, b, MG_BPF_CTIME_UPDATES);
 		snprintf(R[MG_R_CTIME_UPDATES].detail, sizeof(R[0].detail), "%s inode_set_ctime_current",
@@ -353,6 +398,7 @@ int mg_report_build(struct mg_report *rep, const struct mg_report_cfg *cfg,
 	compare(&R[MG_R_FLOOR_SWAPS], a, b, MG_K_FLOOR_SWAPS);
 	compare(&R[MG_R_CTIME_SWAPS], a, b, MG_K_CTIME_SWAPS);
 
+derived:
 	derive(&R[MG_R_FLOOR_CMPXCHG_FAILS], &R[MG_R_FINE_STAMPS], &R[MG_R_FLOOR_SWAPS], NULL, n);
 	derive(&R[MG_R_CTIME_CMPXCHG_FAILS], &R[MG_R_CTIME_UPDATES], &R[MG_R_CTIME_SWAPS],
 	       &R[MG_R_CTIME_SKIPS], n);
@@ -367,8 +413,8 @@ int mg_report_build(struct mg_report *rep, const struct mg_report_cfg *cfg,
 		const char *why = cfg->func_backend ? "hot-path probes need --hot"
 						    : "needs a function-probe backend and --hot";
 
-		set_unavail(&R[MG_R_CURRENT_TIME], why);
-		set_unavail(&R[MG_R_COARSE_MG], why);
+		set_off(&R[MG_R_CURRENT_TIME], why);
+		set_off(&R[MG_R_COARSE_MG], why);
 	}
 
 	for (i = 0; i < MG_R_NR; i++)

@@ -79,6 +79,9 @@ struct mg_report_cfg {
 	const char *kpc_method;		/* how they are read (mg_kreader_method()) */
 	bool prefer_kpc;		/* with kpc, the four kernel-counted rows come from the
 					 * kernel's counters even where probes count them too */
+	bool scoped;			/* process scope (-p, --tree): BPF counts filtered by
+					 * tgid; the kernel's global counters are not used and
+					 * nothing is compared with debugfs */
 	unsigned int tp_off;		/* tracepoints NOT attached (1 << index in mg_tp_names[]):
 					 * their rows are unavailable, with tp_off_why */
 	const char *tp_off_why;		/* e.g. "not counted: opt in with -e %s (or -e all)"; one
@@ -99,6 +102,9 @@ struct mg_row {
 	bool have_percpu;
 	int64_t *percpu;		/* nr_cpus counts, when have_percpu */
 	char why[192];			/* reason total and/or per-CPU values are unavailable */
+	bool by_design;			/* unavailable because of what was asked (not opted in,
+					 * no --hot, process scope), not because of a failure:
+					 * text output lists it behind -v only */
 	bool from_debugfs;		/* total is the debugfs delta itself (not compared) */
 	bool have_kernel;		/* a debugfs bracket exists to compare with */
 	int64_t kernel;			/* outer debugfs delta of the window (= bracket.high) */

@@ -2,40 +2,80 @@
 /* report.c - text and JSON renderings of a struct mg_report (see report.h). */
 #include <inttypes.h>
 #include <string.h>
+#include <time.h>
 #include "report.h"
 #include "escape.h"
 #include "util.h"
 
-/* Columns of the interval row: the counters a user watches over time. */
+/* Columns an interval row can have, in summary order. */
 static const enum mg_row_id interval_cols[] = {
 	MG_R_CTIME_UPDATES, MG_R_FINE_STAMPS, MG_R_FLOOR_SWAPS, MG_R_FLOOR_CMPXCHG_FAILS,
-	MG_R_CTIME_SWAPS, MG_R_CTIME_SKIPS, MG_R_STAT_QUERIES, MG_R_CTIME_SETS,
+	MG_R_CTIME_SWAPS, MG_R_CTIME_SKIPS, MG_R_CTIME_CMPXCHG_FAILS, MG_R_STAT_QUERIES,
+	MG_R_CTIME_SETS, MG_R_CURRENT_TIME, MG_R_COARSE_MG,
 };
 #define NCOLS (sizeof(interval_cols) / sizeof(interval_cols[0]))
+#define MG_TEXT_WIDTH 100	/* default text output fits this many columns */
+#define TIME_W 12		/* "HH:MM:SS.mmm" */
 
-static const char *short_name(enum mg_row_id id)
+static int col_width(enum mg_row_id id, const struct mg_report *r)
 {
-	switch (id) {
-	case MG_R_CTIME_UPDATES: return "ctime_upd";
-	case MG_R_FINE_STAMPS: return "fine";
-	case MG_R_FLOOR_SWAPS: return "floor_swp";
-	case MG_R_FLOOR_CMPXCHG_FAILS: return "floor_fail";
-	case MG_R_CTIME_SWAPS: return "ctime_swp";
-	case MG_R_CTIME_SKIPS: return "ctime_skip";
-	case MG_R_STAT_QUERIES: return "stat_q";
-	case MG_R_CTIME_SETS: return "ctime_set";
-	default: return "?";
-	}
+	int w = (int)strlen(r ? r->rows[id].name : "");
+
+	return w < 10 ? 10 : w;
 }
 
-void mg_report_print_interval_header(FILE *f)
+unsigned int mg_report_columns(const struct mg_report *r, const struct mg_print_opts *po)
+{
+	unsigned int cols = 0;
+	int width = TIME_W + 10;	/* time and the debugfs verdict */
+	size_t i;
+
+	for (i = 0; i < NCOLS; i++) {
+		const struct mg_row *row = &r->rows[interval_cols[i]];
+
+		if (po->verbose || po->sep || !row->by_design) {
+			cols |= 1u << interval_cols[i];
+			width += 1 + col_width(interval_cols[i], r);
+		}
+	}
+	/* too wide: leave out what -v shows, first the derived rows, then explicit ctime sets */
+	for (i = 0; i < NCOLS + 1 && width > MG_TEXT_WIDTH && !po->verbose && !po->sep; i++) {
+		enum mg_row_id id = i < NCOLS ? interval_cols[i] : MG_R_CTIME_SETS;
+
+		if ((cols & 1u << id) && (i == NCOLS || r->rows[id].src == MG_SRC_DERIVED)) {
+			cols &= ~(1u << id);
+			width -= 1 + col_width(id, r);
+		}
+	}
+	return cols;
+}
+
+static const char *const col_names[MG_R_NR] = {
+	"ctime_updates", "fine_stamps", "floor_swaps", "floor_cmpxchg_fails", "ctime_swaps",
+	"ctime_skips", "ctime_cmpxchg_fails", "stat_queries", "ctime_sets", "current_time",
+	"coarse_mg",
+};
+
+void mg_report_print_interval_header(FILE *f, const struct mg_print_opts *po)
 {
 	size_t i;
 
-	fprintf(f, "%10s", "time(s)");
-	for (i = 0; i < NCOLS; i++)
-		fprintf(f, " %11s", short_name(interval_cols[i]));
-	fprintf(f, "  %s\n", "debugfs");
+	if (po->sep)
+		fprintf(f, "time");
+	else
+		fprintf(f, "%-*s", TIME_W, "time");
+	for (i = 0; i < NCOLS; i++) {
+		enum mg_row_id id = interval_cols[i];
+		int w = (int)strlen(col_names[id]);
+
+		if (!(po->cols & 1u << id))
+			continue;
+		if (po->sep)
+			fprintf(f, "%s%s", po->sep, col_names[id]);
+		else
+			fprintf(f, " %*s", w < 10 ? 10 : w, col_names[id]);
+	}
+	fprintf(f, "%s%s\n", po->sep ? po->sep : "  ", "debugfs");
 }
 
 /*
@@ -73,23 +113,41 @@ static void interval_verdict(const struct mg_report *r, char *buf, size_t len)
 			n += snprintf(buf + n, len - n, "%s%s", n > 3 ? "," : " ", r->rows[i].name);
 }
 
-void mg_report_print_interval(FILE *f, const struct mg_report *r, double elapsed_s)
+void mg_report_print_interval(FILE *f, const struct mg_report *r, const struct mg_print_opts *po,
+			      const char *when, bool partial)
 {
 	char verdict[160];
 	size_t i;
 
-	fprintf(f, "%10.3f", elapsed_s);
+	if (po->sep)
+		fprintf(f, "%s", when);
+	else
+		fprintf(f, "%-*s", TIME_W, when);
 	for (i = 0; i < NCOLS; i++) {
-		const struct mg_row *row = &r->rows[interval_cols[i]];
+		enum mg_row_id id = interval_cols[i];
+		const struct mg_row *row = &r->rows[id];
+		char v[32] = "n/a";
 
-		char v[24] = "n/a";
+		if (!(po->cols & 1u << id))
+			continue;
+		/* "~": approximate; not in separated fields, which stay numbers */
+		const char *mark = row->approx && !po->sep ? "~" : "";
 
-		if (row->have_total)
-			snprintf(v, sizeof(v), "%s%" PRId64, row->approx ? "~" : "", row->total);
-		fprintf(f, " %11s", v);
+		if (row->have_total && po->rate)
+			snprintf(v, sizeof(v), "%s%.0f", mark,
+				 r->seconds > 0 ? row->total / r->seconds : 0);
+		else if (row->have_total)
+			snprintf(v, sizeof(v), "%s%" PRId64, mark, row->total);
+		else if (po->sep)
+			v[0] = 0;
+		if (po->sep)
+			fprintf(f, "%s%s", po->sep, v);
+		else
+			fprintf(f, " %*s", col_width(id, r), v);
 	}
 	interval_verdict(r, verdict, sizeof(verdict));
-	fprintf(f, "  %s\n", verdict);
+	fprintf(f, "%s%s%s\n", po->sep ? po->sep : "  ", verdict, partial ?
+		(po->sep ? " (partial)" : " (partial interval)") : "");
 	fflush(f);
 }
 
@@ -104,68 +162,189 @@ static void bracket_str(const struct mg_row *row, char *buf, size_t len)
 		snprintf(buf, len, "%" PRId64 "..%" PRId64, row->bracket.low, row->bracket.high);
 }
 
-void mg_report_print_summary(FILE *f, const struct mg_report *r)
+void mg_text_wrapped(FILE *f, const char *text)
 {
-	int i, w = 12, within = 0;
-	char kern[48];
+	int col = 0;
+	const char *p = text;
 
+	while (*p) {
+		const char *sp = strchr(p, ' ');
+		int wl = sp ? (int)(sp - p) : (int)strlen(p);
+
+		if (col && col + 1 + wl > MG_TEXT_WIDTH) {
+			fputs("\n ", f);
+			col = 1;
+		}
+		if (col)
+			fputc(' ', f);
+		fwrite(p, 1, (size_t)wl, f);
+		col += wl + (col ? 1 : 0);
+		p += wl;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+/* The "from" column: without verbose, a kernel row's symbol without the reader's note
+ * (the header names the reader once). */
+static void from_str(const struct mg_row *row, bool verbose, char *buf, size_t len)
+{
+	const char *paren = strstr(row->detail, " (");
+
+	if (!verbose && row->src == MG_SRC_KERNEL && paren)
+		snprintf(buf, len, "%.*s", (int)(paren - row->detail), row->detail);
+	else
+		snprintf(buf, len, "%s", row->detail);
+}
+
+static void print_summary_csv(FILE *f, const struct mg_report *r, const char *sep)
+{
+	int i;
+
+	fprintf(f, "counter%stotal%ssource%sdebugfs_low%sdebugfs_high%smatch%sapproximate%sfrom\n",
+		sep, sep, sep, sep, sep, sep, sep);
+	for (i = 0; i < MG_R_NR; i++) {
+		const struct mg_row *row = &r->rows[i];
+
+		fprintf(f, "%s%s", row->name, sep);
+		if (row->have_total)
+			fprintf(f, "%" PRId64, row->total);
+		fprintf(f, "%s%s%s", sep, mg_src_name(row->src), sep);
+		if (row->have_kernel)
+			fprintf(f, "%" PRId64 "%s%" PRId64 "%s%s", row->bracket.low, sep,
+				row->bracket.high, sep, mg_match_name(row->match));
+		else
+			fprintf(f, "%s%s", sep, sep);
+		fprintf(f, "%s%s%s", sep, row->approx ? "yes" : "", sep);
+		fprintf(f, "\"%s%s%s\"\n", row->detail, row->why[0] && row->detail[0] ? "; " : "",
+			row->why);
+	}
+}
+
+void mg_report_print_summary(FILE *f, const struct mg_report *r, const struct mg_print_opts *po)
+{
+	int i, w = 7, within = 0, approx = 0;
+	char kern[48], from[160], off[400];
+	size_t no = 0;
+
+	if (po->sep) {
+		print_summary_csv(f, r, po->sep);
+		return;
+	}
 	for (i = 0; i < MG_R_NR; i++) {
 		bracket_str(&r->rows[i], kern, sizeof(kern));
 		if ((int)strlen(kern) > w)
 			w = strlen(kern);
-		within += r->rows[i].have_kernel && r->rows[i].match == MG_MATCH_WITHIN;
 	}
-	fprintf(f, "%-20s %12s  %-11s %*s  %-6s %s\n", "counter", "total", "source", w,
-		"debugfs", "match", "from");
+	fprintf(f, "%-19s %12s  %-*s %*s  %-6s %s\n", "counter", "total", po->verbose ? 11 : 7,
+		"source", w, "debugfs", "match", "from");
+	off[0] = 0;
 	for (i = 0; i < MG_R_NR; i++) {
 		const struct mg_row *row = &r->rows[i];
 		char tot[24] = "n/a";
 
+		if (row->by_design && !po->verbose) {
+			no += snprintf(off + no, no < sizeof(off) ? sizeof(off) - no : 0, "%s%s",
+				       no ? ", " : "", row->name);
+			continue;
+		}
+		within += row->have_kernel && row->match == MG_MATCH_WITHIN;
+		approx += row->approx;
 		if (row->have_total)
 			snprintf(tot, sizeof(tot), "%s%" PRId64, row->approx ? "~" : "", row->total);
 		bracket_str(row, kern, sizeof(kern));
-		fprintf(f, "%-20s %12s  %-11s %*s  %-6s %s", row->name, tot, mg_src_name(row->src),
-			w, kern, row->have_kernel ? mg_match_name(row->match) : "-", row->detail);
-		if (row->why[0])
-			fprintf(f, "%s%s%s", row->detail[0] ? "; " : "",
+		from_str(row, po->verbose, from, sizeof(from));
+		fprintf(f, "%-19s %12s  %-*s %*s  %-6s %s", row->name, tot, po->verbose ? 11 : 7,
+			row->src == MG_SRC_UNAVAILABLE && !po->verbose ? "n/a" : mg_src_name(row->src),
+			w, kern,
+			row->have_kernel ? mg_match_name(row->match) : "-", from);
+		if (row->src == MG_SRC_UNAVAILABLE || (po->verbose && row->why[0]))
+			fprintf(f, "%s%s%s", from[0] ? "; " : "",
 				row->src == MG_SRC_UNAVAILABLE ? "unavailable: " : "", row->why);
-		if (row->approx)
+		if (row->approx && po->verbose)
 			fprintf(f, "; %s", row->approx_why);
 		fputc('\n', f);
 	}
+	if (off[0]) {
+		char line[512];
+
+		snprintf(line, sizeof(line), "not counted here: %s (-v: why and how to opt in)", off);
+		mg_text_wrapped(f, line);
+	}
+	if (approx && !po->verbose)
+		mg_text_wrapped(f, "~: approximate: the operands were read one after another while the "
+			    "counters moved (-v: by how much)");
 	if (within)
-		fprintf(f, "within: the count lies in the debugfs range low..high for the window; "
-			"the kernel counted while the counters were read at its ends (exact "
-			"where it did not: yes)\n");
-	if (r->mismatches)
-		fprintf(f, "WARNING: %d counter(s) outside the kernel's debugfs range for the "
-			"same window (events outside the attached window, or lost)\n", r->mismatches);
+		mg_text_wrapped(f, "within: the count lies in the debugfs range low..high for the window; "
+			    "the kernel counted while the counters were read at its ends (exact "
+			    "where it did not: yes)");
+	if (r->mismatches) {
+		char line[200];
+
+		snprintf(line, sizeof(line), "WARNING: %d counter(s) outside the kernel's debugfs "
+			 "range for the same window (events outside the attached window, or lost)",
+			 r->mismatches);
+		mg_text_wrapped(f, line);
+	}
 }
 
-void mg_report_print_percpu(FILE *f, const struct mg_report *r)
+void mg_report_print_percpu(FILE *f, const struct mg_report *r, const struct mg_print_opts *po)
 {
 	int i, cpu;
 
-	fprintf(f, "%-20s", "per-CPU");
+	fprintf(f, "%-19s", "per-CPU");
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		char h[16];
 
+		if (po->online && !po->online[cpu])
+			continue;
 		snprintf(h, sizeof(h), "CPU%d", cpu);
-		fprintf(f, " %10s", h);
+		fprintf(f, "%s%10s", po->sep ? po->sep : " ", h);
 	}
 	fputc('\n', f);
 	for (i = 0; i < MG_R_NR; i++) {
 		const struct mg_row *row = &r->rows[i];
 
-		fprintf(f, "%-20s", row->name);
+		if (row->by_design && !po->verbose)
+			continue;
+		fprintf(f, "%-19s", row->name);
 		for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+			if (po->online && !po->online[cpu])
+				continue;
 			if (row->have_percpu)
-				fprintf(f, " %10" PRId64, row->percpu[cpu]);
+				fprintf(f, "%s%10" PRId64, po->sep ? po->sep : " ", row->percpu[cpu]);
 			else
-				fprintf(f, " %10s", "n/a");
+				fprintf(f, "%s%10s", po->sep ? po->sep : " ", "n/a");
 		}
 		fputc('\n', f);
 	}
+}
+
+void mg_clock_hms(char *buf, size_t len, bool ms)
+{
+	struct timespec ts;
+	struct tm tm;
+	size_t n;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	n = strftime(buf, len, "%H:%M:%S", &tm);
+	if (ms && n < len)
+		snprintf(buf + n, len - n, ".%03ld", ts.tv_nsec / 1000000);
+}
+
+void mg_clock_iso(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+	size_t n;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (n < len)
+		snprintf(buf + n, len - n, ".%03ldZ", ts.tv_nsec / 1000000);
 }
 
 json_t *mg_report_json(const struct mg_report *r)
@@ -180,6 +359,8 @@ json_t *mg_report_json(const struct mg_report *r)
 		json_object_set_new(o, "source", json_string(mg_src_name(row->src)));
 		json_object_set_new(o, "detail", json_string(row->detail));
 		json_object_set_new(o, "total", row->have_total ? json_integer(row->total) : json_null());
+		if (row->have_total && r->seconds > 0)
+			json_object_set_new(o, "rate_per_s", json_real(row->total / r->seconds));
 		if (row->have_percpu) {
 			pc = json_array();
 			for (cpu = 0; cpu < r->nr_cpus; cpu++)

@@ -8,21 +8,47 @@
 #include "escape.h"
 #include "counters.h"
 
-/* Header of the per-interval text rows. */
-void mg_report_print_interval_header(FILE *f);
+/* How the text tables are laid out (stat, check). */
+struct mg_print_opts {
+	bool verbose;		/* -v: rows off by design, every source note, the reasons */
+	const char *sep;	/* -x SEP: fields separated by SEP, no padding (perf stat -x);
+				 * NULL: aligned columns */
+	bool rate;		/* interval values per second instead of counts */
+	const bool *online;	/* per-CPU table: only these CPUs (nr_cpus flags; NULL: all) */
+	unsigned int cols;	/* interval columns: 1 << enum mg_row_id (mg_report_columns) */
+};
+
 /*
- * One text row of interval totals; elapsed_s is seconds since counting began. The last
- * column judges the interval against debugfs: yes, within, "NO: rows", or "-".
+ * The interval columns for r: every row of the summary's that has values (all rows
+ * with verbose), in summary order, under the summary's names; the derived ones are
+ * left out when the row would not fit 100 columns otherwise (without verbose or sep).
  */
-void mg_report_print_interval(FILE *f, const struct mg_report *r, double elapsed_s);
+unsigned int mg_report_columns(const struct mg_report *r, const struct mg_print_opts *po);
+/* Header of the per-interval rows: "time" and the column names of po->cols. */
+void mg_report_print_interval_header(FILE *f, const struct mg_print_opts *po);
+/*
+ * One row of interval totals (or rates per second with po->rate) at wall-clock time
+ * when ("HH:MM:SS"); the last column judges the interval against debugfs: yes,
+ * within, "NO: rows", or "-". partial marks the last, shorter interval.
+ */
+void mg_report_print_interval(FILE *f, const struct mg_report *r, const struct mg_print_opts *po,
+			      const char *when, bool partial);
 /*
  * The summary table: counter, total, source, debugfs range (low..high, one number when
- * exact), match (yes, within, NO), detail; a note when a row is "within", a warning
- * when one is outside.
+ * exact), match (yes, within, NO), from. Rows off by design are listed in one line
+ * (printed with their reasons under verbose); "~" marks an approximate derived row.
  */
-void mg_report_print_summary(FILE *f, const struct mg_report *r);
-/* The per-CPU table: one column per possible CPU; unavailable cells say n/a. */
-void mg_report_print_percpu(FILE *f, const struct mg_report *r);
+void mg_report_print_summary(FILE *f, const struct mg_report *r, const struct mg_print_opts *po);
+/* The per-CPU table (-A): one column per online CPU; unavailable cells say n/a. */
+void mg_report_print_percpu(FILE *f, const struct mg_report *r, const struct mg_print_opts *po);
+
+/* Print text and a newline, wrapped at 100 columns, continuation lines indented. */
+void mg_text_wrapped(FILE *f, const char *text);
+
+/* Wall-clock time now: "HH:MM:SS" (with ".mmm" when ms), local time, as vfsstat prints it. */
+void mg_clock_hms(char *buf, size_t len, bool ms);
+/* Wall-clock time now in ISO 8601, UTC, with milliseconds: "2026-11-30T22:07:46.123Z". */
+void mg_clock_iso(char *buf, size_t len);
 
 /*
  * The "counters" JSON object: { name: { source, detail, total|null, per_cpu|null,

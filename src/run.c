@@ -325,18 +325,17 @@ json_t *mg_run_json_attempts(struct mg_run *r)
 
 void mg_run_print_backend(struct mg_run *r, FILE *f)
 {
-	int b;
+	int b, n;
 
 	if (r->sess.backend == MG_BE_KERNEL) {
 		fprintf(f, "backend: kernel (the kernel's per-CPU counters; no program on the write "
-			"or stat path)");
+			"or stat path)\n");
 		for (b = 0; b < MG_NR_TPS; b++)
 			if (r->sess.tp_mask & 1u << b)
 				fprintf(f, "%s%s", b == __builtin_ctz(r->sess.tp_mask) ?
-					", opted-in tracepoints as " : ",", mg_tp_names[b]);
+					"  opted-in tracepoints: " : ", ", mg_tp_names[b]);
 		if (r->sess.tp_mask)
-			fprintf(f, " (%s)", r->cfg.tp_flavour);
-		fputc('\n', f);
+			fprintf(f, " (%s)\n", r->cfg.tp_flavour);
 	} else {
 		fprintf(f, "backend: %s, ", mg_backend_name(r->sess.backend));
 		if (!r->sess.tp_mask)
@@ -358,9 +357,17 @@ void mg_run_print_backend(struct mg_run *r, FILE *f)
 	for (b = 0; b < MG_NR_FUNCS; b++)
 		if (r->sess.func_probe[b])
 			fprintf(f, "  %s %s\n", r->sess.func_probe[b], mg_func_names[b]);
-	for (b = MG_BE_FENTRY; b < MG_BE_NR; b++)
-		if (r->sess.attempts[b].tried && r->sess.attempts[b].err)
+	/* the refusals are long (a load log's cause each): named, and explained under -v */
+	for (b = MG_BE_FENTRY, n = 0; b < MG_BE_NR; b++) {
+		if (!r->sess.attempts[b].tried || !r->sess.attempts[b].err)
+			continue;
+		if (mg_verbose)
 			fprintf(f, "  %s refused: %s\n", mg_backend_name(b), r->sess.attempts[b].why);
+		else
+			fprintf(f, "%s%s", n++ ? ", " : "  refused: ", mg_backend_name(b));
+	}
+	if (n)
+		fprintf(f, " (-v: why)\n");
 	fprintf(f, "kernel per-CPU counters: %s%s\n", r->kr ? "read from BPF, " : "unavailable: ",
 		r->kr ? mg_kreader_method(r->kr) : r->kr_why);
 }

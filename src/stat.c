@@ -6,65 +6,50 @@
  * for the same window, and every mismatch is flagged.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <jansson.h>
 #include "backend.h"
 #include "commands.h"
 #include "counters.h"
-#include "latency.h"
-#include "report.h"
-#include "run.h"
-#include "util.h"
 #include "opts.h"
-
-struct stat_opts {
-	double interval;	/* seconds between interval rows; 0: none */
-	uint64_t count;		/* stop after this many intervals; 0: no limit */
-	bool per_cpu;		/* per-CPU table on every interval */
-	bool hot;		/* also probe current_time and coarse_mg */
-	bool latency;		/* time inode_set_ctime_current and ktime_get_real_ts64_mg */
-	enum mg_backend backend;
-	bool backend_given;	/* --backend fentry|kprobe|tracepoint: probes count every row */
-	unsigned int events;	/* -e: opted-in event counters, 1 << index in mg_tp_names[] */
-	char **argv;		/* COMMAND, or NULL */
-};
-
-/* A stat run: the shared measurement run plus stat's options and output. */
-struct stat_run {
-	struct stat_opts o;
-	struct mg_run run;
-	struct mg_latency *lat;	/* --latency histograms, or NULL */
-	FILE *out;		/* mg_out: -o FILE, stderr with COMMAND, else stdout */
-};
+#include "stat_int.h"
+#include "util.h"
 
 static int usage(FILE *f, int code)
 {
 	fprintf(f,
-		"Usage: mgtrace stat [-i SECONDS] [-c COUNT] [--per-cpu] [--json] [-o FILE]\n"
-		"                    [-e EVENTS] [--backend auto|kernel|fentry|kprobe|tracepoint]\n"
-		"                    [--hot] [--latency] [-- COMMAND [ARGS...]]\n"
+		"Usage: mgtrace stat [-a | -p PID | --tree] [-A] [-I MS | -i SECONDS] [-c COUNT] [--rate]\n"
+		"                    [-x SEP] [-e EVENTS] [-b auto|kernel|fentry|kprobe|tracepoint]\n"
+		"                    [-H] [-L] [-j] [-o FILE] [-v] [-- COMMAND [ARGS...]]\n"
 		"Count multigrain timestamp events until interrupted (SIGINT/SIGTERM), for COUNT\n"
 		"intervals, or for the lifetime of COMMAND (then exit with its status).\n"
 		"By default ctime_updates, ctime_swaps, fine_stamps and floor_swaps come from the\n"
 		"kernel's own per-CPU counters, with no program on the write or stat path; the\n"
 		"counters that exist only as tracepoint events are opt-in with -e.\n"
+		"Scope: system-wide by default, with COMMAND too (the floor is global and so are the\n"
+		"kernel's counters; COMMAND only sets the window).\n"
+		"  -a, --all-cpus       system-wide (the default)\n"
+		"  -p, --pid PID        only PID and its descendants: their tracepoint (and function-\n"
+		"                       probe) events, filtered by tgid in BPF; no kernel counters\n"
+		"      --tree           with COMMAND: only COMMAND and its descendants, as -p\n"
+		"  -A, --per-cpu        per-CPU table (online CPUs) in the summary and every interval\n"
+		"  -I, --interval-ms MS print a row every MS milliseconds (10..86400000), as perf's -I\n"
+		"  -i, --interval S     the same in seconds (0.01..86400)\n"
+		"  -c, --count N        stop after N intervals (default interval 1 s); with COMMAND\n"
+		"                       still running, mgtrace ends it (SIGTERM) and exits 0\n"
+		"      --interval-count N  the same as -c (perf's name)\n"
+		"      --rate           interval values per second instead of counts\n"
+		"  -x, --field-separator SEP  fields separated by SEP, no padding (as perf stat -x)\n"
 		"  -e, --events LIST    also count these event counters (comma-separated):\n"
 		"                       stat_queries (timestamp:fill_mg_cmtime), ctime_skips\n"
 		"                       (timestamp:ctime_xchg_skip), ctime_sets\n"
 		"                       (timestamp:inode_set_ctime_to_ts), or all\n"
-		"  -i, --interval S     print a row of totals every S seconds (0.01..86400)\n"
-		"  -c, --count N        stop after N intervals (default interval 1 s)\n"
-		"  -p, --per-cpu        per-CPU table with every interval (the summary always has one)\n"
-		"  -j, --json           one JSON object per line: each interval and the summary\n"
-		"  -o, --output FILE    write results to FILE instead of stdout\n"
 		"  -b, --backend B      auto (default): the kernel's per-CPU counters where\n"
 		"                       readable, else fentry, kprobe, then tracepoints only;\n"
 		"                       kernel: those counters or fail; fentry, kprobe,\n"
@@ -72,10 +57,13 @@ static int usage(FILE *f, int code)
 		"  -H, --hot            also count current_time and ktime_get_coarse_real_ts64_mg\n"
 		"                       (they run on every write; function-probe backends only)\n"
 		"  -L, --latency        log2 histograms (ns) of the time spent in\n"
-		"                       ktime_get_real_ts64_mg and inode_set_ctime_current, total\n"
-		"                       and per CPU (function-probe backends only; with --per-cpu,\n"
-		"                       each CPU's histogram)\n"
-		"Exit codes: 0 ok (or COMMAND's status), 2 usage, 3 environment unsupported.\n");
+		"                       ktime_get_real_ts64_mg and inode_set_ctime_current (function-\n"
+		"                       probe backends only; with -A, each CPU's histogram)\n"
+		"  -j, --json           one JSON object per line: each interval and the summary\n"
+		"  -o, --output FILE    results to FILE (default: stdout; stderr with COMMAND, as perf)\n"
+		"  -v, --verbose        also the rows not counted, refused backends, source notes\n"
+		"Exit codes: 0 ok (or COMMAND's status; 0 when COUNT intervals ended COMMAND), 2 usage,\n"
+		"3 environment unsupported; 127/126: COMMAND cannot be run (nothing is reported).\n");
 	return code;
 }
 
@@ -112,30 +100,56 @@ static int parse_events(const char *list, unsigned int *mask)
 
 static int parse_opts(struct stat_opts *o, int argc, char **argv)
 {
+	enum { O_TREE = 256, O_RATE, O_ICOUNT };
 	static const struct option lo[] = {
-		{ "interval", required_argument, 0, 'i' }, { "count", required_argument, 0, 'c' },
-		{ "per-cpu", no_argument, 0, 'p' }, MG_OPT_COMMON_LONG,
-		{ "backend", required_argument, 0, 'b' },
+		{ "interval", required_argument, 0, 'i' }, { "interval-ms", required_argument, 0, 'I' },
+		{ "count", required_argument, 0, 'c' }, { "interval-count", required_argument, 0, O_ICOUNT },
+		{ "per-cpu", no_argument, 0, 'A' }, { "pid", required_argument, 0, 'p' },
+		{ "all-cpus", no_argument, 0, 'a' }, { "tree", no_argument, 0, O_TREE },
+		{ "rate", no_argument, 0, O_RATE }, { "field-separator", required_argument, 0, 'x' },
+		MG_OPT_COMMON_LONG, { "backend", required_argument, 0, 'b' },
 		{ "hot", no_argument, 0, 'H' }, { "latency", no_argument, 0, 'L' },
 		{ "help", no_argument, 0, 'h' }, { "events", required_argument, 0, 'e' }, { 0 } };
+	uint64_t ms;
 	int c;
 
 	optind = 1;
 	opterr = 0;
 	/* '+': stop at the first non-option, which starts COMMAND. */
-	while ((c = getopt_long(argc, argv, "+:i:c:pb:HLhe:" MG_OPT_COMMON_SHORT, lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:I:c:Ap:ax:b:HLhe:" MG_OPT_COMMON_SHORT, lo,
+				NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if (mg_parse_seconds(optarg, 86400, &o->interval) || o->interval < 0.01)
 				return mg_err(MG_EXIT_USAGE, "stat: invalid interval '%s' "
 					      "(seconds, 0.01 to 86400)", optarg);
 			break;
+		case 'I':
+			if (mg_parse_u64(optarg, 10, 86400000, &ms))
+				return mg_err(MG_EXIT_USAGE, "stat: invalid interval '%s' "
+					      "(milliseconds, 10 to 86400000)", optarg);
+			o->interval = ms / 1000.0;
+			break;
 		case 'c':
+		case O_ICOUNT:
 			if (mg_parse_u64(optarg, 1, 1000000000, &o->count))
 				return mg_err(MG_EXIT_USAGE, "stat: invalid count '%s' "
 					      "(1 to 1000000000)", optarg);
 			break;
-		case 'p': o->per_cpu = true; break;
+		case 'p':
+			if (mg_parse_u64(optarg, 1, 4194304, &o->pid) || kill((pid_t)o->pid, 0))
+				return mg_err(MG_EXIT_USAGE, "stat: invalid pid '%s'%s", optarg,
+					      o->pid ? " (no such process)" : "");
+			break;
+		case 'a': o->all = true; break;
+		case O_TREE: o->tree = true; break;
+		case 'A': o->per_cpu = true; break;
+		case O_RATE: o->rate = true; break;
+		case 'x':
+			if (!*optarg || strchr(optarg, '\n'))
+				return mg_err(MG_EXIT_USAGE, "stat: invalid field separator '%s'", optarg);
+			o->sep = optarg;
+			break;
 		case 'b':
 			/* "kernel" is stat's own: the other commands need their probes */
 			if (mg_opt_backend("stat", optarg, MG_OPT_BE_TRACEPOINT | MG_OPT_BE_KERNEL,
@@ -165,91 +179,28 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 			      "(fentry or kprobe), not tracepoint");
 	if (optind < argc)
 		o->argv = &argv[optind];
+	if ((o->pid != 0) + o->tree + o->all > 1)
+		return mg_err(MG_EXIT_USAGE, "stat: -a (system-wide), -p PID and --tree exclude "
+			      "each other");
+	if (o->tree && !o->argv)
+		return mg_err(MG_EXIT_USAGE, "stat: --tree needs COMMAND");
+	if ((o->pid || o->tree) && o->backend == MG_BE_KERNEL)
+		return mg_err(MG_EXIT_USAGE, "stat: process scope (-p, --tree) counts events in BPF; "
+			      "backend kernel has only the kernel's global counters");
+	if (o->sep && mg_json_output)
+		return mg_err(MG_EXIT_USAGE, "stat: -x and --json exclude each other");
 	return MG_EXIT_OK;
 }
 
-static void print_interval(struct stat_run *r, uint64_t n)
-{
-	struct mg_run *R = &r->run;
-	struct mg_report rep;
-
-	if (mg_report_build(&rep, &R->cfg, &R->prev, &R->cur))
-		return;
-	if (mg_json_output) {
-		json_t *o = mg_run_json_header(R, "interval");
-
-		json_object_set_new(o, "interval", json_integer((json_int_t)n));
-		json_object_set_new(o, "elapsed_s", json_real((R->cur.t_ns - R->first.t_ns) / 1e9));
-		json_object_set_new(o, "duration_s", json_real(rep.seconds));
-		json_object_set_new(o, "mismatches", json_integer(rep.mismatches));
-		json_object_set_new(o, "counters", mg_report_json(&rep));
-		mg_json_print_line(r->out, o);
-		json_decref(o);
-	} else {
-		if (n == 1 || r->o.per_cpu)
-			mg_report_print_interval_header(r->out);
-		mg_report_print_interval(r->out, &rep, (R->cur.t_ns - R->first.t_ns) / 1e9);
-		if (r->o.per_cpu)
-			mg_report_print_percpu(r->out, &rep);
-	}
-	mg_report_free(&rep);
-}
-
-static void print_summary(struct stat_run *r)
-{
-	struct mg_run *R = &r->run;
-	struct mg_report rep;
-
-	char mdetail[512];
-	uint64_t misses = mg_session_recursion_misses(&R->sess, mdetail, sizeof(mdetail));
-
-	if (mg_report_build(&rep, &R->cfg, &R->first, &R->cur))
-		return;
-	if (mg_json_output) {
-		json_t *o = mg_run_json_header(R, "summary"), *argv;
-
-		json_object_set_new(o, "duration_s", json_real(rep.seconds));
-		json_object_set_new(o, "backend_attempts", mg_run_json_attempts(R));
-		if (r->o.argv) {
-			argv = json_array();
-			for (char **a = r->o.argv; *a; a++)
-				json_array_append_new(argv, mg_json_cstr(*a));
-			json_object_set_new(o, "command", argv);
-			json_object_set_new(o, "command_status", json_integer(R->child_status));
-		}
-		json_object_set_new(o, "mismatches", json_integer(rep.mismatches));
-		json_object_set_new(o, "bpf_recursion_misses", json_integer((json_int_t)misses));
-		json_object_set_new(o, "bpf_recursion_misses_by_program", json_string(mdetail));
-		json_object_set_new(o, "counters", mg_report_json(&rep));
-		if (r->lat)
-			json_object_set_new(o, "latency", mg_latency_json(r->lat));
-		mg_json_print_line(r->out, o);
-		json_decref(o);
-	} else {
-		fprintf(r->out, "\nmgtrace stat: %.3f s on kernel %s, %d possible CPUs\n",
-			rep.seconds, R->env.release, R->sess.nr_cpus);
-		mg_run_print_backend(R, r->out);
-		fputc('\n', r->out);
-		mg_report_print_summary(r->out, &rep);
-		fputc('\n', r->out);
-		mg_report_print_percpu(r->out, &rep);
-		if (misses)
-			fprintf(r->out, "\nBPF programs skipped %llu runs (kernel recursion_misses: the "
-				"program was already running on that CPU, e.g. preempted inside it): "
-				"the counts they feed are short by that many; %s\n",
-				(unsigned long long)misses, mdetail);
-		if (r->lat)
-			mg_latency_print(r->lat, r->out, r->o.per_cpu);
-		fflush(r->out);
-	}
-	mg_report_free(&rep);
-}
-
-/* Count until COMMAND exits, a signal arrives or COUNT intervals passed. */
+/*
+ * Count until COMMAND exits, a signal arrives or COUNT intervals passed. The last,
+ * shorter interval of an interval run ended by COMMAND or a signal is printed too.
+ */
 static int main_loop(struct stat_run *r)
 {
 	struct mg_run *R = &r->run;
 	uint64_t n = 0, interval_ns = (uint64_t)(r->o.interval * 1e9), next;
+	bool counted_out = false;
 	int err;
 
 	next = R->first.t_ns + interval_ns;
@@ -267,16 +218,22 @@ static int main_loop(struct stat_run *r)
 		if (interval_ns && mg_now_ns() >= next) {
 			if ((err = mg_run_snap(R, &R->cur)))
 				return err;
-			print_interval(r, ++n);
+			stat_print_interval(r, ++n, false);
 			mg_run_copy_snap(R, &R->prev, &R->cur);
 			next += interval_ns;
-			if (r->o.count && n >= r->o.count)
+			if (r->o.count && n >= r->o.count) {
+				counted_out = true;
 				break;
+			}
 		}
 	}
+	/* COUNT intervals done while COMMAND runs: mgtrace ends it, as asked (exit 0) */
+	r->ended_child = counted_out && R->child && !R->child_done;
 	mg_run_end_child(R);
 	if ((err = mg_run_snap(R, &R->cur)))
 		return err;
+	if (interval_ns && !counted_out && R->cur.t_ns > R->prev.t_ns)
+		stat_print_interval(r, ++n, true);
 	/* the latency window ends right after the counters' (as it starts: latency_start) */
 	if (r->lat && (err = mg_latency_read(r->lat, false)))
 		mg_err(MG_EXIT_FAIL, "reading latency histograms: %s", strerror(-err));
@@ -317,6 +274,52 @@ static int setup_latency(struct stat_run *r)
 	return MG_EXIT_OK;
 }
 
+/*
+ * Process scope (-p PID, --tree): follow the tree in BPF and count only its events.
+ * Sets the scope texts; returns an exit code.
+ */
+static int setup_scope(struct stat_run *r, struct mg_session_opts *so)
+{
+	char why[360];
+
+	if (!r->o.pid && !r->o.tree) {
+		snprintf(r->scope, sizeof(r->scope), "system-wide");
+		return MG_EXIT_OK;
+	}
+	r->follow = mg_follow_open(r->o.pid ? (pid_t)r->o.pid : r->run.child, r->o.pid != 0,
+				   why, sizeof(why));
+	if (!r->follow)
+		return mg_err(MG_EXIT_ENV, "stat: cannot follow the process tree: %s", why);
+	if (r->o.pid)
+		snprintf(r->scope, sizeof(r->scope), "pid %llu and its descendants",
+			 (unsigned long long)r->o.pid);
+	else
+		snprintf(r->scope, sizeof(r->scope), "COMMAND (pid %d) and its descendants",
+			 (int)r->run.child);
+	so->count_scoped = true;
+	so->traced_tgids_fd = mg_follow_fd(r->follow);
+	so->prefer_kernel = false;
+	/* every tracepoint: the kernel's counters are global, the events are all there is */
+	so->tp_mask |= (1u << MG_NR_TPS) - 1;
+	return MG_EXIT_OK;
+}
+
+/* The cost line of process scope, once the session says what is attached. */
+static void scope_cost(struct stat_run *r)
+{
+	const struct mg_session *s = &r->run.sess;
+	size_t n;
+
+	if (!r->follow)
+		return;
+	n = snprintf(r->scope_cost, sizeof(r->scope_cost), "every process runs the attached "
+		     "programs (%s%s) and one hash lookup of its tgid per event; only the tree's "
+		     "events count; the kernel's global counters are not used",
+		     mg_backend_has_funcs(s->backend) ? mg_backend_name(s->backend) : "",
+		     mg_backend_has_funcs(s->backend) ? " and tracepoints" : "tracepoints");
+	(void)n;
+}
+
 /* Attach, count, print. Returns an exit code. Used by `stat` and the default job. */
 static int run_stat(struct stat_run *r)
 {
@@ -328,13 +331,34 @@ static int run_stat(struct stat_run *r)
 		.tp_mask = r->o.events,
 		.tp_off_why = "not counted: opt in with -e %s (or -e all)",
 	};
-	int ret;
+	int ret, nr = mg_nr_cpus();
 
 	if ((ret = mg_out_open("stat", r->o.argv != NULL)))
 		return ret;
 	r->out = mg_out;
+	r->tty = isatty(fileno(r->out));
+	r->online = calloc(nr > 0 ? nr : 1, sizeof(*r->online));
+	if (!r->online) {
+		ret = mg_err(MG_EXIT_FAIL, "out of memory");
+		goto out;
+	}
+	mg_online_cpus(r->online, nr > 0 ? nr : 1);
+	r->po = (struct mg_print_opts){ .verbose = mg_verbose > 0, .sep = r->o.sep,
+					.rate = r->o.rate, .online = r->online };
+	/* COMMAND before the session: --tree's filter needs its pid (it waits to exec) */
+	if (r->o.argv && r->o.tree) {
+		mg_kenv_probe(&r->run.env);
+		if ((ret = mg_env_require(&r->run.env, true)))
+			goto out;
+		if ((ret = mg_run_spawn(&r->run, r->o.argv)))
+			goto out;
+	}
+	if ((ret = setup_scope(r, &so)))
+		goto out;
 	if ((ret = mg_run_setup(&r->run, r->o.backend, &so)))
 		goto out;
+	r->run.cfg.scoped = r->follow != NULL;
+	scope_cost(r);
 	if (r->o.hot && !mg_backend_has_funcs(r->run.sess.backend)) {
 		const struct mg_attempt *a = r->run.sess.attempts;
 
@@ -346,7 +370,7 @@ static int run_stat(struct stat_run *r)
 	}
 	if (r->o.latency && (ret = setup_latency(r)))
 		goto out;
-	if (r->o.argv && (ret = mg_run_spawn(&r->run, r->o.argv)))
+	if (r->o.argv && !r->run.child && (ret = mg_run_spawn(&r->run, r->o.argv)))
 		goto out;
 	if (mg_run_start(&r->run)) {
 		ret = MG_EXIT_FAIL;
@@ -358,23 +382,30 @@ static int run_stat(struct stat_run *r)
 		goto out;
 	}
 	if (!mg_json_output && r->run.sess.backend == MG_BE_KERNEL)
-		fprintf(stderr, "mgtrace: counting with backend kernel (%s%s)%s\n",
-			r->run.cfg.kpc_method, r->run.sess.tp_mask ? ", opted-in tracepoints" :
-			"; no probes", r->o.argv ? "" : "; Ctrl-C to stop");
+		fprintf(stderr, "mgtrace: counting %s with backend kernel (the kernel's counters, "
+			"%s)%s\n", r->scope, r->run.sess.tp_mask ? "opted-in tracepoints" :
+			"no probes", r->o.argv ? "" : "; Ctrl-C to stop");
 	else if (!mg_json_output)
-		fprintf(stderr, "mgtrace: counting with backend %s (tracepoints as %s)%s\n",
-			mg_backend_name(r->run.sess.backend), r->run.cfg.tp_flavour,
+		fprintf(stderr, "mgtrace: counting %s with backend %s (tracepoints as %s)%s\n",
+			r->scope, mg_backend_name(r->run.sess.backend), r->run.cfg.tp_flavour,
 			r->o.argv ? "" : "; Ctrl-C to stop");
 	if (main_loop(r)) {
 		ret = MG_EXIT_FAIL;
 		goto out;
 	}
-	print_summary(r);
-	ret = r->o.argv ? r->run.child_status : MG_EXIT_OK;
+	stat_print_summary(r);
+	ret = r->o.argv && !r->ended_child ? r->run.child_status : MG_EXIT_OK;
+	if (r->ended_child && !mg_json_output)
+		fprintf(stderr, "mgtrace: %llu intervals done: COMMAND was still running and was "
+			"ended (SIGTERM, its status %d); exit 0\n", (unsigned long long)r->o.count,
+			r->run.child_status);
 out:
 	mg_latency_close(r->lat);
 	r->lat = NULL;
 	mg_run_cleanup(&r->run);
+	mg_follow_close(r->follow);
+	r->follow = NULL;
+	free(r->online);
 	if (mg_out_close() && !ret)
 		ret = MG_EXIT_FAIL;
 	return ret;
@@ -395,7 +426,13 @@ int cmd_default(const char *self)
 	static char *argv[] = { NULL, "stress", "--duration", "3", NULL };
 	struct stat_run r = { 0 };
 
+	/* the first line says what this is and how to watch one's own workload */
+	fprintf(stderr, "mgtrace: running a built-in demonstration workload; to watch your own: "
+		"mgtrace stat -- COMMAND\n"
+		"mgtrace: (mgtrace stress --duration 3: threads writing and stat()ing files on a "
+		"tmpfs)\n");
 	argv[0] = (char *)self;
 	r.o.argv = argv;
+	r.o.demo = true;
 	return run_stat(&r);
 }

@@ -25,6 +25,7 @@
 #include "events.h"
 #include "trace_int.h"
 #include "floor.h"
+#include "follow.h"
 #include "follow.skel.h"
 #include "ident.h"
 #include "pathid.h"
@@ -39,29 +40,31 @@
 static int usage(FILE *f, int code)
 {
 	fprintf(f,
-		"Usage: mgtrace trace [--pid PID] [--comm NAME] [--path FILE | --inode MAJ:MIN:INO]\n"
-		"                     [--events floor,ctime,stat,set] [--backend B] [--json] [-a]\n"
+		"Usage: mgtrace trace [-a | -p PID] [--comm NAME] [--path FILE | --inode MAJ:MIN:INO]\n"
+		"                     [-e floor,ctime,stat,set] [-b B] [-j] [-o FILE] [-v]\n"
 		"                     [--no-inherit] [-- COMMAND [ARGS...]]\n"
 		"Stream multigrain events in order: floor swaps and lost floor cmpxchgs (function-probe\n"
 		"backends), ctime swaps (old/new, QUERIED decoded), ctime skips, stat queries and\n"
 		"explicit ctime sets, each with time, CPU, pid, comm, dev:ino and file name.\n"
 		"TIME is CLOCK_REALTIME: the event's CLOCK_MONOTONIC stamp plus the offset between\n"
 		"the two clocks when tracing began (JSON also gives the raw CLOCK_MONOTONIC ns).\n"
-		"  -p, --pid PID        only this process (tgid)\n"
-		"  -c, --comm NAME      only tasks with this comm\n"
-		"  -f, --path FILE      only this file: the inode the kernel's events name (device from\n"
+		"Scope: system-wide without COMMAND; with COMMAND, COMMAND and its descendants.\n"
+		"  -a, --all            system-wide, also with COMMAND\n"
+		"  -p, --pid PID        only PID and its descendants (those it has now and later forks)\n"
+		"      --comm NAME      only tasks with this comm\n"
+		"      --path FILE      only this file: the inode the kernel's events name (device from\n"
 		"                       /proc/self/mountinfo) and, on overlayfs, its real inode\n"
-		"  -i, --inode M:m:INO  only this inode (device major:minor, inode number)\n"
+		"      --inode M:m:INO  only this inode (device major:minor, inode number)\n"
 		"  -e, --events LIST    comma list of floor, ctime, stat, set (default: all available)\n"
 		"  -b, --backend B      floor events: auto (fentry, then kprobe), fentry or kprobe\n"
 		"  -j, --json           one JSON object per event, then a summary object\n"
-		"  -a, --all            with COMMAND: trace every process, not only COMMAND's\n"
+		"  -o, --output FILE    events to FILE (default: stdout; stderr with COMMAND, as perf)\n"
+		"  -v, --verbose        libbpf's messages too\n"
 		"      --no-inherit     with COMMAND: only COMMAND's own process, not its children\n"
 		"      --ringbuf-size B ring buffer bytes, a power of 2 >= 4096 (default 16777216)\n"
 		"Filters run in BPF. Lost events are printed where they are noticed (\"lost N events\")\n"
-		"and counted in the summary. With COMMAND, COMMAND and its descendants are traced\n"
-		"(forks followed in BPF; --no-inherit: COMMAND's process only) unless --all or --pid\n"
-		"is given; --pid traces that one process. mgtrace exits with COMMAND's status.\n"
+		"and counted in the summary. Processes are followed across forks in BPF (one hash\n"
+		"lookup per event). With COMMAND, mgtrace exits with COMMAND's status.\n"
 		"Exit codes: 0 ok, 2 usage, 3 environment unsupported.\n");
 	return code;
 }
@@ -91,10 +94,11 @@ static int parse_events(const char *s, unsigned int *mask)
 
 static int parse_opts(struct trace_opts *o, int argc, char **argv)
 {
-	enum { O_RB = 256, O_NOINH };
+	enum { O_RB = 256, O_NOINH, O_COMM, O_INODE, O_PATH };
 	static const struct option lo[] = {
-		{ "pid", required_argument, 0, 'p' }, { "comm", required_argument, 0, 'c' },
-		{ "path", required_argument, 0, 'f' }, { "inode", required_argument, 0, 'i' },
+		{ "pid", required_argument, 0, 'p' }, { "comm", required_argument, 0, O_COMM },
+		{ "path", required_argument, 0, O_PATH }, { "inode", required_argument, 0, O_INODE },
+		{ "all-cpus", no_argument, 0, 'a' },
 		{ "events", required_argument, 0, 'e' }, { "backend", required_argument, 0, 'b' },
 		MG_OPT_COMMON_LONG, { "all", no_argument, 0, 'a' },
 		{ "ringbuf-size", required_argument, 0, O_RB }, { "help", no_argument, 0, 'h' },
@@ -109,24 +113,24 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 	o->ringbuf_bytes = MG_RINGBUF_DEFAULT;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:p:c:f:i:e:b:ah" MG_OPT_COMMON_SHORT, lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:p:e:b:ah" MG_OPT_COMMON_SHORT, lo, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (mg_parse_u64(optarg, 1, 4194304, &o->pid))
 				return mg_err(MG_EXIT_USAGE, "trace: invalid pid '%s'", optarg);
 			break;
-		case 'c':
+		case O_COMM:
 			if (!*optarg || strlen(optarg) > 15)
 				return mg_err(MG_EXIT_USAGE, "trace: invalid comm '%s' (1 to 15 characters)",
 					      optarg);
 			strcpy(o->comm, optarg);
 			break;
-		case 'f':
+		case O_PATH:
 			if (mg_ident_resolve(optarg, &o->ids, why, sizeof(why)))
 				return mg_err(MG_EXIT_USAGE, "trace: %s", why);
 			o->path = optarg;
 			break;
-		case 'i':
+		case O_INODE:
 			if (sscanf(optarg, "%u:%u:%llu%c", &maj, &min, &ino, &extra) != 3 ||
 			    maj >= 4096 || min >= (1u << 20) || !ino)
 				return mg_err(MG_EXIT_USAGE, "trace: invalid inode '%s' (MAJ:MIN:INO)", optarg);
@@ -167,48 +171,26 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 		o->argv = &argv[optind];
 	if (o->no_inherit && (!o->argv || o->all || o->pid))
 		return mg_err(MG_EXIT_USAGE, "trace: --no-inherit needs COMMAND, without --all or --pid");
+	if (o->all && o->pid)
+		return mg_err(MG_EXIT_USAGE, "trace: -a (system-wide) and -p PID exclude each other");
 	return MG_EXIT_OK;
 }
 
 /*
- * Follow COMMAND's descendants: load bpf/follow.bpf.c's fork/exit programs
- * (tp_btf, else raw_tp), put COMMAND's pid (held before exec, so none of its
- * forks can be missed) in traced_tgids, attach. Returns an exit code.
+ * Follow a process tree (src/follow.c): COMMAND (held before exec, so none of its
+ * forks can be missed) or --pid PID with the descendants it has now. Returns an exit code.
  */
 static int follow_open(struct trace_state *t)
 {
-	char why[2][160];
-	int btf;
+	char why[360];
 
-	for (btf = 1; btf >= 0; btf--) {
-		struct follow_bpf *f = follow_bpf__open();
-		__u32 pid = (__u32)t->run.child, parent = (__u32)getpid();
-		int err;
-
-		if (!f) {
-			snprintf(why[btf], sizeof(why[btf]), "open: %s", strerror(errno));
-			continue;
-		}
-		bpf_program__set_autoload(f->progs.tpb_follow_fork, btf);
-		bpf_program__set_autoload(f->progs.tpb_follow_exit, btf);
-		bpf_program__set_autoload(f->progs.rtp_follow_fork, !btf);
-		bpf_program__set_autoload(f->progs.rtp_follow_exit, !btf);
-		err = follow_bpf__load(f);
-		if (!err)
-			err = bpf_map__update_elem(f->maps.traced_tgids, &pid, sizeof(pid), &parent,
-						   sizeof(parent), BPF_ANY);
-		if (!err)
-			err = follow_bpf__attach(f);
-		if (!err) {
-			t->follow = f;
-			return MG_EXIT_OK;
-		}
-		snprintf(why[btf], sizeof(why[btf]), "%s", strerror(err < 0 ? -err : EINVAL));
-		follow_bpf__destroy(f);
-	}
-	return mg_err(MG_EXIT_ENV, "trace: cannot follow COMMAND's children: sched_process_fork/exit "
-		      "as tp_btf: %s, as raw_tp: %s (--no-inherit traces COMMAND's process only)",
-		      why[1], why[0]);
+	t->follow = mg_follow_open(t->o.pid ? (pid_t)t->o.pid : t->run.child, t->o.pid != 0,
+				   why, sizeof(why));
+	if (t->follow)
+		return MG_EXIT_OK;
+	return mg_err(MG_EXIT_ENV, "trace: cannot follow %s: %s%s", t->o.pid ? "--pid's children" :
+		      "COMMAND's children", why, t->o.pid ? "" :
+		      " (--no-inherit traces COMMAND's process only)");
 }
 
 /* Returns an exit code: 3 only when floor events were asked for explicitly. */
@@ -308,18 +290,19 @@ int cmd_trace(int argc, char **argv)
 	if (t.o.argv && (ret = mg_run_spawn(&t.run, t.o.argv)))
 		goto out;
 	if (t.o.pid)
-		t.procs = "the one process given by --pid";
+		snprintf(t.procs_buf, sizeof(t.procs_buf), "pid %llu and its descendants (forks "
+			 "followed in BPF)", (unsigned long long)t.o.pid), t.procs = t.procs_buf;
 	else if (!t.o.argv || t.o.all)
-		t.procs = "all";
+		t.procs = "system-wide";
 	else if (t.o.no_inherit)
 		t.procs = "COMMAND's own process (--no-inherit)";
 	else
 		t.procs = "COMMAND and its descendants (forks followed in BPF)";
-	if (t.o.argv && !t.o.all && !t.o.pid && !t.o.no_inherit && (ret = follow_open(&t)))
+	if (((t.o.argv && !t.o.all && !t.o.no_inherit) || t.o.pid) && (ret = follow_open(&t)))
 		goto out;
 	so.ringbuf_bytes = (unsigned int)t.o.ringbuf_bytes;
 	so.event_mask = t.o.mask & ~EV_FLOOR;
-	so.filter_tgid = t.o.pid ? (unsigned int)t.o.pid : t.o.argv && !t.o.all ? (unsigned int)t.run.child : 0;
+	so.filter_tgid = t.o.argv && !t.o.all && !t.o.pid ? (unsigned int)t.run.child : 0;
 	so.traced_tgids_fd = t.follow ? bpf_map__fd(t.follow->maps.traced_tgids) : 0;
 	so.filter_nids = (unsigned int)t.o.ids.n;
 	for (int i = 0; i < t.o.ids.n; i++) {
@@ -350,8 +333,9 @@ int cmd_trace(int argc, char **argv)
 	if (!t.o.json) {
 		fprintf(stderr, "mgtrace: tracing %s events (tracepoints as %s; floor events: %s%s)%s\n",
 			t.o.events_given ? "selected" : "all", t.run.sess.tp_btf ? "tp_btf" : "raw_tp",
-			t.floor.skel ? t.floor.probe : (t.o.mask & EV_FLOOR) ? "unavailable: " :
-			"not asked", t.floor.skel || !(t.o.mask & EV_FLOOR) ? "" : t.floor_why,
+			t.floor.skel ? t.floor.probe : (t.o.mask & EV_FLOOR) ? mg_verbose ?
+			"unavailable: " : "unavailable (-v: why)" : "not asked",
+			t.floor.skel || !(t.o.mask & EV_FLOOR) || !mg_verbose ? "" : t.floor_why,
 			t.o.argv ? "" : "; Ctrl-C to stop");
 		trace_print_selection(&t);
 		fprintf(mg_out, "%-18s %3s %7s %-15s %-13s %-7s %-10s %-16s %s\n", "TIME(REALTIME)", "CPU", "PID",
@@ -383,7 +367,7 @@ out:
 	mg_events_close(&t.ev);
 	mg_floor_close(&t.floor);
 	mg_run_cleanup(&t.run);
-	follow_bpf__destroy(t.follow);
+	mg_follow_close(t.follow);
 	if (mg_out_close() && !ret)
 		ret = MG_EXIT_FAIL;
 	return ret;

@@ -38,6 +38,7 @@ struct trace_state {
 	struct mg_floor floor;		/* floor.skel NULL: not loaded */
 	struct follow_bpf *follow;	/* COMMAND's descendants (NULL: not followed) */
 	const char *procs;		/* which processes are traced, for the header */
+	char procs_buf[96];		/* procs for --pid */
 	char floor_why[320];
 	struct mg_events ev;		/* the ring buffer (events.c) */
 	int64_t offset;			/* CLOCK_REALTIME - CLOCK_MONOTONIC at start */

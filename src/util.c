@@ -147,3 +147,30 @@ int64_t mg_tai_minus_realtime(void)
 	/* a whole number of seconds (the kernel's tai_offset): round off the read gap */
 	return (d + (d >= 0 ? 500000000 : -500000000)) / 1000000000 * 1000000000;
 }
+
+int mg_online_cpus(bool *online, int n)
+{
+	char list[1024], *p, *end;
+	int cpu, count = 0, err;
+	long a, b;
+
+	for (cpu = 0; cpu < n; cpu++)
+		online[cpu] = true;
+	if ((err = mg_read_file("/sys/devices/system/cpu/online", list, sizeof(list))) < 0)
+		return err;
+	for (cpu = 0; cpu < n; cpu++)
+		online[cpu] = false;
+	list[strcspn(list, "\n")] = 0;
+	for (p = list; *p; p = *end ? end + 1 : end) {
+		a = b = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		for (cpu = a < 0 ? 0 : (int)a; cpu <= b && cpu < n; cpu++)
+			online[cpu] = true;
+	}
+	for (cpu = 0; cpu < n; cpu++)
+		count += online[cpu];
+	return count;
+}

@@ -59,6 +59,12 @@ int mg_read_file(const char *path, char *buf, size_t len);
 /* Number of possible CPUs (libbpf_num_possible_cpus()), or -errno. */
 int mg_nr_cpus(void);
 
+/*
+ * online[cpu] for cpu < n from /sys/devices/system/cpu/online ("0-3,6"). Returns the
+ * number online, or -errno (then every entry is true: nothing is hidden).
+ */
+int mg_online_cpus(bool *online, int n);
+
 #endif
 
 /*

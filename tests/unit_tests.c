@@ -428,6 +428,7 @@ static void test_report_busy(void)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
+	struct mg_print_opts po = { 0 };
 	int k;
 
 	make_snaps(&a, &b, true);
@@ -448,13 +449,33 @@ static void test_report_busy(void)
 	      EQ(sw->match, MG_MATCH_WITHIN) && IS_FALSE(sw->mismatch), "busy: bpf ctime_swaps 330 within [323, 334]");
 	CHECK(EQ(fl->total, 40) && EQ(fl->match, MG_MATCH_WITHIN) && EQ(r.mismatches, 0),
 	      "busy: kernel floor_swaps 40 within [33, 44]; no mismatch at all (got %d)", r.mismatches);
+	po.cols = mg_report_columns(&r, &po);
 	f = open_memstream(&text, &len);
-	mg_report_print_summary(f, &r);
-	mg_report_print_interval(f, &r, 1.0);
+	mg_report_print_summary(f, &r, &po);
+	mg_report_print_interval(f, &r, &po, "12:00:01", false);
 	fclose(f);
 	CHECK(STRSTR(text, "323..334  within") && STRSTR(text, "within: the count lies") &&
-	      NO_STRSTR(text, "WARNING") && STRSTR(text, "  within\n"),
-	      "text: range 323..334, match 'within', a note, the interval row says within");
+	      NO_STRSTR(text, "WARNING") && STRSTR(text, "  within\n") && STRSTR(text, "\n12:00:01 "),
+	      "text: range 323..334, match 'within', a note, the interval row at 12:00:01 says within");
+	for (char *l = text, *e; l && *l; l = e ? e + 1 : NULL) {
+		e = strchr(l, '\n');
+		CHECK(LE((long)(e ? e - l : (long)strlen(l)), 100L), "text: a line within 100 columns: %.*s",
+		      (int)(e ? e - l : (long)strlen(l)), l);
+	}
+	free(text);
+	/* separated fields (-x ,): the header names the summary's rows, numbers without padding */
+	text = NULL;
+	f = open_memstream(&text, &len);
+	po.sep = ",";
+	po.cols = mg_report_columns(&r, &po);
+	mg_report_print_interval_header(f, &po);
+	mg_report_print_interval(f, &r, &po, "12:00:01", true);
+	po.sep = NULL;
+	po.cols = mg_report_columns(&r, &po);
+	fclose(f);
+	CHECK(STRSTR(text, "time,ctime_updates,fine_stamps,floor_swaps,floor_cmpxchg_fails,ctime_swaps,") &&
+	      STRSTR(text, "\n12:00:01,") && STRSTR(text, ",330,") && STRSTR(text, ",within (partial)\n"),
+	      "-x ,: header of row names, the partial interval's fields");
 	free(text);
 	j = mg_report_json(&r);
 	row = json_object_get(j, "ctime_swaps");
@@ -475,8 +496,8 @@ static void test_report_busy(void)
 	      IS_TRUE(r.rows[MG_R_CTIME_SWAPS].mismatch) && EQ(r.mismatches, 1), "busy: 335 above [323, 334] is NO");
 	text = NULL;
 	f = open_memstream(&text, &len);
-	mg_report_print_summary(f, &r);
-	mg_report_print_interval(f, &r, 1.0);
+	mg_report_print_summary(f, &r, &po);
+	mg_report_print_interval(f, &r, &po, "12:00:02", false);
 	fclose(f);
 	CHECK(STRSTR(text, "323..334  NO") && STRSTR(text, "WARNING: 1 counter") &&
 	      STRSTR(text, "NO: ctime_swaps\n"), "text: NO in the summary and the interval row");

@@ -53,12 +53,17 @@ python3 tests/checkjson.py stat "$T/zero-opt-in.json" --expect-backend kernel --
 zero_case zero-tracepoint-backend 'link:ctime_ns_xchg .*link:fill_mg_cmtime' --backend tracepoint
 # -e all: the three event tracepoints, never ctime_ns_xchg (it would sort first)
 zero_case zero-all '^link:ctime_xchg_skip link:fill_mg_cmtime link:inode_set_ctime_to_ts prog:' -e all
-# text: the backend line says no program is on the path, and rows not opted in say why
+# text: the backend line says no program is on the path; rows not opted in are listed in one
+# line (-v: each with why and how to opt in)
 $MG stat -- true > "$T/zero.txt" 2>&1
 grep -q '^backend: kernel (the kernel.s per-CPU counters; no program on the write or stat path)$' \
-	"$T/zero.txt" && grep -q '^stat_queries  *n/a  *unavailable .*opt in with -e stat_queries' \
-	"$T/zero.txt" && ok "zero text: backend line and the opt-in reason" \
-	|| bad "zero text: $(grep -E '^(backend|stat_queries)' "$T/zero.txt")"
+	"$T/zero.txt" && grep -q '^not counted here: .*stat_queries' "$T/zero.txt" \
+	&& ! grep -q '^stat_queries ' "$T/zero.txt" && ok "zero text: backend line, rows not counted in one line" \
+	|| bad "zero text: $(grep -E '^(backend|stat_queries|not counted)' "$T/zero.txt")"
+$MG stat -v -- true > "$T/zero-v.txt" 2>&1
+grep -q '^stat_queries  *n/a  *unavailable .*opt in with -e stat_queries' "$T/zero-v.txt" \
+	&& ok "zero text -v: each row not counted says how to opt in" \
+	|| bad "zero text -v: $(grep -E '^(stat_queries)' "$T/zero-v.txt")"
 badcase "stat -e unknown" 2 "unknown event counter 'bogus'" $MG stat -e bogus -- true
 badcase "stat -e ctime_swaps" 2 "ctime_swaps is always counted" $MG stat -e ctime_swaps -- true
 [ "$(left_attached)" = 0 ] && ok "zero: nothing left attached" || bad "zero: BPF objects left behind"

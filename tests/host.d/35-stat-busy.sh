@@ -35,7 +35,7 @@ else bad "busy stat text: $(grep -E '^(ctime_u|fine|floor_s|ctime_sw)|WARN' "$T/
 $MG stat --json -i 1 -c 3 -o "$T/busy-iv.json" > /dev/null 2>&1 || bad "busy stat -i exits 0"
 python3 tests/checkjson.py intervals "$T/busy-iv.json" 3 --match > "$T/c" 2>&1; tally busy-intervals "$T/c"
 $MG stat -i 0.5 -c 2 > "$T/busy-iv.txt" 2>&1
-[ "$(grep -Ec '^ +[0-9.]+ .* (yes|within)$' "$T/busy-iv.txt")" = 2 ] \
+[ "$(grep -Ec '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} .* (yes|within)$' "$T/busy-iv.txt")" = 2 ] \
 	&& ok "busy stat -i text: both interval rows judged yes/within" \
 	|| bad "busy stat -i text: $(head -4 "$T/busy-iv.txt")"
 # a doctored BPF count (test hook) reads NO, in the summary and in every interval

@@ -12,9 +12,9 @@ $MG stat > "$T/sig.out" 2>&1 & pid=$!
 sleep 1; kill -INT $pid; wait $pid; rc=$?
 [ $rc = 0 ] && grep -q '^ctime_swaps' "$T/sig.out" && ok "SIGINT prints the summary and exits 0" \
 	|| bad "SIGINT: rc $rc"
-$MG stat > "$T/sig.out" 2>&1 & pid=$!
+$MG stat -A > "$T/sig.out" 2>&1 & pid=$!
 sleep 1; kill -TERM $pid; wait $pid; rc=$?
-[ $rc = 0 ] && grep -q '^per-CPU' "$T/sig.out" && ok "SIGTERM prints the summary and exits 0" \
+[ $rc = 0 ] && grep -q '^per-CPU' "$T/sig.out" && ok "SIGTERM prints the summary (-A: per-CPU table) and exits 0" \
 	|| bad "SIGTERM: rc $rc"
 [ "$(left_attached)" = 0 ] && ok "nothing left attached after stat runs" || bad "BPF objects left behind"
 # stress --ops stops on SIGINT/SIGTERM too, and leaves no tmpfs mounted

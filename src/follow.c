@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/* follow.c - a process tree followed in BPF (see follow.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include "mgtrace.h"
+#include "follow.h"
+#include "follow.skel.h"
+
+/* Descendants found by the /proc scan, per skeleton (a process has one follow set). */
+static uint64_t found_at_start;
+
+/* Insert pid, then its children (after the insert: a later fork is followed in BPF). */
+static int add_tree(struct follow_bpf *f, __u32 pid, __u32 parent, int depth)
+{
+	char path[64], buf[4096];
+	struct dirent *d;
+	DIR *dir;
+	int err;
+
+	err = bpf_map__update_elem(f->maps.traced_tgids, &pid, sizeof(pid), &parent,
+				   sizeof(parent), BPF_ANY);
+	if (err || depth > 64)
+		return err;
+	snprintf(path, sizeof(path), "/proc/%u/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return 0;	/* exited meanwhile */
+	while ((d = readdir(dir))) {
+		FILE *c;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%u/task/%.16s/children", pid, d->d_name);
+		c = fopen(path, "re");
+		if (!c)
+			continue;
+		if (fgets(buf, sizeof(buf), c)) {
+			char *save = NULL;
+
+			for (char *t = strtok_r(buf, " \n", &save); t; t = strtok_r(NULL, " \n", &save)) {
+				found_at_start++;
+				if ((err = add_tree(f, (__u32)strtoul(t, NULL, 10), pid, depth + 1)))
+					break;
+			}
+		}
+		fclose(c);
+		if (err)
+			break;
+	}
+	closedir(dir);
+	return err;
+}
+
+struct follow_bpf *mg_follow_open(pid_t root, bool existing, char *why, size_t len)
+{
+	char w[2][160];
+	int btf;
+
+	found_at_start = 0;
+	for (btf = 1; btf >= 0; btf--) {
+		struct follow_bpf *f = follow_bpf__open();
+		__u32 pid = (__u32)root, parent = (__u32)getpid();
+		int err;
+
+		if (!f) {
+			snprintf(w[btf], sizeof(w[btf]), "open: %s", strerror(errno));
+			continue;
+		}
+		bpf_program__set_autoload(f->progs.tpb_follow_fork, btf);
+		bpf_program__set_autoload(f->progs.tpb_follow_exit, btf);
+		bpf_program__set_autoload(f->progs.rtp_follow_fork, !btf);
+		bpf_program__set_autoload(f->progs.rtp_follow_exit, !btf);
+		err = follow_bpf__load(f);
+		if (!err)
+			err = bpf_map__update_elem(f->maps.traced_tgids, &pid, sizeof(pid), &parent,
+						   sizeof(parent), BPF_ANY);
+		if (!err)
+			err = follow_bpf__attach(f);
+		if (!err && existing)
+			err = add_tree(f, pid, parent, 0);
+		if (!err)
+			return f;
+		snprintf(w[btf], sizeof(w[btf]), "%s", strerror(err < 0 ? -err : EINVAL));
+		follow_bpf__destroy(f);
+	}
+	snprintf(why, len, "sched_process_fork/exit as tp_btf: %s, as raw_tp: %s", w[1], w[0]);
+	return NULL;
+}
+
+int mg_follow_fd(struct follow_bpf *f)
+{
+	return f ? bpf_map__fd(f->maps.traced_tgids) : 0;
+}
+
+uint64_t mg_follow_followed(const struct follow_bpf *f)
+{
+	return f ? __atomic_load_n(&f->bss->follow_counts.followed, __ATOMIC_RELAXED) : 0;
+}
+
+uint64_t mg_follow_not_followed(const struct follow_bpf *f)
+{
+	return f ? __atomic_load_n(&f->bss->follow_counts.not_followed, __ATOMIC_RELAXED) : 0;
+}
+
+uint64_t mg_follow_found(const struct follow_bpf *f)
+{
+	return f ? found_at_start : 0;
+}
+
+void mg_follow_close(struct follow_bpf *f)
+{
+	follow_bpf__destroy(f);
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * follow.h - a process tree followed in BPF (bpf/follow.bpf.c): a root process and
+ * its descendants, kept in the traced_tgids hash map that the event and counting
+ * programs look the current tgid up in (one hash lookup per event). Used by
+ * `trace -- COMMAND`, and by `stat -p PID` / `stat --tree -- COMMAND` (process scope).
+ */
+#ifndef MG_FOLLOW_H
+#define MG_FOLLOW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct follow_bpf;
+
+/*
+ * Load and attach the fork/exit programs (tp_btf, else raw_tp), put root in the map
+ * and, with existing, every descendant root has now (read from
+ * /proc/PID/task/TID/children after each insert, so a fork between the two is seen
+ * either way). Returns the skeleton, or NULL with one line in why.
+ */
+struct follow_bpf *mg_follow_open(pid_t root, bool existing, char *why, size_t len);
+
+/* The traced_tgids map's fd, for mg_session_opts::traced_tgids_fd. */
+int mg_follow_fd(struct follow_bpf *f);
+
+/* Processes added after the start (forks), and those the full map could not take. */
+uint64_t mg_follow_followed(const struct follow_bpf *f);
+uint64_t mg_follow_not_followed(const struct follow_bpf *f);
+
+/* Processes found by the /proc scan at the start (existing). */
+uint64_t mg_follow_found(const struct follow_bpf *f);
+
+/* Detach and free; NULL is fine. */
+void mg_follow_close(struct follow_bpf *f);
+
+#endif

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stat_int.h - what `mgtrace stat` shares between its files: stat.c (options,
+ * scope, the counting loop) and stat_print.c (interval rows, the summary, JSON).
+ * Not a public interface.
+ */
+#ifndef MG_STAT_INT_H
+#define MG_STAT_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "backend.h"
+#include "follow.h"
+#include "latency.h"
+#include "report.h"
+#include "run.h"
+
+struct stat_opts {
+	double interval;	/* seconds between interval rows; 0: none */
+	uint64_t count;		/* stop after this many intervals; 0: no limit */
+	bool per_cpu;		/* -A: per-CPU table (online CPUs) in the summary and intervals */
+	bool hot;		/* also probe current_time and coarse_mg */
+	bool latency;		/* time inode_set_ctime_current and ktime_get_real_ts64_mg */
+	bool rate;		/* --rate: interval rows per second */
+	const char *sep;	/* -x SEP: separated fields (perf stat -x), or NULL */
+	uint64_t pid;		/* -p PID: process scope, PID and its descendants; 0: none */
+	bool tree;		/* --tree: process scope, COMMAND and its descendants */
+	bool all;		/* -a: system-wide (the default), said explicitly */
+	enum mg_backend backend;
+	bool backend_given;	/* --backend fentry|kprobe|tracepoint: probes count every row */
+	unsigned int events;	/* -e: opted-in event counters, 1 << index in mg_tp_names[] */
+	char **argv;		/* COMMAND, or NULL */
+	bool demo;		/* the no-argument run: COMMAND is the built-in workload */
+};
+
+/* A stat run: the shared measurement run plus stat's options and output. */
+struct stat_run {
+	struct stat_opts o;
+	struct mg_run run;
+	struct mg_latency *lat;	/* --latency histograms, or NULL */
+	struct follow_bpf *follow;	/* process scope: the followed tree, or NULL */
+	char scope[96];		/* "system-wide", "pid N and its descendants", ... */
+	char scope_cost[256];	/* what process scope costs, or "" */
+	FILE *out;		/* mg_out: -o FILE, stderr with COMMAND, else stdout */
+	struct mg_print_opts po;	/* text layout: -v, -x, --rate, -A's online CPUs */
+	bool *online;		/* nr_cpus flags for po.online */
+	bool tty;		/* out is a terminal: the interval header repeats */
+	uint64_t rows;		/* interval rows printed */
+	bool ended_child;	/* COUNT intervals ended the run: mgtrace ended COMMAND */
+};
+
+/* One interval (n: its number; partial: the shorter last one) as text, CSV or JSON. */
+void stat_print_interval(struct stat_run *r, uint64_t n, bool partial);
+/* The summary over the whole run. */
+void stat_print_summary(struct stat_run *r);
+
+#endif

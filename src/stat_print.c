@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/* stat_print.c - what `mgtrace stat` prints (see stat_int.h, docs/json.md). */
+#include <string.h>
+#include <jansson.h>
+#include "opts.h"
+#include "stat_int.h"
+#include "util.h"
+
+/* perf stat repeats its interval header every 25 rows on a terminal */
+#define HEADER_EVERY 25
+
+/* The fields every stat object has after the run's header: scope. */
+static json_t *header(struct stat_run *r, const char *type)
+{
+	json_t *o = mg_run_json_header(&r->run, type);
+
+	json_object_set_new(o, "scope", json_string(r->scope));
+	if (r->scope_cost[0])
+		json_object_set_new(o, "scope_cost", json_string(r->scope_cost));
+	return o;
+}
+
+void stat_print_interval(struct stat_run *r, uint64_t n, bool partial)
+{
+	struct mg_run *R = &r->run;
+	struct mg_report rep;
+	char when[40];
+
+	if (mg_report_build(&rep, &R->cfg, &R->prev, &R->cur))
+		return;
+	if (mg_json_output) {
+		json_t *o = header(r, "interval");
+
+		mg_clock_iso(when, sizeof(when));
+		json_object_set_new(o, "interval", json_integer((json_int_t)n));
+		json_object_set_new(o, "time", json_string(when));
+		json_object_set_new(o, "partial", json_boolean(partial));
+		json_object_set_new(o, "elapsed_s", json_real((R->cur.t_ns - R->first.t_ns) / 1e9));
+		json_object_set_new(o, "duration_s", json_real(rep.seconds));
+		json_object_set_new(o, "mismatches", json_integer(rep.mismatches));
+		json_object_set_new(o, "counters", mg_report_json(&rep));
+		mg_json_print_line(r->out, o);
+		json_decref(o);
+	} else {
+		if (!r->rows)
+			r->po.cols = mg_report_columns(&rep, &r->po);
+		if (!r->rows || r->o.per_cpu || (r->tty && !r->o.sep && !(r->rows % HEADER_EVERY)))
+			mg_report_print_interval_header(r->out, &r->po);
+		mg_clock_hms(when, sizeof(when), r->o.interval < 1);
+		mg_report_print_interval(r->out, &rep, &r->po, when, partial);
+		if (r->o.per_cpu)
+			mg_report_print_percpu(r->out, &rep, &r->po);
+		r->rows++;
+	}
+	mg_report_free(&rep);
+}
+
+static void summary_json(struct stat_run *r, struct mg_report *rep, uint64_t misses,
+			 const char *mdetail)
+{
+	struct mg_run *R = &r->run;
+	json_t *o = header(r, "summary"), *argv;
+
+	json_object_set_new(o, "duration_s", json_real(rep->seconds));
+	json_object_set_new(o, "backend_attempts", mg_run_json_attempts(R));
+	if (r->o.argv) {
+		argv = json_array();
+		for (char **a = r->o.argv; *a; a++)
+			json_array_append_new(argv, mg_json_cstr(*a));
+		json_object_set_new(o, "command", argv);
+		json_object_set_new(o, "command_status", json_integer(R->child_status));
+		json_object_set_new(o, "command_ended_by_count", json_boolean(r->ended_child));
+	}
+	if (r->follow) {
+		json_object_set_new(o, "processes_found_at_start",
+				    json_integer((json_int_t)mg_follow_found(r->follow)));
+		json_object_set_new(o, "processes_followed",
+				    json_integer((json_int_t)mg_follow_followed(r->follow)));
+		json_object_set_new(o, "processes_not_followed",
+				    json_integer((json_int_t)mg_follow_not_followed(r->follow)));
+	}
+	json_object_set_new(o, "mismatches", json_integer(rep->mismatches));
+	json_object_set_new(o, "bpf_recursion_misses", json_integer((json_int_t)misses));
+	json_object_set_new(o, "bpf_recursion_misses_by_program", json_string(mdetail));
+	json_object_set_new(o, "counters", mg_report_json(rep));
+	if (r->lat)
+		json_object_set_new(o, "latency", mg_latency_json(r->lat));
+	mg_json_print_line(r->out, o);
+	json_decref(o);
+}
+
+void stat_print_summary(struct stat_run *r)
+{
+	struct mg_run *R = &r->run;
+	struct mg_report rep;
+	char mdetail[512];
+	uint64_t misses = mg_session_recursion_misses(&R->sess, mdetail, sizeof(mdetail));
+	int online = 0;
+
+	if (mg_report_build(&rep, &R->cfg, &R->first, &R->cur))
+		return;
+	if (mg_json_output) {
+		summary_json(r, &rep, misses, mdetail);
+		mg_report_free(&rep);
+		return;
+	}
+	for (int cpu = 0; cpu < R->sess.nr_cpus; cpu++)
+		online += r->online[cpu];
+	if (!r->o.sep) {
+		fprintf(r->out, "\nmgtrace stat: %s, %.3f s, kernel %s, %d CPUs online\n", r->scope,
+			rep.seconds, R->env.release, online);
+		if (r->scope_cost[0]) {
+			char line[300];
+
+			snprintf(line, sizeof(line), "cost of the scope: %s", r->scope_cost);
+			mg_text_wrapped(r->out, line);
+		}
+		if (r->follow)
+			fprintf(r->out, "processes: %llu at the start, %llu forked and followed, "
+				"%llu not followed (process map full)\n",
+				(unsigned long long)mg_follow_found(r->follow) + 1,
+				(unsigned long long)mg_follow_followed(r->follow),
+				(unsigned long long)mg_follow_not_followed(r->follow));
+		mg_run_print_backend(R, r->out);
+		fputc('\n', r->out);
+	}
+	mg_report_print_summary(r->out, &rep, &r->po);
+	if (r->o.per_cpu) {
+		fputc('\n', r->out);
+		mg_report_print_percpu(r->out, &rep, &r->po);
+	}
+	if (misses)
+		fprintf(r->out, "\nBPF programs skipped %llu runs (kernel recursion_misses: the "
+			"program was already running on that CPU, e.g. preempted inside it): "
+			"the counts they feed are short by that many; %s\n",
+			(unsigned long long)misses, mdetail);
+	if (r->lat)
+		mg_latency_print(r->lat, r->out, r->o.per_cpu);
+	fflush(r->out);
+	mg_report_free(&rep);
+}
