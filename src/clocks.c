@@ -79,7 +79,7 @@ struct clk_opts {
 static int usage(FILE *f, int code)
 {
 	fprintf(f,
-		"Usage: mgtrace clocks [--iterations N] [--cpu CPU] [--json]\n"
+		"Usage: mgtrace clocks [--iterations N] [--cpu CPU] [-j] [-o FILE] [-v]\n"
 		"Measure clock_gettime() for each POSIX clock: ns per call (median, min and max\n"
 		"of %d runs), clock_getres(), and whether libc served it from the vDSO or by a\n"
 		"system call, established by counting this thread's clock_gettime system calls\n"
@@ -89,6 +89,7 @@ static int usage(FILE *f, int code)
 		"  -n, --iterations N   calls per run (1 to %d, default %d)\n"
 		"  -C, --cpu CPU        pin the measuring thread to this online CPU\n"
 		"  -j, --json           one JSON object instead of the table\n"
+		"  -o, --output FILE    the results to FILE instead of stdout\n"
 		"Exit codes: 0 ok, 1 failure, 2 usage, 3 environment unsupported (not root, no BTF,\n"
 		"sys_enter tracepoint not attachable).\n",
 		CLK_RUNS, CLK_MAX_ITERS, CLK_DEF_ITERS);

@@ -56,7 +56,7 @@ static void probe_backend(const struct mg_kenv *env, enum mg_backend be, struct 
 static int usage(FILE *f, int code)
 {
 	fprintf(f,
-		"Usage: mgtrace probe [--json]\n"
+		"Usage: mgtrace probe [-j] [-o FILE] [-v]\n"
 		"Report the kernel's multigrain support: release, BTF, lockdown, floor API,\n"
 		"tracepoints, debugfs counters, per-CPU counter symbols, and each attach backend\n"
 		"(loaded, attached and detached for real). Exit 0 when the report was made, even\n"
