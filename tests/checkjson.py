@@ -40,6 +40,16 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
   workload-dir FILE DEV MOUNT  check --dir: the report names DEV and MOUNT, and passes
   trace-dev FILE DEV N         N events, all on device DEV
   json-first-line FILE         the first line is a JSON object
+  json-lines FILE [TYPE]       every line a JSON object with a type (the last one TYPE)
+  junit-text XML TEXT          check --junit against its text: one failure per FAIL line,
+                               each with expected and actual
+  counts-sane FILE N           stat --json: >= N objects, no count below 0, derived rows exact
+                               or approximate with a reason
+  scope SA SP TP TA PID        stat -a, stat -p PID, trace -p PID, trace -a -- COMMAND beside
+                               an outside stress: each counts or shows its scope only
+  partial FILE                 stat -i 1 -- sleep 1.5: a full and a partial interval, ISO times
+  stat-csv FILE N              stat -x , -c N: header, N rows of plain fields, the summary
+  count-ended FILE             stat -c N -- COMMAND: ended by the count, status 143
   set-figure IN OUT FIGURE V   (tool) write check report IN to OUT with floor figure FIGURE = V
   probe-field KEY...           (extractor) probe --json on stdin: the first KEY set (not null)
 
@@ -640,6 +650,107 @@ def check_json_first_line(c, path):
         c.check(False, f"{path}: the first line is not JSON: {e}")
 
 
+# ---- issue 17: output that parses and says what holds; one meaning per option letter ----
+
+def check_json_lines(c, path, typ=None):
+    """Every line of path is a JSON object with a type; with typ, the last one has it."""
+    try:
+        objs = load_lines(path)
+    except (ValueError, OSError) as e:
+        c.check(False, f"{path}: not JSON lines: {e}")
+        return
+    c.check(bool(objs) and all(isinstance(o, dict) and "type" in o for o in objs),
+            f"{path}: {len(objs)} JSON objects, each with a type")
+    if typ:
+        c.check(bool(objs) and objs[-1].get("type") == typ,
+                f"{path}: the last object is {typ} ({objs[-1].get('type') if objs else None})")
+
+
+def check_junit_text(c, root, text):
+    """check's JUnit (root) against its text report (lines): one <failure> per FAIL line,
+    the failures attribute the same, each message with expected and actual."""
+    fails = list(root.iter("failure"))
+    lines = [ln.strip() for ln in text if ln.startswith("FAIL ")]
+    c.check(int(root.get("failures", -1)) == len(fails) == len(lines) > 0,
+            f"junit: failures={root.get('failures')}, {len(fails)} <failure>, {len(lines)} FAIL lines: {lines}")
+    c.check(bool(fails) and all("expected" in (f.get("message") or "") and "got" in (f.get("message") or "")
+                                for f in fails),
+            f"junit: every failure says expected and got: {[f.get('message') for f in fails]}")
+
+
+def check_counts_sane(c, objs, n):
+    """stat --json under load: at least n objects; no count below 0 anywhere; every derived
+    row says whether it is exact (approximate, with the reason when true)."""
+    c.check(len(objs) >= n, f"{len(objs)} objects (want >= {n})")
+    neg = [(o.get("interval"), k, r["total"], r["per_cpu"]) for o in objs for k, r in o["counters"].items()
+           if (r["total"] or 0) < 0 or any(v < 0 for v in r["per_cpu"] or [])]
+    c.check(not neg, f"no count below 0 in any object: {neg[:3]}")
+    der = [r for o in objs for r in o["counters"].values() if r["source"] == "derived"]
+    c.check(bool(der) and all(isinstance(r.get("approximate"), bool) and
+                              (not r["approximate"] or r.get("approximate_why")) for r in der),
+            f"every derived row exact or approximate with a reason ({len(der)} rows, "
+            f"{sum(bool(r.get('approximate')) for r in der)} approximate)")
+
+
+def check_scope(c, sa, sp, tp, ta, pid):
+    """stat -a (sa), stat -p PID (sp), trace -p PID (tp) of a writer tree (sh, stat, sleep),
+    trace -a -- COMMAND (ta), beside an outside stress."""
+    sa, sp = summary_of(sa), summary_of(sp)
+    c.check(sa["scope"] == "system-wide", f"stat -a: scope {sa['scope']!r}")
+    c.check(sp["scope"] == f"pid {pid} and its descendants" and "hash lookup" in sp.get("scope_cost", ""),
+            f"stat -p: scope {sp['scope']!r} with its cost {sp.get('scope_cost')!r}")
+    a, p = sa["counters"]["ctime_swaps"]["total"], sp["counters"]["ctime_swaps"]["total"]
+    c.check(p is not None and 0 < p <= 200 and a > 10000,
+            f"stat -p counts the tree's ctime swaps only: {p} against {a} system-wide")
+    fl = sp["counters"]["floor_swaps"]
+    c.check(fl["total"] is None and "global" in (fl.get("unavailable") or ""),
+            "stat -p: the kernel's global floor_swaps is not passed off as the tree's")
+    sq = sp["counters"]["stat_queries"]
+    c.check(bool(sq["total"]) and sq["source"] == "bpf", f"stat -p: the tree's stat queries: {sq['total']}")
+    ev = events_of(tp)
+    c.check(bool(ev) and all(e["comm"] in ("sh", "stat", "sleep") for e in ev),
+            f"trace -p: {len(ev)} events, all of the writer's tree: {sorted({e['comm'] for e in ev})}")
+    c.check(len({e["pid"] for e in ev}) > 1, "trace -p: the writer's children are followed too")
+    c.check(any(e["comm"] == "mgtrace" for e in events_of(ta)),
+            "trace -a -- COMMAND: the outside stress's events too (system-wide)")
+
+
+def check_partial(c, objs):
+    """stat --json -i 1 -- sleep 1.5: a full interval, then the partial last one; ISO times;
+    a rate per second on every counted row."""
+    import re
+    iv = [o for o in objs if o.get("type") == "interval"]
+    c.check([o["partial"] for o in iv] == [False, True],
+            f"a full interval, then the partial last one: {[o.get('partial') for o in iv]}")
+    c.check(bool(iv) and 0.3 < iv[-1]["duration_s"] < 0.8,
+            f"the partial interval lasts about 0.5 s: {iv[-1]['duration_s'] if iv else None}")
+    c.check(bool(iv) and all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", o.get("time", ""))
+                             for o in iv), "interval time in ISO 8601")
+    c.check(all(r.get("rate_per_s") is not None for o in iv for r in o["counters"].values()
+                if r["total"] is not None), "every counted row has a rate per second")
+
+
+def check_stat_csv(c, lines, n):
+    """stat -x , -c N: a header of row names, N rows of as many fields, then the summary's."""
+    import csv
+    rows = list(csv.reader(lines))
+    hdr = rows[0] if rows else []
+    iv = rows[1:1 + n]
+    c.check(hdr[:2] == ["time", "ctime_updates"] and hdr[-1] == "debugfs", f"header: {hdr}")
+    c.check(len(iv) == n and all(len(r) == len(hdr) and r[1].isdigit() for r in iv),
+            f"{n} interval rows of {len(hdr)} fields, numbers unpadded: {iv}")
+    c.check(len(rows) > n + 1 and rows[n + 1][:3] == ["counter", "total", "source"],
+            f"then the summary's header: {rows[n + 1] if len(rows) > n + 1 else None}")
+
+
+def check_count_ended(c, objs):
+    """stat -c N -- COMMAND still running: the summary says mgtrace ended it (status 143)."""
+    s = summary_of(objs) or {}
+    c.check(s.get("command_ended_by_count") is True and s.get("command_status") == 143,
+            f"COMMAND ended by the count, its status 143: {s.get('command_ended_by_count')}, "
+            f"{s.get('command_status')}")
+
+
 def selftest_host(results):
     """Cases that must fail for the checks of tests/host.d (and one that must pass each)."""
     def run(label, fn, *args, want_fail=True, **kw):
@@ -685,6 +796,73 @@ def selftest_host(results):
     results.append(("bpf-ours: our programs and timestamp links only",
                     sorted(bpf_ours(bl)) == ["link:fill_mg_cmtime", "prog:read_pcpu", "prog:tpb_fill_mg_cmtime"]
                     and sorted(bpf_ours(bl, True)) == ["link:fill_mg_cmtime", "prog:tpb_fill_mg_cmtime"]))
+
+    # issue 17 checks
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as tf:
+        tf.write('{"type":"interval"}\n{"type":"summary"}\n')
+    run("json-lines: JSON lines ending in the summary", check_json_lines, tf.name, "summary", want_fail=False)
+    run("json-lines: the wrong last type", check_json_lines, tf.name, "check")
+    with open(tf.name, "a") as f:
+        f.write("stress: 2 threads x 4 files ...\n")
+    run("json-lines: a line of COMMAND's output among the JSON", check_json_lines, tf.name)
+    os.unlink(tf.name)
+    jt = ET.fromstring('<testsuite failures="1"><testcase name="COMMAND succeeds"><failure '
+                       'message="expected exit status 0, got 1"/></testcase></testsuite>')
+    run("junit-text: one failure per FAIL line", check_junit_text, jt, ["FAIL   COMMAND succeeds  x\n"],
+        want_fail=False)
+    run("junit-text: a FAIL line without a failure", check_junit_text, jt,
+        ["FAIL   COMMAND succeeds  x\n", "FAIL   floor gate\n"])
+    run("junit-text: failures=0 while the text fails", check_junit_text, ET.fromstring(
+        '<testsuite failures="0"><testcase name="a"/></testsuite>'), ["FAIL   COMMAND succeeds\n"])
+    run("junit-text: a message without expected and actual", check_junit_text, ET.fromstring(
+        '<testsuite failures="1"><testcase name="a"><failure message="0.9 &gt; 0.7"/></testcase></testsuite>'),
+        ["FAIL   a\n"])
+    cs = [{"type": "interval", "interval": 1, "counters": {
+        "ctime_updates": {"source": "kernel", "total": 5, "per_cpu": [2, 3]},
+        "floor_cmpxchg_fails": {"source": "derived", "total": 0, "per_cpu": None, "approximate": True,
+                                "approximate_why": "read while the counters moved"}}}]
+    run("counts-sane: counts >= 0, derived approximate with a reason", check_counts_sane, cs, 1, want_fail=False)
+    for label, mut in (("a derived count of -9", lambda o: o["counters"]["floor_cmpxchg_fails"].update(total=-9)),
+                       ("a per-CPU value below 0", lambda o: o["counters"]["ctime_updates"].update(per_cpu=[6, -1])),
+                       ("approximate without a reason",
+                        lambda o: o["counters"]["floor_cmpxchg_fails"].pop("approximate_why")),
+                       ("a derived row silent on exactness",
+                        lambda o: o["counters"]["floor_cmpxchg_fails"].pop("approximate"))):
+        bad = cp(cs)
+        mut(bad[0])
+        run("counts-sane: " + label, check_counts_sane, bad, 1)
+    ctr = {"ctime_swaps": {"total": 20}, "floor_swaps": {"total": None, "unavailable": "process scope: the "
+           "kernel's counter is global"}, "stat_queries": {"total": 40, "source": "bpf"}}
+    sa = [{"type": "summary", "scope": "system-wide", "counters": dict(ctr, ctime_swaps={"total": 99999})}]
+    sp = [{"type": "summary", "scope": "pid 7 and its descendants", "scope_cost": "one hash lookup of its tgid",
+           "counters": ctr}]
+    tp = [{"type": "event", "comm": "sh", "pid": 7}, {"type": "event", "comm": "stat", "pid": 8}]
+    ta = [{"type": "event", "comm": "mgtrace", "pid": 9}]
+    run("scope: the tree's counts and events", check_scope, sa, sp, tp, ta, 7, want_fail=False)
+    run("scope: stat -p counting the machine", check_scope, sa,
+        [dict(sp[0], counters=dict(ctr, ctime_swaps={"total": 99999}))], tp, ta, 7)
+    run("scope: another process's event in trace -p", check_scope, sa, sp,
+        tp + [{"type": "event", "comm": "mgtrace", "pid": 9}], ta, 7)
+    run("scope: the global floor_swaps as the tree's", check_scope, sa,
+        [dict(sp[0], counters=dict(ctr, floor_swaps={"total": 5}))], tp, ta, 7)
+    run("scope: no scope stated", check_scope, [dict(sa[0], scope="")], sp, tp, ta, 7)
+    pi = [{"type": "interval", "partial": False, "duration_s": 1.0, "time": "2026-11-30T22:07:46.123Z",
+           "counters": {"a": {"total": 3, "rate_per_s": 3.0}}},
+          {"type": "interval", "partial": True, "duration_s": 0.5, "time": "2026-11-30T22:07:46.623Z",
+           "counters": {"a": {"total": 1, "rate_per_s": 2.0}}}]
+    run("partial: a full and a partial interval", check_partial, pi, want_fail=False)
+    run("partial: the partial one missing", check_partial, pi[:1])
+    run("partial: a time that is not ISO 8601", check_partial, [pi[0], dict(pi[1], time="22:07:46")])
+    cv = ["time,ctime_updates,x,debugfs", "22:07:46.123,5,,yes", "22:07:46.423,6,,within",
+          "counter,total,source", "ctime_updates,11,kernel"]
+    run("stat-csv: rows under the header, then the summary", check_stat_csv, cv, 2, want_fail=False)
+    run("stat-csv: a padded or missing number", check_stat_csv,
+        [cv[0], "22:07:46.123,  5,,yes", cv[2], cv[3]], 2)
+    run("count-ended: ended by the count", check_count_ended,
+        [{"type": "summary", "command_ended_by_count": True, "command_status": 143}], want_fail=False)
+    run("count-ended: COMMAND ended by itself", check_count_ended,
+        [{"type": "summary", "command_ended_by_count": False, "command_status": 0}])
 
     ju = ('<testsuite tests="3" failures="1"><testcase name="floor_swaps_per_update"><failure '
           'message="0.5 &gt; 0.0001 (limit)"/></testcase><testcase name="no ctime regression"/>'
@@ -1095,6 +1273,14 @@ HOST_CMDS = {
     "workload-dir": lambda c, a: check_workload_dir(c, first_report(a[0]), a[1], a[2]),
     "trace-dev": lambda c, a: check_trace_dev(c, load_lines(a[0]), a[1], int(a[2])),
     "json-first-line": lambda c, a: check_json_first_line(c, a[0]),
+    "json-lines": lambda c, a: check_json_lines(c, a[0], *a[1:2]),
+    "junit-text": lambda c, a: check_junit_text(c, ET.parse(a[0]).getroot(), open(a[1]).readlines()),
+    "counts-sane": lambda c, a: check_counts_sane(c, load_lines(a[0]), int(a[1])),
+    "scope": lambda c, a: check_scope(c, load_lines(a[0]), load_lines(a[1]), load_lines(a[2]),
+                                      load_lines(a[3]), int(a[4])),
+    "partial": lambda c, a: check_partial(c, load_lines(a[0])),
+    "stat-csv": lambda c, a: check_stat_csv(c, open(a[0]).read().splitlines(), int(a[1])),
+    "count-ended": lambda c, a: check_count_ended(c, load_lines(a[0])),
     "set-figure": lambda c, a: set_figure(a[0], a[1], a[2], float(a[3])),
     "probe-field": lambda c, a: probe_field(json.load(sys.stdin), a),
 }

@@ -5,55 +5,29 @@
 # no impossible derived value, one error line for a COMMAND or a --dir that cannot be used.
 echo "# output: parseable, consistent, one error line"
 
-# jsonl FILE TYPE: every line of FILE is a JSON object and the last one has type TYPE
-jsonl() {
-	python3 - "$1" "$2" <<'PY'
-import json, sys
-lines = [l for l in open(sys.argv[1]) if l.strip()]
-objs = [json.loads(l) for l in lines]          # raises (a failure) on any line that is not JSON
-sys.exit(0 if objs and all(isinstance(o, dict) for o in objs) and objs[-1].get("type") == sys.argv[2]
-         else 1)
-PY
-}
 # --json -- COMMAND: COMMAND's stdout stays its own, mgtrace's report (stderr, or -o) parses
 NOISE='echo noise-on-stdout; echo more-noise'
 for c in "stat summary" "trace trace_summary" "check check"; do
 	set -- $c
 	$MG "$1" --json -- sh -c "$NOISE" > "$T/j-$1.out" 2> "$T/j-$1.err"
-	[ "$(cat "$T/j-$1.out")" = "$(printf 'noise-on-stdout\nmore-noise')" ] && jsonl "$T/j-$1.err" "$2" \
+	[ "$(cat "$T/j-$1.out")" = "$(printf 'noise-on-stdout\nmore-noise')" ] \
+		&& python3 tests/checkjson.py json-lines "$T/j-$1.err" "$2" > /dev/null 2>&1 \
 		&& ok "$1 --json -- COMMAND: COMMAND's stdout untouched, the report (stderr) is JSON lines" \
 		|| bad "$1 --json -- COMMAND: stdout '$(head -c 200 "$T/j-$1.out")', report '$(head -c 300 "$T/j-$1.err")'"
 	$MG "$1" --json -o "$T/j-$1.json" -- sh -c "$NOISE" > "$T/j-$1.out" 2> /dev/null
-	jsonl "$T/j-$1.json" "$2" && grep -q noise-on-stdout "$T/j-$1.out" \
+	python3 tests/checkjson.py json-lines "$T/j-$1.json" "$2" > /dev/null 2>&1 && grep -q noise-on-stdout "$T/j-$1.out" \
 		&& ok "$1 --json -o FILE -- COMMAND: FILE is JSON lines" || bad "$1 --json -o FILE: $(head -c 300 "$T/j-$1.json")"
 done
 
 # JUnit: every FAIL line of the text is a <failure>, with expected against actual
-# junit_vs_text NAME XML TEXT: the XML's failures attribute and <failure> elements equal the
-# text's FAIL lines, and each failure message has "expected" and "got"
-junit_vs_text() {
-	python3 - "$2" "$3" <<'PY'
-import re, sys, xml.etree.ElementTree as ET
-suite = ET.parse(sys.argv[1]).getroot()
-fails = suite.findall(".//failure")
-text = [l for l in open(sys.argv[2]) if l.startswith("FAIL ")]
-ok = int(suite.get("failures")) == len(fails) == len(text) > 0 and \
-     all("expected" in f.get("message") and "got" in f.get("message") for f in fails)
-print(f"xml failures={suite.get('failures')} elements={len(fails)} text FAIL lines={len(text)}:",
-      [f.get("message") for f in fails], [l.strip() for l in text])
-sys.exit(0 if ok else 1)
-PY
-}
 $MG check --junit "$T/jf.xml" -o "$T/jf.txt" -- false > /dev/null 2>&1; rc=$?
-junit_vs_text jf "$T/jf.xml" "$T/jf.txt" > "$T/jf.chk" 2>&1 && [ $rc = 1 ] \
-	&& ok "check -- false: exit 1, COMMAND's status a JUnit failure like the text's FAIL line" \
-	|| bad "check -- false: exit $rc, $(cat "$T/jf.chk")"
+[ $rc = 1 ] && ok "check -- false: exit 1" || bad "check -- false: exit $rc"
+python3 tests/checkjson.py junit-text "$T/jf.xml" "$T/jf.txt" > "$T/c" 2>&1; tally "junit: check -- false" "$T/c"
 grep -q 'expected exit status 0, got 1' "$T/jf.xml" && ok "JUnit: COMMAND failure gives expected and actual status" \
 	|| bad "JUnit: COMMAND failure message: $(grep -o '<failure[^>]*>' "$T/jf.xml")"
 $MG check --junit "$T/jg.xml" -o "$T/jg.txt" -d 0.5 --max-floor-swap-ratio 0.0001 > /dev/null 2>&1; rc=$?
-junit_vs_text jg "$T/jg.xml" "$T/jg.txt" > "$T/jg.chk" 2>&1 && [ $rc = 1 ] \
-	&& ok "check with a breached gate: exit 1, one JUnit failure per FAIL line" \
-	|| bad "check with a breached gate: exit $rc, $(cat "$T/jg.chk")"
+[ $rc = 1 ] && ok "check with a breached gate: exit 1" || bad "check with a breached gate: exit $rc"
+python3 tests/checkjson.py junit-text "$T/jg.xml" "$T/jg.txt" > "$T/c" 2>&1; tally "junit: a breached gate" "$T/c"
 grep -q 'expected floor_swaps_per_update &lt;= 0.0001 (limit), got [0-9.e-]*' "$T/jg.xml" \
 	&& ok "JUnit: the breached gate names the limit and the value" \
 	|| bad "JUnit: gate message: $(grep -o '<failure[^>]*>' "$T/jg.xml")"
@@ -67,19 +41,7 @@ $MG stress --threads 2 --duration 4 > /dev/null 2>&1 & sp=$!
 sleep 0.3
 $MG stat --json -i 0.1 -c 20 -o "$T/der.json" > /dev/null 2>&1
 wait $sp
-python3 - "$T/der.json" > "$T/der.chk" 2>&1 <<'PY'
-import json, sys
-objs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-def ck(c, m): print(("ok   " if c else "FAIL ") + m)
-ck(len(objs) >= 20, f"{len(objs)} objects (20 intervals and the summary)")
-bad = [(o.get("interval"), n, r["total"], r["per_cpu"]) for o in objs for n, r in o["counters"].items()
-       if (r["total"] or 0) < 0 or any(v < 0 for v in r["per_cpu"] or [])]
-ck(not bad, f"no count below 0 in any interval or the summary: {bad[:3]}")
-der = [r for o in objs for n, r in o["counters"].items() if r["source"] == "derived"]
-ck(der and all(isinstance(r.get("approximate"), bool) for r in der),
-   f"every derived row says whether it is exact ({len(der)} rows, "
-   f"{sum(r['approximate'] for r in der)} approximate)")
-PY
+python3 tests/checkjson.py counts-sane "$T/der.json" 20 > "$T/der.chk" 2>&1
 tally derived-busy "$T/der.chk"
 
 # a COMMAND that cannot run: one line, exit 127, no report of zeros
