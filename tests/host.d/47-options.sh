@@ -57,7 +57,7 @@ badcase "stat -x with --json" 2 "exclude each other" $MG stat -x , -j -- true
 # -a: system-wide, said in the header; -p PID: only PID's tree, counted in BPF
 F=$T/opt-f; echo a > "$F"
 sh -c "while :; do echo x >> '$F'; stat '$F' > /dev/null; sleep 0.02; done" & wp=$!
-$MG stress --threads 2 --duration 5 > /dev/null 2>&1 & sp=$!
+$MG stress --threads 2 --duration 8 > /dev/null 2>&1 & sp=$!
 sleep 0.3
 $MG stat -j -a -o "$T/sa.json" -i 1 -c 1 > /dev/null 2>&1
 $MG stat -j -p $wp -o "$T/sp.json" -i 1 -c 1 > /dev/null 2>&1
