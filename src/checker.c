@@ -4,38 +4,15 @@
 #include <string.h>
 #include "checker.h"
 
-#define NO_CUR UINT32_MAX		/* max_cur: the maximum was not set by a swap */
-#define STALE_WINDOW_NS 1000000000ull	/* a racing getattr is delivered within 1 s */
 #define MAX_STEPS 4096
-#define HIST 4				/* replaced ctimes remembered per inode */
 
-/* Where an inode's latest ctime came from. */
-enum ctime_src {
-	SRC_OTHER,	/* first seen by getattr or skip (stored on disk, or unknown), or set
-			 * explicitly (inode_set_ctime_to_ts) */
-	SRC_CLOCK,	/* a swap by inode_set_ctime_current: the kernel's clock */
-};
-
-/* Per-inode state: an open-addressing table slot. */
+/* Per-inode state: an open-addressing table slot around the shared rule state. */
 struct ino_state {
 	uint64_t ino;
 	uint32_t dev, gen;
-	bool used, known, have_prev;
-	uint8_t src;			/* enum ctime_src of max */
+	bool used;
 	bool name_cut;			/* name was cut by the event buffer (mg_event::name_len) */
-	uint32_t max_cur;		/* masked cur_nsec of the swap that set max, or NO_CUR */
-	struct mg_ts max;		/* latest (highest) ctime observed */
-	struct mg_ts prev;		/* the ctime before max was set */
-	/* the last HIST values max replaced, newest first, with when each was replaced */
-	struct { struct mg_ts v; uint64_t replaced_ns; } hist[HIST];
-	uint8_t nhist;
-	struct mg_obs max_obs;		/* the observation that set max */
-	uint64_t max_stat_ns;		/* earliest getattr event showing max (0: none) */
-	/* a getattr of an older value never seen before: a concurrent update's, whose swap
-	 * event may still come, or a regression; judged when that swap comes or the window
-	 * passes (pending_stat) */
-	bool pending_stat;
-	struct mg_obs pending_obs, pending_earlier;
+	struct mg_rstate r;		/* include/mg_rules.h: the same state BPF keeps */
 	char name[MG_NAME_LEN];
 };
 
@@ -47,6 +24,7 @@ struct mg_checker {
 	struct mg_clock_step steps[MAX_STEPS];
 	size_t nsteps;
 	int64_t tai_minus_real;		/* ns: CLOCK_TAI - CLOCK_REALTIME */
+	bool no_floor_inodes;		/* floor events do not enter the table (BPF judges) */
 	struct mg_check_stats st;
 };
 
@@ -112,7 +90,6 @@ static struct ino_state *lookup(struct mg_checker *c, uint32_t dev, uint64_t ino
 			s->dev = dev;
 			s->ino = ino;
 			s->gen = gen;
-			s->max_cur = NO_CUR;
 			c->st.inodes++;
 			return s;
 		}
@@ -176,294 +153,128 @@ void mg_checker_add(struct mg_checker *c, const struct mg_violation *v)
 		c->reports[c->nreports++] = copy;
 }
 
-static void obs_of(struct mg_obs *o, const struct mg_event *e)
+/* A report's observation from the rules' one. */
+void mg_obs_from_rule(struct mg_obs *o, const struct mg_robs *r)
 {
-	o->ctime = (struct mg_ts){ e->ctime_sec, e->ctime_nsec & ~MG_I_CTIME_QUERIED };
-	o->t_ns = e->ts_ns;
-	o->off_known = e->tai_ns != 0;
-	o->off_ns = (int64_t)(e->tai_ns - e->ts_ns);
-	o->pid = e->pid;
-	o->cpu = e->cpu;
-	o->kind = e->kind;
-	o->entry_ns = e->entry_ns;
-	memcpy(o->comm, e->comm, sizeof(o->comm));
+	o->ctime = (struct mg_ts){ r->sec, r->nsec };
+	o->t_ns = r->t_ns;
+	o->off_known = r->tai_ns != 0;
+	o->off_ns = (int64_t)(r->tai_ns - r->t_ns);
+	o->pid = r->pid;
+	o->cpu = r->cpu;
+	o->kind = r->kind;
+	o->entry_ns = r->entry_ns;
+	memcpy(o->comm, r->comm, sizeof(o->comm));
 	o->comm[sizeof(o->comm) - 1] = 0;
 }
 
-static void violation(struct mg_checker *c, enum mg_violation_kind k, const struct ino_state *s,
-		      const struct mg_obs *earlier, const struct mg_obs *later)
+/* The rules' input from an event record. */
+void mg_rule_in_of(struct mg_rin *in, const struct mg_event *e)
 {
-	struct mg_violation v = { .kind = k, .dev = s->dev, .gen = s->gen, .ino = s->ino,
-				  .earlier = *earlier, .later = *later };
+	in->o = (struct mg_robs){ .sec = e->ctime_sec, .nsec = e->ctime_nsec & ~MG_I_CTIME_QUERIED,
+				  .kind = e->kind, .t_ns = e->ts_ns, .tai_ns = e->tai_ns,
+				  .entry_ns = e->entry_ns, .pid = e->pid, .cpu = e->cpu };
+	memcpy(in->o.comm, e->comm, sizeof(in->o.comm));
+	in->old_nsec = e->old_nsec;
+	in->cur_nsec = e->cur_nsec;
+	in->flags = e->flags;
+	in->time_gran = e->time_gran;
+}
 
-	memcpy(v.name, s->name, sizeof(v.name));
-	v.name_truncated = s->name_cut;
+void mg_checker_rule_out(struct mg_checker *c, uint32_t dev, uint64_t ino, uint32_t gen,
+			 const char *name, bool name_cut, const struct mg_rout *out)
+{
+	struct mg_violation v = { .dev = dev, .gen = gen, .ino = ino, .name_truncated = name_cut };
+	unsigned int i;
+
+	for (i = 0; i < MG_B_NR_KINDS; i++)
+		c->st.benign[i] += out->benign[i];
+	if (name) {
+		memcpy(v.name, name, sizeof(v.name));
+		v.name[sizeof(v.name) - 1] = 0;
+	}
 	strcpy(v.what, "ctime");
-	mg_checker_add(c, &v);
+	for (i = 0; i < out->nviol && i < MG_RULE_MAX_VIOL; i++) {
+		v.kind = out->viol[i].kind;
+		mg_obs_from_rule(&v.earlier, &out->viol[i].earlier);
+		mg_obs_from_rule(&v.later, &out->viol[i].later);
+		mg_checker_add(c, &v);
+	}
+	/* never expected (mg_rule_viol): counted as regressions without a report */
+	c->st.violations[MG_V_REGRESSION] += out->overflow;
 }
 
-/* The event's CLOCK_REALTIME, from its BPF-read TAI time; false if unknown. */
-static bool event_realtime(const struct mg_checker *c, const struct mg_event *e, struct mg_ts *out)
-{
-	int64_t r;
-
-	if (!e->tai_ns)
-		return false;
-	r = (int64_t)e->tai_ns - c->tai_minus_real;
-	out->sec = r / 1000000000;
-	out->nsec = (uint32_t)(r % 1000000000);
-	return true;
-}
-
-/* Floor events (bpf/floor.bpf.c): the two floor invariants. */
+/* Floor events (bpf/floor.bpf.c): the two floor invariants (mg_rule_floor). */
 static void floor_event(struct mg_checker *c, struct ino_state *s, const struct mg_event *e,
 			const struct mg_obs *obs)
 {
 	struct mg_violation v = { .dev = e->dev, .gen = e->gen, .ino = e->ino,
 				  .earlier = *obs, .later = *obs };
+	unsigned int r = mg_rule_floor(e->floor_known, e->floor_before, e->floor_after, e->flags);
 
 	if (s) {
 		memcpy(v.name, s->name, sizeof(v.name));
 		v.name_truncated = s->name_cut;
+	} else {
+		memcpy(v.name, e->name, sizeof(v.name));
+		v.name[sizeof(v.name) - 1] = 0;
+		v.name_truncated = e->name_len > strnlen(v.name, sizeof(v.name));
 	}
 	strcpy(v.what, "floor");
-	if (e->floor_known) {
-		c->st.floor_checked++;
-		/* two reads of one variable, in this order: a lower second value is a move back */
-		if (e->floor_after < e->floor_before) {
-			v.kind = MG_V_FLOOR_BACKWARD;
-			v.earlier.ctime = (struct mg_ts){ (int64_t)(e->floor_before / 1000000000),
-							  (uint32_t)(e->floor_before % 1000000000) };
-			v.later.ctime = (struct mg_ts){ (int64_t)(e->floor_after / 1000000000),
-							(uint32_t)(e->floor_after % 1000000000) };
-			mg_checker_add(c, &v);
-		}
+	c->st.floor_checked += !!(r & MG_RF_FLOOR_CHECKED);
+	if (r & MG_RF_FLOOR_BACKWARD) {
+		v.kind = MG_V_FLOOR_BACKWARD;
+		v.earlier.ctime = (struct mg_ts){ (int64_t)(e->floor_before / 1000000000),
+						  (uint32_t)(e->floor_before % 1000000000) };
+		v.later.ctime = (struct mg_ts){ (int64_t)(e->floor_after / 1000000000),
+						(uint32_t)(e->floor_after % 1000000000) };
+		mg_checker_add(c, &v);
 	}
-	if (e->flags & (MG_EVF_FINE_NEEDED | MG_EVF_FINE_UNNEEDED)) {
+	/* every floor event is a fine stamp: one not decided (state changed between the
+	 * captures, or its inode_set_ctime_current began before the probes were attached)
+	 * is undecided, never dropped */
+	if (r & MG_RF_FINE_DECIDED) {
 		c->st.fine_checked++;
-		if (e->flags & MG_EVF_FINE_UNNEEDED) {
+		if (r & MG_RF_FINE_UNNEEDED) {
 			v.kind = MG_V_FINE_UNNEEDED;
+			v.earlier = v.later = *obs;
 			mg_checker_add(c, &v);
 		}
 	} else {
-		/* every floor event is a fine stamp: one not decided (state changed between
-		 * the captures, or its inode_set_ctime_current began before the probes
-		 * were attached: no MG_EVF_IN_SET_CTIME) is undecided, never dropped */
 		c->st.fine_undecided++;
 	}
 }
 
-/* Remember that the inode held v until replaced_ns (newest first, HIST kept). */
-static void hist_push(struct ino_state *s, struct mg_ts v, uint64_t replaced_ns)
-{
-	memmove(&s->hist[1], &s->hist[0], sizeof(s->hist[0]) * (HIST - 1));
-	s->hist[0].v = v;
-	s->hist[0].replaced_ns = replaced_ns;
-	if (s->nhist < HIST)
-		s->nhist++;
-}
-
-/* True if v is a value the inode held, replaced less than STALE_WINDOW_NS before t_ns. */
-static bool held_recently(const struct ino_state *s, struct mg_ts v, uint64_t t_ns)
-{
-	for (int h = 0; h < s->nhist; h++)
-		if (!mg_ts_cmp(v, s->hist[h].v))
-			return (int64_t)(t_ns - s->hist[h].replaced_ns) < (int64_t)STALE_WINDOW_NS;
-	return false;
-}
-
-/* max becomes v, observed by obs; src says where v came from. */
-static void advance(struct ino_state *s, struct mg_ts v, const struct mg_obs *obs,
-		    const struct mg_event *e, enum ctime_src src)
-{
-	if (s->known)
-		hist_push(s, s->max, obs->t_ns);
-	s->prev = s->max;
-	s->have_prev = s->known;
-	s->max = v;
-	s->max_obs = *obs;
-	s->max_cur = e->kind == MG_EV_CTIME_SWAP ? e->cur_nsec & ~MG_I_CTIME_QUERIED : NO_CUR;
-	s->max_stat_ns = e->kind == MG_EV_STAT ? e->ts_ns : 0;
-	s->src = src;
-	s->known = true;
-}
-
-static void resolve_pending(struct mg_checker *c, struct ino_state *s, const struct mg_event *e,
-			    struct mg_ts v);
-
-/*
- * v is earlier than the latest ctime seen: decide whether it is a race the
- * kernel allows, a case outside its contract, or a regression.
- */
-static void earlier_value(struct mg_checker *c, struct ino_state *s, const struct mg_event *e,
-			  struct mg_ts v, const struct mg_obs *obs)
-{
-	/* signed: a racing read may be stamped before the update delivered ahead of it */
-	int64_t age = (int64_t)(e->ts_ns - s->max_obs.t_ns);
-	struct mg_ts now;
-
-	/*
-	 * A getattr reads the ctime some time before its tracepoint fires, and a
-	 * skip reports the value its update loaded before deciding: under
-	 * preemption (or emulation) several updates can land in between. A value
-	 * the inode held shortly before the event is a stale read: one that was
-	 * replaced less than STALE_WINDOW_NS before the event. Times are signed:
-	 * the read may be stamped before the update delivered ahead of it.
-	 */
-	if ((e->kind == MG_EV_STAT || e->kind == MG_EV_CTIME_SKIP) && held_recently(s, v, e->ts_ns)) {
-		c->st.benign[MG_B_STALE_READ]++;
-		return;
-	}
-	/* fill_mg_cmtime reads i_ctime_sec, then i_ctime_nsec; an update swaps the
-	 * nanoseconds, then stores the seconds: a read between shows old sec, new nsec */
-	if (e->kind == MG_EV_STAT && s->have_prev && v.sec == s->prev.sec &&
-	    v.nsec == s->max.nsec && age < (int64_t)STALE_WINDOW_NS) {
-		c->st.benign[MG_B_TORN_READ]++;
-		return;
-	}
-	if (e->kind == MG_EV_CTIME_SWAP && s->max_cur == v.nsec) {
-		/* the inode held v until the swap that set max replaced it */
-		c->st.benign[MG_B_REORDERED]++;
-		hist_push(s, v, s->max_obs.t_ns);
-		return;
-	}
-	/* a ctime from disk or set explicitly, later than the clock: the kernel replaces it */
-	if (s->src == SRC_OTHER && event_realtime(c, e, &now) && mg_ts_cmp(s->max, now) > 0) {
-		c->st.benign[MG_B_FUTURE_CTIME]++;
-		advance(s, v, obs, e, e->kind == MG_EV_CTIME_SWAP ? SRC_CLOCK : SRC_OTHER);
-		s->have_prev = false;
-		s->nhist = 0;
-		return;
-	}
-	/*
-	 * An update reads the clock before it loads i_ctime_nsec and swaps, and
-	 * the kernel's QUERIED retry swaps without comparing again: an update that
-	 * began before the earlier value's event may carry a clock read older than
-	 * that value. Overlapping updates have no order (multigrain-ts.rst). With
-	 * the update's entry time (function probes) the overlap is decided; without
-	 * it, an update within STALE_WINDOW_NS of the earlier value is undecided.
-	 */
-	if (e->kind == MG_EV_CTIME_SWAP &&
-	    (e->entry_ns ? (int64_t)(s->max_obs.t_ns - e->entry_ns) > 0 :
-			   age < (int64_t)STALE_WINDOW_NS)) {
-		c->st.benign[e->entry_ns ? MG_B_CONCURRENT : MG_B_CONCURRENT_UNDECIDED]++;
-		advance(s, v, obs, e, SRC_CLOCK);	/* the inode holds v now */
-		s->have_prev = false;
-		s->nhist = 0;
-		return;
-	}
-	/*
-	 * A getattr of an older value not seen before may show a concurrent update's
-	 * value whose swap event, reserved after the getattr's, is still to come. Hold
-	 * it: the swap of that value resolves it; otherwise it is a regression once
-	 * STALE_WINDOW_NS has passed (or at the end).
-	 */
-	if (e->kind == MG_EV_STAT || e->kind == MG_EV_CTIME_SKIP) {
-		if (s->pending_stat)	/* one held at a time: judge the older one now */
-			resolve_pending(c, s, NULL, v);
-		s->pending_stat = true;
-		s->pending_obs = *obs;
-		s->pending_earlier = s->max_obs;
-		return;
-	}
-	violation(c, MG_V_REGRESSION, s, &s->max_obs, obs);
-	/* judge what follows against the new value, not against one already reported */
-	advance(s, v, obs, e, e->kind == MG_EV_CTIME_SWAP ? SRC_CLOCK : SRC_OTHER);
-	s->have_prev = false;
-	s->nhist = 0;
-}
-
-/*
- * A held getattr (pending_stat): a swap to the value it showed means it read a
- * concurrent update (counted as such; the swap itself is judged as usual); an
- * event past the window, or e NULL (the end), makes it a regression.
- */
-static void resolve_pending(struct mg_checker *c, struct ino_state *s, const struct mg_event *e,
-			    struct mg_ts v)
-{
-	if (e && e->kind == MG_EV_CTIME_SWAP && !mg_ts_cmp(v, s->pending_obs.ctime)) {
-		c->st.benign[MG_B_CONCURRENT_READ]++;
-		s->pending_stat = false;
-		return;
-	}
-	if (e && (int64_t)(e->ts_ns - s->pending_obs.t_ns) < (int64_t)STALE_WINDOW_NS)
-		return;
-	s->pending_stat = false;
-	/* a swap delivered since (reordered) may have shown that the inode held the value */
-	if (held_recently(s, s->pending_obs.ctime, s->pending_obs.t_ns)) {
-		c->st.benign[MG_B_STALE_READ]++;
-		return;
-	}
-	/*
-	 * A value no traced update installed, read within STALE_WINDOW_NS of the
-	 * newer one: the events cannot tell which update set it (seen in the VM with
-	 * two threads writing one file), so it is undecided, not a fault.
-	 */
-	if ((int64_t)(s->pending_obs.t_ns - s->pending_earlier.t_ns) < (int64_t)STALE_WINDOW_NS) {
-		c->st.benign[MG_B_UNSEEN]++;
-		return;
-	}
-	violation(c, MG_V_REGRESSION, s, &s->pending_earlier, &s->pending_obs);
-}
-
 void mg_checker_finish(struct mg_checker *c)
 {
+	struct mg_rout out;
 	size_t i;
 
-	for (i = 0; i < c->cap; i++)
-		if (c->tab[i].used && c->tab[i].pending_stat)
-			resolve_pending(c, &c->tab[i], NULL, (struct mg_ts){ 0, 0 });
-}
+	for (i = 0; i < c->cap; i++) {
+		struct ino_state *s = &c->tab[i];
 
-/* Invariant 2 for a swap whose decision value (old) carried QUERIED. */
-static void queried_swap(struct mg_checker *c, struct ino_state *s, const struct mg_event *e,
-			 struct mg_ts v, const struct mg_obs *obs)
-{
-	uint32_t old = e->old_nsec & ~MG_I_CTIME_QUERIED;
-	struct mg_ts base, now;
-	const struct mg_obs *base_obs;
-	enum ctime_src base_src;
-
-	/* the replaced value: the latest seen, or the one before if a getattr of the new
-	 * value was delivered ahead of this swap */
-	if (s->known && s->max.nsec == old) {
-		base = s->max;
-		base_obs = &s->max_obs;
-		base_src = s->src;
-	} else if (s->known && s->have_prev && s->prev.nsec == old && !mg_ts_cmp(v, s->max)) {
-		base = s->prev;
-		base_obs = obs;	/* the observation of prev is gone; report this one */
-		base_src = SRC_OTHER;
-	} else {
-		c->st.benign[MG_B_UNVERIFIED]++;
-		return;
+		if (!s->used || !s->r.pending)
+			continue;
+		memset(&out, 0, sizeof(out));
+		mg_rule_finish(&s->r, &out);
+		mg_checker_rule_out(c, s->dev, s->ino, s->gen, s->name, s->name_cut, &out);
 	}
-	if (mg_ts_cmp(v, base) != 0)
-		return;		/* later: holds; earlier: judged as a regression */
-	if (e->time_gran > 1) {
-		c->st.benign[MG_B_GRANULARITY]++;
-		return;
-	}
-	if (base_src == SRC_OTHER && event_realtime(c, e, &now) && mg_ts_cmp(base, now) > 0) {
-		c->st.benign[MG_B_FUTURE_CTIME]++;
-		return;
-	}
-	violation(c, MG_V_NOT_LATER, s, base_obs, obs);
 }
 
 void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 {
-	struct mg_ts v = { e->ctime_sec, e->ctime_nsec & ~MG_I_CTIME_QUERIED };
 	struct ino_state *s = NULL;
+	struct mg_rout out;
+	struct mg_rin in;
 	struct mg_obs obs;
-	int cmp;
 
 	c->st.events++;
 	if (e->kind < MG_EV_NR_KINDS)
 		c->st.by_kind[e->kind]++;
-	obs_of(&obs, e);
 	if (e->kind >= MG_EV_FLOOR_SWAP) {
-		if (e->ino)
+		mg_rule_in_of(&in, e);
+		mg_obs_from_rule(&obs, &in.o);
+		if (e->ino && !c->no_floor_inodes)
 			s = lookup(c, e->dev, e->ino, e->gen);
 		floor_event(c, s, e, &obs);
 		return;
@@ -478,49 +289,10 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 		s->name_cut = e->name_len > strnlen(e->name, sizeof(e->name));
 	}
 	s->name[MG_NAME_LEN - 1] = 0;
-	if (s->pending_stat)
-		resolve_pending(c, s, e, v);
-
-	if (e->kind == MG_EV_CTIME_SWAP && (e->flags & MG_EVF_SEC_UNSURE)) {
-		/* the nanoseconds are this swap's, the seconds may be another's: not judged */
-		c->st.benign[MG_B_SEC_UNSURE]++;
-		return;
-	}
-	if (e->kind == MG_EV_CTIME_SWAP && (e->old_nsec & MG_I_CTIME_QUERIED))
-		queried_swap(c, s, e, v, &obs);
-
-	/*
-	 * A skip happens only when the value the kernel decided on equals the new
-	 * time exactly, and a time's nanoseconds never carry QUERIED: so the
-	 * kernel never skips over a QUERIED ctime it saw. A getattr of the same
-	 * value proves it was QUERIED only if it finished before the update began
-	 * (entry_ns, from a function probe) and no other update came between.
-	 */
-	if (e->kind == MG_EV_CTIME_SKIP && s->known && !mg_ts_cmp(v, s->max) && s->max_stat_ns) {
-		if (e->time_gran > 1)
-			c->st.benign[MG_B_GRANULARITY]++;
-		else if (e->entry_ns && s->max_stat_ns < e->entry_ns)
-			violation(c, MG_V_SKIP_AFTER_QUERY, s, &s->max_obs, &obs);
-		else
-			c->st.benign[MG_B_SKIP_UNDECIDED]++;
-	}
-
-	/* Invariant 1: no regression. */
-	if (s->known) {
-		cmp = mg_ts_cmp(v, s->max);
-		if (cmp == 0) {
-			if (e->kind == MG_EV_CTIME_SWAP)
-				s->src = SRC_CLOCK;
-			if (e->kind == MG_EV_STAT && !s->max_stat_ns)
-				s->max_stat_ns = e->ts_ns;
-			return;
-		}
-		if (cmp < 0) {
-			earlier_value(c, s, e, v, &obs);
-			return;
-		}
-	}
-	advance(s, v, &obs, e, e->kind == MG_EV_CTIME_SWAP ? SRC_CLOCK : SRC_OTHER);
+	mg_rule_in_of(&in, e);
+	memset(&out, 0, sizeof(out));
+	mg_rule_event(&s->r, &in, c->tai_minus_real, &out);
+	mg_checker_rule_out(c, s->dev, s->ino, s->gen, s->name, s->name_cut, &out);
 }
 
 void mg_checker_set_tai_offset(struct mg_checker *c, int64_t tai_minus_real_ns)

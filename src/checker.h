@@ -29,47 +29,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "mgtrace.h"
+#include "mg_rules.h"	/* the rules, enum mg_violation_kind, enum mg_benign_kind */
 
 /* A timestamp as stat() shows it: seconds and nanoseconds (QUERIED bit masked). */
 struct mg_ts {
 	int64_t sec;
 	uint32_t nsec;
-};
-
-enum mg_violation_kind {
-	MG_V_REGRESSION,	/* invariant 1: an observed ctime earlier than one observed before */
-	MG_V_NOT_LATER,		/* invariant 2: update of a QUERIED ctime did not yield a later one */
-	MG_V_SKIP_AFTER_QUERY,	/* invariant 2: ctime_xchg_skip although a getattr provably set
-				 * QUERIED before the update began (needs the update's entry time) */
-	MG_V_ORDER,		/* invariant 3: a later modification shows an earlier time */
-	MG_V_FLOOR_BACKWARD,	/* floor: mg_floor read later is lower than read earlier */
-	MG_V_FINE_UNNEEDED,	/* floor: a fine-grained stamp outside the kernel's own condition */
-	MG_V_NR_KINDS,
-};
-
-/*
- * Cases that look like a violation but are outside the kernel's contract, or
- * that the events cannot decide. Counted, printed and reported, never a fault.
- */
-enum mg_benign_kind {
-	MG_B_STALE_READ,	/* getattr read the ctime just before a concurrent update */
-	MG_B_REORDERED,		/* swap delivered after the swap that replaced its value */
-	MG_B_UNVERIFIED,	/* QUERIED update whose previous ctime was never observed */
-	MG_B_GRANULARITY,	/* QUERIED update equal at the filesystem's s_time_gran (> 1 ns) */
-	MG_B_FUTURE_CTIME,	/* a stored or explicitly set ctime later than the clock, replaced
-				 * by the current time */
-	MG_B_SEC_UNSURE,	/* swap whose seconds another update may have overwritten first */
-	MG_B_TORN_READ,		/* getattr showing the old seconds with the new nanoseconds */
-	MG_B_SKIP_UNDECIDED,	/* skip right after a getattr of the same ctime: the query may
-				 * have come after the update's decision (no entry time known) */
-	MG_B_CONCURRENT,	/* an earlier ctime from an update that began before the later
-				 * one's event: overlapping updates (entry time known) */
-	MG_B_CONCURRENT_UNDECIDED, /* the same within 1 s, entry time unknown: undecided */
-	MG_B_CONCURRENT_READ,	/* getattr of a concurrent update's value, delivered before
-				 * that update's swap event */
-	MG_B_UNSEEN,		/* getattr of an older value no traced update installed,
-				 * within 1 s of the newer one: undecided */
-	MG_B_NR_KINDS,
 };
 
 /* One observation in a violation report. */
@@ -157,6 +122,20 @@ void mg_checker_missed(struct mg_checker *c, uint64_t n);
  * swap never came is a regression). Call once, after the last event.
  */
 void mg_checker_finish(struct mg_checker *c);
+
+/* A report's observation from the rules' one (include/mg_rules.h). */
+void mg_obs_from_rule(struct mg_obs *o, const struct mg_robs *r);
+
+/* The rules' input from an event record (ctime QUERIED masked). */
+void mg_rule_in_of(struct mg_rin *in, const struct mg_event *e);
+
+/*
+ * Account what the rules found for inode (dev, ino, gen): add out's not-fault
+ * counts, and record its violations (name: NUL-terminated, may be NULL), each
+ * explained by clock steps as mg_checker_add() does.
+ */
+void mg_checker_rule_out(struct mg_checker *c, uint32_t dev, uint64_t ino, uint32_t gen,
+			 const char *name, bool name_cut, const struct mg_rout *out);
 
 /* Add lost events (ring buffer full): any loss makes the verdict inconclusive. */
 void mg_checker_lost(struct mg_checker *c, uint64_t n);

@@ -1,0 +1,458 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mg_rules.h - the per-event rules of `mgtrace check`, written once: pure
+ * functions over plain integers and one per-inode state, included by the BPF
+ * program that judges each tracepoint event at the event (bpf/mgtrace.bpf.c,
+ * under the inode's bpf_spin_lock) and by user space (src/checker.c: the
+ * raw_tp fallback, and the unit tests' synthetic streams). No libc, no
+ * vmlinux.h types, no signed division (clang 14 BPF has none), loops bounded
+ * by constants.
+ *
+ * The rules are the kernel's contract, no stricter (fs/inode.c
+ * inode_set_ctime_current(), fs/stat.c fill_mg_cmtime(),
+ * Documentation/filesystems/multigrain-ts.rst): per inode (dev, ino,
+ * generation) the ctimes seen never decrease (MG_V_REGRESSION), an update of a
+ * QUERIED ctime yields a later one (MG_V_NOT_LATER), and the kernel never skips
+ * an update over a query that provably came first (MG_V_SKIP_AFTER_QUERY).
+ * What lies outside the contract, or is a race the events cannot decide, is
+ * counted by enum mg_benign_kind and never fails the check (README, "Checking
+ * invariants in CI", has the table; /work/notes/10.md how each was derived).
+ */
+#ifndef MG_RULES_H
+#define MG_RULES_H
+
+#include "mgtrace.h"
+
+#define MG_RULE_INLINE static inline __attribute__((always_inline))
+
+#define MG_STALE_WINDOW_NS 1000000000ll	/* a racing getattr is delivered within 1 s */
+#define MG_HIST 4			/* replaced ctimes remembered per inode */
+#define MG_NO_CUR 0xffffffffU		/* max_cur: the maximum was not set by a swap */
+#define MG_RULE_MAX_VIOL 2		/* violations one event can produce (resolving a held
+					 * getattr, then its own) */
+
+enum mg_violation_kind {
+	MG_V_REGRESSION,	/* invariant 1: an observed ctime earlier than one observed before */
+	MG_V_NOT_LATER,		/* invariant 2: update of a QUERIED ctime did not yield a later one */
+	MG_V_SKIP_AFTER_QUERY,	/* invariant 2: ctime_xchg_skip although a getattr provably set
+				 * QUERIED before the update began (needs the update's entry time) */
+	MG_V_ORDER,		/* invariant 3: a later modification shows an earlier time */
+	MG_V_FLOOR_BACKWARD,	/* floor: mg_floor read later is lower than read earlier */
+	MG_V_FINE_UNNEEDED,	/* floor: a fine-grained stamp outside the kernel's own condition */
+	MG_V_NR_KINDS,
+};
+
+/*
+ * Cases that look like a violation but are outside the kernel's contract, or
+ * that the events cannot decide. Counted, printed and reported, never a fault.
+ */
+enum mg_benign_kind {
+	MG_B_STALE_READ,	/* getattr read the ctime just before a concurrent update */
+	MG_B_REORDERED,		/* swap delivered after the swap that replaced its value */
+	MG_B_UNVERIFIED,	/* QUERIED update whose previous ctime was never observed */
+	MG_B_GRANULARITY,	/* QUERIED update equal at the filesystem's s_time_gran (> 1 ns) */
+	MG_B_FUTURE_CTIME,	/* a stored or explicitly set ctime later than the clock, replaced
+				 * by the current time */
+	MG_B_SEC_UNSURE,	/* swap whose seconds another update may have overwritten first */
+	MG_B_TORN_READ,		/* getattr showing the old seconds with the new nanoseconds */
+	MG_B_SKIP_UNDECIDED,	/* skip right after a getattr of the same ctime: the query may
+				 * have come after the update's decision (no entry time known) */
+	MG_B_CONCURRENT,	/* an earlier ctime from an update that began before the later
+				 * one's event: overlapping updates (entry time known) */
+	MG_B_CONCURRENT_UNDECIDED, /* the same within 1 s, entry time unknown: undecided */
+	MG_B_CONCURRENT_READ,	/* getattr of a concurrent update's value, delivered before
+				 * that update's swap event */
+	MG_B_UNSEEN,		/* getattr of an older value no traced update installed,
+				 * within 1 s of the newer one: undecided */
+	MG_B_NR_KINDS,
+};
+
+/* One observation of an inode's ctime, as BPF saw it at the event (64 bytes). */
+struct mg_robs {
+	long long sec;			/* ctime seconds */
+	unsigned int nsec;		/* ctime nanoseconds, QUERIED masked */
+	unsigned int kind;		/* enum mg_event_kind */
+	unsigned long long t_ns;	/* CLOCK_MONOTONIC of the event (bpf_ktime_get_ns) */
+	unsigned long long tai_ns;	/* bpf_ktime_get_tai_ns() right after t_ns (0: unknown) */
+	unsigned long long entry_ns;	/* entry of the enclosing inode_set_ctime_current (0: unknown) */
+	unsigned int pid, cpu;		/* thread id, CPU */
+	char comm[16];			/* copied, never interpreted */
+};
+
+/* One event to judge: its observation and what the tracepoint gave besides. */
+struct mg_rin {
+	struct mg_robs o;
+	unsigned int old_nsec;		/* MG_EV_CTIME_SWAP: i_ctime_nsec before, QUERIED kept */
+	unsigned int cur_nsec;		/* MG_EV_CTIME_SWAP: value the cmpxchg replaced, QUERIED kept */
+	unsigned int flags;		/* MG_EVF_SEC_UNSURE */
+	unsigned int time_gran;		/* sb->s_time_gran, ns */
+};
+
+/* Where an inode's latest ctime came from. */
+#define MG_SRC_OTHER 0	/* first seen by getattr or skip (stored on disk, or unknown), or set
+			 * explicitly (inode_set_ctime_to_ts) */
+#define MG_SRC_CLOCK 1	/* a swap by inode_set_ctime_current: the kernel's clock */
+
+/* A replaced ctime and when it was replaced (CLOCK_MONOTONIC ns). */
+struct mg_rhist {
+	long long sec;
+	unsigned int nsec, pad;
+	unsigned long long replaced_ns;
+};
+
+/* Per-inode state. All zero: an inode not seen yet. */
+struct mg_rstate {
+	unsigned char known;		/* max holds a ctime */
+	unsigned char have_prev;	/* prev holds the ctime before max */
+	unsigned char src;		/* MG_SRC_* of max */
+	unsigned char pending;		/* a getattr of an older value is held (pend) */
+	unsigned int nhist;		/* valid entries of hist[] */
+	unsigned int max_cur;		/* masked cur_nsec of the swap that set max, or MG_NO_CUR */
+	unsigned int prev_nsec;
+	long long prev_sec;
+	unsigned long long max_stat_ns;	/* earliest getattr event showing max (0: none) */
+	struct mg_rhist hist[MG_HIST];	/* the last values max replaced, newest first */
+	struct mg_robs max;		/* the observation that set the latest ctime */
+	struct mg_robs pend;		/* the held getattr (pending) and the newer value */
+	struct mg_robs pend_earlier;	/* it was older than */
+};
+
+/* A violation: the earlier observation and the later one that contradicts it. */
+struct mg_rviol {
+	unsigned int kind;		/* enum mg_violation_kind */
+	unsigned int pad;
+	struct mg_robs earlier, later;
+};
+
+/* What judging one event found; the caller zeroes it first. */
+struct mg_rout {
+	unsigned char benign[MG_B_NR_KINDS];	/* not-fault cases found, by kind */
+	unsigned int nviol;			/* entries of viol[] used */
+	unsigned int overflow;			/* violations beyond MG_RULE_MAX_VIOL (never
+						 * expected; counted, not dropped silently) */
+	struct mg_rviol viol[MG_RULE_MAX_VIOL];
+};
+
+/* -1, 0, 1 as (as, an) < = > (bs, bn). */
+MG_RULE_INLINE int mg_rule_cmp(long long as, unsigned int an, long long bs, unsigned int bn)
+{
+	if (as != bs)
+		return as < bs ? -1 : 1;
+	if (an != bn)
+		return an < bn ? -1 : 1;
+	return 0;
+}
+
+MG_RULE_INLINE void mg_rule_viol(struct mg_rout *out, unsigned int kind,
+				 const struct mg_robs *earlier, const struct mg_robs *later)
+{
+	unsigned int n = out->nviol;
+
+	if (n >= MG_RULE_MAX_VIOL) {
+		out->overflow++;
+		return;
+	}
+	out->viol[n].kind = kind;
+	out->viol[n].earlier = *earlier;
+	out->viol[n].later = *later;
+	out->nviol = n + 1;
+}
+
+/* Remember that the inode held (sec, nsec) until replaced_ns (newest first). */
+MG_RULE_INLINE void mg_rule_hist_push(struct mg_rstate *s, long long sec, unsigned int nsec,
+				      unsigned long long replaced_ns)
+{
+	s->hist[3] = s->hist[2];
+	s->hist[2] = s->hist[1];
+	s->hist[1] = s->hist[0];
+	s->hist[0].sec = sec;
+	s->hist[0].nsec = nsec;
+	s->hist[0].replaced_ns = replaced_ns;
+	if (s->nhist < MG_HIST)
+		s->nhist++;
+}
+
+/* True if (sec, nsec) is a value the inode held, replaced less than 1 s before t_ns. */
+MG_RULE_INLINE int mg_rule_held_recently(const struct mg_rstate *s, long long sec,
+					 unsigned int nsec, unsigned long long t_ns)
+{
+	int h;
+
+	for (h = 0; h < MG_HIST; h++)
+		if (h < (int)s->nhist && s->hist[h].sec == sec && s->hist[h].nsec == nsec)
+			return (long long)(t_ns - s->hist[h].replaced_ns) < MG_STALE_WINDOW_NS;
+	return 0;
+}
+
+/* The latest ctime becomes the event's; src says where it came from. */
+MG_RULE_INLINE void mg_rule_advance(struct mg_rstate *s, const struct mg_rin *in, unsigned int src)
+{
+	if (s->known)
+		mg_rule_hist_push(s, s->max.sec, s->max.nsec, in->o.t_ns);
+	s->prev_sec = s->max.sec;
+	s->prev_nsec = s->max.nsec;
+	s->have_prev = s->known;
+	s->max = in->o;
+	s->max_cur = in->o.kind == MG_EV_CTIME_SWAP ? in->cur_nsec & ~MG_I_CTIME_QUERIED : MG_NO_CUR;
+	s->max_stat_ns = in->o.kind == MG_EV_STAT ? in->o.t_ns : 0;
+	s->src = src;
+	s->known = 1;
+}
+
+/* advance, and forget what came before: judge what follows against the new value. */
+MG_RULE_INLINE void mg_rule_restart(struct mg_rstate *s, const struct mg_rin *in, unsigned int src)
+{
+	mg_rule_advance(s, in, src);
+	s->have_prev = 0;
+	s->nhist = 0;
+}
+
+/*
+ * The event's CLOCK_REALTIME from its BPF-read TAI time, given TAI - REALTIME
+ * (a whole number of seconds, adjtimex()); false if unknown.
+ */
+MG_RULE_INLINE int mg_rule_realtime(const struct mg_robs *o, long long tai_minus_real,
+				    long long *sec, unsigned int *nsec)
+{
+	unsigned long long r = o->tai_ns - (unsigned long long)tai_minus_real;
+
+	if (!o->tai_ns || (long long)r < 0)
+		return 0;
+	*sec = (long long)(r / 1000000000ull);
+	*nsec = (unsigned int)(r % 1000000000ull);
+	return 1;
+}
+
+/* (sec, nsec), a ctime not from the kernel's clock, is later than the clock at the event. */
+MG_RULE_INLINE int mg_rule_future(const struct mg_robs *o, long long tai_minus_real, long long sec,
+				  unsigned int nsec)
+{
+	long long now_sec = 0;
+	unsigned int now_nsec = 0;
+
+	return mg_rule_realtime(o, tai_minus_real, &now_sec, &now_nsec) &&
+	       mg_rule_cmp(sec, nsec, now_sec, now_nsec) > 0;
+}
+
+/*
+ * A held getattr (pending): a swap to the value it showed means it read a
+ * concurrent update; an event past the window, or in NULL (the end), judges it.
+ */
+MG_RULE_INLINE void mg_rule_resolve_pending(struct mg_rstate *s, const struct mg_rin *in,
+					    struct mg_rout *out)
+{
+	if (in && in->o.kind == MG_EV_CTIME_SWAP && in->o.sec == s->pend.sec &&
+	    in->o.nsec == s->pend.nsec) {
+		out->benign[MG_B_CONCURRENT_READ]++;
+		s->pending = 0;
+		return;
+	}
+	if (in && (long long)(in->o.t_ns - s->pend.t_ns) < MG_STALE_WINDOW_NS)
+		return;
+	s->pending = 0;
+	/* a swap delivered since (reordered) may have shown that the inode held the value */
+	if (mg_rule_held_recently(s, s->pend.sec, s->pend.nsec, s->pend.t_ns)) {
+		out->benign[MG_B_STALE_READ]++;
+		return;
+	}
+	/* a value no traced update installed, within the window of the newer one: undecided */
+	if ((long long)(s->pend.t_ns - s->pend_earlier.t_ns) < MG_STALE_WINDOW_NS) {
+		out->benign[MG_B_UNSEEN]++;
+		return;
+	}
+	mg_rule_viol(out, MG_V_REGRESSION, &s->pend_earlier, &s->pend);
+}
+
+/*
+ * The event shows a ctime earlier than the latest seen: a race the kernel
+ * allows, a case outside its contract, or a regression.
+ */
+MG_RULE_INLINE void mg_rule_earlier(struct mg_rstate *s, const struct mg_rin *in,
+				    long long tai_minus_real, struct mg_rout *out)
+{
+	/* signed: a racing read may be stamped before the update delivered ahead of it */
+	long long age = (long long)(in->o.t_ns - s->max.t_ns);
+	unsigned int k = in->o.kind;
+
+	/* a getattr reads the ctime before its tracepoint fires, a skip reports the value
+	 * its update loaded before deciding: a value held shortly before is a stale read */
+	if ((k == MG_EV_STAT || k == MG_EV_CTIME_SKIP) &&
+	    mg_rule_held_recently(s, in->o.sec, in->o.nsec, in->o.t_ns)) {
+		out->benign[MG_B_STALE_READ]++;
+		return;
+	}
+	/* fill_mg_cmtime reads i_ctime_sec, then i_ctime_nsec; an update swaps the
+	 * nanoseconds, then stores the seconds: a read between shows old sec, new nsec */
+	if (k == MG_EV_STAT && s->have_prev && in->o.sec == s->prev_sec &&
+	    in->o.nsec == s->max.nsec && age < MG_STALE_WINDOW_NS) {
+		out->benign[MG_B_TORN_READ]++;
+		return;
+	}
+	if (k == MG_EV_CTIME_SWAP && s->max_cur == in->o.nsec) {
+		/* the inode held this value until the swap that set max replaced it */
+		out->benign[MG_B_REORDERED]++;
+		mg_rule_hist_push(s, in->o.sec, in->o.nsec, s->max.t_ns);
+		return;
+	}
+	/* a ctime from disk or set explicitly, later than the clock: the kernel replaces it */
+	if (s->src == MG_SRC_OTHER && mg_rule_future(&in->o, tai_minus_real, s->max.sec, s->max.nsec)) {
+		out->benign[MG_B_FUTURE_CTIME]++;
+		mg_rule_restart(s, in, k == MG_EV_CTIME_SWAP ? MG_SRC_CLOCK : MG_SRC_OTHER);
+		return;
+	}
+	/* an update that began before the newer value's event may carry an older clock
+	 * read (the QUERIED retry swaps without comparing again): overlapping updates
+	 * have no order. Without the entry time, undecided within the window. */
+	if (k == MG_EV_CTIME_SWAP &&
+	    (in->o.entry_ns ? (long long)(s->max.t_ns - in->o.entry_ns) > 0 :
+			      age < MG_STALE_WINDOW_NS)) {
+		if (in->o.entry_ns)
+			out->benign[MG_B_CONCURRENT]++;
+		else
+			out->benign[MG_B_CONCURRENT_UNDECIDED]++;
+		mg_rule_restart(s, in, MG_SRC_CLOCK);	/* the inode holds this value now */
+		return;
+	}
+	/* a getattr of an older value not seen before may show a concurrent update's
+	 * value whose swap event is still to come: hold it (one at a time) */
+	if (k == MG_EV_STAT || k == MG_EV_CTIME_SKIP) {
+		if (s->pending)
+			mg_rule_resolve_pending(s, 0, out);
+		s->pending = 1;
+		s->pend = in->o;
+		s->pend_earlier = s->max;
+		return;
+	}
+	mg_rule_viol(out, MG_V_REGRESSION, &s->max, &in->o);
+	mg_rule_restart(s, in, k == MG_EV_CTIME_SWAP ? MG_SRC_CLOCK : MG_SRC_OTHER);
+}
+
+/* Invariant 2 for a swap whose decision value (old_nsec) carried QUERIED. */
+MG_RULE_INLINE void mg_rule_queried_swap(struct mg_rstate *s, const struct mg_rin *in,
+					 long long tai_minus_real, struct mg_rout *out)
+{
+	unsigned int old = in->old_nsec & ~MG_I_CTIME_QUERIED, bnsec, bsrc;
+	const struct mg_robs *base_obs;
+	long long bsec;
+
+	/* the replaced value: the latest seen, or the one before if a getattr of the new
+	 * value was delivered ahead of this swap */
+	if (s->known && s->max.nsec == old) {
+		bsec = s->max.sec;
+		bnsec = s->max.nsec;
+		base_obs = &s->max;
+		bsrc = s->src;
+	} else if (s->known && s->have_prev && s->prev_nsec == old &&
+		   !mg_rule_cmp(in->o.sec, in->o.nsec, s->max.sec, s->max.nsec)) {
+		bsec = s->prev_sec;
+		bnsec = s->prev_nsec;
+		base_obs = &in->o;	/* the observation of prev is gone; report this one */
+		bsrc = MG_SRC_OTHER;
+	} else {
+		out->benign[MG_B_UNVERIFIED]++;
+		return;
+	}
+	if (mg_rule_cmp(in->o.sec, in->o.nsec, bsec, bnsec) != 0)
+		return;		/* later: holds; earlier: judged as a regression */
+	if (in->time_gran > 1) {
+		out->benign[MG_B_GRANULARITY]++;
+		return;
+	}
+	if (bsrc == MG_SRC_OTHER && mg_rule_future(&in->o, tai_minus_real, bsec, bnsec)) {
+		out->benign[MG_B_FUTURE_CTIME]++;
+		return;
+	}
+	mg_rule_viol(out, MG_V_NOT_LATER, base_obs, &in->o);
+}
+
+/*
+ * Judge one ctime event (MG_EV_CTIME_SWAP, _SKIP, _STAT, _SET) of the inode
+ * whose state is s, in delivery order; tai_minus_real is TAI - REALTIME (ns).
+ * Updates s; adds to out (zeroed by the caller).
+ */
+MG_RULE_INLINE void mg_rule_event(struct mg_rstate *s, const struct mg_rin *in,
+				  long long tai_minus_real, struct mg_rout *out)
+{
+	unsigned int k = in->o.kind;
+	int cmp;
+
+	if (s->pending)
+		mg_rule_resolve_pending(s, in, out);
+	if (k == MG_EV_CTIME_SWAP && (in->flags & MG_EVF_SEC_UNSURE)) {
+		/* the nanoseconds are this swap's, the seconds may be another's: not judged */
+		out->benign[MG_B_SEC_UNSURE]++;
+		return;
+	}
+	if (k == MG_EV_CTIME_SWAP && (in->old_nsec & MG_I_CTIME_QUERIED))
+		mg_rule_queried_swap(s, in, tai_minus_real, out);
+	/*
+	 * The kernel skips only when the value it loaded equals the new time exactly,
+	 * and a time's nanoseconds never carry QUERIED: it never skips over a QUERIED
+	 * ctime it saw. A getattr of the same value proves QUERIED only if it finished
+	 * before the update began (entry_ns, function probes) with no update between.
+	 */
+	if (k == MG_EV_CTIME_SKIP && s->known && s->max_stat_ns &&
+	    !mg_rule_cmp(in->o.sec, in->o.nsec, s->max.sec, s->max.nsec)) {
+		if (in->time_gran > 1)
+			out->benign[MG_B_GRANULARITY]++;
+		else if (in->o.entry_ns && s->max_stat_ns < in->o.entry_ns)
+			mg_rule_viol(out, MG_V_SKIP_AFTER_QUERY, &s->max, &in->o);
+		else
+			out->benign[MG_B_SKIP_UNDECIDED]++;
+	}
+	/* invariant 1: no regression */
+	if (s->known) {
+		cmp = mg_rule_cmp(in->o.sec, in->o.nsec, s->max.sec, s->max.nsec);
+		if (cmp == 0) {
+			if (k == MG_EV_CTIME_SWAP)
+				s->src = MG_SRC_CLOCK;
+			if (k == MG_EV_STAT && !s->max_stat_ns)
+				s->max_stat_ns = in->o.t_ns;
+			return;
+		}
+		if (cmp < 0) {
+			mg_rule_earlier(s, in, tai_minus_real, out);
+			return;
+		}
+	}
+	mg_rule_advance(s, in, k == MG_EV_CTIME_SWAP ? MG_SRC_CLOCK : MG_SRC_OTHER);
+}
+
+/* End of the stream: judge a getattr still held (its swap never came). */
+MG_RULE_INLINE void mg_rule_finish(struct mg_rstate *s, struct mg_rout *out)
+{
+	if (s->pending)
+		mg_rule_resolve_pending(s, 0, out);
+}
+
+/* mg_rule_floor() result bits. */
+#define MG_RF_FLOOR_CHECKED	(1U << 0)	/* mg_floor was read at entry and exit */
+#define MG_RF_FLOOR_BACKWARD	(1U << 1)	/* violation: the second read is lower */
+#define MG_RF_FINE_DECIDED	(1U << 2)	/* the fine-stamp condition was decided */
+#define MG_RF_FINE_UNNEEDED	(1U << 3)	/* violation: a fine stamp it did not need */
+
+/*
+ * The two floor invariants of one fine stamp (bpf/floor.bpf.c's MG_EV_FLOOR_*
+ * event): mg_floor read at entry (before) and at return (after) of
+ * ktime_get_real_ts64_mg, in that order, and the MG_EVF_FINE_* decision.
+ * Returns MG_RF_* bits; a floor event without MG_RF_FINE_DECIDED is undecided.
+ */
+MG_RULE_INLINE unsigned int mg_rule_floor(unsigned int floor_known, unsigned long long before,
+					  unsigned long long after, unsigned int flags)
+{
+	unsigned int r = 0;
+
+	if (floor_known) {
+		r |= MG_RF_FLOOR_CHECKED;
+		if (after < before)
+			r |= MG_RF_FLOOR_BACKWARD;
+	}
+	if (flags & (MG_EVF_FINE_NEEDED | MG_EVF_FINE_UNNEEDED)) {
+		r |= MG_RF_FINE_DECIDED;
+		if (flags & MG_EVF_FINE_UNNEEDED)
+			r |= MG_RF_FINE_UNNEEDED;
+	}
+	return r;
+}
+
+#endif /* MG_RULES_H */
