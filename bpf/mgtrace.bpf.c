@@ -25,6 +25,7 @@
 #include <bpf/bpf_core_read.h>
 #include "mgtrace.h"
 #include "mg_common.bpf.h"
+#include "mg_judge.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -47,6 +48,8 @@ const volatile __u32 filter_devs[MG_MAX_IDS] = {};	/* pairs, if non-zero */
 const volatile __u64 filter_inos[MG_MAX_IDS] = {};
 const volatile char filter_comm[16] = {};	/* only this comm, if set */
 const volatile __u64 wakeup_bytes = 0;		/* wake the consumer only past this backlog */
+const volatile bool judge = false;		/* check: judge the ctime events here (tp_btf
+						 * only: mg_judge.bpf.h), report violations only */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -95,6 +98,56 @@ static __always_inline void count_set_ctime_current(struct inode *inode)
 }
 
 /*
+ * Event mode's filters (process, inode, comm): true when an event of inode
+ * by task id passes; *dev and *ino get the inode's identity.
+ */
+static __always_inline bool passes(enum mg_event_kind kind, struct inode *inode, __u64 id,
+				   __u32 *dev, __u64 *ino)
+{
+	__u32 tgid = id >> 32;
+
+	if (!(event_mask & (1U << kind)))
+		return false;
+	if (!MG_TGID_PASSES(&traced_tgids, filter_tree, filter_tgid, tgid))
+		return false;
+	*dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	*ino = BPF_CORE_READ(inode, i_ino);
+	if (!mg_ids_match(filter_devs, filter_inos, filter_nids, *dev, *ino))
+		return false;
+	return mg_comm_passes(filter_comm);
+}
+
+/*
+ * The ctime an event reports: *ctime, or for ctime_ns_xchg (ctime NULL) the
+ * swap's nanoseconds (new) with the inode's seconds. Returns MG_EVF_SEC_UNSURE
+ * or 0.
+ */
+static __always_inline __u32 event_ctime(struct inode *inode, struct timespec64 *ctime, __u32 new,
+					 long long *sec, unsigned int *nsec)
+{
+	__u32 live;
+
+	if (ctime) {
+		*sec = BPF_CORE_READ(ctime, tv_sec);
+		*nsec = BPF_CORE_READ(ctime, tv_nsec) & ~MG_I_CTIME_QUERIED;
+		return 0;
+	}
+	/*
+	 * ctime_ns_xchg gives only the nanoseconds: this update stored
+	 * i_ctime_sec just before the tracepoint, but another update may have
+	 * swapped i_ctime_nsec and stored its own seconds since. Updates swap
+	 * the nanoseconds before they store the seconds, so if i_ctime_nsec,
+	 * read after i_ctime_sec, still holds this update's value (QUERIED
+	 * aside), the seconds read are this update's. Otherwise they are
+	 * flagged as unsure, not guessed.
+	 */
+	*sec = BPF_CORE_READ(inode, i_ctime_sec);
+	live = BPF_CORE_READ(inode, i_ctime_nsec);
+	*nsec = new & ~MG_I_CTIME_QUERIED;
+	return (live & ~MG_I_CTIME_QUERIED) != *nsec ? MG_EVF_SEC_UNSURE : 0;
+}
+
+/*
  * Event mode: reserve, fill and submit one record for inode. ctime/mtime may be
  * NULL (taken from the inode then). Returns nothing: a failed reservation is
  * counted as lost, never dropped silently.
@@ -104,20 +157,13 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 				 __u32 old, __u32 new, __u32 cur)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tgid = id >> 32;
 	struct mg_event *e;
+	long long sec;
+	unsigned int nsec;
 	__u32 dev;
 	__u64 ino;
 
-	if (!(event_mask & (1U << kind)))
-		return;
-	if (!MG_TGID_PASSES(&traced_tgids, filter_tree, filter_tgid, tgid))
-		return;
-	dev = BPF_CORE_READ(inode, i_sb, s_dev);
-	ino = BPF_CORE_READ(inode, i_ino);
-	if (!mg_ids_match(filter_devs, filter_inos, filter_nids, dev, ino))
-		return;
-	if (!mg_comm_passes(filter_comm))
+	if (!passes(kind, inode, id, &dev, &ino))
 		return;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
@@ -127,27 +173,9 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 	/* only an update runs inside inode_set_ctime_current: no lookup for the others */
 	mg_event_fill(e, kind, inode, dev, ino, id, &set_ctime,
 		      kind == MG_EV_CTIME_SWAP || kind == MG_EV_CTIME_SKIP);
-	if (ctime) {
-		e->ctime_sec = BPF_CORE_READ(ctime, tv_sec);
-		e->ctime_nsec = BPF_CORE_READ(ctime, tv_nsec) & ~MG_I_CTIME_QUERIED;
-	} else {
-		/*
-		 * ctime_ns_xchg gives only the nanoseconds: this update stored
-		 * i_ctime_sec just before the tracepoint, but another update may
-		 * have swapped i_ctime_nsec and stored its own seconds since.
-		 * Updates swap the nanoseconds before they store the seconds, so
-		 * if i_ctime_nsec, read after i_ctime_sec, still holds this
-		 * update's value (QUERIED aside), the seconds read are this
-		 * update's. Otherwise they are flagged as unsure, not guessed.
-		 */
-		__u32 live;
-
-		e->ctime_sec = BPF_CORE_READ(inode, i_ctime_sec);
-		live = BPF_CORE_READ(inode, i_ctime_nsec);
-		e->ctime_nsec = new & ~MG_I_CTIME_QUERIED;
-		if ((live & ~MG_I_CTIME_QUERIED) != e->ctime_nsec)
-			e->flags |= MG_EVF_SEC_UNSURE;
-	}
+	e->flags |= event_ctime(inode, ctime, new, &sec, &nsec);
+	e->ctime_sec = sec;
+	e->ctime_nsec = nsec;
 	if (mtime) {
 		e->mtime_sec = BPF_CORE_READ(mtime, tv_sec);
 		e->mtime_nsec = BPF_CORE_READ(mtime, tv_nsec);
@@ -158,33 +186,78 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 	count(MG_BPF_EVENTS);
 }
 
-static __always_inline void on_ctime_ns_xchg(struct inode *inode, __u32 old, __u32 new, __u32 cur)
+/*
+ * check, tp_btf: judge the event here (mg_judge.bpf.h) instead of emitting it.
+ * The observation is filled as mg_event_fill() fills a record.
+ */
+static __always_inline void judge_event(enum mg_event_kind kind, struct inode *inode,
+					struct timespec64 *ctime, __u32 old, __u32 new, __u32 cur)
 {
-	count(MG_BPF_CTIME_SWAPS);
-	if (emit_events)
-		emit(MG_EV_CTIME_SWAP, inode, NULL, NULL, old, new, cur);
+	__u64 id = bpf_get_current_pid_tgid();
+	struct mg_judge_scratch *sc;
+	struct mg_judge_counts *jc;
+	struct mg_inode_key key;
+	struct mg_set_ctime *r;
+	struct mg_rin *in;
+
+	if (!passes(kind, inode, id, &key.dev, &key.ino) || !mg_judge_maps(&sc, &jc))
+		return;
+	key.gen = BPF_CORE_READ(inode, i_generation);
+	in = &sc->in;
+	in->o.t_ns = bpf_ktime_get_ns();
+	in->o.tai_ns = bpf_ktime_get_tai_ns();
+	in->o.kind = kind;
+	in->o.pid = (__u32)id;
+	in->o.cpu = bpf_get_smp_processor_id();
+	bpf_get_current_comm(in->o.comm, sizeof(in->o.comm));
+	in->o.entry_ns = 0;
+	if (kind == MG_EV_CTIME_SWAP || kind == MG_EV_CTIME_SKIP) {
+		r = bpf_map_lookup_elem(&set_ctime, &id);
+		if (r && r->inode == inode)
+			in->o.entry_ns = r->entry_ns;
+	}
+	in->flags = event_ctime(inode, ctime, new, &in->o.sec, &in->o.nsec);
+	in->old_nsec = old;
+	in->cur_nsec = cur;
+	in->time_gran = BPF_CORE_READ(inode, i_sb, s_time_gran);
+	mg_judge(sc, jc, &key, inode, NULL, &events, mg_wakeup_flags(&events, wakeup_bytes));
 }
 
-static __always_inline void on_ctime_xchg_skip(struct inode *inode, struct timespec64 *ctime)
+/* tp_btf handlers judge in check (can_judge); raw_tp ones cannot take the lock. */
+#define EVENT(can_judge, kind, inode, ctime, mtime, old, new, cur)			\
+	do {										\
+		if ((can_judge) && judge)						\
+			judge_event(kind, inode, ctime, old, new, cur);			\
+		else if (emit_events)							\
+			emit(kind, inode, ctime, mtime, old, new, cur);			\
+	} while (0)
+
+static __always_inline void on_ctime_ns_xchg(struct inode *inode, __u32 old, __u32 new, __u32 cur,
+					     bool can_judge)
+{
+	count(MG_BPF_CTIME_SWAPS);
+	EVENT(can_judge, MG_EV_CTIME_SWAP, inode, NULL, NULL, old, new, cur);
+}
+
+static __always_inline void on_ctime_xchg_skip(struct inode *inode, struct timespec64 *ctime,
+					       bool can_judge)
 {
 	count(MG_BPF_CTIME_SKIPS);
-	if (emit_events)
-		emit(MG_EV_CTIME_SKIP, inode, ctime, NULL, 0, 0, 0);
+	EVENT(can_judge, MG_EV_CTIME_SKIP, inode, ctime, NULL, 0, 0, 0);
 }
 
 static __always_inline void on_fill_mg_cmtime(struct inode *inode, struct timespec64 *ctime,
-					      struct timespec64 *mtime)
+					      struct timespec64 *mtime, bool can_judge)
 {
 	count(MG_BPF_STAT_QUERIES);
-	if (emit_events)
-		emit(MG_EV_STAT, inode, ctime, mtime, 0, 0, 0);
+	EVENT(can_judge, MG_EV_STAT, inode, ctime, mtime, 0, 0, 0);
 }
 
-static __always_inline void on_set_ctime_to_ts(struct inode *inode, struct timespec64 *ctime)
+static __always_inline void on_set_ctime_to_ts(struct inode *inode, struct timespec64 *ctime,
+					       bool can_judge)
 {
 	count(MG_BPF_CTIME_SETS);
-	if (emit_events)
-		emit(MG_EV_CTIME_SET, inode, ctime, NULL, 0, 0, 0);
+	EVENT(can_judge, MG_EV_CTIME_SET, inode, ctime, NULL, 0, 0, 0);
 }
 
 /* ---- fentry/fexit backend ---- */
@@ -252,14 +325,14 @@ int BPF_KPROBE(kp_coarse_mg)
 SEC("tp_btf/ctime_ns_xchg")
 int BPF_PROG(tpb_ctime_ns_xchg, struct inode *inode, __u32 old, __u32 new, __u32 cur)
 {
-	on_ctime_ns_xchg(inode, old, new, cur);
+	on_ctime_ns_xchg(inode, old, new, cur, true);
 	return 0;
 }
 
 SEC("tp_btf/ctime_xchg_skip")
 int BPF_PROG(tpb_ctime_xchg_skip, struct inode *inode, struct timespec64 *ctime)
 {
-	on_ctime_xchg_skip(inode, ctime);
+	on_ctime_xchg_skip(inode, ctime, true);
 	return 0;
 }
 
@@ -267,28 +340,28 @@ SEC("tp_btf/fill_mg_cmtime")
 int BPF_PROG(tpb_fill_mg_cmtime, struct inode *inode, struct timespec64 *ctime,
 	     struct timespec64 *mtime)
 {
-	on_fill_mg_cmtime(inode, ctime, mtime);
+	on_fill_mg_cmtime(inode, ctime, mtime, true);
 	return 0;
 }
 
 SEC("tp_btf/inode_set_ctime_to_ts")
 int BPF_PROG(tpb_set_ctime_to_ts, struct inode *inode, struct timespec64 *ctime)
 {
-	on_set_ctime_to_ts(inode, ctime);
+	on_set_ctime_to_ts(inode, ctime, true);
 	return 0;
 }
 
 SEC("raw_tp/ctime_ns_xchg")
 int BPF_PROG(rtp_ctime_ns_xchg, struct inode *inode, __u32 old, __u32 new, __u32 cur)
 {
-	on_ctime_ns_xchg(inode, old, new, cur);
+	on_ctime_ns_xchg(inode, old, new, cur, false);
 	return 0;
 }
 
 SEC("raw_tp/ctime_xchg_skip")
 int BPF_PROG(rtp_ctime_xchg_skip, struct inode *inode, struct timespec64 *ctime)
 {
-	on_ctime_xchg_skip(inode, ctime);
+	on_ctime_xchg_skip(inode, ctime, false);
 	return 0;
 }
 
@@ -296,13 +369,13 @@ SEC("raw_tp/fill_mg_cmtime")
 int BPF_PROG(rtp_fill_mg_cmtime, struct inode *inode, struct timespec64 *ctime,
 	     struct timespec64 *mtime)
 {
-	on_fill_mg_cmtime(inode, ctime, mtime);
+	on_fill_mg_cmtime(inode, ctime, mtime, false);
 	return 0;
 }
 
 SEC("raw_tp/inode_set_ctime_to_ts")
 int BPF_PROG(rtp_set_ctime_to_ts, struct inode *inode, struct timespec64 *ctime)
 {
-	on_set_ctime_to_ts(inode, ctime);
+	on_set_ctime_to_ts(inode, ctime, false);
 	return 0;
 }

@@ -455,4 +455,57 @@ MG_RULE_INLINE unsigned int mg_rule_floor(unsigned int floor_known, unsigned lon
 	return r;
 }
 
+/* ---- judging in BPF (bpf/mg_judge.bpf.h, src/judge.c) ---- */
+
+/* Key of the BPF hash "inodes": the kernel's identity of an inode. */
+struct mg_inode_key {
+	unsigned long long ino;		/* inode->i_ino */
+	unsigned int dev;		/* kernel dev_t, inode->i_sb->s_dev */
+	unsigned int gen;		/* inode->i_generation */
+};
+
+/*
+ * Value of "inodes" without its lock: the first word is the struct
+ * bpf_spin_lock of the map's value (bpf/mg_judge.bpf.h), which the kernel
+ * never copies to or from user space. name is the inode's name when it
+ * entered the map.
+ */
+struct mg_inode_plain {
+	unsigned int lock;
+	unsigned int name_len;		/* d_name.len (0: no name); > strlen(name): cut */
+	char name[MG_NAME_LEN];
+	struct mg_rstate s;
+};
+
+/*
+ * Value of the BPF_MAP_TYPE_PERCPU_ARRAY "judge_counts": one per possible CPU.
+ * Every judged tracepoint event is counted here, and only violations cross the
+ * ring buffer (struct mg_vrec).
+ */
+struct mg_judge_counts {
+	unsigned long long by_kind[MG_EV_NR_KINDS];	/* events judged, by enum mg_event_kind */
+	unsigned long long benign[MG_B_NR_KINDS];	/* not-fault cases, by enum mg_benign_kind */
+	unsigned long long violations[MG_V_NR_KINDS];	/* violations found (records may be lost) */
+	unsigned long long untracked;	/* events of inodes "inodes" could not hold (E2BIG) */
+	unsigned long long inodes;	/* inodes entered into "inodes" */
+	unsigned long long records;	/* violation records written to the ring buffer */
+	unsigned long long lost;	/* violation records lost: ring buffer full */
+	unsigned long long overflow;	/* violations beyond MG_RULE_MAX_VIOL in one event */
+};
+
+/* struct mg_vrec::magic; its size tells it from struct mg_event in the shared ring buffer. */
+#define MG_VREC_MAGIC 0x6d677672U	/* "mgvr" */
+
+/* A violation found in BPF, with its context (ring buffer "events"). */
+struct mg_vrec {
+	unsigned int magic;		/* MG_VREC_MAGIC */
+	unsigned int kind;		/* enum mg_violation_kind */
+	unsigned int dev, gen;		/* the inode's identity */
+	unsigned long long ino;
+	unsigned int name_len;		/* d_name.len (0: no name) */
+	unsigned int pad;
+	char name[MG_NAME_LEN];		/* last path component, NUL-terminated, cut */
+	struct mg_robs earlier, later;
+};
+
 #endif /* MG_RULES_H */

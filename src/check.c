@@ -113,6 +113,14 @@ static void on_event(void *ctx, const struct mg_event *e)
 		mg_checker_event(cs->chk, e);
 }
 
+/* A violation found in BPF: held until the end, when every clock step is recorded. */
+static void on_vrec(void *ctx, const struct mg_vrec *r)
+{
+	struct check_state *cs = ctx;
+
+	mg_judge_record(&cs->judge, r);
+}
+
 /* Feed held-back events made before the last clock sample (all of them if flush). */
 static void feed_pending(struct check_state *cs, bool flush)
 {
@@ -252,6 +260,7 @@ static void cleanup(struct check_state *cs)
 	mg_floor_close(&cs->floor);
 	mg_run_cleanup(&cs->run);
 	mg_checker_free(cs->chk);
+	mg_judge_free(&cs->judge);
 	free(cs->pending);
 	free(cs->ops);
 	cs->out = NULL;
@@ -298,19 +307,28 @@ int cmd_check(int argc, char **argv)
 			     strerror(errno));
 		goto out;
 	}
-	cs.chk = mg_checker_new(cs.o.max_inodes, 100);
+	/* tp_btf judges the ctime events in BPF (judge.c); raw_tp sends them here */
+	cs.judge.max_inodes = cs.o.max_inodes;
+	cs.judge.tai_minus_real = mg_tai_minus_realtime();
+	so.pre_load = mg_judge_pre_load;
+	so.pre_load_ctx = &cs.judge;
+	if ((ret = mg_run_setup(&cs.run, cs.o.backend, &so)))
+		goto out;
+	cs.judge.active = cs.run.sess.skel && cs.run.sess.tp_btf && cs.judge.configured;
+	cs.chk = mg_checker_new(cs.judge.active ? 1 : cs.o.max_inodes, 100);
 	if (!cs.chk) {
 		ret = mg_err(MG_EXIT_FAIL, "out of memory for %llu inodes",
 			     (unsigned long long)cs.o.max_inodes);
 		goto out;
 	}
-	if ((ret = mg_run_setup(&cs.run, cs.o.backend, &so)))
-		goto out;
+	if (cs.judge.active)
+		mg_checker_judged_in_bpf(cs.chk);
 	if ((err = mg_events_open(&cs.ev, bpf_map__fd(cs.run.sess.skel->maps.events), on_event,
 				  &cs, MG_BATCH_EVENTS))) {
 		ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
 		goto out;
 	}
+	cs.ev.vrec_fn = on_vrec;
 	floor_setup(&cs);
 	if (!mg_json_output)
 		fprintf(stderr, "mgtrace: checking with backend %s (tracepoints as %s; floor "
@@ -362,6 +380,11 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	lost += cs.ev.short_records;	/* a record too short to judge is an event not checked */
+	if (cs.judge.active &&
+	    (err = mg_judge_finish(&cs.judge, cs.chk, cs.run.sess.skel, cs.run.sess.nr_cpus))) {
+		ret = mg_err(MG_EXIT_FAIL, "check: reading the BPF judging maps: %s", strerror(-err));
+		goto out;
+	}
 	mg_checker_finish(cs.chk);	/* every event is in: judge what was held */
 	mg_checker_lost(cs.chk, lost);
 	/* runs the kernel skipped (recursion_misses): events neither delivered nor counted lost */

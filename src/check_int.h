@@ -19,6 +19,7 @@
 #include "events.h"
 #include "floor.h"
 #include "ident.h"
+#include "judge.h"
 #include "report.h"
 #include "run.h"
 #include "util.h"
@@ -70,6 +71,7 @@ struct check_state {
 	char floor_read_why[120];	/* why "floor moves forward" alone is not ("": it is) */
 	char missed_detail[400];	/* "prog=n ..." of programs whose runs were skipped */
 	struct mg_floor floor;		/* bpf/floor.bpf.c, with a function-probe backend */
+	struct mg_judge judge;		/* the ctime events judged in BPF (tp_btf: judge.c) */
 };
 
 /*

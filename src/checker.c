@@ -295,6 +295,33 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 	mg_checker_rule_out(c, s->dev, s->ino, s->gen, s->name, s->name_cut, &out);
 }
 
+void mg_checker_judged_in_bpf(struct mg_checker *c)
+{
+	c->no_floor_inodes = true;
+}
+
+void mg_checker_import_judged(struct mg_checker *c, const struct mg_judge_counts *sum,
+			      const uint64_t *received, const uint64_t *unheld)
+{
+	int k;
+
+	for (k = 0; k < MG_EV_NR_KINDS; k++) {
+		c->st.events += sum->by_kind[k];
+		c->st.by_kind[k] += sum->by_kind[k];
+	}
+	for (k = 0; k < MG_B_NR_KINDS; k++)
+		c->st.benign[k] += sum->benign[k];
+	for (k = 0; k < MG_V_NR_KINDS; k++) {
+		c->st.violations[k] += unheld[k];
+		if (sum->violations[k] > received[k])
+			c->st.violations[k] += sum->violations[k] - received[k];
+	}
+	c->st.violations[MG_V_REGRESSION] += sum->overflow;
+	c->st.inodes += sum->inodes;
+	c->st.untracked_events += sum->untracked;
+	c->st.lost += sum->lost;
+}
+
 void mg_checker_set_tai_offset(struct mg_checker *c, int64_t tai_minus_real_ns)
 {
 	c->tai_minus_real = tai_minus_real_ns;

@@ -137,6 +137,22 @@ void mg_rule_in_of(struct mg_rin *in, const struct mg_event *e);
 void mg_checker_rule_out(struct mg_checker *c, uint32_t dev, uint64_t ino, uint32_t gen,
 			 const char *name, bool name_cut, const struct mg_rout *out);
 
+/*
+ * The ctime events are judged in BPF (src/judge.c): floor events then do not
+ * enter this checker's inode table (their name comes with the event).
+ */
+void mg_checker_judged_in_bpf(struct mg_checker *c);
+
+/*
+ * Add what BPF judged: the per-CPU counts summed (sum), and the violations
+ * BPF found whose records did not arrive (sum->violations[k] - received[k]:
+ * lost with a full ring buffer) or could not be held (unheld[k]): counted,
+ * unexplained, without a report. Records that arrived are added with
+ * mg_checker_add().
+ */
+void mg_checker_import_judged(struct mg_checker *c, const struct mg_judge_counts *sum,
+			      const uint64_t *received, const uint64_t *unheld);
+
 /* Add lost events (ring buffer full): any loss makes the verdict inconclusive. */
 void mg_checker_lost(struct mg_checker *c, uint64_t n);
 

@@ -10,7 +10,10 @@ static int on_record(void *ctx, void *data, size_t len)
 {
 	struct mg_events *ev = ctx;
 
-	if (len < sizeof(struct mg_event))
+	if (len == sizeof(struct mg_vrec) && ev->vrec_fn &&
+	    ((const struct mg_vrec *)data)->magic == MG_VREC_MAGIC)
+		ev->vrec_fn(ev->ctx, data);
+	else if (len < sizeof(struct mg_event))
 		ev->short_records++;
 	else
 		ev->fn(ev->ctx, data);

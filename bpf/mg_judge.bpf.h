@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mg_judge.bpf.h - `mgtrace check` judging each ctime event in BPF, at the
+ * event: the per-inode state lives in the hash "inodes" keyed by the kernel's
+ * identity of the inode (dev, ino, generation), and the rules of
+ * include/mg_rules.h run on it under the value's bpf_spin_lock, so concurrent
+ * events of one inode on several CPUs are judged one at a time, in the order
+ * they take the lock. Every event is counted in the per-CPU "judge_counts";
+ * only violations cross the ring buffer (struct mg_vrec, with their context).
+ *
+ * bpf_spin_lock is refused to kprobe, tracepoint and raw_tp programs ("tracing
+ * progs cannot use bpf_spin_lock yet"), accepted for BTF-typed tracing
+ * programs (tp_btf) and for syscall programs (the test-only
+ * bpf/judgetest.bpf.c): only those include the code that takes it.
+ *
+ * "inodes" has no LRU and is not preallocated: when it is full, an event of a
+ * new inode is counted as untracked (the verdict is then inconclusive), never
+ * judged against forgotten state.
+ */
+#ifndef MG_JUDGE_BPF_H
+#define MG_JUDGE_BPF_H
+
+#include "mg_rules.h"
+
+/* The value of "inodes": struct mg_inode_plain with its lock typed for the verifier. */
+struct mg_inode_val {
+	struct bpf_spin_lock lock;
+	unsigned int name_len;
+	char name[MG_NAME_LEN];
+	struct mg_rstate s;
+};
+
+/* Per-CPU scratch: the event judged, what the rules found, and a new map value. */
+struct mg_judge_scratch {
+	struct mg_rin in;
+	struct mg_rout out;
+	struct mg_inode_plain fresh;
+};
+
+/* TAI - REALTIME, ns (adjtimex), set by user space before load: the clock at an event. */
+const volatile long long judge_tai_minus_real = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);			/* --max-inodes, set by user space */
+	__uint(map_flags, BPF_F_NO_PREALLOC);	/* memory only for inodes seen */
+	__type(key, struct mg_inode_key);
+	__type(value, struct mg_inode_val);
+} inodes SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct mg_judge_scratch);
+} judge_scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct mg_judge_counts);
+} judge_counts SEC(".maps");
+
+/* Write one violation record; a full ring buffer is counted in jc->lost. */
+static __always_inline void mg_judge_report(void *rb, __u64 flags, struct mg_judge_counts *jc,
+					    const struct mg_inode_key *key,
+					    const struct mg_inode_val *v, const struct mg_rviol *viol)
+{
+	struct mg_vrec *r = bpf_ringbuf_reserve(rb, sizeof(*r), 0);
+
+	if (!r) {
+		jc->lost++;
+		return;
+	}
+	r->magic = MG_VREC_MAGIC;
+	r->kind = viol->kind;
+	r->dev = key->dev;
+	r->gen = key->gen;
+	r->ino = key->ino;
+	r->name_len = v->name_len;
+	r->pad = 0;
+	__builtin_memcpy(r->name, v->name, MG_NAME_LEN);
+	r->earlier = viol->earlier;
+	r->later = viol->later;
+	bpf_ringbuf_submit(r, flags);
+	jc->records++;
+}
+
+/*
+ * Judge sc->in, an event of inode key (its name: from inode when not NULL,
+ * else from name; read only when the inode enters the map). Counts in jc,
+ * reports violations to rb with submit flags.
+ */
+static __always_inline void mg_judge(struct mg_judge_scratch *sc, struct mg_judge_counts *jc,
+				     const struct mg_inode_key *key, struct inode *inode,
+				     const char *name, void *rb, __u64 flags)
+{
+	struct mg_inode_val *v = bpf_map_lookup_elem(&inodes, key);
+	unsigned int kind = sc->in.o.kind;
+	int i;
+
+	if (!v) {
+		__builtin_memset(&sc->fresh, 0, sizeof(sc->fresh));
+		if (inode)
+			mg_inode_name(inode, sc->fresh.name, MG_NAME_LEN, &sc->fresh.name_len);
+		else if (name) {
+			__builtin_memcpy(sc->fresh.name, name, MG_NAME_LEN);
+			sc->fresh.name[MG_NAME_LEN - 1] = 0;
+		}
+		/* E2BIG: full; EEXIST: another CPU entered it first */
+		if (!bpf_map_update_elem(&inodes, key, &sc->fresh, BPF_NOEXIST))
+			jc->inodes++;
+		v = bpf_map_lookup_elem(&inodes, key);
+		if (!v) {
+			jc->untracked++;
+			return;
+		}
+	}
+	__builtin_memset(&sc->out, 0, sizeof(sc->out));
+	bpf_spin_lock(&v->lock);
+	mg_rule_event(&v->s, &sc->in, judge_tai_minus_real, &sc->out);
+	bpf_spin_unlock(&v->lock);
+	if (kind < MG_EV_NR_KINDS)
+		jc->by_kind[kind]++;
+	for (i = 0; i < MG_B_NR_KINDS; i++)
+		jc->benign[i] += sc->out.benign[i];
+	jc->overflow += sc->out.overflow;
+	for (i = 0; i < MG_RULE_MAX_VIOL; i++) {
+		if (i >= sc->out.nviol)
+			break;
+		if (sc->out.viol[i].kind < MG_V_NR_KINDS)
+			jc->violations[sc->out.viol[i].kind]++;
+		mg_judge_report(rb, flags, jc, key, v, &sc->out.viol[i]);
+	}
+}
+
+/* This CPU's scratch and counts; false if either lookup failed (never expected). */
+static __always_inline bool mg_judge_maps(struct mg_judge_scratch **sc, struct mg_judge_counts **jc)
+{
+	__u32 zero = 0;
+
+	*sc = bpf_map_lookup_elem(&judge_scratch, &zero);
+	*jc = bpf_map_lookup_elem(&judge_counts, &zero);
+	return *sc && *jc;
+}
+
+#endif

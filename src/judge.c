@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/* judge.c - the user-space side of judging in BPF (see judge.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "judge.h"
+#include "mgtrace.skel.h"
+
+_Static_assert(sizeof(struct mg_vrec) != sizeof(struct mg_event),
+	       "the ring buffer tells violation records from events by size");
+
+int mg_judge_pre_load(struct mgtrace_bpf *skel, bool tp_btf, void *ctx)
+{
+	struct mg_judge *j = ctx;
+
+	j->configured = tp_btf;
+	skel->rodata->judge = tp_btf;
+	skel->rodata->judge_tai_minus_real = j->tai_minus_real;
+	return bpf_map__set_max_entries(skel->maps.inodes,
+					tp_btf ? (uint32_t)j->max_inodes : 1);
+}
+
+void mg_judge_record(struct mg_judge *j, const struct mg_vrec *r)
+{
+	unsigned int k = r->kind < MG_V_NR_KINDS ? r->kind : MG_V_REGRESSION;
+
+	j->received[k]++;
+	if (j->nheld == j->cap) {
+		size_t cap = j->cap ? 2 * j->cap : 64;
+		struct mg_vrec *p = realloc(j->held, cap * sizeof(*p));
+
+		if (!p) {
+			j->unheld[k]++;
+			return;
+		}
+		j->held = p;
+		j->cap = cap;
+	}
+	j->held[j->nheld++] = *r;
+}
+
+/* Record one violation found in BPF, with its context. */
+static void add_record(struct mg_checker *c, const struct mg_vrec *r)
+{
+	struct mg_violation v = { .kind = r->kind < MG_V_NR_KINDS ? r->kind : MG_V_REGRESSION,
+				  .dev = r->dev, .gen = r->gen, .ino = r->ino };
+
+	memcpy(v.name, r->name, sizeof(v.name));
+	v.name[sizeof(v.name) - 1] = 0;
+	v.name_truncated = r->name_len > strnlen(v.name, sizeof(v.name));
+	mg_obs_from_rule(&v.earlier, &r->earlier);
+	mg_obs_from_rule(&v.later, &r->later);
+	strcpy(v.what, "ctime");
+	mg_checker_add(c, &v);
+}
+
+/* Sum "judge_counts" over the possible CPUs into j->sum. */
+static int read_counts(struct mg_judge *j, struct mgtrace_bpf *skel, int nr_cpus)
+{
+	struct mg_judge_counts *pc = calloc(nr_cpus, sizeof(*pc));
+	const unsigned long long *v;
+	unsigned long long *s = (unsigned long long *)&j->sum;
+	size_t i, n = sizeof(*pc) / sizeof(*v);
+	uint32_t zero = 0;
+	int cpu, err;
+
+	if (!pc)
+		return -ENOMEM;
+	err = bpf_map_lookup_elem(bpf_map__fd(skel->maps.judge_counts), &zero, pc) ? -errno : 0;
+	memset(&j->sum, 0, sizeof(j->sum));
+	for (cpu = 0; !err && cpu < nr_cpus; cpu++)
+		for (v = (const unsigned long long *)&pc[cpu], i = 0; i < n; i++)
+			s[i] += v[i];
+	free(pc);
+	return err;
+}
+
+/* Walk "inodes": judge each getattr still held, as mg_checker_finish() does. */
+static int finish_inodes(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf *skel)
+{
+	int fd = bpf_map__fd(skel->maps.inodes);
+	struct mg_inode_key key, next, *prev = NULL;
+	struct mg_inode_plain val;
+	struct mg_rout out;
+	int err;
+
+	j->value_bytes = sizeof(key) + sizeof(val);
+	while (!(err = bpf_map_get_next_key(fd, prev, &next))) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem_flags(fd, &key, &val, BPF_F_LOCK))
+			continue;	/* deleted meanwhile: nothing deletes, never expected */
+		j->map_inodes++;
+		if (!val.s.pending)
+			continue;
+		memset(&out, 0, sizeof(out));
+		mg_rule_finish(&val.s, &out);
+		val.name[MG_NAME_LEN - 1] = 0;
+		mg_checker_rule_out(c, key.dev, key.ino, key.gen, val.name,
+				    val.name_len > strlen(val.name), &out);
+	}
+	return err == -ENOENT ? 0 : err;
+}
+
+int mg_judge_finish(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf *skel,
+		    int nr_cpus)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < j->nheld; i++)
+		add_record(c, &j->held[i]);
+	if ((err = read_counts(j, skel, nr_cpus)))
+		return err;
+	mg_checker_import_judged(c, &j->sum, j->received, j->unheld);
+	return finish_inodes(j, c, skel);
+}
+
+void mg_judge_free(struct mg_judge *j)
+{
+	free(j->held);
+	j->held = NULL;
+	j->nheld = j->cap = 0;
+}

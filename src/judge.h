@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * judge.h - the user-space side of judging in BPF (bpf/mg_judge.bpf.h):
+ * configuring the tracepoint programs before load, receiving the violation
+ * records, and at the end adding the per-CPU counts and judging the getattrs
+ * still held in the per-inode map, with the same rules (include/mg_rules.h).
+ */
+#ifndef MG_JUDGE_H
+#define MG_JUDGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "checker.h"
+#include "mg_rules.h"
+
+struct mgtrace_bpf;
+
+/* One check's judging, from configuration to the end of the run. */
+struct mg_judge {
+	uint64_t max_inodes;		/* entries of the BPF hash "inodes" (--max-inodes) */
+	int64_t tai_minus_real;		/* TAI - REALTIME, ns, for the rules' clock at an event */
+	bool configured;		/* the last load attempt judges in BPF (tp_btf) */
+	bool active;			/* the session attached with judging in BPF */
+	uint64_t received[MG_V_NR_KINDS];	/* violation records received, by kind */
+	struct mg_vrec *held;		/* records held until the last clock sample */
+	size_t nheld, cap;
+	uint64_t unheld[MG_V_NR_KINDS];	/* records not held (out of memory): counted only */
+	struct mg_judge_counts sum;	/* the per-CPU counts, summed (mg_judge_finish) */
+	uint64_t map_inodes;		/* entries found in "inodes" at the end */
+	uint64_t value_bytes;		/* bytes of one entry's key and value */
+};
+
+/*
+ * mg_session_opts::pre_load for check: with tp_btf, turns judging on (rodata
+ * judge, judge_tai_minus_real) and sizes "inodes" to max_inodes; with raw_tp
+ * (no bpf_spin_lock), leaves it off and "inodes" at one entry: events then
+ * reach src/checker.c through the ring buffer. ctx: struct mg_judge. Returns 0
+ * or -errno.
+ */
+int mg_judge_pre_load(struct mgtrace_bpf *skel, bool tp_btf, void *ctx);
+
+/* A violation record from the ring buffer: held until mg_judge_finish(). */
+void mg_judge_record(struct mg_judge *j, const struct mg_vrec *r);
+
+/*
+ * The end of the run (every record consumed, every clock sample taken):
+ * record the held violations in c (explained by clock steps there), add the
+ * per-CPU counts of "judge_counts" (nr_cpus entries) and judge the getattrs
+ * still held in "inodes". Returns 0 or -errno (a map could not be read).
+ */
+int mg_judge_finish(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf *skel,
+		    int nr_cpus);
+
+void mg_judge_free(struct mg_judge *j);
+
+#endif
