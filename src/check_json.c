@@ -37,10 +37,10 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 		       const struct mg_verdict *v)
 {
 	const struct mg_check_stats *st = mg_checker_stats(cs->chk);
-	json_t *o = mg_run_json_header(&cs->run, "check"), *a, *inv;
+	json_t *o = mg_run_json_header(&cs->run, "check"), *a, *inv, *jd;
 	const struct mg_violation *vs;
 	size_t n, i;
-	char dev[MG_KDEV_STRLEN], nb[32];
+	char dev[MG_KDEV_STRLEN], nb[32], judged[400];
 
 	json_object_set_new(o, "verdict", json_string(v->word));
 	json_object_set_new(o, "exit_code", json_integer(v->code));
@@ -63,6 +63,16 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 				    json_null());
 		json_object_set_new(o, "workload_dir", wd);
 	}
+	jd = json_object();
+	mg_judge_describe(&cs->judge, judged, sizeof(judged));
+	json_object_set_new(jd, "where", json_string(cs->judge.active ? "bpf" : "user"));
+	json_object_set_new(jd, "text", json_string(judged));
+	json_object_set_new(jd, "inode_map_entries", json_integer((json_int_t)cs->judge.map_inodes));
+	json_object_set_new(jd, "inode_map_max_entries", json_integer((json_int_t)cs->judge.max_inodes));
+	json_object_set_new(jd, "inode_map_entry_bytes", json_integer((json_int_t)cs->judge.value_bytes));
+	json_object_set_new(jd, "violation_records", json_integer((json_int_t)cs->judge.sum.records));
+	json_object_set_new(jd, "violation_records_lost", json_integer((json_int_t)cs->judge.sum.lost));
+	json_object_set_new(o, "judged", jd);
 	json_object_set_new(o, "lost_events", json_integer((json_int_t)st->lost));
 	json_object_set_new(o, "missed_bpf_runs", json_integer((json_int_t)st->missed));
 	if (st->missed)

@@ -216,7 +216,7 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 	size_t n, i;
 	int nl;
 	FILE *f = cs->out;
-	char dev[MG_KDEV_STRLEN], mnt[4096];
+	char dev[MG_KDEV_STRLEN], mnt[4096], judged[400];
 	int mlen;
 
 	fprintf(f, "\nmgtrace check: %.3f s on kernel ", rep->seconds);
@@ -246,6 +246,8 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 				     st->by_kind[MG_EV_FLOOR_UNKNOWN]),
 		(unsigned long long)st->inodes, (unsigned long long)st->lost,
 		(unsigned long long)st->untracked_events);
+	mg_judge_describe(&cs->judge, judged, sizeof(judged));
+	fprintf(f, "judged: %s\n", judged);
 	if (st->missed)
 		fprintf(f, "BPF program runs skipped by the kernel (recursion_misses): %llu (%s): "
 			"their events were never seen\n", (unsigned long long)st->missed,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* judge.c - the user-space side of judging in BPF (see judge.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
@@ -116,6 +117,21 @@ int mg_judge_finish(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf
 		return err;
 	mg_checker_import_judged(c, &j->sum, j->received, j->unheld);
 	return finish_inodes(j, c, skel);
+}
+
+void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
+{
+	if (!j->active)
+		snprintf(buf, len, "in user space: every event crosses the ring buffer (%s)",
+			 j->configured ? "judging in BPF was not attached" :
+			 "tracepoints as raw_tp, which cannot take bpf_spin_lock");
+	else
+		snprintf(buf, len, "in BPF at the event (tp_btf; include/mg_rules.h under one "
+			 "bpf_spin_lock per inode); inode map: %llu of %llu entries, %llu bytes of "
+			 "key and value each; violation records: %llu written, %llu lost",
+			 (unsigned long long)j->map_inodes, (unsigned long long)j->max_inodes,
+			 (unsigned long long)j->value_bytes, (unsigned long long)j->sum.records,
+			 (unsigned long long)j->sum.lost);
 }
 
 void mg_judge_free(struct mg_judge *j)

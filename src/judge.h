@@ -52,6 +52,12 @@ void mg_judge_record(struct mg_judge *j, const struct mg_vrec *r);
 int mg_judge_finish(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf *skel,
 		    int nr_cpus);
 
+/*
+ * One line (no newline) saying where the ctime events were judged: in BPF,
+ * with the map's fill and its entry size, or in user space, and why.
+ */
+void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len);
+
 void mg_judge_free(struct mg_judge *j);
 
 #endif
