@@ -309,6 +309,7 @@ int cmd_check(int argc, char **argv)
 	}
 	/* tp_btf judges the ctime events in BPF (judge.c); raw_tp sends them here */
 	cs.judge.max_inodes = cs.o.max_inodes;
+	cs.judge.user = cs.o.judge_user;
 	cs.judge.tai_minus_real = mg_tai_minus_realtime();
 	so.pre_load = mg_judge_pre_load;
 	so.pre_load_ctx = &cs.judge;

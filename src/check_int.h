@@ -34,6 +34,7 @@ struct check_opts {
 	bool test_invert_fine;		/* TEST ONLY: MGTRACE_TEST_INVERT_FINE=1 (testhook.h) */
 	const char *junit;		/* --json and -o are global: opts.h */
 	uint64_t ringbuf_bytes, max_inodes, threads, rate;
+	bool judge_user;		/* --judge user: the ctime events cross to user space */
 	double duration;
 	const char *dir;
 	char **argv;

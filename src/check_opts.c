@@ -39,9 +39,12 @@ static int usage(FILE *f, int code)
 		"  -v, --verbose         every row with its reason, each refused backend\n"
 		"      --junit FILE      also write a JUnit XML test suite to FILE\n"
 		"      --ringbuf-size B  BPF ring buffer bytes, a power of 2 >= 4096 (default 16777216)\n"
-		"      --max-inodes N    inodes tracked (default 262144, about 100 bytes each); events of\n"
-		"                        further inodes are counted as untracked and make the verdict\n"
-		"                        inconclusive\n"
+		"      --max-inodes N    inodes tracked (default 262144; in BPF about 400 bytes each, only\n"
+		"                        for inodes seen); events of further inodes are counted as\n"
+		"                        untracked and make the verdict inconclusive\n"
+		"      --judge WHERE     bpf (default: judge each ctime event in BPF at the event, where\n"
+		"                        tracepoints load as tp_btf) or user (every event crosses the\n"
+		"                        ring buffer to the same rules in user space)\n"
 		"  Built-in workload (without COMMAND): threads doing write(f1) stat(f2) write(f2)\n"
 		"  stat(f2) write(f1) stat(f1) on a private tmpfs (or --dir):\n"
 		"  -t, --threads N       worker threads (default: online CPUs)\n"
@@ -56,7 +59,7 @@ static int usage(FILE *f, int code)
 int check_parse_opts(struct check_opts *o, int argc, char **argv)
 {
 	/* O_MAX + enum mg_figure: the absolute thresholds */
-	enum { O_MAX = 256, O_JUNIT = O_MAX + MG_F_NR, O_RB, O_INODES, O_RATE, O_BASE, O_FACTOR };
+	enum { O_MAX = 256, O_JUNIT = O_MAX + MG_F_NR, O_RB, O_INODES, O_RATE, O_BASE, O_FACTOR, O_JUDGE };
 	static const struct option lo[] = {
 		{ "max-floor-swap-ratio", required_argument, 0, O_MAX + MG_F_SWAPS_PER_UPDATE },
 		{ "max-fine-stamp-ratio", required_argument, 0, O_MAX + MG_F_FINE_PER_UPDATE },
@@ -68,6 +71,7 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 		{ "junit", required_argument, 0, O_JUNIT },
 		{ "ringbuf-size", required_argument, 0, O_RB },
 		{ "max-inodes", required_argument, 0, O_INODES },
+		{ "judge", required_argument, 0, O_JUDGE },
 		{ "threads", required_argument, 0, 't' }, { "duration", required_argument, 0, 'd' },
 		{ "rate", required_argument, 0, O_RATE }, { "dir", required_argument, 0, 'D' },
 		{ "help", no_argument, 0, 'h' }, { 0 } };
@@ -118,6 +122,12 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 				return MG_EXIT_USAGE;
 			break;
 		case O_INODES: e = mg_parse_u64(optarg, 1, 1ull << 28, &o->max_inodes); break;
+		case O_JUDGE:
+			if (strcmp(optarg, "bpf") && strcmp(optarg, "user"))
+				return mg_err(MG_EXIT_USAGE, "check: invalid --judge '%s' (bpf or user)",
+					      optarg);
+			o->judge_user = !strcmp(optarg, "user");
+			break;
 		case 't': e = mg_parse_u64(optarg, 1, 1024, &o->threads); break;
 		case 'd': e = mg_parse_seconds(optarg, 86400, &o->duration); break;
 		case O_RATE: e = mg_parse_u64(optarg, 0, 100000000, &o->rate); break;

@@ -16,11 +16,11 @@ int mg_judge_pre_load(struct mgtrace_bpf *skel, bool tp_btf, void *ctx)
 {
 	struct mg_judge *j = ctx;
 
-	j->configured = tp_btf;
-	skel->rodata->judge = tp_btf;
+	j->configured = tp_btf && !j->user;
+	skel->rodata->judge = j->configured;
 	skel->rodata->judge_tai_minus_real = j->tai_minus_real;
 	return bpf_map__set_max_entries(skel->maps.inodes,
-					tp_btf ? (uint32_t)j->max_inodes : 1);
+					j->configured ? (uint32_t)j->max_inodes : 1);
 }
 
 void mg_judge_record(struct mg_judge *j, const struct mg_vrec *r)
@@ -123,7 +123,7 @@ void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
 {
 	if (!j->active)
 		snprintf(buf, len, "in user space: every event crosses the ring buffer (%s)",
-			 j->configured ? "judging in BPF was not attached" :
+			 j->user ? "--judge user" : j->configured ? "judging in BPF was not attached" :
 			 "tracepoints as raw_tp, which cannot take bpf_spin_lock");
 	else
 		snprintf(buf, len, "in BPF at the event (tp_btf; include/mg_rules.h under one "

@@ -20,6 +20,7 @@ struct mgtrace_bpf;
 struct mg_judge {
 	uint64_t max_inodes;		/* entries of the BPF hash "inodes" (--max-inodes) */
 	int64_t tai_minus_real;		/* TAI - REALTIME, ns, for the rules' clock at an event */
+	bool user;			/* --judge user: never judge in BPF */
 	bool configured;		/* the last load attempt judges in BPF (tp_btf) */
 	bool active;			/* the session attached with judging in BPF */
 	uint64_t received[MG_V_NR_KINDS];	/* violation records received, by kind */
