@@ -633,6 +633,156 @@ static struct mg_event swap_ev(uint64_t ino, int64_t sec, uint32_t new, uint32_t
 	return e;
 }
 
+/* ---- include/mg_rules.h, the rules BPF runs, called directly ---- */
+
+static struct mg_rin rin(unsigned int kind, int64_t sec, uint32_t nsec, uint64_t t)
+{
+	struct mg_rin in = { .o = { .sec = sec, .nsec = nsec, .kind = kind, .t_ns = t, .pid = 7,
+				    .cpu = 1 }, .time_gran = 1 };
+
+	strcpy(in.o.comm, "rule");
+	return in;
+}
+
+static struct mg_rin rswap(int64_t sec, uint32_t nsec, uint32_t old, uint32_t cur, uint64_t t)
+{
+	struct mg_rin in = rin(MG_EV_CTIME_SWAP, sec, nsec, t);
+
+	in.old_nsec = old;
+	in.cur_nsec = cur;
+	return in;
+}
+
+/* Judge in on s (tai_minus_real 0): out is zeroed first. */
+static const struct mg_rout *judge(struct mg_rstate *s, struct mg_rin in)
+{
+	static struct mg_rout out;
+
+	memset(&out, 0, sizeof(out));
+	mg_rule_event(s, &in, 0, &out);
+	return &out;
+}
+
+/* Only not-fault kind b (count 1) and no violation; b < 0: nothing at all. */
+static bool only_benign(const struct mg_rout *o, int b)
+{
+	for (int k = 0; k < MG_B_NR_KINDS; k++)
+		if (o->benign[k] != (k == b))
+			return false;
+	return !o->nviol && !o->overflow;
+}
+
+static void test_rules(void)
+{
+	const uint32_t Q = MG_I_CTIME_QUERIED;
+	const uint64_t S = 1000000000ull;
+	const struct mg_rout *o;
+	struct mg_rstate s;
+	struct mg_rout fin;
+	struct mg_rin in;
+
+	/* no regression: a later ctime holds, an earlier one more than 1 s on is a violation */
+	memset(&s, 0, sizeof(s));
+	CHECK(only_benign(judge(&s, rswap(100, 5, 0, 0, 1000)), -1), "rules: a first swap holds");
+	CHECK(only_benign(judge(&s, rswap(100, 9, 5, 5, 2000)), -1), "rules: a later swap holds");
+	o = judge(&s, rswap(99, 0, 9, 9, 2000 + 2 * S));
+	CHECK(o->nviol == 1 && o->viol[0].kind == MG_V_REGRESSION && o->viol[0].earlier.sec == 100 &&
+	      o->viol[0].earlier.nsec == 9 && o->viol[0].later.sec == 99 &&
+	      o->viol[0].later.pid == 7 && !strcmp(o->viol[0].later.comm, "rule"),
+	      "rules: an earlier ctime 2 s on is a regression, with both observations");
+	/* later after a query: equal fails at 1 ns, is the contract at a coarser granularity */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rin(MG_EV_STAT, 20, 700, 10));
+	o = judge(&s, rswap(20, 700, 700 | Q, 700 | Q, 20));
+	CHECK(o->nviol == 1 && o->viol[0].kind == MG_V_NOT_LATER, "rules: a QUERIED update to an "
+	      "equal ctime is not later");
+	memset(&s, 0, sizeof(s));
+	judge(&s, rin(MG_EV_STAT, 20, 0, 10));
+	in = rswap(20, 0, 0 | Q, 0 | Q, 20);
+	in.time_gran = 1000000000;
+	CHECK(only_benign(judge(&s, in), MG_B_GRANULARITY), "rules: equal at s_time_gran 1 s: "
+	      "granularity_equal");
+	memset(&s, 0, sizeof(s));
+	CHECK(only_benign(judge(&s, rswap(20, 5, 3 | Q, 3 | Q, 20)), MG_B_UNVERIFIED),
+	      "rules: a QUERIED update of a ctime never seen: unverified");
+	/* a skip after a query that finished before the update began */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rin(MG_EV_STAT, 30, 1, 3990));
+	in = rin(MG_EV_CTIME_SKIP, 30, 1, 4000);
+	in.o.entry_ns = 3995;
+	o = judge(&s, in);
+	CHECK(o->nviol == 1 && o->viol[0].kind == MG_V_SKIP_AFTER_QUERY,
+	      "rules: a skip after a query that preceded the update fails");
+	in.o.entry_ns = 3980;
+	CHECK(only_benign(judge(&s, in), MG_B_SKIP_UNDECIDED), "rules: a skip of a query that may "
+	      "follow the decision: undecided");
+	/* delivery-order races */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(50, 10, 0, 0, 50));
+	judge(&s, rswap(50, 30, 20, 20, 52));
+	CHECK(only_benign(judge(&s, rswap(50, 20, 10, 10, 51)), MG_B_REORDERED),
+	      "rules: a swap delivered after the swap that replaced it: reordered");
+	CHECK(only_benign(judge(&s, rin(MG_EV_STAT, 50, 10, 60)), MG_B_STALE_READ),
+	      "rules: a getattr of a value held < 1 s before: stale");
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(10, 500, 0, 0, 1));
+	judge(&s, rswap(11, 100, 500, 500, 2));
+	CHECK(only_benign(judge(&s, rin(MG_EV_STAT, 10, 100, 3)), MG_B_TORN_READ),
+	      "rules: old seconds with new nanoseconds: torn read");
+	in = rswap(12, 7, 100, 100, 4);
+	in.flags = MG_EVF_SEC_UNSURE;
+	CHECK(only_benign(judge(&s, in), MG_B_SEC_UNSURE), "rules: unsure seconds are not judged");
+	/* overlapping updates */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(100, 0, 0, 0, 1000));
+	in = rswap(99, 3, 0, 0, 1500);
+	in.o.entry_ns = 900;
+	CHECK(only_benign(judge(&s, in), MG_B_CONCURRENT), "rules: an update that began before the "
+	      "newer value's event: concurrent");
+	judge(&s, rswap(101, 0, 0, 0, 2000));
+	CHECK(only_benign(judge(&s, rswap(100, 5, 0, 0, 2500)), MG_B_CONCURRENT_UNDECIDED),
+	      "rules: the same without an entry time, within 1 s: undecided");
+	/* a held getattr: its swap comes (concurrent read), never (unseen within 1 s, else a
+	 * regression at the end) */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(100, 0, 0, 0, 1000));
+	CHECK(only_benign(judge(&s, rin(MG_EV_STAT, 99, 5, 1100)), -1) && s.pending,
+	      "rules: a getattr of an older value not seen is held");
+	o = judge(&s, rswap(99, 5, 0, 0, 1200));
+	CHECK(o->benign[MG_B_CONCURRENT_READ] == 1 && !o->nviol && !s.pending,
+	      "rules: ... and its swap resolves it as a concurrent read");
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(100, 0, 0, 0, 1000));
+	judge(&s, rin(MG_EV_STAT, 99, 5, 1100));
+	memset(&fin, 0, sizeof(fin));
+	mg_rule_finish(&s, &fin);
+	CHECK(only_benign(&fin, MG_B_UNSEEN), "rules: a held getattr whose swap never came, within "
+	      "1 s: unseen");
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(100, 0, 0, 0, 1000));
+	judge(&s, rin(MG_EV_STAT, 99, 5, 1000 + 2 * S));
+	memset(&fin, 0, sizeof(fin));
+	mg_rule_finish(&s, &fin);
+	CHECK(fin.nviol == 1 && fin.viol[0].kind == MG_V_REGRESSION && fin.viol[0].later.sec == 99,
+	      "rules: ... 2 s after the newer value: a regression");
+	/* a ctime stored in the future (not from the clock) replaced by the clock */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rin(MG_EV_STAT, 2000000000, 0, 10));
+	in = rswap(1700000000, 0, 0, 0, 20);
+	in.o.tai_ns = (1700000000ull + 37) * S;
+	memset(&fin, 0, sizeof(fin));
+	mg_rule_event(&s, &in, 37 * (int64_t)S, &fin);
+	CHECK(only_benign(&fin, MG_B_FUTURE_CTIME), "rules: a stored ctime later than the clock, "
+	      "replaced: future_ctime");
+	/* the floor */
+	ASSERT_EQ(mg_rule_floor(1, 10, 20, MG_EVF_FINE_NEEDED),
+		  MG_RF_FLOOR_CHECKED | MG_RF_FINE_DECIDED, "rules: floor forward, fine stamp needed");
+	ASSERT_EQ(mg_rule_floor(1, 20, 10, MG_EVF_FINE_UNNEEDED), MG_RF_FLOOR_CHECKED |
+		  MG_RF_FLOOR_BACKWARD | MG_RF_FINE_DECIDED | MG_RF_FINE_UNNEEDED,
+		  "rules: floor backward, fine stamp unneeded: two violations");
+	ASSERT_EQ(mg_rule_floor(0, 20, 10, 0), 0, "rules: floor unread, undecided: nothing checked");
+}
+
 static void test_checker(void)
 {
 	struct mg_checker *c = mg_checker_new(16, 8);
@@ -1478,6 +1628,7 @@ int main(void)
 	test_bracket();
 	test_kpc_check();
 	test_report_busy();
+	test_rules();
 	test_checker();
 	test_fine_needed();
 	test_order_check();
