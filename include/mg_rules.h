@@ -508,4 +508,15 @@ struct mg_vrec {
 	struct mg_robs earlier, later;
 };
 
+/*
+ * TEST ONLY (MGTRACE_TEST_INJECT=1): the input of bpf/judgetest.bpf.c, a
+ * syscall program run with BPF_PROG_TEST_RUN that judges one synthetic event
+ * with the same map, rules and ring buffer as the tracepoint programs.
+ */
+struct mg_judge_test_ctx {
+	struct mg_inode_key key;
+	struct mg_rin in;
+	char name[MG_NAME_LEN];
+};
+
 #endif /* MG_RULES_H */

@@ -283,6 +283,9 @@ int cmd_check(int argc, char **argv)
 	if ((ret = mg_test_hook_invert_fine()) < 0)
 		return MG_EXIT_USAGE;
 	cs.o.test_invert_fine = ret;
+	if ((ret = mg_test_hook_inject()) < 0)
+		return MG_EXIT_USAGE;
+	cs.o.test_inject = ret;
 	ret = MG_EXIT_OK;
 	so.ringbuf_bytes = (unsigned int)cs.o.ringbuf_bytes;
 	if ((ret = mg_out_open("check", cs.o.argv != NULL)))
@@ -362,6 +365,14 @@ int cmd_check(int argc, char **argv)
 	if (mg_run_snap(&cs.run, &cs.run.cur)) {
 		ret = MG_EXIT_FAIL;
 		goto out;
+	}
+	if (cs.o.test_inject) {
+		char why[200];
+
+		if ((err = mg_judge_inject(&cs.judge, cs.run.sess.skel, cs.chk, why, sizeof(why)))) {
+			ret = mg_err(MG_EXIT_FAIL, "check: MGTRACE_TEST_INJECT: %s", why);
+			goto out;
+		}
 	}
 	watch_clock(&cs);
 	feed_pending(&cs, false);

@@ -4,10 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "judge.h"
 #include "mgtrace.skel.h"
+#include "judgetest.skel.h"
+#include "util.h"
 
 _Static_assert(sizeof(struct mg_vrec) != sizeof(struct mg_event),
 	       "the ring buffer tells violation records from events by size");
@@ -132,6 +135,79 @@ void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
 			 (unsigned long long)j->map_inodes, (unsigned long long)j->max_inodes,
 			 (unsigned long long)j->value_bytes, (unsigned long long)j->sum.records,
 			 (unsigned long long)j->sum.lost);
+}
+
+/* Run bpf/judgetest.bpf.c once per event, on the session's maps. */
+static int inject_bpf(struct mgtrace_bpf *skel, const struct mg_judge_test_ctx *ev, int n,
+		      char *why, size_t len)
+{
+	struct judgetest_bpf *t = judgetest_bpf__open();
+	int err, i;
+
+	if (!t) {
+		snprintf(why, len, "judgetest.bpf.c: open: %s", strerror(errno));
+		return -errno;
+	}
+	if ((err = bpf_map__reuse_fd(t->maps.inodes, bpf_map__fd(skel->maps.inodes))) ||
+	    (err = bpf_map__reuse_fd(t->maps.judge_counts, bpf_map__fd(skel->maps.judge_counts))) ||
+	    (err = bpf_map__reuse_fd(t->maps.events, bpf_map__fd(skel->maps.events))) ||
+	    (err = judgetest_bpf__load(t))) {
+		snprintf(why, len, "judgetest.bpf.c: load: %s", strerror(-err));
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &ev[i], .ctx_size_in = sizeof(ev[i]));
+
+		if (bpf_prog_test_run_opts(bpf_program__fd(t->progs.judge_test), &o)) {
+			err = -errno;
+			snprintf(why, len, "BPF_PROG_TEST_RUN: %s", strerror(errno));
+			goto out;
+		}
+		if (o.retval) {
+			err = -EIO;
+			snprintf(why, len, "judgetest.bpf.c returned %u", o.retval);
+			goto out;
+		}
+	}
+out:
+	judgetest_bpf__destroy(t);
+	return err;
+}
+
+int mg_judge_inject(struct mg_judge *j, struct mgtrace_bpf *skel, struct mg_checker *c,
+		    char *why, size_t len)
+{
+	const uint64_t S = 1000000000ull;
+	uint64_t now = mg_now_ns(), t0 = now > 2 * S ? now - 2 * S : 0;
+	struct mg_judge_test_ctx ev[2] = { 0 };
+	struct mg_event e;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		ev[i].key = (struct mg_inode_key){ .ino = 1, .dev = 0, .gen = 0 };
+		strcpy(ev[i].name, "mgtrace-injected");
+		/* nanoseconds 500, the first swap replacing 100: not a reordered swap */
+		ev[i].in.o = (struct mg_robs){ .sec = 2000 - i, .nsec = 500, .kind = MG_EV_CTIME_SWAP,
+					       .t_ns = t0 + (uint64_t)i * 2 * S, .pid = (uint32_t)getpid(),
+					       .cpu = 0 };
+		strcpy(ev[i].in.o.comm, "mgtrace-inject");
+		ev[i].in.time_gran = 1;
+		ev[i].in.cur_nsec = ev[i].in.old_nsec = 100;
+	}
+	if (j->active)
+		return inject_bpf(skel, ev, 2, why, len);
+	for (i = 0; i < 2; i++) {
+		memset(&e, 0, sizeof(e));
+		e = (struct mg_event){ .ts_ns = ev[i].in.o.t_ns, .ino = 1, .ctime_sec = ev[i].in.o.sec,
+				       .ctime_nsec = 500, .old_nsec = 100, .cur_nsec = 100,
+				       .pid = ev[i].in.o.pid, .tgid = ev[i].in.o.pid,
+				       .kind = MG_EV_CTIME_SWAP, .time_gran = 1 };
+		strcpy(e.comm, ev[i].in.o.comm);
+		strcpy(e.name, ev[i].name);
+		e.name_len = strlen(e.name);
+		mg_checker_event(c, &e);
+	}
+	return 0;
 }
 
 void mg_judge_free(struct mg_judge *j)

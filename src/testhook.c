@@ -82,3 +82,18 @@ int mg_test_hook_invert_fine(void)
 		"inverted; a verdict on the floor invariants is meaningless (test only)\n");
 	return 1;
 }
+
+int mg_test_hook_inject(void)
+{
+	const char *v = getenv("MGTRACE_TEST_INJECT");
+
+	if (!v || !*v)
+		return 0;
+	if (strcmp(v, "1")) {
+		mg_err(MG_EXIT_USAGE, "MGTRACE_TEST_INJECT='%s': want 1 (test only)", v);
+		return -EINVAL;
+	}
+	fprintf(stderr, "mgtrace: TEST HOOK MGTRACE_TEST_INJECT: a synthetic ctime regression of "
+		"a made-up inode is judged with the events; the verdict must be FAIL (test only)\n");
+	return 1;
+}

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * judgetest.bpf.c - TEST ONLY: judge one synthetic event, given as the
+ * context of BPF_PROG_TEST_RUN (struct mg_judge_test_ctx), with the code the
+ * tracepoint programs run (mg_judge.bpf.h) on their maps: user space shares
+ * "inodes", "judge_counts" and "events" of bpf/mgtrace.bpf.c with this object
+ * (bpf_map__reuse_fd). Loaded only under MGTRACE_TEST_INJECT=1 (src/judge.c),
+ * to show that a violation found in BPF reaches the verdict with its context.
+ * A syscall program: BPF_PROG_TEST_RUN runs it with a context from user
+ * space, and it may take bpf_spin_lock.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "mgtrace.h"
+#include "mg_common.bpf.h"
+#include "mg_judge.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} events SEC(".maps");
+
+SEC("syscall")
+int judge_test(struct mg_judge_test_ctx *ctx)
+{
+	struct mg_judge_scratch *sc;
+	struct mg_judge_counts *jc;
+	struct mg_inode_key key;
+	char name[MG_NAME_LEN];
+
+	if (!mg_judge_maps(&sc, &jc))
+		return 1;
+	key = ctx->key;
+	__builtin_memcpy(name, ctx->name, sizeof(name));
+	sc->in = ctx->in;
+	mg_judge(sc, jc, &key, NULL, name, &events, 0);
+	return 0;
+}
