@@ -369,7 +369,8 @@ int cmd_check(int argc, char **argv)
 	if (cs.o.test_inject) {
 		char why[200];
 
-		if ((err = mg_judge_inject(&cs.judge, cs.run.sess.skel, cs.chk, why, sizeof(why)))) {
+		if ((err = mg_judge_inject(&cs.judge, cs.run.sess.skel, cs.chk, cs.o.test_inject,
+					   why, sizeof(why)))) {
 			ret = mg_err(MG_EXIT_FAIL, "check: MGTRACE_TEST_INJECT: %s", why);
 			goto out;
 		}

@@ -32,7 +32,7 @@
 struct check_opts {
 	enum mg_backend backend;
 	bool test_invert_fine;		/* TEST ONLY: MGTRACE_TEST_INVERT_FINE=1 (testhook.h) */
-	bool test_inject;		/* TEST ONLY: MGTRACE_TEST_INJECT=1 (testhook.h) */
+	int test_inject;		/* TEST ONLY: MGTRACE_TEST_INJECT=N regressions (testhook.h) */
 	const char *junit;		/* --json and -o are global: opts.h */
 	uint64_t ringbuf_bytes, max_inodes, threads, rate;
 	bool judge_user;		/* --judge user: the ctime events cross to user space */

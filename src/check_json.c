@@ -80,8 +80,8 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 	json_object_set_new(o, "floor_probes", cs->floor.skel ? json_string(cs->floor.probe) :
 			    json_null());
 	if (cs->o.test_inject)
-		json_object_set_new(o, "test_hook", json_string("MGTRACE_TEST_INJECT=1: a synthetic "
-				    "ctime regression of a made-up inode judged with the events (a test "
+		json_object_set_new(o, "test_hook", json_string("MGTRACE_TEST_INJECT: synthetic "
+				    "ctime regressions of made-up inodes judged with the events (a test "
 				    "of the check itself)"));
 	if (cs->o.test_invert_fine)
 		json_object_set_new(o, "test_hook", json_string("MGTRACE_TEST_INVERT_FINE=1: every "

@@ -137,12 +137,31 @@ void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
 			 (unsigned long long)j->sum.lost);
 }
 
+/* The two synthetic swaps of made-up inode ino: 2000.000000500, then 1999.000000500 2 s on. */
+static void inject_events(struct mg_judge_test_ctx ev[2], uint64_t ino, uint64_t t0)
+{
+	int i;
+
+	memset(ev, 0, 2 * sizeof(*ev));
+	for (i = 0; i < 2; i++) {
+		ev[i].key = (struct mg_inode_key){ .ino = ino, .dev = 0, .gen = 0 };
+		strcpy(ev[i].name, "mgtrace-injected");
+		/* nanoseconds 500, the first swap replacing 100: not a reordered swap */
+		ev[i].in.o = (struct mg_robs){ .sec = 2000 - i, .nsec = 500, .kind = MG_EV_CTIME_SWAP,
+					       .t_ns = t0 + (uint64_t)i * 2000000000ull,
+					       .pid = (uint32_t)getpid() };
+		strcpy(ev[i].in.o.comm, "mgtrace-inject");
+		ev[i].in.time_gran = 1;
+		ev[i].in.cur_nsec = ev[i].in.old_nsec = 100;
+	}
+}
+
 /* Run bpf/judgetest.bpf.c once per event, on the session's maps. */
-static int inject_bpf(struct mgtrace_bpf *skel, const struct mg_judge_test_ctx *ev, int n,
-		      char *why, size_t len)
+static int inject_bpf(struct mgtrace_bpf *skel, int n, uint64_t t0, char *why, size_t len)
 {
 	struct judgetest_bpf *t = judgetest_bpf__open();
-	int err, i;
+	struct mg_judge_test_ctx ev[2];
+	int err, i, k;
 
 	if (!t) {
 		snprintf(why, len, "judgetest.bpf.c: open: %s", strerror(errno));
@@ -155,18 +174,21 @@ static int inject_bpf(struct mgtrace_bpf *skel, const struct mg_judge_test_ctx *
 		snprintf(why, len, "judgetest.bpf.c: load: %s", strerror(-err));
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &ev[i], .ctx_size_in = sizeof(ev[i]));
+	for (k = 1; k <= n; k++) {
+		inject_events(ev, (uint64_t)k, t0);
+		for (i = 0; i < 2; i++) {
+			LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &ev[i], .ctx_size_in = sizeof(ev[i]));
 
-		if (bpf_prog_test_run_opts(bpf_program__fd(t->progs.judge_test), &o)) {
-			err = -errno;
-			snprintf(why, len, "BPF_PROG_TEST_RUN: %s", strerror(errno));
-			goto out;
-		}
-		if (o.retval) {
-			err = -EIO;
-			snprintf(why, len, "judgetest.bpf.c returned %u", o.retval);
-			goto out;
+			if (bpf_prog_test_run_opts(bpf_program__fd(t->progs.judge_test), &o)) {
+				err = -errno;
+				snprintf(why, len, "BPF_PROG_TEST_RUN: %s", strerror(errno));
+				goto out;
+			}
+			if (o.retval) {
+				err = -EIO;
+				snprintf(why, len, "judgetest.bpf.c returned %u", o.retval);
+				goto out;
+			}
 		}
 	}
 out:
@@ -174,38 +196,30 @@ out:
 	return err;
 }
 
-int mg_judge_inject(struct mg_judge *j, struct mgtrace_bpf *skel, struct mg_checker *c,
+int mg_judge_inject(struct mg_judge *j, struct mgtrace_bpf *skel, struct mg_checker *c, int n,
 		    char *why, size_t len)
 {
 	const uint64_t S = 1000000000ull;
 	uint64_t now = mg_now_ns(), t0 = now > 2 * S ? now - 2 * S : 0;
-	struct mg_judge_test_ctx ev[2] = { 0 };
+	struct mg_judge_test_ctx ev[2];
 	struct mg_event e;
-	int i;
+	int i, k;
 
-	for (i = 0; i < 2; i++) {
-		ev[i].key = (struct mg_inode_key){ .ino = 1, .dev = 0, .gen = 0 };
-		strcpy(ev[i].name, "mgtrace-injected");
-		/* nanoseconds 500, the first swap replacing 100: not a reordered swap */
-		ev[i].in.o = (struct mg_robs){ .sec = 2000 - i, .nsec = 500, .kind = MG_EV_CTIME_SWAP,
-					       .t_ns = t0 + (uint64_t)i * 2 * S, .pid = (uint32_t)getpid(),
-					       .cpu = 0 };
-		strcpy(ev[i].in.o.comm, "mgtrace-inject");
-		ev[i].in.time_gran = 1;
-		ev[i].in.cur_nsec = ev[i].in.old_nsec = 100;
-	}
 	if (j->active)
-		return inject_bpf(skel, ev, 2, why, len);
-	for (i = 0; i < 2; i++) {
-		memset(&e, 0, sizeof(e));
-		e = (struct mg_event){ .ts_ns = ev[i].in.o.t_ns, .ino = 1, .ctime_sec = ev[i].in.o.sec,
-				       .ctime_nsec = 500, .old_nsec = 100, .cur_nsec = 100,
-				       .pid = ev[i].in.o.pid, .tgid = ev[i].in.o.pid,
-				       .kind = MG_EV_CTIME_SWAP, .time_gran = 1 };
-		strcpy(e.comm, ev[i].in.o.comm);
-		strcpy(e.name, ev[i].name);
-		e.name_len = strlen(e.name);
-		mg_checker_event(c, &e);
+		return inject_bpf(skel, n, t0, why, len);
+	for (k = 1; k <= n; k++) {
+		inject_events(ev, (uint64_t)k, t0);
+		for (i = 0; i < 2; i++) {
+			e = (struct mg_event){ .ts_ns = ev[i].in.o.t_ns, .ino = (uint64_t)k,
+					       .ctime_sec = ev[i].in.o.sec, .ctime_nsec = 500,
+					       .old_nsec = 100, .cur_nsec = 100, .pid = ev[i].in.o.pid,
+					       .tgid = ev[i].in.o.pid, .kind = MG_EV_CTIME_SWAP,
+					       .time_gran = 1 };
+			strcpy(e.comm, ev[i].in.o.comm);
+			strcpy(e.name, ev[i].name);
+			e.name_len = strlen(e.name);
+			mg_checker_event(c, &e);
+		}
 	}
 	return 0;
 }

@@ -60,13 +60,13 @@ int mg_judge_finish(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf
 void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len);
 
 /*
- * TEST ONLY (MGTRACE_TEST_INJECT=1): judge two synthetic ctime swaps of a
- * made-up inode (dev 0, ino 1, "mgtrace-injected"), the second 1 s earlier
- * than the first and 2 s after it: a regression. Judging in BPF, they go
- * through bpf/judgetest.bpf.c (BPF_PROG_TEST_RUN) into the session's maps and
- * ring buffer; else straight into c. Returns 0 or -errno, with why set.
+ * TEST ONLY (MGTRACE_TEST_INJECT=n): for each of n made-up inodes (dev 0, ino
+ * 1..n, "mgtrace-injected"), judge two synthetic ctime swaps, the second 1 s
+ * earlier than the first and 2 s after it: n regressions. Judging in BPF, they
+ * go through bpf/judgetest.bpf.c (BPF_PROG_TEST_RUN) into the session's maps
+ * and ring buffer; else straight into c. Returns 0 or -errno, with why set.
  */
-int mg_judge_inject(struct mg_judge *j, struct mgtrace_bpf *skel, struct mg_checker *c,
+int mg_judge_inject(struct mg_judge *j, struct mgtrace_bpf *skel, struct mg_checker *c, int n,
 		    char *why, size_t len);
 
 void mg_judge_free(struct mg_judge *j);

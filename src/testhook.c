@@ -86,14 +86,18 @@ int mg_test_hook_invert_fine(void)
 int mg_test_hook_inject(void)
 {
 	const char *v = getenv("MGTRACE_TEST_INJECT");
+	char *end;
+	long n;
 
 	if (!v || !*v)
 		return 0;
-	if (strcmp(v, "1")) {
-		mg_err(MG_EXIT_USAGE, "MGTRACE_TEST_INJECT='%s': want 1 (test only)", v);
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (*end || errno || n < 1 || n > 100000) {
+		mg_err(MG_EXIT_USAGE, "MGTRACE_TEST_INJECT='%s': want a count 1..100000 (test only)", v);
 		return -EINVAL;
 	}
-	fprintf(stderr, "mgtrace: TEST HOOK MGTRACE_TEST_INJECT: a synthetic ctime regression of "
-		"a made-up inode is judged with the events; the verdict must be FAIL (test only)\n");
-	return 1;
+	fprintf(stderr, "mgtrace: TEST HOOK MGTRACE_TEST_INJECT: %ld synthetic ctime regression(s) of "
+		"made-up inodes are judged with the events; the verdict must be FAIL (test only)\n", n);
+	return (int)n;
 }

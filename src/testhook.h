@@ -41,10 +41,10 @@ int mg_test_hook_pcpu_alias(uint64_t off[MG_K_NR_COUNTERS]);
 int mg_test_hook_invert_fine(void);
 
 /*
- * MGTRACE_TEST_INJECT=1: check judges a synthetic ctime regression of a made-up
- * inode (src/judge.c mg_judge_inject: through BPF_PROG_TEST_RUN of
- * bpf/judgetest.bpf.c when judging in BPF). Returns 1 if set (and says so on
- * stderr), 0 if not, -EINVAL (message printed) for a value other than "1".
+ * MGTRACE_TEST_INJECT=N: check judges N synthetic ctime regressions, one per
+ * made-up inode (src/judge.c mg_judge_inject: through BPF_PROG_TEST_RUN of
+ * bpf/judgetest.bpf.c when judging in BPF). Returns N (1..100000) if set, and
+ * says so on stderr; 0 if not; -EINVAL (message printed) for anything else.
  */
 int mg_test_hook_inject(void);
 

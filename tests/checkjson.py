@@ -264,8 +264,26 @@ NOT_FAULTS = ("stale_reads", "reordered_swaps", "unverified_queried_updates", "g
               "unseen_values")
 
 
-def check_check(c, objs, verdict="PASS", builtin=True, min_lost=0, expect_breach=None):
-    """A `mgtrace check --json` report."""
+def check_injected(c, r):
+    """The regression MGTRACE_TEST_INJECT=1 makes, reported with its context."""
+    v = [v for v in r["violations"] if v.get("name") == "mgtrace-injected"]
+    if not c.check(len(v) == 1, "the injected violation is reported once"):
+        return
+    v = v[0]
+    e, l = v["earlier"], v["later"]
+    c.check(v["kind"] == "ctime_regression" and v["ino"] == 1 and v["dev"] == "0:0" and
+            not v["step_explained"], f"injected: a regression of dev 0:0 ino 1: {v['kind']}")
+    c.check((e["ctime_sec"], e["ctime_nsec"], l["ctime_sec"], l["ctime_nsec"]) == (2000, 500, 1999, 500),
+            "injected: both values (2000.000000500, then 1999.000000500)")
+    c.check(l["t_mono_ns"] - e["t_mono_ns"] == 2000000000 and l["comm"] == "mgtrace-inject" and
+            l["pid"] > 0 and l["event"] == "ctime_swap", "injected: times, pid, comm and event kind")
+    c.check(r["verdict"] == "FAIL" and r["exit_code"] == 1, "injected: the verdict is FAIL")
+
+
+def check_check(c, objs, verdict="PASS", builtin=True, min_lost=0, expect_breach=None,
+                judged=None):
+    """A `mgtrace check --json` report; judged: "bpf" or "user", where the events must
+    have been judged."""
     r = [o for o in objs if o.get("type") == "check"]
     if not c.check(len(r) == 1, "one check report"):
         return
@@ -300,6 +318,16 @@ def check_check(c, objs, verdict="PASS", builtin=True, min_lost=0, expect_breach
                     f"{g['figure']}: floor_figures carries {g['value']}")
     sw = r["counters"]["ctime_swaps"]
     c.check(sw["source"] == "bpf" and sw["total"] > 0, "counters carry the BPF ctime swaps")
+    j = r.get("judged")
+    if c.check(isinstance(j, dict) and j.get("where") in ("bpf", "user"), f"judged: {j}"):
+        if judged:
+            c.check(j["where"] == judged, f"judged in {j['where']} (want {judged}): {j['text']}")
+        if j["where"] == "bpf":
+            c.check(0 < j["inode_map_entries"] <= j["inode_map_max_entries"] and
+                    j["inode_map_entry_bytes"] > 0, f"inode map: {j['inode_map_entries']} of "
+                    f"{j['inode_map_max_entries']}, {j['inode_map_entry_bytes']} bytes each")
+            if verdict == "PASS":
+                c.check(j["violation_records_lost"] == 0, "no violation record lost")
 
 
 def unescape(s, text=False):
@@ -503,7 +531,8 @@ def check_junit_gate(c, root, tests, breached, text="(limit)"):
 
 NOT_FAULT_KEYS = ("stale_reads", "reordered_swaps", "unverified_queried_updates", "granularity_equal",
                   "future_ctime", "unsure_seconds", "torn_reads", "skips_after_concurrent_query",
-                  "concurrent_updates", "concurrent_updates_undecided", "concurrent_reads", "clock_steps")
+                  "concurrent_updates", "concurrent_updates_undecided", "concurrent_reads", "unseen_values",
+                  "clock_steps", "clock_steps_bpf")
 
 
 def categories(r):
@@ -1135,7 +1164,10 @@ def selftest():
            "floor_figures": {"floor_swaps_per_update": 0.1},
            "gates": [{"figure": "floor_swaps_per_update", "limit": 0.5, "allowed": None,
                       "value": 0.1, "pass": True}],
-           "counters": {"ctime_swaps": {"source": "bpf", "total": 5}}}
+           "counters": {"ctime_swaps": {"source": "bpf", "total": 5}},
+           "judged": {"where": "user", "text": "in user space", "inode_map_entries": 0,
+                      "inode_map_max_entries": 16, "inode_map_entry_bytes": 376,
+                      "violation_records": 0, "violation_records_lost": 0}}
     c = Checker(quiet=True)
     check_check(c, [rep])
     results.append(("check: a clean report passes", not c.failures))
@@ -1151,7 +1183,10 @@ def selftest():
              lambda r: r["floor_figures"].update(floor_swaps_per_update=0.2), {}),
             ("no ordering observations", lambda r: r["invariants"].update(ordering_modifications=0), {}),
             ("an expected breach that did not happen", lambda r: None,
-             {"expect_breach": "floor_swaps_per_update"})):
+             {"expect_breach": "floor_swaps_per_update"}),
+            ("judged in user space where BPF was wanted", lambda r: None, {"judged": "bpf"}),
+            ("a lost violation record", lambda r: r["judged"].update(where="bpf",
+             violation_records_lost=1, inode_map_entries=1), {})):
         bad_rep = json.loads(json.dumps(rep))
         mutate(bad_rep)
         if "pass_" in bad_rep["gates"][0]:
@@ -1307,12 +1342,17 @@ def main(argv):
     elif cmd == "check":
         opts = argv[3:]
         kw = {"builtin": "--command" not in opts}
-        for flag, key in (("--verdict", "verdict"), ("--min-lost", "min_lost"), ("--breach", "expect_breach")):
+        for flag, key in (("--verdict", "verdict"), ("--min-lost", "min_lost"), ("--breach", "expect_breach"),
+                          ("--judged", "judged")):
             if flag in opts:
                 v = opts[opts.index(flag) + 1]
                 kw[key] = int(v) if key == "min_lost" else v
         objs = load_lines(argv[2])
         check_check(c, objs, **kw)
+        if "--injected" in opts:
+            r = [o for o in objs if o.get("type") == "check"]
+            if r:
+                check_injected(c, r[0])
         if "--floor" in opts:   # checked, unchecked or inverted (the test hook)
             how = opts[opts.index("--floor") + 1]
             r = [o for o in objs if o.get("type") == "check"]

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # 62-check-real.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
-# mgtrace check must pass a correct kernel on real workloads and filesystems (issue 10):
+# mgtrace check must pass a correct kernel on real workloads and filesystems (issue 10),
+# judged in BPF and, with --judge user, by the same rules in user space (issue 16):
 # a chmod/fstat race, queries before every update (tmpfs, xfs), whole-second ext4
 # (-I 128), a ctime stored in 2035, small realtime clock steps; and the baseline gate,
 # which must fail a doctored baseline. Each case's not-fault categories are printed.
@@ -13,12 +14,21 @@ inv() {
 	python3 tests/checkjson.py invariant-min "$T/$1.json" "$2" "$3" > "$T/$1.inv" 2>&1
 	tally "$1" "$T/$1.inv"
 }
+# both NAME WANT CHECKJSON-ARGS -- CHECK-ARGS: the case judged in BPF (NAME, the default) and
+# in user space (NAME-user, --judge user): the same verdict and exit code from the same rules
+both() {
+	local name=$1 want=$2 cargs=(); shift 2
+	while [ "$1" != "--" ]; do cargs+=("$1"); shift; done; shift
+	check_case "$name" "$want" "${cargs[@]}" --judged bpf -- "$@"
+	check_case "$name-user" "$want" "${cargs[@]}" --judged user -- --judge user "$@"
+}
 mkdir -p "$T/r"
 mount -t tmpfs mgtrace-real "$T/r"
 touch "$T/r/f"
 # 1. one process chmods a file while another fstats it: the load multigrain timestamps exist for
-check_case check-race 0 --verdict PASS --command -- -- python3 $W race "$T/r/f" 2
+both check-race 0 --verdict PASS --command -- -- python3 $W race "$T/r/f" 2
 echo "#   race: $(cats check-race)"
+echo "#     user space: $(cats check-race-user)"
 # (how many concurrent queries land is up to the scheduler: printed above, not asserted)
 # 2. a query before every update makes every update fine-grained: no gate by default
 check_case check-1thread 0 --verdict PASS --command -- -- $MG stress --threads 1 --files 1 --duration 2
@@ -29,8 +39,9 @@ tally check-1thread "$T/1t.chk"
 truncate -s 320M "$T/xfs.img"
 if mkfs.xfs -q -f "$T/xfs.img" && mkdir -p "$T/xfs" && mount -o loop "$T/xfs.img" "$T/xfs"; then
 	touch "$T/xfs/f"
-	check_case check-xfs 0 --verdict PASS --command -- -- python3 $W statchmod "$T/xfs/f" 2
+	both check-xfs 0 --verdict PASS --command -- -- python3 $W statchmod "$T/xfs/f" 2
 	echo "#   xfs: $(cats check-xfs)"
+	echo "#     user space: $(cats check-xfs-user)"
 	umount "$T/xfs"
 else
 	bad "xfs loop image could not be made"
@@ -39,31 +50,50 @@ fi
 truncate -s 32M "$T/e128.img"
 if mkfs.ext4 -q -I 128 "$T/e128.img" 2>/dev/null && mkdir -p "$T/e128" && mount -o loop "$T/e128.img" "$T/e128"; then
 	touch "$T/e128/f"
-	check_case check-ext4-128 0 --verdict PASS --command -- -- python3 $W gran "$T/e128/f"
+	both check-ext4-128 0 --verdict PASS --command -- -- python3 $W gran "$T/e128/f"
 	echo "#   ext4 -I 128: $(cats check-ext4-128)"
+	echo "#     user space: $(cats check-ext4-128-user)"
 	inv check-ext4-128 granularity_equal 1	# the equal ctime is counted as granularity
+	inv check-ext4-128-user granularity_equal 1
 	umount "$T/e128"
 else
 	bad "ext4 -I 128 loop image could not be made"
 fi
-# 5. a ctime stored on disk in 2035, replaced by the current time
+# 5. a ctime stored on disk in 2035, replaced by the current time (stored anew for each run:
+# the first run's chmod replaces it)
 truncate -s 32M "$T/fut.img"
-mkfs.ext4 -q "$T/fut.img" && mkdir -p "$T/fut" && mount -o loop "$T/fut.img" "$T/fut" &&
-	echo x > "$T/fut/f" && umount "$T/fut" &&
-	debugfs -w -R "set_inode_field /f ctime 20350101000000" "$T/fut.img" > /dev/null 2>&1 &&
-	mount -o loop "$T/fut.img" "$T/fut"
-if [ "$(stat -c %Z "$T/fut/f" 2>/dev/null)" -gt 2000000000 ] 2>/dev/null; then
-	check_case check-future 0 --verdict PASS --command -- -- sh -c "stat $T/fut/f >/dev/null; chmod 600 $T/fut/f; stat $T/fut/f >/dev/null"
+mkdir -p "$T/fut"
+fut2035() {
+	mkfs.ext4 -q -F "$T/fut.img" && mount -o loop "$T/fut.img" "$T/fut" &&
+		echo x > "$T/fut/f" && umount "$T/fut" &&
+		debugfs -w -R "set_inode_field /f ctime 20350101000000" "$T/fut.img" > /dev/null 2>&1 &&
+		mount -o loop "$T/fut.img" "$T/fut" && [ "$(stat -c %Z "$T/fut/f")" -gt 2000000000 ]
+}
+futcmd="stat $T/fut/f >/dev/null; chmod 600 $T/fut/f; stat $T/fut/f >/dev/null"
+if fut2035; then
+	check_case check-future 0 --verdict PASS --judged bpf --command -- -- sh -c "$futcmd"
+	umount "$T/fut"
+	if fut2035; then
+		check_case check-future-user 0 --verdict PASS --judged user --command -- --judge user \
+			-- sh -c "$futcmd"
+		inv check-future-user future_ctime 1
+	else
+		bad "could not store a 2035 ctime with debugfs (second time)"
+	fi
 	echo "#   future ctime: $(cats check-future)"
+	echo "#     user space: $(cats check-future-user)"
 	inv check-future future_ctime 1
 	umount "$T/fut"
 else
 	bad "could not store a 2035 ctime with debugfs"; umount "$T/fut" 2>/dev/null
 fi
 # 6. CLOCK_REALTIME stepped back by 0.5 ms (and forward again) three times during write+stat
-check_case check-clockstep 0 --verdict PASS --command -- -- python3 $W clockstep "$T/r" 2
+both check-clockstep 0 --verdict PASS --command -- -- python3 $W clockstep "$T/r" 2
 echo "#   clock steps: $(cats check-clockstep)"
+echo "#     user space: $(cats check-clockstep-user)"
 inv check-clockstep clock_steps 3	# clock steps of 0.5 ms are recorded
+inv check-clockstep clock_steps_bpf 3	# ... and seen in BPF
+inv check-clockstep-user clock_steps 3
 umount "$T/r"
 # 7. baseline: the same workload against its own report passes; a doctored baseline fails
 check_case check-base1 0 --verdict PASS -- --duration 1 --threads 1

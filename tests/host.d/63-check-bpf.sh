@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+# 63-check-bpf.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
+# check judges the ctime events in BPF, at the event (issue 16). The kernel side catches a
+# violation: under MGTRACE_TEST_INJECT=N a test-only syscall program
+# (bpf/judgetest.bpf.c), run with BPF_PROG_TEST_RUN on the session's inode map, counts and
+# ring buffer, feeds the rules a ctime earlier than the inode's last, and the verdict must be
+# FAIL with the violation's context; the same through the user-space checker (--judge user).
+# A map too small for the inodes seen makes the verdict inconclusive, as untracked events;
+# a ring buffer too small for the violations loses records, never the violations' count.
+echo "# check judging in BPF"
+MGTRACE_TEST_INJECT=1 check_case check-inject-bpf 1 --verdict FAIL --judged bpf --injected -- \
+	--duration 0.5
+MGTRACE_TEST_INJECT=1 check_case check-inject-user 1 --verdict FAIL --judged user --injected -- \
+	--duration 0.5 --judge user
+grep -q '^violation ctime_regression: dev 0:0 ino 1 gen 0 (?: mgtrace-injected) ctime 2000.000000500 (pid [0-9]* mgtrace-inject cpu 0 at [0-9.]* s) then 1999.000000500' \
+	<(MGTRACE_TEST_INJECT=1 $MG check --duration 0.3 2>/dev/null) \
+	&& ok "inject: the text report names the injected violation with its context" \
+	|| bad "inject: the text report lacks the injected violation"
+# every inode beyond the map's bound is untracked: inconclusive, in BPF as in user space
+check_case check-bpf-inodes 4 --verdict INCONCLUSIVE --judged bpf -- --duration 0.5 --max-inodes 1
+python3 - "$T/check-bpf-inodes.json" > "$T/bpf-inodes.chk" <<'PY'
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+j, i = r["judged"], r["invariants"]
+ok = j["inode_map_entries"] == 1 and j["inode_map_max_entries"] == 1 and i["untracked_events"] > 0
+print(("ok   " if ok else "FAIL ") + f"--max-inodes 1: map {j['inode_map_entries']} of "
+      f"{j['inode_map_max_entries']}, {i['untracked_events']} untracked events")
+PY
+tally check-bpf-inodes "$T/bpf-inodes.chk"
+badcase "check: --judge with a bad place" 2 "invalid --judge" $MG check --judge kernel
+badcase "check: MGTRACE_TEST_INJECT not a count" 2 "MGTRACE_TEST_INJECT" \
+	env MGTRACE_TEST_INJECT=x $MG check -d 0.2
+# 100 injected regressions through a 4096-byte ring buffer: records lost, every one counted
+MGTRACE_TEST_INJECT=100 $MG check --json -o "$T/inj100.json" --duration 0.3 --ringbuf-size 4096 \
+	> /dev/null 2>&1; rc=$?
+python3 - "$T/inj100.json" "$rc" > "$T/inj100.chk" <<'PY'
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+n, j = r["invariants"]["ctime_regression"]["violations"], r["judged"]
+ok = (sys.argv[2] == "1" and r["verdict"] == "FAIL" and n == 100 and r["lost_events"] > 0 and
+      j["violation_records_lost"] == r["lost_events"] and
+      j["violation_records"] + j["violation_records_lost"] == 100)
+print(("ok   " if ok else "FAIL ") + f"inject 100 into 4096 bytes: exit {sys.argv[2]}, {n} regressions "
+      f"counted, {j['violation_records']} records written, {j['violation_records_lost']} lost")
+PY
+tally inject-100 "$T/inj100.chk"
