@@ -13,7 +13,8 @@ out, label = sys.argv[1], sys.argv[2]
 SMOKE = os.environ.get("MGTEST_SMOKE") == "1"
 SMOKE_SET = {"probe", "stat-fentry-tmpfs", "stat-kprobe-tmpfs", "stat-tracepoint-tmpfs", "hot-fentry",
              "hot-kprobe", "latency-fentry", "trace-fentry", "trace-kprobe", "check-fentry",
-             "check-kprobe", "check-tracepoint", "check-invert-fine-fentry"}
+             "check-kprobe", "check-tracepoint", "check-invert-fine-fentry", "check-inject-fentry",
+             "check-inject-kprobe", "check-inject-tracepoint"}
 
 
 def load(name):
@@ -121,7 +122,7 @@ for be in ("fentry", "kprobe", "tracepoint"):
     objs = load(f"check-{be}")
     if objs is not None:
         c = checkjson.Checker(quiet=True)
-        checkjson.check_check(c, objs, verdict="PASS")
+        checkjson.check_check(c, objs, verdict="PASS", judged="bpf")
         r = objs[0]
         c.check(r["backend"] == be, f"backend {r['backend']}")
         c.check(r["lost_events"] == 0, "no events lost")
@@ -138,6 +139,15 @@ for be in ("fentry", "kprobe", "tracepoint"):
               f"entry_ns_skips_undecided={inv['skips_after_concurrent_query']} "
               f"duration_s={r['duration_s']:.2f}")
         report(f"check-{be}", c)
+for be in ("fentry", "kprobe", "tracepoint"):
+    objs = load(f"check-inject-{be}")
+    if objs is not None:
+        c = checkjson.Checker(quiet=True)
+        checkjson.check_check(c, objs, verdict="FAIL", judged="bpf")
+        checkjson.check_injected(c, objs[0])
+        c.check(objs[0]["backend"] == be, f"backend {objs[0]['backend']}")
+        print(f"# {label} check-inject-{be}: {objs[0]['judged']['text']}")
+        report(f"check-inject-{be}", c)
 for be in ("fentry", "kprobe"):
     objs = load(f"check-invert-fine-{be}")
     if objs is not None:

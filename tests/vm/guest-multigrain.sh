@@ -97,6 +97,12 @@ done
 for be in fentry kprobe tracepoint; do
 	run_json "check-$be" 0 $MG check --json --backend "$be" --duration 1
 done
+# a violation found in BPF reaches the verdict with each backend: MGTRACE_TEST_INJECT=1 is a
+# test hook that judges a synthetic regression through BPF_PROG_TEST_RUN (exit 1)
+for be in fentry kprobe tracepoint; do
+	run_json "check-inject-$be" 1 env MGTRACE_TEST_INJECT=1 $MG check --json --backend "$be" \
+		--duration 0.5
+done
 # the fine-stamp invariant can fail: MGTRACE_TEST_INVERT_FINE=1 is a test hook that inverts
 # every decision BPF makes, so each decided fine stamp must be reported as unneeded (exit 1)
 run_json check-invert-fine-fentry 1 env MGTRACE_TEST_INVERT_FINE=1 $MG check --json \
