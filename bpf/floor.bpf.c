@@ -41,6 +41,7 @@
 #include <bpf/bpf_core_read.h>
 #include "mgtrace.h"
 #include "mg_common.bpf.h"
+#include "mg_rules.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -60,6 +61,8 @@ const volatile __u64 wakeup_bytes = 0;	/* wake the consumer only past this backl
  * that `mgtrace check` fails on unnecessary fine stamps. Never set otherwise.
  */
 const volatile bool test_invert_fine = false;
+/* check: judge each floor event here (mg_rule_floor), send only those that break an invariant */
+const volatile bool judge = false;
 
 /* Shared with mgtrace.bpf.c's "events" (bpf_map__reuse_fd). */
 struct {
@@ -80,6 +83,14 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } floor_counts SEC(".maps");
+
+/* Per-CPU counts of the floor events judged here (judge). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct mg_floor_judge_counts);
+} floor_judge SEC(".maps");
 
 struct entry {
 	__u64 floor;
@@ -221,10 +232,31 @@ static __always_inline void on_entry(struct timespec64 *ts)
 	bpf_map_update_elem(&inflight, &id, &e, BPF_ANY);
 }
 
+/*
+ * judge: count the floor event kind with the outcome r of mg_rule_floor();
+ * true when it breaks an invariant (then it is sent, flagged MG_EVF_JUDGED).
+ */
+static __always_inline bool judged_send(__u32 kind, __u64 before, __u64 after, __u32 flags)
+{
+	__u32 zero = 0, r = mg_rule_floor(&mg_floor != 0, before, after, flags);
+	struct mg_floor_judge_counts *c = bpf_map_lookup_elem(&floor_judge, &zero);
+
+	if (c) {
+		if (kind >= MG_EV_FLOOR_SWAP && kind <= MG_EV_FLOOR_UNKNOWN)
+			c->by_kind[kind - MG_EV_FLOOR_SWAP]++;
+		c->floor_checked += !!(r & MG_RF_FLOOR_CHECKED);
+		c->fine_decided += !!(r & MG_RF_FINE_DECIDED);
+		c->fine_undecided += !(r & MG_RF_FINE_DECIDED);
+		c->backward += !!(r & MG_RF_FLOOR_BACKWARD);
+		c->unneeded += !!(r & MG_RF_FINE_UNNEEDED);
+	}
+	return r & (MG_RF_FLOOR_BACKWARD | MG_RF_FINE_UNNEEDED);
+}
+
 static __always_inline void on_exit(void)
 {
-	__u64 id = bpf_get_current_pid_tgid(), swaps = swaps_here();
-	__u32 cpu = bpf_get_smp_processor_id();
+	__u64 id = bpf_get_current_pid_tgid(), swaps = swaps_here(), after;
+	__u32 cpu = bpf_get_smp_processor_id(), kind = MG_EV_FLOOR_UNKNOWN, flags;
 	struct inode *inode;
 	struct timespec64 *ts;
 	struct entry *en;
@@ -242,24 +274,31 @@ static __always_inline void on_exit(void)
 	}
 	if (!mg_ids_match(filter_devs, filter_inos, filter_nids, dev, ino))
 		goto out;
+	if (cpu == en->cpu && swaps == en->swaps + 1)
+		kind = MG_EV_FLOOR_SWAP;
+	else if (cpu == en->cpu && swaps == en->swaps)
+		kind = MG_EV_FLOOR_FAIL;
+	after = floor_now();
+	flags = en->flags;
+	if (judge) {
+		if (!judged_send(kind, en->floor, after, flags))
+			goto out;
+		flags |= MG_EVF_JUDGED;
+	}
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		bump(1);
 		goto out;
 	}
-	mg_event_fill(e, MG_EV_FLOOR_UNKNOWN, inode, dev, ino, id, &set_ctime, true);
-	if (cpu == en->cpu && swaps == en->swaps + 1)
-		e->kind = MG_EV_FLOOR_SWAP;
-	else if (cpu == en->cpu && swaps == en->swaps)
-		e->kind = MG_EV_FLOOR_FAIL;
+	mg_event_fill(e, kind, inode, dev, ino, id, &set_ctime, true);
 	e->cpu = cpu;
 	ts = en->ts;	/* a local copy: CO-RE relocates kernel types only, not struct entry */
 	e->ctime_sec = BPF_CORE_READ(ts, tv_sec);
 	e->ctime_nsec = BPF_CORE_READ(ts, tv_nsec);
-	e->flags = en->flags;
+	e->flags = flags;
 	e->floor_known = &mg_floor != 0;
 	e->floor_before = en->floor;
-	e->floor_after = floor_now();
+	e->floor_after = after;
 	bpf_ringbuf_submit(e, mg_wakeup_flags(&events, wakeup_bytes));
 	bump(0);
 out:

@@ -493,6 +493,21 @@ struct mg_judge_counts {
 	unsigned long long overflow;	/* violations beyond MG_RULE_MAX_VIOL in one event */
 };
 
+/*
+ * Value of bpf/floor.bpf.c's BPF_MAP_TYPE_PERCPU_ARRAY "floor_judge" (check,
+ * judge set): every floor event judged there with mg_rule_floor(); only the
+ * events that break a floor invariant are written to the ring buffer, with
+ * MG_EVF_JUDGED set (their counts are already here).
+ */
+struct mg_floor_judge_counts {
+	unsigned long long by_kind[3];	/* MG_EV_FLOOR_SWAP, _FAIL, _UNKNOWN */
+	unsigned long long floor_checked;	/* MG_RF_FLOOR_CHECKED */
+	unsigned long long fine_decided;	/* MG_RF_FINE_DECIDED */
+	unsigned long long fine_undecided;	/* floor events without it */
+	unsigned long long backward;	/* MG_RF_FLOOR_BACKWARD: violations */
+	unsigned long long unneeded;	/* MG_RF_FINE_UNNEEDED: violations */
+};
+
 /* struct mg_vrec::magic; its size tells it from struct mg_event in the shared ring buffer. */
 #define MG_VREC_MAGIC 0x6d677672U	/* "mgvr" */
 

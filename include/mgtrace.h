@@ -84,6 +84,9 @@ enum mg_event_kind {
 						 * stamp held in the state it decided on */
 #define MG_EVF_FINE_UNNEEDED	(1U << 2)	/* MG_EV_FLOOR_*: it did not: an unnecessary fine stamp */
 #define MG_EVF_IN_SET_CTIME	(1U << 3)	/* MG_EV_FLOOR_*: inside inode_set_ctime_current */
+#define MG_EVF_JUDGED		(1U << 4)	/* MG_EV_FLOOR_*: judged in BPF and counted there
+						 * (struct mg_floor_judge_counts): sent because it
+						 * breaks a floor invariant */
 
 /*
  * The kernel's condition for a fine-grained stamp (fs/inode.c

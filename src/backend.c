@@ -306,11 +306,8 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 		explain(a, env, be, tp_btf, hot, err, "process map");
 		goto fail;
 	}
-	if (o->pre_load && (err = o->pre_load(skel, tp_btf, o->pre_load_ctx))) {
-		explain(a, env, be, tp_btf, hot, err, "configure");
-		goto fail;
-	}
-	err = mgtrace_bpf__load(skel);
+	err = o->pre_load ? o->pre_load(skel, tp_btf, o->pre_load_ctx) : 0;
+	err = err ? err : mgtrace_bpf__load(skel);
 	if (err) {
 		explain(a, env, be, tp_btf, hot, err, "load");
 		goto fail;

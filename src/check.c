@@ -223,7 +223,8 @@ static void decide(struct check_state *cs, struct mg_verdict *v)
 static void floor_setup(struct check_state *cs)
 {
 	struct mg_floor_opts fo = { .backend = cs->run.sess.backend,
-				    .test_invert_fine = cs->o.test_invert_fine };
+				    .test_invert_fine = cs->o.test_invert_fine,
+				    .judge = !cs->o.judge_user };
 	int err;
 
 	if (!mg_backend_has_funcs(cs->run.sess.backend)) {
@@ -393,8 +394,10 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	lost += cs.ev.short_records;	/* a record too short to judge is an event not checked */
-	if (cs.judge.active &&
-	    (err = mg_judge_finish(&cs.judge, cs.chk, cs.run.sess.skel, cs.run.sess.nr_cpus))) {
+	if ((cs.judge.active &&
+	     (err = mg_judge_finish(&cs.judge, cs.chk, cs.run.sess.skel, cs.run.sess.nr_cpus))) ||
+	    (!cs.o.judge_user && cs.floor.skel &&
+	     (err = mg_judge_floor_finish(cs.chk, cs.floor.skel, cs.run.sess.nr_cpus)))) {
 		ret = mg_err(MG_EXIT_FAIL, "check: reading the BPF judging maps: %s", strerror(-err));
 		goto out;
 	}

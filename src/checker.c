@@ -25,6 +25,7 @@ struct mg_checker {
 	size_t nsteps;
 	int64_t tai_minus_real;		/* ns: CLOCK_TAI - CLOCK_REALTIME */
 	bool no_floor_inodes;		/* floor events do not enter the table (BPF judges) */
+	uint64_t floor_records[2];	/* MG_EVF_JUDGED records: floor backward, fine unneeded */
 	struct mg_check_stats st;
 };
 
@@ -221,7 +222,13 @@ static void floor_event(struct mg_checker *c, struct ino_state *s, const struct 
 		v.name_truncated = e->name_len > strnlen(v.name, sizeof(v.name));
 	}
 	strcpy(v.what, "floor");
-	c->st.floor_checked += !!(r & MG_RF_FLOOR_CHECKED);
+	/* judged in BPF: counted there (mg_checker_import_floor), sent for its violations */
+	if (e->flags & MG_EVF_JUDGED) {
+		c->floor_records[0] += !!(r & MG_RF_FLOOR_BACKWARD);
+		c->floor_records[1] += !!(r & MG_RF_FINE_UNNEEDED);
+	}
+	if (!(e->flags & MG_EVF_JUDGED))
+		c->st.floor_checked += !!(r & MG_RF_FLOOR_CHECKED);
 	if (r & MG_RF_FLOOR_BACKWARD) {
 		v.kind = MG_V_FLOOR_BACKWARD;
 		v.earlier.ctime = (struct mg_ts){ (int64_t)(e->floor_before / 1000000000),
@@ -234,13 +241,13 @@ static void floor_event(struct mg_checker *c, struct ino_state *s, const struct 
 	 * captures, or its inode_set_ctime_current began before the probes were attached)
 	 * is undecided, never dropped */
 	if (r & MG_RF_FINE_DECIDED) {
-		c->st.fine_checked++;
+		c->st.fine_checked += !(e->flags & MG_EVF_JUDGED);
 		if (r & MG_RF_FINE_UNNEEDED) {
 			v.kind = MG_V_FINE_UNNEEDED;
 			v.earlier = v.later = *obs;
 			mg_checker_add(c, &v);
 		}
-	} else {
+	} else if (!(e->flags & MG_EVF_JUDGED)) {
 		c->st.fine_undecided++;
 	}
 }
@@ -268,9 +275,12 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 	struct mg_rin in;
 	struct mg_obs obs;
 
-	c->st.events++;
-	if (e->kind < MG_EV_NR_KINDS)
-		c->st.by_kind[e->kind]++;
+	/* a floor event judged in BPF is counted there (mg_checker_import_floor) */
+	if (!(e->kind >= MG_EV_FLOOR_SWAP && (e->flags & MG_EVF_JUDGED))) {
+		c->st.events++;
+		if (e->kind < MG_EV_NR_KINDS)
+			c->st.by_kind[e->kind]++;
+	}
 	if (e->kind >= MG_EV_FLOOR_SWAP) {
 		mg_rule_in_of(&in, e);
 		mg_obs_from_rule(&obs, &in.o);
@@ -320,6 +330,23 @@ void mg_checker_import_judged(struct mg_checker *c, const struct mg_judge_counts
 	c->st.inodes += sum->inodes;
 	c->st.untracked_events += sum->untracked;
 	c->st.lost += sum->lost;
+}
+
+void mg_checker_import_floor(struct mg_checker *c, const struct mg_floor_judge_counts *sum)
+{
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		c->st.events += sum->by_kind[k];
+		c->st.by_kind[MG_EV_FLOOR_SWAP + k] += sum->by_kind[k];
+	}
+	c->st.floor_checked += sum->floor_checked;
+	c->st.fine_checked += sum->fine_decided;
+	c->st.fine_undecided += sum->fine_undecided;
+	if (sum->backward > c->floor_records[0])
+		c->st.violations[MG_V_FLOOR_BACKWARD] += sum->backward - c->floor_records[0];
+	if (sum->unneeded > c->floor_records[1])
+		c->st.violations[MG_V_FINE_UNNEEDED] += sum->unneeded - c->floor_records[1];
 }
 
 void mg_checker_set_tai_offset(struct mg_checker *c, int64_t tai_minus_real_ns)

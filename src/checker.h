@@ -153,6 +153,13 @@ void mg_checker_judged_in_bpf(struct mg_checker *c);
 void mg_checker_import_judged(struct mg_checker *c, const struct mg_judge_counts *sum,
 			      const uint64_t *received, const uint64_t *unheld);
 
+/*
+ * Add the floor events bpf/floor.bpf.c judged (sum: its per-CPU counts
+ * summed). Of its violations, those whose records arrived (MG_EVF_JUDGED floor
+ * events) are already recorded; the rest (lost) are counted without a report.
+ */
+void mg_checker_import_floor(struct mg_checker *c, const struct mg_floor_judge_counts *sum);
+
 /* Add lost events (ring buffer full): any loss makes the verdict inconclusive. */
 void mg_checker_lost(struct mg_checker *c, uint64_t n);
 

@@ -26,6 +26,8 @@ struct mg_floor_opts {
 	int traced_tgids_fd;		/* bpf/follow.bpf.c's process map (0: not following) */
 	char filter_comm[16];		/* "": every task */
 	bool test_invert_fine;		/* TEST ONLY (testhook.h): invert every decision */
+	bool judge;			/* check: judge each floor event in BPF, send only
+					 * violations (map floor_judge, src/judge.c) */
 };
 
 /* A loaded floor object, from mg_floor_open() to mg_floor_close(). */

@@ -10,6 +10,7 @@
 #include "judge.h"
 #include "mgtrace.skel.h"
 #include "judgetest.skel.h"
+#include "floor.skel.h"
 #include "util.h"
 
 _Static_assert(sizeof(struct mg_vrec) != sizeof(struct mg_event),
@@ -60,24 +61,33 @@ static void add_record(struct mg_checker *c, const struct mg_vrec *r)
 	mg_checker_add(c, &v);
 }
 
-/* Sum "judge_counts" over the possible CPUs into j->sum. */
-static int read_counts(struct mg_judge *j, struct mgtrace_bpf *skel, int nr_cpus)
+/* Sum a per-CPU array's one value of n u64 (nr_cpus entries) into sum. */
+static int sum_percpu(int fd, int nr_cpus, unsigned long long *sum, size_t n)
 {
-	struct mg_judge_counts *pc = calloc(nr_cpus, sizeof(*pc));
-	const unsigned long long *v;
-	unsigned long long *s = (unsigned long long *)&j->sum;
-	size_t i, n = sizeof(*pc) / sizeof(*v);
+	unsigned long long *pc = calloc((size_t)nr_cpus * n, sizeof(*pc));
 	uint32_t zero = 0;
+	size_t i;
 	int cpu, err;
 
 	if (!pc)
 		return -ENOMEM;
-	err = bpf_map_lookup_elem(bpf_map__fd(skel->maps.judge_counts), &zero, pc) ? -errno : 0;
-	memset(&j->sum, 0, sizeof(j->sum));
+	err = bpf_map_lookup_elem(fd, &zero, pc) ? -errno : 0;
+	memset(sum, 0, n * sizeof(*sum));
 	for (cpu = 0; !err && cpu < nr_cpus; cpu++)
-		for (v = (const unsigned long long *)&pc[cpu], i = 0; i < n; i++)
-			s[i] += v[i];
+		for (i = 0; i < n; i++)
+			sum[i] += pc[(size_t)cpu * n + i];
 	free(pc);
+	return err;
+}
+
+int mg_judge_floor_finish(struct mg_checker *c, struct floor_bpf *skel, int nr_cpus)
+{
+	struct mg_floor_judge_counts sum;
+	int err = sum_percpu(bpf_map__fd(skel->maps.floor_judge), nr_cpus,
+			     (unsigned long long *)&sum, sizeof(sum) / sizeof(unsigned long long));
+
+	if (!err)
+		mg_checker_import_floor(c, &sum);
 	return err;
 }
 
@@ -116,7 +126,9 @@ int mg_judge_finish(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf
 
 	for (i = 0; i < j->nheld; i++)
 		add_record(c, &j->held[i]);
-	if ((err = read_counts(j, skel, nr_cpus)))
+	if ((err = sum_percpu(bpf_map__fd(skel->maps.judge_counts), nr_cpus,
+			      (unsigned long long *)&j->sum,
+			      sizeof(j->sum) / sizeof(unsigned long long))))
 		return err;
 	mg_checker_import_judged(c, &j->sum, j->received, j->unheld);
 	return finish_inodes(j, c, skel);

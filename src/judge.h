@@ -53,6 +53,14 @@ void mg_judge_record(struct mg_judge *j, const struct mg_vrec *r);
 int mg_judge_finish(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf *skel,
 		    int nr_cpus);
 
+struct floor_bpf;
+
+/*
+ * The end of a run with bpf/floor.bpf.c judging (judge set): add its per-CPU
+ * counts ("floor_judge", nr_cpus entries) to c. Returns 0 or -errno.
+ */
+int mg_judge_floor_finish(struct mg_checker *c, struct floor_bpf *skel, int nr_cpus);
+
 /*
  * One line (no newline) saying where the ctime events were judged: in BPF,
  * with the map's fill and its entry size, or in user space, and why.

@@ -783,6 +783,28 @@ static void test_rules(void)
 	ASSERT_EQ(mg_rule_floor(0, 20, 10, 0), 0, "rules: floor unread, undecided: nothing checked");
 }
 
+/* Floor events judged in BPF: counted there, sent for their violations only. */
+static void test_checker_floor_judged(void)
+{
+	struct mg_checker *c = mg_checker_new(16, 8);
+	struct mg_floor_judge_counts sum = { .by_kind = { 10, 0, 0 }, .floor_checked = 10,
+					     .fine_decided = 10, .unneeded = 2 };
+	const struct mg_check_stats *st = mg_checker_stats(c);
+	struct mg_event e = ev(MG_EV_FLOOR_SWAP, 3, 100, 5, 10);
+
+	e.flags = MG_EVF_JUDGED | MG_EVF_FINE_UNNEEDED | MG_EVF_IN_SET_CTIME;
+	e.floor_known = 1;
+	mg_checker_judged_in_bpf(c);
+	mg_checker_event(c, &e);	/* the one record that arrived */
+	mg_checker_import_floor(c, &sum);
+	CHECK(st->events == 10 && st->by_kind[MG_EV_FLOOR_SWAP] == 10 && st->fine_checked == 10 &&
+	      st->floor_checked == 10 && st->fine_undecided == 0 && st->inodes == 0,
+	      "checker: floor events judged in BPF are counted once, from BPF's counts");
+	CHECK(st->violations[MG_V_FINE_UNNEEDED] == 2 && mg_checker_faults(c) == 2,
+	      "checker: BPF's unneeded fine stamps all count, the one whose record was lost too");
+	mg_checker_free(c);
+}
+
 static void test_checker(void)
 {
 	struct mg_checker *c = mg_checker_new(16, 8);
@@ -1629,6 +1651,7 @@ int main(void)
 	test_kpc_check();
 	test_report_busy();
 	test_rules();
+	test_checker_floor_judged();
 	test_checker();
 	test_fine_needed();
 	test_order_check();
