@@ -35,6 +35,8 @@ struct mg_judge_scratch {
 	struct mg_rin in;
 	struct mg_rout out;
 	struct mg_inode_plain fresh;
+	long long clk_lo, clk_hi;	/* this CPU's last bracket of TAI - MONOTONIC, ns */
+	unsigned long long clk_t;	/* at this CPU's last judged event (0: none yet) */
 };
 
 /* TAI - REALTIME, ns (adjtimex), set by user space before load: the clock at an event. */
@@ -133,6 +135,37 @@ static __always_inline void mg_judge(struct mg_judge_scratch *sc, struct mg_judg
 			jc->violations[sc->out.viol[i].kind]++;
 		mg_judge_report(rb, flags, jc, key, v, &sc->out.viol[i]);
 	}
+}
+
+/*
+ * The realtime clock at this event: TAI - MONOTONIC lies in [tai - t1, tai - t0]
+ * (t0, tai, t1 read in that order). A bracket disjoint from this CPU's last
+ * one is a clock step: one struct mg_steprec (any size the brackets can show).
+ */
+static __always_inline void mg_judge_clock(struct mg_judge_scratch *sc, struct mg_judge_counts *jc,
+					   __u64 t0, __u64 tai, __u64 t1, void *rb, __u64 flags)
+{
+	long long lo = (long long)(tai - t1), hi = (long long)(tai - t0);
+	struct mg_steprec *r;
+
+	if (sc->clk_t && (hi < sc->clk_lo || lo > sc->clk_hi)) {
+		r = bpf_ringbuf_reserve(rb, sizeof(*r), 0);
+		if (r) {
+			r->magic = MG_STEPREC_MAGIC;
+			r->cpu = bpf_get_smp_processor_id();
+			r->t0_ns = sc->clk_t;
+			r->t1_ns = t0;
+			r->delta_lo = lo - sc->clk_hi;
+			r->delta_hi = hi - sc->clk_lo;
+			bpf_ringbuf_submit(r, flags);
+			jc->clock_steps++;
+		} else {
+			jc->steps_lost++;
+		}
+	}
+	sc->clk_lo = lo;
+	sc->clk_hi = hi;
+	sc->clk_t = t0;
 }
 
 /* This CPU's scratch and counts; false if either lookup failed (never expected). */

@@ -206,6 +206,8 @@ static __always_inline void judge_event(enum mg_event_kind kind, struct inode *i
 	in = &sc->in;
 	in->o.t_ns = bpf_ktime_get_ns();
 	in->o.tai_ns = bpf_ktime_get_tai_ns();
+	mg_judge_clock(sc, jc, in->o.t_ns, in->o.tai_ns, bpf_ktime_get_ns(), &events,
+		       mg_wakeup_flags(&events, wakeup_bytes));
 	in->o.kind = kind;
 	in->o.pid = (__u32)id;
 	in->o.cpu = bpf_get_smp_processor_id();

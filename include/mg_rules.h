@@ -491,6 +491,8 @@ struct mg_judge_counts {
 	unsigned long long records;	/* violation records written to the ring buffer */
 	unsigned long long lost;	/* violation records lost: ring buffer full */
 	unsigned long long overflow;	/* violations beyond MG_RULE_MAX_VIOL in one event */
+	unsigned long long clock_steps;	/* clock-step records written (struct mg_steprec) */
+	unsigned long long steps_lost;	/* clock-step records lost: ring buffer full */
 };
 
 /*
@@ -508,8 +510,25 @@ struct mg_floor_judge_counts {
 	unsigned long long unneeded;	/* MG_RF_FINE_UNNEEDED: violations */
 };
 
-/* struct mg_vrec::magic; its size tells it from struct mg_event in the shared ring buffer. */
-#define MG_VREC_MAGIC 0x6d677672U	/* "mgvr" */
+/* Magic of the records of judging; their sizes tell them from struct mg_event. */
+#define MG_VREC_MAGIC 0x6d677672U	/* "mgvr": struct mg_vrec */
+#define MG_STEPREC_MAGIC 0x6d677374U	/* "mgst": struct mg_steprec */
+
+/*
+ * A realtime clock step seen in BPF. At each judged event BPF brackets TAI -
+ * MONOTONIC (the kernel's offs_tai, which a clock_settime() moves) between
+ * bpf_ktime_get_ns() before and after bpf_ktime_get_tai_ns(): [lo, hi]. When
+ * this CPU's bracket no longer overlaps the one of its previous judged event,
+ * the clock was set in between, by delta_lo..delta_hi ns (negative: back).
+ * Every CPU that judges events sees the same step: user space merges records
+ * whose times and sizes overlap.
+ */
+struct mg_steprec {
+	unsigned int magic;		/* MG_STEPREC_MAGIC */
+	unsigned int cpu;
+	unsigned long long t0_ns, t1_ns;	/* CLOCK_MONOTONIC: the two events */
+	long long delta_lo, delta_hi;	/* the step's size, ns */
+};
 
 /* A violation found in BPF, with its context (ring buffer "events"). */
 struct mg_vrec {

@@ -121,6 +121,14 @@ static void on_vrec(void *ctx, const struct mg_vrec *r)
 	mg_judge_record(&cs->judge, r);
 }
 
+/* A realtime step BPF saw (one record per CPU that saw it; the checker merges them). */
+static void on_steprec(void *ctx, const struct mg_steprec *r)
+{
+	struct check_state *cs = ctx;
+
+	mg_checker_kernel_step(cs->chk, r->t0_ns, r->t1_ns, r->delta_lo, r->delta_hi);
+}
+
 /* Feed held-back events made before the last clock sample (all of them if flush). */
 static void feed_pending(struct check_state *cs, bool flush)
 {
@@ -334,6 +342,7 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	cs.ev.vrec_fn = on_vrec;
+	cs.ev.step_fn = on_steprec;
 	floor_setup(&cs);
 	if (!mg_json_output)
 		fprintf(stderr, "mgtrace: checking with backend %s (tracepoints as %s; floor "

@@ -93,6 +93,8 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 	for (i = 0; i < MG_B_NR_KINDS; i++)
 		json_object_set_new(inv, mg_benign_name(i), json_integer((json_int_t)st->benign[i]));
 	json_object_set_new(inv, "clock_steps", json_integer((json_int_t)st->clock_steps));
+	json_object_set_new(inv, "clock_steps_bpf", cs->judge.active ?
+			    json_integer((json_int_t)st->kernel_steps) : json_null());
 	json_object_set_new(inv, "floor_reads_checked", json_integer((json_int_t)st->floor_checked));
 	json_object_set_new(inv, "fine_stamps_decided", json_integer((json_int_t)st->fine_checked));
 	json_object_set_new(inv, "fine_stamps_undecided", json_integer((json_int_t)st->fine_undecided));

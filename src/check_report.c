@@ -256,8 +256,11 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 	for (i = 0; i < MG_B_NR_KINDS; i++)
 		fprintf(f, "  %-30s %10llu  %s\n", mg_benign_name(i),
 			(unsigned long long)st->benign[i], mg_benign_why(i));
-	fprintf(f, "realtime clock steps: %llu (recorded at any size)\n",
-		(unsigned long long)st->clock_steps);
+	fprintf(f, "realtime clock steps: %llu (recorded at any size)", (unsigned long long)st->clock_steps);
+	if (cs->judge.active)
+		fprintf(f, "; seen in BPF: %llu (%llu records, one per CPU that saw a step)",
+			(unsigned long long)st->kernel_steps, (unsigned long long)st->kernel_step_records);
+	fputc('\n', f);
 	nl = inv_lines(cs, lines);
 	for (i = 0; i < (size_t)nl; i++) {
 		const struct inv_line *l = &lines[i];

@@ -23,6 +23,8 @@ struct mg_checker {
 	size_t nreports, max_reports;
 	struct mg_clock_step steps[MAX_STEPS];
 	size_t nsteps;
+	struct { uint64_t t0, t1; int64_t lo, hi; } ksteps[MAX_STEPS];	/* mg_checker_kernel_step */
+	size_t nksteps;
 	int64_t tai_minus_real;		/* ns: CLOCK_TAI - CLOCK_REALTIME */
 	bool no_floor_inodes;		/* floor events do not enter the table (BPF judges) */
 	uint64_t floor_records[2];	/* MG_EVF_JUDGED records: floor backward, fine unneeded */
@@ -119,18 +121,33 @@ static int64_t ts_diff(struct mg_ts a, struct mg_ts b)
 	return d > INT64_MAX ? INT64_MAX : d < INT64_MIN ? INT64_MIN : (int64_t)d;
 }
 
+/* The backward steps BPF saw within [ta, tb], added up by their largest size (<= 0 ns). */
+static int64_t ksteps_between(const struct mg_checker *c, uint64_t ta, uint64_t tb)
+{
+	int64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < c->nksteps; i++)
+		if (c->ksteps[i].hi < 0 && c->ksteps[i].t1 >= ta && c->ksteps[i].t0 <= tb)
+			sum += c->ksteps[i].lo;
+	return sum;
+}
+
 /*
  * How far the realtime clock stepped back between two observations: the
- * larger of what user space recorded in that window and what the BPF offsets
- * read at the two events show. <= 0 ns.
+ * largest of what user space recorded in that window, what BPF saw, and what
+ * the BPF offsets read at the two events show (never their sum). <= 0 ns.
  */
 static int64_t backward_between(const struct mg_checker *c, const struct mg_obs *a,
 				const struct mg_obs *b)
 {
 	int64_t rec = steps_between(c, a->t_ns, b->t_ns), ev = 0;
+	int64_t k = ksteps_between(c, a->t_ns, b->t_ns);
 
 	if (a->off_known && b->off_known && b->off_ns < a->off_ns)
 		ev = b->off_ns - a->off_ns;
+	if (k < rec)
+		rec = k;
 	return rec < ev ? rec : ev;
 }
 
@@ -329,7 +346,7 @@ void mg_checker_import_judged(struct mg_checker *c, const struct mg_judge_counts
 	c->st.violations[MG_V_REGRESSION] += sum->overflow;
 	c->st.inodes += sum->inodes;
 	c->st.untracked_events += sum->untracked;
-	c->st.lost += sum->lost;
+	c->st.lost += sum->lost + sum->steps_lost;	/* a lost step record may hide a step */
 }
 
 void mg_checker_import_floor(struct mg_checker *c, const struct mg_floor_judge_counts *sum)
@@ -359,6 +376,29 @@ void mg_checker_clock_step(struct mg_checker *c, uint64_t t0_ns, uint64_t t1_ns,
 	c->st.clock_steps++;
 	if (c->nsteps < MAX_STEPS)
 		c->steps[c->nsteps++] = (struct mg_clock_step){ t0_ns, t1_ns, delta_ns };
+}
+
+void mg_checker_kernel_step(struct mg_checker *c, uint64_t t0_ns, uint64_t t1_ns,
+			    int64_t delta_lo, int64_t delta_hi)
+{
+	size_t i;
+
+	c->st.kernel_step_records++;
+	for (i = 0; i < c->nksteps; i++) {
+		__typeof__(c->ksteps[0]) *k = &c->ksteps[i];
+
+		if (t0_ns <= k->t1 && k->t0 <= t1_ns && delta_lo <= k->hi && k->lo <= delta_hi) {
+			/* the same step seen from another CPU: both brackets hold it */
+			k->t0 = k->t0 > t0_ns ? k->t0 : t0_ns;
+			k->t1 = k->t1 < t1_ns ? k->t1 : t1_ns;
+			k->lo = k->lo > delta_lo ? k->lo : delta_lo;
+			k->hi = k->hi < delta_hi ? k->hi : delta_hi;
+			return;
+		}
+	}
+	c->st.kernel_steps++;
+	if (c->nksteps < MAX_STEPS)
+		c->ksteps[c->nksteps++] = (__typeof__(c->ksteps[0])){ t0_ns, t1_ns, delta_lo, delta_hi };
 }
 
 const struct mg_clock_step *mg_checker_steps(const struct mg_checker *c, size_t *n)

@@ -76,6 +76,8 @@ struct mg_check_stats {
 	uint64_t violations[MG_V_NR_KINDS];	/* all, including step-explained ones */
 	uint64_t explained[MG_V_NR_KINDS];	/* of those, explained by a realtime clock step */
 	uint64_t clock_steps;		/* realtime steps fed */
+	uint64_t kernel_steps;		/* realtime steps BPF saw, merged across CPUs */
+	uint64_t kernel_step_records;	/* their records, one per CPU that saw one */
 	uint64_t lost;			/* events lost before reaching user space */
 	uint64_t missed;		/* BPF program runs the kernel skipped (recursion_misses):
 					 * events never seen */
@@ -110,6 +112,16 @@ struct mg_clock_step {
 	uint64_t t0_ns, t1_ns;
 	int64_t delta_ns;
 };
+
+/*
+ * Record a realtime step BPF saw (struct mg_steprec): TAI - MONOTONIC moved by
+ * delta_lo..delta_hi ns within [t0_ns, t1_ns]. Each CPU that judges events
+ * reports the same step: a record whose interval and size overlap a kept one
+ * narrows it instead of adding a step. These steps explain violations like
+ * the recorded ones (by their largest size), never added to them.
+ */
+void mg_checker_kernel_step(struct mg_checker *c, uint64_t t0_ns, uint64_t t1_ns,
+			    int64_t delta_lo, int64_t delta_hi);
 
 /* The recorded steps (at most 4096 kept; all are counted in clock_steps). */
 const struct mg_clock_step *mg_checker_steps(const struct mg_checker *c, size_t *n);

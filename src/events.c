@@ -6,6 +6,11 @@
 #include <bpf/libbpf.h>
 #include "events.h"
 
+_Static_assert(sizeof(struct mg_steprec) < sizeof(struct mg_event) &&
+	       sizeof(struct mg_vrec) != sizeof(struct mg_event) &&
+	       sizeof(struct mg_vrec) != sizeof(struct mg_steprec),
+	       "the ring buffer tells its records apart by size");
+
 static int on_record(void *ctx, void *data, size_t len)
 {
 	struct mg_events *ev = ctx;
@@ -13,6 +18,9 @@ static int on_record(void *ctx, void *data, size_t len)
 	if (len == sizeof(struct mg_vrec) && ev->vrec_fn &&
 	    ((const struct mg_vrec *)data)->magic == MG_VREC_MAGIC)
 		ev->vrec_fn(ev->ctx, data);
+	else if (len == sizeof(struct mg_steprec) && ev->step_fn &&
+		 ((const struct mg_steprec *)data)->magic == MG_STEPREC_MAGIC)
+		ev->step_fn(ev->ctx, data);
 	else if (len < sizeof(struct mg_event))
 		ev->short_records++;
 	else

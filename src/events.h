@@ -24,11 +24,15 @@ typedef void (*mg_event_fn)(void *ctx, const struct mg_event *e);
 /* Called for each violation record (struct mg_vrec: check judging in BPF). */
 typedef void (*mg_vrec_fn)(void *ctx, const struct mg_vrec *r);
 
+/* Called for each clock-step record (struct mg_steprec: check judging in BPF). */
+typedef void (*mg_step_fn)(void *ctx, const struct mg_steprec *r);
+
 /* A consumer of the ring buffer, from mg_events_open() to mg_events_close(). */
 struct mg_events {
 	struct ring_buffer *rb;
 	mg_event_fn fn;
 	mg_vrec_fn vrec_fn;		/* NULL: a violation record counts as short */
+	mg_step_fn step_fn;		/* NULL: a clock-step record counts as short */
 	void *ctx;
 	unsigned int batch;		/* records handled in the current batch */
 	unsigned int batch_max;		/* records per batch before control returns */

@@ -13,9 +13,6 @@
 #include "floor.skel.h"
 #include "util.h"
 
-_Static_assert(sizeof(struct mg_vrec) != sizeof(struct mg_event),
-	       "the ring buffer tells violation records from events by size");
-
 int mg_judge_pre_load(struct mgtrace_bpf *skel, bool tp_btf, void *ctx)
 {
 	struct mg_judge *j = ctx;

@@ -805,6 +805,31 @@ static void test_checker_floor_judged(void)
 	mg_checker_free(c);
 }
 
+/* Clock steps BPF saw: one per CPU merged; they explain a regression, never added up twice. */
+static void test_checker_kernel_steps(void)
+{
+	struct mg_checker *c = mg_checker_new(16, 8);
+	const struct mg_check_stats *st = mg_checker_stats(c);
+	struct mg_event e;
+
+	mg_checker_judged_in_bpf(c);
+	mg_checker_kernel_step(c, 1000, 5000, -600000, -400000);	/* CPU 0 */
+	mg_checker_kernel_step(c, 2000, 6000, -550000, -450000);	/* CPU 1: the same step */
+	mg_checker_kernel_step(c, 9000, 9500, 300000, 310000);		/* a later one, forward */
+	CHECK(st->kernel_steps == 2 && st->kernel_step_records == 3,
+	      "checker: a step seen by two CPUs is one step");
+	/* across the step (at most 0.55 ms back): a fall of 0.5 ms is explained; one of 1 ms
+	 * is not (it would be, were the two CPUs' records added up) */
+	e = swap_ev(9, 100, 600000, 0, 0, 500); mg_checker_event(c, &e);
+	e = swap_ev(9, 100, 100000, 0, 0, 1000007500ull); mg_checker_event(c, &e);
+	e = swap_ev(10, 100, 1100000, 0, 0, 500); mg_checker_event(c, &e);
+	e = swap_ev(10, 100, 100000, 0, 0, 1000007500ull); mg_checker_event(c, &e);
+	CHECK(st->violations[MG_V_REGRESSION] == 2 && st->explained[MG_V_REGRESSION] == 1 &&
+	      mg_checker_faults(c) == 1, "checker: a BPF-seen step explains a fall up to its size, "
+	      "counted once");
+	mg_checker_free(c);
+}
+
 static void test_checker(void)
 {
 	struct mg_checker *c = mg_checker_new(16, 8);
@@ -1652,6 +1677,7 @@ int main(void)
 	test_report_busy();
 	test_rules();
 	test_checker_floor_judged();
+	test_checker_kernel_steps();
 	test_checker();
 	test_fine_needed();
 	test_order_check();
