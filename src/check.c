@@ -322,12 +322,14 @@ int cmd_check(int argc, char **argv)
 	/* tp_btf judges the ctime events in BPF (judge.c); raw_tp sends them here */
 	cs.judge.max_inodes = cs.o.max_inodes;
 	cs.judge.user = cs.o.judge_user;
+	cs.judge.ringbuf_bytes = cs.o.ringbuf_set ? 0 : MG_JUDGE_RINGBUF_DEFAULT;
 	cs.judge.tai_minus_real = mg_tai_minus_realtime();
 	so.pre_load = mg_judge_pre_load;
 	so.pre_load_ctx = &cs.judge;
 	if ((ret = mg_run_setup(&cs.run, cs.o.backend, &so)))
 		goto out;
 	cs.judge.active = cs.run.sess.skel && cs.run.sess.tp_btf && cs.judge.configured;
+	cs.judge.ringbuf_used = cs.run.sess.skel ? bpf_map__max_entries(cs.run.sess.skel->maps.events) : 0;
 	cs.chk = mg_checker_new(cs.judge.active ? 1 : cs.o.max_inodes, 100);
 	if (!cs.chk) {
 		ret = mg_err(MG_EXIT_FAIL, "out of memory for %llu inodes",

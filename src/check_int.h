@@ -36,6 +36,7 @@ struct check_opts {
 	const char *junit;		/* --json and -o are global: opts.h */
 	uint64_t ringbuf_bytes, max_inodes, threads, rate;
 	bool judge_user;		/* --judge user: the ctime events cross to user space */
+	bool ringbuf_set;		/* --ringbuf-size given (else judging in BPF sizes it) */
 	double duration;
 	const char *dir;
 	char **argv;

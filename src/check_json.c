@@ -70,6 +70,7 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 	json_object_set_new(jd, "inode_map_entries", json_integer((json_int_t)cs->judge.map_inodes));
 	json_object_set_new(jd, "inode_map_max_entries", json_integer((json_int_t)cs->judge.max_inodes));
 	json_object_set_new(jd, "inode_map_entry_bytes", json_integer((json_int_t)cs->judge.value_bytes));
+	json_object_set_new(jd, "ringbuf_bytes", json_integer((json_int_t)cs->judge.ringbuf_used));
 	json_object_set_new(jd, "violation_records", json_integer((json_int_t)cs->judge.sum.records));
 	json_object_set_new(jd, "violation_records_lost", json_integer((json_int_t)cs->judge.sum.lost));
 	json_object_set_new(o, "judged", jd);

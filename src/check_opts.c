@@ -38,7 +38,8 @@ static int usage(FILE *f, int code)
 		"  -o, --output FILE     the report to FILE (default: stdout; stderr with COMMAND)\n"
 		"  -v, --verbose         every row with its reason, each refused backend\n"
 		"      --junit FILE      also write a JUnit XML test suite to FILE\n"
-		"      --ringbuf-size B  BPF ring buffer bytes, a power of 2 >= 4096 (default 16777216)\n"
+		"      --ringbuf-size B  BPF ring buffer bytes, a power of 2 >= 4096 (default 16777216;\n"
+		"                        judged in BPF, where only violations cross it: 1048576)\n"
 		"      --max-inodes N    inodes tracked (default 262144; in BPF about 400 bytes each, only\n"
 		"                        for inodes seen); events of further inodes are counted as\n"
 		"                        untracked and make the verdict inconclusive\n"
@@ -120,6 +121,7 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 		case O_RB:
 			if (mg_opt_ringbuf("check", optarg, &o->ringbuf_bytes))
 				return MG_EXIT_USAGE;
+			o->ringbuf_set = true;
 			break;
 		case O_INODES: e = mg_parse_u64(optarg, 1, 1ull << 28, &o->max_inodes); break;
 		case O_JUDGE:

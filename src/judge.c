@@ -17,9 +17,17 @@ int mg_judge_pre_load(struct mgtrace_bpf *skel, bool tp_btf, void *ctx)
 {
 	struct mg_judge *j = ctx;
 
+	int err;
+
 	j->configured = tp_btf && !j->user;
 	skel->rodata->judge = j->configured;
 	skel->rodata->judge_tai_minus_real = j->tai_minus_real;
+	if (j->configured && j->ringbuf_bytes) {
+		/* as backend.c sizes it: wake the consumer at a quarter full */
+		skel->rodata->wakeup_bytes = j->ringbuf_bytes / 4;
+		if ((err = bpf_map__set_max_entries(skel->maps.events, j->ringbuf_bytes)))
+			return err;
+	}
 	return bpf_map__set_max_entries(skel->maps.inodes,
 					j->configured ? (uint32_t)j->max_inodes : 1);
 }

@@ -21,6 +21,8 @@ struct mg_judge {
 	uint64_t max_inodes;		/* entries of the BPF hash "inodes" (--max-inodes) */
 	int64_t tai_minus_real;		/* TAI - REALTIME, ns, for the rules' clock at an event */
 	bool user;			/* --judge user: never judge in BPF */
+	unsigned int ringbuf_bytes;	/* judged in BPF: the ring buffer's size (0: as opened) */
+	unsigned int ringbuf_used;	/* the ring buffer's size, as loaded */
 	bool configured;		/* the last load attempt judges in BPF (tp_btf) */
 	bool active;			/* the session attached with judging in BPF */
 	uint64_t received[MG_V_NR_KINDS];	/* violation records received, by kind */
@@ -32,9 +34,14 @@ struct mg_judge {
 	uint64_t value_bytes;		/* bytes of one entry's key and value */
 };
 
+/* The ring buffer when judging in BPF: only violations and clock steps cross it (about
+ * 5,000 violation records per MiB). */
+#define MG_JUDGE_RINGBUF_DEFAULT (1u << 20)
+
 /*
  * mg_session_opts::pre_load for check: with tp_btf, turns judging on (rodata
- * judge, judge_tai_minus_real) and sizes "inodes" to max_inodes; with raw_tp
+ * judge, judge_tai_minus_real), sizes "inodes" to max_inodes and, if
+ * ringbuf_bytes, the ring buffer (and its wakeup threshold); with raw_tp
  * (no bpf_spin_lock), leaves it off and "inodes" at one entry: events then
  * reach src/checker.c through the ring buffer. ctx: struct mg_judge. Returns 0
  * or -errno.
