@@ -64,15 +64,22 @@ struct {
 	__type(value, struct mg_judge_counts);
 } judge_counts SEC(".maps");
 
-/* Write one violation record; a full ring buffer is counted in jc->lost. */
+/*
+ * Write one violation record (example: a not-fault example); a full ring
+ * buffer is counted in jc->lost (jc->examples_lost: the counts stay exact).
+ */
 static __always_inline void mg_judge_report(void *rb, __u64 flags, struct mg_judge_counts *jc,
 					    const struct mg_inode_key *key,
-					    const struct mg_inode_val *v, const struct mg_rviol *viol)
+					    const struct mg_inode_val *v, const struct mg_rviol *viol,
+					    bool example)
 {
 	struct mg_vrec *r = bpf_ringbuf_reserve(rb, sizeof(*r), 0);
 
 	if (!r) {
-		jc->lost++;
+		if (example)
+			jc->examples_lost++;
+		else
+			jc->lost++;
 		return;
 	}
 	r->magic = MG_VREC_MAGIC;
@@ -86,7 +93,10 @@ static __always_inline void mg_judge_report(void *rb, __u64 flags, struct mg_jud
 	r->earlier = viol->earlier;
 	r->later = viol->later;
 	bpf_ringbuf_submit(r, flags);
-	jc->records++;
+	if (example)
+		jc->examples++;
+	else
+		jc->records++;
 }
 
 /*
@@ -127,13 +137,19 @@ static __always_inline void mg_judge(struct mg_judge_scratch *sc, struct mg_judg
 		jc->by_kind[kind]++;
 	for (i = 0; i < MG_B_NR_KINDS; i++)
 		jc->benign[i] += sc->out.benign[i];
+	/* the first not-fault cases of each kind on this CPU cross with their context */
+	if (sc->out.has_ben && sc->out.ben.kind < MG_B_NR_KINDS &&
+	    jc->benign[sc->out.ben.kind] <= MG_BENIGN_EXAMPLES) {
+		sc->out.ben.kind |= MG_VREC_BENIGN;
+		mg_judge_report(rb, flags, jc, key, v, &sc->out.ben, true);
+	}
 	jc->overflow += sc->out.overflow;
 	for (i = 0; i < MG_RULE_MAX_VIOL; i++) {
 		if (i >= sc->out.nviol)
 			break;
 		if (sc->out.viol[i].kind < MG_V_NR_KINDS)
 			jc->violations[sc->out.viol[i].kind]++;
-		mg_judge_report(rb, flags, jc, key, v, &sc->out.viol[i]);
+		mg_judge_report(rb, flags, jc, key, v, &sc->out.viol[i], false);
 	}
 }
 

@@ -131,6 +131,9 @@ struct mg_rout {
 	unsigned int overflow;			/* violations beyond MG_RULE_MAX_VIOL (never
 						 * expected; counted, not dropped silently) */
 	struct mg_rviol viol[MG_RULE_MAX_VIOL];
+	unsigned int has_ben;			/* ben holds the first not-fault case */
+	struct mg_rviol ben;			/* its kind (enum mg_benign_kind) and the two
+						 * observations it was judged on */
 };
 
 /* -1, 0, 1 as (as, an) < = > (bs, bn). */
@@ -156,6 +159,21 @@ MG_RULE_INLINE void mg_rule_viol(struct mg_rout *out, unsigned int kind,
 	out->viol[n].earlier = *earlier;
 	out->viol[n].later = *later;
 	out->nviol = n + 1;
+}
+
+/* A not-fault case of kind k, judged on earlier and later: counted; the first one kept. */
+MG_RULE_INLINE void mg_rule_benign(struct mg_rout *out, unsigned int k,
+				   const struct mg_robs *earlier, const struct mg_robs *later)
+{
+	if (k >= MG_B_NR_KINDS)
+		return;
+	out->benign[k]++;
+	if (out->has_ben)
+		return;
+	out->has_ben = 1;
+	out->ben.kind = k;
+	out->ben.earlier = *earlier;
+	out->ben.later = *later;
 }
 
 /* Remember that the inode held (sec, nsec) until replaced_ns (newest first). */
@@ -243,7 +261,7 @@ MG_RULE_INLINE void mg_rule_resolve_pending(struct mg_rstate *s, const struct mg
 {
 	if (in && in->o.kind == MG_EV_CTIME_SWAP && in->o.sec == s->pend.sec &&
 	    in->o.nsec == s->pend.nsec) {
-		out->benign[MG_B_CONCURRENT_READ]++;
+		mg_rule_benign(out, MG_B_CONCURRENT_READ, &s->pend, &in->o);
 		s->pending = 0;
 		return;
 	}
@@ -252,12 +270,12 @@ MG_RULE_INLINE void mg_rule_resolve_pending(struct mg_rstate *s, const struct mg
 	s->pending = 0;
 	/* a swap delivered since (reordered) may have shown that the inode held the value */
 	if (mg_rule_held_recently(s, s->pend.sec, s->pend.nsec, s->pend.t_ns)) {
-		out->benign[MG_B_STALE_READ]++;
+		mg_rule_benign(out, MG_B_STALE_READ, &s->pend_earlier, &s->pend);
 		return;
 	}
 	/* a value no traced update installed, within the window of the newer one: undecided */
 	if ((long long)(s->pend.t_ns - s->pend_earlier.t_ns) < MG_STALE_WINDOW_NS) {
-		out->benign[MG_B_UNSEEN]++;
+		mg_rule_benign(out, MG_B_UNSEEN, &s->pend_earlier, &s->pend);
 		return;
 	}
 	mg_rule_viol(out, MG_V_REGRESSION, &s->pend_earlier, &s->pend);
@@ -278,25 +296,25 @@ MG_RULE_INLINE void mg_rule_earlier(struct mg_rstate *s, const struct mg_rin *in
 	 * its update loaded before deciding: a value held shortly before is a stale read */
 	if ((k == MG_EV_STAT || k == MG_EV_CTIME_SKIP) &&
 	    mg_rule_held_recently(s, in->o.sec, in->o.nsec, in->o.t_ns)) {
-		out->benign[MG_B_STALE_READ]++;
+		mg_rule_benign(out, MG_B_STALE_READ, &s->max, &in->o);
 		return;
 	}
 	/* fill_mg_cmtime reads i_ctime_sec, then i_ctime_nsec; an update swaps the
 	 * nanoseconds, then stores the seconds: a read between shows old sec, new nsec */
 	if (k == MG_EV_STAT && s->have_prev && in->o.sec == s->prev_sec &&
 	    in->o.nsec == s->max.nsec && age < MG_STALE_WINDOW_NS) {
-		out->benign[MG_B_TORN_READ]++;
+		mg_rule_benign(out, MG_B_TORN_READ, &s->max, &in->o);
 		return;
 	}
 	if (k == MG_EV_CTIME_SWAP && s->max_cur == in->o.nsec) {
 		/* the inode held this value until the swap that set max replaced it */
-		out->benign[MG_B_REORDERED]++;
+		mg_rule_benign(out, MG_B_REORDERED, &s->max, &in->o);
 		mg_rule_hist_push(s, in->o.sec, in->o.nsec, s->max.t_ns);
 		return;
 	}
 	/* a ctime from disk or set explicitly, later than the clock: the kernel replaces it */
 	if (s->src == MG_SRC_OTHER && mg_rule_future(&in->o, tai_minus_real, s->max.sec, s->max.nsec)) {
-		out->benign[MG_B_FUTURE_CTIME]++;
+		mg_rule_benign(out, MG_B_FUTURE_CTIME, &s->max, &in->o);
 		mg_rule_restart(s, in, k == MG_EV_CTIME_SWAP ? MG_SRC_CLOCK : MG_SRC_OTHER);
 		return;
 	}
@@ -306,10 +324,8 @@ MG_RULE_INLINE void mg_rule_earlier(struct mg_rstate *s, const struct mg_rin *in
 	if (k == MG_EV_CTIME_SWAP &&
 	    (in->o.entry_ns ? (long long)(s->max.t_ns - in->o.entry_ns) > 0 :
 			      age < MG_STALE_WINDOW_NS)) {
-		if (in->o.entry_ns)
-			out->benign[MG_B_CONCURRENT]++;
-		else
-			out->benign[MG_B_CONCURRENT_UNDECIDED]++;
+		mg_rule_benign(out, in->o.entry_ns ? MG_B_CONCURRENT : MG_B_CONCURRENT_UNDECIDED,
+			       &s->max, &in->o);
 		mg_rule_restart(s, in, MG_SRC_CLOCK);	/* the inode holds this value now */
 		return;
 	}
@@ -349,17 +365,17 @@ MG_RULE_INLINE void mg_rule_queried_swap(struct mg_rstate *s, const struct mg_ri
 		base_obs = &in->o;	/* the observation of prev is gone; report this one */
 		bsrc = MG_SRC_OTHER;
 	} else {
-		out->benign[MG_B_UNVERIFIED]++;
+		mg_rule_benign(out, MG_B_UNVERIFIED, &in->o, &in->o);
 		return;
 	}
 	if (mg_rule_cmp(in->o.sec, in->o.nsec, bsec, bnsec) != 0)
 		return;		/* later: holds; earlier: judged as a regression */
 	if (in->time_gran > 1) {
-		out->benign[MG_B_GRANULARITY]++;
+		mg_rule_benign(out, MG_B_GRANULARITY, base_obs, &in->o);
 		return;
 	}
 	if (bsrc == MG_SRC_OTHER && mg_rule_future(&in->o, tai_minus_real, bsec, bnsec)) {
-		out->benign[MG_B_FUTURE_CTIME]++;
+		mg_rule_benign(out, MG_B_FUTURE_CTIME, base_obs, &in->o);
 		return;
 	}
 	mg_rule_viol(out, MG_V_NOT_LATER, base_obs, &in->o);
@@ -380,7 +396,7 @@ MG_RULE_INLINE void mg_rule_event(struct mg_rstate *s, const struct mg_rin *in,
 		mg_rule_resolve_pending(s, in, out);
 	if (k == MG_EV_CTIME_SWAP && (in->flags & MG_EVF_SEC_UNSURE)) {
 		/* the nanoseconds are this swap's, the seconds may be another's: not judged */
-		out->benign[MG_B_SEC_UNSURE]++;
+		mg_rule_benign(out, MG_B_SEC_UNSURE, &in->o, &in->o);
 		return;
 	}
 	if (k == MG_EV_CTIME_SWAP && (in->old_nsec & MG_I_CTIME_QUERIED))
@@ -394,11 +410,11 @@ MG_RULE_INLINE void mg_rule_event(struct mg_rstate *s, const struct mg_rin *in,
 	if (k == MG_EV_CTIME_SKIP && s->known && s->max_stat_ns &&
 	    !mg_rule_cmp(in->o.sec, in->o.nsec, s->max.sec, s->max.nsec)) {
 		if (in->time_gran > 1)
-			out->benign[MG_B_GRANULARITY]++;
+			mg_rule_benign(out, MG_B_GRANULARITY, &s->max, &in->o);
 		else if (in->o.entry_ns && s->max_stat_ns < in->o.entry_ns)
 			mg_rule_viol(out, MG_V_SKIP_AFTER_QUERY, &s->max, &in->o);
 		else
-			out->benign[MG_B_SKIP_UNDECIDED]++;
+			mg_rule_benign(out, MG_B_SKIP_UNDECIDED, &s->max, &in->o);
 	}
 	/* invariant 1: no regression */
 	if (s->known) {
@@ -491,6 +507,8 @@ struct mg_judge_counts {
 	unsigned long long records;	/* violation records written to the ring buffer */
 	unsigned long long lost;	/* violation records lost: ring buffer full */
 	unsigned long long overflow;	/* violations beyond MG_RULE_MAX_VIOL in one event */
+	unsigned long long examples;	/* not-fault example records written */
+	unsigned long long examples_lost;	/* not-fault example records lost (counts exact) */
 	unsigned long long clock_steps;	/* clock-step records written (struct mg_steprec) */
 	unsigned long long steps_lost;	/* clock-step records lost: ring buffer full */
 };
@@ -530,10 +548,18 @@ struct mg_steprec {
 	long long delta_lo, delta_hi;	/* the step's size, ns */
 };
 
-/* A violation found in BPF, with its context (ring buffer "events"). */
+/*
+ * struct mg_vrec::kind of a not-fault case sent as an example: MG_VREC_BENIGN |
+ * enum mg_benign_kind. BPF sends the first MG_BENIGN_EXAMPLES of each kind per
+ * CPU; the counts are exact either way.
+ */
+#define MG_VREC_BENIGN 0x100U
+#define MG_BENIGN_EXAMPLES 2
+
+/* A violation (or a not-fault example) found in BPF, with its context (ring buffer "events"). */
 struct mg_vrec {
 	unsigned int magic;		/* MG_VREC_MAGIC */
-	unsigned int kind;		/* enum mg_violation_kind */
+	unsigned int kind;		/* enum mg_violation_kind, or MG_VREC_BENIGN | benign kind */
 	unsigned int dev, gen;		/* the inode's identity */
 	unsigned long long ino;
 	unsigned int name_len;		/* d_name.len (0: no name) */

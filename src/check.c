@@ -118,7 +118,7 @@ static void on_vrec(void *ctx, const struct mg_vrec *r)
 {
 	struct check_state *cs = ctx;
 
-	mg_judge_record(&cs->judge, r);
+	mg_judge_record(&cs->judge, cs->chk, r);
 }
 
 /* A realtime step BPF saw (one record per CPU that saw it; the checker merges them). */

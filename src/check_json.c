@@ -189,6 +189,32 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 		json_array_append_new(a, j);
 	}
 	json_object_set_new(o, "violations", a);
+	a = json_object();
+	for (i = 0; i < MG_B_NR_KINDS; i++) {
+		const struct mg_violation *ex;
+		json_t *l = json_array();
+		size_t ne, k;
+
+		ex = mg_checker_examples(cs->chk, (unsigned int)i, &ne);
+		for (k = 0; k < ne; k++) {
+			json_t *j = json_object();
+			const char *name;
+			size_t nlen;
+			bool cut;
+
+			name = check_violation_name(cs, &ex[k], nb, sizeof(nb), &nlen, &cut);
+			json_object_set_new(j, "dev", json_string(mg_kdev_str(ex[k].dev, dev)));
+			json_object_set_new(j, "ino", json_integer((json_int_t)ex[k].ino));
+			json_object_set_new(j, "gen", json_integer(ex[k].gen));
+			json_object_set_new(j, "name", name ? mg_json_str(name, nlen) : json_null());
+			json_object_set_new(j, "name_truncated", json_boolean(cut));
+			json_object_set_new(j, "earlier", json_obs(&ex[k].earlier));
+			json_object_set_new(j, "later", json_obs(&ex[k].later));
+			json_array_append_new(l, j);
+		}
+		json_object_set_new(a, mg_benign_name(i), l);
+	}
+	json_object_set_new(o, "not_fault_examples", a);
 	json_object_set_new(o, "counters", mg_report_json(rep));
 	mg_json_print_line(cs->out, o);
 	json_decref(o);

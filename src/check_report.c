@@ -129,11 +129,32 @@ static void put_obs(FILE *f, const struct mg_obs *o, bool xml)
 }
 
 /*
- * One violation report as a text line (no newline): kind, dev MAJ:MIN, inode,
- * mount point and name (escaped), and the two observations.
+ * One violation report as a text line (no newline): kind (not for a not-fault
+ * example), dev MAJ:MIN, inode, mount point and name (escaped), and the two
+ * observations.
  */
 static void put_violation(FILE *f, const struct check_state *cs, const struct mg_violation *v,
-			  bool xml)
+			  bool xml, bool example);
+
+/* The not-fault examples: one line each, as a violation's, under "e.g. KIND". */
+static void put_examples(FILE *f, const struct check_state *cs)
+{
+	const struct mg_violation *ex;
+	size_t n, i;
+	unsigned int k;
+
+	for (k = 0; k < MG_B_NR_KINDS; k++) {
+		ex = mg_checker_examples(cs->chk, k, &n);
+		for (i = 0; i < n; i++) {
+			fprintf(f, "  e.g. %s: ", mg_benign_name(k));
+			put_violation(f, cs, &ex[i], false, true);
+			fputc('\n', f);
+		}
+	}
+}
+
+static void put_violation(FILE *f, const struct check_state *cs, const struct mg_violation *v,
+			  bool xml, bool example)
 {
 	char dev[MG_KDEV_STRLEN], mnt[4096], nb[32];
 	int mlen = mg_kdev_mount(v->dev, mnt, sizeof(mnt));
@@ -141,9 +162,12 @@ static void put_violation(FILE *f, const struct check_state *cs, const struct mg
 	size_t nlen;
 	bool cut;
 
-	fprintf(f, "violation %s%s: dev %s ino %llu gen %u (", mg_violation_name(v->kind),
-		v->step_explained ? " (explained by a realtime clock step)" : "",
-		mg_kdev_str(v->dev, dev), (unsigned long long)v->ino, v->gen);
+	/* an example (put_examples) has no violation kind of its own */
+	if (!example)
+		fprintf(f, "violation %s%s: ", mg_violation_name(v->kind),
+			v->step_explained ? " (explained by a realtime clock step)" : "");
+	fprintf(f, "dev %s ino %llu gen %u (", mg_kdev_str(v->dev, dev), (unsigned long long)v->ino,
+		v->gen);
 	if (mlen >= 0)
 		put_bytes(f, mnt, (size_t)mlen, false, xml);
 	else
@@ -256,6 +280,7 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 	for (i = 0; i < MG_B_NR_KINDS; i++)
 		fprintf(f, "  %-30s %10llu  %s\n", mg_benign_name(i),
 			(unsigned long long)st->benign[i], mg_benign_why(i));
+	put_examples(f, cs);
 	fprintf(f, "realtime clock steps: %llu (recorded at any size)", (unsigned long long)st->clock_steps);
 	if (cs->judge.active)
 		fprintf(f, "; seen in BPF: %llu (%llu records, one per CPU that saw a step)",
@@ -311,7 +336,7 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 			"FAIL" : "PASS", "COMMAND succeeds", cs->run.child_status);
 	vs = mg_checker_reports(cs->chk, &n);
 	for (i = 0; i < n; i++) {
-		put_violation(f, cs, &vs[i], false);
+		put_violation(f, cs, &vs[i], false, false);
 		fputc('\n', f);
 	}
 	fprintf(f, "verdict: %s (%s)\n", v->word, v->reason);
@@ -419,7 +444,7 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 				if (vs[j].step_explained || ((int)vs[j].kind != tc[i].kinds[0] &&
 							     (int)vs[j].kind != tc[i].kinds[1]))
 					continue;
-				put_violation(f, cs, &vs[j], true);
+				put_violation(f, cs, &vs[j], true, false);
 				fputc('\n', f);
 			}
 			fprintf(f, "</failure>");

@@ -28,6 +28,8 @@ struct mg_checker {
 	int64_t tai_minus_real;		/* ns: CLOCK_TAI - CLOCK_REALTIME */
 	bool no_floor_inodes;		/* floor events do not enter the table (BPF judges) */
 	uint64_t floor_records[2];	/* MG_EVF_JUDGED records: floor backward, fine unneeded */
+	struct mg_violation examples[MG_B_NR_KINDS][MG_EXAMPLES];	/* mg_checker_example */
+	size_t nexamples[MG_B_NR_KINDS];
 	struct mg_check_stats st;
 };
 
@@ -220,6 +222,33 @@ void mg_checker_rule_out(struct mg_checker *c, uint32_t dev, uint64_t ino, uint3
 	}
 	/* never expected (mg_rule_viol): counted as regressions without a report */
 	c->st.violations[MG_V_REGRESSION] += out->overflow;
+	if (out->has_ben)
+		mg_checker_example(c, out->ben.kind, dev, ino, gen, name, name_cut, &out->ben);
+}
+
+void mg_checker_example(struct mg_checker *c, unsigned int k, uint32_t dev, uint64_t ino,
+			uint32_t gen, const char *name, bool name_cut, const struct mg_rviol *ben)
+{
+	struct mg_violation *v;
+
+	if (k >= MG_B_NR_KINDS || c->nexamples[k] >= MG_EXAMPLES)
+		return;
+	v = &c->examples[k][c->nexamples[k]++];
+	*v = (struct mg_violation){ .dev = dev, .gen = gen, .ino = ino, .name_truncated = name_cut };
+	if (name) {
+		memcpy(v->name, name, sizeof(v->name));
+		v->name[sizeof(v->name) - 1] = 0;
+	}
+	strcpy(v->what, "ctime");
+	mg_obs_from_rule(&v->earlier, &ben->earlier);
+	mg_obs_from_rule(&v->later, &ben->later);
+}
+
+const struct mg_violation *mg_checker_examples(const struct mg_checker *c, unsigned int k,
+					       size_t *n)
+{
+	*n = k < MG_B_NR_KINDS ? c->nexamples[k] : 0;
+	return k < MG_B_NR_KINDS ? c->examples[k] : NULL;
 }
 
 /* Floor events (bpf/floor.bpf.c): the two floor invariants (mg_rule_floor). */

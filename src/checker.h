@@ -172,6 +172,20 @@ void mg_checker_import_judged(struct mg_checker *c, const struct mg_judge_counts
  */
 void mg_checker_import_floor(struct mg_checker *c, const struct mg_floor_judge_counts *sum);
 
+/* Not-fault examples kept per kind (the counts are exact either way). */
+#define MG_EXAMPLES 4
+
+/*
+ * Keep an example of not-fault kind k of inode (dev, ino, gen) with the two
+ * observations it was judged on (the first MG_EXAMPLES of each kind).
+ */
+void mg_checker_example(struct mg_checker *c, unsigned int k, uint32_t dev, uint64_t ino,
+			uint32_t gen, const char *name, bool name_cut, const struct mg_rviol *ben);
+
+/* The examples kept of not-fault kind k: *n set to their number. */
+const struct mg_violation *mg_checker_examples(const struct mg_checker *c, unsigned int k,
+					       size_t *n);
+
 /* Add lost events (ring buffer full): any loss makes the verdict inconclusive. */
 void mg_checker_lost(struct mg_checker *c, uint64_t n);
 

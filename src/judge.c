@@ -32,9 +32,22 @@ int mg_judge_pre_load(struct mgtrace_bpf *skel, bool tp_btf, void *ctx)
 					j->configured ? (uint32_t)j->max_inodes : 1);
 }
 
-void mg_judge_record(struct mg_judge *j, const struct mg_vrec *r)
+void mg_judge_record(struct mg_judge *j, struct mg_checker *c, const struct mg_vrec *r)
 {
 	unsigned int k = r->kind < MG_V_NR_KINDS ? r->kind : MG_V_REGRESSION;
+	struct mg_rviol ben;
+	char name[MG_NAME_LEN];
+
+	if (r->kind & MG_VREC_BENIGN) {
+		/* a not-fault example: kept as it comes (no clock step explains it) */
+		ben = (struct mg_rviol){ .kind = r->kind & ~MG_VREC_BENIGN, .earlier = r->earlier,
+					 .later = r->later };
+		memcpy(name, r->name, sizeof(name));
+		name[sizeof(name) - 1] = 0;
+		mg_checker_example(c, ben.kind, r->dev, r->ino, r->gen, name,
+				   r->name_len > strlen(name), &ben);
+		return;
+	}
 
 	j->received[k]++;
 	if (j->nheld == j->cap) {

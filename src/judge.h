@@ -48,8 +48,11 @@ struct mg_judge {
  */
 int mg_judge_pre_load(struct mgtrace_bpf *skel, bool tp_btf, void *ctx);
 
-/* A violation record from the ring buffer: held until mg_judge_finish(). */
-void mg_judge_record(struct mg_judge *j, const struct mg_vrec *r);
+/*
+ * A record from the ring buffer: a violation is held until mg_judge_finish();
+ * a not-fault example goes to c's examples now.
+ */
+void mg_judge_record(struct mg_judge *j, struct mg_checker *c, const struct mg_vrec *r);
 
 /*
  * The end of the run (every record consumed, every clock sample taken):

@@ -306,6 +306,14 @@ def check_check(c, objs, verdict="PASS", builtin=True, min_lost=0, expect_breach
         c.check(r["lost_events"] >= min_lost, f"lost events reported: {r['lost_events']}")
     for k in NOT_FAULTS:
         c.check(isinstance(inv.get(k), int) and inv[k] >= 0, f"not-fault category {k}: {inv.get(k)}")
+    ex = r.get("not_fault_examples")
+    if ex is not None or "judged" in r:
+        for k in NOT_FAULTS:
+            e = (ex or {}).get(k)
+            c.check(isinstance(e, list) and len(e) <= 4 and (len(e) > 0) == (inv.get(k, 0) > 0) and
+                    all(x["earlier"]["t_mono_ns"] > 0 and x["later"]["pid"] >= 0 for x in e),
+                    f"not-fault {k}: {inv.get(k)} counted, {len(e) if isinstance(e, list) else e} "
+                    "examples with both observations (at least one when counted)")
     for g in r["gates"]:
         if expect_breach == g["figure"]:
             lim = g["limit"] if g["limit"] is not None else g["allowed"]
@@ -1165,6 +1173,7 @@ def selftest():
            "gates": [{"figure": "floor_swaps_per_update", "limit": 0.5, "allowed": None,
                       "value": 0.1, "pass": True}],
            "counters": {"ctime_swaps": {"source": "bpf", "total": 5}},
+           "not_fault_examples": {k: [] for k in NOT_FAULTS},
            "judged": {"where": "user", "text": "in user space", "inode_map_entries": 0,
                       "inode_map_max_entries": 16, "inode_map_entry_bytes": 376,
                       "violation_records": 0, "violation_records_lost": 0}}
@@ -1185,6 +1194,7 @@ def selftest():
             ("an expected breach that did not happen", lambda r: None,
              {"expect_breach": "floor_swaps_per_update"}),
             ("judged in user space where BPF was wanted", lambda r: None, {"judged": "bpf"}),
+            ("a not-fault count without an example", lambda r: r["invariants"].update(torn_reads=3), {}),
             ("a lost violation record", lambda r: r["judged"].update(where="bpf",
              violation_records_lost=1, inode_map_entries=1), {})):
         bad_rep = json.loads(json.dumps(rep))

@@ -722,8 +722,11 @@ static void test_rules(void)
 	judge(&s, rswap(50, 30, 20, 20, 52));
 	CHECK(only_benign(judge(&s, rswap(50, 20, 10, 10, 51)), MG_B_REORDERED),
 	      "rules: a swap delivered after the swap that replaced it: reordered");
-	CHECK(only_benign(judge(&s, rin(MG_EV_STAT, 50, 10, 60)), MG_B_STALE_READ),
-	      "rules: a getattr of a value held < 1 s before: stale");
+	o = judge(&s, rin(MG_EV_STAT, 50, 10, 60));
+	CHECK(only_benign(o, MG_B_STALE_READ), "rules: a getattr of a value held < 1 s before: stale");
+	CHECK(o->has_ben && o->ben.kind == MG_B_STALE_READ && o->ben.earlier.nsec == 30 &&
+	      o->ben.earlier.t_ns == 52 && o->ben.later.nsec == 10 && o->ben.later.t_ns == 60,
+	      "rules: the stale read's example carries the newer value it lost to, and itself");
 	memset(&s, 0, sizeof(s));
 	judge(&s, rswap(10, 500, 0, 0, 1));
 	judge(&s, rswap(11, 100, 500, 500, 2));
