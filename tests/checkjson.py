@@ -50,6 +50,8 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
   partial FILE                 stat -i 1 -- sleep 1.5: a full and a partial interval, ISO times
   stat-csv FILE N              stat -x , -c N: header, N rows of plain fields, the summary
   count-ended FILE             stat -c N -- COMMAND: ended by the count, status 143
+  map-full FILE                check --max-inodes 1 judged in BPF: map full, untracked, inconclusive
+  inject-lost FILE N RC        MGTRACE_TEST_INJECT=N, small ring buffer: records lost, N counted
   set-figure IN OUT FIGURE V   (tool) write check report IN to OUT with floor figure FIGURE = V
   probe-field KEY...           (extractor) probe --json on stdin: the first KEY set (not null)
 
@@ -915,6 +917,19 @@ def selftest_host(results):
                    '<testcase name="no ctime regression"><failure message="r"/></testcase>')),
         3, "floor_swaps_per_update")
 
+    mf = {"verdict": "INCONCLUSIVE", "invariants": {"untracked_events": 5},
+          "judged": {"where": "bpf", "inode_map_entries": 1, "inode_map_max_entries": 1}}
+    run("map-full: full, untracked, inconclusive", check_map_full, mf, want_fail=False)
+    run("map-full: nothing untracked", check_map_full, {**mf, "invariants": {"untracked_events": 0}})
+    run("map-full: a pass", check_map_full, {**mf, "verdict": "PASS"})
+    il = {"verdict": "FAIL", "lost_events": 80, "invariants": {"ctime_regression": {"violations": 100}},
+          "judged": {"violation_records": 20, "violation_records_lost": 80}}
+    run("inject-lost: 20 written, 80 lost, 100 counted", check_inject_lost, il, 100, 1, want_fail=False)
+    run("inject-lost: a lost violation not counted", check_inject_lost,
+        {**il, "invariants": {"ctime_regression": {"violations": 20}}}, 100, 1)
+    run("inject-lost: nothing lost", check_inject_lost, {**il, "lost_events": 0}, 100, 1)
+    run("inject-lost: exit 4", check_inject_lost, il, 100, 4)
+
     rep = {"invariants": {**{k: 0 for k in NOT_FAULT_KEYS}, "granularity_equal": 1,
                           "ctime_regression": {"violations": 0, "explained_by_clock_step": 0}},
            "floor_figures": {"floor_swaps_per_update": 0.7},
@@ -1287,6 +1302,25 @@ def opt(args, flag, default=None):
     return args[args.index(flag) + 1] if flag in args else default
 
 
+def check_map_full(c, r):
+    """check --max-inodes 1 judged in BPF: the map full at its bound, the rest untracked."""
+    j, i = r["judged"], r["invariants"]
+    c.check(j["where"] == "bpf" and j["inode_map_entries"] == 1 == j["inode_map_max_entries"] and
+            i["untracked_events"] > 0 and r["verdict"] == "INCONCLUSIVE",
+            f"--max-inodes 1: map {j['inode_map_entries']} of {j['inode_map_max_entries']}, "
+            f"{i['untracked_events']} untracked events, {r['verdict']}")
+
+
+def check_inject_lost(c, r, n, rc):
+    """MGTRACE_TEST_INJECT=N through a small ring buffer: records lost, all N counted, FAIL."""
+    k, j = r["invariants"]["ctime_regression"]["violations"], r["judged"]
+    c.check(rc == 1 and r["verdict"] == "FAIL" and k == n and r["lost_events"] > 0 and
+            j["violation_records_lost"] == r["lost_events"] and
+            j["violation_records"] + j["violation_records_lost"] == n,
+            f"inject {n}: exit {rc}, {k} regressions counted, {j['violation_records']} records "
+            f"written, {j['violation_records_lost']} lost, lost_events {r['lost_events']}")
+
+
 def first_report(path):
     return [o for o in load_lines(path) if o.get("type") == "check"][0]
 
@@ -1326,6 +1360,8 @@ HOST_CMDS = {
     "partial": lambda c, a: check_partial(c, load_lines(a[0])),
     "stat-csv": lambda c, a: check_stat_csv(c, open(a[0]).read().splitlines(), int(a[1])),
     "count-ended": lambda c, a: check_count_ended(c, load_lines(a[0])),
+    "map-full": lambda c, a: check_map_full(c, first_report(a[0])),
+    "inject-lost": lambda c, a: check_inject_lost(c, first_report(a[0]), int(a[1]), int(a[2])),
     "set-figure": lambda c, a: set_figure(a[0], a[1], a[2], float(a[3])),
     "probe-field": lambda c, a: probe_field(json.load(sys.stdin), a),
 }
