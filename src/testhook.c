@@ -68,19 +68,30 @@ int mg_test_hook_pcpu_alias(uint64_t off[MG_K_NR_COUNTERS])
 	return 0;
 }
 
-int mg_test_hook_invert_fine(void)
+/* A hook whose only value is "1": 1 (announced with what), 0 unset, -EINVAL otherwise. */
+static int flag_hook(const char *name, const char *what)
 {
-	const char *v = getenv("MGTRACE_TEST_INVERT_FINE");
+	const char *v = getenv(name);
 
 	if (!v || !*v)
 		return 0;
 	if (strcmp(v, "1")) {
-		mg_err(MG_EXIT_USAGE, "MGTRACE_TEST_INVERT_FINE='%s': want 1 (test only)", v);
+		mg_err(MG_EXIT_USAGE, "%s='%s': want 1 (test only)", name, v);
 		return -EINVAL;
 	}
-	fprintf(stderr, "mgtrace: TEST HOOK MGTRACE_TEST_INVERT_FINE: every fine-stamp decision is "
-		"inverted; a verdict on the floor invariants is meaningless (test only)\n");
+	fprintf(stderr, "mgtrace: TEST HOOK %s: %s (test only)\n", name, what);
 	return 1;
+}
+
+int mg_test_hook_invert_fine(void)
+{
+	return flag_hook("MGTRACE_TEST_INVERT_FINE", "every fine-stamp decision is inverted; a "
+			 "verdict on the floor invariants is meaningless");
+}
+
+int mg_test_hook_preempt_rt(void)
+{
+	return flag_hook("MGTRACE_TEST_PREEMPT_RT", "check treats this kernel as PREEMPT_RT");
 }
 
 int mg_test_hook_inject(void)
