@@ -102,24 +102,17 @@ static int usage(FILE *f, int code)
  */
 static bool cpu_online(int cpu, char *list, size_t len)
 {
-	char *p, *end;
-	long a, b;
+	int n = libbpf_num_possible_cpus();
+	bool *on, yes;
 
-	if (mg_read_file("/sys/devices/system/cpu/online", list, len) < 0) {
+	if (mg_read_file("/sys/devices/system/cpu/online", list, len) < 0)
 		snprintf(list, len, "unknown");
-		return false;
-	}
 	list[strcspn(list, "\n")] = 0;
-	for (p = list; *p; p = *end ? end + 1 : end) {
-		a = b = strtol(p, &end, 10);
-		if (end == p)
-			break;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		if (cpu >= a && cpu <= b)
-			return true;
-	}
-	return false;
+	if (n <= 0 || cpu >= n || !(on = calloc(n, sizeof(*on))))
+		return false;
+	yes = mg_online_cpus(on, n) >= 0 && on[cpu];
+	free(on);
+	return yes;
 }
 
 static int parse_opts(struct clk_opts *o, int argc, char **argv)
