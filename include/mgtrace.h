@@ -203,4 +203,56 @@ struct mg_lat_cpu {
 /* Upper bound on possible CPUs the per-CPU ksym reader walks (bpf/kcounters.bpf.c). */
 #define MG_MAX_CPUS 1024
 
+/* ---- mgtrace top (bpf/top.bpf.c, src/top.c) ---- */
+
+/* Counters of one top row, struct mg_top_val::n[]. The comment names the probe. */
+enum mg_top_counter {
+	MG_TOP_FINE_STAMPS,	/* ktime_get_real_ts64_mg() calls seen whole (fentry/kprobe) */
+	MG_TOP_FLOOR_SWAPS,	/* of those: this CPU's timekeeping_mg_floor_swaps moved by one */
+	MG_TOP_FLOOR_UNKNOWN,	/* of those: outcome unknown (migrated, or another swap between) */
+	MG_TOP_CTIME_SWAPS,	/* timestamp:ctime_ns_xchg */
+	MG_TOP_QUERIED_SWAPS,	/* of those: I_CTIME_QUERIED set in the old value (an update
+				 * after a query: the proxy for fine stamps without probes) */
+	MG_TOP_CTIME_SKIPS,	/* timestamp:ctime_xchg_skip */
+	MG_TOP_STAT_QUERIES,	/* timestamp:fill_mg_cmtime */
+	MG_TOP_NR,
+};
+
+/* What one top row is (--by): the fields of struct mg_top_key that are set. */
+enum mg_top_by {
+	MG_TOP_BY_PID,		/* tgid */
+	MG_TOP_BY_COMM,		/* comm of the task (thread) */
+	MG_TOP_BY_FILE,		/* inode->i_sb->s_dev, inode->i_ino */
+	MG_TOP_BY_CGROUP,	/* bpf_get_current_cgroup_id(): the cgroup v2 directory's inode */
+	MG_TOP_BY_NR,
+};
+
+/* struct mg_top_key::special: the two reserved entries user space puts in each map. */
+#define MG_TOPK_TOTAL	1	/* every event counted (in scope), rows or not */
+#define MG_TOPK_UNATTR	2	/* events no row took: the map was full (insert failed) */
+
+/* Key of the per-CPU hash maps of bpf/top.bpf.c; fields unused by --by are 0. */
+struct mg_top_key {
+	unsigned long long ino;		/* MG_TOP_BY_FILE */
+	unsigned long long cgroup;	/* MG_TOP_BY_CGROUP */
+	unsigned int tgid;		/* MG_TOP_BY_PID */
+	unsigned int dev;		/* MG_TOP_BY_FILE: kernel dev_t (0 with ino 0: no inode) */
+	unsigned int special;		/* MG_TOPK_*, 0 for a row */
+	unsigned int pad;
+	char comm[16];			/* MG_TOP_BY_COMM */
+};
+
+/* Value: one copy per possible CPU (BPF_MAP_TYPE_PERCPU_HASH); user space sums n[]. */
+struct mg_top_val {
+	unsigned long long n[MG_TOP_NR];	/* events, enum mg_top_counter */
+	unsigned int tgid;		/* a process seen on this CPU (0: this CPU saw none) */
+	unsigned int name_len;		/* MG_TOP_BY_FILE: d_name.len (as struct mg_event) */
+	char comm[16];			/* that process's task comm ("": none on this CPU) */
+	char name[MG_NAME_LEN];		/* MG_TOP_BY_FILE: the inode's first dentry name */
+};
+
+/* Default and bounds of --max-entries: rows per map (two maps, one counting at a time). */
+#define MG_TOP_ENTRIES_DEFAULT	10240
+#define MG_TOP_ENTRIES_MAX	1000000
+
 #endif /* MGTRACE_H */

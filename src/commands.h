@@ -10,6 +10,8 @@ int cmd_stress(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 /* `mgtrace trace`: stream floor, ctime, stat and set events (src/trace.c). */
 int cmd_trace(int argc, char **argv);
+/* `mgtrace top`: multigrain work per process, comm, file or cgroup (src/top.c). */
+int cmd_top(int argc, char **argv);
 /* `mgtrace clocks`: clock_gettime() cost and vDSO/syscall per clock (src/clocks.c). */
 int cmd_clocks(int argc, char **argv);
 /* `mgtrace` alone: stat --per-cpu around a short stress run. */

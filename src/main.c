@@ -31,6 +31,8 @@ static const struct cmd cmds[] = {
 	{ "trace", cmd_trace, "stream floor swaps, ctime swaps/skips, stat queries and ctime sets" },
 	{ "check", cmd_check, "verify the invariants: no ctime regression, change visibility,\n"
 	  "           ordering, the floor; floor gates (exit 0 pass, 1 fail, 4 inconclusive)" },
+	{ "top", cmd_top, "which processes, comms, files or cgroups cause floor swaps, fine stamps,\n"
+	  "           ctime swaps and stat queries, refreshed every interval" },
 	{ "stress", cmd_stress, "built-in workload: threads writing and stat()ing files" },
 	{ "clocks", cmd_clocks, "cost of clock_gettime() per clock, and whether it is vDSO or a system call" },
 	{ "help", cmd_help, "this text; `mgtrace help COMMAND` for a command's options" },

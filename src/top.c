@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * top.c - `mgtrace top`: which processes, comms, files or cgroups cause
+ * multigrain work, refreshed every interval, in the manner of libbpf-tools'
+ * filetop and biotop. Counting happens in BPF hash maps (bpf/top.bpf.c), read
+ * out once per interval; no per-event output. This file: options, the process
+ * scope (bpf/follow.bpf.c) and the interval loop.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "commands.h"
+#include "kenv.h"
+#include "opts.h"
+#include "top_int.h"
+#include "util.h"
+
+static int usage(FILE *f, int code)
+{
+	fprintf(f,
+		"Usage: mgtrace top [-p PID] [--by comm|pid|file|cgroup] [-s KEY] [-r ROWS] [-C]\n"
+		"                   [--json] [-o FILE] [--backend B] [--max-entries N] [--tree]\n"
+		"                   [interval [count]] [-- COMMAND [ARGS...]]\n"
+		"Show, every interval (default 1 s), the processes (or comms, files, cgroups) that\n"
+		"cause multigrain work: fine-grained stamps and floor swaps (function-probe\n"
+		"backends), updates after a query (timestamp:ctime_ns_xchg with I_CTIME_QUERIED in\n"
+		"the old value: the proxy for fine stamps), ctime swaps, ctime skips and stat\n"
+		"queries. Counted in BPF hash maps, read once per interval; system-wide unless -p\n"
+		"or --tree. With COMMAND, top runs until COMMAND exits and exits with its status.\n"
+		"  -p, --pid PID        only PID and its descendants (forks followed in BPF)\n"
+		"  -t, --tree           with COMMAND: only COMMAND and its descendants\n"
+		"  -a, --all            system-wide (the default)\n"
+		"  -B, --by KEY         one row per pid (default), comm, file (dev:ino, name) or\n"
+		"                       cgroup (cgroup v2 path)\n"
+		"  -s, --sort KEY       floor_swaps, fine_stamps, floor_unknown, ctime_swaps,\n"
+		"                       queried_swaps, ctime_skips, stat_queries (default: floor_swaps\n"
+		"                       with function probes, else queried_swaps)\n"
+		"  -r, --rows N         text rows per table (default 20; JSON has every row)\n"
+		"  -C, --noclear        do not clear the screen between tables (never cleared\n"
+		"                       unless the output is a terminal)\n"
+		"  -c, --count N        stop after N tables (as the positional count)\n"
+		"  -i, --interval S     seconds between tables (as the positional interval)\n"
+		"  -j, --json           one JSON object per table (docs/json.md)\n"
+		"  -o, --output FILE    write tables to FILE instead of stdout\n"
+		"  -b, --backend B      auto (fentry, kprobe, then tracepoints), fentry, kprobe,\n"
+		"                       tracepoint\n"
+		"      --max-entries N  rows each BPF map holds (default %u); events of rows\n"
+		"                       that do not fit are counted as not attributed\n"
+		"Exit codes: 0 ok (COMMAND's status with COMMAND; 0 when count ends first),\n"
+		"2 usage, 3 environment unsupported.\n", MG_TOP_ENTRIES_DEFAULT);
+	return code;
+}
+
+static int parse_interval(const char *s, double *out)
+{
+	if (mg_parse_seconds(s, 86400, out) || *out < 0.01)
+		return mg_err(MG_EXIT_USAGE, "top: invalid interval '%s' (seconds, 0.01 to 86400)", s);
+	return 0;
+}
+
+static int parse_count(const char *s, uint64_t *out)
+{
+	if (mg_parse_u64(s, 1, 1000000000, out))
+		return mg_err(MG_EXIT_USAGE, "top: invalid count '%s' (1 to 1000000000)", s);
+	return 0;
+}
+
+static int parse_name(const char *what, const char *s, const char *const *names, int n, int *out)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(s, names[i])) {
+			*out = i;
+			return 0;
+		}
+	if (!strcmp(what, "sort") && !strcmp(s, "auto")) {
+		*out = TOP_SORT_AUTO;
+		return 0;
+	}
+	return mg_err(MG_EXIT_USAGE, "top: invalid --%s '%s' (%s)", what, s, !strcmp(what, "by") ?
+		      "pid, comm, file, cgroup" : "floor_swaps, fine_stamps, floor_unknown, "
+		      "ctime_swaps, queried_swaps, ctime_skips, stat_queries, auto");
+}
+
+/* Options, then [interval [count]], then -- COMMAND. Kept local: one shared parser later. */
+static int parse_opts(struct top_opts *o, int argc, char **argv)
+{
+	enum { O_MAX = 256 };
+	static const struct option lo[] = {
+		{ "pid", required_argument, 0, 'p' }, { "tree", no_argument, 0, 't' },
+		{ "all", no_argument, 0, 'a' }, { "by", required_argument, 0, 'B' },
+		{ "sort", required_argument, 0, 's' }, { "rows", required_argument, 0, 'r' },
+		{ "noclear", no_argument, 0, 'C' }, { "count", required_argument, 0, 'c' },
+		{ "interval", required_argument, 0, 'i' }, { "json", no_argument, 0, 'j' },
+		{ "output", required_argument, 0, 'o' }, { "backend", required_argument, 0, 'b' },
+		{ "max-entries", required_argument, 0, O_MAX }, { "help", no_argument, 0, 'h' },
+		{ "verbose", no_argument, 0, 'v' }, { 0 } };
+	int c, v, pos = 0;
+
+	o->interval = 1;
+	o->rows = 20;
+	o->max_entries = MG_TOP_ENTRIES_DEFAULT;
+	o->sort = TOP_SORT_AUTO;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:p:taB:s:r:Cc:i:jo:b:hv", lo, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (mg_parse_u64(optarg, 1, 4194304, &o->pid))
+				return mg_err(MG_EXIT_USAGE, "top: invalid pid '%s'", optarg);
+			break;
+		case 't': o->tree = true; break;
+		case 'a': break;
+		case 'B':
+			if (parse_name("by", optarg, top_by_names, MG_TOP_BY_NR, &v))
+				return MG_EXIT_USAGE;
+			o->by = v;
+			break;
+		case 's':
+			if (parse_name("sort", optarg, top_counter_names, MG_TOP_NR, &o->sort))
+				return MG_EXIT_USAGE;
+			break;
+		case 'r':
+			if (mg_parse_u64(optarg, 1, 100000, &o->rows))
+				return mg_err(MG_EXIT_USAGE, "top: invalid rows '%s' (1 to 100000)", optarg);
+			break;
+		case 'C': o->noclear = true; break;
+		case 'c':
+			if (parse_count(optarg, &o->count))
+				return MG_EXIT_USAGE;
+			break;
+		case 'i':
+			if (parse_interval(optarg, &o->interval))
+				return MG_EXIT_USAGE;
+			break;
+		case 'j': o->json = true; break;
+		case 'o': o->output = optarg; break;
+		case 'b':
+			if (mg_opt_backend("top", optarg, MG_OPT_BE_TRACEPOINT, &o->backend))
+				return MG_EXIT_USAGE;
+			break;
+		case O_MAX:
+			if (mg_parse_u64(optarg, 1, MG_TOP_ENTRIES_MAX, &o->max_entries))
+				return mg_err(MG_EXIT_USAGE, "top: invalid --max-entries '%s' (1 to %u)",
+					      optarg, MG_TOP_ENTRIES_MAX);
+			break;
+		case 'v': mg_verbose++; break;
+		case 'h': exit(usage(stdout, MG_EXIT_OK));
+		default: return mg_bad_option("top", c, argv);
+		}
+	}
+	/* getopt stopped at "--" (consumed) or at the first positional */
+	if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
+		if (optind < argc)
+			o->argv = &argv[optind];
+	} else {
+		for (; optind < argc && strcmp(argv[optind], "--"); optind++, pos++) {
+			if (pos == 0 && parse_interval(argv[optind], &o->interval))
+				return MG_EXIT_USAGE;
+			if (pos == 1 && parse_count(argv[optind], &o->count))
+				return MG_EXIT_USAGE;
+			if (pos >= 2)
+				return mg_err(MG_EXIT_USAGE, "top: unexpected argument '%s' (COMMAND "
+					      "follows --)", argv[optind]);
+		}
+		if (optind < argc && optind + 1 < argc)
+			o->argv = &argv[optind + 1];
+	}
+	if (o->tree && !o->argv)
+		return mg_err(MG_EXIT_USAGE, "top: --tree needs -- COMMAND");
+	if (o->tree && o->pid)
+		return mg_err(MG_EXIT_USAGE, "top: --tree and --pid exclude each other");
+	return MG_EXIT_OK;
+}
+
+/* Add every process below root in /proc (already running descendants) to traced_tgids. */
+static void add_descendants(int fd, __u32 root)
+{
+	struct { __u32 pid, ppid; } *ps = NULL, *np;
+	size_t n = 0, cap = 0, i;
+	__u32 pid, pp, v;
+	struct dirent *d;
+	char path[64], buf[512], *s;
+	DIR *dir = opendir("/proc");
+	bool added = true;
+
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		if (!isdigit((unsigned char)d->d_name[0]))
+			continue;
+		pid = (__u32)strtoul(d->d_name, NULL, 10);
+		snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+		if (mg_read_file(path, buf, sizeof(buf)) <= 0 || !(s = strrchr(buf, ')')) ||
+		    sscanf(s + 1, " %*c %u", &pp) != 1)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			if (!(np = realloc(ps, cap * sizeof(*ps))))
+				break;
+			ps = np;
+		}
+		ps[n].pid = pid;
+		ps[n++].ppid = pp;
+	}
+	closedir(dir);
+	while (added) {		/* to a fixed point: a child may be listed before its parent */
+		added = false;
+		for (i = 0; i < n; i++) {
+			if (ps[i].pid == root || !bpf_map_lookup_elem(fd, &ps[i].pid, &v) ||
+			    bpf_map_lookup_elem(fd, &ps[i].ppid, &v))
+				continue;
+			if (!bpf_map_update_elem(fd, &ps[i].pid, &ps[i].ppid, BPF_NOEXIST))
+				added = true;
+		}
+	}
+	free(ps);
+}
+
+/* Follow root's process tree (bpf/follow.bpf.c, tp_btf else raw_tp). Returns an exit code. */
+static int follow_open(struct top_state *t, __u32 root, bool existing)
+{
+	char why[2][160];
+
+	for (int btf = 1; btf >= 0; btf--) {
+		struct follow_bpf *f = follow_bpf__open();
+		struct bpf_program *p;
+		__u32 parent = (__u32)getpid();
+		int err;
+
+		if (!f) {
+			snprintf(why[btf], sizeof(why[btf]), "open: %s", strerror(errno));
+			continue;
+		}
+		bpf_object__for_each_program(p, f->obj)
+			bpf_program__set_autoload(p, !strncmp(bpf_program__name(p),
+							      btf ? "tpb_" : "rtp_", 4));
+		err = follow_bpf__load(f);
+		if (!err)
+			err = bpf_map__update_elem(f->maps.traced_tgids, &root, sizeof(root), &parent,
+						   sizeof(parent), BPF_ANY);
+		if (!err)
+			err = follow_bpf__attach(f);
+		if (!err) {
+			t->follow = f;
+			if (existing)	/* after attaching: a fork from now on is followed in BPF */
+				add_descendants(bpf_map__fd(f->maps.traced_tgids), root);
+			return MG_EXIT_OK;
+		}
+		snprintf(why[btf], sizeof(why[btf]), "%s", strerror(err < 0 ? -err : EINVAL));
+		follow_bpf__destroy(f);
+	}
+	return mg_err(MG_EXIT_ENV, "top: cannot follow the process tree: sched_process_fork/exit "
+		      "as tp_btf: %s, as raw_tp: %s", why[1], why[0]);
+}
+
+static int scope_open(struct top_state *t)
+{
+	if (t->o.pid) {
+		if (kill((pid_t)t->o.pid, 0) && errno == ESRCH)
+			return mg_err(MG_EXIT_USAGE, "top: no process %llu",
+				      (unsigned long long)t->o.pid);
+		snprintf(t->scope, sizeof(t->scope), "pid %llu and its descendants",
+			 (unsigned long long)t->o.pid);
+		return follow_open(t, (__u32)t->o.pid, true);
+	}
+	if (t->o.tree) {
+		snprintf(t->scope, sizeof(t->scope), "COMMAND (pid %d) and its descendants",
+			 (int)t->run.child);
+		return follow_open(t, (__u32)t->run.child, false);
+	}
+	snprintf(t->scope, sizeof(t->scope), "system-wide");
+	return MG_EXIT_OK;
+}
+
+/*
+ * An interval boundary: debugfs (system-wide kernel counters), the flip and read of
+ * the maps (tb not NULL), debugfs again. The kernel's counts over the interval lie
+ * between the inner and outer differences of the readings. Returns 0 or -errno.
+ */
+static int boundary(struct top_state *t, struct top_table *tb)
+{
+	uint64_t before[MG_K_NR_COUNTERS], after[MG_K_NR_COUNTERS];
+	bool ok = !mg_debugfs_read(before);
+	int err = tb ? top_bpf_read(t, tb) : 0;
+
+	ok = !mg_debugfs_read(after) && ok;
+	if (tb) {
+		tb->dbg_ok = ok && t->dbg_ok;
+		for (int i = 0; i < MG_K_NR_COUNTERS && tb->dbg_ok; i++) {
+			tb->dbg_low[i] = before[i] - t->dbg_after[i];
+			tb->dbg_high[i] = after[i] - t->dbg_before[i];
+		}
+	}
+	t->dbg_ok = ok;
+	memcpy(t->dbg_before, before, sizeof(before));
+	memcpy(t->dbg_after, after, sizeof(after));
+	return err;
+}
+
+/* One table: read, print, free. Returns 0 or an exit code. */
+static int table(struct top_state *t, bool final)
+{
+	struct top_table tb = { 0 };
+	uint64_t now = mg_now_ns();
+	int err;
+
+	tb.final = final;
+	tb.elapsed_s = (double)(now - t->start_ns) / 1e9;
+	tb.interval_s = (double)(now - t->last_ns) / 1e9;
+	t->last_ns = now;
+	if ((err = boundary(t, &tb))) {
+		free(tb.rows);
+		return mg_err(MG_EXIT_FAIL, "top: reading the maps: %s", strerror(-err));
+	}
+	top_print_table(t, &tb);
+	free(tb.rows);
+	t->tables++;
+	return 0;
+}
+
+static int run(struct top_state *t)
+{
+	uint64_t next, now, step = (uint64_t)(t->o.interval * 1e9);
+	int ret, stop = 0;
+
+	t->start_ns = t->last_ns = mg_now_ns();
+	boundary(t, NULL);
+	if (t->run.child) {	/* release COMMAND: counting has begun */
+		ssize_t w = write(t->run.go_fd, "g", 1);
+
+		(void)w;
+		close(t->run.go_fd);
+		t->run.go_fd = -1;
+	}
+	for (next = t->start_ns + step;; next += step) {
+		while (!stop && (now = mg_now_ns()) < next) {
+			struct timespec ts = { (time_t)((next - now) / 1000000000),
+					       (long)((next - now) % 1000000000) };
+
+			stop = mg_run_wait(&t->run, &ts);
+		}
+		if ((ret = table(t, stop || (t->o.count && t->tables + 1 >= t->o.count))))
+			return ret;
+		if (stop)
+			return t->o.argv ? t->run.child_status : MG_EXIT_OK;
+		if (t->o.count && t->tables >= t->o.count)
+			return MG_EXIT_OK;
+	}
+}
+
+int cmd_top(int argc, char **argv)
+{
+	struct top_state t = { 0 };
+	int ret;
+
+	t.run.go_fd = -1;
+	if ((ret = parse_opts(&t.o, argc, argv)))
+		return ret;
+	mg_kenv_probe(&t.run.env);
+	if ((ret = mg_env_require(&t.run.env, true)))
+		return ret;
+	t.out = stdout;
+	if (t.o.output && !(t.out = fopen(t.o.output, "w")))
+		return mg_err(MG_EXIT_USAGE, "top: cannot write '%s': %s", t.o.output, strerror(errno));
+	setvbuf(t.out, NULL, _IOLBF, 0);
+	sigemptyset(&t.run.sigs);
+	sigaddset(&t.run.sigs, SIGINT);
+	sigaddset(&t.run.sigs, SIGTERM);
+	sigaddset(&t.run.sigs, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &t.run.sigs, &t.run.oldmask);
+	if (t.o.argv && (ret = mg_run_spawn(&t.run, t.o.argv)))
+		goto out;
+	if ((ret = scope_open(&t)) || (ret = top_bpf_open(&t)))
+		goto out;
+	t.sort = t.o.sort != TOP_SORT_AUTO ? t.o.sort : t.b.floor_probe ? MG_TOP_FLOOR_SWAPS :
+		 MG_TOP_QUERIED_SWAPS;
+	if (!top_counted(&t, t.sort)) {
+		ret = mg_err(MG_EXIT_ENV, "top: --sort %s needs a function-probe backend: %s",
+			     top_counter_names[t.sort], t.b.floor_why);
+		goto out;
+	}
+	top_print_start(&t);
+	ret = run(&t);
+out:
+	mg_run_end_child(&t.run);
+	top_bpf_close(&t.b);
+	follow_bpf__destroy(t.follow);
+	if (t.run.go_fd >= 0)
+		close(t.run.go_fd);
+	t.run.go_fd = -1;
+	mg_run_cleanup(&t.run);
+	if (t.out && t.out != stdout && fclose(t.out) && !ret)
+		ret = mg_err(MG_EXIT_FAIL, "top: writing '%s': %s", t.o.output, strerror(errno));
+	return ret;
+}

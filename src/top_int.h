@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * top_int.h - what the parts of `mgtrace top` share: options and state
+ * (top.c), loading and reading bpf/top.bpf.c (top_bpf.c) and rendering
+ * (top_print.c). Not a public interface.
+ */
+#ifndef MG_TOP_INT_H
+#define MG_TOP_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "backend.h"
+#include "follow.skel.h"
+#include "mgtrace.h"
+#include "run.h"
+
+/* --sort: a counter, or "auto" (floor_swaps with function probes, else queried_swaps). */
+#define TOP_SORT_AUTO (-1)
+
+struct top_opts {
+	enum mg_top_by by;
+	int sort;			/* enum mg_top_counter or TOP_SORT_AUTO */
+	double interval;		/* seconds between tables */
+	uint64_t count;			/* tables before stopping; 0: until stopped */
+	uint64_t rows;			/* text rows per table (JSON: every row) */
+	uint64_t max_entries;		/* rows each BPF map holds */
+	uint64_t pid;			/* -p: this process and its descendants (0: none) */
+	bool json, tree, noclear;
+	enum mg_backend backend;	/* auto, fentry, kprobe or tracepoint */
+	const char *output;		/* -o FILE, or NULL: stdout */
+	char **argv;			/* COMMAND, or NULL */
+};
+
+/* One row of a table, its per-CPU values summed. */
+struct top_row {
+	struct mg_top_key key;
+	uint64_t n[MG_TOP_NR];
+	unsigned int tgid;		/* a process seen (file, comm, cgroup rows) */
+	unsigned int name_len;
+	char comm[16];
+	char name[MG_NAME_LEN];
+};
+
+/* The loaded object, from top_bpf_open() to top_bpf_close(). */
+struct top_bpf_state {
+	struct top_bpf *skel;
+	enum mg_backend backend;	/* FENTRY, KPROBE or TRACEPOINT once open */
+	bool tp_btf;			/* tracepoints as tp_btf (else raw_tp) */
+	const char *floor_probe;	/* "fentry/fexit", "kprobe/kretprobe" or NULL */
+	char floor_why[400];		/* why no function probe attached (NULL floor_probe) */
+	int nr_cpus;			/* possible CPUs: copies per per-CPU value */
+	int active;			/* 0: top_a counts, 1: top_b */
+	bool batch_ok;			/* lookup_and_delete_batch worked (else iterate) */
+	struct mg_top_key *keys;	/* read buffers: max_entries + 2 */
+	void *vals;
+};
+
+struct top_state {
+	struct top_opts o;
+	struct mg_run run;		/* env, COMMAND and signals (no session) */
+	struct top_bpf_state b;
+	struct follow_bpf *follow;	/* -p / --tree: the traced process set */
+	FILE *out;
+	char scope[160];		/* "system-wide", "pid N and its descendants", ... */
+	int sort;			/* the counter sorted on (auto resolved) */
+	uint64_t tables;		/* tables printed */
+	uint64_t dbg_before[MG_K_NR_COUNTERS], dbg_after[MG_K_NR_COUNTERS];
+	bool dbg_ok;			/* the debugfs readings of the last boundary worked */
+	uint64_t start_ns, last_ns;	/* CLOCK_MONOTONIC at start and at the last table */
+};
+
+/* One interval's content, read by top_bpf_read(). */
+struct top_table {
+	struct top_row *rows;
+	size_t nr;
+	struct top_row total, unattr;	/* the reserved entries */
+	uint64_t errs;			/* events lost to a missing map or reserved entry */
+	uint64_t dbg_low[MG_K_NR_COUNTERS], dbg_high[MG_K_NR_COUNTERS];
+	bool dbg_ok;
+	double elapsed_s, interval_s;
+	bool final;			/* the last table (stopped or COMMAND ended) */
+};
+
+/* Counter names as --sort and JSON spell them, by enum mg_top_counter. */
+extern const char *const top_counter_names[MG_TOP_NR];
+/* --by names, by enum mg_top_by. */
+extern const char *const top_by_names[MG_TOP_BY_NR];
+
+/*
+ * Load and attach bpf/top.bpf.c with t->o.backend (auto: fentry, kprobe, then
+ * tracepoints only), both maps sized t->o.max_entries + 2 and top_a counting.
+ * Returns an exit code (one line printed on failure, nothing left attached).
+ */
+int top_bpf_open(struct top_state *t);
+
+/*
+ * Make the other map count (the kernel waits for the programs using the old
+ * one), then read, sum per CPU and empty the old one into tb (rows malloc'ed:
+ * free tb->rows). Returns 0 or -errno.
+ */
+int top_bpf_read(struct top_state *t, struct top_table *tb);
+
+/* Detach and unload; safe when not open. */
+void top_bpf_close(struct top_bpf_state *b);
+
+/* True when counter c is counted with this backend (floor counters need function probes). */
+bool top_counted(const struct top_state *t, int c);
+
+/* Print the text header lines (once) and one table, text or JSON, to t->out. */
+void top_print_start(struct top_state *t);
+void top_print_table(struct top_state *t, struct top_table *tb);
+
+#endif

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * top_print.c - `mgtrace top`'s tables: text (sorted, cut to --rows, fits 100
+ * columns) or one JSON object per table (every row), each number with its
+ * source. Cgroup ids are resolved to cgroup v2 paths here.
+ */
+#define _XOPEN_SOURCE 700
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <jansson.h>
+#include "escape.h"
+#include "ident.h"
+#include "report.h"
+#include "top_int.h"
+#include "util.h"
+
+#define CGROUP_ROOT "/sys/fs/cgroup"
+
+/* Text column headers and widths, by enum mg_top_counter. */
+static const char *const col_names[MG_TOP_NR] = {
+	"FINE_STAMPS", "FLOOR_SWAPS", "UNKNOWN", "CTIME_SWAPS", "AFTER_QUERY", "SKIPS", "STATS",
+};
+static const int col_width[MG_TOP_NR] = { 11, 11, 7, 11, 11, 9, 9 };
+/* Printed order of the columns. */
+static const int col_order[MG_TOP_NR] = {
+	MG_TOP_FLOOR_SWAPS, MG_TOP_FINE_STAMPS, MG_TOP_FLOOR_UNKNOWN, MG_TOP_QUERIED_SWAPS,
+	MG_TOP_CTIME_SWAPS, MG_TOP_CTIME_SKIPS, MG_TOP_STAT_QUERIES,
+};
+
+/* Where each counter comes from, for the legend and the JSON "sources". */
+static void source_of(const struct top_state *t, int c, char *buf, size_t len)
+{
+	const char *tp = t->b.tp_btf ? "tp_btf" : "raw_tp";
+
+	switch (c) {
+	case MG_TOP_FINE_STAMPS:
+	case MG_TOP_FLOOR_SWAPS:
+	case MG_TOP_FLOOR_UNKNOWN:
+		if (!t->b.floor_probe) {
+			snprintf(buf, len, "unavailable: no function probe attaches (%s)",
+				 t->b.floor_why);
+			return;
+		}
+		snprintf(buf, len, "bpf: %s on ktime_get_real_ts64_mg%s", t->b.floor_probe,
+			 c == MG_TOP_FINE_STAMPS ? ": calls seen whole" : c == MG_TOP_FLOOR_SWAPS ?
+			 ": this CPU's timekeeping_mg_floor_swaps moved by one in the call" :
+			 ": migrated, or another swap on that CPU within the call");
+		return;
+	case MG_TOP_CTIME_SWAPS:
+		snprintf(buf, len, "bpf: timestamp:ctime_ns_xchg (%s)", tp);
+		return;
+	case MG_TOP_QUERIED_SWAPS:
+		snprintf(buf, len, "bpf: timestamp:ctime_ns_xchg (%s) with I_CTIME_QUERIED in the old "
+			 "value: updates after a query, the proxy for fine-grained stamps", tp);
+		return;
+	case MG_TOP_CTIME_SKIPS:
+		snprintf(buf, len, "bpf: timestamp:ctime_xchg_skip (%s)", tp);
+		return;
+	default:
+		snprintf(buf, len, "bpf: timestamp:fill_mg_cmtime (%s)", tp);
+	}
+}
+
+/* Cgroup v2 path of id: the directory under /sys/fs/cgroup whose inode number is id. */
+static uint64_t want_id;
+static char found_path[4096];
+static int cg_visit(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	if (flag == FTW_D && (uint64_t)st->st_ino == want_id) {
+		snprintf(found_path, sizeof(found_path), "%s", path + strlen(CGROUP_ROOT));
+		if (!found_path[0])
+			strcpy(found_path, "/");
+		return 1;
+	}
+	return 0;
+}
+
+static const char *cgroup_path(uint64_t id)
+{
+	static struct { uint64_t id; char *path; } cache[256];
+	static unsigned int next;
+	unsigned int i;
+
+	for (i = 0; i < 256; i++)
+		if (cache[i].path && cache[i].id == id)
+			return cache[i].path;
+	want_id = id;
+	if (nftw(CGROUP_ROOT, cg_visit, 16, FTW_PHYS | FTW_MOUNT) != 1)
+		return NULL;	/* gone, or not cgroup v2 */
+	i = next++ % 256;
+	free(cache[i].path);
+	cache[i].id = id;
+	cache[i].path = strdup(found_path);
+	return cache[i].path;
+}
+
+static int sort_key;
+static int by_count(const void *a, const void *b)
+{
+	const struct top_row *x = a, *y = b;
+
+	if (x->n[sort_key] != y->n[sort_key])
+		return x->n[sort_key] < y->n[sort_key] ? 1 : -1;
+	if (x->key.tgid != y->key.tgid)
+		return x->key.tgid < y->key.tgid ? -1 : 1;
+	if (x->key.ino != y->key.ino)
+		return x->key.ino < y->key.ino ? -1 : 1;
+	return memcmp(&x->key, &y->key, sizeof(x->key));
+}
+
+void top_print_start(struct top_state *t)
+{
+	char src[512];
+
+	if (t->o.json)
+		return;
+	fprintf(t->out, "mgtrace top: by %s, %s, every %.2f s, sorted by %s; tracepoints as %s; "
+		"%s%s\n", top_by_names[t->o.by], t->scope, t->o.interval, top_counter_names[t->sort],
+		t->b.tp_btf ? "tp_btf" : "raw_tp",
+		t->b.floor_probe ? "fine stamps and floor swaps: " : "fine stamps and floor swaps "
+		"not counted (no function probe attaches)", t->b.floor_probe ? t->b.floor_probe : "");
+	if (mg_verbose) {
+		for (int i = 0; i < MG_TOP_NR; i++) {
+			source_of(t, col_order[i], src, sizeof(src));
+			fprintf(t->out, "  %-11s %s\n", col_names[col_order[i]], src);
+		}
+	} else {
+		fprintf(t->out, "AFTER_QUERY: ctime_ns_xchg with I_CTIME_QUERIED in the old value "
+			"(the proxy for fine stamps); -v: every column's source\n");
+	}
+}
+
+/* The row's label columns (text). */
+static void print_label(struct top_state *t, const struct top_row *r)
+{
+	char buf[256], dev[MG_KDEV_STRLEN];
+	bool cut;
+	size_t n;
+
+	switch (t->o.by) {
+	case MG_TOP_BY_PID:
+		n = mg_name_len(r->comm, sizeof(r->comm), 0, &cut);
+		mg_text_escape(buf, sizeof(buf), r->comm, n, cut);
+		fprintf(t->out, "%-7u %-16s", r->key.tgid, buf);
+		break;
+	case MG_TOP_BY_COMM:
+		n = mg_name_len(r->key.comm, sizeof(r->key.comm), 0, &cut);
+		mg_text_escape(buf, sizeof(buf), r->key.comm, n, cut);
+		fprintf(t->out, "%-24s", buf);
+		break;
+	case MG_TOP_BY_FILE:
+		if (!r->key.dev && !r->key.ino) {
+			fprintf(t->out, "%-9s %-10s %-16s", "-", "-", "(no inode)");
+			break;
+		}
+		n = mg_name_len(r->name, sizeof(r->name), r->name_len, &cut);
+		mg_text_escape(buf, sizeof(buf), r->name, n, cut);
+		fprintf(t->out, "%-9s %-10llu %-16s", mg_kdev_str(r->key.dev, dev),
+			(unsigned long long)r->key.ino, buf);
+		break;
+	default: {
+		const char *p = cgroup_path(r->key.cgroup);
+
+		if (p) {
+			mg_text_escape(buf, sizeof(buf), p, strlen(p), false);
+			fprintf(t->out, "%-24s", buf);
+		} else {
+			fprintf(t->out, "cgroup id %-14llu", (unsigned long long)r->key.cgroup);
+		}
+	}
+	}
+}
+
+static const char *const label_head[MG_TOP_BY_NR] = {
+	"PID     COMM            ", "COMM                    ",
+	"DEV       INO        NAME            ", "CGROUP                  ",
+};
+
+static void print_text(struct top_state *t, struct top_table *tb)
+{
+	char hms[16];
+	time_t now = time(NULL);
+	struct tm tm;
+	bool unknown = tb->total.n[MG_TOP_FLOOR_UNKNOWN] || mg_verbose;
+	size_t i, rows = tb->nr < t->o.rows ? tb->nr : t->o.rows;
+
+	if (!t->o.noclear && !t->o.output && isatty(fileno(t->out)))
+		fputs("\033[H\033[2J", t->out);
+	strftime(hms, sizeof(hms), "%H:%M:%S", localtime_r(&now, &tm));
+	fprintf(t->out, "%s  %.2f s%s  in scope: ctime_swaps %llu (after query %llu), skips %llu, "
+		"stats %llu\n", hms, tb->interval_s, tb->final ? " (final)" : "",
+		(unsigned long long)tb->total.n[MG_TOP_CTIME_SWAPS],
+		(unsigned long long)tb->total.n[MG_TOP_QUERIED_SWAPS],
+		(unsigned long long)tb->total.n[MG_TOP_CTIME_SKIPS],
+		(unsigned long long)tb->total.n[MG_TOP_STAT_QUERIES]);
+	if (t->b.floor_probe)
+		fprintf(t->out, "          in scope: fine_stamps %llu, floor_swaps %llu, unknown %llu\n",
+			(unsigned long long)tb->total.n[MG_TOP_FINE_STAMPS],
+			(unsigned long long)tb->total.n[MG_TOP_FLOOR_SWAPS],
+			(unsigned long long)tb->total.n[MG_TOP_FLOOR_UNKNOWN]);
+	if (tb->dbg_ok)
+		fprintf(t->out, "          kernel, system-wide (debugfs): fine_stamps %llu..%llu, "
+			"floor_swaps %llu..%llu\n", (unsigned long long)tb->dbg_low[MG_K_FINE_STAMPS],
+			(unsigned long long)tb->dbg_high[MG_K_FINE_STAMPS],
+			(unsigned long long)tb->dbg_low[MG_K_FLOOR_SWAPS],
+			(unsigned long long)tb->dbg_high[MG_K_FLOOR_SWAPS]);
+	fprintf(t->out, "          rows %zu (map holds %llu), not attributed (map full): %llu events%s",
+		tb->nr, (unsigned long long)t->o.max_entries,
+		(unsigned long long)(tb->unattr.n[MG_TOP_CTIME_SWAPS] + tb->unattr.n[MG_TOP_CTIME_SKIPS] +
+				     tb->unattr.n[MG_TOP_STAT_QUERIES] +
+				     tb->unattr.n[MG_TOP_FINE_STAMPS]),
+		tb->errs ? "" : "\n");
+	if (tb->errs)
+		fprintf(t->out, ", lost (no map): %llu\n", (unsigned long long)tb->errs);
+	fputs(label_head[t->o.by], t->out);
+	for (int j = 0; j < MG_TOP_NR; j++) {
+		int c = col_order[j];
+
+		if (top_counted(t, c) && (c != MG_TOP_FLOOR_UNKNOWN || unknown))
+			fprintf(t->out, " %*s", col_width[c], col_names[c]);
+	}
+	fputc('\n', t->out);
+	for (i = 0; i < rows; i++) {
+		print_label(t, &tb->rows[i]);
+		for (int j = 0; j < MG_TOP_NR; j++) {
+			int c = col_order[j];
+
+			if (top_counted(t, c) && (c != MG_TOP_FLOOR_UNKNOWN || unknown))
+				fprintf(t->out, " %*llu", col_width[c],
+					(unsigned long long)tb->rows[i].n[c]);
+		}
+		fputc('\n', t->out);
+	}
+	if (tb->nr > rows)
+		fprintf(t->out, "(%zu more rows; -r to show more)\n", tb->nr - rows);
+	fputc('\n', t->out);
+}
+
+/* {counter: n or null} of one row or reserved entry. */
+static json_t *counts_json(const struct top_state *t, const uint64_t *n)
+{
+	json_t *o = json_object();
+
+	for (int c = 0; c < MG_TOP_NR; c++)
+		json_object_set_new(o, top_counter_names[c], top_counted(t, c) ?
+				    json_integer((json_int_t)n[c]) : json_null());
+	return o;
+}
+
+static json_t *row_json(struct top_state *t, const struct top_row *r)
+{
+	json_t *o = counts_json(t, r->n);
+	char dev[MG_KDEV_STRLEN];
+	const char *p;
+	bool cut;
+	size_t n;
+
+	if (t->o.by == MG_TOP_BY_FILE) {
+		json_object_set_new(o, "dev", json_string(mg_kdev_str(r->key.dev, dev)));
+		json_object_set_new(o, "ino", json_integer((json_int_t)r->key.ino));
+		n = mg_name_len(r->name, sizeof(r->name), r->name_len, &cut);
+		json_object_set_new(o, "name", mg_json_str(r->name, n));
+		json_object_set_new(o, "name_truncated", json_boolean(cut));
+	} else if (t->o.by == MG_TOP_BY_CGROUP) {
+		json_object_set_new(o, "cgroup_id", json_integer((json_int_t)r->key.cgroup));
+		p = cgroup_path(r->key.cgroup);
+		json_object_set_new(o, "cgroup", p ? mg_json_cstr(p) : json_null());
+	}
+	if (t->o.by == MG_TOP_BY_COMM) {
+		n = mg_name_len(r->key.comm, sizeof(r->key.comm), 0, &cut);
+		json_object_set_new(o, "comm", mg_json_str(r->key.comm, n));
+	} else {
+		json_object_set_new(o, "pid", json_integer(t->o.by == MG_TOP_BY_PID ? r->key.tgid :
+							   r->tgid));
+		n = mg_name_len(r->comm, sizeof(r->comm), 0, &cut);
+		json_object_set_new(o, "comm", mg_json_str(r->comm, n));
+	}
+	return o;
+}
+
+static void print_json(struct top_state *t, struct top_table *tb)
+{
+	json_t *o = json_object(), *src = json_object(), *rows = json_array(), *k;
+	char buf[512], iso[40];
+	struct timespec now;
+	struct tm tm;
+	size_t i;
+
+	mg_json_put_header(o, "top", t->run.env.release);
+	clock_gettime(CLOCK_REALTIME, &now);
+	strftime(iso, 24, "%Y-%m-%dT%H:%M:%S", gmtime_r(&now.tv_sec, &tm));
+	snprintf(iso + strlen(iso), sizeof(iso) - strlen(iso), ".%03ldZ", now.tv_nsec / 1000000);
+	json_object_set_new(o, "time", json_string(iso));
+	json_object_set_new(o, "elapsed_s", json_real(tb->elapsed_s));
+	json_object_set_new(o, "interval_s", json_real(tb->interval_s));
+	json_object_set_new(o, "final", json_boolean(tb->final));
+	json_object_set_new(o, "by", json_string(top_by_names[t->o.by]));
+	json_object_set_new(o, "sort", json_string(top_counter_names[t->sort]));
+	json_object_set_new(o, "scope", json_string(t->scope));
+	json_object_set_new(o, "backend", json_string(mg_backend_name(t->b.backend)));
+	json_object_set_new(o, "tracepoints", json_string(t->b.tp_btf ? "tp_btf" : "raw_tp"));
+	json_object_set_new(o, "floor_probe", t->b.floor_probe ? json_string(t->b.floor_probe) :
+			    json_null());
+	for (int c = 0; c < MG_TOP_NR; c++) {
+		source_of(t, c, buf, sizeof(buf));
+		json_object_set_new(src, top_counter_names[c], mg_json_cstr(buf));
+	}
+	json_object_set_new(o, "sources", src);
+	json_object_set_new(o, "totals", counts_json(t, tb->total.n));
+	json_object_set_new(o, "not_attributed", counts_json(t, tb->unattr.n));
+	json_object_set_new(o, "not_attributed_reason", json_string("map full: a new row did not "
+								     "fit (--max-entries)"));
+	json_object_set_new(o, "lost_no_map", json_integer((json_int_t)tb->errs));
+	json_object_set_new(o, "max_entries", json_integer((json_int_t)t->o.max_entries));
+	json_object_set_new(o, "nr_rows", json_integer((json_int_t)tb->nr));
+	if (tb->dbg_ok) {
+		k = json_object();
+		for (int c = 0; c < MG_K_NR_COUNTERS; c++) {
+			static const char *const kn[] = { "ctime_updates", "ctime_swaps",
+							  "fine_stamps", "floor_swaps" };
+			json_t *r = json_object();
+
+			json_object_set_new(r, "low", json_integer((json_int_t)tb->dbg_low[c]));
+			json_object_set_new(r, "high", json_integer((json_int_t)tb->dbg_high[c]));
+			json_object_set_new(k, kn[c], r);
+		}
+		json_object_set_new(o, "kernel_debugfs", k);
+	} else {
+		json_object_set_new(o, "kernel_debugfs", json_null());
+	}
+	for (i = 0; i < tb->nr; i++)
+		json_array_append_new(rows, row_json(t, &tb->rows[i]));
+	json_object_set_new(o, "rows", rows);
+	mg_json_print_line(t->out, o);
+	json_decref(o);
+}
+
+void top_print_table(struct top_state *t, struct top_table *tb)
+{
+	sort_key = t->sort;
+	qsort(tb->rows, tb->nr, sizeof(*tb->rows), by_count);
+	if (t->o.json)
+		print_json(t, tb);
+	else
+		print_text(t, tb);
+}
