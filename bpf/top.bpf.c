@@ -164,6 +164,8 @@ static __always_inline void top_add(struct inode *inode, __u32 bits)
 	if (v) {
 		if (!v->comm[0])
 			fill_val(v, tgid, inode);
+		else if (by == MG_TOP_BY_FILE && !v->name_len && inode)	/* created unnamed */
+			mg_inode_name(inode, v->name, sizeof(v->name), &v->name_len);
 		add(v, bits);
 		return;
 	}

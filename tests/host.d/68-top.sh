@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0
+# 68-top.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
+# mgtrace top on the live kernel: two workloads of known, different sizes, each under its own
+# filtered trace; top, system-wide around both, must rank them and count for each process
+# exactly the ctime_ns_xchg events its trace saw. A map too small shows what it could not
+# attribute. Scopes (-p, --tree), COMMAND's exit status, bad input.
+echo "# top"
+MGABS=$(readlink -f "$MG")
+ln -sf "$MGABS" "$T/mgw-fast"; ln -sf "$MGABS" "$T/mgw-slow"
+cat > "$T/top-pair.sh" <<EOF
+"$MGABS" trace --json --events ctime -- sh -c 'exec "$T/mgw-fast" stress --threads 1 --files 2 --ops 20000 >/dev/null' > "$T/tr-fast.json" 2> "$T/tr-fast.err" &
+"$MGABS" trace --json --events ctime -- sh -c 'exec "$T/mgw-slow" stress --threads 1 --files 2 --ops 2000 >/dev/null' > "$T/tr-slow.json" 2> "$T/tr-slow.err" &
+wait
+EOF
+$MG top --json -s ctime_swaps -o "$T/top.json" 120 -- sh "$T/top-pair.sh" 2> "$T/top.err"
+rc=$?
+[ $rc = 0 ] && ok "top -- COMMAND exits with its status (0)" || bad "top exit $rc: $(cat "$T/top.err")"
+python3 tests/checktop.py rank "$T/top.json" "$T/tr-fast.json" "$T/tr-slow.json" > "$T/top.chk" 2>&1
+tally top-vs-trace "$T/top.chk"
+python3 tests/checktop.py rank "$T/top.json" "$T/tr-fast.json" "$T/tr-slow.json" --doctor > "$T/topd.chk" 2>&1
+grep -q '^FAIL .*totals = rows' "$T/topd.chk" && ok "top checker fails on a doctored row" \
+	|| bad "top checker accepted a doctored row: $(cat "$T/topd.chk")"
+python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/top.json" \
+	&& ok "top --json -o FILE: every line is JSON" || bad "top -o FILE: not JSON"
+
+# text: the fast workload's row comes first, under the column header
+$MG top -C -s ctime_swaps -r 3 60 -- sh -c "\"$T/mgw-fast\" stress --threads 1 --files 1 --ops 5000 >/dev/null &
+	\"$T/mgw-slow\" stress --threads 1 --files 1 --ops 500 >/dev/null; wait" > "$T/top.txt" 2>&1
+if grep -A1 '^PID ' "$T/top.txt" | tail -1 | grep -q 'mgw-fast' && grep -q 'AFTER_QUERY' "$T/top.txt" \
+	&& grep -q 'mgw-slow' "$T/top.txt"; then ok "top text: mgw-fast ranked first"
+else bad "top text: $(cat "$T/top.txt")"; fi
+
+# a map too small: what did not fit is counted and shown, the totals stay exact
+$MG top --json --by file --max-entries 2 -o "$T/topfull.json" 60 -- \
+	"$MG" stress --threads 1 --files 16 --ops 500 > /dev/null 2> "$T/topfull.err"
+python3 tests/checktop.py full "$T/topfull.json" > "$T/topfull.chk" 2>&1
+tally top-map-full "$T/topfull.chk"
+python3 tests/checktop.py full "$T/topfull.json" --doctor > "$T/topfulld.chk" 2>&1
+grep -q '^FAIL ' "$T/topfulld.chk" && ok "map-full checker fails when nothing is shown as unattributed" \
+	|| bad "map-full checker accepted zero unattributed: $(cat "$T/topfulld.chk")"
+$MG top -C --by file --max-entries 2 1 -- "$MG" stress --threads 1 --files 8 --ops 200 > "$T/topfull.txt" 2>&1
+grep -q 'not attributed (map full): [1-9]' "$T/topfull.txt" && ok "top text shows events not attributed" \
+	|| bad "top text, map full: $(head -8 "$T/topfull.txt")"
+
+# scope: --tree counts only COMMAND's tree; -p PID only PID (an outside stress is left out)
+"$T/mgw-slow" stress --threads 1 --files 1 --duration 4 > /dev/null 2>&1 & op=$!
+sleep 0.3
+$MG top --json --tree 60 -- sh -c "\"$T/mgw-fast\" stress --threads 1 --files 1 --ops 3000 >/dev/null" > "$T/toptree.json" 2>&1
+$MG top --json -p $op 1 1 > "$T/toppid.json" 2>&1
+wait $op
+python3 - "$T/toptree.json" "$T/toppid.json" $op > "$T/topscope.chk" 2>&1 <<'PY'
+import json, sys
+def tables(p):
+    return [o for o in (json.loads(l) for l in open(p) if l.startswith("{")) if o.get("type") == "top"]
+def ck(c, m): print(("ok   " if c else "FAIL ") + m)
+tr, pi, op = tables(sys.argv[1]), tables(sys.argv[2]), int(sys.argv[3])
+comms = {r["comm"] for t in tr for r in t["rows"]}
+ck(tr and "mgw-fast" in comms and "mgw-slow" not in comms and
+   tr[0]["scope"].startswith("COMMAND (pid"), f"--tree: COMMAND's rows only ({sorted(comms)})")
+pids = {r["pid"] for t in pi for r in t["rows"]}
+ck(pi and pids == {op} and pi[0]["scope"] == f"pid {op} and its descendants",
+   f"-p {op}: that process only ({sorted(pids)})")
+ck(pi and pi[0]["totals"]["ctime_swaps"] > 0, "-p: the process's events are counted")
+PY
+tally top-scope "$T/topscope.chk"
+
+$MG top 1 -- sh -c 'exit 3' > /dev/null 2>&1; rc=$?
+[ $rc = 3 ] && ok "top -- COMMAND exits with COMMAND's status (3)" || bad "top exit $rc, want 3"
+$MG top -C 0.2 2 > "$T/topcount.txt" 2>&1; rc=$?
+[ $rc = 0 ] && [ "$(grep -c '^PID ' "$T/topcount.txt")" = 2 ] && ok "top 0.2 2: two tables, exit 0" \
+	|| bad "top 0.2 2: exit $rc, $(grep -c '^PID ' "$T/topcount.txt") tables"
+badcase "top: bad --by" 2 "invalid --by" $MG top --by inode
+badcase "top: bad --sort" 2 "invalid --sort" $MG top -s bogus
+badcase "top: interval 0" 2 "invalid interval" $MG top 0
+badcase "top: count 0" 2 "invalid count" $MG top 1 0
+badcase "top: third positional" 2 "unexpected argument" $MG top 1 2 3
+badcase "top: --max-entries 0" 2 "invalid --max-entries" $MG top --max-entries 0
+badcase "top: --tree without COMMAND" 2 "needs -- COMMAND" $MG top --tree
+badcase "top: no such pid" 2 "no process" $MG top -p 4194303
+badcase "top: unknown option" 2 "unrecognized option" $MG top --bogus
+if tracepoint_host "top: floor sort without function probes"; then
+	badcase "top: --sort floor_swaps without function probes" 3 "needs a function-probe" $MG top -s floor_swaps 1 1
+	badcase "top: --backend fentry refused" 3 "backend fentry unavailable" $MG top --backend fentry 1 1
+fi
+[ "$(left_attached)" = 0 ] && ok "nothing left attached after top runs" || bad "top left BPF objects behind"
