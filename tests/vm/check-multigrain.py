@@ -14,7 +14,7 @@ SMOKE = os.environ.get("MGTEST_SMOKE") == "1"
 SMOKE_SET = {"probe", "stat-fentry-tmpfs", "stat-kprobe-tmpfs", "stat-tracepoint-tmpfs", "hot-fentry",
              "hot-kprobe", "latency-fentry", "trace-fentry", "trace-kprobe", "check-fentry",
              "check-kprobe", "check-tracepoint", "check-invert-fine-fentry", "check-inject-fentry",
-             "check-inject-kprobe", "check-inject-tracepoint"}
+             "check-inject-kprobe", "check-inject-tracepoint", "top-fentry"}
 
 
 def load(name):
@@ -275,6 +275,51 @@ for be in ("fentry", "kprobe"):
           f"{sum(e['event'] == 'floor_unknown' for e in floor)} fine_needed="
           f"{dec.count('needed')} fine_undecided={dec.count('undecided')}")
     report(f"trace-{be}", c)
+
+# top with fentry around stress, inside stat: the floor swaps of every row (plus those not
+# attributed) sum to the table's total, and over the run to the kernel's floor_swaps delta
+for by in ("pid", "file"):
+    name = "top-fentry" if by == "pid" else "top-file-fentry"
+    objs = load(name)
+    if objs is None:
+        continue
+    c = checkjson.Checker(quiet=True)
+    tops = [o for o in objs if o.get("type") == "top"]
+    s = summary(objs)
+    if not c.check(tops and s, f"{len(tops)} top tables and stat's summary"):
+        report(name, c)
+        continue
+    c.check(all(t["floor_probe"] == "fentry/fexit" and t["by"] == by for t in tops),
+            "floor swaps through fentry/fexit")
+    c.check(all(t["lost_no_map"] == 0 for t in tops), "no event lost for want of a map")
+    for k in ("fine_stamps", "floor_swaps", "floor_unknown", "ctime_swaps"):
+        bad = [i for i, t in enumerate(tops)
+               if sum(r[k] for r in t["rows"]) + t["not_attributed"][k] != t["totals"][k]]
+        c.check(not bad, f"{k}: rows + not attributed == total in every table (bad: {bad})")
+    rows = sum(r["floor_swaps"] for t in tops for r in t["rows"])
+    na = sum(t["not_attributed"]["floor_swaps"] for t in tops)
+    unknown = sum(t["totals"]["floor_unknown"] for t in tops)
+    fine = sum(t["totals"]["fine_stamps"] for t in tops)
+    k = s["counters"]["floor_swaps"]
+    kfine = s["counters"]["fine_stamps"]["total"]
+    c.check(k["source"] == "kernel", f"stat's floor_swaps from the kernel ({k['source']})")
+    c.check(na == 0, f"every floor swap attributed ({na} not)")
+    # a call that migrated is unknown, never guessed: the kernel's count then lies in
+    # [swaps, swaps + unknown]; with none unknown the two are equal
+    c.check(rows <= (k["total"] or -1) <= rows + unknown,
+            f"floor swaps of the rows {rows} (+{unknown} unknown) == kernel floor_swaps {k['total']}")
+    c.check(fine == kfine, f"fine stamps {fine} == kernel fine_stamps {kfine}")
+    c.check(rows > 0, f"floor swaps seen: {rows}")
+    last = tops[-1]["rows"]
+    if by == "pid":
+        c.check(last and last[0]["comm"] == "mgtrace" and last[0]["floor_swaps"] > 0,
+                f"the stress process ranks first: {last[:1]}")
+    else:
+        named = sum(r["floor_swaps"] for t in tops for r in t["rows"] if r["name"].startswith("t"))
+        c.check(named >= 0.99 * rows, f"floor swaps on the workload's files: {named} of {rows}")
+    print(f"# {label} {name}: tables={len(tops)} floor_swaps rows={rows} unknown={unknown} "
+          f"kernel={k['total']} fine_stamps={fine} kernel_fine={kfine}")
+    report(name, c)
 
 # stat --latency: the histograms' totals equal the same window's call counters exactly
 for be in ("fentry", "kprobe"):

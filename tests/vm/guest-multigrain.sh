@@ -73,6 +73,17 @@ check_shared() {
 	cat /tmp/csh.json
 	return $rc
 }
+# top_floor BY: `top --json --backend fentry` around stress, inside `stat` (the kernel's
+# counters, system-wide). Both outputs are held in a pipe until stat has ended: written to a
+# file on tmpfs (FS_MGTIME) they would take fine stamps of their own outside top's window.
+top_floor() {
+	local out rc=0
+	out=$($MG stat --json -- $MG top --json --backend fentry --by "$1" 60 -- \
+		$MG stress --threads 2 --files 2 --ops 2000 2>&1) || rc=$?
+	printf '%s\n' "$out" | grep '^{'
+	printf '%s\n' "$out" | grep -v '^{' >&2
+	return $rc
+}
 check mgtrace-present test -x $MG
 full && mount_ext4 /mnt/x
 run_json probe 0 $MG probe --json
@@ -93,6 +104,9 @@ full && run_json latency-kprobe 0 stat_json kprobe /tmp --latency
 for be in fentry kprobe; do
 	run_json "trace-$be" 0 trace_json "$be"
 done
+# mgtrace top with fentry: floor swaps per process (and per file) sum to the kernel's delta
+run_json top-fentry 0 top_floor pid
+full && run_json top-file-fentry 0 top_floor file
 # mgtrace check with every backend (fentry and kprobe also check the two floor invariants)
 for be in fentry kprobe tracepoint; do
 	run_json "check-$be" 0 $MG check --json --backend "$be" --duration 1

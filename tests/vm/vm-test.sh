@@ -39,7 +39,7 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1fs", b - a }'; }
 t0=$(now)
 
 # The steps guest-multigrain.sh and check-multigrain.py leave out of a smoke run.
-SMOKE_SKIPS="stat-*-ext4 latency-kprobe contention interval check-ext4 check-threshold check-clockstep"
+SMOKE_SKIPS="stat-*-ext4 latency-kprobe top-file-fentry contention interval check-ext4 check-threshold check-clockstep"
 
 # local_kernel DIR: check $shared/kernels/DIR/bzImage against SHA256SUMS and
 # print its path; on stdout "SKIP: why" / "FAIL: why" instead when unusable.
