@@ -6,8 +6,6 @@
  * out once per interval; no per-event output. This file: options, the process
  * scope (bpf/follow.bpf.c) and the interval loop.
  */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -19,6 +17,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "commands.h"
+#include "follow.h"
 #include "kenv.h"
 #include "opts.h"
 #include "top_int.h"
@@ -181,85 +180,15 @@ static int parse_opts(struct top_opts *o, int argc, char **argv)
 	return MG_EXIT_OK;
 }
 
-/* Add every process below root in /proc (already running descendants) to traced_tgids. */
-static void add_descendants(int fd, __u32 root)
-{
-	struct { __u32 pid, ppid; } *ps = NULL, *np;
-	size_t n = 0, cap = 0, i;
-	__u32 pid, pp, v;
-	struct dirent *d;
-	char path[64], buf[512], *s;
-	DIR *dir = opendir("/proc");
-	bool added = true;
-
-	if (!dir)
-		return;
-	while ((d = readdir(dir))) {
-		if (!isdigit((unsigned char)d->d_name[0]))
-			continue;
-		pid = (__u32)strtoul(d->d_name, NULL, 10);
-		snprintf(path, sizeof(path), "/proc/%u/stat", pid);
-		if (mg_read_file(path, buf, sizeof(buf)) <= 0 || !(s = strrchr(buf, ')')) ||
-		    sscanf(s + 1, " %*c %u", &pp) != 1)
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 1024;
-			if (!(np = realloc(ps, cap * sizeof(*ps))))
-				break;
-			ps = np;
-		}
-		ps[n].pid = pid;
-		ps[n++].ppid = pp;
-	}
-	closedir(dir);
-	while (added) {		/* to a fixed point: a child may be listed before its parent */
-		added = false;
-		for (i = 0; i < n; i++) {
-			if (ps[i].pid == root || !bpf_map_lookup_elem(fd, &ps[i].pid, &v) ||
-			    bpf_map_lookup_elem(fd, &ps[i].ppid, &v))
-				continue;
-			if (!bpf_map_update_elem(fd, &ps[i].pid, &ps[i].ppid, BPF_NOEXIST))
-				added = true;
-		}
-	}
-	free(ps);
-}
-
-/* Follow root's process tree (bpf/follow.bpf.c, tp_btf else raw_tp). Returns an exit code. */
+/* Follow root's process tree. Returns an exit code. */
 static int follow_open(struct top_state *t, __u32 root, bool existing)
 {
-	char why[2][160];
+	char why[400];
 
-	for (int btf = 1; btf >= 0; btf--) {
-		struct follow_bpf *f = follow_bpf__open();
-		struct bpf_program *p;
-		__u32 parent = (__u32)getpid();
-		int err;
-
-		if (!f) {
-			snprintf(why[btf], sizeof(why[btf]), "open: %s", strerror(errno));
-			continue;
-		}
-		bpf_object__for_each_program(p, f->obj)
-			bpf_program__set_autoload(p, !strncmp(bpf_program__name(p),
-							      btf ? "tpb_" : "rtp_", 4));
-		err = follow_bpf__load(f);
-		if (!err)
-			err = bpf_map__update_elem(f->maps.traced_tgids, &root, sizeof(root), &parent,
-						   sizeof(parent), BPF_ANY);
-		if (!err)
-			err = follow_bpf__attach(f);
-		if (!err) {
-			t->follow = f;
-			if (existing)	/* after attaching: a fork from now on is followed in BPF */
-				add_descendants(bpf_map__fd(f->maps.traced_tgids), root);
-			return MG_EXIT_OK;
-		}
-		snprintf(why[btf], sizeof(why[btf]), "%s", strerror(err < 0 ? -err : EINVAL));
-		follow_bpf__destroy(f);
-	}
-	return mg_err(MG_EXIT_ENV, "top: cannot follow the process tree: sched_process_fork/exit "
-		      "as tp_btf: %s, as raw_tp: %s", why[1], why[0]);
+	t->follow = mg_follow_open(root, existing, why, sizeof(why));
+	if (!t->follow)
+		return mg_err(MG_EXIT_ENV, "top: cannot follow the process tree: %s", why);
+	return MG_EXIT_OK;
 }
 
 static int scope_open(struct top_state *t)

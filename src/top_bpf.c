@@ -72,6 +72,7 @@ static int try_one(struct top_state *t, enum mg_backend be, bool btf, const char
 	mg_libbpf_log_reset();
 	*stage = "open";
 	s = top_bpf__open();
+	*stage = "setup";
 	if (!s)
 		return -errno;
 	choose(s, be, btf, t->o.by);
@@ -84,19 +85,23 @@ static int try_one(struct top_state *t, enum mg_backend be, bool btf, const char
 		err = t->follow ? bpf_map__reuse_fd(s->maps.traced_tgids,
 						    bpf_map__fd(t->follow->maps.traced_tgids))
 				: bpf_map__set_max_entries(s->maps.traced_tgids, 1);
-	*stage = "load";
-	if (!err)
+	if (!err) {
+		*stage = "load";
 		err = top_bpf__load(s);
-	*stage = "map setup";
-	if (!err && (err = reserve(b, bpf_map__fd(s->maps.top_a))) == 0 &&
-	    (err = reserve(b, bpf_map__fd(s->maps.top_b))) == 0) {
-		fd = bpf_map__fd(s->maps.top_a);
-		if (bpf_map_update_elem(bpf_map__fd(s->maps.top_cur), &zero, &fd, BPF_ANY))
-			err = -errno;
 	}
-	*stage = "attach";
-	if (!err)
+	if (!err) {
+		*stage = "map setup";
+		if (!(err = reserve(b, bpf_map__fd(s->maps.top_a))) &&
+		    !(err = reserve(b, bpf_map__fd(s->maps.top_b)))) {
+			fd = bpf_map__fd(s->maps.top_a);
+			if (bpf_map_update_elem(bpf_map__fd(s->maps.top_cur), &zero, &fd, BPF_ANY))
+				err = -errno;
+		}
+	}
+	if (!err) {
+		*stage = "attach";
 		err = top_bpf__attach(s);
+	}
 	if (err) {
 		top_bpf__destroy(s);
 		return err < 0 ? err : -EINVAL;

@@ -24,7 +24,7 @@
 static const char *const col_names[MG_TOP_NR] = {
 	"FINE_STAMPS", "FLOOR_SWAPS", "UNKNOWN", "CTIME_SWAPS", "AFTER_QUERY", "SKIPS", "STATS",
 };
-static const int col_width[MG_TOP_NR] = { 11, 11, 7, 11, 11, 9, 9 };
+static const int col_width[MG_TOP_NR] = { 11, 11, 7, 11, 11, 7, 9 };
 /* Printed order of the columns. */
 static const int col_order[MG_TOP_NR] = {
 	MG_TOP_FLOOR_SWAPS, MG_TOP_FINE_STAMPS, MG_TOP_FLOOR_UNKNOWN, MG_TOP_QUERIED_SWAPS,
@@ -118,19 +118,23 @@ void top_print_start(struct top_state *t)
 
 	if (t->o.json)
 		return;
-	fprintf(t->out, "mgtrace top: by %s, %s, every %.2f s, sorted by %s; tracepoints as %s; "
-		"%s%s\n", top_by_names[t->o.by], t->scope, t->o.interval, top_counter_names[t->sort],
-		t->b.tp_btf ? "tp_btf" : "raw_tp",
-		t->b.floor_probe ? "fine stamps and floor swaps: " : "fine stamps and floor swaps "
-		"not counted (no function probe attaches)", t->b.floor_probe ? t->b.floor_probe : "");
+	fprintf(t->out, "mgtrace top: by %s, %s, every %.2f s, sorted by %s (%s)\n",
+		top_by_names[t->o.by], t->scope, t->o.interval, top_counter_names[t->sort],
+		t->b.tp_btf ? "tp_btf" : "raw_tp");
+	if (t->b.floor_probe)
+		fprintf(t->out, "fine stamps and floor swaps: %s on ktime_get_real_ts64_mg\n",
+			t->b.floor_probe);
+	else
+		fprintf(t->out, "fine stamps and floor swaps: not counted (no function probe "
+			"attaches%s)\n", mg_verbose ? "" : "; -v: why");
 	if (mg_verbose) {
 		for (int i = 0; i < MG_TOP_NR; i++) {
 			source_of(t, col_order[i], src, sizeof(src));
 			fprintf(t->out, "  %-11s %s\n", col_names[col_order[i]], src);
 		}
 	} else {
-		fprintf(t->out, "AFTER_QUERY: ctime_ns_xchg with I_CTIME_QUERIED in the old value "
-			"(the proxy for fine stamps); -v: every column's source\n");
+		fprintf(t->out, "AFTER_QUERY: ctime swaps with I_CTIME_QUERIED in the old value, "
+			"the proxy for fine stamps\n");
 	}
 }
 
