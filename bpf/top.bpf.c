@@ -14,7 +14,8 @@
  *
  * Each map holds two reserved entries that user space inserts before the map
  * counts: MG_TOPK_TOTAL (every event in scope) and MG_TOPK_UNATTR (events no
- * row could take because the map was full). Per-CPU values: no atomics, no locks.
+ * row could take: the map was full, or an allocation failed; top_errs counts which).
+ * Per-CPU values: no atomics, no locks.
  *
  * Programs, chosen by user space per backend (bpf_program__set_autoload):
  *   tpb_* / rtp_*    timestamp:ctime_ns_xchg, ctime_xchg_skip, fill_mg_cmtime,
@@ -35,6 +36,8 @@
 #include "mgtrace.h"
 #include "mg_common.bpf.h"
 
+#define E2BIG 7
+
 char LICENSE[] SEC("license") = "GPL";
 
 extern const unsigned long timekeeping_mg_floor_swaps __ksym;
@@ -43,9 +46,14 @@ const volatile __u32 by = MG_TOP_BY_PID;	/* enum mg_top_by */
 const volatile __u32 filter_tgid = 0;		/* only this process (0: all) */
 const volatile bool filter_tree = false;	/* only processes in traced_tgids */
 
+/*
+ * Not preallocated: a per-CPU element takes one value per possible CPU, so only the rows
+ * in use cost memory (multigrain kernels, 6.13+, allocate in any program context).
+ */
 struct top_map {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, MG_TOP_ENTRIES_DEFAULT);	/* --max-entries + 2 reserved */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct mg_top_key);
 	__type(value, struct mg_top_val);
 };
@@ -59,10 +67,14 @@ struct {
 	__array(values, struct top_map);
 } top_cur SEC(".maps");
 
-/* Per-CPU: [0] events lost because top_cur or a reserved entry was missing (never expected). */
+/*
+ * Per-CPU, cumulative: [MG_TOPE_NO_MAP] events lost because top_cur or a reserved entry
+ * was missing (never expected); [MG_TOPE_FULL] new rows refused because the map was full
+ * (E2BIG); [MG_TOPE_OTHER] new rows refused for another reason (an allocation failed).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, MG_TOPE_NR);
 	__type(key, __u32);
 	__type(value, __u64);
 } top_errs SEC(".maps");
@@ -92,10 +104,9 @@ struct {
 	__type(value, struct inode *);
 } top_inode SEC(".maps");
 
-static __always_inline void err_bump(void)
+static __always_inline void err_bump(__u32 slot)
 {
-	__u32 zero = 0;
-	__u64 *p = bpf_map_lookup_elem(&top_errs, &zero);
+	__u64 *p = bpf_map_lookup_elem(&top_errs, &slot);
 
 	if (p)
 		(*p)++;
@@ -122,12 +133,16 @@ static __always_inline struct mg_top_val *row(void *m, struct mg_top_key *k, __u
 					      struct inode *inode)
 {
 	struct mg_top_val *v = bpf_map_lookup_elem(m, k), nv = {};
+	long err;
 
 	if (v)
 		return v;
 	fill_val(&nv, tgid, inode);
-	bpf_map_update_elem(m, k, &nv, BPF_NOEXIST);	/* EEXIST: another CPU was first */
-	return bpf_map_lookup_elem(m, k);
+	err = bpf_map_update_elem(m, k, &nv, BPF_NOEXIST);	/* EEXIST: another CPU was first */
+	v = bpf_map_lookup_elem(m, k);
+	if (!v)
+		err_bump(err == -E2BIG ? MG_TOPE_FULL : MG_TOPE_OTHER);
+	return v;
 }
 
 /* Count the events in bits (1 << enum mg_top_counter) for the current task and inode. */
@@ -177,7 +192,7 @@ static __always_inline void top_add(struct inode *inode, __u32 bits)
 		return;
 	}
 err:
-	err_bump();
+	err_bump(MG_TOPE_NO_MAP);
 }
 
 /* ---- tracepoints ---- */

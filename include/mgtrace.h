@@ -229,7 +229,13 @@ enum mg_top_by {
 
 /* struct mg_top_key::special: the two reserved entries user space puts in each map. */
 #define MG_TOPK_TOTAL	1	/* every event counted (in scope), rows or not */
-#define MG_TOPK_UNATTR	2	/* events no row took: the map was full (insert failed) */
+#define MG_TOPK_UNATTR	2	/* events no row took: a new row's insert failed */
+
+/* Slots of bpf/top.bpf.c's per-CPU array top_errs (cumulative counts). */
+#define MG_TOPE_NO_MAP	0	/* events lost: no counting map or reserved entry (never expected) */
+#define MG_TOPE_FULL	1	/* new rows refused: the map was full (E2BIG) */
+#define MG_TOPE_OTHER	2	/* new rows refused otherwise (an allocation failed) */
+#define MG_TOPE_NR	3
 
 /* Key of the per-CPU hash maps of bpf/top.bpf.c; fields unused by --by are 0. */
 struct mg_top_key {

@@ -239,7 +239,7 @@ int top_bpf_read(struct top_state *t, struct top_table *tb)
 {
 	struct top_bpf_state *b = &t->b;
 	int old = b->active, next = !old, fd_next, fd_old, n;
-	uint64_t errs[MG_MAX_CPUS];
+	static uint64_t errs[MG_MAX_CPUS];
 	__u32 zero = 0;
 	size_t i;
 
@@ -272,12 +272,18 @@ int top_bpf_read(struct top_state *t, struct top_table *tb)
 	n = reserve(b, fd_old);
 	if (n < 0)
 		return n;
-	/* errors are cumulative (a per-CPU array): report the total so far */
-	tb->errs = 0;
-	if (b->nr_cpus <= MG_MAX_CPUS &&
-	    !bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.top_errs), &zero, errs))
+	/* top_errs is cumulative: this window's counts are the difference to the last read */
+	for (__u32 e = 0; e < MG_TOPE_NR; e++) {
+		uint64_t sum = 0;
+
+		if (b->nr_cpus > MG_MAX_CPUS ||
+		    bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.top_errs), &e, errs))
+			return -errno;
 		for (int cpu = 0; cpu < b->nr_cpus; cpu++)
-			tb->errs += errs[cpu];
+			sum += errs[cpu];
+		tb->errs[e] = sum - b->errs_seen[e];
+		b->errs_seen[e] = sum;
+	}
 	return 0;
 }
 

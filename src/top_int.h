@@ -52,6 +52,7 @@ struct top_bpf_state {
 	int nr_cpus;			/* possible CPUs: copies per per-CPU value */
 	int active;			/* 0: top_a counts, 1: top_b */
 	bool batch_ok;			/* lookup_and_delete_batch worked (else iterate) */
+	uint64_t errs_seen[MG_TOPE_NR];	/* top_errs summed at the last read (cumulative) */
 	struct mg_top_key *keys;	/* read buffers: max_entries + 2 */
 	void *vals;
 };
@@ -75,7 +76,8 @@ struct top_table {
 	struct top_row *rows;
 	size_t nr;
 	struct top_row total, unattr;	/* the reserved entries */
-	uint64_t errs;			/* events lost to a missing map or reserved entry */
+	uint64_t errs[MG_TOPE_NR];	/* this window's top_errs: MG_TOPE_NO_MAP events lost
+					 * (no map), new rows refused (map full, other) */
 	uint64_t dbg_low[MG_K_NR_COUNTERS], dbg_high[MG_K_NR_COUNTERS];
 	bool dbg_ok;
 	double elapsed_s, interval_s;

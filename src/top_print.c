@@ -212,14 +212,18 @@ static void print_text(struct top_state *t, struct top_table *tb)
 			(unsigned long long)tb->dbg_high[MG_K_FINE_STAMPS],
 			(unsigned long long)tb->dbg_low[MG_K_FLOOR_SWAPS],
 			(unsigned long long)tb->dbg_high[MG_K_FLOOR_SWAPS]);
-	fprintf(t->out, "          rows %zu (map holds %llu), not attributed (map full): %llu events%s",
+	fprintf(t->out, "          rows %zu (map holds %llu), not attributed: %llu events",
 		tb->nr, (unsigned long long)t->o.max_entries,
 		(unsigned long long)(tb->unattr.n[MG_TOP_CTIME_SWAPS] + tb->unattr.n[MG_TOP_CTIME_SKIPS] +
 				     tb->unattr.n[MG_TOP_STAT_QUERIES] +
-				     tb->unattr.n[MG_TOP_FINE_STAMPS]),
-		tb->errs ? "" : "\n");
-	if (tb->errs)
-		fprintf(t->out, ", lost (no map): %llu\n", (unsigned long long)tb->errs);
+				     tb->unattr.n[MG_TOP_FINE_STAMPS]));
+	if (tb->errs[MG_TOPE_FULL] || tb->errs[MG_TOPE_OTHER])
+		fprintf(t->out, " (new rows refused: %llu map full, %llu other)",
+			(unsigned long long)tb->errs[MG_TOPE_FULL],
+			(unsigned long long)tb->errs[MG_TOPE_OTHER]);
+	if (tb->errs[MG_TOPE_NO_MAP])
+		fprintf(t->out, ", lost (no map): %llu", (unsigned long long)tb->errs[MG_TOPE_NO_MAP]);
+	fputc('\n', t->out);
 	fputs(label_head[t->o.by], t->out);
 	for (int j = 0; j < MG_TOP_NR; j++) {
 		int c = col_order[j];
@@ -316,9 +320,11 @@ static void print_json(struct top_state *t, struct top_table *tb)
 	json_object_set_new(o, "sources", src);
 	json_object_set_new(o, "totals", counts_json(t, tb->total.n));
 	json_object_set_new(o, "not_attributed", counts_json(t, tb->unattr.n));
-	json_object_set_new(o, "not_attributed_reason", json_string("map full: a new row did not "
-								     "fit (--max-entries)"));
-	json_object_set_new(o, "lost_no_map", json_integer((json_int_t)tb->errs));
+	k = json_object();
+	json_object_set_new(k, "map_full", json_integer((json_int_t)tb->errs[MG_TOPE_FULL]));
+	json_object_set_new(k, "other", json_integer((json_int_t)tb->errs[MG_TOPE_OTHER]));
+	json_object_set_new(o, "rows_refused", k);
+	json_object_set_new(o, "lost_no_map", json_integer((json_int_t)tb->errs[MG_TOPE_NO_MAP]));
 	json_object_set_new(o, "max_entries", json_integer((json_int_t)t->o.max_entries));
 	json_object_set_new(o, "nr_rows", json_integer((json_int_t)tb->nr));
 	if (tb->dbg_ok) {

@@ -68,8 +68,9 @@ def rank(top, fast, slow, doctor):
     if doctor and tables and tables[-1]["rows"]:
         tables[-1]["rows"][0]["ctime_swaps"] += 1
     accounting(tables)
-    ck(all(t["lost_no_map"] == 0 and not any(t["not_attributed"][c] for c in COUNTERS)
-           for t in tables), "nothing lost or unattributed")
+    ck(all(t["lost_no_map"] == 0 and not any(t["not_attributed"][c] for c in COUNTERS) and
+           t["rows_refused"] == {"map_full": 0, "other": 0} for t in tables),
+       "nothing lost, unattributed or refused")
     per = collections.defaultdict(collections.Counter)
     for t in tables:
         for r in t["rows"]:
@@ -106,7 +107,9 @@ def full(top, doctor):
     accounting(tables)
     na = sum(t["not_attributed"]["ctime_swaps"] + t["not_attributed"]["stat_queries"]
              for t in tables)
-    ck(na > 0, f"not attributed (map full) shown: {na} events")
+    ck(na > 0, f"not attributed shown: {na} events")
+    full_rows = sum(t["rows_refused"]["map_full"] for t in tables)
+    ck(full_rows > 0 or doctor, f"new rows refused because the map was full: {full_rows}")
     ck(all(len(t["rows"]) <= t["max_entries"] for t in tables), "rows never exceed --max-entries")
 
 

@@ -291,7 +291,8 @@ for by in ("pid", "file"):
         continue
     c.check(all(t["floor_probe"] == "fentry/fexit" and t["by"] == by for t in tops),
             "floor swaps through fentry/fexit")
-    c.check(all(t["lost_no_map"] == 0 for t in tops), "no event lost for want of a map")
+    c.check(all(t["lost_no_map"] == 0 and t["rows_refused"] == {"map_full": 0, "other": 0}
+                for t in tops), "no event lost for want of a map, no row refused")
     for k in ("fine_stamps", "floor_swaps", "floor_unknown", "ctime_swaps"):
         bad = [i for i, t in enumerate(tops)
                if sum(r[k] for r in t["rows"]) + t["not_attributed"][k] != t["totals"][k]]
