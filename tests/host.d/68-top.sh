@@ -77,6 +77,10 @@ badcase "top: third positional" 2 "unexpected argument" $MG top 1 2 3
 badcase "top: --max-entries 0" 2 "invalid --max-entries" $MG top --max-entries 0
 badcase "top: --tree without COMMAND" 2 "needs -- COMMAND" $MG top --tree
 badcase "top: no such pid" 2 "no process" $MG top -p 4194303
+python3 -c 'import threading, time; threading.Thread(target=time.sleep, args=(5,)).start()' & tp=$!
+sleep 0.5; tid=$(ls /proc/$tp/task | grep -v "^$tp\$" | head -1)
+badcase "top: -p of a thread" 2 "is a thread of process $tp" $MG top -p "$tid"
+kill $tp 2>/dev/null; wait $tp 2>/dev/null
 badcase "top: unknown option" 2 "unrecognized option" $MG top --bogus
 if tracepoint_host "top: floor sort without function probes"; then
 	badcase "top: --sort floor_swaps without function probes" 3 "needs a function-probe" $MG top -s floor_swaps 1 1
