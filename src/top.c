@@ -90,8 +90,7 @@ static int parse_name(const char *what, const char *s, const char *const *names,
 		      "ctime_swaps, queried_swaps, ctime_skips, stat_queries, auto");
 }
 
-/* Options, then [interval [count]], then -- COMMAND. Kept local: one shared parser later. */
-static int parse_opts(struct top_opts *o, int argc, char **argv)
+int top_parse_opts(struct top_opts *o, int argc, char **argv)
 {
 	enum { O_MAX = 256 };
 	static const struct option lo[] = {
@@ -299,7 +298,7 @@ int cmd_top(int argc, char **argv)
 	int ret;
 
 	t.run.go_fd = -1;
-	if ((ret = parse_opts(&t.o, argc, argv)))
+	if ((ret = top_parse_opts(&t.o, argc, argv)))
 		return ret;
 	mg_kenv_probe(&t.run.env);
 	if ((ret = mg_env_require(&t.run.env, true)))

@@ -84,6 +84,13 @@ struct top_table {
 	bool final;			/* the last table (stopped or COMMAND ended) */
 };
 
+/*
+ * Parse `top` options into o (zeroed by the caller): options, then [interval
+ * [count]], then -- COMMAND (argv[0] is "top"). Kept local so that it can move
+ * onto a shared parser. Returns 0 or MG_EXIT_USAGE (one line printed).
+ */
+int top_parse_opts(struct top_opts *o, int argc, char **argv);
+
 /* Counter names as --sort and JSON spell them, by enum mg_top_counter. */
 extern const char *const top_counter_names[MG_TOP_NR];
 /* --by names, by enum mg_top_by. */

@@ -28,6 +28,7 @@
 #include "report.h"
 #include "util.h"
 #include "verdict.h"
+#include "top_int.h"
 
 static int passed, failed;
 
@@ -1660,10 +1661,62 @@ static void test_prog_tables(void)
 	mgtrace_bpf__destroy(skel);
 }
 
+/* top's options: positionals [interval [count]] before --, COMMAND after it. */
+static int top_parse(struct top_opts *o, const char *line)
+{
+	static char buf[256];
+	static char *argv[16];
+	char *save = NULL, *tok;
+	int argc = 0;
+
+	memset(o, 0, sizeof(*o));
+	snprintf(buf, sizeof(buf), "top %s", line);
+	for (tok = strtok_r(buf, " ", &save); tok && argc < 15; tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	return top_parse_opts(o, argc, argv);
+}
+
+static void test_top_opts(void)
+{
+	struct top_opts o;
+
+	ASSERT_EQ(top_parse(&o, ""), 0, "top: no arguments");
+	CHECK(EQ(o.interval, 1.0) && EQ(o.count, 0) && IS_FALSE(o.argv) && EQ(o.rows, 20) &&
+	      EQ(o.max_entries, MG_TOP_ENTRIES_DEFAULT) && EQ(o.sort, TOP_SORT_AUTO),
+	      "top: defaults 1 s, no count, 20 rows, %u entries, sort auto", MG_TOP_ENTRIES_DEFAULT);
+	ASSERT_EQ(top_parse(&o, "2.5 3"), 0, "top 2.5 3");
+	CHECK(EQ(o.interval, 2.5) && EQ(o.count, 3) && IS_FALSE(o.argv),
+	      "top 2.5 3: interval 2.5, count 3");
+	ASSERT_EQ(top_parse(&o, "-i 0.5 -c 4 --by file -s ctime_skips"), 0, "top -i -c --by -s");
+	CHECK(EQ(o.interval, 0.5) && EQ(o.count, 4) && EQ(o.by, MG_TOP_BY_FILE) &&
+	      EQ(o.sort, MG_TOP_CTIME_SKIPS), "top: -i/-c as the positionals, --by file, -s ctime_skips");
+	ASSERT_EQ(top_parse(&o, "5 -- sleep 1"), 0, "top 5 -- sleep 1");
+	CHECK(EQ(o.interval, 5.0) && IS_TRUE(o.argv) && STREQ(o.argv[0], "sleep") &&
+	      STREQ(o.argv[1], "1"),
+	      "top 5 -- sleep 1: COMMAND after --");
+	ASSERT_EQ(top_parse(&o, "-- 5"), 0, "top -- 5");
+	CHECK(EQ(o.interval, 1.0) && IS_TRUE(o.argv) && STREQ(o.argv[0], "5"),
+	      "top -- 5: 5 is COMMAND");
+	ASSERT_EQ(top_parse(&o, "--tree -- true"), 0, "top --tree -- true");
+	CHECK(IS_TRUE(o.tree) && IS_TRUE(o.argv), "top --tree with COMMAND");
+	ASSERT_EQ(top_parse(&o, "1 2 3"), MG_EXIT_USAGE, "top 1 2 3: a third positional");
+	ASSERT_EQ(top_parse(&o, "1 2 sleep"), MG_EXIT_USAGE, "top 1 2 sleep: COMMAND needs --");
+	ASSERT_EQ(top_parse(&o, "0"), MG_EXIT_USAGE, "top 0: interval 0");
+	ASSERT_EQ(top_parse(&o, "1 0"), MG_EXIT_USAGE, "top 1 0: count 0");
+	ASSERT_EQ(top_parse(&o, "1x"), MG_EXIT_USAGE, "top 1x: junk");
+	ASSERT_EQ(top_parse(&o, "--tree"), MG_EXIT_USAGE, "top --tree without COMMAND");
+	ASSERT_EQ(top_parse(&o, "-p 1 --tree -- true"), MG_EXIT_USAGE, "top -p and --tree");
+	ASSERT_EQ(top_parse(&o, "--max-entries 1000001"), MG_EXIT_USAGE, "top --max-entries too big");
+	ASSERT_EQ(top_parse(&o, "--by inode"), MG_EXIT_USAGE, "top --by inode");
+	ASSERT_EQ(top_parse(&o, "-b kernel"), MG_EXIT_USAGE, "top -b kernel: not a top backend");
+}
+
 int main(void)
 {
 	test_check_macros();
 	test_prog_tables();
+	test_top_opts();
 	test_interface_problem();
 	test_classify_load_log();
 	test_utf8_names();
