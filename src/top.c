@@ -269,13 +269,7 @@ static int run(struct top_state *t)
 
 	t->start_ns = t->last_ns = mg_now_ns();
 	boundary(t, NULL);
-	if (t->run.child) {	/* release COMMAND: counting has begun */
-		ssize_t w = write(t->run.go_fd, "g", 1);
-
-		(void)w;
-		close(t->run.go_fd);
-		t->run.go_fd = -1;
-	}
+	mg_run_release(&t->run);	/* counting has begun */
 	for (next = t->start_ns + step;; next += step) {
 		while (!stop && (now = mg_now_ns()) < next) {
 			struct timespec ts = { (time_t)((next - now) / 1000000000),
@@ -307,11 +301,7 @@ int cmd_top(int argc, char **argv)
 	if (t.o.output && !(t.out = fopen(t.o.output, "w")))
 		return mg_err(MG_EXIT_USAGE, "top: cannot write '%s': %s", t.o.output, strerror(errno));
 	setvbuf(t.out, NULL, _IOLBF, 0);
-	sigemptyset(&t.run.sigs);
-	sigaddset(&t.run.sigs, SIGINT);
-	sigaddset(&t.run.sigs, SIGTERM);
-	sigaddset(&t.run.sigs, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &t.run.sigs, &t.run.oldmask);
+	mg_run_block_signals(&t.run);
 	if (t.o.argv && (ret = mg_run_spawn(&t.run, t.o.argv)))
 		goto out;
 	if ((ret = scope_open(&t)) || (ret = top_bpf_open(&t)))
@@ -329,9 +319,6 @@ out:
 	mg_run_end_child(&t.run);
 	top_bpf_close(&t.b);
 	follow_bpf__destroy(t.follow);
-	if (t.run.go_fd >= 0)
-		close(t.run.go_fd);
-	t.run.go_fd = -1;
 	mg_run_cleanup(&t.run);
 	if (t.out && t.out != stdout && fclose(t.out) && !ret)
 		ret = mg_err(MG_EXIT_FAIL, "top: writing '%s': %s", t.o.output, strerror(errno));

@@ -39,26 +39,72 @@ static int reserve(struct top_bpf_state *b, int fd)
 	return 0;
 }
 
+/* When a program of bpf/top.bpf.c loads (top_progs[].when). */
+#define W_BTF		(1u << 0)	/* tracepoints as tp_btf */
+#define W_RAW		(1u << 1)	/* tracepoints as raw_tp */
+#define W_FENTRY	(1u << 2)	/* the fentry backend */
+#define W_KPROBE	(1u << 3)	/* the kprobe backend */
+#define W_BY_FILE	(1u << 4)	/* only with --by file */
+
 /*
- * The programs of backend be (FENTRY, KPROBE, TRACEPOINT), tracepoints as
- * tp_btf or raw_tp; inode_set_ctime_current's kprobe with --by file.
+ * bpf/top.bpf.c's programs, where each attaches (its SEC()) and when it loads. The
+ * fentry backend probes inode_set_ctime_current with a kprobe: it returns a struct,
+ * which BPF trampolines refuse.
  */
+static const struct {
+	size_t prog;
+	const char *sec;
+	unsigned int when;
+} top_progs[] = {
+#define P(name) MG_SKEL_PROG_OFF(top_bpf, name)
+	{ P(tpb_ctime_ns_xchg), "tp_btf/ctime_ns_xchg", W_BTF },
+	{ P(tpb_ctime_xchg_skip), "tp_btf/ctime_xchg_skip", W_BTF },
+	{ P(tpb_fill_mg_cmtime), "tp_btf/fill_mg_cmtime", W_BTF },
+	{ P(rtp_ctime_ns_xchg), "raw_tp/ctime_ns_xchg", W_RAW },
+	{ P(rtp_ctime_xchg_skip), "raw_tp/ctime_xchg_skip", W_RAW },
+	{ P(rtp_fill_mg_cmtime), "raw_tp/fill_mg_cmtime", W_RAW },
+	{ P(fe_floor_entry), "fentry/ktime_get_real_ts64_mg", W_FENTRY },
+	{ P(fe_floor_exit), "fexit/ktime_get_real_ts64_mg", W_FENTRY },
+	{ P(kp_floor_entry), "kprobe/ktime_get_real_ts64_mg", W_KPROBE },
+	{ P(kp_floor_exit), "kretprobe/ktime_get_real_ts64_mg", W_KPROBE },
+	{ P(kp_inode), "kprobe/inode_set_ctime_current", W_FENTRY | W_KPROBE | W_BY_FILE },
+	{ P(kp_inode_exit), "kretprobe/inode_set_ctime_current", W_FENTRY | W_KPROBE | W_BY_FILE },
+#undef P
+};
+#define NR_TOP_PROGS (sizeof(top_progs) / sizeof(top_progs[0]))
+
+int mg_top_progs_check(char *why, size_t len)
+{
+	struct mg_prog_ref refs[NR_TOP_PROGS];
+	struct top_bpf *skel = top_bpf__open();
+	int err;
+
+	if (!skel) {
+		err = -errno;
+		snprintf(why, len, "open: %s", strerror(-err));
+		return err;
+	}
+	for (size_t i = 0; i < NR_TOP_PROGS; i++) {
+		refs[i].off = top_progs[i].prog;
+		snprintf(refs[i].sec, sizeof(refs[i].sec), "%s", top_progs[i].sec);
+	}
+	err = mg_progs_check(skel->obj, skel, refs, NR_TOP_PROGS, why, len);
+	top_bpf__destroy(skel);
+	return err;
+}
+
+/* Autoload the programs of backend be (FENTRY, KPROBE, TRACEPOINT), tracepoints as tp_btf or raw_tp. */
 static void choose(struct top_bpf *s, enum mg_backend be, bool btf, enum mg_top_by by)
 {
-	bool fe = be == MG_BE_FENTRY, kp = be == MG_BE_KPROBE;
+	unsigned int want = (btf ? W_BTF : W_RAW) | (be == MG_BE_FENTRY ? W_FENTRY : 0) |
+			    (be == MG_BE_KPROBE ? W_KPROBE : 0);
 
-	bpf_program__set_autoload(s->progs.tpb_ctime_ns_xchg, btf);
-	bpf_program__set_autoload(s->progs.tpb_ctime_xchg_skip, btf);
-	bpf_program__set_autoload(s->progs.tpb_fill_mg_cmtime, btf);
-	bpf_program__set_autoload(s->progs.rtp_ctime_ns_xchg, !btf);
-	bpf_program__set_autoload(s->progs.rtp_ctime_xchg_skip, !btf);
-	bpf_program__set_autoload(s->progs.rtp_fill_mg_cmtime, !btf);
-	bpf_program__set_autoload(s->progs.fe_floor_entry, fe);
-	bpf_program__set_autoload(s->progs.fe_floor_exit, fe);
-	bpf_program__set_autoload(s->progs.kp_floor_entry, kp);
-	bpf_program__set_autoload(s->progs.kp_floor_exit, kp);
-	bpf_program__set_autoload(s->progs.kp_inode, (fe || kp) && by == MG_TOP_BY_FILE);
-	bpf_program__set_autoload(s->progs.kp_inode_exit, (fe || kp) && by == MG_TOP_BY_FILE);
+	for (size_t i = 0; i < NR_TOP_PROGS; i++) {
+		unsigned int w = top_progs[i].when;
+
+		bpf_program__set_autoload(MG_SKEL_PROG(s, top_progs[i].prog), (w & want) &&
+					  (!(w & W_BY_FILE) || by == MG_TOP_BY_FILE));
+	}
 }
 
 /* One open, load, reserve and attach. Returns 0 or a negative errno; why says at which stage. */

@@ -110,6 +110,13 @@ int top_bpf_open(struct top_state *t);
  */
 int top_bpf_read(struct top_state *t, struct top_table *tb);
 
+/*
+ * bpf/top.bpf.c's program table checked with mg_progs_check() on an opened skeleton:
+ * each program attaches where the table says, every program is in it once. Returns 0
+ * or a negative errno with why set.
+ */
+int mg_top_progs_check(char *why, size_t len);
+
 /* Detach and unload; safe when not open. */
 void top_bpf_close(struct top_bpf_state *b);
 

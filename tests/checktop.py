@@ -2,29 +2,34 @@
 # SPDX-License-Identifier: GPL-2.0
 """checktop.py - checks of `mgtrace top --json` output for the host tests (68-top.sh).
 
-  rank TOP.json FAST.json SLOW.json [--doctor]
-      TOP.json: `top --by pid -s ctime_swaps --json` run around two workloads, each run
-      under its own `trace --json --events ctime` (FAST.json, SLOW.json). Checks: every
-      table's totals equal the sum of its rows plus what was not attributed; for each
-      process the traces saw, top's ctime_swaps and queried_swaps summed over the tables
-      equal the trace's ctime_swap events (and those with old_queried) of that process;
-      top ranks the fast workload above the slow one. --doctor adds one to one row of
-      top's output first: the checks must then fail (the test shows they can).
-  full TOP.json [--doctor]
-      a run with a --max-entries too small: not_attributed > 0, rows <= max_entries, and
-      totals = rows + not_attributed. --doctor zeroes not_attributed: must fail.
+  rank TOP.json FAST.json SLOW.json
+      TOP.json: `top --by pid -s ctime_swaps --json`, system-wide, around two workloads,
+      each run under its own `trace --json --events ctime` (FAST.json, SLOW.json). Every
+      table's totals equal the sum of its rows plus what was not attributed; nothing is
+      lost, unattributed or refused; for each process the traces saw, top's ctime_swaps
+      and queried_swaps summed over the tables equal its trace's ctime_swap events (and
+      those with old_queried); top ranks the fast workload above the slow one.
+  full TOP.json
+      a run with --max-entries too small: events not attributed and rows refused because
+      the map was full are shown, rows never exceed --max-entries, and totals = rows + not
+      attributed still holds.
+  scope TREE.json PID.json PID
+      `top --tree -- mgw-fast ...` beside an outside mgw-slow (process PID): only COMMAND's
+      rows; `top -p PID`: only PID's rows, with its events counted.
+  selftest TOP.json FAST.json SLOW.json FULL.json TREE.json PID.json PID
+      each check above on doctored copies of those real outputs must fail.
 Prints "ok ..." / "FAIL ..." lines.
 """
 import collections
+import copy
 import json
+import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkjson import Checker  # noqa: E402
+
 COUNTERS = ("ctime_swaps", "queried_swaps", "ctime_skips", "stat_queries")
-
-
-def ck(c, m):
-    print(("ok   " if c else "FAIL ") + m)
-    return c
 
 
 def load(path, typ):
@@ -33,92 +38,148 @@ def load(path, typ):
         try:
             o = json.loads(line)
         except ValueError:
-            continue
+            continue        # COMMAND's own lines
         if isinstance(o, dict) and o.get("type") == typ:
             out.append(o)
     return out
 
 
-def accounting(tables):
-    bad = []
-    for i, t in enumerate(tables):
-        for c in COUNTERS:
-            rows = sum(r[c] for r in t["rows"])
-            if rows + t["not_attributed"][c] != t["totals"][c]:
-                bad.append(f"table {i} {c}: rows {rows} + not attributed "
-                           f"{t['not_attributed'][c]} != total {t['totals'][c]}")
-    ck(not bad and tables, f"{len(tables)} tables: totals = rows + not attributed "
-       f"{'; '.join(bad[:3])}")
+def accounting(c, tables):
+    bad = [f"table {i} {k}: rows {sum(r[k] for r in t['rows'])} + not attributed "
+           f"{t['not_attributed'][k]} != total {t['totals'][k]}"
+           for i, t in enumerate(tables) for k in COUNTERS
+           if sum(r[k] for r in t["rows"]) + t["not_attributed"][k] != t["totals"][k]]
+    c.check(tables and not bad, f"{len(tables)} tables: totals = rows + not attributed "
+            f"{'; '.join(bad[:3])}")
 
 
-def trace_counts(path):
-    ev = load(path, "event")
-    summ = load(path, "trace_summary")
+def trace_counts(events):
     swaps, queried = collections.Counter(), collections.Counter()
-    for e in ev:
+    for e in events:
         if e["event"] == "ctime_swap":
             swaps[e["pid"]] += 1
             queried[e["pid"]] += bool(e["old_queried"])
-    lost = summ[0]["lost_events"] if summ else None
-    return swaps, queried, lost
+    return swaps, queried
 
 
-def rank(top, fast, slow, doctor):
-    tables = load(top, "top")
-    if doctor and tables and tables[-1]["rows"]:
-        tables[-1]["rows"][0]["ctime_swaps"] += 1
-    accounting(tables)
-    ck(all(t["lost_no_map"] == 0 and not any(t["not_attributed"][c] for c in COUNTERS) and
-           t["rows_refused"] == {"map_full": 0, "other": 0} for t in tables),
-       "nothing lost, unattributed or refused")
+def check_rank(c, tables, traces):
+    """traces: {"fast": (events, summaries), "slow": ...}."""
+    accounting(c, tables)
+    c.check(all(t["lost_no_map"] == 0 and not any(t["not_attributed"][k] for k in COUNTERS) and
+                t["rows_refused"] == {"map_full": 0, "other": 0} for t in tables),
+            "nothing lost, unattributed or refused")
     per = collections.defaultdict(collections.Counter)
     for t in tables:
         for r in t["rows"]:
-            for c in COUNTERS:
-                per[r["pid"]][c] += r[c]
-    total = {}
-    for name, path in (("fast", fast), ("slow", slow)):
-        swaps, queried, lost = trace_counts(path)
-        ck(lost == 0, f"{name}: trace lost no events ({lost})")
-        ck(sum(swaps.values()) > 0, f"{name}: trace saw ctime swaps ({sum(swaps.values())})")
+            for k in COUNTERS:
+                per[r["pid"]][k] += r[k]
+    top_pid = {}
+    for name, (events, summ) in traces.items():
+        swaps, queried = trace_counts(events)
+        lost = summ[0]["lost_events"] if summ else None
+        c.check(lost == 0, f"{name}: trace lost no events ({lost})")
+        c.check(sum(swaps.values()) > 0, f"{name}: trace saw ctime swaps ({sum(swaps.values())})")
         for pid in swaps:
-            ck(per[pid]["ctime_swaps"] == swaps[pid],
-               f"{name} pid {pid}: top ctime_swaps {per[pid]['ctime_swaps']} == trace's "
-               f"ctime_swap events {swaps[pid]}")
-            ck(per[pid]["queried_swaps"] == queried[pid],
-               f"{name} pid {pid}: top queried_swaps {per[pid]['queried_swaps']} == trace's "
-               f"swaps with old_queried {queried[pid]}")
-        total[name] = (max(swaps, key=swaps.get) if swaps else None)
-    f, s = total["fast"], total["slow"]
-    ck(f and s and per[f]["ctime_swaps"] > per[s]["ctime_swaps"],
-       f"fast pid {f} counted more than slow pid {s}")
-    last = tables[-1] if tables else {"rows": []}
+            c.check(per[pid]["ctime_swaps"] == swaps[pid],
+                    f"{name} pid {pid}: top ctime_swaps {per[pid]['ctime_swaps']} == trace's "
+                    f"ctime_swap events {swaps[pid]}")
+            c.check(per[pid]["queried_swaps"] == queried[pid],
+                    f"{name} pid {pid}: top queried_swaps {per[pid]['queried_swaps']} == trace's "
+                    f"swaps with old_queried {queried[pid]}")
+        top_pid[name] = max(swaps, key=swaps.get) if swaps else None
+    f, s = top_pid.get("fast"), top_pid.get("slow")
+    c.check(f and s and per[f]["ctime_swaps"] > per[s]["ctime_swaps"],
+            f"fast pid {f} counted more than slow pid {s}")
+    last = tables[-1] if tables else {"rows": [], "sort": None}
     order = [r["pid"] for r in last["rows"]]
-    ck(f in order and s in order and order.index(f) < order.index(s) and
-       last["sort"] == "ctime_swaps", f"the last table ranks fast ({f}) above slow ({s})")
+    c.check(f in order and s in order and order.index(f) < order.index(s) and
+            last["sort"] == "ctime_swaps", f"the last table ranks fast ({f}) above slow ({s})")
 
 
-def full(top, doctor):
-    tables = load(top, "top")
-    if doctor:
-        for t in tables:
-            for c in COUNTERS:
-                t["not_attributed"][c] = 0
-    accounting(tables)
-    na = sum(t["not_attributed"]["ctime_swaps"] + t["not_attributed"]["stat_queries"]
-             for t in tables)
-    ck(na > 0, f"not attributed shown: {na} events")
-    full_rows = sum(t["rows_refused"]["map_full"] for t in tables)
-    ck(full_rows > 0 or doctor, f"new rows refused because the map was full: {full_rows}")
-    ck(all(len(t["rows"]) <= t["max_entries"] for t in tables), "rows never exceed --max-entries")
+def check_full(c, tables):
+    accounting(c, tables)
+    na = sum(t["not_attributed"][k] for t in tables for k in COUNTERS)
+    c.check(na > 0, f"not attributed shown: {na} events")
+    full = sum(t["rows_refused"]["map_full"] for t in tables)
+    c.check(full > 0, f"new rows refused because the map was full: {full}")
+    c.check(tables and all(len(t["rows"]) <= t["max_entries"] for t in tables),
+            "rows never exceed --max-entries")
+
+
+def check_scope(c, tree, pid_tables, pid):
+    comms = {r["comm"] for t in tree for r in t["rows"]}
+    c.check(tree and "mgw-fast" in comms and "mgw-slow" not in comms and
+            tree[0]["scope"].startswith("COMMAND (pid"), f"--tree: COMMAND's rows only ({sorted(comms)})")
+    pids = {r["pid"] for t in pid_tables for r in t["rows"]}
+    c.check(pid_tables and pids == {pid} and pid_tables[0]["scope"] == f"pid {pid} and its descendants",
+            f"-p {pid}: that process only ({sorted(pids)})")
+    c.check(pid_tables and pid_tables[0]["totals"]["ctime_swaps"] > 0, "-p: the process's events are counted")
+
+
+def traces_of(fast, slow):
+    return {n: (load(p, "event"), load(p, "trace_summary")) for n, p in (("fast", fast), ("slow", slow))}
+
+
+def selftest(a):
+    """Doctored copies of real outputs: each must fail its check."""
+    tables, traces, full = load(a[0], "top"), traces_of(a[1], a[2]), load(a[3], "top")
+    tree, pidt, pid = load(a[4], "top"), load(a[5], "top"), int(a[6])
+    results = []
+
+    def run(label, fn, *args):
+        c = Checker(quiet=True)
+        fn(c, *args)
+        results.append(("fails on " + label, bool(c.failures)))
+
+    t = copy.deepcopy(tables)
+    t[-1]["rows"][0]["ctime_swaps"] += 1
+    run("rank: a row one higher than the total", check_rank, t, traces)
+    fast = {e["pid"] for e in traces["fast"][0]}
+    t = copy.deepcopy(tables)
+    for tb in t:
+        for r in tb["rows"]:
+            if r["pid"] in fast:
+                r["ctime_swaps"] -= 1
+                tb["totals"]["ctime_swaps"] -= 1
+    run("rank: one ctime swap fewer than the trace saw", check_rank, t, traces)
+    t = copy.deepcopy(tables)
+    t[-1]["rows"].reverse()
+    run("rank: rows in the wrong order", check_rank, t, traces)
+    tr = copy.deepcopy(traces)
+    tr["fast"][1][0]["lost_events"] = 1
+    run("rank: a trace that lost events", check_rank, tables, tr)
+    f = copy.deepcopy(full)
+    for tb in f:
+        tb["rows_refused"]["map_full"] = 0
+        for k in COUNTERS:
+            tb["not_attributed"][k] = 0
+    run("full: nothing shown as not attributed", check_full, f)
+    run("scope: --tree output where -p is expected", check_scope, tree, tree, pid)
+    p = copy.deepcopy(pidt)
+    p[0]["rows"].append(dict(p[0]["rows"][0], pid=1))
+    run("scope: another process under -p", check_scope, tree, p, pid)
+    for label, ok in results:
+        print(("ok   " if ok else "FAIL ") + label)
+    return 0 if all(ok for _, ok in results) else 1
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.exit(__doc__)
+    cmd, a = argv[1], argv[2:]
+    if cmd == "selftest":
+        return selftest(a)
+    c = Checker()
+    if cmd == "rank":
+        check_rank(c, load(a[0], "top"), traces_of(a[1], a[2]))
+    elif cmd == "full":
+        check_full(c, load(a[0], "top"))
+    elif cmd == "scope":
+        check_scope(c, load(a[0], "top"), load(a[1], "top"), int(a[2]))
+    else:
+        sys.exit(__doc__)
+    return 1 if c.failures else 0
 
 
 if __name__ == "__main__":
-    doctor = "--doctor" in sys.argv
-    args = [a for a in sys.argv[1:] if a != "--doctor"]
-    if args[0] == "rank":
-        rank(args[1], args[2], args[3], doctor)
-    elif args[0] == "full":
-        full(args[1], doctor)
-    else:
-        sys.exit(__doc__)
+    sys.exit(main(sys.argv))

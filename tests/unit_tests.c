@@ -1680,6 +1680,12 @@ static int top_parse(struct top_opts *o, const char *line)
 static void test_top_opts(void)
 {
 	struct top_opts o;
+	char why[256] = "";
+	int err;
+
+	err = mg_top_progs_check(why, sizeof(why));
+	CHECK(IS_FALSE(err), "top.bpf.c's table: each program where the table says, every "
+	      "program once (%s)", why);
 
 	ASSERT_EQ(top_parse(&o, ""), 0, "top: no arguments");
 	CHECK(EQ(o.interval, 1.0) && EQ(o.count, 0) && IS_FALSE(o.argv) && EQ(o.rows, 20) &&
