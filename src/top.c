@@ -26,37 +26,42 @@
 static int usage(FILE *f, int code)
 {
 	fprintf(f,
-		"Usage: mgtrace top [-p PID] [--by comm|pid|file|cgroup] [-s KEY] [-r ROWS] [-C]\n"
-		"                   [--json] [-o FILE] [--backend B] [--max-entries N] [--tree]\n"
-		"                   [interval [count]] [-- COMMAND [ARGS...]]\n"
+		"Usage: mgtrace top [-a | -p PID | --tree] [-B pid|comm|file|cgroup] [-s KEY] [-r N] [-C]\n"
+		"                   [-I MS | -i SECONDS] [-c COUNT] [-b auto|fentry|kprobe|tracepoint]\n"
+		"                   [--max-entries N] [-j] [-o FILE] [-v] [-- COMMAND [ARGS...]]\n"
 		"Show, every interval (default 1 s), the processes (or comms, files, cgroups) that\n"
 		"cause multigrain work: fine-grained stamps and floor swaps (function-probe\n"
 		"backends), updates after a query (timestamp:ctime_ns_xchg with I_CTIME_QUERIED in\n"
 		"the old value: the proxy for fine stamps), ctime swaps, ctime skips and stat\n"
-		"queries. Counted in BPF hash maps, read once per interval; system-wide unless -p\n"
-		"or --tree. With COMMAND, top runs until COMMAND exits and exits with its status\n"
-		"(-o FILE keeps top's output apart from COMMAND's).\n"
-		"  -p, --pid PID        only PID and its descendants (forks followed in BPF)\n"
-		"  -t, --tree           with COMMAND: only COMMAND and its descendants\n"
-		"  -a, --all            system-wide (the default)\n"
+		"queries. Counted in BPF hash maps, read once per interval. With COMMAND, top runs\n"
+		"until COMMAND exits and exits with its status.\n"
+		"Scope: system-wide by default, with COMMAND too (COMMAND only sets the window).\n"
+		"  -a, --all-cpus       system-wide (the default)\n"
+		"  -p, --pid PID        only PID and its descendants (tgid filter in BPF; forks\n"
+		"                       followed in BPF, running descendants read from /proc)\n"
+		"      --tree           with COMMAND: only COMMAND and its descendants, as -p\n"
 		"  -B, --by KEY         one row per pid (default), comm, file (dev:ino, name) or\n"
 		"                       cgroup (cgroup v2 path)\n"
 		"  -s, --sort KEY       floor_swaps, fine_stamps, floor_unknown, ctime_swaps,\n"
 		"                       queried_swaps, ctime_skips, stat_queries (default: floor_swaps\n"
 		"                       with function probes, else queried_swaps)\n"
 		"  -r, --rows N         text rows per table (default 20; JSON has every row)\n"
-		"  -C, --noclear        do not clear the screen between tables (never cleared\n"
-		"                       unless the output is a terminal)\n"
-		"  -c, --count N        stop after N tables (as the positional count)\n"
-		"  -i, --interval S     seconds between tables (as the positional interval)\n"
-		"  -j, --json           one JSON object per table (docs/json.md)\n"
-		"  -o, --output FILE    write tables to FILE instead of stdout\n"
+		"  -C, --noclear        do not clear the screen between tables (only a terminal is)\n"
+		"  -I, --interval-ms MS a table every MS milliseconds (10..86400000), as perf's -I\n"
+		"  -i, --interval S     the same in seconds (0.01..86400; default 1)\n"
+		"  -c, --count N        stop after N tables; with COMMAND still running, mgtrace\n"
+		"                       ends it (SIGTERM) and exits 0\n"
+		"      --interval-count N  the same as -c (perf's name)\n"
 		"  -b, --backend B      auto (fentry, kprobe, then tracepoints), fentry, kprobe,\n"
 		"                       tracepoint\n"
 		"      --max-entries N  rows each BPF map holds (default %u); events of rows\n"
 		"                       that do not fit are counted as not attributed\n"
-		"Exit codes: 0 ok (COMMAND's status with COMMAND; 0 when count ends first),\n"
-		"2 usage, 3 environment unsupported.\n", MG_TOP_ENTRIES_DEFAULT);
+		"  -j, --json           one JSON object per table (docs/json.md)\n"
+		"  -o, --output FILE    results to FILE (default: stdout; stderr with COMMAND, as perf)\n"
+		"  -v, --verbose        every column's source, and why a backend was refused\n"
+		"Exit codes: 0 ok (or COMMAND's status; 0 when COUNT tables ended COMMAND), 2 usage,\n"
+		"3 environment unsupported; 127/126: COMMAND cannot be run (nothing is reported).\n",
+		MG_TOP_ENTRIES_DEFAULT);
 	return code;
 }
 
@@ -92,32 +97,35 @@ static int parse_name(const char *what, const char *s, const char *const *names,
 
 int top_parse_opts(struct top_opts *o, int argc, char **argv)
 {
-	enum { O_MAX = 256 };
+	enum { O_MAX = 256, O_TREE, O_ICOUNT };
 	static const struct option lo[] = {
-		{ "pid", required_argument, 0, 'p' }, { "tree", no_argument, 0, 't' },
-		{ "all", no_argument, 0, 'a' }, { "by", required_argument, 0, 'B' },
+		{ "pid", required_argument, 0, 'p' }, { "tree", no_argument, 0, O_TREE },
+		{ "all-cpus", no_argument, 0, 'a' }, { "by", required_argument, 0, 'B' },
 		{ "sort", required_argument, 0, 's' }, { "rows", required_argument, 0, 'r' },
 		{ "noclear", no_argument, 0, 'C' }, { "count", required_argument, 0, 'c' },
-		{ "interval", required_argument, 0, 'i' }, { "json", no_argument, 0, 'j' },
-		{ "output", required_argument, 0, 'o' }, { "backend", required_argument, 0, 'b' },
-		{ "max-entries", required_argument, 0, O_MAX }, { "help", no_argument, 0, 'h' },
-		{ "verbose", no_argument, 0, 'v' }, { 0 } };
-	int c, v, pos = 0;
+		{ "interval-count", required_argument, 0, O_ICOUNT },
+		{ "interval", required_argument, 0, 'i' }, { "interval-ms", required_argument, 0, 'I' },
+		{ "backend", required_argument, 0, 'b' }, { "max-entries", required_argument, 0, O_MAX },
+		{ "help", no_argument, 0, 'h' }, MG_OPT_COMMON_LONG, { 0 } };
+	uint64_t ms;
+	int c, v;
 
 	o->interval = 1;
 	o->rows = 20;
 	o->max_entries = MG_TOP_ENTRIES_DEFAULT;
 	o->sort = TOP_SORT_AUTO;
-	optind = 1;
+	optind = 0;	/* 0: getopt starts afresh, also when called more than once (unit tests) */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:p:taB:s:r:Cc:i:jo:b:hv", lo, NULL)) != -1) {
+	/* '+': stop at the first non-option, which starts COMMAND. */
+	while ((c = getopt_long(argc, argv, "+:p:aB:s:r:Cc:i:I:b:h" MG_OPT_COMMON_SHORT, lo,
+				NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (mg_parse_u64(optarg, 1, 4194304, &o->pid))
 				return mg_err(MG_EXIT_USAGE, "top: invalid pid '%s'", optarg);
 			break;
-		case 't': o->tree = true; break;
-		case 'a': break;
+		case O_TREE: o->tree = true; break;
+		case 'a': o->all = true; break;
 		case 'B':
 			if (parse_name("by", optarg, top_by_names, MG_TOP_BY_NR, &v))
 				return MG_EXIT_USAGE;
@@ -133,6 +141,7 @@ int top_parse_opts(struct top_opts *o, int argc, char **argv)
 			break;
 		case 'C': o->noclear = true; break;
 		case 'c':
+		case O_ICOUNT:
 			if (parse_count(optarg, &o->count))
 				return MG_EXIT_USAGE;
 			break;
@@ -140,8 +149,12 @@ int top_parse_opts(struct top_opts *o, int argc, char **argv)
 			if (parse_interval(optarg, &o->interval))
 				return MG_EXIT_USAGE;
 			break;
-		case 'j': o->json = true; break;
-		case 'o': o->output = optarg; break;
+		case 'I':
+			if (mg_parse_u64(optarg, 10, 86400000, &ms))
+				return mg_err(MG_EXIT_USAGE, "top: invalid interval '%s' "
+					      "(milliseconds, 10 to 86400000)", optarg);
+			o->interval = ms / 1000.0;
+			break;
 		case 'b':
 			if (mg_opt_backend("top", optarg, MG_OPT_BE_TRACEPOINT, &o->backend))
 				return MG_EXIT_USAGE;
@@ -151,32 +164,19 @@ int top_parse_opts(struct top_opts *o, int argc, char **argv)
 				return mg_err(MG_EXIT_USAGE, "top: invalid --max-entries '%s' (1 to %u)",
 					      optarg, MG_TOP_ENTRIES_MAX);
 			break;
-		case 'v': mg_verbose++; break;
 		case 'h': exit(usage(stdout, MG_EXIT_OK));
-		default: return mg_bad_option("top", c, argv);
+		default:
+			if (!mg_opt_common(c, optarg))
+				return mg_bad_option("top", c, argv);
 		}
 	}
-	/* getopt stopped at "--" (consumed) or at the first positional */
-	if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
-		if (optind < argc)
-			o->argv = &argv[optind];
-	} else {
-		for (; optind < argc && strcmp(argv[optind], "--"); optind++, pos++) {
-			if (pos == 0 && parse_interval(argv[optind], &o->interval))
-				return MG_EXIT_USAGE;
-			if (pos == 1 && parse_count(argv[optind], &o->count))
-				return MG_EXIT_USAGE;
-			if (pos >= 2)
-				return mg_err(MG_EXIT_USAGE, "top: unexpected argument '%s' (COMMAND "
-					      "follows --)", argv[optind]);
-		}
-		if (optind < argc && optind + 1 < argc)
-			o->argv = &argv[optind + 1];
-	}
+	o->json = mg_json_output;
+	if (optind < argc)
+		o->argv = &argv[optind];
+	if ((o->pid != 0) + o->tree + o->all > 1)
+		return mg_err(MG_EXIT_USAGE, "top: -a (system-wide), -p PID and --tree exclude each other");
 	if (o->tree && !o->argv)
 		return mg_err(MG_EXIT_USAGE, "top: --tree needs -- COMMAND");
-	if (o->tree && o->pid)
-		return mg_err(MG_EXIT_USAGE, "top: --tree and --pid exclude each other");
 	return MG_EXIT_OK;
 }
 
@@ -270,6 +270,11 @@ static int run(struct top_state *t)
 	t->start_ns = t->last_ns = mg_now_ns();
 	boundary(t, NULL);
 	mg_run_release(&t->run);	/* counting has begun */
+	if (t->run.exec_err) {		/* COMMAND never ran: its one line said why; no table */
+		mg_run_end_child(&t->run);
+		return t->run.exec_err == ENOENT ? 127 : 126;
+	}
+	top_print_start(t);
 	for (next = t->start_ns + step;; next += step) {
 		while (!stop && (now = mg_now_ns()) < next) {
 			struct timespec ts = { (time_t)((next - now) / 1000000000),
@@ -297,10 +302,9 @@ int cmd_top(int argc, char **argv)
 	mg_kenv_probe(&t.run.env);
 	if ((ret = mg_env_require(&t.run.env, true)))
 		return ret;
-	t.out = stdout;
-	if (t.o.output && !(t.out = fopen(t.o.output, "w")))
-		return mg_err(MG_EXIT_USAGE, "top: cannot write '%s': %s", t.o.output, strerror(errno));
-	setvbuf(t.out, NULL, _IOLBF, 0);
+	if ((ret = mg_out_open("top", t.o.argv != NULL)))
+		return ret;
+	t.out = mg_out;
 	mg_run_block_signals(&t.run);
 	if (t.o.argv && (ret = mg_run_spawn(&t.run, t.o.argv)))
 		goto out;
@@ -313,14 +317,13 @@ int cmd_top(int argc, char **argv)
 			     top_counter_names[t.sort], t.b.floor_why);
 		goto out;
 	}
-	top_print_start(&t);
 	ret = run(&t);
 out:
 	mg_run_end_child(&t.run);
 	top_bpf_close(&t.b);
-	follow_bpf__destroy(t.follow);
+	mg_follow_close(t.follow);
 	mg_run_cleanup(&t.run);
-	if (t.out && t.out != stdout && fclose(t.out) && !ret)
-		ret = mg_err(MG_EXIT_FAIL, "top: writing '%s': %s", t.o.output, strerror(errno));
+	if (mg_out_close() && !ret)
+		ret = MG_EXIT_FAIL;
 	return ret;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "follow.h"
 #include "top_int.h"
 #include "top.skel.h"
 #include "util.h"
@@ -128,8 +129,7 @@ static int try_one(struct top_state *t, enum mg_backend be, bool btf, const char
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.top_b, n);
 	if (!err)
-		err = t->follow ? bpf_map__reuse_fd(s->maps.traced_tgids,
-						    bpf_map__fd(t->follow->maps.traced_tgids))
+		err = t->follow ? bpf_map__reuse_fd(s->maps.traced_tgids, mg_follow_fd(t->follow))
 				: bpf_map__set_max_entries(s->maps.traced_tgids, 1);
 	if (!err) {
 		*stage = "load";

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "backend.h"
-#include "follow.skel.h"
+#include "follow.h"
 #include "mgtrace.h"
 #include "run.h"
 
@@ -26,9 +26,8 @@ struct top_opts {
 	uint64_t rows;			/* text rows per table (JSON: every row) */
 	uint64_t max_entries;		/* rows each BPF map holds */
 	uint64_t pid;			/* -p: this process and its descendants (0: none) */
-	bool json, tree, noclear;
+	bool json, tree, all, noclear;
 	enum mg_backend backend;	/* auto, fentry, kprobe or tracepoint */
-	const char *output;		/* -o FILE, or NULL: stdout */
 	char **argv;			/* COMMAND, or NULL */
 };
 
@@ -62,7 +61,7 @@ struct top_state {
 	struct mg_run run;		/* env, COMMAND and signals (no session) */
 	struct top_bpf_state b;
 	struct follow_bpf *follow;	/* -p / --tree: the traced process set */
-	FILE *out;
+	FILE *out;			/* mg_out: -o FILE, stderr with COMMAND, else stdout */
 	char scope[160];		/* "system-wide", "pid N and its descendants", ... */
 	int sort;			/* the counter sorted on (auto resolved) */
 	uint64_t tables;		/* tables printed */
@@ -85,9 +84,9 @@ struct top_table {
 };
 
 /*
- * Parse `top` options into o (zeroed by the caller): options, then [interval
- * [count]], then -- COMMAND (argv[0] is "top"). Kept local so that it can move
- * onto a shared parser. Returns 0 or MG_EXIT_USAGE (one line printed).
+ * Parse `top` options into o (zeroed by the caller), then COMMAND (the first
+ * non-option, or what follows --; argv[0] is "top"); -j, -o and -v go to the
+ * shared parser (opts.h). Returns 0 or MG_EXIT_USAGE (one line printed).
  */
 int top_parse_opts(struct top_opts *o, int argc, char **argv);
 

@@ -1691,26 +1691,23 @@ static void test_top_opts(void)
 	CHECK(EQ(o.interval, 1.0) && EQ(o.count, 0) && IS_FALSE(o.argv) && EQ(o.rows, 20) &&
 	      EQ(o.max_entries, MG_TOP_ENTRIES_DEFAULT) && EQ(o.sort, TOP_SORT_AUTO),
 	      "top: defaults 1 s, no count, 20 rows, %u entries, sort auto", MG_TOP_ENTRIES_DEFAULT);
-	ASSERT_EQ(top_parse(&o, "2.5 3"), 0, "top 2.5 3");
-	CHECK(EQ(o.interval, 2.5) && EQ(o.count, 3) && IS_FALSE(o.argv),
-	      "top 2.5 3: interval 2.5, count 3");
 	ASSERT_EQ(top_parse(&o, "-i 0.5 -c 4 --by file -s ctime_skips"), 0, "top -i -c --by -s");
 	CHECK(EQ(o.interval, 0.5) && EQ(o.count, 4) && EQ(o.by, MG_TOP_BY_FILE) &&
-	      EQ(o.sort, MG_TOP_CTIME_SKIPS), "top: -i/-c as the positionals, --by file, -s ctime_skips");
-	ASSERT_EQ(top_parse(&o, "5 -- sleep 1"), 0, "top 5 -- sleep 1");
+	      EQ(o.sort, MG_TOP_CTIME_SKIPS), "top: -i 0.5 -c 4, --by file, -s ctime_skips");
+	ASSERT_EQ(top_parse(&o, "-I 250 --interval-count 3"), 0, "top -I 250 --interval-count 3");
+	CHECK(EQ(o.interval, 0.25) && EQ(o.count, 3), "top -I 250: 0.25 s, as perf's -I");
+	ASSERT_EQ(top_parse(&o, "-i 5 -- sleep 1"), 0, "top -i 5 -- sleep 1");
 	CHECK(EQ(o.interval, 5.0) && IS_TRUE(o.argv) && STREQ(o.argv[0], "sleep") &&
-	      STREQ(o.argv[1], "1"),
-	      "top 5 -- sleep 1: COMMAND after --");
-	ASSERT_EQ(top_parse(&o, "-- 5"), 0, "top -- 5");
-	CHECK(EQ(o.interval, 1.0) && IS_TRUE(o.argv) && STREQ(o.argv[0], "5"),
-	      "top -- 5: 5 is COMMAND");
+	      STREQ(o.argv[1], "1"), "top -i 5 -- sleep 1: COMMAND after --");
+	ASSERT_EQ(top_parse(&o, "-C sleep 1"), 0, "top -C sleep 1");
+	CHECK(IS_TRUE(o.argv) && STREQ(o.argv[0], "sleep"), "top: the first non-option starts COMMAND");
 	ASSERT_EQ(top_parse(&o, "--tree -- true"), 0, "top --tree -- true");
 	CHECK(IS_TRUE(o.tree) && IS_TRUE(o.argv), "top --tree with COMMAND");
-	ASSERT_EQ(top_parse(&o, "1 2 3"), MG_EXIT_USAGE, "top 1 2 3: a third positional");
-	ASSERT_EQ(top_parse(&o, "1 2 sleep"), MG_EXIT_USAGE, "top 1 2 sleep: COMMAND needs --");
-	ASSERT_EQ(top_parse(&o, "0"), MG_EXIT_USAGE, "top 0: interval 0");
-	ASSERT_EQ(top_parse(&o, "1 0"), MG_EXIT_USAGE, "top 1 0: count 0");
-	ASSERT_EQ(top_parse(&o, "1x"), MG_EXIT_USAGE, "top 1x: junk");
+	ASSERT_EQ(top_parse(&o, "-i 0"), MG_EXIT_USAGE, "top -i 0: interval 0");
+	ASSERT_EQ(top_parse(&o, "-I 5"), MG_EXIT_USAGE, "top -I 5: below 10 ms");
+	ASSERT_EQ(top_parse(&o, "-c 0"), MG_EXIT_USAGE, "top -c 0");
+	ASSERT_EQ(top_parse(&o, "-i 1x"), MG_EXIT_USAGE, "top -i 1x: junk");
+	ASSERT_EQ(top_parse(&o, "-a -p 1"), MG_EXIT_USAGE, "top -a and -p");
 	ASSERT_EQ(top_parse(&o, "--tree"), MG_EXIT_USAGE, "top --tree without COMMAND");
 	ASSERT_EQ(top_parse(&o, "-p 1 --tree -- true"), MG_EXIT_USAGE, "top -p and --tree");
 	ASSERT_EQ(top_parse(&o, "--max-entries 1000001"), MG_EXIT_USAGE, "top --max-entries too big");

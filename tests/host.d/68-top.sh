@@ -8,11 +8,11 @@ echo "# top"
 MGABS=$(readlink -f "$MG")
 ln -sf "$MGABS" "$T/mgw-fast"; ln -sf "$MGABS" "$T/mgw-slow"
 cat > "$T/top-pair.sh" <<EOF
-"$MGABS" trace --json --events ctime -- sh -c 'exec "$T/mgw-fast" stress --threads 1 --files 2 --ops 20000 >/dev/null' > "$T/tr-fast.json" 2> "$T/tr-fast.err" &
-"$MGABS" trace --json --events ctime -- sh -c 'exec "$T/mgw-slow" stress --threads 1 --files 2 --ops 2000 >/dev/null' > "$T/tr-slow.json" 2> "$T/tr-slow.err" &
+"$MGABS" trace --json -o "$T/tr-fast.json" -e ctime -- sh -c 'exec "$T/mgw-fast" stress --threads 1 --files 2 --ops 20000 >/dev/null' 2> "$T/tr-fast.err" &
+"$MGABS" trace --json -o "$T/tr-slow.json" -e ctime -- sh -c 'exec "$T/mgw-slow" stress --threads 1 --files 2 --ops 2000 >/dev/null' 2> "$T/tr-slow.err" &
 wait
 EOF
-$MG top --json -s ctime_swaps -o "$T/top.json" 120 -- sh "$T/top-pair.sh" 2> "$T/top.err"
+$MG top --json -s ctime_swaps -o "$T/top.json" -i 120 -- sh "$T/top-pair.sh" 2> "$T/top.err"
 rc=$?
 [ $rc = 0 ] && ok "top -- COMMAND exits with its status (0)" || bad "top exit $rc: $(cat "$T/top.err")"
 python3 tests/checktop.py rank "$T/top.json" "$T/tr-fast.json" "$T/tr-slow.json" > "$T/top.chk" 2>&1
@@ -22,26 +22,26 @@ tally top-json "$T/topj.chk"
 
 # text: the fast workload's row comes first, under the column header (COMMAND's tree only, so
 # that another agent's workload on this shared machine cannot come first)
-$MG top -C --tree -s ctime_swaps -r 3 60 -- sh -c "\"$T/mgw-fast\" stress --threads 1 --files 1 --ops 5000 >/dev/null &
+$MG top -C --tree -s ctime_swaps -r 3 -i 60 -- sh -c "\"$T/mgw-fast\" stress --threads 1 --files 1 --ops 5000 >/dev/null &
 	\"$T/mgw-slow\" stress --threads 1 --files 1 --ops 500 >/dev/null; wait" > "$T/top.txt" 2>&1
 if grep -A1 '^PID ' "$T/top.txt" | tail -1 | grep -q 'mgw-fast' && grep -q 'AFTER_QUERY' "$T/top.txt" \
 	&& grep -q 'mgw-slow' "$T/top.txt"; then ok "top text: mgw-fast ranked first"
 else bad "top text: $(cat "$T/top.txt")"; fi
 
 # a map too small: what did not fit is counted and shown, the totals stay exact
-$MG top --json --by file --max-entries 2 -o "$T/topfull.json" 60 -- \
+$MG top --json --by file --max-entries 2 -o "$T/topfull.json" -i 60 -- \
 	"$MG" stress --threads 1 --files 16 --ops 500 > /dev/null 2> "$T/topfull.err"
 python3 tests/checktop.py full "$T/topfull.json" > "$T/topfull.chk" 2>&1
 tally top-map-full "$T/topfull.chk"
-$MG top -C --by file --max-entries 2 1 -- "$MG" stress --threads 1 --files 8 --ops 200 > "$T/topfull.txt" 2>&1
+$MG top -C --by file --max-entries 2 -i 1 -- "$MG" stress --threads 1 --files 8 --ops 200 > "$T/topfull.txt" 2>&1
 grep -q 'not attributed: [1-9][0-9]* events (new rows refused: [1-9][0-9]* map full' "$T/topfull.txt" && ok "top text shows events not attributed" \
 	|| bad "top text, map full: $(head -8 "$T/topfull.txt")"
 
 # scope: --tree counts only COMMAND's tree; -p PID only PID (an outside stress is left out)
 "$T/mgw-slow" stress --threads 1 --files 1 --duration 4 > /dev/null 2>&1 & op=$!
 sleep 0.3
-$MG top --json --tree 60 -- sh -c "\"$T/mgw-fast\" stress --threads 1 --files 1 --ops 3000 >/dev/null" > "$T/toptree.json" 2>&1
-$MG top --json -p $op 1 1 > "$T/toppid.json" 2>&1
+$MG top --json --tree -o "$T/toptree.json" -i 60 -- sh -c "\"$T/mgw-fast\" stress --threads 1 --files 1 --ops 3000 >/dev/null"
+$MG top --json -p $op -i 1 -c 1 > "$T/toppid.json" 2>&1
 wait $op
 python3 tests/checktop.py scope "$T/toptree.json" "$T/toppid.json" $op > "$T/topscope.chk" 2>&1
 tally top-scope "$T/topscope.chk"
@@ -50,16 +50,16 @@ python3 tests/checktop.py selftest "$T/top.json" "$T/tr-fast.json" "$T/tr-slow.j
 	"$T/toptree.json" "$T/toppid.json" $op > "$T/topself.chk" 2>&1
 tally top-selftest "$T/topself.chk"
 
-$MG top 1 -- sh -c 'exit 3' > /dev/null 2>&1; rc=$?
+$MG top -i 1 -- sh -c 'exit 3' > /dev/null 2>&1; rc=$?
 [ $rc = 3 ] && ok "top -- COMMAND exits with COMMAND's status (3)" || bad "top exit $rc, want 3"
-$MG top -C 0.2 2 > "$T/topcount.txt" 2>&1; rc=$?
-[ $rc = 0 ] && [ "$(grep -c '^PID ' "$T/topcount.txt")" = 2 ] && ok "top 0.2 2: two tables, exit 0" \
-	|| bad "top 0.2 2: exit $rc, $(grep -c '^PID ' "$T/topcount.txt") tables"
+$MG top -C -i 0.2 -c 2 > "$T/topcount.txt" 2>&1; rc=$?
+[ $rc = 0 ] && [ "$(grep -c '^PID ' "$T/topcount.txt")" = 2 ] && ok "top -i 0.2 -c 2: two tables, exit 0" \
+	|| bad "top -i 0.2 -c 2: exit $rc, $(grep -c '^PID ' "$T/topcount.txt") tables"
 badcase "top: bad --by" 2 "invalid --by" $MG top --by inode
 badcase "top: bad --sort" 2 "invalid --sort" $MG top -s bogus
-badcase "top: interval 0" 2 "invalid interval" $MG top 0
-badcase "top: count 0" 2 "invalid count" $MG top 1 0
-badcase "top: third positional" 2 "unexpected argument" $MG top 1 2 3
+badcase "top: interval 0" 2 "invalid interval" $MG top -i 0
+badcase "top: count 0" 2 "invalid count" $MG top -c 0
+badcase "top: -I below 10 ms" 2 "invalid interval" $MG top -I 5
 badcase "top: --max-entries 0" 2 "invalid --max-entries" $MG top --max-entries 0
 badcase "top: --tree without COMMAND" 2 "needs -- COMMAND" $MG top --tree
 badcase "top: no such pid" 2 "no process" $MG top -p 4194303
@@ -67,9 +67,10 @@ python3 -c 'import threading, time; threading.Thread(target=time.sleep, args=(5,
 sleep 0.5; tid=$(ls /proc/$tp/task | grep -v "^$tp\$" | head -1)
 badcase "top: -p of a thread" 2 "is a thread of process $tp" $MG top -p "$tid"
 kill $tp 2>/dev/null; wait $tp 2>/dev/null
+badcase "top: -a with -p" 2 "exclude each other" $MG top -a -p 1
 badcase "top: unknown option" 2 "unrecognized option" $MG top --bogus
 if tracepoint_host "top: floor sort without function probes"; then
-	badcase "top: --sort floor_swaps without function probes" 3 "needs a function-probe" $MG top -s floor_swaps 1 1
-	badcase "top: --backend fentry refused" 3 "backend fentry unavailable" $MG top --backend fentry 1 1
+	badcase "top: --sort floor_swaps without function probes" 3 "needs a function-probe" $MG top -s floor_swaps -i 1 -c 1
+	badcase "top: --backend fentry refused" 3 "backend fentry unavailable" $MG top --backend fentry -i 1 -c 1
 fi
 [ "$(left_attached)" = 0 ] && ok "nothing left attached after top runs" || bad "top left BPF objects behind"

@@ -78,7 +78,7 @@ check_shared() {
 # file on tmpfs (FS_MGTIME) they would take fine stamps of their own outside top's window.
 top_floor() {
 	local out rc=0
-	out=$($MG stat --json -- $MG top --json --backend fentry --by "$1" 60 -- \
+	out=$($MG stat --json -- $MG top --json --backend fentry --by "$1" -i 60 -- \
 		$MG stress --threads 2 --files 2 --ops 2000 2>&1) || rc=$?
 	printf '%s\n' "$out" | grep '^{'
 	printf '%s\n' "$out" | grep -v '^{' >&2
