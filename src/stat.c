@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "counters.h"
 #include "opts.h"
+#include "prom.h"
 #include "stat_int.h"
 #include "util.h"
 
@@ -26,7 +27,8 @@ static int usage(FILE *f, int code)
 	fprintf(f,
 		"Usage: mgtrace stat [-a | -p PID | --tree] [-A] [-I MS | -i SECONDS] [-c COUNT] [--rate]\n"
 		"                    [-x SEP] [-e EVENTS] [-b auto|kernel|fentry|kprobe|tracepoint]\n"
-		"                    [-H] [-L] [-j] [-o FILE] [-v] [-- COMMAND [ARGS...]]\n"
+		"                    [-H] [-L] [-j] [-o FILE] [-v] [--prometheus FILE]\n"
+		"                    [-- COMMAND [ARGS...]]\n"
 		"Count multigrain timestamp events until interrupted (SIGINT/SIGTERM), for COUNT\n"
 		"intervals, or for the lifetime of COMMAND (then exit with its status).\n"
 		"By default ctime_updates, ctime_swaps, fine_stamps and floor_swaps come from the\n"
@@ -62,6 +64,12 @@ static int usage(FILE *f, int code)
 		"  -j, --json           one JSON object per line: each interval and the summary\n"
 		"  -o, --output FILE    results to FILE (default: stdout; stderr with COMMAND, as perf)\n"
 		"  -v, --verbose        also the rows not counted, refused backends, source notes\n"
+		"      --prometheus FILE\n"
+		"                       also write the counters, cumulative since start, in the\n"
+		"                       Prometheus text format to FILE (atomically: a temporary\n"
+		"                       file in its directory renamed over it), at start, every\n"
+		"                       interval and at the end; for node_exporter's textfile\n"
+		"                       collector\n"
 		"Exit codes: 0 ok (or COMMAND's status; 0 when COUNT intervals ended COMMAND), 2 usage,\n"
 		"3 environment unsupported; 127/126: COMMAND cannot be run (nothing is reported).\n");
 	return code;
@@ -100,7 +108,7 @@ static int parse_events(const char *list, unsigned int *mask)
 
 static int parse_opts(struct stat_opts *o, int argc, char **argv)
 {
-	enum { O_TREE = 256, O_RATE, O_ICOUNT };
+	enum { O_TREE = 256, O_RATE, O_ICOUNT, O_PROM };
 	static const struct option lo[] = {
 		{ "interval", required_argument, 0, 'i' }, { "interval-ms", required_argument, 0, 'I' },
 		{ "count", required_argument, 0, 'c' }, { "interval-count", required_argument, 0, O_ICOUNT },
@@ -109,7 +117,8 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 		{ "rate", no_argument, 0, O_RATE }, { "field-separator", required_argument, 0, 'x' },
 		MG_OPT_COMMON_LONG, { "backend", required_argument, 0, 'b' },
 		{ "hot", no_argument, 0, 'H' }, { "latency", no_argument, 0, 'L' },
-		{ "help", no_argument, 0, 'h' }, { "events", required_argument, 0, 'e' }, { 0 } };
+		{ "help", no_argument, 0, 'h' }, { "events", required_argument, 0, 'e' },
+		{ "prometheus", required_argument, 0, O_PROM }, { 0 } };
 	uint64_t ms;
 	int c;
 
@@ -145,6 +154,11 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 		case O_TREE: o->tree = true; break;
 		case 'A': o->per_cpu = true; break;
 		case O_RATE: o->rate = true; break;
+		case O_PROM:
+			if (mg_prom_check_path(optarg))
+				return MG_EXIT_USAGE;
+			o->prom = optarg;
+			break;
 		case 'x':
 			if (!*optarg || strchr(optarg, '\n'))
 				return mg_err(MG_EXIT_USAGE, "stat: invalid field separator '%s'", optarg);
@@ -192,6 +206,13 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 	return MG_EXIT_OK;
 }
 
+/* --prometheus: the counters since start, after n intervals; a failure is counted. */
+static void prom_write(struct stat_run *r, uint64_t n)
+{
+	if (r->o.prom && mg_prom_write(r->o.prom, &r->run, r->scope, n))
+		r->prom_failed++;
+}
+
 /*
  * Count until COMMAND exits, a signal arrives or COUNT intervals passed. The last,
  * shorter interval of an interval run ended by COMMAND or a signal is printed too.
@@ -204,6 +225,8 @@ static int main_loop(struct stat_run *r)
 	int err;
 
 	next = R->first.t_ns + interval_ns;
+	mg_run_copy_snap(R, &R->cur, &R->first);
+	prom_write(r, 0);
 	for (;;) {
 		struct timespec ts;
 
@@ -219,6 +242,7 @@ static int main_loop(struct stat_run *r)
 			if ((err = mg_run_snap(R, &R->cur)))
 				return err;
 			stat_print_interval(r, ++n, false);
+			prom_write(r, n);
 			mg_run_copy_snap(R, &R->prev, &R->cur);
 			next += interval_ns;
 			if (r->o.count && n >= r->o.count) {
@@ -234,6 +258,7 @@ static int main_loop(struct stat_run *r)
 		return err;
 	if (interval_ns && !counted_out && R->cur.t_ns > R->prev.t_ns)
 		stat_print_interval(r, ++n, true);
+	prom_write(r, n);
 	/* the latency window ends right after the counters' (as it starts: latency_start) */
 	if (r->lat && (err = mg_latency_read(r->lat, false)))
 		mg_err(MG_EXIT_FAIL, "reading latency histograms: %s", strerror(-err));
@@ -395,6 +420,8 @@ static int run_stat(struct stat_run *r)
 	}
 	stat_print_summary(r);
 	ret = r->o.argv && !r->ended_child ? r->run.child_status : MG_EXIT_OK;
+	if (r->prom_failed && !ret)
+		ret = MG_EXIT_FAIL;
 	if (r->ended_child && !mg_json_output)
 		fprintf(stderr, "mgtrace: %llu intervals done: COMMAND was still running and was "
 			"ended (SIGTERM, its status %d); exit 0\n", (unsigned long long)r->o.count,

@@ -31,6 +31,7 @@ struct stat_opts {
 	bool backend_given;	/* --backend fentry|kprobe|tracepoint: probes count every row */
 	unsigned int events;	/* -e: opted-in event counters, 1 << index in mg_tp_names[] */
 	char **argv;		/* COMMAND, or NULL */
+	const char *prom;	/* --prometheus FILE, or NULL */
 	bool demo;		/* the no-argument run: COMMAND is the built-in workload */
 };
 
@@ -48,6 +49,7 @@ struct stat_run {
 	bool tty;		/* out is a terminal: the interval header repeats */
 	uint64_t rows;		/* interval rows printed */
 	bool ended_child;	/* COUNT intervals ended the run: mgtrace ended COMMAND */
+	unsigned int prom_failed;	/* --prometheus writes that failed (printed) */
 };
 
 /* One interval (n: its number; partial: the shorter last one) as text, CSV or JSON. */

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * prom.c - `stat --prometheus FILE`: the Prometheus text exposition format
+ * (0.0.4), written atomically for node_exporter's textfile collector, as the
+ * smartmon and apt exporters do. Counters are cumulative since the first
+ * snapshot (so that rate() works); a counter mgtrace cannot measure is absent,
+ * with its reason in mgtrace_source_info, never written as 0.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "prom.h"
+#include "report.h"
+#include "util.h"
+
+/* HELP text of each row's counter family, in enum mg_row_id order. */
+static const char *const row_help[MG_R_NR] = {
+	"ctime updates of multigrain inodes (inode_set_ctime_current on FS_MGTIME inodes)",
+	"fine-grained timestamps taken (ktime_get_real_ts64_mg called for a queried inode)",
+	"cmpxchg swaps of the global floor mg_floor that succeeded",
+	NULL,	/* floor_cmpxchg_fails: derived */
+	"ctime values swapped into an inode (cmpxchg of i_ctime_nsec succeeded)",
+	"ctime updates skipped: another update installed a newer value first (timestamp:ctime_xchg_skip)",
+	NULL,	/* ctime_cmpxchg_fails: derived */
+	"stat queries of multigrain inodes that set I_CTIME_QUERIED (timestamp:fill_mg_cmtime)",
+	"explicit ctime sets (timestamp:inode_set_ctime_to_ts)",
+	"current_time calls (function probe, --hot)",
+	"ktime_get_coarse_real_ts64_mg calls (function probe, --hot)",
+};
+
+/* Write s as a Prometheus label value: mgtrace's text escape (escape.h), then \\ and \". */
+static void put_label(FILE *f, const char *s)
+{
+	char buf[4 * 512 + 8];
+	const char *p;
+
+	mg_text_escape(buf, sizeof(buf), s, strnlen(s, 512), false);
+	for (p = buf; *p; p++) {
+		if (*p == '\\' || *p == '"')
+			fputc('\\', f);
+		fputc(*p, f);
+	}
+}
+
+static void family(FILE *f, const char *name, const char *type, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* How a row appears: "exported", "derived" (left to PromQL) or "unavailable". */
+static const char *row_state(const struct mg_row *row)
+{
+	if (row->src == MG_SRC_DERIVED)
+		return "derived";
+	if (row->src == MG_SRC_UNAVAILABLE || !row->have_total)
+		return "unavailable";
+	return "exported";
+}
+
+static void put_info(FILE *f, struct mg_run *r, const char *scope, const struct mg_report *rep)
+{
+	int i;
+
+	family(f, "mgtrace_info", "gauge", "mgtrace stat's run: backend, kernel release, "
+	       "scope, tracepoint flavour and the kernel per-CPU counter reader (value always 1)");
+	fprintf(f, "mgtrace_info{backend=\"");
+	put_label(f, mg_backend_name(r->sess.backend));
+	fprintf(f, "\",kernel_release=\"");
+	put_label(f, r->env.release);
+	fprintf(f, "\",scope=\"");
+	put_label(f, scope ? scope : "system-wide");
+	fprintf(f, "\",tracepoints=\"");
+	put_label(f, r->cfg.tp_flavour ? r->cfg.tp_flavour : "");
+	fprintf(f, "\",kernel_per_cpu=\"");
+	if (r->kr) {
+		put_label(f, mg_kreader_method(r->kr));
+	} else {
+		fprintf(f, "unavailable: ");
+		put_label(f, r->kr_why);
+	}
+	fprintf(f, "\",nr_cpus=\"%d\"} 1\n", rep->nr_cpus);
+
+	family(f, "mgtrace_source_info", "gauge", "Every counter mgtrace knows: its source "
+	       "(kernel, bpf, derived, unavailable), where it comes from, whether it is exported "
+	       "as mgtrace_COUNTER_total, and why not (value always 1)");
+	for (i = 0; i < MG_R_NR; i++) {
+		const struct mg_row *row = &rep->rows[i];
+		const char *state = row_state(row);
+
+		fprintf(f, "mgtrace_source_info{counter=\"%s\",source=\"%s\",from=\"", row->name,
+			mg_src_name(row->src));
+		put_label(f, row->detail);
+		fprintf(f, "\",state=\"%s\",per_cpu=\"%s\",reason=\"", state,
+			row->have_percpu ? "yes" : "no");
+		if (!strcmp(state, "derived"))
+			fprintf(f, "derived from other counters read at slightly different instants "
+				"(not monotonic): compute it in PromQL as ");
+		put_label(f, !strcmp(state, "derived") ? row->detail : row->why);
+		fprintf(f, "\"} 1\n");
+	}
+}
+
+int mg_prom_render(FILE *f, struct mg_run *r, const char *scope, uint64_t intervals)
+{
+	struct mg_report rep;
+	struct timespec now;
+	uint64_t misses;
+	double start;
+	char name[96];
+	int i, cpu, err;
+
+	if ((err = mg_report_build(&rep, &r->cfg, &r->first, &r->cur)))
+		return err;
+	put_info(f, r, scope, &rep);
+	for (i = 0; i < MG_R_NR; i++) {
+		const struct mg_row *row = &rep.rows[i];
+
+		if (strcmp(row_state(row), "exported"))
+			continue;
+		snprintf(name, sizeof(name), "mgtrace_%s_total", row->name);
+		family(f, name, "counter", row_help[i] ? row_help[i] : row->name);
+		if (!row->have_percpu) {
+			fprintf(f, "%s %" PRId64 "\n", name, row->total);
+			continue;
+		}
+		for (cpu = 0; cpu < rep.nr_cpus; cpu++)
+			fprintf(f, "%s{cpu=\"%d\"} %" PRId64 "\n", name, cpu, row->percpu[cpu]);
+	}
+	/* CLOCK_REALTIME of the first snapshot (taken with CLOCK_MONOTONIC) */
+	clock_gettime(CLOCK_REALTIME, &now);
+	start = now.tv_sec + now.tv_nsec / 1e9 - (mg_now_ns() - r->first.t_ns) / 1e9;
+	family(f, "mgtrace_start_time_seconds", "gauge",
+	       "Unix time when counting began: every counter is cumulative since then");
+	fprintf(f, "mgtrace_start_time_seconds %.3f\n", start);
+	family(f, "mgtrace_elapsed_seconds", "gauge",
+	       "Seconds counted: from the first snapshot to the one this file was written from");
+	fprintf(f, "mgtrace_elapsed_seconds %.9f\n", (r->cur.t_ns - r->first.t_ns) / 1e9);
+	family(f, "mgtrace_intervals_total", "counter",
+	       "Intervals (-i) completed when this file was written");
+	fprintf(f, "mgtrace_intervals_total %" PRIu64 "\n", intervals);
+	family(f, "mgtrace_debugfs_mismatches", "gauge", "Counters whose cumulative count lies "
+	       "outside the debugfs multigrain_timestamps bracket of the same window (0 expected)");
+	fprintf(f, "mgtrace_debugfs_mismatches %d\n", rep.mismatches);
+	misses = mg_session_recursion_misses(&r->sess, NULL, 0);
+	family(f, "mgtrace_bpf_recursion_misses_total", "counter", "Runs the kernel skipped of "
+	       "mgtrace's BPF programs (recursion_misses): the bpf counters are short by that many");
+	fprintf(f, "mgtrace_bpf_recursion_misses_total %" PRIu64 "\n", misses);
+	mg_report_free(&rep);
+	return ferror(f) ? -EIO : 0;
+}
+
+int mg_prom_check_path(const char *path)
+{
+	char buf[PATH_MAX], *dir;
+	struct stat st;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	dir = dirname(buf);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return mg_err(MG_EXIT_USAGE, "stat: --prometheus '%s': directory '%s' %s", path, dir,
+			      errno == ENOENT ? "does not exist" : "is not a directory");
+	if (access(dir, W_OK))
+		return mg_err(MG_EXIT_USAGE, "stat: --prometheus '%s': directory '%s' not writable: "
+			      "%s", path, dir, strerror(errno));
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return mg_err(MG_EXIT_USAGE, "stat: --prometheus '%s' is a directory", path);
+	return 0;
+}
+
+int mg_prom_write(const char *path, struct mg_run *r, const char *scope, uint64_t intervals)
+{
+	char tmp[PATH_MAX], dbuf[PATH_MAX], bbuf[PATH_MAX];
+	FILE *f;
+	int fd, err;
+
+	snprintf(dbuf, sizeof(dbuf), "%s", path);
+	snprintf(bbuf, sizeof(bbuf), "%s", path);
+	/* hidden and not ending in .prom: the textfile collector never reads it */
+	if (snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dirname(dbuf), basename(bbuf)) >=
+	    (int)sizeof(tmp))
+		return mg_err(-ENAMETOOLONG, "stat: --prometheus '%s': name too long", path);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return mg_err(-errno, "stat: writing --prometheus '%s': %s: %s", path, tmp,
+			      strerror(errno));
+	if (fchmod(fd, 0644) || !(f = fdopen(fd, "w"))) {
+		err = -errno;
+		close(fd);
+		goto fail;
+	}
+	err = mg_prom_render(f, r, scope, intervals);
+	/* fclose closes fd whatever it returns */
+	if (fclose(f) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (!err)
+		return 0;
+fail:
+	unlink(tmp);
+	return mg_err(err, "stat: writing --prometheus '%s': %s", path, strerror(-err));
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * prom.h - `stat --prometheus FILE`: the counters in the Prometheus text exposition
+ * format (version 0.0.4), for node_exporter's textfile collector.
+ */
+#ifndef MG_PROM_H
+#define MG_PROM_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "run.h"
+
+/*
+ * Check, before anything is attached, that FILE can be written as mg_prom_write()
+ * writes it: its directory exists and is writable. Returns 0, or MG_EXIT_USAGE with
+ * one line printed.
+ */
+int mg_prom_check_path(const char *path);
+
+/*
+ * Render the counters of r, cumulative from its first snapshot to r->cur, to f:
+ * one counter family per counter row read from the kernel or BPF (mgtrace_ROW_total,
+ * a `cpu` label per possible CPU where per-CPU values exist, else one series), the
+ * info metrics mgtrace_info (backend, kernel release, scope ("system-wide", "pid N and
+ * its descendants", ...), tracepoints, per-CPU reader)
+ * and mgtrace_source_info (every row: source, where it comes from, and why a row is
+ * absent: derived rows are left to PromQL, unavailable rows are never written as 0),
+ * and the gauges of the window. intervals: -i rows done so far. Returns 0 or -errno.
+ */
+int mg_prom_render(FILE *f, struct mg_run *r, const char *scope, uint64_t intervals);
+
+/*
+ * Write mg_prom_render()'s output to a temporary file in FILE's directory (mode
+ * 0644, so that node_exporter's user can read it), then rename it over FILE: a
+ * reader sees the old or the new file, never a part. Returns 0 or -errno, with one
+ * line printed on failure; no temporary file is left behind.
+ */
+int mg_prom_write(const char *path, struct mg_run *r, const char *scope, uint64_t intervals);
+
+#endif
