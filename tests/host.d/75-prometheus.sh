@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0
+# 75-prometheus.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
+# stat --prometheus with the real components from Debian: node_exporter's textfile collector
+# serves the file over HTTP, a Prometheus server scrapes it every second and answers the
+# README's two queries, promtool lints the file and the contrib/ alert rules. The scraped
+# values must equal mgtrace's own JSON for the same window; both servers are stopped and
+# nothing is left behind.
+echo "# stat --prometheus, node_exporter, Prometheus, promtool"
+NODE_EXPORTER=$(command -v prometheus-node-exporter || command -v node_exporter)
+PROMETHEUS=$(command -v prometheus)
+PROMTOOL=$(command -v promtool)
+
+python3 tests/promcheck.py selftest > "$T/prom-self.chk" 2>&1
+tally prom-selftest "$T/prom-self.chk"
+
+if [ -z "$NODE_EXPORTER" ] || [ -z "$PROMETHEUS" ] || [ -z "$PROMTOOL" ]; then
+	bad "prometheus: prometheus-node-exporter and prometheus (promtool) are installed (sh tools/deps.sh)"
+else
+	# promtool check rules on the example alert rules, and on a broken copy (must fail)
+	if "$PROMTOOL" check rules contrib/mgtrace.rules.yml > "$T/rules.out" 2>&1; then
+		ok "promtool check rules contrib/mgtrace.rules.yml: $(grep -o 'SUCCESS.*' "$T/rules.out")"
+	else
+		bad "promtool check rules contrib/mgtrace.rules.yml: $(cat "$T/rules.out")"
+	fi
+	sed 's/expr: /expr: sum(/' contrib/mgtrace.rules.yml > "$T/broken.rules.yml"
+	"$PROMTOOL" check rules "$T/broken.rules.yml" > /dev/null 2>&1 \
+		&& bad "promtool check rules: a broken expression fails" \
+		|| ok "promtool check rules: a broken expression fails"
+
+	if "$PROMTOOL" test rules contrib/mgtrace.rules.test.yml > "$T/rtest.out" 2>&1; then
+		ok "promtool test rules: each alert fires on its case, none on a steady machine"
+	else
+		bad "promtool test rules contrib/mgtrace.rules.test.yml: $(cat "$T/rtest.out")"
+	fi
+	# the systemd unit: systemd's own parser accepts every line (a misspelt key is reported)
+	if command -v systemd-analyze > /dev/null; then
+		sed "s|/usr/sbin/mgtrace|$(realpath "$MG")|" contrib/mgtrace-exporter.service > "$T/mgtrace-exporter.service"
+		out=$(systemd-analyze verify --man=no "$T/mgtrace-exporter.service" 2>&1)
+		[ $? = 0 ] && [ -z "$out" ] && ok "systemd-analyze verify contrib/mgtrace-exporter.service" \
+			|| bad "systemd-analyze verify contrib/mgtrace-exporter.service: $out"
+		sed 's/^PrivateIPC=/PrivateIPCx=/' "$T/mgtrace-exporter.service" > "$T/bad.service"
+		[ -n "$(systemd-analyze verify --man=no "$T/bad.service" 2>&1)" ] \
+			&& ok "systemd-analyze verify reports a misspelt key" || bad "systemd-analyze verify reports a misspelt key"
+	else
+		skip unit-verify "systemd-analyze is not installed"
+	fi
+	# the unit's CapabilityBoundingSet is enough for the exporter, and each of CAP_BPF and
+	# CAP_PERFMON is needed (the process runs as root, as the unit's User=root)
+	caps=$(sed -n 's/^CapabilityBoundingSet=//p' contrib/mgtrace-exporter.service)
+	capset() { echo "-all$(for c in "$@"; do printf ',+%s' "$(echo "${c#CAP_}" | tr A-Z a-z)"; done)"; }
+	mkdir "$T/caps"
+	setpriv --bounding-set="$(capset $caps)" --inh-caps=-all -- \
+		$MG stat -c 1 -i 0.2 --prometheus "$T/caps/m.prom" > /dev/null 2> "$T/caps.err"
+	rc=$?
+	[ $rc = 0 ] && grep -q '^mgtrace_floor_swaps_total{cpu="0"} ' "$T/caps/m.prom" \
+		&& ok "the exporter runs with the unit's bounding set only ($caps)" \
+		|| bad "the exporter runs with the unit's bounding set only ($caps): exit $rc $(cat "$T/caps.err")"
+	for c in CAP_BPF CAP_PERFMON; do
+		setpriv --bounding-set="$(capset $(echo $caps | tr ' ' '\n' | grep -vx $c))" --inh-caps=-all -- \
+			$MG stat -c 1 -i 0.2 --prometheus "$T/caps/n.prom" > /dev/null 2> "$T/caps.err"
+		rc=$?
+		[ $rc = 3 ] && ok "without $c the exporter exits 3: $(cat "$T/caps.err")" \
+			|| bad "without $c the exporter exits 3: exit $rc $(cat "$T/caps.err")"
+	done
+	expect "capabilities: nothing left attached" test "$(left_attached)" = 0
+
+	# a reader never sees a half-written file: 100 rewrites at 20 ms, read in a loop
+	mkdir "$T/prr"
+	$MG stat -i 0.02 -c 100 --prometheus "$T/prr/mgtrace.prom" > /dev/null 2>&1 &
+	mgp=$!
+	python3 tests/promcheck.py reads "$T/prr/mgtrace.prom" 1.5 > "$T/prr.chk" 2>&1
+	wait $mgp && ok "stat -i 0.02 -c 100 --prometheus exits 0" || bad "stat -i 0.02 -c 100 --prometheus exits 0"
+	tally prom-atomic "$T/prr.chk"
+	[ "$(ls -A "$T/prr")" = mgtrace.prom ] && ok "only the metrics file is left in its directory" \
+		|| bad "only the metrics file is left in its directory: $(ls -A "$T/prr")"
+
+	# two free local ports
+	read -r p1 p2 <<-EOF
+	$(python3 -c 'import socket
+s = [socket.socket() for _ in range(2)]
+for x in s: x.bind(("127.0.0.1", 0))
+print(*[x.getsockname()[1] for x in s])')
+	EOF
+	D="$T/textfile"
+	mkdir -p "$D" "$T/tsdb"
+	"$NODE_EXPORTER" --web.listen-address="127.0.0.1:$p1" --collector.disable-defaults \
+		--collector.textfile --collector.textfile.directory="$D" > "$T/ne.log" 2>&1 &
+	nep=$!
+	printf 'global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: node\n    static_configs:\n      - targets: ["127.0.0.1:%s"]\n' \
+		"$p1" > "$T/prometheus.yml"
+	"$PROMETHEUS" --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" \
+		--web.listen-address="127.0.0.1:$p2" > "$T/prometheus.log" 2>&1 &
+	prp=$!
+	for i in $(seq 100); do
+		python3 tests/promcheck.py fetch "http://127.0.0.1:$p1/metrics" "$T/m0.txt" 2>/dev/null &&
+			python3 tests/promcheck.py fetch "http://127.0.0.1:$p2/-/ready" "$T/r0.txt" 2>/dev/null && break
+		sleep 0.2
+	done
+	expect "node_exporter on 127.0.0.1:$p1 and Prometheus on 127.0.0.1:$p2 answer" \
+		grep -q Ready "$T/r0.txt"
+
+	expect "Prometheus scraped node_exporter" python3 tests/promcheck.py wait-scraped "http://127.0.0.1:$p2"
+	$MG stat -e all -i 1 --prometheus "$D/mgtrace.prom" --json -o "$T/prom.json" 2> "$T/prom.err" &
+	mgp=$!
+	for i in $(seq 50); do [ -e "$D/mgtrace.prom" ] && break; sleep 0.1; done
+	$MG stress --duration 4 > /dev/null 2>&1
+	sleep 2.5
+	python3 tests/promcheck.py fetch "http://127.0.0.1:$p1/metrics" "$T/live.txt"
+	python3 tests/promcheck.py query "http://127.0.0.1:$p2" "$T/tsdb.json"
+	kill -INT $mgp
+	wait $mgp && ok "stat -i 1 --prometheus: SIGINT ends it with exit 0" \
+		|| bad "stat -i 1 --prometheus: SIGINT ends it with exit 0: $(cat "$T/prom.err")"
+	python3 tests/promcheck.py fetch "http://127.0.0.1:$p1/metrics" "$T/final.txt"
+	python3 tests/promcheck.py scrape "$T/live.txt" "$T/prom.json" > "$T/live.chk" 2>&1
+	tally prom-live "$T/live.chk"
+	python3 tests/promcheck.py scrape "$T/final.txt" "$T/prom.json" --final > "$T/final.chk" 2>&1
+	tally prom-final "$T/final.chk"
+	python3 tests/promcheck.py tsdb "$T/tsdb.json" "$T/prom.json" > "$T/tsdb.chk" 2>&1
+	tally prom-tsdb "$T/tsdb.chk"
+	if "$PROMTOOL" check metrics < "$D/mgtrace.prom" > "$T/lint.out" 2>&1; then
+		ok "promtool check metrics passes on the file"
+	else
+		bad "promtool check metrics passes on the file: $(cat "$T/lint.out")"
+	fi
+	# the linter is not blind: a counter without _total must be reported
+	sed 's/mgtrace_floor_swaps_total/mgtrace_floor_swaps/' "$D/mgtrace.prom" |
+		"$PROMTOOL" check metrics > /dev/null 2>&1 && bad "promtool check metrics: a counter without _total fails" \
+		|| ok "promtool check metrics: a counter without _total fails"
+	# MGTRACE_PROM_OUT=DIR keeps the run's files (the README's excerpt and query output)
+	[ -n "${MGTRACE_PROM_OUT:-}" ] && cp "$D/mgtrace.prom" "$T/live.txt" "$T/tsdb.json" \
+		"$T/prom.json" "$T/live.chk" "$T/final.chk" "$T/tsdb.chk" "$MGTRACE_PROM_OUT/"
+	kill $nep $prp
+	wait $nep $prp 2>/dev/null
+	if kill -0 $nep 2>/dev/null || kill -0 $prp 2>/dev/null || kill -0 $mgp 2>/dev/null; then
+		bad "prometheus: node_exporter, Prometheus and mgtrace stopped"
+	else
+		ok "prometheus: node_exporter, Prometheus and mgtrace stopped"
+	fi
+	[ "$(ls -A "$D")" = mgtrace.prom ] && ok "prometheus: no temporary file left beside mgtrace.prom" \
+		|| bad "prometheus: no temporary file left beside mgtrace.prom: $(ls -A "$D")"
+	expect "prometheus: nothing left attached" test "$(left_attached)" = 0
+	rm -rf "$D" "$T/tsdb"
+fi
+
+badcase prom-no-dir 2 "does not exist" $MG stat --prometheus /nonexistent-dir/m.prom
+badcase prom-dir 2 "is a directory" $MG stat --prometheus /tmp
