@@ -8,7 +8,9 @@
 #   make test-host  host tests only
 #   make static     statically linked ./mgtrace.static (for initramfs images)
 #   make vmlinux    regenerate vmlinux/vmlinux.h from /sys/kernel/btf/vmlinux
-#   make install    install to $(DESTDIR)$(PREFIX)/sbin
+#   make man        build/mgtrace.8 from docs/mgtrace.8.scd (scdoc)
+#   make install    install the binary, man page, bash completion, JSON schemas, systemd
+#                   unit and alert rules under $(DESTDIR)$(PREFIX); make uninstall removes them
 
 CLANG    ?= clang
 BPFTOOL  ?= bpftool
@@ -31,11 +33,19 @@ OBJS     := $(patsubst src/%.c,$(OUT)/%.o,$(SRCS))
 LIB_OBJS := $(filter-out $(OUT)/main.o,$(OBJS))
 HDRS     := $(wildcard include/*.h src/*.h)
 
-.PHONY: all deps run test test-host test-vm static install vmlinux clean
+SCDOC    ?= scdoc
+SBINDIR  := $(PREFIX)/sbin
+MANDIR   := $(PREFIX)/share/man
+DATADIR  := $(PREFIX)/share/mgtrace
+BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
+UNITDIR  := $(PREFIX)/lib/systemd/system
+SCHEMAS  := $(wildcard docs/schema/*.schema.json)
+
+.PHONY: all deps run test test-host test-vm static install uninstall man vmlinux clean
 # keep the BPF objects and skeletons: they are inputs of every src/*.o
 .SECONDARY:
 
-all: mgtrace
+all: mgtrace man
 
 $(OUT):
 	mkdir -p $@
@@ -73,14 +83,32 @@ run: deps
 
 test: test-host test-vm
 
-test-host: mgtrace $(OUT)/unit_tests
+man: $(OUT)/mgtrace.8
+$(OUT)/mgtrace.8: docs/mgtrace.8.scd | $(OUT)
+	$(SCDOC) < $< > $@.tmp && mv $@.tmp $@
+
+test-host: mgtrace man $(OUT)/unit_tests
 	tests/run-host-tests.sh
 
 test-vm: mgtrace.static
 	tests/vm/vm-test.sh ./mgtrace.static
 
-install: mgtrace
-	install -D -m 0755 mgtrace $(DESTDIR)$(PREFIX)/sbin/mgtrace
+install: mgtrace man
+	install -D -m 0755 mgtrace $(DESTDIR)$(SBINDIR)/mgtrace
+	install -D -m 0644 $(OUT)/mgtrace.8 $(DESTDIR)$(MANDIR)/man8/mgtrace.8
+	install -D -m 0644 contrib/mgtrace.bash-completion $(DESTDIR)$(BASHCOMPDIR)/mgtrace
+	install -d $(DESTDIR)$(DATADIR)/schemas
+	install -m 0644 $(SCHEMAS) $(DESTDIR)$(DATADIR)/schemas/
+	install -D -m 0644 contrib/mgtrace.rules.yml $(DESTDIR)$(DATADIR)/mgtrace.rules.yml
+	sed 's|/usr/sbin/mgtrace|$(SBINDIR)/mgtrace|' contrib/mgtrace-exporter.service > $(OUT)/mgtrace-exporter.service
+	install -D -m 0644 $(OUT)/mgtrace-exporter.service $(DESTDIR)$(UNITDIR)/mgtrace-exporter.service
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/mgtrace $(DESTDIR)$(MANDIR)/man8/mgtrace.8 \
+		$(DESTDIR)$(BASHCOMPDIR)/mgtrace $(DESTDIR)$(UNITDIR)/mgtrace-exporter.service \
+		$(DESTDIR)$(DATADIR)/mgtrace.rules.yml \
+		$(addprefix $(DESTDIR)$(DATADIR)/schemas/,$(notdir $(SCHEMAS)))
+	-rmdir $(DESTDIR)$(DATADIR)/schemas $(DESTDIR)$(DATADIR) 2>/dev/null
 
 vmlinux:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h.tmp

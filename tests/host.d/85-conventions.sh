@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: GPL-2.0
+# 85-conventions.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
+# The conventions of a tool in /usr/sbin: the man page renders without warnings and names every
+# option the binary's --help prints; bash completion offers the commands, options and option
+# values the binary accepts; make install/uninstall honour DESTDIR and PREFIX.
+echo "# man page, bash completion, make install"
+MAN8=build/mgtrace.8
+
+# man page: no warning at any width; a defective page must warn
+if [ ! -s "$MAN8" ]; then
+	bad "man page $MAN8 built (make man; needs scdoc)"
+else
+	w=""
+	for width in 60 80 132; do
+		w="$w$(MANWIDTH=$width LC_ALL=C.UTF-8 man --warnings -l "$MAN8" 2>&1 > /dev/null)"
+	done
+	[ -z "$w" ] && ok "man --warnings -l $MAN8: no warning (widths 60, 80, 132)" \
+		|| bad "man --warnings -l $MAN8: $w"
+	{ cat "$MAN8"; printf '.XY undefined macro\n'; } > "$T/bad.8"
+	[ -n "$(LC_ALL=C.UTF-8 man --warnings -l "$T/bad.8" 2>&1 > /dev/null)" ] \
+		&& ok "man --warnings reports a defective page" || bad "man --warnings reports a defective page"
+	LC_ALL=C.UTF-8 MANWIDTH=1000 man -l "$MAN8" > "$T/man.txt" 2> /dev/null
+	python3 tests/mancheck.py options "$T/man.txt" "$MG" > "$T/man.chk" 2>&1
+	tally man-options "$T/man.chk"
+	python3 tests/mancheck.py selftest "$T/man.txt" "$MG" > "$T/man-self.chk" 2>&1
+	tally man-selftest "$T/man-self.chk"
+fi
+
+# bash completion, in a bash that loads bash-completion and the file (as a login shell's would)
+BC=/usr/share/bash-completion/bash_completion
+if [ ! -r "$BC" ]; then
+	bad "bash-completion is installed (sh tools/deps.sh)"
+else
+	cat > "$T/comp.sh" <<-'EOF'
+	. "$1"; . contrib/mgtrace.bash-completion
+	PATH=$(dirname "$(realpath "$2")"):$PATH
+	complete -p mgtrace > /dev/null || { echo "FAIL complete -p mgtrace: not registered"; exit; }
+	echo "ok   complete -p mgtrace: $(complete -p mgtrace)"
+	# c WORDS...: what completing the last word offers
+	c() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_LINE="$*"
+	      COMP_POINT=${#COMP_LINE}; COMPREPLY=(); _mgtrace 2> /dev/null; echo "${COMPREPLY[*]}"; }
+	# same WANT GOT NAME: the two word sets are equal
+	same() { local a b; a=$(echo $1 | tr ' ' '\n' | sort -u | xargs); b=$(echo $2 | tr ' ' '\n' | sort -u | xargs)
+	         [ "$a" = "$b" ] && echo "ok   completion: $3: $b" || echo "FAIL completion: $3: offers '$b', want '$a'"; }
+	cmds=$(mgtrace --help | sed -n '/^Commands/,/^$/s/^  \([a-z]*\) .*/\1/p' | xargs)
+	same "$cmds" "$(c mgtrace '')" "the commands of mgtrace --help"
+	same "stat stress" "$(c mgtrace st)" "a prefix"
+	same "$cmds" "$(c mgtrace help '')" "help COMMAND"
+	for cmd in probe stat trace check stress clocks; do
+		want=$(mgtrace $cmd --help | grep -oE -- '(^|[[:space:][,])--[a-z][a-z0-9-]*' | sed 's/^[[:space:][,]*//' | sort -u | xargs)
+		got=$(c mgtrace $cmd -- | tr ' ' '\n' | grep -- '^--.' | xargs)
+		same "$want" "$got" "$cmd: the long options of its --help"
+	done
+	# option values: the sets the binary's own error messages list
+	for cmd in stat trace check; do
+		want=$(mgtrace $cmd --backend bogus 2>&1 | sed 's/.*(\(.*\)).*/\1/; s/:.*//; s/,//g')
+		same "$want" "$(c mgtrace $cmd --backend '')" "$cmd --backend values"
+		same "$want" "$(c mgtrace $cmd -b '')" "$cmd -b values"
+	done
+	want=$(mgtrace stat -e bogus 2>&1 | sed 's/.*(\(.*\)).*/\1/; s/,//g')
+	same "$want" "$(c mgtrace stat -e '')" "stat -e values"
+	same "stat_queries,ctime_skips stat_queries,ctime_sets" "$(c mgtrace stat -e stat_queries,ct)" "stat -e: the next item of a list"
+	want=$(mgtrace trace --events bogus 2>&1 | sed 's/.*comma list of \(.*\)).*/\1/; s/,//g')
+	same "$want" "$(c mgtrace trace --events '')" "trace --events values"
+	mkdir -p "$3/dir.d"; : > "$3/file.prom"
+	same "$3/dir.d $3/file.prom" "$(c mgtrace stat --prometheus "$3/")" "stat --prometheus: file names"
+	same "$3/dir.d" "$(c mgtrace stress --dir "$3/")" "stress --dir: directories"
+	same "mgtrace" "$(c mgtrace stat -- mgtrac)" "the COMMAND after --"
+	same "" "$(c mgtrace stat -i '')" "nothing offered for a number"
+	# the check can fail: a command the completion does not know
+	same "$cmds bogus" "$(c mgtrace '')" "selftest: a missing command is reported" | sed 's/^ok /FAIL /; t; s/^FAIL /ok   /'
+	EOF
+	mkdir -p "$T/comp"
+	bash --norc --noprofile "$T/comp.sh" "$BC" "$MG" "$T/comp" > "$T/comp.chk" 2>&1
+	tally completion "$T/comp.chk"
+fi
+
+# make install / uninstall with DESTDIR and PREFIX: every file where it belongs, nothing left
+for prefix in /usr /opt/mgtrace; do
+	D="$T/inst$(echo $prefix | tr / _)"
+	if make -s install DESTDIR="$D" PREFIX="$prefix" > "$T/inst.log" 2>&1; then
+		missing=""
+		for f in sbin/mgtrace share/man/man8/mgtrace.8 share/bash-completion/completions/mgtrace \
+			lib/systemd/system/mgtrace-exporter.service share/mgtrace/mgtrace.rules.yml \
+			$(cd docs/schema && ls *.schema.json | sed 's|^|share/mgtrace/schemas/|'); do
+			[ -s "$D$prefix/$f" ] || missing="$missing $f"
+		done
+		[ -z "$missing" ] && ok "make install DESTDIR PREFIX=$prefix: $(find "$D" -type f | wc -l) files under DESTDIR$prefix" \
+			|| bad "make install DESTDIR PREFIX=$prefix: missing$missing"
+		outside=$(find "$D" -type f | grep -v "^$D$prefix/")
+		[ -z "$outside" ] && ok "make install PREFIX=$prefix: nothing outside DESTDIR$prefix" \
+			|| bad "make install PREFIX=$prefix: files outside: $outside"
+		grep -q "^ExecStart=$prefix/sbin/mgtrace stat " "$D$prefix/lib/systemd/system/mgtrace-exporter.service" \
+			&& ok "installed unit runs $prefix/sbin/mgtrace" || bad "installed unit runs $prefix/sbin/mgtrace"
+		make -s uninstall DESTDIR="$D" PREFIX="$prefix" > "$T/inst.log" 2>&1
+		left=$(find "$D" -type f)
+		[ -z "$left" ] && ok "make uninstall PREFIX=$prefix removes every installed file" \
+			|| bad "make uninstall PREFIX=$prefix leaves: $left"
+	else
+		bad "make install DESTDIR PREFIX=$prefix: $(tail -3 "$T/inst.log")"
+	fi
+	rm -rf "$D"
+done
