@@ -54,6 +54,13 @@ badcase() {
 	ok "$name (exit $want: $(cat "$T/err"))"
 }
 
+# schema_valid NAME SCHEMA FILE: every JSON line of FILE is valid against
+# docs/schema/SCHEMA.schema.json (tests/schemacheck.py; a field the schema lacks fails)
+schema_valid() {
+	python3 tests/schemacheck.py validate "$2" "$3" > "$T/$1.schema" 2>&1
+	tally "$1-schema" "$T/$1.schema"
+}
+
 # stat around stress. No retry: background events (this machine updates a ctime about every
 # 5 s) fall inside the debugfs bracket each row is judged against, so every row must match.
 stat_run() { # NAME EXPECT_FS STRESS_ARGS...
@@ -63,6 +70,7 @@ stat_run() { # NAME EXPECT_FS STRESS_ARGS...
 	python3 tests/checkjson.py stat "$T/$name.json" --expect-backend "$HOST_STAT_BACKEND" \
 		--exact-kernel --kernel-percpu > "$T/$name.chk" 2>&1
 	tally "$name" "$T/$name.chk"
+	schema_valid "$name" stat "$T/$name.json"
 	grep -q "($fs)" "$T/$name.out" && ok "$name: stress ran on $fs" \
 		|| bad "$name: stress ran on $fs: $(cat "$T/$name.out")"
 }
@@ -76,6 +84,7 @@ check_case() {
 	[ $rc = "$want" ] && ok "$name: exit $rc" || bad "$name: exit $rc, want $want: $(tail -3 "$T/$name.err")"
 	python3 tests/checkjson.py check "$T/$name.json" "${cargs[@]}" > "$T/$name.chk" 2>&1
 	tally "$name" "$T/$name.chk"
+	schema_valid "$name" check "$T/$name.json"
 }
 
 # busy_width FILE: the widest debugfs bracket of any row in any object of a stat --json FILE

@@ -7,6 +7,7 @@ echo "# stat on a busy machine (an outside stress)"
 $MG stress --threads 2 --ops 1000000000 > "$T/busy-stress.out" 2>&1 & spid=$!
 sleep 0.5
 $MG stat --json -o "$T/busy.json" -- sleep 1 > /dev/null 2>&1 || bad "busy stat exits 0"
+schema_valid busy stat "$T/busy.json"
 python3 tests/checkjson.py stat "$T/busy.json" --expect-backend "$HOST_STAT_BACKEND" --exact-kernel \
 	--kernel-percpu > "$T/c" 2>&1; tally busy-stat "$T/c"
 # the outside stress counted in the window

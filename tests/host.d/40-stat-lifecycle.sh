@@ -3,6 +3,7 @@
 echo "# intervals, COMMAND status, signals"
 $MG stat --json -i 0.2 -c 3 -o "$T/iv.json" > /dev/null 2>&1
 python3 tests/checkjson.py intervals "$T/iv.json" 3 > "$T/c" 2>&1; tally intervals "$T/c"
+schema_valid intervals stat "$T/iv.json"
 $MG stat -- sh -c 'exit 7' > /dev/null 2>&1; rc=$?
 [ $rc = 7 ] && ok "stat -- COMMAND exits with COMMAND's status (7)" || bad "COMMAND status: got $rc"
 $MG stat -- /nonexistent/cmd > /dev/null 2> "$T/err"; rc=$?

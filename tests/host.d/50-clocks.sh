@@ -28,6 +28,7 @@ python3 tests/checkclocks.py check "$T/clocks.json" --iterations 20000 --hres $h
 tally clocks "$T/c"
 # The checker can fail: doctored copies (a CPU-time clock claiming vdso, BOOTTIME a syscall...).
 python3 tests/checkclocks.py selftest "$T/clocks.json" > "$T/c" 2>&1; tally clocks-selftest "$T/c"
+schema_valid clocks clocks "$T/clocks.json"
 
 $MG clocks --iterations 2000 --cpu 0 > "$T/clocks.txt" 2>&1
 grep -q "pinned to CPU 0" "$T/clocks.txt" && grep -q "^clocksource: $cs " "$T/clocks.txt" \

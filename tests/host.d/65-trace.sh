@@ -9,6 +9,7 @@ echo a > "$F"; echo a > "$G"
 $MG trace --json -o "$T/trace.json" --path "$F" -- python3 tests/trace_workload.py seq "$F" > "$T/trace.out" 2> "$T/trace.err"
 rc=$?
 [ $rc = 0 ] && ok "trace -- COMMAND exits with its status" || bad "trace exit $rc: $(cat "$T/trace.err")"
+schema_valid trace trace "$T/trace.json"
 python3 tests/checkjson.py trace-seq "$T/trace.json" "$F" "$T/trace.out" > "$T/trace.chk" 2>&1
 tally trace-seq "$T/trace.chk"
 

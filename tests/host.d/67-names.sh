@@ -33,6 +33,7 @@ HEXARGS[2]=$(hex "$D")
 $MG trace --json -o "$T/names-trace.json" -- python3 tests/names_workload.py "$D" "${ARGS[@]}" > /dev/null 2> "$T/names-trace.err" \
 	&& ok "trace --json around the names workload exits 0" || bad "trace names: $(cat "$T/names-trace.err")"
 python3 tests/checkjson.py trace-names "$T/names-trace.json" > "$T/names-trace.chk" 2>&1
+schema_valid names-trace trace "$T/names-trace.json"
 tally trace-names "$T/names-trace.chk"
 rm -f "$D"/*
 $MG trace -o "$T/names-trace.txt" -- python3 tests/names_workload.py "$D" "${ARGS[@]}" > /dev/null 2>&1

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+# 87-schemas.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
+# docs/schema/*.schema.json against real output of every --json command (the other host tests
+# validate theirs too, with schema_valid), and each schema rejects a field it does not know at
+# any depth, a value of the wrong type, and a line without its required fields.
+echo "# JSON schemas"
+if ! python3 -c 'import jsonschema' 2> /dev/null; then
+	bad "python3-jsonschema is installed (sh tools/deps.sh)"
+else
+	mkdir -p "$T/js"
+	$MG stat -e all -i 0.3 --json -o "$T/js/stat.json" -- $MG stress --duration 1 > /dev/null 2>&1
+	$MG stat --json -o "$T/js/stat-cmd.json" -- sh -c 'exit 3' > /dev/null 2>&1
+	$MG probe --json > "$T/js/probe.json" 2> /dev/null
+	$MG check --json --duration 1 -o "$T/js/check.json" > /dev/null 2>&1
+	$MG check --json -o "$T/js/check-cmd.json" -- $MG stress --duration 1 --threads 1 > /dev/null 2>&1
+	$MG clocks --json --iterations 2000 > "$T/js/clocks.json" 2> /dev/null
+	$MG trace --json -- sh -c "echo a > $T/js/f; stat $T/js/f > /dev/null; touch -d @1 $T/js/f" \
+		> "$T/js/trace.json" 2> /dev/null
+	for s in stat:stat.json stat:stat-cmd.json probe:probe.json check:check.json check:check-cmd.json \
+		clocks:clocks.json trace:trace.json; do
+		schema=${s%%:*} f=$T/js/${s#*:}
+		python3 tests/schemacheck.py validate "$schema" "$f" > "$T/js.chk" 2>&1
+		tally "schema-$schema" "$T/js.chk"
+		python3 tests/schemacheck.py selftest "$schema" "$f" > "$T/js.chk" 2>&1
+		tally "schema-selftest-$schema" "$T/js.chk"
+	done
+	# every object type the docs name has a schema that was exercised
+	types=$(cat "$T"/js/*.json | python3 -c 'import json, sys
+print(" ".join(sorted({json.loads(l)["type"] for l in sys.stdin if l.strip()})))')
+	[ "$types" = "check clocks event interval probe summary trace_summary" ] \
+		&& ok "schemas validated on the types $types" || bad "schemas validated on the types: $types"
+	# the latency object (stat --latency needs function probes, refused here) is checked as a schema
+	python3 -c 'import json, jsonschema
+jsonschema.Draft202012Validator.check_schema(json.load(open("docs/schema/latency.schema.json")))' \
+		&& ok "latency.schema.json is a valid schema (no host output: needs function probes)" \
+		|| bad "latency.schema.json is a valid schema"
+	expect "schemas: nothing left attached" test "$(left_attached)" = 0
+fi
