@@ -164,9 +164,12 @@ int mg_prom_check_path(const char *path)
 
 	snprintf(buf, sizeof(buf), "%s", path);
 	dir = dirname(buf);
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+	if (stat(dir, &st))
 		return mg_err(MG_EXIT_USAGE, "stat: --prometheus '%s': directory '%s' %s", path, dir,
-			      errno == ENOENT ? "does not exist" : "is not a directory");
+			      errno == ENOENT ? "does not exist" : strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return mg_err(MG_EXIT_USAGE, "stat: --prometheus '%s': '%s' is not a directory",
+			      path, dir);
 	if (access(dir, W_OK))
 		return mg_err(MG_EXIT_USAGE, "stat: --prometheus '%s': directory '%s' not writable: "
 			      "%s", path, dir, strerror(errno));

@@ -72,7 +72,12 @@ def main(argv):
         if argv[1] == "validate":
             if errs:
                 fails += 1
-                e = errs[0]
+                # the most specific error (inside oneOf, the branch of the line's type)
+                e = jsonschema.exceptions.best_match(errs, key=lambda e: (-len(e.absolute_path),))
+                for c in sorted(e.context or [], key=lambda c: -len(c.absolute_path)):
+                    if c.validator != "const" and "type" not in c.absolute_path:
+                        e = c
+                        break
                 print(f"FAIL {argv[2]} schema: {where} ({o.get('type')}): {'/'.join(map(str, e.absolute_path))}: {e.message[:300]}")
             continue
         # selftest: mutations of a valid line must be rejected

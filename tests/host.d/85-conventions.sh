@@ -65,7 +65,9 @@ else
 	mkdir -p "$3/dir.d"; : > "$3/file.prom"
 	same "$3/dir.d $3/file.prom" "$(c mgtrace stat --prometheus "$3/")" "stat --prometheus: file names"
 	same "$3/dir.d" "$(c mgtrace stress --dir "$3/")" "stress --dir: directories"
-	same "mgtrace" "$(c mgtrace stat -- mgtrac)" "the COMMAND after --"
+	got=$(c mgtrace stat -- mgtrac)
+	case " $got " in *" mgtrace "*) echo "ok   completion: the COMMAND after --: $got" ;;
+	*) echo "FAIL completion: the COMMAND after --: offers '$got', want mgtrace among them" ;; esac
 	same "" "$(c mgtrace stat -i '')" "nothing offered for a number"
 	# the check can fail: a command the completion does not know
 	same "$cmds bogus" "$(c mgtrace '')" "selftest: a missing command is reported" | sed 's/^ok /FAIL /; t; s/^FAIL /ok   /'
@@ -92,6 +94,13 @@ for prefix in /usr /opt/mgtrace; do
 			|| bad "make install PREFIX=$prefix: files outside: $outside"
 		grep -q "^ExecStart=$prefix/sbin/mgtrace stat " "$D$prefix/lib/systemd/system/mgtrace-exporter.service" \
 			&& ok "installed unit runs $prefix/sbin/mgtrace" || bad "installed unit runs $prefix/sbin/mgtrace"
+		# bash-completion's on-demand loader finds the installed file (XDG_DATA_DIRS/bash-completion/completions)
+		if [ -r "$BC" ] && XDG_DATA_DIRS="$D$prefix/share" bash --norc --noprofile -c \
+			". $BC; __load_completion mgtrace && complete -p mgtrace" 2> /dev/null | grep -q _mgtrace; then
+			ok "bash-completion loads the installed completion on demand (PREFIX=$prefix)"
+		else
+			bad "bash-completion loads the installed completion on demand (PREFIX=$prefix)"
+		fi
 		make -s uninstall DESTDIR="$D" PREFIX="$prefix" > "$T/inst.log" 2>&1
 		left=$(find "$D" -type f)
 		[ -z "$left" ] && ok "make uninstall PREFIX=$prefix removes every installed file" \
