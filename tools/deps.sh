@@ -19,6 +19,15 @@ elif [ "$(id -u)" = 0 ]; then
 	echo "deps: installing$missing"
 	apt-get update -q
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+	# Debian starts these daemons on install (ports 9090 and 9100 on every interface); the
+	# tests run their own on free local ports, so the ones just installed are stopped again
+	for s in prometheus prometheus-node-exporter; do
+		case " $missing " in *" $s "*)
+			if [ -d /run/systemd/system ] && systemctl disable --now "$s.service" 2>/dev/null; then
+				echo "deps: $s.service stopped and disabled (the tests start their own)"
+			fi ;;
+		esac
+	done
 else
 	echo "deps: as root, run: apt-get install$missing" >&2
 	exit 1
