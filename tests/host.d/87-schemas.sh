@@ -10,14 +10,16 @@ else
 	mkdir -p "$T/js"
 	$MG stat -e all -i 0.3 --json -o "$T/js/stat.json" -- $MG stress --duration 1 > /dev/null 2>&1
 	$MG stat --json -o "$T/js/stat-cmd.json" -- sh -c 'exit 3' > /dev/null 2>&1
+	$MG stat --json -c 1 -i 0.2 -o "$T/js/stat-ended.json" -- sleep 5 > /dev/null 2>&1
 	$MG probe --json > "$T/js/probe.json" 2> /dev/null
 	$MG check --json --duration 1 -o "$T/js/check.json" > /dev/null 2>&1
 	$MG check --json -o "$T/js/check-cmd.json" -- $MG stress --duration 1 --threads 1 > /dev/null 2>&1
 	$MG clocks --json --iterations 2000 > "$T/js/clocks.json" 2> /dev/null
-	$MG trace --json -- sh -c "echo a > $T/js/f; stat $T/js/f > /dev/null; touch -d @1 $T/js/f" \
-		> "$T/js/trace.json" 2> /dev/null
-	for s in stat:stat.json stat:stat-cmd.json probe:probe.json check:check.json check:check-cmd.json \
-		clocks:clocks.json trace:trace.json; do
+	$MG trace --json -o "$T/js/trace.json" -- sh -c "echo a > $T/js/f; stat $T/js/f > /dev/null; touch -d @1 $T/js/f" \
+		> /dev/null 2>&1
+	$MG stress --json -o "$T/js/stress.json" --duration 0.2 > /dev/null 2>&1
+	for s in stat:stat.json stat:stat-cmd.json stat:stat-ended.json probe:probe.json check:check.json check:check-cmd.json \
+		clocks:clocks.json trace:trace.json stress:stress.json; do
 		schema=${s%%:*} f=$T/js/${s#*:}
 		python3 tests/schemacheck.py validate "$schema" "$f" > "$T/js.chk" 2>&1
 		tally "schema-$schema" "$T/js.chk"
@@ -37,7 +39,7 @@ else
 	# every object type the docs name has a schema that was exercised
 	types=$(cat "$T"/js/*.json | python3 -c 'import json, sys
 print(" ".join(sorted({json.loads(l)["type"] for l in sys.stdin if l.strip()})))')
-	[ "$types" = "check clocks event interval probe summary trace_summary" ] \
+	[ "$types" = "check clocks event interval probe stress summary trace_summary" ] \
 		&& ok "schemas validated on the types $types" || bad "schemas validated on the types: $types"
 	expect "schemas: nothing left attached" test "$(left_attached)" = 0
 fi
