@@ -16,6 +16,9 @@
       sample of mgtrace_floor_swaps_total and mgtrace_ctime_updates_total equals the
       JSON cumulated to the mgtrace_intervals_total sample of the same scrape, and the
       README's two queries agree with those samples.
+  promcheck.py fetch URL OUT | query BASE OUT | wait-scraped BASE | free-ports N
+      helpers of tests/host.d/75-prometheus.sh: HTTP GET to a file; the README's queries and
+      the samples they read; wait for a Prometheus server's first scrape; N free local ports.
   promcheck.py selftest
       every check above fails on a doctored input.
 Prints "ok ..." / "FAIL ..." lines (tests/lib.sh tally counts them).
@@ -273,6 +276,16 @@ def main(argv):
     elif argv[1] == "fetch":
         with open(argv[3], "w") as f:
             f.write(http_get(argv[2]))
+        return 0
+    elif argv[1] == "free-ports":
+        # N local TCP ports free now (bound at once, so they differ), for the servers
+        import socket
+        socks = [socket.socket() for _ in range(int(argv[2]))]
+        for s in socks:
+            s.bind(("127.0.0.1", 0))
+        print(*[s.getsockname()[1] for s in socks])
+        for s in socks:
+            s.close()
         return 0
     elif argv[1] == "wait-scraped":
         # until the server stored a sample of its target (its first scrape), up to 30 s

@@ -5,6 +5,8 @@
   schemacheck.py validate SCHEMA FILE...
       every JSON line of each FILE is valid against docs/schema/SCHEMA.schema.json
       (stat, check, trace, probe, clocks; stat's summary includes latency).
+  schemacheck.py types FILE... | available
+      the object types in FILEs; exit 0 when python3-jsonschema can be imported.
   schemacheck.py selftest SCHEMA FILE...
       the schema rejects each line of FILE with a field added to any one of its objects (at
       every depth: a field the code adds without the schema fails), and with any field's
@@ -19,7 +21,14 @@ import sys
 
 import warnings
 
-import jsonschema
+try:
+    import jsonschema
+except ImportError:
+    if sys.argv[1:2] == ["available"]:
+        sys.exit(1)
+    raise
+if sys.argv[1:2] == ["available"]:
+    sys.exit(0)
 
 # RefResolver: Debian 12's python3-jsonschema (4.10) has no other way; newer ones warn
 warnings.filterwarnings("ignore", category=DeprecationWarning)
@@ -114,6 +123,10 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["types"]:
+        # the object types of JSON lines files, sorted, space-separated
+        print(" ".join(sorted({o.get("type") for _, o in lines(sys.argv[2:])})))
+        sys.exit(0)
     if len(sys.argv) < 4 or sys.argv[1] not in ("validate", "selftest"):
         sys.exit(__doc__)
     sys.exit(main(sys.argv))

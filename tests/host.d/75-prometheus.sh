@@ -75,12 +75,7 @@ else
 		|| bad "only the metrics file is left in its directory: $(ls -A "$T/prr")"
 
 	# two free local ports
-	read -r p1 p2 <<-EOF
-	$(python3 -c 'import socket
-s = [socket.socket() for _ in range(2)]
-for x in s: x.bind(("127.0.0.1", 0))
-print(*[x.getsockname()[1] for x in s])')
-	EOF
+	read -r p1 p2 < <(python3 tests/promcheck.py free-ports 2)
 	D="$T/textfile"
 	mkdir -p "$D" "$T/tsdb"
 	"$NODE_EXPORTER" --web.listen-address="127.0.0.1:$p1" --collector.disable-defaults \

@@ -4,7 +4,7 @@
 # validate theirs too, with schema_valid), and each schema rejects a field it does not know at
 # any depth, a value of the wrong type, and a line without its required fields.
 echo "# JSON schemas"
-if ! python3 -c 'import jsonschema' 2> /dev/null; then
+if ! python3 tests/schemacheck.py available; then
 	bad "python3-jsonschema is installed (sh tools/deps.sh)"
 else
 	mkdir -p "$T/js"
@@ -37,8 +37,7 @@ else
 		tally "schema-fixture-selftest-${s#*:}" "$T/js.chk"
 	done
 	# every object type the docs name has a schema that was exercised
-	types=$(cat "$T"/js/*.json | python3 -c 'import json, sys
-print(" ".join(sorted({json.loads(l)["type"] for l in sys.stdin if l.strip()})))')
+	types=$(python3 tests/schemacheck.py types "$T"/js/*.json)
 	[ "$types" = "check clocks event interval probe stress summary trace_summary" ] \
 		&& ok "schemas validated on the types $types" || bad "schemas validated on the types: $types"
 	expect "schemas: nothing left attached" test "$(left_attached)" = 0
