@@ -57,6 +57,7 @@ else
 		same "$want" "$(c mgtrace $cmd --backend '')" "$cmd --backend values"
 		same "$want" "$(c mgtrace $cmd -b '')" "$cmd -b values"
 	done
+	same "bpf user" "$(c mgtrace check --judge '')" "check --judge values"
 	want=$(mgtrace stat -e bogus 2>&1 | sed 's/.*(\(.*\)).*/\1/; s/,//g')
 	same "$want" "$(c mgtrace stat -e '')" "stat -e values"
 	same "stat_queries,ctime_skips stat_queries,ctime_sets" "$(c mgtrace stat -e stat_queries,ct)" "stat -e: the next item of a list"
