@@ -46,18 +46,22 @@ else
 	same "$cmds" "$(c mgtrace '')" "the commands of mgtrace --help"
 	same "stat stress" "$(c mgtrace st)" "a prefix"
 	same "$cmds" "$(c mgtrace help '')" "help COMMAND"
-	for cmd in probe stat trace check stress clocks; do
+	for cmd in probe stat trace check top stress clocks; do
 		want=$(mgtrace $cmd --help | grep -oE -- '(^|[[:space:][,])--[a-z][a-z0-9-]*' | sed 's/^[[:space:][,]*//' | sort -u | xargs)
 		got=$(c mgtrace $cmd -- | tr ' ' '\n' | grep -- '^--.' | xargs)
 		same "$want" "$got" "$cmd: the long options of its --help"
 	done
 	# option values: the sets the binary's own error messages list
-	for cmd in stat trace check; do
+	for cmd in stat trace check top; do
 		want=$(mgtrace $cmd --backend bogus 2>&1 | sed 's/.*(\(.*\)).*/\1/; s/:.*//; s/,//g')
 		same "$want" "$(c mgtrace $cmd --backend '')" "$cmd --backend values"
 		same "$want" "$(c mgtrace $cmd -b '')" "$cmd -b values"
 	done
 	same "bpf user" "$(c mgtrace check --judge '')" "check --judge values"
+	want=$(mgtrace top -B bogus 2>&1 | sed 's/.*(\(.*\)).*/\1/; s/,//g; s/ or / /')
+	same "$want" "$(c mgtrace top -B '')" "top -B values"
+	want=$(mgtrace top -s bogus 2>&1 | sed 's/.*(\(.*\)).*/\1/; s/,//g; s/ or / /')
+	same "$want" "$(c mgtrace top -s '')" "top -s values"
 	want=$(mgtrace stat -e bogus 2>&1 | sed 's/.*(\(.*\)).*/\1/; s/,//g')
 	same "$want" "$(c mgtrace stat -e '')" "stat -e values"
 	same "stat_queries,ctime_skips stat_queries,ctime_sets" "$(c mgtrace stat -e stat_queries,ct)" "stat -e: the next item of a list"
