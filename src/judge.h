@@ -20,8 +20,8 @@ struct mgtrace_bpf;
  * Whether judging in BPF is safe on this kernel: 1 when it is PREEMPT_RT
  * (/sys/kernel/realtime reads 1, or the MGTRACE_TEST_PREEMPT_RT hook), 0 when
  * not, -EINVAL for a malformed hook. On PREEMPT_RT tracepoint callbacks run
- * with migration disabled but preemptible (include/linux/tracepoint.h:
- * SRCU-fast instead of preempt_disable), so two judging programs could interleave on one CPU and
+ * with migration disabled but preemptible (include/linux/tracepoint.h,
+ * tracepoint_guard()), so two judging programs could interleave on one CPU and
  * share its per-CPU scratch; elsewhere they run with preemption disabled.
  */
 int mg_judge_rt(void);
