@@ -295,10 +295,6 @@ int cmd_check(int argc, char **argv)
 	if ((ret = mg_test_hook_inject()) < 0)
 		return MG_EXIT_USAGE;
 	cs.o.test_inject = ret;
-	if ((ret = mg_judge_rt()) < 0)
-		return MG_EXIT_USAGE;
-	if (ret && !cs.o.judge_user)	/* judged in user space, with the reason (judge.h) */
-		cs.o.judge_user = cs.judge.preempt_rt = true;
 	ret = MG_EXIT_OK;
 	so.ringbuf_bytes = (unsigned int)cs.o.ringbuf_bytes;
 	if ((ret = mg_out_open("check", cs.o.argv != NULL)))

@@ -8,7 +8,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "judge.h"
-#include "testhook.h"
 #include "mgtrace.skel.h"
 #include "judgetest.skel.h"
 #include "floor.skel.h"
@@ -153,29 +152,10 @@ int mg_judge_finish(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf
 	return finish_inodes(j, c, skel);
 }
 
-int mg_judge_rt(void)
-{
-	int hook = mg_test_hook_preempt_rt();
-	char buf[8] = "";
-	FILE *f;
-
-	if (hook)
-		return hook;
-	f = fopen("/sys/kernel/realtime", "re");	/* present on PREEMPT_RT kernels only */
-	if (!f)
-		return 0;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = 0;
-	fclose(f);
-	return buf[0] == '1';
-}
-
 void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
 {
 	if (!j->active)
 		snprintf(buf, len, "in user space: every event crosses the ring buffer (%s)",
-			 j->preempt_rt ? "PREEMPT_RT kernel: tracepoint programs are preemptible "
-			 "there and could interleave on a CPU's judging scratch" :
 			 j->user ? "--judge user" : j->configured ? "judging in BPF was not attached" :
 			 "tracepoints as raw_tp, which cannot take bpf_spin_lock");
 	else

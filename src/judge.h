@@ -16,22 +16,11 @@
 
 struct mgtrace_bpf;
 
-/*
- * Whether judging in BPF is safe on this kernel: 1 when it is PREEMPT_RT
- * (/sys/kernel/realtime reads 1, or the MGTRACE_TEST_PREEMPT_RT hook), 0 when
- * not, -EINVAL for a malformed hook. On PREEMPT_RT tracepoint callbacks run
- * with migration disabled but preemptible (include/linux/tracepoint.h,
- * tracepoint_guard()), so two judging programs could interleave on one CPU and
- * share its per-CPU scratch; elsewhere they run with preemption disabled.
- */
-int mg_judge_rt(void);
-
 /* One check's judging, from configuration to the end of the run. */
 struct mg_judge {
 	uint64_t max_inodes;		/* entries of the BPF hash "inodes" (--max-inodes) */
 	int64_t tai_minus_real;		/* TAI - REALTIME, ns, for the rules' clock at an event */
-	bool user;			/* --judge user, or PREEMPT_RT: never judge in BPF */
-	bool preempt_rt;		/* user because the kernel is PREEMPT_RT (mg_judge_rt) */
+	bool user;			/* --judge user: never judge in BPF */
 	unsigned int ringbuf_bytes;	/* judged in BPF: the ring buffer's size (0: as opened) */
 	unsigned int ringbuf_used;	/* the ring buffer's size, as loaded */
 	bool configured;		/* the last load attempt judges in BPF (tp_btf) */

@@ -68,30 +68,19 @@ int mg_test_hook_pcpu_alias(uint64_t off[MG_K_NR_COUNTERS])
 	return 0;
 }
 
-/* A hook whose only value is "1": 1 (announced with what), 0 unset, -EINVAL otherwise. */
-static int flag_hook(const char *name, const char *what)
+int mg_test_hook_invert_fine(void)
 {
-	const char *v = getenv(name);
+	const char *v = getenv("MGTRACE_TEST_INVERT_FINE");
 
 	if (!v || !*v)
 		return 0;
 	if (strcmp(v, "1")) {
-		mg_err(MG_EXIT_USAGE, "%s='%s': want 1 (test only)", name, v);
+		mg_err(MG_EXIT_USAGE, "MGTRACE_TEST_INVERT_FINE='%s': want 1 (test only)", v);
 		return -EINVAL;
 	}
-	fprintf(stderr, "mgtrace: TEST HOOK %s: %s (test only)\n", name, what);
+	fprintf(stderr, "mgtrace: TEST HOOK MGTRACE_TEST_INVERT_FINE: every fine-stamp decision is "
+		"inverted; a verdict on the floor invariants is meaningless (test only)\n");
 	return 1;
-}
-
-int mg_test_hook_invert_fine(void)
-{
-	return flag_hook("MGTRACE_TEST_INVERT_FINE", "every fine-stamp decision is inverted; a "
-			 "verdict on the floor invariants is meaningless");
-}
-
-int mg_test_hook_preempt_rt(void)
-{
-	return flag_hook("MGTRACE_TEST_PREEMPT_RT", "check treats this kernel as PREEMPT_RT");
 }
 
 int mg_test_hook_inject(void)

@@ -15,8 +15,6 @@
  *   MGTRACE_TEST_INVERT_FINE=1        bpf/floor.bpf.c reports every fine-stamp decision
  *                                     inverted: `check` must then report each decided
  *                                     fine stamp as unneeded (its floor invariant fails).
- *   MGTRACE_TEST_PREEMPT_RT=1         check treats the kernel as PREEMPT_RT (as if
- *                                     /sys/kernel/realtime read 1): it must judge in user space.
  */
 #ifndef MG_TESTHOOK_H
 #define MG_TESTHOOK_H
@@ -41,12 +39,6 @@ int mg_test_hook_pcpu_alias(uint64_t off[MG_K_NR_COUNTERS]);
  * or -EINVAL (one line printed) for any other value.
  */
 int mg_test_hook_invert_fine(void);
-
-/*
- * MGTRACE_TEST_PREEMPT_RT: returns 0 (unset or empty), 1 ("1": announced on stderr),
- * or -EINVAL (one line printed) for any other value.
- */
-int mg_test_hook_preempt_rt(void);
 
 /*
  * MGTRACE_TEST_INJECT=N: check judges N synthetic ctime regressions, one per

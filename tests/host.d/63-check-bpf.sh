@@ -16,13 +16,6 @@ grep -q '^violation ctime_regression: dev 0:0 ino 1 gen 0 (?: mgtrace-injected) 
 	<(MGTRACE_TEST_INJECT=1 $MG check --duration 0.3 2>/dev/null) \
 	&& ok "inject: the text report names the injected violation with its context" \
 	|| bad "inject: the text report lacks the injected violation"
-# PREEMPT_RT runs tracepoint programs preemptible: judging falls back to user space, says why
-MGTRACE_TEST_PREEMPT_RT=1 check_case check-rt 0 --verdict PASS --judged user -- --duration 0.5
-grep -q '"text": *"in user space: every event crosses the ring buffer (PREEMPT_RT kernel' \
-	"$T/check-rt.json" && ok "PREEMPT_RT: the JSON says why the events were judged in user space" \
-	|| bad "PREEMPT_RT: the JSON does not name the reason: $(grep -o '"judged": {[^}]*}' "$T/check-rt.json")"
-badcase "check: MGTRACE_TEST_PREEMPT_RT not 1" 2 "MGTRACE_TEST_PREEMPT_RT" \
-	env MGTRACE_TEST_PREEMPT_RT=yes $MG check -d 0.2
 # every inode beyond the map's bound is untracked: inconclusive, in BPF as in user space
 check_case check-bpf-inodes 4 --verdict INCONCLUSIVE --judged bpf -- --duration 0.5 --max-inodes 1
 python3 tests/checkjson.py map-full "$T/check-bpf-inodes.json" > "$T/bpf-inodes.chk" 2>&1
