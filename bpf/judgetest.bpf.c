@@ -32,7 +32,7 @@ int judge_test(struct mg_judge_test_ctx *ctx)
 	struct mg_inode_key key;
 	char name[MG_NAME_LEN];
 
-	if (!mg_judge_maps(&sc, &jc))
+	if (!mg_judge_maps(ctx->in.o.kind, &sc, &jc))
 		return 1;
 	key = ctx->key;
 	__builtin_memcpy(name, ctx->name, sizeof(name));

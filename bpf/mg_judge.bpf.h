@@ -30,7 +30,18 @@ struct mg_inode_val {
 	struct mg_rstate s;
 };
 
-/* Per-CPU scratch: the event judged, what the rules found, and a new map value. */
+/*
+ * Per-CPU scratch, one per event kind (so one per program): the event judged,
+ * what the rules found, a new map value, and the clock bracket of that
+ * program's last event on this CPU. Not one scratch for all programs: where
+ * tracepoint programs can be preempted (7.3 showed BPF runs skipped for
+ * recursion, which takes a program preempted on its CPU; PREEMPT_RT runs
+ * tracepoint callbacks with only migration disabled), another program on the
+ * same CPU could write it in the middle of an event. One program cannot: the
+ * kernel skips its nested run (counted as a recursion miss: inconclusive).
+ * For the same reason every count in "judge_counts", which all the programs
+ * share, is an atomic add (MG_JADD).
+ */
 struct mg_judge_scratch {
 	struct mg_rin in;
 	struct mg_rout out;
@@ -52,10 +63,13 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, MG_EV_NR_KINDS);	/* one per event kind: enum mg_event_kind */
 	__type(key, __u32);
 	__type(value, struct mg_judge_scratch);
 } judge_scratch SEC(".maps");
+
+/* Add n to a per-CPU count that several programs share: atomic (BPF_XADD). */
+#define MG_JADD(x, n) __sync_fetch_and_add(&(x), (n))
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -77,9 +91,9 @@ static __always_inline void mg_judge_report(void *rb, __u64 flags, struct mg_jud
 
 	if (!r) {
 		if (example)
-			jc->examples_lost++;
+			MG_JADD(jc->examples_lost, 1);
 		else
-			jc->lost++;
+			MG_JADD(jc->lost, 1);
 		return;
 	}
 	r->magic = MG_VREC_MAGIC;
@@ -94,9 +108,9 @@ static __always_inline void mg_judge_report(void *rb, __u64 flags, struct mg_jud
 	r->later = viol->later;
 	bpf_ringbuf_submit(r, flags);
 	if (example)
-		jc->examples++;
+		MG_JADD(jc->examples, 1);
 	else
-		jc->records++;
+		MG_JADD(jc->records, 1);
 }
 
 /*
@@ -122,10 +136,10 @@ static __always_inline void mg_judge(struct mg_judge_scratch *sc, struct mg_judg
 		}
 		/* E2BIG: full; EEXIST: another CPU entered it first */
 		if (!bpf_map_update_elem(&inodes, key, &sc->fresh, BPF_NOEXIST))
-			jc->inodes++;
+			MG_JADD(jc->inodes, 1);
 		v = bpf_map_lookup_elem(&inodes, key);
 		if (!v) {
-			jc->untracked++;
+			MG_JADD(jc->untracked, 1);
 			return;
 		}
 	}
@@ -134,21 +148,23 @@ static __always_inline void mg_judge(struct mg_judge_scratch *sc, struct mg_judg
 	mg_rule_event(&v->s, &sc->in, judge_tai_minus_real, &sc->out);
 	bpf_spin_unlock(&v->lock);
 	if (kind < MG_EV_NR_KINDS)
-		jc->by_kind[kind]++;
+		MG_JADD(jc->by_kind[kind], 1);
 	for (i = 0; i < MG_B_NR_KINDS; i++)
-		jc->benign[i] += sc->out.benign[i];
+		if (sc->out.benign[i])
+			MG_JADD(jc->benign[i], sc->out.benign[i]);
 	/* the first not-fault cases of each kind on this CPU cross with their context */
 	if (sc->out.has_ben && sc->out.ben.kind < MG_B_NR_KINDS &&
 	    jc->benign[sc->out.ben.kind] <= MG_BENIGN_EXAMPLES) {
 		sc->out.ben.kind |= MG_VREC_BENIGN;
 		mg_judge_report(rb, flags, jc, key, v, &sc->out.ben, true);
 	}
-	jc->overflow += sc->out.overflow;
+	if (sc->out.overflow)
+		MG_JADD(jc->overflow, sc->out.overflow);
 	for (i = 0; i < MG_RULE_MAX_VIOL; i++) {
 		if (i >= sc->out.nviol)
 			break;
 		if (sc->out.viol[i].kind < MG_V_NR_KINDS)
-			jc->violations[sc->out.viol[i].kind]++;
+			MG_JADD(jc->violations[sc->out.viol[i].kind], 1);
 		mg_judge_report(rb, flags, jc, key, v, &sc->out.viol[i], false);
 	}
 }
@@ -174,9 +190,9 @@ static __always_inline void mg_judge_clock(struct mg_judge_scratch *sc, struct m
 			r->delta_lo = lo - sc->clk_hi;
 			r->delta_hi = hi - sc->clk_lo;
 			bpf_ringbuf_submit(r, flags);
-			jc->clock_steps++;
+			MG_JADD(jc->clock_steps, 1);
 		} else {
-			jc->steps_lost++;
+			MG_JADD(jc->steps_lost, 1);
 		}
 	}
 	sc->clk_lo = lo;
@@ -184,12 +200,16 @@ static __always_inline void mg_judge_clock(struct mg_judge_scratch *sc, struct m
 	sc->clk_t = t0;
 }
 
-/* This CPU's scratch and counts; false if either lookup failed (never expected). */
-static __always_inline bool mg_judge_maps(struct mg_judge_scratch **sc, struct mg_judge_counts **jc)
+/*
+ * This CPU's scratch for events of kind (enum mg_event_kind), and the counts;
+ * false if either lookup failed (a kind out of range: never expected).
+ */
+static __always_inline bool mg_judge_maps(__u32 kind, struct mg_judge_scratch **sc,
+					  struct mg_judge_counts **jc)
 {
 	__u32 zero = 0;
 
-	*sc = bpf_map_lookup_elem(&judge_scratch, &zero);
+	*sc = bpf_map_lookup_elem(&judge_scratch, &kind);
 	*jc = bpf_map_lookup_elem(&judge_counts, &zero);
 	return *sc && *jc;
 }

@@ -200,7 +200,7 @@ static __always_inline void judge_event(enum mg_event_kind kind, struct inode *i
 	struct mg_set_ctime *r;
 	struct mg_rin *in;
 
-	if (!passes(kind, inode, id, &key.dev, &key.ino) || !mg_judge_maps(&sc, &jc))
+	if (!passes(kind, inode, id, &key.dev, &key.ino) || !mg_judge_maps(kind, &sc, &jc))
 		return;
 	key.gen = BPF_CORE_READ(inode, i_generation);
 	in = &sc->in;
