@@ -24,25 +24,16 @@
 Prints "ok ..." / "FAIL ..." lines (tests/lib.sh tally counts them).
 """
 import json
+import os
 import re
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkjson import Checker  # noqa: E402
+
 LINE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$')
 LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)",?')
-
-
-class Checker:
-    def __init__(self, quiet=False):
-        self.failures = []
-        self.quiet = quiet
-
-    def check(self, cond, msg):
-        if not cond:
-            self.failures.append(msg)
-        if not self.quiet:
-            print(("ok   " if cond else "FAIL ") + msg)
-        return cond
 
 
 def unlabel(s):
