@@ -76,3 +76,22 @@ int mg_opt_ringbuf(const char *cmd, const char *arg, uint64_t *bytes)
 			      "(a power of 2, 4096 to 1073741824)", cmd, arg);
 	return 0;
 }
+
+int mg_opt_interval(const char *cmd, int opt, const char *arg, double *interval, uint64_t *count)
+{
+	uint64_t ms;
+
+	if (opt == 'i') {
+		if (mg_parse_seconds(arg, 86400, interval) || *interval < 0.01)
+			return mg_err(MG_EXIT_USAGE, "%s: invalid interval '%s' (seconds, 0.01 to "
+				      "86400)", cmd, arg);
+	} else if (opt == 'I') {
+		if (mg_parse_u64(arg, 10, 86400000, &ms))
+			return mg_err(MG_EXIT_USAGE, "%s: invalid interval '%s' (milliseconds, 10 "
+				      "to 86400000)", cmd, arg);
+		*interval = ms / 1000.0;
+	} else if (mg_parse_u64(arg, 1, 1000000000, count)) {
+		return mg_err(MG_EXIT_USAGE, "%s: invalid count '%s' (1 to 1000000000)", cmd, arg);
+	}
+	return 0;
+}

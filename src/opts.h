@@ -51,6 +51,15 @@ int mg_out_close(void);
  * EACCES, EPERM and EROFS (the machine refuses), else MG_EXIT_USAGE. */
 int mg_path_exit(int err);
 
+/*
+ * The interval options every command with intervals shares: opt 'i' (arg in
+ * seconds, 0.01 to 86400, into *interval), 'I' (milliseconds, 10 to 86400000,
+ * into *interval in seconds) or 'c' (a count, 1 to 1000000000, into *count).
+ * One parser, one message: returns 0, or MG_EXIT_USAGE with
+ * "CMD: invalid interval|count '...' (range)" printed.
+ */
+int mg_opt_interval(const char *cmd, int opt, const char *arg, double *interval, uint64_t *count);
+
 /* Backends a command accepts besides auto, fentry and kprobe (mg_opt_backend's allow). */
 #define MG_OPT_BE_TRACEPOINT	(1u << 0)	/* tracepoints only */
 #define MG_OPT_BE_KERNEL	(1u << 1)	/* the kernel's per-CPU counters only (stat) */

@@ -119,7 +119,6 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 		{ "hot", no_argument, 0, 'H' }, { "latency", no_argument, 0, 'L' },
 		{ "help", no_argument, 0, 'h' }, { "events", required_argument, 0, 'e' },
 		{ "prometheus", required_argument, 0, O_PROM }, { 0 } };
-	uint64_t ms;
 	int c;
 
 	optind = 1;
@@ -129,21 +128,14 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 				NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			if (mg_parse_seconds(optarg, 86400, &o->interval) || o->interval < 0.01)
-				return mg_err(MG_EXIT_USAGE, "stat: invalid interval '%s' "
-					      "(seconds, 0.01 to 86400)", optarg);
-			break;
 		case 'I':
-			if (mg_parse_u64(optarg, 10, 86400000, &ms))
-				return mg_err(MG_EXIT_USAGE, "stat: invalid interval '%s' "
-					      "(milliseconds, 10 to 86400000)", optarg);
-			o->interval = ms / 1000.0;
+			if (mg_opt_interval("stat", c, optarg, &o->interval, NULL))
+				return MG_EXIT_USAGE;
 			break;
 		case 'c':
 		case O_ICOUNT:
-			if (mg_parse_u64(optarg, 1, 1000000000, &o->count))
-				return mg_err(MG_EXIT_USAGE, "stat: invalid count '%s' "
-					      "(1 to 1000000000)", optarg);
+			if (mg_opt_interval("stat", 'c', optarg, NULL, &o->count))
+				return MG_EXIT_USAGE;
 			break;
 		case 'p':
 			if (mg_parse_u64(optarg, 1, 4194304, &o->pid) || kill((pid_t)o->pid, 0))

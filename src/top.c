@@ -65,20 +65,6 @@ static int usage(FILE *f, int code)
 	return code;
 }
 
-static int parse_interval(const char *s, double *out)
-{
-	if (mg_parse_seconds(s, 86400, out) || *out < 0.01)
-		return mg_err(MG_EXIT_USAGE, "top: invalid interval '%s' (seconds, 0.01 to 86400)", s);
-	return 0;
-}
-
-static int parse_count(const char *s, uint64_t *out)
-{
-	if (mg_parse_u64(s, 1, 1000000000, out))
-		return mg_err(MG_EXIT_USAGE, "top: invalid count '%s' (1 to 1000000000)", s);
-	return 0;
-}
-
 static int parse_name(const char *what, const char *s, const char *const *names, int n, int *out)
 {
 	for (int i = 0; i < n; i++)
@@ -107,7 +93,6 @@ int top_parse_opts(struct top_opts *o, int argc, char **argv)
 		{ "interval", required_argument, 0, 'i' }, { "interval-ms", required_argument, 0, 'I' },
 		{ "backend", required_argument, 0, 'b' }, { "max-entries", required_argument, 0, O_MAX },
 		{ "help", no_argument, 0, 'h' }, MG_OPT_COMMON_LONG, { 0 } };
-	uint64_t ms;
 	int c, v;
 
 	o->interval = 1;
@@ -142,18 +127,13 @@ int top_parse_opts(struct top_opts *o, int argc, char **argv)
 		case 'C': o->noclear = true; break;
 		case 'c':
 		case O_ICOUNT:
-			if (parse_count(optarg, &o->count))
+			if (mg_opt_interval("top", 'c', optarg, NULL, &o->count))
 				return MG_EXIT_USAGE;
 			break;
 		case 'i':
-			if (parse_interval(optarg, &o->interval))
-				return MG_EXIT_USAGE;
-			break;
 		case 'I':
-			if (mg_parse_u64(optarg, 10, 86400000, &ms))
-				return mg_err(MG_EXIT_USAGE, "top: invalid interval '%s' "
-					      "(milliseconds, 10 to 86400000)", optarg);
-			o->interval = ms / 1000.0;
+			if (mg_opt_interval("top", c, optarg, &o->interval, NULL))
+				return MG_EXIT_USAGE;
 			break;
 		case 'b':
 			if (mg_opt_backend("top", optarg, MG_OPT_BE_TRACEPOINT, &o->backend))
