@@ -22,7 +22,7 @@ sh /test.sh
 rc=$?
 [ "$rc" -eq 0 ] || mgtest_fail test-script "exited with status $rc"
 dmesg > /tmp/dmesg.txt
-mgdata_file dmesg.txt /tmp/dmesg.txt
+mgdata_file dmesg.txt /tmp/dmesg.txt text
 echo "MGTEST DONE"
 sync
 poweroff -f

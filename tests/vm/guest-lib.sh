@@ -5,6 +5,7 @@
 #   MGTEST FAIL <name>: <reason>
 #   MGTEST INFO <text>                   (informational)
 #   MGDATA BEGIN <file> ... MGDATA END <file>   (saved to OUTDIR/<file>)
+#   MGDATA BEGIN64 <file> ... MGDATA END <file> (gzip'ed, base64; decoded to OUTDIR/<file>)
 #   MGTEST DONE                          (printed by /init at the very end)
 # Every helper returns 0, so test scripts may run under 'set -e'.
 # Uses 'local' (busybox ash, dash and bash have it).
@@ -13,8 +14,17 @@
 mgtest_pass() { echo "MGTEST PASS $1"; }
 mgtest_fail() { local n=$1; shift; echo "MGTEST FAIL $n: $*"; }
 
-# mgdata_file NAME FILE: copy FILE to the host as OUTDIR/NAME.
+# mgdata_file NAME FILE [text]: copy FILE to the host as OUTDIR/NAME.  A file over 32 KiB goes
+# gzip'ed and base64-encoded: the emulated serial console moves a few hundred KiB/s, and
+# event traces of several MiB sent as text took minutes of the guest's time budget.
+# "text" keeps FILE readable on the console (dmesg: run-vm.sh scans it for Oops/BUG).
 mgdata_file() {
+	if [ "${3:-}" != text ] && [ "$(wc -c < "$2")" -gt 32768 ]; then
+		echo "MGDATA BEGIN64 $1"
+		gzip -c "$2" | base64
+		echo "MGDATA END $1"
+		return 0
+	fi
 	echo "MGDATA BEGIN $1"
 	cat "$2"
 	# make sure END starts a line even if FILE lacks a final newline

@@ -6,17 +6,22 @@
 # "MGDATA BEGIN f ... MGDATA END f" block of the console as OUTDIR/f, and
 # OUTDIR/results: one "PASS|FAIL LABEL/name[: reason]" line per assertion,
 # also printed on stdout.  Host-side assertions added by run-vm.sh:
-#   boot          qemu exited within $MGTRACE_VM_TIMEOUT s (default 300)
-#                 and the guest printed "MGTEST DONE"
+#   boot          qemu exited within $MGTRACE_VM_TIMEOUT s (default 600)
+#                 and the guest printed "MGTEST DONE"; a timeout names the
+#                 guest's last MGTEST/MGDATA line, the step it was in
 #   kernel-clean  no Oops / BUG: / WARNING: / Call Trace in the console
 #                 log (which includes the guest's full dmesg)
 # Exits 1 if any assertion failed.  MGTRACE_VM_VERBOSE=1 also echoes the
 # console to stderr; MGTRACE_VM_APPEND adds kernel command line arguments.
+# tsc=reliable: no clocksource watchdog on the TSC, so the guest never switches
+# clocksource in the middle of a test; the switch patches a static branch in
+# ktime_get_mono_fast_ns, and under TCG that once ended in an Oops (int3) inside
+# a BPF program's bpf_ktime_get_ns (docs/kernel-facts.md, "qemu TCG").
 set -eu
 
 [ $# -ge 3 ] || { echo "usage: $0 VMLINUZ INITRAMFS OUTDIR [LABEL]" >&2; exit 2; }
 kernel=$1 initrd=$2 out=$3 label=${4:-vm}
-timeout=${MGTRACE_VM_TIMEOUT:-300}
+timeout=${MGTRACE_VM_TIMEOUT:-600}
 mkdir -p "$out"
 log=$out/console.log
 
@@ -24,7 +29,7 @@ log=$out/console.log
 	rc=0
 	timeout -k 10 "$timeout" qemu-system-x86_64 -machine q35 -cpu max -smp 2 -m 2048 \
 		-nographic -no-reboot -nic none -kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 quiet ${MGTRACE_VM_APPEND:-}" \
+		-append "console=ttyS0 panic=-1 quiet tsc=reliable ${MGTRACE_VM_APPEND:-}" \
 		< /dev/null 2> "$out/qemu.err" || rc=$?
 	echo "$rc" > "$out/qemu.rc"
 } | if [ "${MGTRACE_VM_VERBOSE:-0}" = 1 ]; then tee /dev/stderr; else cat; fi |
@@ -33,20 +38,31 @@ rc=$(cat "$out/qemu.rc")
 
 awk -v out="$out" -v label="$label" -v rc="$rc" -v t="$timeout" '
 	function res(s) { print s > (out "/results") }
-	!/^MGTEST / && /Oops|BUG:|WARNING:|Call Trace/ { if (!bad) bad = $0 }
-	/^MGDATA END / && file != "" { close(file); file = ""; next }
+	!/^MGTEST / && !b64 && /Oops|BUG:|WARNING:|Call Trace/ { if (!bad) bad = $0 }
+	/^MGDATA END / && file != "" { close(file); file = ""; b64 = 0; last = $0; next }
 	file != "" { print > file; next }
-	/^MGDATA BEGIN / { f = $3; gsub(/[^A-Za-z0-9._-]/, "_", f)
-	                   file = out "/" f; printf "" > file; next }
+	/^MGDATA BEGIN(64)? / { f = $3; gsub(/[^A-Za-z0-9._-]/, "_", f); last = $0
+	                   b64 = $2 == "BEGIN64"
+	                   file = out "/" f (b64 ? ".gz.b64" : ""); printf "" > file; next }
+	/^MGTEST / { last = $0 }
 	/^MGTEST PASS / { res("PASS " label "/" $3); next }
 	/^MGTEST FAIL / { sub(/^MGTEST FAIL /, ""); res("FAIL " label "/" $0); next }
 	/^MGTEST DONE/ { done = 1; next }
 	END {
 		if (done) res("PASS " label "/boot")
-		else if (rc == 124 || rc == 137) res("FAIL " label "/boot: timeout after " t " s")
+		else if (rc == 124 || rc == 137) res("FAIL " label "/boot: timeout after " t " s, the guest'"'"'s last line: " (file != "" ? last " (unfinished)" : last))
 		else res("FAIL " label "/boot: no MGTEST DONE, qemu exit " rc ", see " out "/console.log")
 		if (bad) res("FAIL " label "/kernel-clean: " bad)
 		else res("PASS " label "/kernel-clean")
 	}' "$log"
+# the gzip'ed, base64-encoded blocks (guest-lib.sh mgdata_file)
+for b in "$out"/*.gz.b64; do
+	[ -e "$b" ] || continue
+	if base64 -d < "$b" | gzip -dc > "${b%.gz.b64}" 2>/dev/null; then
+		rm -f "$b"
+	else
+		echo "FAIL $label/data: ${b##*/} does not decode (truncated console?)" >> "$out/results"
+	fi
+done
 cat "$out/results"
 ! grep -q '^FAIL' "$out/results"
