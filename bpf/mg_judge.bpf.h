@@ -81,8 +81,10 @@ struct {
 /*
  * Write one violation record (example: a not-fault example); a full ring
  * buffer is counted in jc->lost (jc->examples_lost: the counts stay exact).
+ * wb: the wakeup threshold, bytes (mg_wakeup_flags(); asked only here, when a
+ * record is written, not on every event).
  */
-static __always_inline void mg_judge_report(void *rb, __u64 flags, struct mg_judge_counts *jc,
+static __always_inline void mg_judge_report(void *rb, __u64 wb, struct mg_judge_counts *jc,
 					    const struct mg_inode_key *key,
 					    const struct mg_inode_val *v, const struct mg_rviol *viol,
 					    bool example)
@@ -106,7 +108,7 @@ static __always_inline void mg_judge_report(void *rb, __u64 flags, struct mg_jud
 	__builtin_memcpy(r->name, v->name, MG_NAME_LEN);
 	r->earlier = viol->earlier;
 	r->later = viol->later;
-	bpf_ringbuf_submit(r, flags);
+	bpf_ringbuf_submit(r, mg_wakeup_flags(rb, wb));
 	if (example)
 		MG_JADD(jc->examples, 1);
 	else
@@ -116,11 +118,11 @@ static __always_inline void mg_judge_report(void *rb, __u64 flags, struct mg_jud
 /*
  * Judge sc->in, an event of inode key (its name: from inode when not NULL,
  * else from name; read only when the inode enters the map). Counts in jc,
- * reports violations to rb with submit flags.
+ * reports violations to rb (wb: wakeup threshold in bytes, 0: wake every time).
  */
 static __always_inline void mg_judge(struct mg_judge_scratch *sc, struct mg_judge_counts *jc,
 				     const struct mg_inode_key *key, struct inode *inode,
-				     const char *name, void *rb, __u64 flags)
+				     const char *name, void *rb, __u64 wb)
 {
 	struct mg_inode_val *v = bpf_map_lookup_elem(&inodes, key);
 	unsigned int kind = sc->in.o.kind;
@@ -143,20 +145,23 @@ static __always_inline void mg_judge(struct mg_judge_scratch *sc, struct mg_judg
 			return;
 		}
 	}
-	__builtin_memset(&sc->out, 0, sizeof(sc->out));
+	mg_rule_out_init(&sc->out);
 	bpf_spin_lock(&v->lock);
 	mg_rule_event(&v->s, &sc->in, judge_tai_minus_real, &sc->out);
 	bpf_spin_unlock(&v->lock);
 	if (kind < MG_EV_NR_KINDS)
 		MG_JADD(jc->by_kind[kind], 1);
-	for (i = 0; i < MG_B_NR_KINDS; i++)
-		if (sc->out.benign[i])
-			MG_JADD(jc->benign[i], sc->out.benign[i]);
-	/* the first not-fault cases of each kind on this CPU cross with their context */
-	if (sc->out.has_ben && sc->out.ben.kind < MG_B_NR_KINDS &&
-	    jc->benign[sc->out.ben.kind] <= MG_BENIGN_EXAMPLES) {
-		sc->out.ben.kind |= MG_VREC_BENIGN;
-		mg_judge_report(rb, flags, jc, key, v, &sc->out.ben, true);
+	/* a not-fault case sets has_ben (mg_rule_benign): nothing else to count without it */
+	if (sc->out.has_ben) {
+		for (i = 0; i < MG_B_NR_KINDS; i++)
+			if (sc->out.benign[i])
+				MG_JADD(jc->benign[i], sc->out.benign[i]);
+		/* the first not-fault cases of each kind on this CPU cross with their context */
+		if (sc->out.ben.kind < MG_B_NR_KINDS &&
+		    jc->benign[sc->out.ben.kind] <= MG_BENIGN_EXAMPLES) {
+			sc->out.ben.kind |= MG_VREC_BENIGN;
+			mg_judge_report(rb, wb, jc, key, v, &sc->out.ben, true);
+		}
 	}
 	if (sc->out.overflow)
 		MG_JADD(jc->overflow, sc->out.overflow);
@@ -165,7 +170,7 @@ static __always_inline void mg_judge(struct mg_judge_scratch *sc, struct mg_judg
 			break;
 		if (sc->out.viol[i].kind < MG_V_NR_KINDS)
 			MG_JADD(jc->violations[sc->out.viol[i].kind], 1);
-		mg_judge_report(rb, flags, jc, key, v, &sc->out.viol[i], false);
+		mg_judge_report(rb, wb, jc, key, v, &sc->out.viol[i], false);
 	}
 }
 
@@ -175,7 +180,7 @@ static __always_inline void mg_judge(struct mg_judge_scratch *sc, struct mg_judg
  * one is a clock step: one struct mg_steprec (any size the brackets can show).
  */
 static __always_inline void mg_judge_clock(struct mg_judge_scratch *sc, struct mg_judge_counts *jc,
-					   __u64 t0, __u64 tai, __u64 t1, void *rb, __u64 flags)
+					   __u64 t0, __u64 tai, __u64 t1, void *rb, __u64 wb)
 {
 	long long lo = (long long)(tai - t1), hi = (long long)(tai - t0);
 	struct mg_steprec *r;
@@ -189,7 +194,7 @@ static __always_inline void mg_judge_clock(struct mg_judge_scratch *sc, struct m
 			r->t1_ns = t0;
 			r->delta_lo = lo - sc->clk_hi;
 			r->delta_hi = hi - sc->clk_lo;
-			bpf_ringbuf_submit(r, flags);
+			bpf_ringbuf_submit(r, mg_wakeup_flags(rb, wb));
 			MG_JADD(jc->clock_steps, 1);
 		} else {
 			MG_JADD(jc->steps_lost, 1);

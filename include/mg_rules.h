@@ -124,7 +124,10 @@ struct mg_rviol {
 	struct mg_robs earlier, later;
 };
 
-/* What judging one event found; the caller zeroes it first. */
+/*
+ * What judging one event found; the caller clears it first with mg_rule_out_init().
+ * viol[] is read only below nviol and ben only when has_ben is set.
+ */
 struct mg_rout {
 	unsigned char benign[MG_B_NR_KINDS];	/* not-fault cases found, by kind */
 	unsigned int nviol;			/* entries of viol[] used */
@@ -135,6 +138,22 @@ struct mg_rout {
 	struct mg_rviol ben;			/* its kind (enum mg_benign_kind) and the two
 						 * observations it was judged on */
 };
+
+/*
+ * Clear what mg_rule_event() reports: the counts and flags only. viol[] and ben
+ * (a few hundred bytes) are written before they become valid, so clearing them
+ * on every event, which the BPF side pays for, is not needed.
+ */
+MG_RULE_INLINE void mg_rule_out_init(struct mg_rout *out)
+{
+	int i;
+
+	for (i = 0; i < MG_B_NR_KINDS; i++)
+		out->benign[i] = 0;
+	out->nviol = 0;
+	out->overflow = 0;
+	out->has_ben = 0;
+}
 
 /* -1, 0, 1 as (as, an) < = > (bs, bn). */
 MG_RULE_INLINE int mg_rule_cmp(long long as, unsigned int an, long long bs, unsigned int bn)

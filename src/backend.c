@@ -306,7 +306,7 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 		explain(a, env, be, tp_btf, hot, err, "process map");
 		goto fail;
 	}
-	err = o->pre_load ? o->pre_load(skel, tp_btf, o->pre_load_ctx) : 0;
+	err = o->pre_load ? o->pre_load(skel, be, tp_btf, o->pre_load_ctx) : 0;
 	err = err ? err : mgtrace_bpf__load(skel);
 	if (err) {
 		explain(a, env, be, tp_btf, hot, err, "load");

@@ -63,10 +63,10 @@ struct mg_session_opts {
 	bool tp_select;			/* attach only the tracepoints in tp_mask (else all four) */
 	unsigned int tp_mask;		/* 1 << index in mg_tp_names[] (kenv.h), with tp_select;
 					 * MG_BE_KERNEL with an empty mask loads nothing */
-	/* called for each attempt after open, before load (NULL: none), with whether the
-	 * tracepoints load as tp_btf: the caller's rodata and map sizes (check: the judging
+	/* called for each attempt after open, before load (NULL: none), with the attempt's
+	 * backend and whether the tracepoints load as tp_btf: the caller's rodata and map sizes (check: the judging
 	 * of src/judge.c). Returns 0 or -errno (the attempt fails). */
-	int (*pre_load)(struct mgtrace_bpf *skel, bool tp_btf, void *ctx);
+	int (*pre_load)(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf, void *ctx);
 	void *pre_load_ctx;
 };
 

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "backend.h"
 #include "checker.h"
 #include "mg_rules.h"
 
@@ -40,13 +41,14 @@ struct mg_judge {
 
 /*
  * mg_session_opts::pre_load for check: with tp_btf, turns judging on (rodata
- * judge, judge_tai_minus_real), sizes "inodes" to max_inodes and, if
+ * judge, judge_tai_minus_real; judge_entry_ns unless be is MG_BE_TRACEPOINT, whose
+ * session has no function probe to fill set_ctime), sizes "inodes" to max_inodes and, if
  * ringbuf_bytes, the ring buffer (and its wakeup threshold); with raw_tp
  * (no bpf_spin_lock), leaves it off and "inodes" at one entry: events then
  * reach src/checker.c through the ring buffer. ctx: struct mg_judge. Returns 0
  * or -errno.
  */
-int mg_judge_pre_load(struct mgtrace_bpf *skel, bool tp_btf, void *ctx);
+int mg_judge_pre_load(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf, void *ctx);
 
 /*
  * A record from the ring buffer: a violation is held until mg_judge_finish();
