@@ -120,6 +120,20 @@ static __always_inline bool passes(enum mg_event_kind kind, struct inode *inode,
 }
 
 /*
+ * current->comm (16 bytes, NUL-padded as the kernel keeps it) into dst, by two
+ * direct BTF-typed loads instead of bpf_get_current_comm()'s string copy; for
+ * tp_btf programs. Racy with a concurrent rename as that helper is.
+ */
+static __always_inline void mg_comm_btf(char *dst)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 a = *(__u64 *)&t->comm[0], b = *(__u64 *)&t->comm[8];
+
+	__builtin_memcpy(dst, &a, 8);
+	__builtin_memcpy(dst + 8, &b, 8);
+}
+
+/*
  * passes() for tp_btf programs: the same filters, with the inode's fields read
  * by direct BTF-typed loads (CO-RE relocated, no bpf_probe_read_kernel call).
  */
@@ -248,12 +262,11 @@ static __always_inline void judge_event(enum mg_event_kind kind, struct inode *i
 	in = &sc->in;
 	in->o.t_ns = bpf_ktime_get_ns();
 	in->o.tai_ns = bpf_ktime_get_tai_ns();
-	mg_judge_clock(sc, jc, in->o.t_ns, in->o.tai_ns, bpf_ktime_get_ns(), &events,
-		       wakeup_bytes);
+	mg_judge_clock(sc, jc, in->o.t_ns, in->o.tai_ns, &events, wakeup_bytes);
 	in->o.kind = kind;
 	in->o.pid = (__u32)id;
 	in->o.cpu = bpf_get_smp_processor_id();
-	bpf_get_current_comm(in->o.comm, sizeof(in->o.comm));
+	mg_comm_btf(in->o.comm);
 	in->o.entry_ns = 0;
 	/* set_ctime is filled only by bpf/floor.bpf.c's function probes */
 	if (judge_entry_ns && (kind == MG_EV_CTIME_SWAP || kind == MG_EV_CTIME_SKIP)) {

@@ -460,6 +460,76 @@ MG_RULE_INLINE void mg_rule_finish(struct mg_rstate *s, struct mg_rout *out)
 		mg_rule_resolve_pending(s, 0, out);
 }
 
+/*
+ * Clock steps, judged per CPU from the clocks read at each event: t0 =
+ * CLOCK_MONOTONIC, then tai = CLOCK_TAI, and, only when needed, t1 =
+ * CLOCK_MONOTONIC again. TAI - MONOTONIC is the kernel's offs_tai, which only a
+ * step of CLOCK_REALTIME moves (settimeofday, clock_settime, ADJ_SETOFFSET, a
+ * leap second); the fast clocks read it as mono(now) + offs_tai, so
+ * x = tai - t0 >= offs_tai, and tai - t1 <= offs_tai: [tai - t1, x] brackets it.
+ *
+ * struct mg_rclock keeps the last measured bracket [lo, hi] (from an event where
+ * t1 was read). A later event needs t1 only when its x leaves [lo, hi + slack],
+ * the bracket is older than MG_CLK_REFRESH_NS, or wider than the slack (an
+ * interrupt between the reads; re-measured at the next event):
+ *  - x < lo: offs_tai fell below a proven lower bound: a backward step, as
+ *    small as the clocks can show (the same test as with t1 at every event);
+ *  - x > hi + MG_CLK_SLACK_NS, and then tai - t1 > hi: a forward step.
+ * So a backward step is found exactly as before; a forward step smaller than
+ * MG_CLK_SLACK_NS may go unreported (re-measured within MG_CLK_REFRESH_NS). A
+ * forward step cannot explain any violation (no ctime regresses, nothing gets
+ * earlier when the clock jumps ahead), so only backward steps need every ns.
+ * A step is reported between the previous event on this CPU (t) and this one.
+ */
+#define MG_CLK_SLACK_NS 1000ULL
+#define MG_CLK_REFRESH_NS 100000ULL
+
+struct mg_rclock {
+	long long lo, hi;		/* the last measured bracket of TAI - MONOTONIC, ns */
+	unsigned long long measured;	/* CLOCK_MONOTONIC when it was measured (0: never) */
+	unsigned long long t;		/* CLOCK_MONOTONIC at this CPU's last event (0: none) */
+};
+
+/* True when the event with clocks t0, tai needs t1 (mg_rule_clock_measure()). */
+MG_RULE_INLINE int mg_rule_clock_need_t1(const struct mg_rclock *c, unsigned long long t0,
+					 unsigned long long tai)
+{
+	long long x = (long long)(tai - t0);
+
+	return !c->measured || t0 - c->measured > MG_CLK_REFRESH_NS || x < c->lo ||
+	       x > c->hi + (long long)MG_CLK_SLACK_NS || c->hi - c->lo > (long long)MG_CLK_SLACK_NS;
+}
+
+/* An event that did not need t1: only its time is kept (the bracket stands). */
+MG_RULE_INLINE void mg_rule_clock_pass(struct mg_rclock *c, unsigned long long t0)
+{
+	c->t = t0;
+}
+
+/*
+ * An event whose t1 was read: measures [tai - t1, tai - t0]; returns 1 if it is
+ * disjoint from the last measured bracket (a step: *t_from, the previous event's
+ * time, and the step's size in [*dlo, *dhi] ns, negative for back), else 0.
+ */
+MG_RULE_INLINE int mg_rule_clock_measure(struct mg_rclock *c, unsigned long long t0,
+					 unsigned long long tai, unsigned long long t1,
+					 unsigned long long *t_from, long long *dlo, long long *dhi)
+{
+	long long lo = (long long)(tai - t1), hi = (long long)(tai - t0);
+	int step = c->measured && c->t && (hi < c->lo || lo > c->hi);
+
+	if (step) {
+		*t_from = c->t;
+		*dlo = lo - c->hi;
+		*dhi = hi - c->lo;
+	}
+	c->lo = lo;
+	c->hi = hi;
+	c->measured = t0;
+	c->t = t0;
+	return step;
+}
+
 /* mg_rule_floor() result bits. */
 #define MG_RF_FLOOR_CHECKED	(1U << 0)	/* mg_floor was read at entry and exit */
 #define MG_RF_FLOOR_BACKWARD	(1U << 1)	/* violation: the second read is lower */

@@ -717,12 +717,17 @@ static struct mg_rin rswap(int64_t sec, uint32_t nsec, uint32_t old, uint32_t cu
 	return in;
 }
 
-/* Judge in on s (tai_minus_real 0): out is zeroed first. */
+/*
+ * Judge in on s (tai_minus_real 0). out is filled with garbage and then cleared
+ * with mg_rule_out_init(), as BPF does: only its counts, so every rule below also
+ * shows that no rule reads viol[] or ben before writing them.
+ */
 static const struct mg_rout *judge(struct mg_rstate *s, struct mg_rin in)
 {
 	static struct mg_rout out;
 
-	memset(&out, 0, sizeof(out));
+	memset(&out, 0xa5, sizeof(out));
+	mg_rule_out_init(&out);
 	mg_rule_event(s, &in, 0, &out);
 	return &out;
 }
@@ -873,6 +878,71 @@ static void test_checker_floor_judged(void)
 }
 
 /* Clock steps BPF saw: one per CPU merged; they explain a regression, never added up twice. */
+/*
+ * One event through the clock-step rules as bpf/mg_judge.bpf.h runs them: offs is
+ * the kernel's offs_tai at the event, d the delay between the monotonic and the TAI
+ * read, e the delay between the TAI read and the second monotonic read. Returns 1
+ * if a step was reported (its size in *dlo..*dhi), and counts the second reads.
+ */
+static int clock_event(struct mg_rclock *c, uint64_t t0, int64_t offs, uint64_t d, uint64_t e,
+		       long long *dlo, long long *dhi, int *t1_reads)
+{
+	unsigned long long tai = t0 + d + (uint64_t)offs, from;
+
+	if (!mg_rule_clock_need_t1(c, t0, tai)) {
+		mg_rule_clock_pass(c, t0);
+		return 0;
+	}
+	(*t1_reads)++;
+	return mg_rule_clock_measure(c, t0, tai, t0 + d + e, &from, dlo, dhi);
+}
+
+static void test_rule_clock(void)
+{
+	const int64_t offs = 37000000000LL;
+	struct mg_rclock c = { 0 };
+	long long lo = 0, hi = 0;
+	int steps = 0, reads = 0, i;
+	uint64_t t = 1000000, r = 12345;
+
+	/* a steady clock with delays of 20 ns to 5 us between reads (interrupts): no step,
+	 * ever, and a second read only on the first event, on a delay above the slack and
+	 * once per refresh period */
+	for (i = 0; i < 100000; i++) {
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+		uint64_t d = 20 + (r >> 33) % 40, e = 20 + (r >> 45) % 40;
+
+		if (i % 1000 == 999)
+			d += 5000;	/* an interrupt between the reads */
+		t += 200;
+		steps += clock_event(&c, t, offs, d, e, &lo, &hi, &reads);
+	}
+	ASSERT_EQ(steps, 0, "clock rules: a steady clock with jittery reads shows no step");
+	CHECK(reads < 100000 / 10, "clock rules: second reads on %d of 100000 events (expected "
+	      "under 10000: first event, refreshes, slow reads)", reads);
+	/* a backward step of 100 ns is found at the next event, with its size */
+	steps = clock_event(&c, t += 200, offs - 100, 30, 30, &lo, &hi, &reads);
+	CHECK(steps == 1 && lo <= -100 && hi >= -100 && hi < 0,
+	      "clock rules: a 100 ns step back is found (%d; size %lld..%lld, expected -100 inside, "
+	      "negative)", steps, lo, hi);
+	/* a step back smaller than the bracket cannot be shown: 10 ns, not reported */
+	ASSERT_EQ(clock_event(&c, t += 200, offs - 110, 50, 30, &lo, &hi, &reads), 0,
+		  "clock rules: a 10 ns step back, inside the clocks' jitter");
+	/* a forward step of 10 us is found */
+	steps = clock_event(&c, t += 200, offs + 10000, 30, 30, &lo, &hi, &reads);
+	CHECK(steps == 1 && lo <= 10110 && hi >= 10110,
+	      "clock rules: a 10 us step forward is found (%d; size %lld..%lld, expected 10110 "
+	      "inside)", steps, lo, hi);
+	/* a forward step under the slack may go unreported, and is measured into the
+	 * bracket at the next refresh: a step back to the old clock afterwards is found */
+	for (i = 0; i < 1000; i++)
+		steps += clock_event(&c, t += 200, offs + 10500, 30, 30, &lo, &hi, &reads);
+	steps = clock_event(&c, t += 200, offs + 10000, 30, 30, &lo, &hi, &reads);
+	CHECK(steps == 1 && lo <= -500 && hi >= -500,
+	      "clock rules: a step back after an unreported small forward one is found (%d; size "
+	      "%lld..%lld, expected -500 inside)", steps, lo, hi);
+}
+
 static void test_checker_kernel_steps(void)
 {
 	struct mg_checker *c = mg_checker_new(16, 8);
@@ -1800,6 +1870,7 @@ int main(void)
 	test_report_busy();
 	test_rules();
 	test_checker_floor_judged();
+	test_rule_clock();
 	test_checker_kernel_steps();
 	test_checker();
 	test_fine_needed();

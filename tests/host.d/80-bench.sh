@@ -38,3 +38,23 @@ grep -q '^peak RSS: mgtrace stat: [0-9.]* MiB' "$T/bench.out" &&
 grep -q '^ring: check --rate 0 --threads [0-9]*: [0-9]* events/s, lost [0-9]*' "$T/bench.out" &&
 	ok "bench: ring-buffer rate measured" || bad "bench: no ring-buffer rate"
 [ "$(left_attached)" = 0 ] && ok "bench: nothing left attached" || bad "bench: BPF objects left behind"
+# bench/progcost: ns per run of each program from the kernel's bpf_stats; the run counts
+# are exact (one run per write, one per stat), the times are not asserted
+echo "# bench/progcost (smoke)"
+stats_before=$(cat /proc/sys/kernel/bpf_stats_enabled)
+MGTRACE_LOCK_HELD=1 timeout 120 bench/progcost --mgtrace "$MG" --ops 2000 --rounds 1 \
+	--json "$T/progcost.json" > "$T/progcost.out" 2> "$T/progcost.err"
+rc=$?
+[ $rc = 0 ] && ok "progcost: exits 0" || bad "progcost: exit $rc: $(tail -3 "$T/progcost.err")"
+python3 - "$T/progcost.json" <<'PY' && ok "progcost: every configuration timed, 4000 runs of each busy program" || bad "progcost: $(cat "$T/progcost.out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = {(r["configuration"], r["program"]): r for r in d["rows"]}
+for cfg in ("mgtrace stat --backend tracepoint -e all", "mgtrace check", "mgtrace check --judge user"):
+    for prog in ("tpb_ctime_ns_xchg", "tpb_fill_mg_cmtime"):
+        r = got.get((cfg, prog))
+        # the workload's 2 x 2000 writes and stats, plus what else ran system-wide meanwhile
+        assert r and 4000 <= r["runs"] < 8000 and r["ns_per_run"] > 0, (cfg, prog, r)
+PY
+[ "$(cat /proc/sys/kernel/bpf_stats_enabled)" = "$stats_before" ] && ok "progcost: bpf_stats setting restored" \
+	|| bad "progcost: bpf_stats_enabled left at $(cat /proc/sys/kernel/bpf_stats_enabled)"
