@@ -50,7 +50,7 @@ all: mgtrace man
 $(OUT):
 	mkdir -p $@
 
-$(OUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) include/mgtrace.h vmlinux/vmlinux.h | $(OUT)
+$(OUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(wildcard include/*.h) vmlinux/vmlinux.h | $(OUT)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
 	$(BPFTOOL) gen object $@ $@.tmp
 	rm -f $@.tmp

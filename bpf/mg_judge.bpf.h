@@ -32,8 +32,8 @@ struct mg_inode_val {
 
 /*
  * Per-CPU scratch, one per event kind (so one per program): the event judged,
- * what the rules found, a new map value, and the clock bracket of that
- * program's last event on this CPU. Not one scratch for all programs: where
+ * what the rules found, a new map value, and the clock bracket that program
+ * last measured on this CPU (mg_rule_clock_*). Not one scratch for all programs: where
  * tracepoint programs can be preempted (7.3 showed BPF runs skipped for
  * recursion, which takes a program preempted on its CPU; PREEMPT_RT runs
  * tracepoint callbacks with only migration disabled), another program on the
@@ -46,7 +46,8 @@ struct mg_judge_scratch {
 	struct mg_rin in;
 	struct mg_rout out;
 	struct mg_inode_plain fresh;
-	struct mg_rclock clk;		/* this CPU's clock bracket (mg_rule_clock_*) */
+	struct mg_rclock clk;		/* this program's last measured clock bracket on
+					 * this CPU (mg_rule_clock_*) */
 };
 
 /* TAI - REALTIME, ns (adjtimex), set by user space before load: the clock at an event. */
@@ -186,10 +187,9 @@ static __always_inline void mg_judge_clock(struct mg_judge_scratch *sc, struct m
 	long long dlo = 0, dhi = 0;
 	struct mg_steprec *r;
 
-	if (!mg_rule_clock_need_t1(&sc->clk, t0, tai)) {
-		mg_rule_clock_pass(&sc->clk, t0);
+	if (!mg_rule_clock_need_t1(&sc->clk, t0, tai))
 		return;
-	}
+	MG_JADD(jc->clock_brackets, 1);
 	if (!mg_rule_clock_measure(&sc->clk, t0, tai, bpf_ktime_get_ns(), &from, &dlo, &dhi))
 		return;
 	r = bpf_ringbuf_reserve(rb, sizeof(*r), 0);

@@ -403,7 +403,7 @@ MG_RULE_INLINE void mg_rule_queried_swap(struct mg_rstate *s, const struct mg_ri
 /*
  * Judge one ctime event (MG_EV_CTIME_SWAP, _SKIP, _STAT, _SET) of the inode
  * whose state is s, in delivery order; tai_minus_real is TAI - REALTIME (ns).
- * Updates s; adds to out (zeroed by the caller).
+ * Updates s; adds to out (cleared by the caller with mg_rule_out_init()).
  */
 MG_RULE_INLINE void mg_rule_event(struct mg_rstate *s, const struct mg_rin *in,
 				  long long tai_minus_real, struct mg_rout *out)
@@ -463,31 +463,38 @@ MG_RULE_INLINE void mg_rule_finish(struct mg_rstate *s, struct mg_rout *out)
 /*
  * Clock steps, judged per CPU from the clocks read at each event: t0 =
  * CLOCK_MONOTONIC, then tai = CLOCK_TAI, and, only when needed, t1 =
- * CLOCK_MONOTONIC again. TAI - MONOTONIC is the kernel's offs_tai, which only a
- * step of CLOCK_REALTIME moves (settimeofday, clock_settime, ADJ_SETOFFSET, a
- * leap second); the fast clocks read it as mono(now) + offs_tai, so
- * x = tai - t0 >= offs_tai, and tai - t1 <= offs_tai: [tai - t1, x] brackets it.
+ * CLOCK_MONOTONIC again. TAI - MONOTONIC is the kernel's offs_tai: setting
+ * CLOCK_REALTIME (settimeofday, clock_settime, adjtimex ADJ_SETOFFSET) moves it,
+ * and so does adjtimex ADJ_TAI (a change of the TAI offset, seen as a step of
+ * whole seconds); a leap second does not (REALTIME and the TAI offset move
+ * together). The fast clocks read it as mono(now) + offs_tai, so x = tai - t0 >=
+ * offs_tai >= tai - t1: [tai - t1, x] brackets it.
  *
- * struct mg_rclock keeps the last measured bracket [lo, hi] (from an event where
- * t1 was read). A later event needs t1 only when its x leaves [lo, hi + slack],
- * the bracket is older than MG_CLK_REFRESH_NS, or wider than the slack (an
- * interrupt between the reads; re-measured at the next event):
- *  - x < lo: offs_tai fell below a proven lower bound: a backward step, as
- *    small as the clocks can show (the same test as with t1 at every event);
- *  - x > hi + MG_CLK_SLACK_NS, and then tai - t1 > hi: a forward step.
- * So a backward step is found exactly as before; a forward step smaller than
- * MG_CLK_SLACK_NS may go unreported (re-measured within MG_CLK_REFRESH_NS). A
- * forward step cannot explain any violation (no ctime regresses, nothing gets
- * earlier when the clock jumps ahead), so only backward steps need every ns.
- * A step is reported between the previous event on this CPU (t) and this one.
+ * struct mg_rclock keeps the last measured bracket [lo, hi] (an event where t1
+ * was read). A later event reads t1 only when:
+ *  - x < lo: offs_tai fell below a proven lower bound (a step back);
+ *  - x > hi + MG_CLK_RISE_NS (possibly a step forward);
+ *  - the bracket is wider than MG_CLK_WIDE_NS (an interrupt between its reads,
+ *    or a machine whose clock reads are slow: then every event measures);
+ *  - or it is older than MG_CLK_REFRESH_NS.
+ * A measured bracket disjoint from the kept one is a step, reported with the
+ * window from the kept bracket's measurement to this event: offs_tai was inside
+ * the kept bracket at its measurement, so the step lies in that window.
+ *
+ * What this gives up against reading t1 at every event: a step forward of up to
+ * MG_CLK_RISE_NS + MG_CLK_WIDE_NS (0.35 us) may go unreported (it cannot explain
+ * a violation: no ctime gets earlier when the clock jumps ahead), and then, until
+ * the next measurement (at most MG_CLK_REFRESH_NS later), a step back is seen
+ * net of it: two steps within 100 us, the first forward and under 0.35 us, look
+ * like their sum, as two steps between one event and the next always did.
  */
-#define MG_CLK_SLACK_NS 1000ULL
+#define MG_CLK_RISE_NS 100LL
+#define MG_CLK_WIDE_NS 250LL
 #define MG_CLK_REFRESH_NS 100000ULL
 
 struct mg_rclock {
 	long long lo, hi;		/* the last measured bracket of TAI - MONOTONIC, ns */
 	unsigned long long measured;	/* CLOCK_MONOTONIC when it was measured (0: never) */
-	unsigned long long t;		/* CLOCK_MONOTONIC at this CPU's last event (0: none) */
 };
 
 /* True when the event with clocks t0, tai needs t1 (mg_rule_clock_measure()). */
@@ -497,36 +504,30 @@ MG_RULE_INLINE int mg_rule_clock_need_t1(const struct mg_rclock *c, unsigned lon
 	long long x = (long long)(tai - t0);
 
 	return !c->measured || t0 - c->measured > MG_CLK_REFRESH_NS || x < c->lo ||
-	       x > c->hi + (long long)MG_CLK_SLACK_NS || c->hi - c->lo > (long long)MG_CLK_SLACK_NS;
-}
-
-/* An event that did not need t1: only its time is kept (the bracket stands). */
-MG_RULE_INLINE void mg_rule_clock_pass(struct mg_rclock *c, unsigned long long t0)
-{
-	c->t = t0;
+	       x > c->hi + MG_CLK_RISE_NS || c->hi - c->lo > MG_CLK_WIDE_NS;
 }
 
 /*
- * An event whose t1 was read: measures [tai - t1, tai - t0]; returns 1 if it is
- * disjoint from the last measured bracket (a step: *t_from, the previous event's
- * time, and the step's size in [*dlo, *dhi] ns, negative for back), else 0.
+ * An event whose t1 was read: measures [tai - t1, tai - t0] and keeps it;
+ * returns 1 if it is disjoint from the bracket kept so far (a step: *t_from,
+ * when that bracket was measured, and the step's size in [*dlo, *dhi] ns,
+ * negative for back), else 0.
  */
 MG_RULE_INLINE int mg_rule_clock_measure(struct mg_rclock *c, unsigned long long t0,
 					 unsigned long long tai, unsigned long long t1,
 					 unsigned long long *t_from, long long *dlo, long long *dhi)
 {
 	long long lo = (long long)(tai - t1), hi = (long long)(tai - t0);
-	int step = c->measured && c->t && (hi < c->lo || lo > c->hi);
+	int step = c->measured && (hi < c->lo || lo > c->hi);
 
 	if (step) {
-		*t_from = c->t;
+		*t_from = c->measured;
 		*dlo = lo - c->hi;
 		*dhi = hi - c->lo;
 	}
 	c->lo = lo;
 	c->hi = hi;
 	c->measured = t0;
-	c->t = t0;
 	return step;
 }
 
@@ -600,6 +601,8 @@ struct mg_judge_counts {
 	unsigned long long examples_lost;	/* not-fault example records lost (counts exact) */
 	unsigned long long clock_steps;	/* clock-step records written (struct mg_steprec) */
 	unsigned long long steps_lost;	/* clock-step records lost: ring buffer full */
+	unsigned long long clock_brackets;	/* events that measured a clock bracket (read
+						 * t1: mg_rule_clock_need_t1()) */
 };
 
 /*
@@ -622,18 +625,17 @@ struct mg_floor_judge_counts {
 #define MG_STEPREC_MAGIC 0x6d677374U	/* "mgst": struct mg_steprec */
 
 /*
- * A realtime clock step seen in BPF. At each judged event BPF brackets TAI -
- * MONOTONIC (the kernel's offs_tai, which a clock_settime() moves) between
- * bpf_ktime_get_ns() before and after bpf_ktime_get_tai_ns(): [lo, hi]. When
- * this CPU's bracket no longer overlaps the one of its previous judged event,
- * the clock was set in between, by delta_lo..delta_hi ns (negative: back).
- * Every CPU that judges events sees the same step: user space merges records
- * whose times and sizes overlap.
+ * A realtime clock step seen in BPF (mg_rule_clock_*): a bracket of TAI -
+ * MONOTONIC (the kernel's offs_tai) measured at a judged event no longer
+ * overlaps the one that CPU measured before: the clock was set in between, by
+ * delta_lo..delta_hi ns (negative: back). Every CPU that judges events sees the
+ * same step: user space merges records whose times and sizes overlap.
  */
 struct mg_steprec {
 	unsigned int magic;		/* MG_STEPREC_MAGIC */
 	unsigned int cpu;
-	unsigned long long t0_ns, t1_ns;	/* CLOCK_MONOTONIC: the two events */
+	unsigned long long t0_ns, t1_ns;	/* CLOCK_MONOTONIC: the two measurements (the step
+					 * lies between) */
 	long long delta_lo, delta_hi;	/* the step's size, ns */
 };
 

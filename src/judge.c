@@ -22,8 +22,8 @@ int mg_judge_pre_load(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf,
 	j->configured = tp_btf && !j->user;
 	skel->rodata->judge = j->configured;
 	skel->rodata->judge_tai_minus_real = j->tai_minus_real;
-	/* entry_ns comes from the function probes of bpf/floor.bpf.c, never with tracepoints */
-	skel->rodata->judge_entry_ns = j->configured && be != MG_BE_TRACEPOINT;
+	/* entry_ns comes from the function probes of bpf/floor.bpf.c (fentry, kprobe backends) */
+	skel->rodata->judge_entry_ns = j->configured && mg_backend_has_funcs(be);
 	if (j->configured && j->ringbuf_bytes) {
 		/* as backend.c sizes it: wake the consumer at a quarter full */
 		skel->rodata->wakeup_bytes = j->ringbuf_bytes / 4;

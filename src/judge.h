@@ -41,8 +41,8 @@ struct mg_judge {
 
 /*
  * mg_session_opts::pre_load for check: with tp_btf, turns judging on (rodata
- * judge, judge_tai_minus_real; judge_entry_ns unless be is MG_BE_TRACEPOINT, whose
- * session has no function probe to fill set_ctime), sizes "inodes" to max_inodes and, if
+ * judge, judge_tai_minus_real; judge_entry_ns when be has function probes, which
+ * fill set_ctime), sizes "inodes" to max_inodes and, if
  * ringbuf_bytes, the ring buffer (and its wakeup threshold); with raw_tp
  * (no bpf_spin_lock), leaves it off and "inodes" at one entry: events then
  * reach src/checker.c through the ring buffer. ctx: struct mg_judge. Returns 0

@@ -882,65 +882,100 @@ static void test_checker_floor_judged(void)
  * One event through the clock-step rules as bpf/mg_judge.bpf.h runs them: offs is
  * the kernel's offs_tai at the event, d the delay between the monotonic and the TAI
  * read, e the delay between the TAI read and the second monotonic read. Returns 1
- * if a step was reported (its size in *dlo..*dhi), and counts the second reads.
+ * if a step was reported (its window from *from to t, its size in *dlo..*dhi), and
+ * counts the second reads.
  */
-static int clock_event(struct mg_rclock *c, uint64_t t0, int64_t offs, uint64_t d, uint64_t e,
-		       long long *dlo, long long *dhi, int *t1_reads)
+static int clock_event(struct mg_rclock *c, uint64_t t, int64_t offs, uint64_t d, uint64_t e,
+		       unsigned long long *from, long long *dlo, long long *dhi, int *t1_reads)
 {
-	unsigned long long tai = t0 + d + (uint64_t)offs, from;
+	unsigned long long tai = t + d + (uint64_t)offs;
 
-	if (!mg_rule_clock_need_t1(c, t0, tai)) {
-		mg_rule_clock_pass(c, t0);
+	if (!mg_rule_clock_need_t1(c, t, tai))
 		return 0;
-	}
 	(*t1_reads)++;
-	return mg_rule_clock_measure(c, t0, tai, t0 + d + e, &from, dlo, dhi);
+	return mg_rule_clock_measure(c, t, tai, t + d + e, from, dlo, dhi);
 }
 
 static void test_rule_clock(void)
 {
 	const int64_t offs = 37000000000LL;
 	struct mg_rclock c = { 0 };
+	unsigned long long from = 0;
 	long long lo = 0, hi = 0;
 	int steps = 0, reads = 0, i;
-	uint64_t t = 1000000, r = 12345;
+	uint64_t t = 1000000, r = 12345, ts;
 
-	/* a steady clock with delays of 20 ns to 5 us between reads (interrupts): no step,
-	 * ever, and a second read only on the first event, on a delay above the slack and
-	 * once per refresh period */
+	/* a steady clock with delays of 20 to 60 ns between reads, and now and then an
+	 * interrupt between them (5 us): never a step; a second read on the first event,
+	 * once per refresh, on a slow read and on the event after it */
 	for (i = 0; i < 100000; i++) {
 		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
 		uint64_t d = 20 + (r >> 33) % 40, e = 20 + (r >> 45) % 40;
 
-		if (i % 1000 == 999)
-			d += 5000;	/* an interrupt between the reads */
+		if (i % 2000 == 999)
+			d += 5000;
+		else if (i % 2000 == 1999)
+			e += 5000;
 		t += 200;
-		steps += clock_event(&c, t, offs, d, e, &lo, &hi, &reads);
+		steps += clock_event(&c, t, offs, d, e, &from, &lo, &hi, &reads);
 	}
 	ASSERT_EQ(steps, 0, "clock rules: a steady clock with jittery reads shows no step");
 	CHECK(reads < 100000 / 10, "clock rules: second reads on %d of 100000 events (expected "
 	      "under 10000: first event, refreshes, slow reads)", reads);
-	/* a backward step of 100 ns is found at the next event, with its size */
-	steps = clock_event(&c, t += 200, offs - 100, 30, 30, &lo, &hi, &reads);
-	CHECK(steps == 1 && lo <= -100 && hi >= -100 && hi < 0,
+	/* a step back of 100 ns just after a measurement is found at the next event */
+	t += 200;
+	clock_event(&c, t, offs, 30, 30, &from, &lo, &hi, &reads);	/* refresh or not */
+	c.measured = 0;							/* measure here */
+	clock_event(&c, t += 200, offs, 30, 30, &from, &lo, &hi, &reads);
+	ts = t + 100;
+	steps = clock_event(&c, t += 200, offs - 100, 30, 30, &from, &lo, &hi, &reads);
+	CHECK(steps == 1 && lo <= -100 && hi >= -100 && hi < 0 && from <= ts && ts <= t,
 	      "clock rules: a 100 ns step back is found (%d; size %lld..%lld, expected -100 inside, "
-	      "negative)", steps, lo, hi);
-	/* a step back smaller than the bracket cannot be shown: 10 ns, not reported */
-	ASSERT_EQ(clock_event(&c, t += 200, offs - 110, 50, 30, &lo, &hi, &reads), 0,
+	      "negative; window %llu..%llu around %llu)", steps, lo, hi, from,
+	      (unsigned long long)t, (unsigned long long)ts);
+	/* a measurement (d 30, e 40), a 60 ns step back, an event that passes (d 35), one that
+	 * finds it (d 15): the window starts at the measurement, before the step */
+	c.measured = 0;
+	clock_event(&c, t += 200, offs, 30, 40, &from, &lo, &hi, &reads);
+	ts = t + 100;
+	steps = clock_event(&c, t += 200, offs - 60, 35, 30, &from, &lo, &hi, &reads);
+	steps += clock_event(&c, t += 200, offs - 60, 15, 30, &from, &lo, &hi, &reads);
+	CHECK(steps == 1 && from <= ts && lo <= -60 && hi >= -60,
+	      "clock rules: a step found one event late has a window that holds it (%d; window "
+	      "from %llu, step at %llu; size %lld..%lld)", steps, from, (unsigned long long)ts, lo, hi);
+	/* a step back smaller than the clocks' jitter cannot be shown: 10 ns */
+	ASSERT_EQ(clock_event(&c, t += 200, offs - 70, 50, 30, &from, &lo, &hi, &reads), 0,
 		  "clock rules: a 10 ns step back, inside the clocks' jitter");
-	/* a forward step of 10 us is found */
-	steps = clock_event(&c, t += 200, offs + 10000, 30, 30, &lo, &hi, &reads);
-	CHECK(steps == 1 && lo <= 10110 && hi >= 10110,
-	      "clock rules: a 10 us step forward is found (%d; size %lld..%lld, expected 10110 "
+	/* steps forward of 10 us and of 800 ns are found, and 800 ns back after the latter */
+	steps = clock_event(&c, t += 200, offs + 10000, 30, 30, &from, &lo, &hi, &reads);
+	CHECK(steps == 1 && lo <= 10070 && hi >= 10070,
+	      "clock rules: a 10 us step forward is found (%d; size %lld..%lld, expected 10070 "
 	      "inside)", steps, lo, hi);
-	/* a forward step under the slack may go unreported, and is measured into the
-	 * bracket at the next refresh: a step back to the old clock afterwards is found */
-	for (i = 0; i < 1000; i++)
-		steps += clock_event(&c, t += 200, offs + 10500, 30, 30, &lo, &hi, &reads);
-	steps = clock_event(&c, t += 200, offs + 10000, 30, 30, &lo, &hi, &reads);
-	CHECK(steps == 1 && lo <= -500 && hi >= -500,
-	      "clock rules: a step back after an unreported small forward one is found (%d; size "
-	      "%lld..%lld, expected -500 inside)", steps, lo, hi);
+	steps = clock_event(&c, t += 200, offs + 10800, 30, 30, &from, &lo, &hi, &reads);
+	steps += clock_event(&c, t += 200, offs + 10000, 30, 30, &from, &lo, &hi, &reads);
+	CHECK(steps == 2 && lo <= -800 && hi >= -800,
+	      "clock rules: 800 ns forward then back: two steps (%d; the second %lld..%lld)", steps,
+	      lo, hi);
+	/* a bracket measured with a slow second read (900 ns) is measured again at the next
+	 * event, so a 300 ns step back after it is found */
+	c.measured = 0;
+	clock_event(&c, t += 200, offs, 30, 900, &from, &lo, &hi, &reads);
+	clock_event(&c, t += 200, offs, 30, 30, &from, &lo, &hi, &reads);
+	steps = clock_event(&c, t += 200, offs - 300, 30, 30, &from, &lo, &hi, &reads);
+	CHECK(steps == 1 && lo <= -300 && hi >= -300,
+	      "clock rules: a step back after a slow measurement is found (%d; size %lld..%lld)",
+	      steps, lo, hi);
+	/* the documented limit: a step forward within the rise allowed (here 60 ns) goes
+	 * unreported, and until the next refresh (100 us) a step back is seen net of it;
+	 * after the refresh the bracket holds the new offset and a step back is sized from it */
+	steps = clock_event(&c, t += 200, offs - 240, 30, 30, &from, &lo, &hi, &reads);
+	ASSERT_EQ(steps, 0, "clock rules: 60 ns forward, inside the rise allowed, unreported");
+	for (i = 0; i < 510; i++)
+		steps += clock_event(&c, t += 200, offs - 240, 30, 30, &from, &lo, &hi, &reads);
+	steps += clock_event(&c, t += 200, offs - 540, 30, 30, &from, &lo, &hi, &reads);
+	CHECK(steps == 1 && lo <= -300 && hi >= -300,
+	      "clock rules: after a refresh a step back is sized from the new bracket (%d; size "
+	      "%lld..%lld, expected -300 inside)", steps, lo, hi);
 }
 
 static void test_checker_kernel_steps(void)
