@@ -251,20 +251,35 @@ for be in ("fentry", "kprobe"):
     c.check(len(swaps) > 0, f"floor swaps seen: {len(swaps)}")
     c.check(all(e["floor_after_mono_ns"] > e["floor_before_mono_ns"] for e in swaps),
             "every swap moved the floor forward")
-    c.check(all(e["ino"] != 0 for e in floor), "floor events carry the inode being stamped")
-    c.check(sum(e["name"].startswith("t0-f") for e in floor) >= 0.99 * len(floor),
+    # Under TCG the kprobe on inode_set_ctime_current was once not yet firing for the
+    # first 10 ms after attach returned (mainline-7.2, 433 of 1994 floor events, all
+    # before the first one with an entry time; docs/kernel-facts.md). Such a prefix
+    # (floor events without a known call, all before the first with one, within 100 ms
+    # of the first floor event) is reported and left out of the checks of the call's context;
+    # one such event after it still fails them.
+    first_known = min((e["time_mono_ns"] for e in floor if e.get("entry_mono_ns") is not None),
+                      default=None)
+    pre = [e for e in floor if first_known is not None and e["time_mono_ns"] < first_known]
+    t_first = min((e["time_mono_ns"] for e in floor), default=0)
+    c.check(all(e["time_mono_ns"] - t_first < 100_000_000 for e in pre),
+            f"floor events before the kprobe fired: {len(pre)}, all within 100 ms of the first")
+    inner = [e for e in floor if e not in pre]
+    c.check(len(inner) >= 0.5 * len(floor), f"most floor events inside a traced call: "
+            f"{len(inner)} of {len(floor)}")
+    c.check(all(e["ino"] != 0 for e in inner), "floor events carry the inode being stamped")
+    c.check(sum(e["name"].startswith("t0-f") for e in inner) >= 0.99 * len(inner),
             "floor events name the written file (the rest: its directory, other processes)")
     swap_ev = [e for e in ev if e["event"] == "ctime_swap"]
     c.check(len(swap_ev) >= 2000, f"ctime swaps traced: {len(swap_ev)}")
     # the fine-stamp decision of every floor event, and the update's entry time on
     # every ctime swap/skip (inode_set_ctime_current's kprobe, map shared with the tracepoints)
-    dec = [e.get("fine_decision") for e in floor]
+    dec = [e.get("fine_decision") for e in inner]
     c.check(all(d in ("needed", "undecided") for d in dec),
             f"every floor event decided needed or undecided: {sorted(set(map(str, dec)))}")
     c.check(dec.count("needed") > 0, f"decided needed: {dec.count('needed')}")
-    # (from the first floor event on: a call already running while the probes were being
-    # attached, e.g. mgtrace's own, has no entry time)
-    t_floor = min((e["time_mono_ns"] for e in floor), default=0)
+    # (from the first floor event inside a traced call on: a call already running while the
+    # probes were being attached, e.g. mgtrace's own, has no entry time)
+    t_floor = min((e["time_mono_ns"] for e in inner), default=0)
     cx = [e for e in ev if (e["event"] in ("ctime_swap", "ctime_skip") or
                             e["event"].startswith("floor_")) and e["time_mono_ns"] >= t_floor]
     c.check(all(e.get("entry_mono_ns") is not None and e["entry_mono_ns"] <= e["time_mono_ns"]
@@ -273,7 +288,7 @@ for be in ("fentry", "kprobe"):
     print(f"# {label} trace-{be}: floor_swap={len(swaps)} floor_fail="
           f"{sum(e['event'] == 'floor_fail' for e in floor)} floor_unknown="
           f"{sum(e['event'] == 'floor_unknown' for e in floor)} fine_needed="
-          f"{dec.count('needed')} fine_undecided={dec.count('undecided')}")
+          f"{dec.count('needed')} fine_undecided={dec.count('undecided')} before_the_kprobe_fired={len(pre)}")
     report(f"trace-{be}", c)
 
 # top with fentry around stress, inside stat: the floor swaps of every row (plus those not
