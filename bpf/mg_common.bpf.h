@@ -153,6 +153,7 @@ static __always_inline void mg_event_fill(struct mg_event *e, enum mg_event_kind
 	e->flags = 0;
 	e->dev = dev;
 	e->ino = ino;
+	e->inode_addr = (__u64)inode;
 	e->pid = (__u32)id;
 	e->tgid = id >> 32;
 	e->cpu = bpf_get_smp_processor_id();

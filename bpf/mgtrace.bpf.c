@@ -258,7 +258,12 @@ static __always_inline void judge_event(enum mg_event_kind kind, struct inode *i
 
 	if (!passes_btf(kind, inode, id, &key.dev, &key.ino) || !mg_judge_maps(kind, &sc, &jc))
 		return;
+	if (!mg_rule_has_identity(key.ino)) {
+		MG_JADD(jc->no_ino, 1);
+		return;
+	}
 	key.gen = inode->i_generation;
+	key.addr = (__u64)inode;
 	in = &sc->in;
 	in->o.t_ns = bpf_ktime_get_ns();
 	in->o.tai_ns = bpf_ktime_get_tai_ns();

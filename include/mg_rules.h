@@ -461,6 +461,19 @@ MG_RULE_INLINE void mg_rule_finish(struct mg_rstate *s, struct mg_rout *out)
 }
 
 /*
+ * An event has an inode to judge it against only once the inode has its number.
+ * Filesystems set a new in-core inode's timestamps while they initialise it, some
+ * before i_ino: xfs loading an inode from disk, overlayfs copying the real inode's
+ * attributes (ovl_inode_init() before ovl_map_ino()); those inode_set_ctime_to_ts
+ * events carry i_ino 0, and unrelated inodes would meet under (dev, 0, gen). Such
+ * events are counted (events_without_inode_number), never judged.
+ */
+MG_RULE_INLINE int mg_rule_has_identity(unsigned long long ino)
+{
+	return ino != 0;
+}
+
+/*
  * Clock steps, judged per CPU from the clocks read at each event: t0 =
  * CLOCK_MONOTONIC, then tai = CLOCK_TAI, and, only when needed, t1 =
  * CLOCK_MONOTONIC again. TAI - MONOTONIC is the kernel's offs_tai: setting
@@ -568,6 +581,10 @@ struct mg_inode_key {
 	unsigned long long ino;		/* inode->i_ino */
 	unsigned int dev;		/* kernel dev_t, inode->i_sb->s_dev */
 	unsigned int gen;		/* inode->i_generation */
+	unsigned long long addr;	/* the struct inode's address: btrfs subvolumes and
+					 * snapshots share s_dev, and a snapshot's file keeps the
+					 * inode number and generation of the original (0: not
+					 * known, user-space judging and the test hook) */
 };
 
 /*
@@ -593,6 +610,8 @@ struct mg_judge_counts {
 	unsigned long long benign[MG_B_NR_KINDS];	/* not-fault cases, by enum mg_benign_kind */
 	unsigned long long violations[MG_V_NR_KINDS];	/* violations found (records may be lost) */
 	unsigned long long untracked;	/* events of inodes "inodes" could not hold (E2BIG) */
+	unsigned long long no_ino;	/* events of inodes without an inode number yet (not
+					 * judged: mg_rule_has_identity()) */
 	unsigned long long inodes;	/* inodes entered into "inodes" */
 	unsigned long long records;	/* violation records written to the ring buffer */
 	unsigned long long lost;	/* violation records lost: ring buffer full */

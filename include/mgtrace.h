@@ -153,6 +153,9 @@ struct mg_event {
 					 * is the realtime clock's offset (plus TAI - UTC) at the event */
 	unsigned long long entry_ns;	/* MG_EV_CTIME_*: CLOCK_MONOTONIC at entry of the enclosing
 					 * inode_set_ctime_current (function probes; 0: unknown) */
+	unsigned long long inode_addr;	/* the struct inode's address: check's inode identity
+					 * with dev, ino, gen (btrfs snapshots share all three);
+					 * never printed */
 	char comm[16];
 	char name[MG_NAME_LEN];		/* last path component of the inode's first dentry alias,
 					 * NUL-terminated, cut to MG_NAME_LEN - 1 bytes */

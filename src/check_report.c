@@ -262,14 +262,15 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 	fputc('\n', f);
 	mg_report_print_summary(f, rep, &(struct mg_print_opts){ .verbose = mg_verbose > 0 });
 	fprintf(f, "\nevents: %llu (ctime swaps %llu, skips %llu, stat queries %llu, sets %llu, "
-		"floor %llu) on %llu inodes; lost %llu; untracked %llu\n",
+		"floor %llu) on %llu inodes; lost %llu; untracked %llu; not judged, no inode number "
+		"yet %llu\n",
 		(unsigned long long)st->events, (unsigned long long)st->by_kind[MG_EV_CTIME_SWAP],
 		(unsigned long long)st->by_kind[MG_EV_CTIME_SKIP],
 		(unsigned long long)st->by_kind[MG_EV_STAT], (unsigned long long)st->by_kind[MG_EV_CTIME_SET],
 		(unsigned long long)(st->by_kind[MG_EV_FLOOR_SWAP] + st->by_kind[MG_EV_FLOOR_FAIL] +
 				     st->by_kind[MG_EV_FLOOR_UNKNOWN]),
 		(unsigned long long)st->inodes, (unsigned long long)st->lost,
-		(unsigned long long)st->untracked_events);
+		(unsigned long long)st->untracked_events, (unsigned long long)st->no_ino_events);
 	mg_judge_describe(&cs->judge, judged, sizeof(judged));
 	fprintf(f, "judged: %s\n", judged);
 	if (st->missed)

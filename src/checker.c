@@ -10,6 +10,7 @@
 struct ino_state {
 	uint64_t ino;
 	uint32_t dev, gen;
+	uint64_t addr;			/* mg_event::inode_addr (0 in synthetic streams) */
 	bool used;
 	bool name_cut;			/* name was cut by the event buffer (mg_event::name_len) */
 	struct mg_rstate r;		/* include/mg_rules.h: the same state BPF keeps */
@@ -81,9 +82,10 @@ int mg_ts_cmp(struct mg_ts a, struct mg_ts b)
 }
 
 /* Find or insert (dev, ino, gen); NULL when the bound is reached. */
-static struct ino_state *lookup(struct mg_checker *c, uint32_t dev, uint64_t ino, uint32_t gen)
+static struct ino_state *lookup(struct mg_checker *c, uint32_t dev, uint64_t ino, uint32_t gen,
+				uint64_t addr)
 {
-	size_t i = mix(ino ^ ((uint64_t)dev << 32) ^ ((uint64_t)gen << 13)) & (c->cap - 1);
+	size_t i = mix(ino ^ ((uint64_t)dev << 32) ^ ((uint64_t)gen << 13) ^ addr) & (c->cap - 1);
 
 	for (;; i = (i + 1) & (c->cap - 1)) {
 		struct ino_state *s = &c->tab[i];
@@ -95,10 +97,11 @@ static struct ino_state *lookup(struct mg_checker *c, uint32_t dev, uint64_t ino
 			s->dev = dev;
 			s->ino = ino;
 			s->gen = gen;
+			s->addr = addr;
 			c->st.inodes++;
 			return s;
 		}
-		if (s->ino == ino && s->dev == dev && s->gen == gen)
+		if (s->ino == ino && s->dev == dev && s->gen == gen && s->addr == addr)
 			return s;
 	}
 }
@@ -331,11 +334,15 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 		mg_rule_in_of(&in, e);
 		mg_obs_from_rule(&obs, &in.o);
 		if (e->ino && !c->no_floor_inodes)
-			s = lookup(c, e->dev, e->ino, e->gen);
+			s = lookup(c, e->dev, e->ino, e->gen, e->inode_addr);
 		floor_event(c, s, e, &obs);
 		return;
 	}
-	s = lookup(c, e->dev, e->ino, e->gen);
+	if (!mg_rule_has_identity(e->ino)) {
+		c->st.no_ino_events++;
+		return;
+	}
+	s = lookup(c, e->dev, e->ino, e->gen, e->inode_addr);
 	if (!s) {
 		c->st.untracked_events++;
 		return;
@@ -375,6 +382,7 @@ void mg_checker_import_judged(struct mg_checker *c, const struct mg_judge_counts
 	c->st.violations[MG_V_REGRESSION] += sum->overflow;
 	c->st.inodes += sum->inodes;
 	c->st.untracked_events += sum->untracked;
+	c->st.no_ino_events += sum->no_ino;
 	c->st.lost += sum->lost + sum->steps_lost;	/* a lost step record may hide a step */
 }
 
