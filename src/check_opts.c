@@ -59,6 +59,7 @@ static int usage(FILE *f, int code)
 
 int check_parse_opts(struct check_opts *o, int argc, char **argv)
 {
+	int cmd_err;
 	/* O_MAX + enum mg_figure: the absolute thresholds */
 	enum { O_MAX = 256, O_JUNIT = O_MAX + MG_F_NR, O_RB, O_INODES, O_RATE, O_BASE, O_FACTOR, O_JUDGE };
 	static const struct option lo[] = {
@@ -144,8 +145,8 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 				      argv[optind - 1][0] == '-' && argv[optind - 1][1] == '-' ?
 				      argv[optind - 1] : argv[optind - 2]);
 	}
-	if (optind < argc)
-		o->argv = &argv[optind];
+	if ((cmd_err = mg_opt_command("check", argc, argv, &o->argv)))
+		return cmd_err;
 	return MG_EXIT_OK;
 }
 

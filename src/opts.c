@@ -95,3 +95,16 @@ int mg_opt_interval(const char *cmd, int opt, const char *arg, double *interval,
 	}
 	return 0;
 }
+
+int mg_opt_command(const char *cmd, int argc, char **argv, char ***command)
+{
+	*command = NULL;
+	if (optind < argc) {
+		*command = &argv[optind];
+		return 0;
+	}
+	/* "mgtrace check -- $EMPTY" must not quietly become a run without COMMAND */
+	if (optind > 1 && !strcmp(argv[optind - 1], "--"))
+		return mg_err(MG_EXIT_USAGE, "%s: '--' with no COMMAND after it", cmd);
+	return 0;
+}

@@ -60,6 +60,14 @@ int mg_path_exit(int err);
  */
 int mg_opt_interval(const char *cmd, int opt, const char *arg, double *interval, uint64_t *count);
 
+/*
+ * The COMMAND after the options (getopt's optind): *command points into argv, or
+ * is NULL when there is none. A "--" with nothing after it is a usage error
+ * (MG_EXIT_USAGE, message printed), never a run without COMMAND. Returns 0 or
+ * the exit code.
+ */
+int mg_opt_command(const char *cmd, int argc, char **argv, char ***command);
+
 /* Backends a command accepts besides auto, fentry and kprobe (mg_opt_backend's allow). */
 #define MG_OPT_BE_TRACEPOINT	(1u << 0)	/* tracepoints only */
 #define MG_OPT_BE_KERNEL	(1u << 1)	/* the kernel's per-CPU counters only (stat) */

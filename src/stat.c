@@ -108,6 +108,7 @@ static int parse_events(const char *list, unsigned int *mask)
 
 static int parse_opts(struct stat_opts *o, int argc, char **argv)
 {
+	int cmd_err;
 	enum { O_TREE = 256, O_RATE, O_ICOUNT, O_PROM };
 	static const struct option lo[] = {
 		{ "interval", required_argument, 0, 'i' }, { "interval-ms", required_argument, 0, 'I' },
@@ -183,8 +184,8 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 	if (o->latency && o->backend == MG_BE_TRACEPOINT)
 		return mg_err(MG_EXIT_USAGE, "stat: --latency needs a function-probe backend "
 			      "(fentry or kprobe), not tracepoint");
-	if (optind < argc)
-		o->argv = &argv[optind];
+	if ((cmd_err = mg_opt_command("stat", argc, argv, &o->argv)))
+		return cmd_err;
 	if ((o->pid != 0) + o->tree + o->all > 1)
 		return mg_err(MG_EXIT_USAGE, "stat: -a (system-wide), -p PID and --tree exclude "
 			      "each other");

@@ -83,6 +83,7 @@ static int parse_name(const char *what, const char *s, const char *const *names,
 
 int top_parse_opts(struct top_opts *o, int argc, char **argv)
 {
+	int cmd_err;
 	enum { O_MAX = 256, O_TREE, O_ICOUNT };
 	static const struct option lo[] = {
 		{ "pid", required_argument, 0, 'p' }, { "tree", no_argument, 0, O_TREE },
@@ -151,8 +152,8 @@ int top_parse_opts(struct top_opts *o, int argc, char **argv)
 		}
 	}
 	o->json = mg_json_output;
-	if (optind < argc)
-		o->argv = &argv[optind];
+	if ((cmd_err = mg_opt_command("top", argc, argv, &o->argv)))
+		return cmd_err;
 	if ((o->pid != 0) + o->tree + o->all > 1)
 		return mg_err(MG_EXIT_USAGE, "top: -a (system-wide), -p PID and --tree exclude each other");
 	if (o->tree && !o->argv)

@@ -94,6 +94,7 @@ static int parse_events(const char *s, unsigned int *mask)
 
 static int parse_opts(struct trace_opts *o, int argc, char **argv)
 {
+	int cmd_err;
 	enum { O_RB = 256, O_NOINH, O_COMM, O_INODE, O_PATH };
 	static const struct option lo[] = {
 		{ "pid", required_argument, 0, 'p' }, { "comm", required_argument, 0, O_COMM },
@@ -167,8 +168,8 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 	o->json = mg_json_output;
 	if (o->path && inode_given)
 		return mg_err(MG_EXIT_USAGE, "trace: --path and --inode exclude each other");
-	if (optind < argc)
-		o->argv = &argv[optind];
+	if ((cmd_err = mg_opt_command("trace", argc, argv, &o->argv)))
+		return cmd_err;
 	if (o->no_inherit && (!o->argv || o->all || o->pid))
 		return mg_err(MG_EXIT_USAGE, "trace: --no-inherit needs COMMAND, without --all or --pid");
 	if (o->all && o->pid)

@@ -35,3 +35,8 @@ $MG pro --json > "$T/prefix.json" 2>&1 || bad "prefix 'pro' did not run probe: e
 python3 tests/checkjson.py json-first-line "$T/prefix.json" > "$T/c" 2>&1; tally prefix-pro "$T/c"
 badcase "check: malformed test hook MGTRACE_TEST_INVERT_FINE" 2 "want 1 (test only)" \
 	env MGTRACE_TEST_INVERT_FINE=yes $MG check -d 0.2
+# "--" with nothing after it ("check -- $EMPTY" in a CI script) is a usage error, never a run
+# of the built-in workload or a system-wide count
+for c in check stat trace top; do
+	badcase "$c -- without COMMAND" 2 "'--' with no COMMAND after it" $MG $c --
+done
