@@ -100,11 +100,19 @@ static __always_inline void count_set_ctime_current(struct inode *inode)
 }
 
 /*
+ * A field of a kernel object: a direct BTF-typed load (CO-RE relocated, no
+ * bpf_probe_read_kernel call) when btf, which only tp_btf programs may do, else
+ * BPF_CORE_READ(...). btf must be a compile-time constant in an __always_inline
+ * caller, so that a raw_tp program never contains the direct load.
+ */
+#define MG_READ(btf, direct, ...) ((btf) ? (direct) : BPF_CORE_READ(__VA_ARGS__))
+
+/*
  * Event mode's filters (process, inode, comm): true when an event of inode
- * by task id passes; *dev and *ino get the inode's identity.
+ * by task id passes; *dev and *ino get the inode's identity (read as MG_READ).
  */
 static __always_inline bool passes(enum mg_event_kind kind, struct inode *inode, __u64 id,
-				   __u32 *dev, __u64 *ino)
+				   __u32 *dev, __u64 *ino, bool btf)
 {
 	__u32 tgid = id >> 32;
 
@@ -112,8 +120,8 @@ static __always_inline bool passes(enum mg_event_kind kind, struct inode *inode,
 		return false;
 	if (!MG_TGID_PASSES(&traced_tgids, filter_tree, filter_tgid, tgid))
 		return false;
-	*dev = BPF_CORE_READ(inode, i_sb, s_dev);
-	*ino = BPF_CORE_READ(inode, i_ino);
+	*dev = MG_READ(btf, inode->i_sb->s_dev, inode, i_sb, s_dev);
+	*ino = MG_READ(btf, inode->i_ino, inode, i_ino);
 	if (!mg_ids_match(filter_devs, filter_inos, filter_nids, *dev, *ino))
 		return false;
 	return mg_comm_passes(filter_comm);
@@ -134,38 +142,18 @@ static __always_inline void mg_comm_btf(char *dst)
 }
 
 /*
- * passes() for tp_btf programs: the same filters, with the inode's fields read
- * by direct BTF-typed loads (CO-RE relocated, no bpf_probe_read_kernel call).
- */
-static __always_inline bool passes_btf(enum mg_event_kind kind, struct inode *inode, __u64 id,
-				       __u32 *dev, __u64 *ino)
-{
-	__u32 tgid = id >> 32;
-
-	if (!(event_mask & (1U << kind)))
-		return false;
-	if (!MG_TGID_PASSES(&traced_tgids, filter_tree, filter_tgid, tgid))
-		return false;
-	*dev = inode->i_sb->s_dev;
-	*ino = inode->i_ino;
-	if (!mg_ids_match(filter_devs, filter_inos, filter_nids, *dev, *ino))
-		return false;
-	return mg_comm_passes(filter_comm);
-}
-
-/*
  * The ctime an event reports: *ctime, or for ctime_ns_xchg (ctime NULL) the
- * swap's nanoseconds (new) with the inode's seconds. Returns MG_EVF_SEC_UNSURE
- * or 0.
+ * swap's nanoseconds (new) with the inode's seconds (read as MG_READ). Returns
+ * MG_EVF_SEC_UNSURE or 0.
  */
 static __always_inline __u32 event_ctime(struct inode *inode, struct timespec64 *ctime, __u32 new,
-					 long long *sec, unsigned int *nsec)
+					 long long *sec, unsigned int *nsec, bool btf)
 {
 	__u32 live;
 
 	if (ctime) {
-		*sec = BPF_CORE_READ(ctime, tv_sec);
-		*nsec = BPF_CORE_READ(ctime, tv_nsec) & ~MG_I_CTIME_QUERIED;
+		*sec = MG_READ(btf, ctime->tv_sec, ctime, tv_sec);
+		*nsec = MG_READ(btf, ctime->tv_nsec, ctime, tv_nsec) & ~MG_I_CTIME_QUERIED;
 		return 0;
 	}
 	/*
@@ -177,25 +165,8 @@ static __always_inline __u32 event_ctime(struct inode *inode, struct timespec64 
 	 * aside), the seconds read are this update's. Otherwise they are
 	 * flagged as unsure, not guessed.
 	 */
-	*sec = BPF_CORE_READ(inode, i_ctime_sec);
-	live = BPF_CORE_READ(inode, i_ctime_nsec);
-	*nsec = new & ~MG_I_CTIME_QUERIED;
-	return (live & ~MG_I_CTIME_QUERIED) != *nsec ? MG_EVF_SEC_UNSURE : 0;
-}
-
-/* event_ctime() for tp_btf programs: direct BTF-typed loads, in the same order. */
-static __always_inline __u32 event_ctime_btf(struct inode *inode, struct timespec64 *ctime,
-					     __u32 new, long long *sec, unsigned int *nsec)
-{
-	__u32 live;
-
-	if (ctime) {
-		*sec = ctime->tv_sec;
-		*nsec = ctime->tv_nsec & ~MG_I_CTIME_QUERIED;
-		return 0;
-	}
-	*sec = inode->i_ctime_sec;
-	live = inode->i_ctime_nsec;
+	*sec = MG_READ(btf, inode->i_ctime_sec, inode, i_ctime_sec);
+	live = MG_READ(btf, inode->i_ctime_nsec, inode, i_ctime_nsec);
 	*nsec = new & ~MG_I_CTIME_QUERIED;
 	return (live & ~MG_I_CTIME_QUERIED) != *nsec ? MG_EVF_SEC_UNSURE : 0;
 }
@@ -216,7 +187,7 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 	__u32 dev;
 	__u64 ino;
 
-	if (!passes(kind, inode, id, &dev, &ino))
+	if (!passes(kind, inode, id, &dev, &ino, false))
 		return;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
@@ -226,7 +197,7 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 	/* only an update runs inside inode_set_ctime_current: no lookup for the others */
 	mg_event_fill(e, kind, inode, dev, ino, id, &set_ctime,
 		      kind == MG_EV_CTIME_SWAP || kind == MG_EV_CTIME_SKIP);
-	e->flags |= event_ctime(inode, ctime, new, &sec, &nsec);
+	e->flags |= event_ctime(inode, ctime, new, &sec, &nsec, false);
 	e->ctime_sec = sec;
 	e->ctime_nsec = nsec;
 	if (mtime) {
@@ -256,7 +227,7 @@ static __always_inline void judge_event(enum mg_event_kind kind, struct inode *i
 	struct mg_set_ctime *r;
 	struct mg_rin *in;
 
-	if (!passes_btf(kind, inode, id, &key.dev, &key.ino) || !mg_judge_maps(kind, &sc, &jc))
+	if (!passes(kind, inode, id, &key.dev, &key.ino, true) || !mg_judge_maps(kind, &sc, &jc))
 		return;
 	if (!mg_rule_has_identity(key.ino)) {
 		MG_JADD(jc->no_ino, 1);
@@ -279,7 +250,7 @@ static __always_inline void judge_event(enum mg_event_kind kind, struct inode *i
 		if (r && r->inode == inode)
 			in->o.entry_ns = r->entry_ns;
 	}
-	in->flags = event_ctime_btf(inode, ctime, new, &in->o.sec, &in->o.nsec);
+	in->flags = event_ctime(inode, ctime, new, &in->o.sec, &in->o.nsec, true);
 	in->old_nsec = old;
 	in->cur_nsec = cur;
 	in->time_gran = inode->i_sb->s_time_gran;
