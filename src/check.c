@@ -436,11 +436,14 @@ int cmd_check(int argc, char **argv)
 		check_print_text(&cs, &rep, &v);
 	mg_report_free(&rep);
 	ret = v.code;
-	if (cs.o.junit && (err = check_write_junit(&cs, &v)))
+	/* a report that could not be written: exit 5 instead of a pass or an inconclusive
+	 * verdict; a failed check keeps 1 */
+	if (cs.o.junit && (err = check_write_junit(&cs, &v)) &&
+	    (ret == MG_EXIT_OK || ret == MG_EXIT_INCONCLUSIVE))
 		ret = err;
 out:
 	cleanup(&cs);
-	if (mg_out_close() && !ret)
-		ret = MG_EXIT_FAIL;
+	if ((err = mg_out_close()) && (ret == MG_EXIT_OK || ret == MG_EXIT_INCONCLUSIVE))
+		ret = err;
 	return ret;
 }

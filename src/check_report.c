@@ -459,5 +459,5 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 		fprintf(f, "\"/></testcase>\n");
 	}
 	fprintf(f, "</testsuite>\n");
-	return fclose(f) ? mg_err(MG_EXIT_FAIL, "check: writing '%s' failed", cs->o.junit) : 0;
+	return fclose(f) ? mg_err(MG_EXIT_OUTPUT, "check: writing '%s' failed", cs->o.junit) : 0;
 }

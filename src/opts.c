@@ -46,14 +46,16 @@ int mg_out_close(void)
 	if (!mg_out)
 		return MG_EXIT_OK;
 	errno = 0;
+	/* a line-buffered write that failed earlier leaves ferror() set, its errno gone */
 	if (fflush(mg_out) || ferror(mg_out))
-		err = errno ? errno : EIO;
+		err = errno ? errno : -1;
 	if (mg_out != stdout && mg_out != stderr && fclose(mg_out) && !err)
 		err = errno;
 	mg_out = NULL;
 	if (err)
-		return mg_err(MG_EXIT_FAIL, "writing '%s': %s", mg_output_path ? mg_output_path :
-			      "output", strerror(err));
+		return mg_err(MG_EXIT_OUTPUT, "writing '%s': %s", mg_output_path ? mg_output_path :
+			      "standard output", err > 0 ? strerror(err) :
+			      "a write failed (full disk, closed pipe or I/O error)");
 	return MG_EXIT_OK;
 }
 

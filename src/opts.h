@@ -44,7 +44,10 @@ bool mg_opt_common(int c, const char *arg);
  */
 int mg_out_open(const char *cmd, bool command);
 
-/* Flush mg_out and close it if it is -o's FILE. Returns 0 or MG_EXIT_FAIL (write error). */
+/*
+ * Flush mg_out and close it if it is -o's FILE. Returns 0, or MG_EXIT_OUTPUT with
+ * one line (a write error: full disk, closed pipe).
+ */
 int mg_out_close(void);
 
 /* Exit code for a path the user gave that cannot be used: MG_EXIT_ENV for

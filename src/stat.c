@@ -414,7 +414,7 @@ static int run_stat(struct stat_run *r)
 	stat_print_summary(r);
 	ret = r->o.argv && !r->ended_child ? r->run.child_status : MG_EXIT_OK;
 	if (r->prom_failed && !ret)
-		ret = MG_EXIT_FAIL;
+		ret = MG_EXIT_OUTPUT;
 	if (r->ended_child && !mg_json_output)
 		fprintf(stderr, "mgtrace: %llu intervals done: COMMAND was still running and was "
 			"ended (SIGTERM, its status %d); exit 0\n", (unsigned long long)r->o.count,
@@ -427,7 +427,7 @@ out:
 	r->follow = NULL;
 	free(r->online);
 	if (mg_out_close() && !ret)
-		ret = MG_EXIT_FAIL;
+		ret = MG_EXIT_OUTPUT;
 	return ret;
 }
 

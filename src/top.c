@@ -305,6 +305,6 @@ out:
 	mg_follow_close(t.follow);
 	mg_run_cleanup(&t.run);
 	if (mg_out_close() && !ret)
-		ret = MG_EXIT_FAIL;
+		ret = MG_EXIT_OUTPUT;
 	return ret;
 }

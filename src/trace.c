@@ -370,6 +370,6 @@ out:
 	mg_run_cleanup(&t.run);
 	mg_follow_close(t.follow);
 	if (mg_out_close() && !ret)
-		ret = MG_EXIT_FAIL;
+		ret = MG_EXIT_OUTPUT;
 	return ret;
 }

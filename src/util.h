@@ -14,6 +14,8 @@ enum mg_exit {
 	MG_EXIT_USAGE = 2,	/* bad option or argument */
 	MG_EXIT_ENV = 3,	/* environment unsupported: privileges, BTF, kernel, debugfs */
 	MG_EXIT_INCONCLUSIVE = 4, /* mgtrace check: events lost or untracked, no pass claimed */
+	MG_EXIT_OUTPUT = 5,	/* the output could not be written (-o FILE, standard output,
+				 * --junit, --prometheus): full disk, closed pipe, I/O error */
 };
 
 /* Set by -v/--verbose: libbpf's own messages go to stderr too. */

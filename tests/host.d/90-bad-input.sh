@@ -40,3 +40,23 @@ badcase "check: malformed test hook MGTRACE_TEST_INVERT_FINE" 2 "want 1 (test on
 for c in check stat trace top; do
 	badcase "$c -- without COMMAND" 2 "'--' with no COMMAND after it" $MG $c --
 done
+# an output that cannot be written (full disk: /dev/full) exits 5, never 1, which a CI job
+# reads as a failed check; a failed check keeps 1 (it says more), a pass or an inconclusive
+# verdict becomes 5
+outcase() { # NAME WANT CMD...
+	local name=$1 want=$2 rc; shift 2
+	"$@" > /dev/null 2> "$T/err"; rc=$?
+	if [ $rc != "$want" ]; then bad "$name: exit $rc, want $want ($(tail -c 300 "$T/err"))"; return; fi
+	if [ "$want" = 5 ] && ! grep -q "^mgtrace: .*writing '.*'" "$T/err"; then
+		bad "$name: stderr does not say what could not be written: $(cat "$T/err")"; return; fi
+	if [ "$(left_attached)" != 0 ]; then bad "$name: BPF objects left behind"; return; fi
+	ok "$name (exit $want)"
+}
+outcase "check -o /dev/full (a pass)" 5 $MG check -d 0.3 -o /dev/full
+outcase "check --json to a full standard output" 5 sh -c "exec $MG check -d 0.3 --json > /dev/full"
+outcase "check --junit /dev/full" 5 $MG check -d 0.3 --junit /dev/full
+outcase "check -o /dev/full, a floor gate failed: still 1" 1 \
+	$MG check -d 0.3 --max-floor-swap-ratio 0.000001 -o /dev/full
+outcase "stat -o /dev/full" 5 $MG stat -o /dev/full -- true
+outcase "probe to a full standard output" 5 sh -c "exec $MG probe > /dev/full"
+outcase "trace -o /dev/full" 5 $MG trace -o /dev/full -- $MG stress --threads 1 --ops 100
