@@ -7,7 +7,7 @@
  * (bpf_map__reuse_fd). Loaded only under MGTRACE_TEST_INJECT=1 (src/judge.c),
  * to show that a violation found in BPF reaches the verdict with its context.
  * A syscall program: BPF_PROG_TEST_RUN runs it with a context from user
- * space, and it may take bpf_spin_lock.
+ * space, and it may take bpf_res_spin_lock.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

@@ -2,16 +2,23 @@
 /*
  * mg_judge.bpf.h - `mgtrace check` judging each ctime event in BPF, at the
  * event: the per-inode state lives in the hash "inodes" keyed by the kernel's
- * identity of the inode (dev, ino, generation), and the rules of
- * include/mg_rules.h run on it under the value's bpf_spin_lock, so concurrent
- * events of one inode on several CPUs are judged one at a time, in the order
- * they take the lock. Every event is counted in the per-CPU "judge_counts";
- * only violations cross the ring buffer (struct mg_vrec, with their context).
+ * identity of the inode (dev, ino, generation, address), and the rules of
+ * include/mg_rules.h run on it under the value's lock, so concurrent events of
+ * one inode on several CPUs are judged one at a time, in the order they take
+ * the lock. Every event is counted in the per-CPU "judge_counts"; only
+ * violations cross the ring buffer (struct mg_vrec, with their context).
  *
- * bpf_spin_lock is refused to kprobe, tracepoint and raw_tp programs ("tracing
- * progs cannot use bpf_spin_lock yet"), accepted for BTF-typed tracing
- * programs (tp_btf) and for syscall programs (the test-only
- * bpf/judgetest.bpf.c): only those include the code that takes it.
+ * The lock is a bpf_res_spin_lock (kernel 6.15+, kernel/bpf/rqspinlock.c):
+ * it disables preemption, not interrupts, and costs about 50 ns less per event
+ * here than bpf_spin_lock (bench/progcost: 350 -> 300 ns). Taking it can fail
+ * (a deadlock or a 250 ms timeout, which the kernel detects instead of
+ * hanging): the event is then counted in lock_failed, not judged, and the
+ * verdict is inconclusive. Both locks are refused to kprobe, tracepoint and
+ * raw_tp programs ("tracing progs cannot use bpf_spin_lock yet") and accepted
+ * for BTF-typed tracing programs (tp_btf) and syscall programs (the test-only
+ * bpf/judgetest.bpf.c): only those include the code that takes it. The kfuncs
+ * are weak: on 6.13 and 6.14, which lack them, user space does not judge here
+ * (mg_judge_pre_load()) and the object still loads for the other commands.
  *
  * "inodes" has no LRU and is not preallocated: when it is full, an event of a
  * new inode is counted as untracked (the verdict is then inconclusive), never
@@ -22,9 +29,13 @@
 
 #include "mg_rules.h"
 
+/* kernel/bpf/rqspinlock.c (6.15+); 0 if absent (weak). lock returns 0 or -EDEADLK/-ETIMEDOUT. */
+extern int bpf_res_spin_lock(struct bpf_res_spin_lock *lock) __ksym __weak;
+extern void bpf_res_spin_unlock(struct bpf_res_spin_lock *lock) __ksym __weak;
+
 /* The value of "inodes": struct mg_inode_plain with its lock typed for the verifier. */
 struct mg_inode_val {
-	struct bpf_spin_lock lock;
+	struct bpf_res_spin_lock lock;
 	unsigned int name_len;
 	char name[MG_NAME_LEN];
 	struct mg_rstate s;
@@ -146,9 +157,14 @@ static __always_inline void mg_judge(struct mg_judge_scratch *sc, struct mg_judg
 		}
 	}
 	mg_rule_out_init(&sc->out);
-	bpf_spin_lock(&v->lock);
+	/* without the kfunc user space judges (mg_judge_pre_load): never taken, the
+	 * verifier drops the rest where it is absent */
+	if (!bpf_res_spin_lock || bpf_res_spin_lock(&v->lock)) {
+		MG_JADD(jc->lock_failed, 1);
+		return;
+	}
 	mg_rule_event(&v->s, &sc->in, judge_tai_minus_real, &sc->out);
-	bpf_spin_unlock(&v->lock);
+	bpf_res_spin_unlock(&v->lock);
 	if (kind < MG_EV_NR_KINDS)
 		MG_JADD(jc->by_kind[kind], 1);
 	/* a not-fault case sets has_ben (mg_rule_benign): nothing else to count without it */

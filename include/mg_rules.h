@@ -3,7 +3,7 @@
  * mg_rules.h - the per-event rules of `mgtrace check`, written once: pure
  * functions over plain integers and one per-inode state, included by the BPF
  * program that judges each tracepoint event at the event (bpf/mgtrace.bpf.c,
- * under the inode's bpf_spin_lock) and by user space (src/checker.c: the
+ * under the inode's bpf_res_spin_lock) and by user space (src/checker.c: the
  * raw_tp fallback, and the unit tests' synthetic streams). No libc, no
  * vmlinux.h types, no signed division (clang 14 BPF has none), loops bounded
  * by constants.
@@ -589,7 +589,7 @@ struct mg_inode_key {
 
 /*
  * Value of "inodes" without its lock: the first word is the struct
- * bpf_spin_lock of the map's value (bpf/mg_judge.bpf.h), which the kernel
+ * bpf_res_spin_lock of the map's value (bpf/mg_judge.bpf.h), which the kernel
  * never copies to or from user space. name is the inode's name when it
  * entered the map.
  */
@@ -622,6 +622,8 @@ struct mg_judge_counts {
 	unsigned long long steps_lost;	/* clock-step records lost: ring buffer full */
 	unsigned long long clock_brackets;	/* events that measured a clock bracket (read
 						 * t1: mg_rule_clock_need_t1()) */
+	unsigned long long lock_failed;	/* events not judged: the inode's bpf_res_spin_lock
+					 * failed (deadlock or timeout detected; inconclusive) */
 };
 
 /*

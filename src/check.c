@@ -222,6 +222,7 @@ static void decide(struct check_state *cs, struct mg_verdict *v)
 		.gates_unknown = cs->gates_unknown, .command = cs->o.argv != NULL,
 		.command_status = cs->run.child_status, .lost = st->lost,
 		.untracked = st->untracked_events, .events = st->events, .missed = st->missed,
+		.lock_failed = st->lock_failed_events,
 		.interrupted = cs->interrupted,
 	};
 
@@ -324,6 +325,7 @@ int cmd_check(int argc, char **argv)
 	cs.judge.user = cs.o.judge_user;
 	cs.judge.ringbuf_bytes = cs.o.ringbuf_set ? 0 : MG_JUDGE_RINGBUF_DEFAULT;
 	cs.judge.tai_minus_real = mg_tai_minus_realtime();
+	cs.judge.env = &cs.run.env;	/* probed by mg_run_setup() before the load */
 	so.pre_load = mg_judge_pre_load;
 	so.pre_load_ctx = &cs.judge;
 	if ((ret = mg_run_setup(&cs.run, cs.o.backend, &so)))
@@ -387,6 +389,13 @@ int cmd_check(int argc, char **argv)
 			goto out;
 		}
 	}
+	/*
+	 * Judged in BPF: the workload has ended; detach, so that "inodes" is read whole
+	 * and still (mg_judge_finish(): a bpf_res_spin_lock map cannot be read with
+	 * BPF_F_LOCK) and the counts summed are those of the events drained.
+	 */
+	if (cs.judge.active)
+		mgtrace_bpf__detach(cs.run.sess.skel);
 	watch_clock(&cs);
 	feed_pending(&cs, false);
 	/* drain: the workload has ended, the stream is finite */

@@ -93,6 +93,8 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 	json_object_set_new(inv, "events", json_integer((json_int_t)st->events));
 	json_object_set_new(inv, "inodes", json_integer((json_int_t)st->inodes));
 	json_object_set_new(inv, "untracked_events", json_integer((json_int_t)st->untracked_events));
+	json_object_set_new(inv, "lock_failed_events",
+			    json_integer((json_int_t)st->lock_failed_events));
 	json_object_set_new(inv, "events_without_inode_number",
 			    json_integer((json_int_t)st->no_ino_events));
 	for (i = 0; i < MG_B_NR_KINDS; i++)

@@ -19,7 +19,7 @@ int mg_judge_pre_load(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf,
 
 	int err;
 
-	j->configured = tp_btf && !j->user;
+	j->configured = tp_btf && !j->user && j->env && j->env->res_spin_lock;
 	skel->rodata->judge = j->configured;
 	skel->rodata->judge_tai_minus_real = j->tai_minus_real;
 	/* entry_ns comes from the function probes of bpf/floor.bpf.c (fentry, kprobe backends) */
@@ -111,7 +111,10 @@ int mg_judge_floor_finish(struct mg_checker *c, struct floor_bpf *skel, int nr_c
 	return err;
 }
 
-/* Walk "inodes": judge each getattr still held, as mg_checker_finish() does. */
+/*
+ * Walk "inodes", after the programs that write it are detached: judge each
+ * getattr still held, as mg_checker_finish() does.
+ */
 static int finish_inodes(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf *skel)
 {
 	int fd = bpf_map__fd(skel->maps.inodes);
@@ -124,8 +127,9 @@ static int finish_inodes(struct mg_judge *j, struct mg_checker *c, struct mgtrac
 	while (!(err = bpf_map_get_next_key(fd, prev, &next))) {
 		key = next;
 		prev = &key;
-		if (bpf_map_lookup_elem_flags(fd, &key, &val, BPF_F_LOCK))
-			continue;	/* deleted meanwhile: nothing deletes, never expected */
+		/* the programs are detached (check.c): no lock needed, none is readable */
+		if (bpf_map_lookup_elem(fd, &key, &val))
+			return -errno;	/* nothing deletes an entry: never expected */
 		j->map_inodes++;
 		if (!val.s.pending)
 			continue;
@@ -159,14 +163,17 @@ void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
 	if (!j->active)
 		snprintf(buf, len, "in user space: every event crosses the ring buffer (%s)",
 			 j->user ? "--judge user" : j->configured ? "judging in BPF was not attached" :
-			 "tracepoints as raw_tp, which cannot take bpf_spin_lock");
+			 j->env && !j->env->res_spin_lock ? "kernel without bpf_res_spin_lock, "
+			 "which judging in BPF takes (6.15+)" :
+			 "tracepoints as raw_tp, which cannot take a BPF lock");
 	else
 		snprintf(buf, len, "in BPF at the event (tp_btf; include/mg_rules.h under one "
-			 "bpf_spin_lock per inode); inode map: %llu of %llu entries, %llu bytes of "
-			 "key and value each; violation records: %llu written, %llu lost",
-			 (unsigned long long)j->map_inodes, (unsigned long long)j->max_inodes,
-			 (unsigned long long)j->value_bytes, (unsigned long long)j->sum.records,
-			 (unsigned long long)j->sum.lost);
+			 "bpf_res_spin_lock per inode); inode map: %llu of %llu entries, %llu bytes "
+			 "of key and value each; violation records: %llu written, %llu lost; lock "
+			 "failures %llu", (unsigned long long)j->map_inodes,
+			 (unsigned long long)j->max_inodes, (unsigned long long)j->value_bytes,
+			 (unsigned long long)j->sum.records, (unsigned long long)j->sum.lost,
+			 (unsigned long long)j->sum.lock_failed);
 }
 
 /* The two synthetic swaps of made-up inode ino: 2000.000000500, then 1999.000000500 2 s on. */

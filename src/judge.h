@@ -22,6 +22,8 @@ struct mg_judge {
 	uint64_t max_inodes;		/* entries of the BPF hash "inodes" (--max-inodes) */
 	int64_t tai_minus_real;		/* TAI - REALTIME, ns, for the rules' clock at an event */
 	bool user;			/* --judge user: never judge in BPF */
+	const struct mg_kenv *env;	/* the run's environment (res_spin_lock), filled before
+					 * the load */
 	unsigned int ringbuf_bytes;	/* judged in BPF: the ring buffer's size (0: as opened) */
 	unsigned int ringbuf_used;	/* the ring buffer's size, as loaded */
 	bool configured;		/* the last load attempt judges in BPF (tp_btf) */
@@ -44,8 +46,9 @@ struct mg_judge {
  * judge, judge_tai_minus_real; judge_entry_ns when be has function probes, which
  * fill set_ctime), sizes "inodes" to max_inodes and, if
  * ringbuf_bytes, the ring buffer (and its wakeup threshold); with raw_tp
- * (no bpf_spin_lock), leaves it off and "inodes" at one entry: events then
- * reach src/checker.c through the ring buffer. ctx: struct mg_judge. Returns 0
+ * (no lock), or on a kernel without bpf_res_spin_lock (6.13, 6.14), leaves it
+ * off and "inodes" at one entry: events then reach src/checker.c through the
+ * ring buffer. ctx: struct mg_judge. Returns 0
  * or -errno.
  */
 int mg_judge_pre_load(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf, void *ctx);

@@ -255,6 +255,7 @@ static void probe_btf(struct mg_kenv *env)
 	}
 	for (i = 0; i < MG_K_NR_COUNTERS; i++)
 		env->ksym_in_btf[i] = btf__find_by_name_kind(btf, mg_kcounter_syms[i], BTF_KIND_VAR) > 0;
+	env->res_spin_lock = btf__find_by_name_kind(btf, "bpf_res_spin_lock", BTF_KIND_FUNC) > 0;
 
 	probe_interface(env, btf);
 	env->api = MG_API_NONE;

@@ -41,6 +41,8 @@ struct mg_kenv {
 	bool func_ret_struct[MG_NR_FUNCS];	/* returns a struct by value (struct timespec64):
 					 * BPF trampolines refuse such functions */
 	bool tp_in_btf[MG_NR_TPS];	/* btf_trace_<tp> typedef present */
+	bool res_spin_lock;		/* kfunc bpf_res_spin_lock in kernel BTF (6.15+): check can
+					 * judge in BPF (bpf/mg_judge.bpf.h) */
 	bool ksym_in_btf[MG_K_NR_COUNTERS]; /* per-CPU VAR present in BTF */
 	bool kallsyms_all;		/* data symbols listed in /proc/kallsyms (only once
 					 * mg_kenv_probe_kallsyms() ran: kallsyms_known) */

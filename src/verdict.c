@@ -160,13 +160,14 @@ void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in)
 		v->word = "FAIL";
 		snprintf(v->reason, sizeof(v->reason), "COMMAND exited with status %d",
 			 in->command_status);
-	} else if (in->lost || in->untracked || in->missed) {
+	} else if (in->lost || in->untracked || in->missed || in->lock_failed) {
 		v->code = MG_EXIT_INCONCLUSIVE;
 		v->word = "INCONCLUSIVE";
 		snprintf(v->reason, sizeof(v->reason), "%llu event(s) lost, %llu untracked, %llu BPF "
-			 "run(s) skipped by the kernel: a pass cannot be claimed",
-			 (unsigned long long)in->lost, (unsigned long long)in->untracked,
-			 (unsigned long long)in->missed);
+			 "run(s) skipped by the kernel, %llu not judged (inode lock failed): a pass "
+			 "cannot be claimed", (unsigned long long)in->lost,
+			 (unsigned long long)in->untracked, (unsigned long long)in->missed,
+			 (unsigned long long)in->lock_failed);
 	} else if (!in->events && in->gates_unknown) {
 		v->code = MG_EXIT_INCONCLUSIVE;
 		v->word = "INCONCLUSIVE";

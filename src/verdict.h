@@ -93,6 +93,7 @@ struct mg_verdict_in {
 	bool command;			/* a COMMAND was the workload */
 	int command_status;		/* its exit status (0: success) */
 	uint64_t lost, untracked, events;
+	uint64_t lock_failed;		/* events not judged: their inode lock failed */
 	uint64_t missed;		/* BPF program runs the kernel skipped */
 	bool interrupted;		/* built-in workload stopped by a signal */
 };

@@ -1306,6 +1306,10 @@ static void test_verdict(void)
 	ASSERT_EQ(v.code, 4, "verdict: lost events are INCONCLUSIVE");
 	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .missed = 3 });
 	ASSERT_EQ(v.code, 4, "verdict: BPF runs the kernel skipped are INCONCLUSIVE (%s)", v.reason);
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .lock_failed = 1 });
+	ASSERT_EQ(v.code, 4, "verdict: an event whose inode lock failed is INCONCLUSIVE (%s)", v.reason);
+	CHECK(strstr(v.reason, "1 not judged (inode lock failed)") != NULL,
+	      "verdict: the reason counts it: %s", v.reason);
 	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .command = true,
 						       .command_status = 2 });
 	ASSERT_EQ(v.code, 1, "verdict: a failed COMMAND is FAIL (%s)", v.reason);
