@@ -28,3 +28,15 @@ MGTRACE_TEST_INJECT=100 $MG check --json -o "$T/inj100.json" --duration 0.3 --ri
 	> /dev/null 2>&1; rc=$?
 python3 tests/checkjson.py inject-lost "$T/inj100.json" 100 "$rc" > "$T/inj100.chk" 2>&1
 tally inject-100 "$T/inj100.chk"
+# peak RSS (#16: under 16 MiB; the inode map is kernel memory, reported in judged.*): the
+# kernel's ru_maxrss of check around a short COMMAND, judged in BPF
+rss_kib=$(python3 -c '
+import os, subprocess, sys
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, st, ru = os.wait4(p.pid, 0)
+print(ru.ru_maxrss if os.waitstatus_to_exitcode(st) == 0 else -1)' $MG check -- true)
+if [ "$rss_kib" -gt 0 ] && [ "$rss_kib" -lt 16384 ]; then
+	ok "check -- true: peak RSS $rss_kib KiB, under 16 MiB"
+else
+	bad "check -- true: peak RSS $rss_kib KiB, want under 16384 (-1: check failed)"
+fi
