@@ -254,6 +254,9 @@ static __always_inline void judge_event(enum mg_event_kind kind, struct inode *i
 	in->old_nsec = old;
 	in->cur_nsec = cur;
 	in->time_gran = inode->i_sb->s_time_gran;
+	/* the last step back this program found on this CPU (mg_judge_clock above) */
+	in->step_back_ns = sc->clk.back_lo;
+	in->step_back_at = sc->clk.back_at;
 	mg_judge(sc, jc, &key, inode, NULL, &events, wakeup_bytes);
 }
 

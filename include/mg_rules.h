@@ -86,7 +86,15 @@ struct mg_rin {
 	unsigned int cur_nsec;		/* MG_EV_CTIME_SWAP: value the cmpxchg replaced, QUERIED kept */
 	unsigned int flags;		/* MG_EVF_SEC_UNSURE */
 	unsigned int time_gran;		/* sb->s_time_gran, ns */
+	long long step_back_ns;		/* judged in BPF: the last backward realtime step this
+					 * program found on this CPU, its largest size (< 0 ns;
+					 * 0: none found, or judged in user space) */
+	unsigned long long step_back_at; /* CLOCK_MONOTONIC of the event that found it: the
+					 * step lies before it (struct mg_rclock) */
 };
+
+/* Measurement slack when a step's size is compared with a regression's (ns). */
+#define MG_STEP_SLACK_NS 1000
 
 /* Where an inode's latest ctime came from. */
 #define MG_SRC_OTHER 0	/* first seen by getattr or skip (stored on disk, or unknown), or set
@@ -301,6 +309,25 @@ MG_RULE_INLINE void mg_rule_resolve_pending(struct mg_rstate *s, const struct mg
 }
 
 /*
+ * The update in, earlier than the latest ctime by gap ns, follows a backward
+ * realtime step that can explain it: one found by its program on its CPU after
+ * the latest value's event (its window, which ends at that finding, overlaps
+ * the two events), at least gap large (less MG_STEP_SLACK_NS). User space
+ * attributes the regression to the same step record (src/checker.c).
+ */
+MG_RULE_INLINE int mg_rule_step_explains(const struct mg_rstate *s, const struct mg_rin *in)
+{
+	long long gap;
+
+	if (in->step_back_ns >= 0 || in->step_back_at < s->max.t_ns)
+		return 0;
+	if (s->max.sec - in->o.sec >= 9000000000ll)
+		return 0;	/* beyond any step a 64-bit size holds (and the product's range) */
+	gap = (s->max.sec - in->o.sec) * 1000000000ll + ((long long)s->max.nsec - in->o.nsec);
+	return -in->step_back_ns + MG_STEP_SLACK_NS >= gap;
+}
+
+/*
  * The event shows a ctime earlier than the latest seen: a race the kernel
  * allows, a case outside its contract, or a regression.
  */
@@ -329,6 +356,13 @@ MG_RULE_INLINE void mg_rule_earlier(struct mg_rstate *s, const struct mg_rin *in
 		/* the inode held this value until the swap that set max replaced it */
 		mg_rule_benign(out, MG_B_REORDERED, &s->max, &in->o);
 		mg_rule_hist_push(s, in->o.sec, in->o.nsec, s->max.t_ns);
+		return;
+	}
+	/* an update after a step of the clock back: a regression the step explains, reported
+	 * as such (not taken for a future ctime or for overlapping updates) */
+	if ((k == MG_EV_CTIME_SWAP || k == MG_EV_CTIME_SET) && mg_rule_step_explains(s, in)) {
+		mg_rule_viol(out, MG_V_REGRESSION, &s->max, &in->o);
+		mg_rule_restart(s, in, k == MG_EV_CTIME_SWAP ? MG_SRC_CLOCK : MG_SRC_OTHER);
 		return;
 	}
 	/* a ctime from disk or set explicitly, later than the clock: the kernel replaces it */
@@ -508,6 +542,9 @@ MG_RULE_INLINE int mg_rule_has_identity(unsigned long long ino)
 struct mg_rclock {
 	long long lo, hi;		/* the last measured bracket of TAI - MONOTONIC, ns */
 	unsigned long long measured;	/* CLOCK_MONOTONIC when it was measured (0: never) */
+	long long back_lo;		/* the last step found that was surely backward: its
+					 * largest size (< 0 ns; 0: none yet) */
+	unsigned long long back_at;	/* CLOCK_MONOTONIC of the event that found it */
 };
 
 /* True when the event with clocks t0, tai needs t1 (mg_rule_clock_measure()). */
@@ -537,6 +574,10 @@ MG_RULE_INLINE int mg_rule_clock_measure(struct mg_rclock *c, unsigned long long
 		*t_from = c->measured;
 		*dlo = lo - c->hi;
 		*dhi = hi - c->lo;
+		if (*dhi < 0) {
+			c->back_lo = *dlo;
+			c->back_at = t0;
+		}
 	}
 	c->lo = lo;
 	c->hi = hi;

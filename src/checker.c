@@ -202,6 +202,9 @@ void mg_rule_in_of(struct mg_rin *in, const struct mg_event *e)
 	in->cur_nsec = e->cur_nsec;
 	in->flags = e->flags;
 	in->time_gran = e->time_gran;
+	/* user space has no per-CPU clock brackets: steps are attributed after judging */
+	in->step_back_ns = 0;
+	in->step_back_at = 0;
 }
 
 void mg_checker_rule_out(struct mg_checker *c, uint32_t dev, uint64_t ino, uint32_t gen,

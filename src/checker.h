@@ -203,8 +203,7 @@ const struct mg_violation *mg_checker_reports(const struct mg_checker *c, size_t
 /* Violations not explained by a clock step: the ones that fail the check. */
 uint64_t mg_checker_faults(const struct mg_checker *c);
 
-/* Measurement slack when a step's size is compared with a violation's (ns). */
-#define MG_STEP_SLACK_NS 1000
+/* MG_STEP_SLACK_NS (include/mg_rules.h): the slack when a step's size is compared. */
 
 /*
  * TAI - REALTIME in ns (a whole number of seconds, as adjtimex() reports it):

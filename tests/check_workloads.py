@@ -8,6 +8,11 @@
   gran FILE                chmod; stat; chmod within one second (coarse-granularity filesystems)
   clockstep DIR SECONDS    write+stat loop on DIR/f while CLOCK_REALTIME is stepped back by
                            0.5 ms and forward again, three times (root)
+  stepback A B SECONDS     files A and B made before: fstat both (their ctimes are first seen
+                           by a getattr), write+fstat A three times, then CLOCK_REALTIME stepped
+                           back by SECONDS, write+fstat A (earlier than its last update) and B
+                           (earlier than its ctime from before), and the clock set forward
+                           again; one thread (root)
   clock-syscalls READY SECONDS  real clock_gettime(CLOCK_REALTIME) system calls (x86_64 nr 228,
                            not the vDSO) in a loop; READY is created after the first one
 """
@@ -68,9 +73,12 @@ def gran(path):
     # the calls inside one second, so that the second chmod cannot reach the next one; on a
     # loaded machine the process can be descheduled past the second: then try again (the
     # check counts at least one granularity case, so a repeat only adds updates)
+    # the kernel stamps with the coarse clock, up to a tick (4 ms at HZ 250) behind
+    # time.time(): start at least 50 ms into a second, or chmod;stat;chmod can straddle two
+    # seconds of the coarse clock while time.time() shows one (seen once in ~100 runs)
     for _ in range(10):
-        while time.time() % 1 > 0.5:
-            time.sleep(0.05)
+        while not 0.05 < time.time() % 1 < 0.5:
+            time.sleep(0.01)
         t0 = time.time()
         os.chmod(path, 0o600)
         os.stat(path)
@@ -114,6 +122,26 @@ def clockstep(d, seconds):
     return max(p.exitcode for p in procs)
 
 
+def stepback(a, b, seconds):
+    fa, fb = os.open(a, os.O_RDWR), os.open(b, os.O_RDWR)
+    os.fstat(fa)
+    os.fstat(fb)
+    for _ in range(3):
+        os.write(fa, b"x")
+        os.fstat(fa)
+    t = time.clock_gettime(time.CLOCK_REALTIME)
+    time.clock_settime(time.CLOCK_REALTIME, t - seconds)
+    try:
+        for fd in (fa, fb):
+            os.write(fd, b"y")
+            os.fstat(fd)
+    finally:
+        time.clock_settime(time.CLOCK_REALTIME, time.clock_gettime(time.CLOCK_REALTIME) + seconds)
+    os.close(fa)
+    os.close(fb)
+    return 0
+
+
 def clock_syscalls(ready, seconds):
     import ctypes
     libc, ts = ctypes.CDLL(None, use_errno=True), ctypes.create_string_buffer(16)
@@ -134,6 +162,8 @@ if __name__ == "__main__":
         sys.exit(statchmod(sys.argv[2], float(sys.argv[3])))
     elif cmd == "gran":
         sys.exit(gran(sys.argv[2]))
+    elif cmd == "stepback":
+        sys.exit(stepback(sys.argv[2], sys.argv[3], float(sys.argv[4])))
     elif cmd == "clockstep":
         sys.exit(clockstep(sys.argv[2], float(sys.argv[3])))
     elif cmd == "clock-syscalls":

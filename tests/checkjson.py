@@ -30,6 +30,9 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
                                (its message containing TEXT, default "(limit)")
   categories FILE              (extractor) a check report's not-fault categories, one line
   invariant-min FILE NAME N    a check report counts >= N of not-fault category NAME
+  step-explained FILE          a check report files its ctime regressions under the clock step
+                               that explains them: >= 1, all explained, none taken for
+                               overlapping updates or a future ctime
   figure-min FILE FIGURE N [--no-gates]  a floor figure > N (and no gate set)
   trace-seq FILE PATH          trace of trace_workload.py seq PATH: exact events and ctimes
   trace-filter FILE INO COMM N N events, all of COMM on inode INO
@@ -558,6 +561,18 @@ def check_invariant_min(c, r, name, n):
     c.check(isinstance(v, int) and v >= n, f"check: {name} {v} >= {n} ({categories(r)})")
 
 
+def check_step_explained(c, r):
+    """ctime regressions after a step back: reported, every one explained by the step."""
+    i = r.get("invariants", {})
+    reg = i.get("ctime_regression") or {}
+    n, e = reg.get("violations", 0), reg.get("explained_by_clock_step", 0)
+    c.check(n >= 1 and e == n, f"check: ctime regressions {n}, explained by a clock step {e} "
+            "(want >= 1, all)")
+    c.check(i.get("concurrent_updates_undecided") == 0 and i.get("future_ctime") == 0,
+            f"check: none taken for overlapping updates or a future ctime ({categories(r)})")
+    c.check(r.get("verdict") == "PASS", f"check: verdict {r.get('verdict')}, want PASS")
+
+
 def check_figure_min(c, r, figure, n, no_gates=False):
     """A check report's floor figure is above N; no_gates: no gate was set (pass null)."""
     v = r.get("floor_figures", {}).get(figure)
@@ -937,6 +952,17 @@ def selftest_host(results):
     run("invariant-min: granularity_equal 1 >= 1", check_invariant_min, rep, "granularity_equal", 1,
         want_fail=False)
     run("invariant-min: clock_steps 0 < 3", check_invariant_min, rep, "clock_steps", 3)
+    st = {"verdict": "PASS", "invariants": {**{k: 0 for k in NOT_FAULT_KEYS},
+                                            "ctime_regression": {"violations": 1, "explained_by_clock_step": 1}}}
+    run("step-explained: one regression, explained", check_step_explained, st, want_fail=False)
+    run("step-explained: taken for overlapping updates", check_step_explained,
+        {**st, "invariants": {**st["invariants"], "concurrent_updates_undecided": 1,
+                              "ctime_regression": {"violations": 0, "explained_by_clock_step": 0}}})
+    run("step-explained: taken for a future ctime", check_step_explained,
+        {**st, "invariants": {**st["invariants"], "future_ctime": 1}})
+    run("step-explained: a regression not explained", check_step_explained,
+        {**st, "verdict": "FAIL", "invariants": {**st["invariants"],
+                                                 "ctime_regression": {"violations": 2, "explained_by_clock_step": 1}}})
     run("figure-min: 0.7 > 0.5, no gate", check_figure_min, rep, "floor_swaps_per_update", 0.5,
         no_gates=True, want_fail=False)
     run("figure-min: 0.7 not above 0.8", check_figure_min, rep, "floor_swaps_per_update", 0.8)
@@ -1338,6 +1364,7 @@ HOST_CMDS = {
                                                 *a[3:4]),
     "categories": lambda c, a: categories(first_report(a[0])),
     "invariant-min": lambda c, a: check_invariant_min(c, first_report(a[0]), a[1], int(a[2])),
+    "step-explained": lambda c, a: check_step_explained(c, first_report(a[0])),
     "figure-min": lambda c, a: check_figure_min(c, first_report(a[0]), a[1], float(a[2]),
                                                 no_gates="--no-gates" in a),
     "trace-seq": lambda c, a: check_trace_seq(c, load_lines(a[0]) + (load_lines(a[2]) if a[2:] else []),

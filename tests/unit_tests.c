@@ -814,6 +814,52 @@ static void test_rules(void)
 	judge(&s, rswap(101, 0, 0, 0, 2000));
 	CHECK(only_benign(judge(&s, rswap(100, 5, 0, 0, 2500)), MG_B_CONCURRENT_UNDECIDED),
 	      "rules: the same without an entry time, within 1 s: undecided");
+	/* an update after a step of the clock back that BPF found on its CPU: a regression the
+	 * step explains, reported as one (user space attributes it), not taken for overlapping
+	 * updates; only a step found after the latest value's event and at least as large */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(110, 700, 0, 600, 1000));
+	in = rswap(100, 300, 0, 200, 1500);
+	in.step_back_ns = -10000000000ll - 400;	/* 10 s back (+ bracket width) */
+	in.step_back_at = 1400;
+	o = judge(&s, in);
+	CHECK(o->nviol == 1 && o->viol[0].kind == MG_V_REGRESSION && o->viol[0].later.sec == 100 &&
+	      !o->has_ben && s.max.sec == 100,
+	      "rules: an update 10 s back after a 10 s step back: a regression the step explains "
+	      "(violations %u, kind %u, not-fault %u)", o->nviol, o->viol[0].kind, o->has_ben);
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(110, 700, 0, 600, 1000));
+	in.step_back_at = 900;				/* found before the latest value's event */
+	CHECK(only_benign(judge(&s, in), MG_B_CONCURRENT_UNDECIDED),
+	      "rules: a step found before the latest value's event explains nothing");
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(110, 700, 0, 600, 1000));
+	in.step_back_at = 1400;
+	in.step_back_ns = -1000000;			/* 1 ms back: too small for 10 s */
+	CHECK(only_benign(judge(&s, in), MG_B_CONCURRENT_UNDECIDED),
+	      "rules: a step smaller than the regression explains nothing");
+	in.step_back_ns = -10000000400ll + 1000;	/* within the slack */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(110, 700, 0, 600, 1000));
+	o = judge(&s, in);
+	CHECK(o->nviol == 1 && !o->has_ben, "rules: a step within %d ns of the regression's size "
+	      "explains it", MG_STEP_SLACK_NS);
+	/* a new file's ctime (set, not from a swap), then a step back, then an update: the step,
+	 * not a future ctime (the clock at the update is before the file's ctime) */
+	memset(&s, 0, sizeof(s));
+	in = rin(MG_EV_CTIME_SET, 110, 0, 1000);
+	judge(&s, in);
+	in = rswap(100, 300, 0, 200, 1500);
+	in.o.tai_ns = 100ull * S + 1;			/* realtime 100 s (TAI - REAL 0) */
+	CHECK(only_benign(judge(&s, in), MG_B_FUTURE_CTIME),
+	      "rules: without a step found, a set ctime later than the clock is a future ctime");
+	memset(&s, 0, sizeof(s));
+	judge(&s, rin(MG_EV_CTIME_SET, 110, 0, 1000));
+	in.step_back_ns = -10000000000ll - 400;
+	in.step_back_at = 1400;
+	o = judge(&s, in);
+	CHECK(o->nviol == 1 && o->viol[0].kind == MG_V_REGRESSION && !o->has_ben,
+	      "rules: with the step found, it is a regression the step explains");
 	/* a held getattr: its swap comes (concurrent read), never (unseen within 1 s, else a
 	 * regression at the end) */
 	memset(&s, 0, sizeof(s));
@@ -933,6 +979,9 @@ static void test_rule_clock(void)
 	      "clock rules: a 100 ns step back is found (%d; size %lld..%lld, expected -100 inside, "
 	      "negative; window %llu..%llu around %llu)", steps, lo, hi, from,
 	      (unsigned long long)t, (unsigned long long)ts);
+	CHECK(c.back_lo == lo && c.back_at == t, "clock rules: the step back is kept for the rules "
+	      "(mg_rule_step_explains: %lld at %llu, want %lld at %llu)", c.back_lo, c.back_at, lo,
+	      (unsigned long long)t);
 	/* a measurement (d 30, e 40), a 60 ns step back, an event that passes (d 35), one that
 	 * finds it (d 15): the window starts at the measurement, before the step */
 	c.measured = 0;

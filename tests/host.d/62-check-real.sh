@@ -94,6 +94,16 @@ echo "#     user space: $(cats check-clockstep-user)"
 inv check-clockstep clock_steps 3	# clock steps of 0.5 ms are recorded
 inv check-clockstep clock_steps_bpf 3	# ... and seen in BPF
 inv check-clockstep-user clock_steps 3
+# 6b. one thread, pinned to one CPU: getattrs of files g and h, updates of g, CLOCK_REALTIME
+# 1 s back, an update of each. BPF's swap program on that CPU finds the step at the first
+# update after it, and the rules file both as regressions the step explains: g's not as
+# overlapping updates (within 1 s), h's not as a future ctime (its ctime, first seen by a
+# getattr, is later than the stepped clock)
+touch "$T/r/g" "$T/r/h"
+check_case check-stepback 0 --verdict PASS --command --judged bpf -- \
+	-- taskset -c 0 python3 $W stepback "$T/r/g" "$T/r/h" 1
+python3 tests/checkjson.py step-explained "$T/check-stepback.json" > "$T/stepback.chk" 2>&1
+tally check-stepback "$T/stepback.chk"
 umount "$T/r"
 # 7. baseline: the same workload against its own report passes; a doctored baseline fails
 check_case check-base1 0 --verdict PASS -- --duration 1 --threads 1
