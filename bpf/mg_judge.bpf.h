@@ -9,10 +9,11 @@
  * violations cross the ring buffer (struct mg_vrec, with their context).
  *
  * The lock is a bpf_res_spin_lock (kernel 6.15+, kernel/bpf/rqspinlock.c):
- * it disables preemption, not interrupts, and costs about 50 ns less per event
- * here than bpf_spin_lock (bench/progcost: 350 -> 300 ns). Taking it can fail
- * (a deadlock or a 250 ms timeout, which the kernel detects instead of
- * hanging): the event is then counted in lock_failed, not judged, and the
+ * it disables preemption, not interrupts, and cost about 15 ns less per event
+ * here than bpf_spin_lock (bench/progcost, old and new binaries alternating:
+ * 313 -> 299 ns a run). Taking it can fail (the kernel detects an AA or ABBA
+ * deadlock, or gives up after 250 ms; never expected, one lock is held at a
+ * time): the event is then counted in lock_failed, not judged, and the
  * verdict is inconclusive. Both locks are refused to kprobe, tracepoint and
  * raw_tp programs ("tracing progs cannot use bpf_spin_lock yet") and accepted
  * for BTF-typed tracing programs (tp_btf) and syscall programs (the test-only
