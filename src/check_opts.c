@@ -53,7 +53,8 @@ static int usage(FILE *f, int code)
 		"      --rate N          iterations per second per thread (default 20000; 0: unpaced)\n"
 		"  -D, --dir PATH        work in a fresh directory under PATH\n"
 		"Exit codes: 0 all hold, 1 violation or floor gate failed, 2 usage, 3 environment\n"
-		"unsupported, 4 inconclusive (events lost or untracked).\n");
+		"unsupported, 4 inconclusive (events lost or untracked), 5 the report could not be\n"
+		"written.\n");
 	return code;
 }
 

@@ -4,6 +4,7 @@
 
   race FILE SECONDS        one process loops fchmod(0600)/fchmod(0644) on FILE while another
                            loops fstat() on it: the load multigrain timestamps exist for
+  race-new FILE SECONDS    the same on a FILE it creates first
   statchmod FILE SECONDS   stat FILE, then chmod it, in a loop: every update follows a query
   gran FILE                chmod; stat; chmod within one second (coarse-granularity filesystems)
   clockstep DIR SECONDS    write+stat loop on DIR/f while CLOCK_REALTIME is stepped back by
@@ -55,6 +56,13 @@ def race(path, seconds):
     for p in procs:
         p.join()
     return max(p.exitcode for p in procs)
+
+
+def race_new(path, seconds):
+    if os.path.exists(path):
+        os.unlink(path)
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644))
+    return race(path, seconds)
 
 
 def statchmod(path, seconds):
@@ -158,6 +166,8 @@ if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "race":
         sys.exit(race(sys.argv[2], float(sys.argv[3])))
+    elif cmd == "race-new":
+        sys.exit(race_new(sys.argv[2], float(sys.argv[3])))
     elif cmd == "statchmod":
         sys.exit(statchmod(sys.argv[2], float(sys.argv[3])))
     elif cmd == "gran":

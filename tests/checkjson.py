@@ -30,6 +30,7 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
                                (its message containing TEXT, default "(limit)")
   categories FILE              (extractor) a check report's not-fault categories, one line
   invariant-min FILE NAME N    a check report counts >= N of not-fault category NAME
+  example-names FILE INO NAME  the not-fault examples of inode INO (>= 1) are all named NAME
   step-explained FILE          a check report files its ctime regressions under the clock step
                                that explains them: >= 1, all explained, none taken for
                                overlapping updates or a future ctime
@@ -561,6 +562,15 @@ def check_invariant_min(c, r, name, n):
     c.check(isinstance(v, int) and v >= n, f"check: {name} {v} >= {n} ({categories(r)})")
 
 
+def check_example_names(c, r, ino, name):
+    """Every not-fault example of inode INO carries its name (at least one example)."""
+    ex = [e for lst in (r.get("not_fault_examples") or {}).values() for e in lst
+          if e.get("ino") == ino]
+    c.check(len(ex) >= 1, f"check: {len(ex)} not-fault examples of inode {ino} (want >= 1)")
+    bad = [e.get("name") for e in ex if e.get("name") != name]
+    c.check(not bad, f"check: examples of inode {ino} named {bad[:3]}, want {name!r}")
+
+
 def check_step_explained(c, r):
     """ctime regressions after a step back: reported, every one explained by the step."""
     i = r.get("invariants", {})
@@ -952,6 +962,11 @@ def selftest_host(results):
     run("invariant-min: granularity_equal 1 >= 1", check_invariant_min, rep, "granularity_equal", 1,
         want_fail=False)
     run("invariant-min: clock_steps 0 < 3", check_invariant_min, rep, "clock_steps", 3)
+    nx = {"not_fault_examples": {"stale_reads": [{"ino": 5, "name": "f"}, {"ino": 6, "name": None}],
+                                 "torn_reads": [{"ino": 5, "name": "f"}]}}
+    run("example-names: inode 5 named f", check_example_names, nx, 5, "f", want_fail=False)
+    run("example-names: inode 6 without its name", check_example_names, nx, 6, "g")
+    run("example-names: no example of inode 7", check_example_names, nx, 7, "f")
     st = {"verdict": "PASS", "invariants": {**{k: 0 for k in NOT_FAULT_KEYS},
                                             "ctime_regression": {"violations": 1, "explained_by_clock_step": 1}}}
     run("step-explained: one regression, explained", check_step_explained, st, want_fail=False)
@@ -1365,6 +1380,7 @@ HOST_CMDS = {
     "categories": lambda c, a: categories(first_report(a[0])),
     "invariant-min": lambda c, a: check_invariant_min(c, first_report(a[0]), a[1], int(a[2])),
     "step-explained": lambda c, a: check_step_explained(c, first_report(a[0])),
+    "example-names": lambda c, a: check_example_names(c, first_report(a[0]), int(a[1]), a[2]),
     "figure-min": lambda c, a: check_figure_min(c, first_report(a[0]), a[1], float(a[2]),
                                                 no_gates="--no-gates" in a),
     "trace-seq": lambda c, a: check_trace_seq(c, load_lines(a[0]) + (load_lines(a[2]) if a[2:] else []),

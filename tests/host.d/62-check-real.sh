@@ -30,6 +30,13 @@ both check-race 0 --verdict PASS --command -- -- python3 $W race "$T/r/f" 2
 echo "#   race: $(cats check-race)"
 echo "#     user space: $(cats check-race-user)"
 # (how many concurrent queries land is up to the scheduler: printed above, not asserted)
+# 1b. the same race on a file the workload creates during the run: its not-fault examples
+# carry its name (BPF reads it when the inode enters its map)
+check_case check-race-new 0 --verdict PASS --command --judged bpf -- \
+	-- python3 $W race-new "$T/r/new-file" 1
+python3 tests/checkjson.py example-names "$T/check-race-new.json" "$(stat -c %i "$T/r/new-file")" \
+	new-file > "$T/race-new.chk" 2>&1
+tally check-race-new "$T/race-new.chk"
 # 2. a query before every update makes every update fine-grained: no gate by default
 check_case check-1thread 0 --verdict PASS --command -- -- $MG stress --threads 1 --files 1 --duration 2
 python3 tests/checkjson.py figure-min "$T/check-1thread.json" floor_swaps_per_update 0.5 --no-gates \
