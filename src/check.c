@@ -334,7 +334,8 @@ int cmd_check(int argc, char **argv)
 	cs.judge.ringbuf_used = cs.run.sess.skel ? bpf_map__max_entries(cs.run.sess.skel->maps.events) : 0;
 	cs.chk = mg_checker_new(cs.judge.active ? 1 : cs.o.max_inodes, 100);
 	if (!cs.chk) {
-		ret = mg_err(MG_EXIT_FAIL, "out of memory for %llu inodes",
+		/* the machine cannot hold what --max-inodes asks: not a failed check */
+		ret = mg_err(MG_EXIT_ENV, "check: out of memory for %llu inodes (--max-inodes)",
 			     (unsigned long long)cs.o.max_inodes);
 		goto out;
 	}

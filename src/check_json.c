@@ -100,6 +100,7 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 	for (i = 0; i < MG_B_NR_KINDS; i++)
 		json_object_set_new(inv, mg_benign_name(i), json_integer((json_int_t)st->benign[i]));
 	json_object_set_new(inv, "clock_steps", json_integer((json_int_t)st->clock_steps));
+	json_object_set_new(inv, "clock_steps_not_kept", json_integer((json_int_t)st->steps_not_kept));
 	json_object_set_new(inv, "clock_steps_bpf", cs->judge.active ?
 			    json_integer((json_int_t)st->kernel_steps) : json_null());
 	json_object_set_new(inv, "floor_reads_checked", json_integer((json_int_t)st->floor_checked));

@@ -286,6 +286,9 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 	if (cs->judge.active)
 		fprintf(f, "; seen in BPF: %llu (%llu records, one per CPU that saw a step)",
 			(unsigned long long)st->kernel_steps, (unsigned long long)st->kernel_step_records);
+	if (st->steps_not_kept)
+		fprintf(f, "; not kept: %llu (past the checker's bound, counted as lost)",
+			(unsigned long long)st->steps_not_kept);
 	fputc('\n', f);
 	nl = inv_lines(cs, lines);
 	for (i = 0; i < (size_t)nl; i++) {

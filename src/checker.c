@@ -4,7 +4,15 @@
 #include <string.h>
 #include "checker.h"
 
-#define MAX_STEPS 4096
+/*
+ * Clock steps kept: the arrays grow as steps come (a step is 32 bytes); past this
+ * many, a step is counted as lost (the verdict is then inconclusive: a violation
+ * it would explain could not be told from a fault), never dropped silently.
+ */
+#define MAX_STEPS MG_CHECKER_MAX_STEPS
+/* A step BPF reports is seen by every CPU that judges events: compare a new record
+ * with the last this many kept (they come in time order, give or take a CPU's lag). */
+#define STEP_MERGE_WINDOW 64
 
 /* Per-inode state: an open-addressing table slot around the shared rule state. */
 struct ino_state {
@@ -22,10 +30,10 @@ struct mg_checker {
 	size_t cap, max_inodes;		/* cap: power of two >= 2 * max_inodes */
 	struct mg_violation *reports;
 	size_t nreports, max_reports;
-	struct mg_clock_step steps[MAX_STEPS];
-	size_t nsteps;
-	struct { uint64_t t0, t1; int64_t lo, hi; } ksteps[MAX_STEPS];	/* mg_checker_kernel_step */
-	size_t nksteps;
+	struct mg_clock_step *steps;	/* mg_checker_clock_step, nsteps of capsteps */
+	size_t nsteps, capsteps;
+	struct kstep { uint64_t t0, t1; int64_t lo, hi; } *ksteps;	/* mg_checker_kernel_step */
+	size_t nksteps, capksteps;
 	int64_t tai_minus_real;		/* ns: CLOCK_TAI - CLOCK_REALTIME */
 	bool no_floor_inodes;		/* floor events do not enter the table (BPF judges) */
 	uint64_t floor_records[2];	/* MG_EVF_JUDGED records: floor backward, fine unneeded */
@@ -69,6 +77,8 @@ void mg_checker_free(struct mg_checker *c)
 		return;
 	free(c->tab);
 	free(c->reports);
+	free(c->steps);
+	free(c->ksteps);
 	free(c);
 }
 
@@ -116,6 +126,28 @@ static int64_t steps_between(const struct mg_checker *c, uint64_t ta, uint64_t t
 		if (c->steps[i].delta_ns < 0 && c->steps[i].t1_ns >= ta && c->steps[i].t0_ns <= tb)
 			sum += c->steps[i].delta_ns;
 	return sum;
+}
+
+/*
+ * For the rules (struct mg_rin, mg_rule_step_explains()) when user space judges:
+ * the latest backward step its clock samples recorded that may lie before t_ns
+ * (its window starts at or before t_ns), with its largest size and the end of its
+ * window; 0 and 0 if none among the last STEP_MERGE_WINDOW recorded. Events are
+ * fed only after a sample taken after them (src/check.c), so such a step is known.
+ */
+static void last_step_back(const struct mg_checker *c, uint64_t t_ns, long long *ns,
+			   unsigned long long *at)
+{
+	size_t i, lo = c->nsteps > STEP_MERGE_WINDOW ? c->nsteps - STEP_MERGE_WINDOW : 0;
+
+	*ns = 0;
+	*at = 0;
+	for (i = c->nsteps; i-- > lo;)
+		if (c->steps[i].delta_ns < 0 && c->steps[i].t0_ns <= t_ns) {
+			*ns = c->steps[i].delta_ns;
+			*at = c->steps[i].t1_ns;
+			return;
+		}
 }
 
 /* a - b in ns, saturated to INT64 range. */
@@ -172,8 +204,18 @@ void mg_checker_add(struct mg_checker *c, const struct mg_violation *v)
 	copy.step_ns = back;
 	c->st.violations[copy.kind]++;
 	c->st.explained[copy.kind] += copy.step_explained;
-	if (c->nreports < c->max_reports)
+	if (c->nreports < c->max_reports) {
 		c->reports[c->nreports++] = copy;
+		return;
+	}
+	/* full: a violation that fails the check takes the place of one a step explains,
+	 * so that the reports always show what failed it */
+	if (!copy.step_explained)
+		for (size_t i = 0; i < c->nreports; i++)
+			if (c->reports[i].step_explained) {
+				c->reports[i] = copy;
+				return;
+			}
 }
 
 /* A report's observation from the rules' one. */
@@ -202,7 +244,7 @@ void mg_rule_in_of(struct mg_rin *in, const struct mg_event *e)
 	in->cur_nsec = e->cur_nsec;
 	in->flags = e->flags;
 	in->time_gran = e->time_gran;
-	/* user space has no per-CPU clock brackets: steps are attributed after judging */
+	/* set by the caller from the clock samples (last_step_back()), where known */
 	in->step_back_ns = 0;
 	in->step_back_at = 0;
 }
@@ -356,6 +398,7 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 	}
 	s->name[MG_NAME_LEN - 1] = 0;
 	mg_rule_in_of(&in, e);
+	last_step_back(c, in.o.t_ns, &in.step_back_ns, &in.step_back_at);
 	memset(&out, 0, sizeof(out));
 	mg_rule_event(&s->r, &in, c->tai_minus_real, &out);
 	mg_checker_rule_out(c, s->dev, s->ino, s->gen, s->name, s->name_cut, &out);
@@ -412,11 +455,30 @@ void mg_checker_set_tai_offset(struct mg_checker *c, int64_t tai_minus_real_ns)
 	c->tai_minus_real = tai_minus_real_ns;
 }
 
+/* Room for one more element in *arr (n used of *cap, each size bytes): false at MAX_STEPS. */
+static bool grow(void **arr, size_t n, size_t *cap, size_t size)
+{
+	size_t ncap = *cap ? 2 * *cap : 256;
+	void *p;
+
+	if (n < *cap)
+		return true;
+	if (n >= MAX_STEPS || !(p = realloc(*arr, ncap * size)))
+		return false;
+	*arr = p;
+	*cap = ncap;
+	return true;
+}
+
 void mg_checker_clock_step(struct mg_checker *c, uint64_t t0_ns, uint64_t t1_ns, int64_t delta_ns)
 {
 	c->st.clock_steps++;
-	if (c->nsteps < MAX_STEPS)
-		c->steps[c->nsteps++] = (struct mg_clock_step){ t0_ns, t1_ns, delta_ns };
+	if (!grow((void **)&c->steps, c->nsteps, &c->capsteps, sizeof(*c->steps))) {
+		c->st.lost++;		/* a step not kept may be what explains a violation */
+		c->st.steps_not_kept++;
+		return;
+	}
+	c->steps[c->nsteps++] = (struct mg_clock_step){ t0_ns, t1_ns, delta_ns };
 }
 
 void mg_checker_kernel_step(struct mg_checker *c, uint64_t t0_ns, uint64_t t1_ns,
@@ -425,8 +487,9 @@ void mg_checker_kernel_step(struct mg_checker *c, uint64_t t0_ns, uint64_t t1_ns
 	size_t i;
 
 	c->st.kernel_step_records++;
-	for (i = 0; i < c->nksteps; i++) {
-		__typeof__(c->ksteps[0]) *k = &c->ksteps[i];
+	for (i = c->nksteps > STEP_MERGE_WINDOW ? c->nksteps - STEP_MERGE_WINDOW : 0;
+	     i < c->nksteps; i++) {
+		struct kstep *k = &c->ksteps[i];
 
 		if (t0_ns <= k->t1 && k->t0 <= t1_ns && delta_lo <= k->hi && k->lo <= delta_hi) {
 			/* the same step seen from another CPU: both brackets hold it */
@@ -438,8 +501,12 @@ void mg_checker_kernel_step(struct mg_checker *c, uint64_t t0_ns, uint64_t t1_ns
 		}
 	}
 	c->st.kernel_steps++;
-	if (c->nksteps < MAX_STEPS)
-		c->ksteps[c->nksteps++] = (__typeof__(c->ksteps[0])){ t0_ns, t1_ns, delta_lo, delta_hi };
+	if (!grow((void **)&c->ksteps, c->nksteps, &c->capksteps, sizeof(*c->ksteps))) {
+		c->st.lost++;		/* as mg_checker_clock_step() */
+		c->st.steps_not_kept++;
+		return;
+	}
+	c->ksteps[c->nksteps++] = (struct kstep){ t0_ns, t1_ns, delta_lo, delta_hi };
 }
 
 const struct mg_clock_step *mg_checker_steps(const struct mg_checker *c, size_t *n)

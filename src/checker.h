@@ -82,6 +82,8 @@ struct mg_check_stats {
 	uint64_t clock_steps;		/* realtime steps fed */
 	uint64_t kernel_steps;		/* realtime steps BPF saw, merged across CPUs */
 	uint64_t kernel_step_records;	/* their records, one per CPU that saw one */
+	uint64_t steps_not_kept;	/* clock steps beyond the checker's bound (1M), also
+					 * counted in lost: the verdict is inconclusive */
 	uint64_t lost;			/* events lost before reaching user space */
 	uint64_t missed;		/* BPF program runs the kernel skipped (recursion_misses):
 					 * events never seen */
@@ -197,13 +199,20 @@ void mg_checker_lost(struct mg_checker *c, uint64_t n);
 void mg_checker_add(struct mg_checker *c, const struct mg_violation *v);
 
 const struct mg_check_stats *mg_checker_stats(const struct mg_checker *c);
-/* The stored reports: *n set to their number (<= max_reports). */
+/*
+ * The stored reports: *n set to their number (<= max_reports): the first
+ * violations, except that once the store is full a violation no clock step
+ * explains replaces one that a step explains (what fails the check is shown).
+ */
 const struct mg_violation *mg_checker_reports(const struct mg_checker *c, size_t *n);
 
 /* Violations not explained by a clock step: the ones that fail the check. */
 uint64_t mg_checker_faults(const struct mg_checker *c);
 
 /* MG_STEP_SLACK_NS (include/mg_rules.h): the slack when a step's size is compared. */
+
+/* Clock steps the checker keeps, of each source (user-space samples, BPF records). */
+#define MG_CHECKER_MAX_STEPS (1u << 20)
 
 /*
  * TAI - REALTIME in ns (a whole number of seconds, as adjtimex() reports it):

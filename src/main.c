@@ -7,6 +7,7 @@
  * `stress` workload.
  */
 #include <malloc.h>
+#include <signal.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -131,6 +132,9 @@ int main(int argc, char **argv)
 	 * large blocks in their own mappings, returned to the kernel when freed.
 	 */
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	/* a closed pipe (mgtrace ... | head) is a failed write, reported with exit 5
+	 * (MG_EXIT_OUTPUT) after detaching, not a death by SIGPIPE mid-report */
+	signal(SIGPIPE, SIG_IGN);
 	mg_libbpf_setup();
 	/* the shared options may come before the command, as bpftool's global ones */
 	opterr = 0;

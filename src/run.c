@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -70,6 +71,7 @@ void mg_run_block_signals(struct mg_run *r)
 	sigemptyset(&r->sigs);
 	sigaddset(&r->sigs, SIGINT);
 	sigaddset(&r->sigs, SIGTERM);
+	sigaddset(&r->sigs, SIGHUP);	/* a closed terminal or ssh session: summarise too */
 	sigaddset(&r->sigs, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &r->sigs, &r->oldmask);
 	r->sigs_blocked = true;
@@ -117,6 +119,7 @@ int mg_run_spawn(struct mg_run *r, char **argv)
 		close(p[1]);
 		close(ep[0]);
 		sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
+		signal(SIGPIPE, SIG_DFL);	/* ignored by mgtrace itself (main.c) */
 		if (read(p[0], &c, 1) != 1)
 			_exit(127);	/* mgtrace went away before counting began */
 		execvp(argv[0], argv);
@@ -249,7 +252,7 @@ int mg_run_wait(struct mg_run *r, const struct timespec *timeout)
 		}
 		return 0;
 	}
-	if (sig == SIGINT || sig == SIGTERM) {
+	if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
 		if (!r->child || r->child_done)
 			return 1;
 		kill(r->child, sig);	/* let COMMAND end, then summarise */

@@ -1051,6 +1051,79 @@ static void test_checker_kernel_steps(void)
 	mg_checker_free(c);
 }
 
+/* A regression observed at t_ns a then b (ns), ctime (sec, nsec) then (sec2, nsec2). */
+static struct mg_violation regression(uint64_t a, uint64_t b, int64_t sec, uint32_t nsec,
+				       int64_t sec2, uint32_t nsec2)
+{
+	struct mg_violation v = { .kind = MG_V_REGRESSION, .ino = 42 };
+
+	v.earlier.ctime = (struct mg_ts){ sec, nsec };
+	v.earlier.t_ns = a;
+	v.later.ctime = (struct mg_ts){ sec2, nsec2 };
+	v.later.t_ns = b;
+	return v;
+}
+
+/* Many clock steps: every one kept up to the bound, and what fails the check is reported. */
+static void test_checker_many_steps(void)
+{
+	struct mg_checker *c = mg_checker_new(16, 2);
+	const struct mg_check_stats *st = mg_checker_stats(c);
+	const struct mg_violation *r;
+	struct mg_violation v;
+	size_t i, n;
+
+	/* 5000 steps of 20 us, back and forth (more than the 4096 kept until 2026-12-01),
+	 * then one of 1 ms back: a fall of 0.5 ms across it is explained */
+	for (i = 0; i < 5000; i++)
+		mg_checker_kernel_step(c, 1000000 + i * 10000, 1000000 + i * 10000 + 100,
+				       (i & 1) ? 19000 : -21000, (i & 1) ? 21000 : -19000);
+	mg_checker_kernel_step(c, 100000000, 100000100, -1000100, -999900);
+	ASSERT_EQ(st->kernel_steps, 5001, "checker: 5001 distinct steps seen in BPF");
+	v = regression(99000000, 101000000, 100, 1000000, 100, 500000);
+	mg_checker_add(c, &v);
+	CHECK(st->violations[MG_V_REGRESSION] == 1 && st->explained[MG_V_REGRESSION] == 1,
+	      "checker: the 5001st step explains a fall across it (explained %llu of %llu)",
+	      (unsigned long long)st->explained[MG_V_REGRESSION],
+	      (unsigned long long)st->violations[MG_V_REGRESSION]);
+	/* the reports (2 here) are full of explained ones: an unexplained one takes a place */
+	v = regression(99000000, 101000000, 100, 900000, 100, 500000);
+	mg_checker_add(c, &v);
+	v = regression(200000000, 200001000, 100, 900000, 100, 500000);	/* no step */
+	mg_checker_add(c, &v);
+	r = mg_checker_reports(c, &n);
+	CHECK(n == 2 && (!r[0].step_explained || !r[1].step_explained) && mg_checker_faults(c) == 1,
+	      "checker: a violation no step explains is reported when the reports are full "
+	      "(%zu reports, explained %d %d)", n, r[0].step_explained, n > 1 && r[1].step_explained);
+	mg_checker_free(c);
+
+	/* judged in user space: a regression after a step back that the clock samples
+	 * recorded is filed as the step's, as BPF files it (not as overlapping updates) */
+	c = mg_checker_new(16, 2);
+	st = mg_checker_stats(c);
+	{
+		struct mg_event e = swap_ev(3, 110, 700, 0, 600, 1000);
+
+		mg_checker_event(c, &e);
+		mg_checker_clock_step(c, 1200, 1300, -10000000400ll);
+		e = swap_ev(3, 100, 300, 0, 200, 1500);
+		mg_checker_event(c, &e);
+	}
+	CHECK(st->violations[MG_V_REGRESSION] == 1 && st->explained[MG_V_REGRESSION] == 1 &&
+	      st->benign[MG_B_CONCURRENT_UNDECIDED] == 0, "checker: user space files a fall after a "
+	      "sampled step back as the step's (violations %llu, explained %llu, undecided %llu)",
+	      (unsigned long long)st->violations[MG_V_REGRESSION],
+	      (unsigned long long)st->explained[MG_V_REGRESSION],
+	      (unsigned long long)st->benign[MG_B_CONCURRENT_UNDECIDED]);
+	/* past the bound a step is not kept: counted as lost (inconclusive), not dropped */
+	for (i = 0; i < MG_CHECKER_MAX_STEPS + 2; i++)	/* one more is kept above */
+		mg_checker_clock_step(c, i * 10, i * 10 + 5, -1000);
+	CHECK(st->steps_not_kept == 3 && st->lost >= 3, "checker: 3 steps past the bound are "
+	      "counted (not kept %llu, lost %llu)", (unsigned long long)st->steps_not_kept,
+	      (unsigned long long)st->lost);
+	mg_checker_free(c);
+}
+
 static void test_checker(void)
 {
 	struct mg_checker *c = mg_checker_new(16, 8);
@@ -1960,6 +2033,7 @@ int main(void)
 	test_checker_floor_judged();
 	test_rule_clock();
 	test_checker_kernel_steps();
+	test_checker_many_steps();
 	test_checker();
 	test_fine_needed();
 	test_order_check();

@@ -60,3 +60,20 @@ outcase "check -o /dev/full, a floor gate failed: still 1" 1 \
 outcase "stat -o /dev/full" 5 $MG stat -o /dev/full -- true
 outcase "probe to a full standard output" 5 sh -c "exec $MG probe > /dev/full"
 outcase "trace -o /dev/full" 5 $MG trace -o /dev/full -- $MG stress --threads 1 --ops 100
+# a closed pipe (mgtrace ... | head) is a failed write: 5, not a death by SIGPIPE (141)
+outcase "probe to a closed pipe" 5 python3 -c 'import os, subprocess, sys
+r, w = os.pipe(); os.close(r)
+sys.exit(subprocess.call(sys.argv[1:], stdout=w))' $MG probe
+# --max-inodes larger than the machine can hold: environment (3), not a failed check
+badcase "check --judge user --max-inodes beyond memory" 3 "out of memory for 50000000 inodes" \
+	$MG check --judge user --max-inodes 50000000 -- true
+# SIGHUP (a closed terminal) ends a check like SIGTERM: COMMAND gets it, the report is written
+rm -f "$T/hup.json"
+$MG check --json -o "$T/hup.json" -- sleep 5 > /dev/null 2> "$T/hup.err" & hp=$!
+sleep 1.5; kill -HUP $hp; wait $hp; rc=$?
+if [ $rc = 1 ] && python3 tests/checkjson.py json-first-line "$T/hup.json" > /dev/null 2>&1 &&
+	grep -q '"command_status":129' "$T/hup.json"; then
+	ok "check -- sleep 5, SIGHUP: COMMAND ended by it, report written, exit 1"
+else
+	bad "check -- sleep 5, SIGHUP: exit $rc, report: $(head -c 200 "$T/hup.json" 2>/dev/null)"
+fi
