@@ -223,6 +223,7 @@ static void decide(struct check_state *cs, struct mg_verdict *v)
 		.command_status = cs->run.child_status, .lost = st->lost,
 		.untracked = st->untracked_events, .events = st->events, .missed = st->missed,
 		.lock_failed = st->lock_failed_events,
+		.step_undecided = mg_checker_undecided(cs->chk),
 		.interrupted = cs->interrupted,
 	};
 

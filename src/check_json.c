@@ -118,6 +118,8 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 
 		json_object_set_new(k, "violations", json_integer((json_int_t)st->violations[i]));
 		json_object_set_new(k, "explained_by_clock_step", json_integer((json_int_t)st->explained[i]));
+		json_object_set_new(k, "undecided_near_clock_step",
+				    json_integer((json_int_t)st->undecided[i]));
 		json_object_set_new(inv, mg_violation_name(i), k);
 	}
 	if (!cs->o.argv)
@@ -191,6 +193,7 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 		json_object_set_new(j, "name", name ? mg_json_str(name, nlen) : json_null());
 		json_object_set_new(j, "name_truncated", json_boolean(cut));
 		json_object_set_new(j, "step_explained", json_boolean(vs[i].step_explained));
+		json_object_set_new(j, "step_undecided", json_boolean(vs[i].step_undecided));
 		json_object_set_new(j, "earlier", json_obs(&vs[i].earlier));
 		json_object_set_new(j, "later", json_obs(&vs[i].later));
 		json_array_append_new(a, j);

@@ -165,7 +165,9 @@ static void put_violation(FILE *f, const struct check_state *cs, const struct mg
 	/* an example (put_examples) has no violation kind of its own */
 	if (!example)
 		fprintf(f, "violation %s%s: ", mg_violation_name(v->kind),
-			v->step_explained ? " (explained by a realtime clock step)" : "");
+			v->step_explained ? " (explained by a realtime clock step)" :
+			v->step_undecided ? " (undecided: a realtime clock step back of its size from "
+			"10 ms before the earlier observation on)" : "");
 	fprintf(f, "dev %s ino %llu gen %u (", mg_kdev_str(v->dev, dev), (unsigned long long)v->ino,
 		v->gen);
 	if (mlen >= 0)
@@ -187,7 +189,7 @@ static void put_violation(FILE *f, const struct check_state *cs, const struct mg
 /* Violations of kind k not explained by a clock step. */
 uint64_t check_faults_of(const struct mg_check_stats *st, enum mg_violation_kind k)
 {
-	return st->violations[k] - st->explained[k];
+	return st->violations[k] - st->explained[k] - st->undecided[k];
 }
 
 /* Why the floor invariants were not (both) checked in this run ("" when they were). */
@@ -220,6 +222,18 @@ static int inv_lines(const struct check_state *cs, struct inv_line *l)
 	return n;
 }
 
+/* The undecided violations (near a clock step of their size) of a line's kinds. */
+static uint64_t line_undecided(const struct mg_check_stats *st, const struct inv_line *l)
+{
+	uint64_t n = 0;
+	int k;
+
+	for (k = 0; k < 2; k++)
+		if (l->kinds[k] >= 0)
+			n += st->undecided[l->kinds[k]];
+	return n;
+}
+
 static uint64_t line_count(const struct mg_check_stats *st, const struct inv_line *l, bool faults)
 {
 	uint64_t n = 0;
@@ -238,6 +252,7 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 	const struct mg_violation *vs;
 	struct inv_line lines[8];
 	size_t n, i;
+	uint64_t und;
 	int nl;
 	FILE *f = cs->out;
 	char dev[MG_KDEV_STRLEN], mnt[4096], judged[400];
@@ -298,12 +313,17 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 			fprintf(f, "%-6s %-30s not checked: %s\n", "-", l->name, l->na);
 			continue;
 		}
-		fprintf(f, "%-6s %-30s %llu violation(s)", line_count(st, l, true) ? "FAIL" : "PASS",
-			l->name, (unsigned long long)line_count(st, l, false));
+		und = line_undecided(st, l);
+		fprintf(f, "%-6s %-30s %llu violation(s)", line_count(st, l, true) ? "FAIL" :
+			und ? "UNDEC" : "PASS", l->name, (unsigned long long)line_count(st, l, false));
 		if (l->kinds[0] == MG_V_REGRESSION || l->kinds[0] == MG_V_ORDER ||
-		    l->kinds[0] == MG_V_NOT_LATER)
+		    l->kinds[0] == MG_V_NOT_LATER) {
 			fprintf(f, ", %llu explained by clock steps",
-				(unsigned long long)(line_count(st, l, false) - line_count(st, l, true)));
+				(unsigned long long)(line_count(st, l, false) - line_count(st, l, true) - und));
+			if (und)
+				fprintf(f, ", %llu undecided (near a clock step of their size)",
+					(unsigned long long)und);
+		}
 		if (l->kinds[0] == MG_V_ORDER)
 			fprintf(f, " in %zu modifications%s",
 				atomic_load(&cs->nops) < MAX_OPS ? atomic_load(&cs->nops) : MAX_OPS,
@@ -445,7 +465,8 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 			mg_xml_fput(f, tc[i].fail, strlen(tc[i].fail));
 			fprintf(f, "\">");
 			for (j = 0; j < nv; j++) {
-				if (vs[j].step_explained || ((int)vs[j].kind != tc[i].kinds[0] &&
+				if (vs[j].step_explained || vs[j].step_undecided ||
+				    ((int)vs[j].kind != tc[i].kinds[0] &&
 							     (int)vs[j].kind != tc[i].kinds[1]))
 					continue;
 				put_violation(f, cs, &vs[j], true, false);

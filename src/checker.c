@@ -4,15 +4,6 @@
 #include <string.h>
 #include "checker.h"
 
-/*
- * Clock steps kept: the arrays grow as steps come (a step is 32 bytes); past this
- * many, a step is counted as lost (the verdict is then inconclusive: a violation
- * it would explain could not be told from a fault), never dropped silently.
- */
-#define MAX_STEPS MG_CHECKER_MAX_STEPS
-/* A step BPF reports is seen by every CPU that judges events: compare a new record
- * with the last this many kept (they come in time order, give or take a CPU's lag). */
-#define STEP_MERGE_WINDOW 64
 
 /* Per-inode state: an open-addressing table slot around the shared rule state. */
 struct ino_state {
@@ -30,10 +21,7 @@ struct mg_checker {
 	size_t cap, max_inodes;		/* cap: power of two >= 2 * max_inodes */
 	struct mg_violation *reports;
 	size_t nreports, max_reports;
-	struct mg_clock_step *steps;	/* mg_checker_clock_step, nsteps of capsteps */
-	size_t nsteps, capsteps;
-	struct kstep { uint64_t t0, t1; int64_t lo, hi; } *ksteps;	/* mg_checker_kernel_step */
-	size_t nksteps, capksteps;
+	struct mg_steps steps;		/* mg_checker_clock_step, mg_checker_kernel_step */
 	int64_t tai_minus_real;		/* ns: CLOCK_TAI - CLOCK_REALTIME */
 	bool no_floor_inodes;		/* floor events do not enter the table (BPF judges) */
 	uint64_t floor_records[2];	/* MG_EVF_JUDGED records: floor backward, fine unneeded */
@@ -77,8 +65,7 @@ void mg_checker_free(struct mg_checker *c)
 		return;
 	free(c->tab);
 	free(c->reports);
-	free(c->steps);
-	free(c->ksteps);
+	mg_steps_free(&c->steps);
 	free(c);
 }
 
@@ -116,58 +103,12 @@ static struct ino_state *lookup(struct mg_checker *c, uint32_t dev, uint64_t ino
 	}
 }
 
-/* The backward realtime steps recorded within [ta, tb], added up (<= 0 ns). */
-static int64_t steps_between(const struct mg_checker *c, uint64_t ta, uint64_t tb)
-{
-	int64_t sum = 0;
-	size_t i;
-
-	for (i = 0; i < c->nsteps; i++)
-		if (c->steps[i].delta_ns < 0 && c->steps[i].t1_ns >= ta && c->steps[i].t0_ns <= tb)
-			sum += c->steps[i].delta_ns;
-	return sum;
-}
-
-/*
- * For the rules (struct mg_rin, mg_rule_step_explains()) when user space judges:
- * the latest backward step its clock samples recorded that may lie before t_ns
- * (its window starts at or before t_ns), with its largest size and the end of its
- * window; 0 and 0 if none among the last STEP_MERGE_WINDOW recorded. Events are
- * fed only after a sample taken after them (src/check.c), so such a step is known.
- */
-static void last_step_back(const struct mg_checker *c, uint64_t t_ns, long long *ns,
-			   unsigned long long *at)
-{
-	size_t i, lo = c->nsteps > STEP_MERGE_WINDOW ? c->nsteps - STEP_MERGE_WINDOW : 0;
-
-	*ns = 0;
-	*at = 0;
-	for (i = c->nsteps; i-- > lo;)
-		if (c->steps[i].delta_ns < 0 && c->steps[i].t0_ns <= t_ns) {
-			*ns = c->steps[i].delta_ns;
-			*at = c->steps[i].t1_ns;
-			return;
-		}
-}
-
 /* a - b in ns, saturated to INT64 range. */
 static int64_t ts_diff(struct mg_ts a, struct mg_ts b)
 {
 	__int128 d = (__int128)(a.sec - b.sec) * 1000000000 + ((int64_t)a.nsec - (int64_t)b.nsec);
 
 	return d > INT64_MAX ? INT64_MAX : d < INT64_MIN ? INT64_MIN : (int64_t)d;
-}
-
-/* The backward steps BPF saw within [ta, tb], added up by their largest size (<= 0 ns). */
-static int64_t ksteps_between(const struct mg_checker *c, uint64_t ta, uint64_t tb)
-{
-	int64_t sum = 0;
-	size_t i;
-
-	for (i = 0; i < c->nksteps; i++)
-		if (c->ksteps[i].hi < 0 && c->ksteps[i].t1 >= ta && c->ksteps[i].t0 <= tb)
-			sum += c->ksteps[i].lo;
-	return sum;
 }
 
 /*
@@ -178,41 +119,45 @@ static int64_t ksteps_between(const struct mg_checker *c, uint64_t ta, uint64_t 
 static int64_t backward_between(const struct mg_checker *c, const struct mg_obs *a,
 				const struct mg_obs *b)
 {
-	int64_t rec = steps_between(c, a->t_ns, b->t_ns), ev = 0;
-	int64_t k = ksteps_between(c, a->t_ns, b->t_ns);
+	int64_t rec = mg_steps_back_between(&c->steps, a->t_ns, b->t_ns), ev = 0;
 
 	if (a->off_known && b->off_known && b->off_ns < a->off_ns)
 		ev = b->off_ns - a->off_ns;
-	if (k < rec)
-		rec = k;
 	return rec < ev ? rec : ev;
 }
 
 void mg_checker_add(struct mg_checker *c, const struct mg_violation *v)
 {
 	struct mg_violation copy = *v;
-	int64_t back = 0, gap;
+	int64_t back = 0, gap = 0, near;
 
 	/* A backward step can explain a later value that is not later, nothing else. */
+	copy.step_undecided = false;
 	if (copy.kind == MG_V_REGRESSION || copy.kind == MG_V_NOT_LATER || copy.kind == MG_V_ORDER) {
 		back = backward_between(c, &copy.earlier, &copy.later);
 		gap = ts_diff(copy.earlier.ctime, copy.later.ctime);	/* >= 0 */
 		if (back < 0 && -back + MG_STEP_SLACK_NS < gap)
 			back = 0;	/* the steps are too small to explain it */
+		if (!back) {
+			near = mg_steps_largest_back_near(&c->steps, copy.earlier.t_ns,
+							  copy.later.t_ns, MG_STEP_NEAR_NS);
+			copy.step_undecided = near < 0 && -near + MG_STEP_SLACK_NS >= gap;
+		}
 	}
 	copy.step_explained = back != 0;
 	copy.step_ns = back;
 	c->st.violations[copy.kind]++;
 	c->st.explained[copy.kind] += copy.step_explained;
+	c->st.undecided[copy.kind] += copy.step_undecided;
 	if (c->nreports < c->max_reports) {
 		c->reports[c->nreports++] = copy;
 		return;
 	}
-	/* full: a violation that fails the check takes the place of one a step explains,
-	 * so that the reports always show what failed it */
-	if (!copy.step_explained)
+	/* full: a violation that fails the check takes the place of one a step explains
+	 * (or leaves undecided), so that the reports always show what failed it */
+	if (!copy.step_explained && !copy.step_undecided)
 		for (size_t i = 0; i < c->nreports; i++)
-			if (c->reports[i].step_explained) {
+			if (c->reports[i].step_explained || c->reports[i].step_undecided) {
 				c->reports[i] = copy;
 				return;
 			}
@@ -398,7 +343,9 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 	}
 	s->name[MG_NAME_LEN - 1] = 0;
 	mg_rule_in_of(&in, e);
-	last_step_back(c, in.o.t_ns, &in.step_back_ns, &in.step_back_at);
+	/* judged here: the steps user space's samples recorded (events are fed only after
+	 * a sample taken after them, src/check.c) */
+	mg_steps_last_user_back(&c->steps, in.o.t_ns, &in.step_back_ns, &in.step_back_at);
 	memset(&out, 0, sizeof(out));
 	mg_rule_event(&s->r, &in, c->tai_minus_real, &out);
 	mg_checker_rule_out(c, s->dev, s->ino, s->gen, s->name, s->name_cut, &out);
@@ -455,64 +402,34 @@ void mg_checker_set_tai_offset(struct mg_checker *c, int64_t tai_minus_real_ns)
 	c->tai_minus_real = tai_minus_real_ns;
 }
 
-/* Room for one more element in *arr (n used of *cap, each size bytes): false at MAX_STEPS. */
-static bool grow(void **arr, size_t n, size_t *cap, size_t size)
-{
-	size_t ncap = *cap ? 2 * *cap : 256;
-	void *p;
-
-	if (n < *cap)
-		return true;
-	if (n >= MAX_STEPS || !(p = realloc(*arr, ncap * size)))
-		return false;
-	*arr = p;
-	*cap = ncap;
-	return true;
-}
-
 void mg_checker_clock_step(struct mg_checker *c, uint64_t t0_ns, uint64_t t1_ns, int64_t delta_ns)
 {
 	c->st.clock_steps++;
-	if (!grow((void **)&c->steps, c->nsteps, &c->capsteps, sizeof(*c->steps))) {
+	if (mg_steps_add_user(&c->steps, t0_ns, t1_ns, delta_ns)) {
 		c->st.lost++;		/* a step not kept may be what explains a violation */
 		c->st.steps_not_kept++;
-		return;
 	}
-	c->steps[c->nsteps++] = (struct mg_clock_step){ t0_ns, t1_ns, delta_ns };
 }
 
 void mg_checker_kernel_step(struct mg_checker *c, uint64_t t0_ns, uint64_t t1_ns,
 			    int64_t delta_lo, int64_t delta_hi)
 {
-	size_t i;
+	int r = mg_steps_add_kernel(&c->steps, t0_ns, t1_ns, delta_lo, delta_hi);
 
 	c->st.kernel_step_records++;
-	for (i = c->nksteps > STEP_MERGE_WINDOW ? c->nksteps - STEP_MERGE_WINDOW : 0;
-	     i < c->nksteps; i++) {
-		struct kstep *k = &c->ksteps[i];
-
-		if (t0_ns <= k->t1 && k->t0 <= t1_ns && delta_lo <= k->hi && k->lo <= delta_hi) {
-			/* the same step seen from another CPU: both brackets hold it */
-			k->t0 = k->t0 > t0_ns ? k->t0 : t0_ns;
-			k->t1 = k->t1 < t1_ns ? k->t1 : t1_ns;
-			k->lo = k->lo > delta_lo ? k->lo : delta_lo;
-			k->hi = k->hi < delta_hi ? k->hi : delta_hi;
-			return;
-		}
-	}
+	if (r == 1)
+		return;		/* the same step seen from another CPU */
 	c->st.kernel_steps++;
-	if (!grow((void **)&c->ksteps, c->nksteps, &c->capksteps, sizeof(*c->ksteps))) {
+	if (r < 0) {
 		c->st.lost++;		/* as mg_checker_clock_step() */
 		c->st.steps_not_kept++;
-		return;
 	}
-	c->ksteps[c->nksteps++] = (struct kstep){ t0_ns, t1_ns, delta_lo, delta_hi };
 }
 
 const struct mg_clock_step *mg_checker_steps(const struct mg_checker *c, size_t *n)
 {
-	*n = c->nsteps;
-	return c->steps;
+	*n = c->steps.nuser;
+	return c->steps.user;
 }
 
 void mg_checker_missed(struct mg_checker *c, uint64_t n)
@@ -536,12 +453,22 @@ const struct mg_violation *mg_checker_reports(const struct mg_checker *c, size_t
 	return c->reports;
 }
 
+uint64_t mg_checker_undecided(const struct mg_checker *c)
+{
+	uint64_t n = 0;
+	int k;
+
+	for (k = 0; k < MG_V_NR_KINDS; k++)
+		n += c->st.undecided[k];
+	return n;
+}
+
 uint64_t mg_checker_faults(const struct mg_checker *c)
 {
 	uint64_t n = 0;
 	int k;
 
 	for (k = 0; k < MG_V_NR_KINDS; k++)
-		n += c->st.violations[k] - c->st.explained[k];
+		n += c->st.violations[k] - c->st.explained[k] - c->st.undecided[k];
 	return n;
 }

@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include "mgtrace.h"
 #include "mg_rules.h"	/* the rules, enum mg_violation_kind, enum mg_benign_kind */
+#include "steps.h"	/* struct mg_clock_step, the steps kept */
 
 /* A timestamp as stat() shows it: seconds and nanoseconds (QUERIED bit masked). */
 struct mg_ts {
@@ -60,6 +61,9 @@ struct mg_violation {
 	char what[8];		/* "ctime", "mtime" or "floor": the value compared */
 	bool step_explained;	/* backward realtime steps between them cover the difference */
 	int64_t step_ns;	/* those steps' total (negative: backward), when explained */
+	bool step_undecided;	/* not explained, but a backward step of its size was seen
+				 * from MG_STEP_NEAR_NS before its earlier observation to
+				 * its later one: undecided */
 };
 
 /* Totals kept by the checker; all are counts of events or inodes. */
@@ -79,6 +83,8 @@ struct mg_check_stats {
 	uint64_t floor_checked;		/* floor events with mg_floor read at entry and exit */
 	uint64_t violations[MG_V_NR_KINDS];	/* all, including step-explained ones */
 	uint64_t explained[MG_V_NR_KINDS];	/* of those, explained by a realtime clock step */
+	uint64_t undecided[MG_V_NR_KINDS];	/* of those, not explained, but near a step of
+						 * their size (step_undecided): inconclusive */
 	uint64_t clock_steps;		/* realtime steps fed */
 	uint64_t kernel_steps;		/* realtime steps BPF saw, merged across CPUs */
 	uint64_t kernel_step_records;	/* their records, one per CPU that saw one */
@@ -112,12 +118,6 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e);
  * whose offsets differ explain a violation the same way.
  */
 void mg_checker_clock_step(struct mg_checker *c, uint64_t t0_ns, uint64_t t1_ns, int64_t delta_ns);
-
-/* A recorded realtime step: somewhere in [t0_ns, t1_ns] (CLOCK_MONOTONIC), by delta_ns. */
-struct mg_clock_step {
-	uint64_t t0_ns, t1_ns;
-	int64_t delta_ns;
-};
 
 /*
  * Record a realtime step BPF saw (struct mg_steprec): TAI - MONOTONIC moved by
@@ -206,13 +206,28 @@ const struct mg_check_stats *mg_checker_stats(const struct mg_checker *c);
  */
 const struct mg_violation *mg_checker_reports(const struct mg_checker *c, size_t *n);
 
-/* Violations not explained by a clock step: the ones that fail the check. */
+/* Violations neither explained by a clock step nor near one: the ones that fail the check. */
 uint64_t mg_checker_faults(const struct mg_checker *c);
+
+/* Violations not explained, but near a backward clock step of their size (step_undecided). */
+uint64_t mg_checker_undecided(const struct mg_checker *c);
 
 /* MG_STEP_SLACK_NS (include/mg_rules.h): the slack when a step's size is compared. */
 
+/*
+ * A violation that no step between its observations explains is undecided, not
+ * a fault, if a backward step at least its size lies between up to this much
+ * before its earlier observation and its later one: the clock read behind an
+ * observation comes before it (the kernel's read before the tracepoint's or the
+ * built-in workload's syscall time), and a step and its return can both fall
+ * between a read and its observation, where no bracket sees them (clock steps
+ * repeated faster than the events, as a new user tried: 1,700 pairs of 20 us a
+ * second).
+ */
+#define MG_STEP_NEAR_NS 10000000ull
+
 /* Clock steps the checker keeps, of each source (user-space samples, BPF records). */
-#define MG_CHECKER_MAX_STEPS (1u << 20)
+#define MG_CHECKER_MAX_STEPS MG_STEPS_MAX
 
 /*
  * TAI - REALTIME in ns (a whole number of seconds, as adjtimex() reports it):

@@ -168,6 +168,12 @@ void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in)
 			 "cannot be claimed", (unsigned long long)in->lost,
 			 (unsigned long long)in->untracked, (unsigned long long)in->missed,
 			 (unsigned long long)in->lock_failed);
+	} else if (in->step_undecided) {
+		v->code = MG_EXIT_INCONCLUSIVE;
+		v->word = "INCONCLUSIVE";
+		snprintf(v->reason, sizeof(v->reason), "%llu violation(s) near a realtime clock step "
+			 "back of their size (from 10 ms before the earlier observation on): undecided, "
+			 "a pass cannot be claimed", (unsigned long long)in->step_undecided);
 	} else if (!in->events && in->gates_unknown) {
 		v->code = MG_EXIT_INCONCLUSIVE;
 		v->word = "INCONCLUSIVE";

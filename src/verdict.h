@@ -94,6 +94,7 @@ struct mg_verdict_in {
 	int command_status;		/* its exit status (0: success) */
 	uint64_t lost, untracked, events;
 	uint64_t lock_failed;		/* events not judged: their inode lock failed */
+	uint64_t step_undecided;	/* violations near a clock step of their size */
 	uint64_t missed;		/* BPF program runs the kernel skipped */
 	bool interrupted;		/* built-in workload stopped by a signal */
 };

@@ -1191,20 +1191,30 @@ static void test_checker(void)
 	CHECK(EQ(st->violations[MG_V_SKIP_AFTER_QUERY], 1) && EQ(st->benign[MG_B_SKIP_UNDECIDED], 2),
 	      "checker: a skip concurrent with the query is undecided");
 
-	/* invariant 5: a regression across a backward realtime step is attributed to it */
-	e = swap_ev(6, 1000, 5, 0, 0, 5000); mg_checker_event(c, &e);
-	mg_checker_clock_step(c, 5500, 5600, -3000000000ll);
-	e = swap_ev(6, 997, 1, 9, 9, 6000); e.entry_ns = 5900; mg_checker_event(c, &e);
+	/* invariant 5 (at 100 s, after the other cases' times): a regression across a backward
+	 * realtime step is attributed to it */
+	e = swap_ev(6, 1000, 5, 0, 0, 100000000000ull + 5000); mg_checker_event(c, &e);
+	mg_checker_clock_step(c, 100000000000ull + 5500, 100000000000ull + 5600, -3000000000ll);
+	e = swap_ev(6, 997, 1, 9, 9, 100000000000ull + 6000); e.entry_ns = 100000000000ull + 5900; mg_checker_event(c, &e);
 	CHECK(EQ(st->violations[MG_V_REGRESSION], 3) && EQ(st->explained[MG_V_REGRESSION], 1) &&
 	      EQ(mg_checker_faults(c), 4), "checker: a regression after a backward clock step is explained");
 	v = mg_checker_reports(c, &n);
 	CHECK(GE(n, 5) && IS_TRUE(v[n - 1].step_explained) && EQ(v[n - 1].step_ns, -3000000000ll),
 	      "checker: the report carries the step (-3 s)");
-	/* the same regression with the step before both observations is not explained */
-	e = swap_ev(7, 1000, 5, 0, 0, 7000); mg_checker_event(c, &e);
-	e = swap_ev(7, 999, 3, 9, 9, 8000); e.entry_ns = 7900; mg_checker_event(c, &e);
-	CHECK(EQ(st->explained[MG_V_REGRESSION], 1) && EQ(mg_checker_faults(c), 5),
-	      "checker: a step outside the window explains nothing");
+	/* the same regression with the step before both observations, 2 us before: not
+	 * explained, but within MG_STEP_NEAR_NS of a step of its size: undecided (a step and
+	 * its return may lie between a clock read and its observation), not a fault */
+	e = swap_ev(7, 1000, 5, 0, 0, 100000000000ull + 7000); mg_checker_event(c, &e);
+	e = swap_ev(7, 999, 3, 9, 9, 100000000000ull + 8000); e.entry_ns = 100000000000ull + 7900; mg_checker_event(c, &e);
+	CHECK(EQ(st->explained[MG_V_REGRESSION], 1) && EQ(st->undecided[MG_V_REGRESSION], 1) &&
+	      EQ(mg_checker_faults(c), 4), "checker: a step just outside the window leaves the "
+	      "regression undecided");
+	/* ... and 20 ms after the step, a fault */
+	e = swap_ev(7, 1000, 5, 0, 0, 100000000000ull + 20007000); mg_checker_event(c, &e);
+	e = swap_ev(7, 999, 3, 9, 9, 100000000000ull + 20008000); e.entry_ns = 100000000000ull + 20007900; mg_checker_event(c, &e);
+	CHECK(EQ(st->explained[MG_V_REGRESSION], 1) && EQ(st->undecided[MG_V_REGRESSION], 1) &&
+	      EQ(mg_checker_faults(c), 5), "checker: a step 20 ms before both observations "
+	      "explains nothing");
 
 	/* a getattr stamped before the swap delivered ahead of it (signed times): stale */
 	e = swap_ev(8, 50, 100, 0, 0, 1000); mg_checker_event(c, &e);
@@ -1428,6 +1438,11 @@ static void test_verdict(void)
 	ASSERT_EQ(v.code, 4, "verdict: lost events are INCONCLUSIVE");
 	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .missed = 3 });
 	ASSERT_EQ(v.code, 4, "verdict: BPF runs the kernel skipped are INCONCLUSIVE (%s)", v.reason);
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .step_undecided = 2 });
+	ASSERT_EQ(v.code, 4, "verdict: violations near a clock step of their size are INCONCLUSIVE "
+		  "(%s)", v.reason);
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .faults = 1, .step_undecided = 2 });
+	ASSERT_EQ(v.code, 1, "verdict: ... and a fault beside them still FAILs (%s)", v.reason);
 	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .lock_failed = 1 });
 	ASSERT_EQ(v.code, 4, "verdict: an event whose inode lock failed is INCONCLUSIVE (%s)", v.reason);
 	CHECK(strstr(v.reason, "1 not judged (inode lock failed)") != NULL,
