@@ -22,9 +22,11 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,10 +49,19 @@ static struct mg_ts ts_of(const struct timespec *t)
 static int record_op(void *ctx, int thread, int file, uint64_t t0, uint64_t t1,
 		     const struct stat *st)
 {
+	/* the recording thread's id and comm, as events report them: read once per thread */
+	static __thread uint32_t tid;
+	static __thread char comm[16];
 	struct check_state *cs = ctx;
 	uint32_t dev;
 	size_t i;
 
+	if (!tid) {
+		tid = (uint32_t)gettid();
+		if (prctl(PR_GET_NAME, comm))
+			comm[0] = 0;
+		comm[sizeof(comm) - 1] = 0;
+	}
 	if (mg_kdev_from_user(st->st_dev, &dev))
 		return EOVERFLOW;
 	i = atomic_fetch_add_explicit(&cs->nops, 1, memory_order_relaxed);
@@ -60,7 +71,9 @@ static int record_op(void *ctx, int thread, int file, uint64_t t0, uint64_t t1,
 	}
 	cs->ops[i] = (struct mg_op){ .start_ns = t0, .end_ns = t1, .ctime = ts_of(&st->st_ctim),
 				     .mtime = ts_of(&st->st_mtim), .ino = st->st_ino,
-				     .dev = dev, .thread = (uint32_t)thread };
+				     .dev = dev, .thread = (uint32_t)thread, .tid = tid,
+				     .cpu = (uint32_t)sched_getcpu() };
+	memcpy(cs->ops[i].comm, comm, sizeof(comm));
 	return 0;
 }
 

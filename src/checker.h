@@ -257,7 +257,11 @@ struct mg_op {
 	uint64_t start_ns, end_ns;
 	struct mg_ts ctime, mtime;
 	uint64_t ino;
-	uint32_t dev, thread;
+	uint32_t dev, thread;		/* thread: the workload thread's index */
+	uint32_t tid;			/* its kernel thread id (the pid events report) */
+	uint32_t cpu;			/* the CPU it was recorded on (sched_getcpu(), after
+					 * the fstat()) */
+	char comm[16];			/* its comm */
 };
 
 /*

@@ -36,9 +36,11 @@ static void order_violation(struct mg_checker *c, const struct mg_op *a, const s
 	 * step was noticed).
 	 */
 	v.earlier = (struct mg_obs){ .ctime = m ? a->mtime : a->ctime, .t_ns = a->start_ns,
-				     .pid = a->thread };
+				     .pid = a->tid, .cpu = a->cpu };
 	v.later = (struct mg_obs){ .ctime = m ? b->mtime : b->ctime, .t_ns = b->end_ns,
-				   .pid = b->thread };
+				   .pid = b->tid, .cpu = b->cpu };
+	memcpy(v.earlier.comm, a->comm, sizeof(v.earlier.comm));
+	memcpy(v.later.comm, b->comm, sizeof(v.later.comm));
 	mg_checker_add(c, &v);
 }
 

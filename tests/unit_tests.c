@@ -1461,8 +1461,10 @@ static void test_order_check(void)
 		{ .start_ns = 30, .end_ns = 40, .ctime = { 5, 100 }, .mtime = { 5, 100 }, .ino = 2, .thread = 1 },
 	};
 	struct mg_op bad[] = {
-		{ .start_ns = 10, .end_ns = 20, .ctime = { 5, 100 }, .mtime = { 5, 100 }, .ino = 1, .thread = 0 },
-		{ .start_ns = 30, .end_ns = 40, .ctime = { 5, 99 }, .mtime = { 5, 100 }, .ino = 2, .thread = 1 },
+		{ .start_ns = 10, .end_ns = 20, .ctime = { 5, 100 }, .mtime = { 5, 100 }, .ino = 1, .thread = 0,
+		  .tid = 4242, .comm = "wl-a" },
+		{ .start_ns = 30, .end_ns = 40, .ctime = { 5, 99 }, .mtime = { 5, 100 }, .ino = 2, .thread = 1,
+		  .tid = 4243, .comm = "wl-b" },
 		{ .start_ns = 50, .end_ns = 60, .ctime = { 6, 0 }, .mtime = { 4, 0 }, .ino = 3, .thread = 0 },
 	};
 	const struct mg_violation *v;
@@ -1474,6 +1476,10 @@ static void test_order_check(void)
 	v = mg_checker_reports(c, &n);
 	CHECK(EQ(n, 2) && EQ(v[0].kind, MG_V_ORDER) && STREQ(v[0].what, "ctime") &&
 	      EQ(v[0].ino, 2) && STREQ(v[1].what, "mtime") && EQ(v[1].ino, 3), "order: reports name the file and the timestamp");
+	CHECK(EQ(v[0].earlier.pid, 4242) && EQ(v[0].later.pid, 4243) && STREQ(v[0].earlier.comm, "wl-a") &&
+	      STREQ(v[0].later.comm, "wl-b"), "order: reports name each side's thread id and comm, "
+	      "not its workload index (%u %s, %u %s)", v[0].earlier.pid, v[0].earlier.comm,
+	      v[0].later.pid, v[0].later.comm);
 	mg_checker_free(c);
 }
 
