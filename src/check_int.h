@@ -87,8 +87,6 @@ void check_gate_text(const struct check_state *cs, int i, char *buf, size_t len)
 /* The name to print for a violation (the event's, or the built-in workload's file), or NULL. */
 const char *check_violation_name(const struct check_state *cs, const struct mg_violation *v,
 				 char *buf, size_t buflen, size_t *len, bool *cut);
-/* Violations of kind k not explained by a clock step. */
-uint64_t check_faults_of(const struct mg_check_stats *st, enum mg_violation_kind k);
 /* Why the floor invariants were not (both) checked ("" when they were). */
 const char *check_floor_unchecked(const struct check_state *cs);
 /* The text report on cs->out. */

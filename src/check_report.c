@@ -163,11 +163,13 @@ static void put_violation(FILE *f, const struct check_state *cs, const struct mg
 	bool cut;
 
 	/* an example (put_examples) has no violation kind of its own */
-	if (!example)
+	if (!example && v->step_undecided)
+		fprintf(f, "violation %s (undecided: a realtime clock step back of its size from %llu "
+			"ms before the earlier observation on): ", mg_violation_name(v->kind),
+			MG_STEP_NEAR_NS / 1000000);
+	else if (!example)
 		fprintf(f, "violation %s%s: ", mg_violation_name(v->kind),
-			v->step_explained ? " (explained by a realtime clock step)" :
-			v->step_undecided ? " (undecided: a realtime clock step back of its size from "
-			"10 ms before the earlier observation on)" : "");
+			v->step_explained ? " (explained by a realtime clock step)" : "");
 	fprintf(f, "dev %s ino %llu gen %u (", mg_kdev_str(v->dev, dev), (unsigned long long)v->ino,
 		v->gen);
 	if (mlen >= 0)
@@ -186,11 +188,6 @@ static void put_violation(FILE *f, const struct check_state *cs, const struct mg
 	put_obs(f, &v->later, xml);
 }
 
-/* Violations of kind k not explained by a clock step. */
-uint64_t check_faults_of(const struct mg_check_stats *st, enum mg_violation_kind k)
-{
-	return st->violations[k] - st->explained[k] - st->undecided[k];
-}
 
 /* Why the floor invariants were not (both) checked in this run ("" when they were). */
 const char *check_floor_unchecked(const struct check_state *cs)
@@ -222,26 +219,19 @@ static int inv_lines(const struct check_state *cs, struct inv_line *l)
 	return n;
 }
 
-/* The undecided violations (near a clock step of their size) of a line's kinds. */
-static uint64_t line_undecided(const struct mg_check_stats *st, const struct inv_line *l)
+/*
+ * A per-kind count (st->violations, ->explained, ->undecided) summed over a line's
+ * kinds; by_kind NULL: the line's faults (mg_checker_faults_of()).
+ */
+static uint64_t line_sum(const struct mg_check_stats *st, const struct inv_line *l,
+			 const uint64_t *by_kind)
 {
 	uint64_t n = 0;
 	int k;
 
 	for (k = 0; k < 2; k++)
 		if (l->kinds[k] >= 0)
-			n += st->undecided[l->kinds[k]];
-	return n;
-}
-
-static uint64_t line_count(const struct mg_check_stats *st, const struct inv_line *l, bool faults)
-{
-	uint64_t n = 0;
-	int k;
-
-	for (k = 0; k < 2; k++)
-		if (l->kinds[k] >= 0)
-			n += faults ? check_faults_of(st, l->kinds[k]) : st->violations[l->kinds[k]];
+			n += by_kind ? by_kind[l->kinds[k]] : mg_checker_faults_of(st, l->kinds[k]);
 	return n;
 }
 
@@ -315,13 +305,13 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 			fprintf(f, "%-6s %-30s not checked: %s\n", "-", l->name, l->na);
 			continue;
 		}
-		und = line_undecided(st, l);
-		fprintf(f, "%-6s %-30s %llu violation(s)", line_count(st, l, true) ? "FAIL" :
-			und ? "UNDEC" : "PASS", l->name, (unsigned long long)line_count(st, l, false));
+		und = line_sum(st, l, st->undecided);
+		fprintf(f, "%-6s %-30s %llu violation(s)", line_sum(st, l, NULL) ? "FAIL" :
+			und ? "UNDEC" : "PASS", l->name, (unsigned long long)line_sum(st, l, st->violations));
 		if (l->kinds[0] == MG_V_REGRESSION || l->kinds[0] == MG_V_ORDER ||
 		    l->kinds[0] == MG_V_NOT_LATER) {
 			fprintf(f, ", %llu explained by clock steps",
-				(unsigned long long)(line_count(st, l, false) - line_count(st, l, true) - und));
+				(unsigned long long)line_sum(st, l, st->explained));
 			if (und)
 				fprintf(f, ", %llu undecided (near a clock step of their size)",
 					(unsigned long long)und);
@@ -412,9 +402,9 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 		tc[n].kinds[1] = lines[i].kinds[1];
 		if (lines[i].na)
 			snprintf(tc[n].skip, sizeof(tc[n].skip), "%s", lines[i].na);
-		else if (line_count(st, &lines[i], true))
+		else if (line_sum(st, &lines[i], NULL))
 			snprintf(tc[n].fail, sizeof(tc[n].fail), "expected 0 violations, got %llu",
-				 (unsigned long long)line_count(st, &lines[i], true));
+				 (unsigned long long)line_sum(st, &lines[i], NULL));
 	}
 	for (i = 0; i < MG_F_NR; i++, n++) {
 		const struct mg_gate *g = &cs->gates[i];

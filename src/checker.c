@@ -189,7 +189,7 @@ void mg_rule_in_of(struct mg_rin *in, const struct mg_event *e)
 	in->cur_nsec = e->cur_nsec;
 	in->flags = e->flags;
 	in->time_gran = e->time_gran;
-	/* set by the caller from the clock samples (last_step_back()), where known */
+	/* set by the caller from the clock samples (mg_steps_last_user_back()), where known */
 	in->step_back_ns = 0;
 	in->step_back_at = 0;
 }
@@ -463,12 +463,17 @@ uint64_t mg_checker_undecided(const struct mg_checker *c)
 	return n;
 }
 
+uint64_t mg_checker_faults_of(const struct mg_check_stats *st, enum mg_violation_kind k)
+{
+	return st->violations[k] - st->explained[k] - st->undecided[k];
+}
+
 uint64_t mg_checker_faults(const struct mg_checker *c)
 {
 	uint64_t n = 0;
 	int k;
 
 	for (k = 0; k < MG_V_NR_KINDS; k++)
-		n += c->st.violations[k] - c->st.explained[k] - c->st.undecided[k];
+		n += mg_checker_faults_of(&c->st, k);
 	return n;
 }

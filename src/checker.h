@@ -209,25 +209,16 @@ const struct mg_violation *mg_checker_reports(const struct mg_checker *c, size_t
 /* Violations neither explained by a clock step nor near one: the ones that fail the check. */
 uint64_t mg_checker_faults(const struct mg_checker *c);
 
+/* The same for violations of kind k in st (one line of the report). */
+uint64_t mg_checker_faults_of(const struct mg_check_stats *st, enum mg_violation_kind k);
+
 /* Violations not explained, but near a backward clock step of their size (step_undecided). */
 uint64_t mg_checker_undecided(const struct mg_checker *c);
 
 /* MG_STEP_SLACK_NS (include/mg_rules.h): the slack when a step's size is compared. */
 
-/*
- * A violation that no step between its observations explains is undecided, not
- * a fault, if a backward step at least its size lies between up to this much
- * before its earlier observation and its later one: the clock read behind an
- * observation comes before it (the kernel's read before the tracepoint's or the
- * built-in workload's syscall time), and a step and its return can both fall
- * between a read and its observation, where no bracket sees them (clock steps
- * repeated faster than the events, as a new user tried: 1,700 pairs of 20 us a
- * second).
- */
-#define MG_STEP_NEAR_NS 10000000ull
+/* MG_STEP_NEAR_NS (steps.h): how near a step leaves a violation undecided. */
 
-/* Clock steps the checker keeps, of each source (user-space samples, BPF records). */
-#define MG_CHECKER_MAX_STEPS MG_STEPS_MAX
 
 /*
  * TAI - REALTIME in ns (a whole number of seconds, as adjtimex() reports it):

@@ -12,6 +12,18 @@
 #include <stdint.h>
 #include <stddef.h>
 
+/*
+ * A violation that no step between its observations explains is undecided, not
+ * a fault, if a backward step at least its size lies between up to this much
+ * before its earlier observation and its later one: the clock read behind an
+ * observation comes before it (the kernel's read before the tracepoint's or the
+ * built-in workload's syscall time), and a step and its return can both fall
+ * between a read and its observation, where no bracket sees them (clock steps
+ * repeated faster than the events, as a new user tried: 1,700 pairs of 20 us a
+ * second).
+ */
+#define MG_STEP_NEAR_NS 10000000ull
+
 /* Clock steps kept, of each source (user-space samples, BPF records). */
 #define MG_STEPS_MAX (1u << 20)
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "util.h"
+#include "steps.h"
 #include "verdict.h"
 
 static const struct {
@@ -172,8 +173,9 @@ void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in)
 		v->code = MG_EXIT_INCONCLUSIVE;
 		v->word = "INCONCLUSIVE";
 		snprintf(v->reason, sizeof(v->reason), "%llu violation(s) near a realtime clock step "
-			 "back of their size (from 10 ms before the earlier observation on): undecided, "
-			 "a pass cannot be claimed", (unsigned long long)in->step_undecided);
+			 "back of their size (from %llu ms before the earlier observation on): "
+			 "undecided, a pass cannot be claimed", (unsigned long long)in->step_undecided,
+			 MG_STEP_NEAR_NS / 1000000);
 	} else if (!in->events && in->gates_unknown) {
 		v->code = MG_EXIT_INCONCLUSIVE;
 		v->word = "INCONCLUSIVE";

@@ -1116,7 +1116,7 @@ static void test_checker_many_steps(void)
 	      (unsigned long long)st->explained[MG_V_REGRESSION],
 	      (unsigned long long)st->benign[MG_B_CONCURRENT_UNDECIDED]);
 	/* past the bound a step is not kept: counted as lost (inconclusive), not dropped */
-	for (i = 0; i < MG_CHECKER_MAX_STEPS + 2; i++)	/* one more is kept above */
+	for (i = 0; i < MG_STEPS_MAX + 2; i++)	/* one more is kept above */
 		mg_checker_clock_step(c, i * 10, i * 10 + 5, -1000);
 	CHECK(st->steps_not_kept == 3 && st->lost >= 3, "checker: 3 steps past the bound are "
 	      "counted (not kept %llu, lost %llu)", (unsigned long long)st->steps_not_kept,
