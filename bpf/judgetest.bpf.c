@@ -37,6 +37,6 @@ int judge_test(struct mg_judge_test_ctx *ctx)
 	key = ctx->key;
 	__builtin_memcpy(name, ctx->name, sizeof(name));
 	sc->in = ctx->in;
-	mg_judge(sc, jc, &key, NULL, name, &events, 0);
+	mg_judge(sc, jc, &key, NULL, name, &events, 0, false, false);
 	return 0;
 }

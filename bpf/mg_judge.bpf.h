@@ -128,70 +128,6 @@ static __always_inline void mg_judge_report(void *rb, __u64 wb, struct mg_judge_
 }
 
 /*
- * Judge sc->in, an event of inode key (its name: from inode when not NULL,
- * else from name; read only when the inode enters the map). Counts in jc,
- * reports violations to rb (wb: wakeup threshold in bytes, 0: wake every time).
- */
-static __always_inline void mg_judge(struct mg_judge_scratch *sc, struct mg_judge_counts *jc,
-				     const struct mg_inode_key *key, struct inode *inode,
-				     const char *name, void *rb, __u64 wb)
-{
-	struct mg_inode_val *v = bpf_map_lookup_elem(&inodes, key);
-	unsigned int kind = sc->in.o.kind;
-	int i;
-
-	if (!v) {
-		__builtin_memset(&sc->fresh, 0, sizeof(sc->fresh));
-		if (inode)
-			mg_inode_name(inode, sc->fresh.name, MG_NAME_LEN, &sc->fresh.name_len);
-		else if (name) {
-			__builtin_memcpy(sc->fresh.name, name, MG_NAME_LEN);
-			sc->fresh.name[MG_NAME_LEN - 1] = 0;
-		}
-		/* E2BIG: full; EEXIST: another CPU entered it first */
-		if (!bpf_map_update_elem(&inodes, key, &sc->fresh, BPF_NOEXIST))
-			MG_JADD(jc->inodes, 1);
-		v = bpf_map_lookup_elem(&inodes, key);
-		if (!v) {
-			MG_JADD(jc->untracked, 1);
-			return;
-		}
-	}
-	mg_rule_out_init(&sc->out);
-	/* without the kfunc user space judges (mg_judge_pre_load): never taken, the
-	 * verifier drops the rest where it is absent */
-	if (!bpf_res_spin_lock || bpf_res_spin_lock(&v->lock)) {
-		MG_JADD(jc->lock_failed, 1);
-		return;
-	}
-	mg_rule_event(&v->s, &sc->in, judge_tai_minus_real, &sc->out);
-	bpf_res_spin_unlock(&v->lock);
-	if (kind < MG_EV_NR_KINDS)
-		MG_JADD(jc->by_kind[kind], 1);
-	/* a not-fault case sets has_ben (mg_rule_benign): nothing else to count without it */
-	if (sc->out.has_ben) {
-		for (i = 0; i < MG_B_NR_KINDS; i++)
-			if (sc->out.benign[i])
-				MG_JADD(jc->benign[i], sc->out.benign[i]);
-		/* the first not-fault cases of each kind on this CPU cross with their context */
-		if (sc->out.ben.kind < MG_B_NR_KINDS &&
-		    jc->benign[sc->out.ben.kind] <= MG_BENIGN_EXAMPLES) {
-			sc->out.ben.kind |= MG_VREC_BENIGN;
-			mg_judge_report(rb, wb, jc, key, v, &sc->out.ben, true);
-		}
-	}
-	if (sc->out.overflow)
-		MG_JADD(jc->overflow, sc->out.overflow);
-	for (i = 0; i < MG_RULE_MAX_VIOL; i++) {
-		if (i >= sc->out.nviol)
-			break;
-		if (sc->out.viol[i].kind < MG_V_NR_KINDS)
-			MG_JADD(jc->violations[sc->out.viol[i].kind], 1);
-		mg_judge_report(rb, wb, jc, key, v, &sc->out.viol[i], false);
-	}
-}
-
-/*
  * The realtime clock at this event (t0 = bpf_ktime_get_ns(), then tai =
  * bpf_ktime_get_tai_ns()): a second monotonic read only when the bracket rules
  * of include/mg_rules.h ask for it (a possible step, or a bracket to refresh);
@@ -222,6 +158,138 @@ static __always_inline void mg_judge_clock(struct mg_judge_scratch *sc, struct m
 	r->delta_hi = dhi;
 	bpf_ringbuf_submit(r, mg_wakeup_flags(rb, wb));
 	MG_JADD(jc->clock_steps, 1);
+}
+
+/*
+ * current->comm (16 bytes, NUL-padded as the kernel keeps it) into dst, by two
+ * direct BTF-typed loads instead of bpf_get_current_comm()'s string copy; for
+ * tp_btf programs. Racy with a concurrent rename as that helper is.
+ */
+static __always_inline void mg_comm_btf(char *dst)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 a = *(__u64 *)&t->comm[0], b = *(__u64 *)&t->comm[8];
+
+	__builtin_memcpy(dst, &a, 8);
+	__builtin_memcpy(dst + 8, &b, 8);
+}
+
+/*
+ * Read the event's context into sc->in: its clocks (CLOCK_MONOTONIC, then TAI),
+ * measuring a bracket when needed (mg_judge_clock), the last step back this
+ * program found on this CPU, its CPU and comm (the caller sets the thread id,
+ * which it has read anyway). For tp_btf programs
+ * (mg_comm_btf); never called under the inode's lock (the verifier allows no
+ * helper call there).
+ */
+static __always_inline void mg_judge_read_context(struct mg_judge_scratch *sc,
+						  struct mg_judge_counts *jc, void *rb, __u64 wb)
+{
+	struct mg_rin *in = &sc->in;
+
+	in->o.cpu = bpf_get_smp_processor_id();
+	mg_comm_btf(in->o.comm);
+	in->o.t_ns = bpf_ktime_get_ns();
+	in->o.tai_ns = bpf_ktime_get_tai_ns();
+	mg_judge_clock(sc, jc, in->o.t_ns, in->o.tai_ns, rb, wb);
+	in->step_back_ns = sc->clk.back_lo;
+	in->step_back_at = sc->clk.back_at;
+}
+
+/*
+ * Judge sc->in, an event of inode key (its name: from inode when not NULL,
+ * else from name; read only when the inode enters the map). Counts in jc,
+ * reports violations to rb (wb: wakeup threshold in bytes, 0: wake every time).
+ * lazy: read the event's clocks, task and CPU here (mg_judge_read_context,
+ * tp_btf), only if the rules need them (mg_rule_needs_context: decided on the
+ * state read without the lock, checked again under it); false: sc->in carries
+ * them (read by the caller, or the test program's). entry_times: updates carry
+ * their entry time (function probes).
+ */
+static __always_inline void mg_judge(struct mg_judge_scratch *sc, struct mg_judge_counts *jc,
+				     const struct mg_inode_key *key, struct inode *inode,
+				     const char *name, void *rb, __u64 wb, bool lazy,
+				     bool entry_times)
+{
+	struct mg_inode_val *v = bpf_map_lookup_elem(&inodes, key);
+	unsigned int kind = sc->in.o.kind;
+	bool have_ctx = !lazy;
+	int i;
+
+	if (!v) {
+		__builtin_memset(&sc->fresh, 0, sizeof(sc->fresh));
+		if (inode)
+			mg_inode_name(inode, sc->fresh.name, MG_NAME_LEN, &sc->fresh.name_len);
+		else if (name) {
+			__builtin_memcpy(sc->fresh.name, name, MG_NAME_LEN);
+			sc->fresh.name[MG_NAME_LEN - 1] = 0;
+		}
+		/* E2BIG: full; EEXIST: another CPU entered it first */
+		if (!bpf_map_update_elem(&inodes, key, &sc->fresh, BPF_NOEXIST))
+			MG_JADD(jc->inodes, 1);
+		v = bpf_map_lookup_elem(&inodes, key);
+		if (!v) {
+			MG_JADD(jc->untracked, 1);
+			return;
+		}
+	}
+	/* a getattr that changes nothing: counted as of this one load, no lock taken */
+	if (lazy && mg_rule_is_quiet(*(volatile __u64 *)&v->s.quiet, &sc->in)) {
+		if (kind < MG_EV_NR_KINDS)
+			MG_JADD(jc->by_kind[kind], 1);
+		MG_JADD(jc->quiet, 1);
+		MG_JADD(jc->context_free, 1);
+		return;
+	}
+	mg_rule_out_init(&sc->out);
+	/* a racy read: the decision is checked again under the lock */
+	if (!have_ctx && mg_rule_needs_context(&v->s, &sc->in, entry_times)) {
+		mg_judge_read_context(sc, jc, rb, wb);
+		have_ctx = true;
+	}
+	/* without the kfunc user space judges (mg_judge_pre_load): never taken, the
+	 * verifier drops the rest where it is absent */
+	if (!bpf_res_spin_lock || bpf_res_spin_lock(&v->lock)) {
+		MG_JADD(jc->lock_failed, 1);
+		return;
+	}
+	if (!have_ctx && mg_rule_needs_context(&v->s, &sc->in, entry_times)) {
+		/* another CPU changed the inode since: read it and judge then */
+		bpf_res_spin_unlock(&v->lock);
+		mg_judge_read_context(sc, jc, rb, wb);
+		have_ctx = true;
+		if (bpf_res_spin_lock(&v->lock)) {
+			MG_JADD(jc->lock_failed, 1);
+			return;
+		}
+	}
+	mg_rule_event(&v->s, &sc->in, judge_tai_minus_real, &sc->out);
+	bpf_res_spin_unlock(&v->lock);
+	if (!have_ctx)
+		MG_JADD(jc->context_free, 1);
+	if (kind < MG_EV_NR_KINDS)
+		MG_JADD(jc->by_kind[kind], 1);
+	/* a not-fault case sets has_ben (mg_rule_benign): nothing else to count without it */
+	if (sc->out.has_ben) {
+		for (i = 0; i < MG_B_NR_KINDS; i++)
+			if (sc->out.benign[i])
+				MG_JADD(jc->benign[i], sc->out.benign[i]);
+		/* the first not-fault cases of each kind on this CPU cross with their context */
+		if (sc->out.ben.kind < MG_B_NR_KINDS &&
+		    jc->benign[sc->out.ben.kind] <= MG_BENIGN_EXAMPLES) {
+			sc->out.ben.kind |= MG_VREC_BENIGN;
+			mg_judge_report(rb, wb, jc, key, v, &sc->out.ben, true);
+		}
+	}
+	if (sc->out.overflow)
+		MG_JADD(jc->overflow, sc->out.overflow);
+	for (i = 0; i < MG_RULE_MAX_VIOL; i++) {
+		if (i >= sc->out.nviol)
+			break;
+		if (sc->out.viol[i].kind < MG_V_NR_KINDS)
+			MG_JADD(jc->violations[sc->out.viol[i].kind], 1);
+		mg_judge_report(rb, wb, jc, key, v, &sc->out.viol[i], false);
+	}
 }
 
 /*

@@ -128,20 +128,6 @@ static __always_inline bool passes(enum mg_event_kind kind, struct inode *inode,
 }
 
 /*
- * current->comm (16 bytes, NUL-padded as the kernel keeps it) into dst, by two
- * direct BTF-typed loads instead of bpf_get_current_comm()'s string copy; for
- * tp_btf programs. Racy with a concurrent rename as that helper is.
- */
-static __always_inline void mg_comm_btf(char *dst)
-{
-	struct task_struct *t = bpf_get_current_task_btf();
-	__u64 a = *(__u64 *)&t->comm[0], b = *(__u64 *)&t->comm[8];
-
-	__builtin_memcpy(dst, &a, 8);
-	__builtin_memcpy(dst + 8, &b, 8);
-}
-
-/*
  * The ctime an event reports: *ctime, or for ctime_ns_xchg (ctime NULL) the
  * swap's nanoseconds (new) with the inode's seconds (read as MG_READ). Returns
  * MG_EVF_SEC_UNSURE or 0.
@@ -236,13 +222,8 @@ static __always_inline void judge_event(enum mg_event_kind kind, struct inode *i
 	key.gen = inode->i_generation;
 	key.addr = (__u64)inode;
 	in = &sc->in;
-	in->o.t_ns = bpf_ktime_get_ns();
-	in->o.tai_ns = bpf_ktime_get_tai_ns();
-	mg_judge_clock(sc, jc, in->o.t_ns, in->o.tai_ns, &events, wakeup_bytes);
 	in->o.kind = kind;
 	in->o.pid = (__u32)id;
-	in->o.cpu = bpf_get_smp_processor_id();
-	mg_comm_btf(in->o.comm);
 	in->o.entry_ns = 0;
 	/* set_ctime is filled only by bpf/floor.bpf.c's function probes */
 	if (judge_entry_ns && (kind == MG_EV_CTIME_SWAP || kind == MG_EV_CTIME_SKIP)) {
@@ -254,10 +235,13 @@ static __always_inline void judge_event(enum mg_event_kind kind, struct inode *i
 	in->old_nsec = old;
 	in->cur_nsec = cur;
 	in->time_gran = inode->i_sb->s_time_gran;
-	/* the last step back this program found on this CPU (mg_judge_clock above) */
-	in->step_back_ns = sc->clk.back_lo;
-	in->step_back_at = sc->clk.back_at;
-	mg_judge(sc, jc, &key, inode, NULL, &events, wakeup_bytes);
+	/* only a getattr can be judged without its clocks, task and CPU
+	 * (mg_rule_needs_context): mg_judge() reads them if the rules need them; kind is a
+	 * constant in each program, so the others read them here, with no test */
+	if (kind != MG_EV_STAT)
+		mg_judge_read_context(sc, jc, &events, wakeup_bytes);
+	mg_judge(sc, jc, &key, inode, NULL, &events, wakeup_bytes, kind == MG_EV_STAT,
+		 judge_entry_ns);
 }
 
 /* tp_btf handlers judge in check (can_judge); raw_tp ones cannot take the lock. */

@@ -114,15 +114,22 @@ struct mg_rstate {
 	unsigned char have_prev;	/* prev holds the ctime before max */
 	unsigned char src;		/* MG_SRC_* of max */
 	unsigned char pending;		/* a getattr of an older value is held (pend) */
-	unsigned int nhist;		/* valid entries of hist[] */
+	unsigned char nhist;		/* valid entries of hist[] */
+	unsigned char max_statted;	/* a getattr showed max (its time: max_stat_ns) */
+	unsigned short pad;
 	unsigned int max_cur;		/* masked cur_nsec of the swap that set max, or MG_NO_CUR */
 	unsigned int prev_nsec;
 	long long prev_sec;
-	unsigned long long max_stat_ns;	/* earliest getattr event showing max (0: none) */
+	unsigned long long max_stat_ns;	/* CLOCK_MONOTONIC of the earliest getattr showing max
+					 * (0: none, or judged without a clock read:
+					 * mg_rule_needs_context()) */
 	struct mg_rhist hist[MG_HIST];	/* the last values max replaced, newest first */
 	struct mg_robs max;		/* the observation that set the latest ctime */
 	struct mg_robs pend;		/* the held getattr (pending) and the newer value */
 	struct mg_robs pend_earlier;	/* it was older than */
+	unsigned long long quiet;	/* mg_rule_fp() of max while a getattr of it would
+					 * change nothing (mg_rule_quiet()), else 0; set last
+					 * by mg_rule_event(), read without the lock */
 };
 
 /* A violation: the earlier observation and the later one that contradicts it. */
@@ -239,6 +246,7 @@ MG_RULE_INLINE void mg_rule_advance(struct mg_rstate *s, const struct mg_rin *in
 	s->have_prev = s->known;
 	s->max = in->o;
 	s->max_cur = in->o.kind == MG_EV_CTIME_SWAP ? in->cur_nsec & ~MG_I_CTIME_QUERIED : MG_NO_CUR;
+	s->max_statted = in->o.kind == MG_EV_STAT;
 	s->max_stat_ns = in->o.kind == MG_EV_STAT ? in->o.t_ns : 0;
 	s->src = src;
 	s->known = 1;
@@ -434,12 +442,8 @@ MG_RULE_INLINE void mg_rule_queried_swap(struct mg_rstate *s, const struct mg_ri
 	mg_rule_viol(out, MG_V_NOT_LATER, base_obs, &in->o);
 }
 
-/*
- * Judge one ctime event (MG_EV_CTIME_SWAP, _SKIP, _STAT, _SET) of the inode
- * whose state is s, in delivery order; tai_minus_real is TAI - REALTIME (ns).
- * Updates s; adds to out (cleared by the caller with mg_rule_out_init()).
- */
-MG_RULE_INLINE void mg_rule_event(struct mg_rstate *s, const struct mg_rin *in,
+/* The rules of mg_rule_event(), before the state's quiet word is set. */
+MG_RULE_INLINE void mg_rule_event_(struct mg_rstate *s, const struct mg_rin *in,
 				  long long tai_minus_real, struct mg_rout *out)
 {
 	unsigned int k = in->o.kind;
@@ -460,11 +464,11 @@ MG_RULE_INLINE void mg_rule_event(struct mg_rstate *s, const struct mg_rin *in,
 	 * ctime it saw. A getattr of the same value proves QUERIED only if it finished
 	 * before the update began (entry_ns, function probes) with no update between.
 	 */
-	if (k == MG_EV_CTIME_SKIP && s->known && s->max_stat_ns &&
+	if (k == MG_EV_CTIME_SKIP && s->known && s->max_statted &&
 	    !mg_rule_cmp(in->o.sec, in->o.nsec, s->max.sec, s->max.nsec)) {
 		if (in->time_gran > 1)
 			mg_rule_benign(out, MG_B_GRANULARITY, &s->max, &in->o);
-		else if (in->o.entry_ns && s->max_stat_ns < in->o.entry_ns)
+		else if (in->o.entry_ns && s->max_stat_ns && s->max_stat_ns < in->o.entry_ns)
 			mg_rule_viol(out, MG_V_SKIP_AFTER_QUERY, &s->max, &in->o);
 		else
 			mg_rule_benign(out, MG_B_SKIP_UNDECIDED, &s->max, &in->o);
@@ -475,8 +479,10 @@ MG_RULE_INLINE void mg_rule_event(struct mg_rstate *s, const struct mg_rin *in,
 		if (cmp == 0) {
 			if (k == MG_EV_CTIME_SWAP)
 				s->src = MG_SRC_CLOCK;
-			if (k == MG_EV_STAT && !s->max_stat_ns)
+			if (k == MG_EV_STAT && !s->max_statted) {
+				s->max_statted = 1;
 				s->max_stat_ns = in->o.t_ns;
+			}
 			return;
 		}
 		if (cmp < 0) {
@@ -487,11 +493,79 @@ MG_RULE_INLINE void mg_rule_event(struct mg_rstate *s, const struct mg_rin *in,
 	mg_rule_advance(s, in, k == MG_EV_CTIME_SWAP ? MG_SRC_CLOCK : MG_SRC_OTHER);
 }
 
+/*
+ * A ctime as one 64-bit word, 0 never: sec * 10^9 + nsec + 1, modulo 2^64 (two
+ * ctimes share a word only 584 years apart; the one ctime whose word is 0,
+ * 1 ns before the epoch, is never quiet).
+ */
+MG_RULE_INLINE unsigned long long mg_rule_fp(long long sec, unsigned int nsec)
+{
+	return (unsigned long long)sec * 1000000000ull + nsec + 1;
+}
+
+/*
+ * The quiet word of s: mg_rule_fp() of the latest ctime when a getattr of it
+ * changes nothing and reports nothing (it is known, nothing is held, and a
+ * getattr showed it already), else 0. BPF compares a getattr's ctime with it
+ * before taking the lock (one aligned 64-bit load, never torn): such a getattr
+ * is counted and not judged, the lock is not taken and the inode's cache line
+ * is not written, so getattrs of one file on many CPUs do not contend. The
+ * event is then judged as of that load, as it would be as of taking the lock.
+ */
+MG_RULE_INLINE unsigned long long mg_rule_quiet(const struct mg_rstate *s)
+{
+	if (!s->known || s->pending || !s->max_statted)
+		return 0;
+	return mg_rule_fp(s->max.sec, s->max.nsec);
+}
+
+/* A getattr in is quiet against the quiet word q (read without the lock). */
+MG_RULE_INLINE int mg_rule_is_quiet(unsigned long long q, const struct mg_rin *in)
+{
+	return q && in->o.kind == MG_EV_STAT && q == mg_rule_fp(in->o.sec, in->o.nsec);
+}
+
+/*
+ * Judge one ctime event (MG_EV_CTIME_SWAP, _SKIP, _STAT, _SET) of the inode
+ * whose state is s, in delivery order; tai_minus_real is TAI - REALTIME (ns).
+ * Updates s, its quiet word last; adds to out (cleared by the caller with
+ * mg_rule_out_init()).
+ */
+MG_RULE_INLINE void mg_rule_event(struct mg_rstate *s, const struct mg_rin *in,
+				  long long tai_minus_real, struct mg_rout *out)
+{
+	mg_rule_event_(s, in, tai_minus_real, out);
+	s->quiet = mg_rule_quiet(s);
+}
+
 /* End of the stream: judge a getattr still held (its swap never came). */
 MG_RULE_INLINE void mg_rule_finish(struct mg_rstate *s, struct mg_rout *out)
 {
 	if (s->pending)
 		mg_rule_resolve_pending(s, 0, out);
+	s->quiet = mg_rule_quiet(s);
+}
+
+/*
+ * Whether judging in against s reads the event's context: its clocks
+ * (in->o.t_ns, tai_ns, the step fields), thread id, CPU and comm. 0 only for a
+ * getattr of the latest ctime when nothing is held and its time can never be
+ * compared: a getattr showed that ctime before, or updates carry no entry time
+ * (entry_times 0: tracepoints only; a getattr's time is compared only with an
+ * update's entry time, MG_V_SKIP_AFTER_QUERY). mg_rule_event() then only marks
+ * max_statted: it reports nothing and keeps nothing of the event's context.
+ * So the most common event of a write+stat workload (with tracepoints only,
+ * every getattr of the current ctime) is judged without the two clock reads,
+ * which are a third of the handler's cost here (bench/notes.md). The caller
+ * decides under the inode's lock, or checks again there. The unit tests judge
+ * streams side by side with and without these events' context.
+ */
+MG_RULE_INLINE int mg_rule_needs_context(const struct mg_rstate *s, const struct mg_rin *in,
+				       int entry_times)
+{
+	return !(in->o.kind == MG_EV_STAT && s->known && !s->pending &&
+		 in->o.sec == s->max.sec && in->o.nsec == s->max.nsec &&
+		 (s->max_statted || !entry_times));
 }
 
 /*
@@ -665,6 +739,10 @@ struct mg_judge_counts {
 						 * t1: mg_rule_clock_need_t1()) */
 	unsigned long long lock_failed;	/* events not judged: the inode's bpf_res_spin_lock
 					 * failed (deadlock or timeout detected; inconclusive) */
+	unsigned long long quiet;	/* getattrs found quiet without the lock
+					 * (mg_rule_is_quiet(); also in context_free) */
+	unsigned long long context_free;	/* events judged without reading a clock
+					 * (mg_rule_needs_context()) */
 };
 
 /*

@@ -73,8 +73,13 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 	json_object_set_new(jd, "ringbuf_bytes", json_integer((json_int_t)cs->judge.ringbuf_used));
 	json_object_set_new(jd, "violation_records", json_integer((json_int_t)cs->judge.sum.records));
 	json_object_set_new(jd, "violation_records_lost", json_integer((json_int_t)cs->judge.sum.lost));
-	if (cs->judge.active)
+	if (cs->judge.active) {
 		json_object_set_new(jd, "clock_brackets", json_integer((json_int_t)cs->judge.sum.clock_brackets));
+		json_object_set_new(jd, "events_without_context_read",
+				    json_integer((json_int_t)cs->judge.sum.context_free));
+		json_object_set_new(jd, "events_without_lock",
+				    json_integer((json_int_t)cs->judge.sum.quiet));
+	}
 	json_object_set_new(o, "judged", jd);
 	json_object_set_new(o, "lost_events", json_integer((json_int_t)st->lost));
 	json_object_set_new(o, "missed_bpf_runs", json_integer((json_int_t)st->missed));

@@ -902,6 +902,206 @@ static void test_rules(void)
 }
 
 /* Floor events judged in BPF: counted there, sent for their violations only. */
+/* The context-free predicate under test: mg_rule_needs_context, or a naive one (every getattr). */
+typedef int (*needs_context_fn)(const struct mg_rstate *s, const struct mg_rin *in, int entry_times);
+
+static int naive_needs_context(const struct mg_rstate *s, const struct mg_rin *in, int entry_times)
+{
+	(void)s;
+	(void)entry_times;
+	return in->o.kind != MG_EV_STAT;
+}
+
+/* The lock-free test under test: BPF's (the quiet word), or a naive one (any getattr of max). */
+typedef int (*quiet_fn)(const struct mg_rstate *s, const struct mg_rin *in);
+
+static int bpf_quiet(const struct mg_rstate *s, const struct mg_rin *in)
+{
+	return mg_rule_is_quiet(s->quiet, in);
+}
+
+static int naive_quiet(const struct mg_rstate *s, const struct mg_rin *in)
+{
+	return s->known && in->o.kind == MG_EV_STAT &&
+	       mg_rule_fp(in->o.sec, in->o.nsec) == mg_rule_fp(s->max.sec, s->max.nsec);
+}
+
+/* The same violation or case: kind and both observations (the padding is never written). */
+static bool same_viol(const struct mg_rviol *a, const struct mg_rviol *b)
+{
+	return a->kind == b->kind && !memcmp(&a->earlier, &b->earlier, sizeof(a->earlier)) &&
+	       !memcmp(&a->later, &b->later, sizeof(a->later));
+}
+
+/* The same report: counts, violations and the first not-fault case (their observations too). */
+static bool same_out(const struct mg_rout *a, const struct mg_rout *b)
+{
+	unsigned int i;
+
+	if (memcmp(a->benign, b->benign, sizeof(a->benign)) || a->nviol != b->nviol ||
+	    a->overflow != b->overflow || a->has_ben != b->has_ben)
+		return false;
+	for (i = 0; i < a->nviol && i < MG_RULE_MAX_VIOL; i++)
+		if (!same_viol(&a->viol[i], &b->viol[i]))
+			return false;
+	return !a->has_ben || same_viol(&a->ben, &b->ben);
+}
+
+/*
+ * A pseudo-random stream of one inode's events (getattrs of the current, the
+ * previous and a not yet swapped value, swaps forward and back, QUERIED swaps,
+ * skips, explicit sets; times 1 ns to 0.6 s apart, so the 1 s windows are
+ * crossed), judged twice side by side: once with every event's clocks, once
+ * as BPF judges it: an event quiet() finds quiet is not judged at all, and the
+ * clocks, task and CPU of the events pred() calls context-free are left 0. The
+ * two must report the same for every event (a context-free one: nothing) and
+ * keep the same state, but for max_stat_ns when updates carry no entry time
+ * (the only value it is compared with). Returns the events where they did not;
+ * *free_n: how many events were context-free, *quiet_n: quiet.
+ */
+static unsigned int needs_context_breaks(needs_context_fn pred, quiet_fn quiet, int entry_times,
+					 unsigned int *free_n, unsigned int *quiet_n)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull, t = 1000;
+	int64_t cur_s = 100, prev_s = 100;
+	uint32_t cur_n = 1000, prev_n = 500;
+	unsigned int breaks = 0, i;
+	struct mg_rstate a, b, ma, mb;
+	struct mg_rout oa, ob;
+	struct mg_rin in, inb;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	*free_n = 0;
+	*quiet_n = 0;
+	for (i = 0; i < 20000; i++) {
+		unsigned int r;
+		bool free_ev;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		r = (unsigned int)(x % 100);
+		t += 1 + (x >> 8) % (r < 3 ? 600000000ull : 200000ull);
+		if (r < 45)
+			in = rin(MG_EV_STAT, cur_s, cur_n, t);
+		else if (r < 47)
+			in = rin(MG_EV_STAT, prev_s, prev_n, t);
+		else if (r < 49)
+			in = rin(MG_EV_STAT, cur_s, cur_n + 7, t);	/* a value not swapped yet */
+		else if (r < 85 || r >= 97) {
+			uint32_t old = cur_n | ((x >> 20) & 1 ? MG_I_CTIME_QUERIED : 0);
+
+			prev_s = cur_s, prev_n = cur_n;
+			cur_n += 1 + (uint32_t)((x >> 24) % 5000);
+			if (cur_n >= 1000000000u)
+				cur_s++, cur_n -= 1000000000u;
+			in = rswap(cur_s, cur_n, old, old, t);
+		} else if (r < 89)
+			in = rswap(prev_s, prev_n - 1, cur_n, cur_n, t);	/* an older swap */
+		else if (r < 94)
+			in = rin(MG_EV_CTIME_SKIP, cur_s, cur_n, t);
+		else
+			in = rin(MG_EV_CTIME_SET, cur_s - 5, 0, t);
+		if (entry_times && (in.o.kind == MG_EV_CTIME_SWAP || in.o.kind == MG_EV_CTIME_SKIP))
+			in.o.entry_ns = t - 1 - (x >> 30) % 3000;
+		in.o.tai_ns = t + 37 * 1000000000ull;
+		if ((x >> 40) % 50 == 0)
+			in.step_back_ns = -5000, in.step_back_at = t;
+		inb = in;
+		mg_rule_out_init(&oa);
+		free_ev = quiet(&a, &in);
+		if (free_ev)
+			(*quiet_n)++;
+		else
+			free_ev = !pred(&a, &in, entry_times);
+		if (free_ev) {
+			(*free_n)++;
+			in.o.t_ns = in.o.tai_ns = 0;
+			in.step_back_ns = 0, in.step_back_at = 0;
+			in.o.pid = in.o.cpu = 0;
+			memset(in.o.comm, 0, sizeof(in.o.comm));
+		}
+		if (!quiet(&a, &in))
+			mg_rule_event(&a, &in, 37 * 1000000000ll, &oa);
+		mg_rule_out_init(&ob);
+		mg_rule_event(&b, &inb, 37 * 1000000000ll, &ob);
+		ma = a, mb = b;
+		if (!entry_times)
+			ma.max_stat_ns = mb.max_stat_ns = 0;
+		if (!same_out(&oa, &ob) || (free_ev && !only_benign(&oa, -1)) ||
+		    memcmp(&ma, &mb, sizeof(ma)))
+			breaks++;
+	}
+	return breaks;
+}
+
+/*
+ * mg_rule_needs_context(): the events BPF judges without reading a clock are
+ * exactly those whose judging does not depend on the clocks.
+ */
+static void test_rule_needs_context(void)
+{
+	unsigned int n0 = 0, n1 = 0, nn = 0, q0 = 0, q1 = 0, qn = 0;
+	struct mg_rstate s;
+	struct mg_rin st;
+
+	ASSERT_EQ(needs_context_breaks(mg_rule_needs_context, bpf_quiet, 0, &n0, &q0), 0,
+		  "needs_context: tracepoints only, context-free events judge the same without their context");
+	CHECK(GT(n0, 5000), "needs_context: tracepoints only, most getattrs of the latest ctime are "
+	      "context-free (%u of 20000 events, 9000 getattrs of it)", n0);
+	ASSERT_EQ(needs_context_breaks(mg_rule_needs_context, bpf_quiet, 1, &n1, &q1), 0,
+		  "needs_context: with entry times, the same");
+	CHECK(GT(n1, 1000) && LT(n1, n0), "needs_context: with entry times fewer are context-free "
+	      "(%u, against %u): the first getattr of a value keeps its time", n1, n0);
+	/* the check can fail: calling every getattr context-free breaks the property */
+	CHECK(GT(q0, 1000) && LT(q0, n0) && GT(q1, 1000),
+	      "needs_context: getattrs judged without the lock: %u (tracepoints only), %u (entry "
+	      "times)", q0, q1);
+	CHECK(GT(needs_context_breaks(naive_needs_context, bpf_quiet, 0, &nn, &qn), 0),
+	      "needs_context: a predicate calling every getattr context-free is caught");
+	CHECK(GT(needs_context_breaks(naive_needs_context, bpf_quiet, 1, &nn, &qn), 0),
+	      "needs_context: the same with entry times");
+	CHECK(GT(needs_context_breaks(mg_rule_needs_context, naive_quiet, 0, &nn, &qn), 0),
+	      "needs_context: a lock-free test taking every getattr of the latest ctime (held "
+	      "getattrs and the first getattr of a value too) is caught");
+
+	/* the quiet word: set only once a getattr showed the latest ctime, nothing held */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(100, 5, 0, 0, 1000));
+	st = rin(MG_EV_STAT, 100, 5, 2000);
+	CHECK(EQ(s.quiet, 0) && !mg_rule_is_quiet(s.quiet, &st), "quiet: not before a getattr");
+	judge(&s, st);
+	CHECK(EQ(s.quiet, mg_rule_fp(100, 5)) && mg_rule_is_quiet(s.quiet, &st) &&
+	      !mg_rule_is_quiet(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_CTIME_SKIP,
+			.sec = 100, .nsec = 5 } }) &&
+	      !mg_rule_is_quiet(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_STAT,
+			.sec = 100, .nsec = 6 } }), "quiet: a getattr of it after one, nothing else");
+	judge(&s, rin(MG_EV_STAT, 100, 4, 3000));	/* held */
+	CHECK(EQ(s.quiet, 0), "quiet: not while a getattr is held");
+	CHECK(EQ(mg_rule_fp(-1, 999999999), 0) && NE(mg_rule_fp(0, 0), 0),
+	      "quiet: the one ctime whose word is 0 is 1 ns before the epoch");
+
+	/* the cases, one by one */
+	memset(&s, 0, sizeof(s));
+	st = rin(MG_EV_STAT, 100, 5, 1000);
+	CHECK(IS_TRUE(mg_rule_needs_context(&s, &st, 0)), "needs_context: an inode not seen yet");
+	judge(&s, rswap(100, 5, 0, 0, 1000));
+	CHECK(IS_FALSE(mg_rule_needs_context(&s, &st, 0)), "needs_context: a getattr of the latest "
+	      "ctime, tracepoints only");
+	CHECK(IS_TRUE(mg_rule_needs_context(&s, &st, 1)), "needs_context: its first getattr keeps "
+	      "its time when updates carry their entry time");
+	judge(&s, st);
+	CHECK(IS_FALSE(mg_rule_needs_context(&s, &st, 1)) && EQ(s.max_stat_ns, 1000),
+	      "needs_context: a second getattr of it does not");
+	st.o.nsec = 4;
+	CHECK(IS_TRUE(mg_rule_needs_context(&s, &st, 0)), "needs_context: a getattr of another value");
+	judge(&s, st);	/* held: an older value not seen before */
+	st.o.nsec = 5;
+	CHECK(IS_TRUE(s.pending) && IS_TRUE(mg_rule_needs_context(&s, &st, 0)),
+	      "needs_context: anything while a getattr is held");
+	st = rswap(100, 5, 5, 5, 3000);
+	CHECK(IS_TRUE(mg_rule_needs_context(&s, &st, 0)), "needs_context: every update");
+}
+
 static void test_checker_floor_judged(void)
 {
 	struct mg_checker *c = mg_checker_new(16, 8);
@@ -2051,6 +2251,7 @@ int main(void)
 	test_kpc_check();
 	test_report_busy();
 	test_rules();
+	test_rule_needs_context();
 	test_checker_floor_judged();
 	test_rule_clock();
 	test_checker_kernel_steps();
