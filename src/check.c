@@ -363,11 +363,6 @@ int cmd_check(int argc, char **argv)
 	cs.ev.vrec_fn = on_vrec;
 	cs.ev.step_fn = on_steprec;
 	floor_setup(&cs);
-	if (!mg_json_output)
-		fprintf(stderr, "mgtrace: checking with backend %s (tracepoints as %s; floor "
-			"probes: %s%s)\n", mg_backend_name(cs.run.sess.backend), cs.run.cfg.tp_flavour,
-			cs.floor.skel ? cs.floor.probe : "not loaded: ",
-			cs.floor.skel ? "" : cs.floor_why);
 	if (cs.o.argv && (ret = mg_run_spawn(&cs.run, cs.o.argv)))
 		goto out;
 	cs.pending = calloc(MG_BATCH_EVENTS, sizeof(*cs.pending));
@@ -382,6 +377,17 @@ int cmd_check(int argc, char **argv)
 		ret = MG_EXIT_FAIL;
 		goto out;
 	}
+	if (cs.run.exec_err) {	/* COMMAND never ran: its one line said why; no report, no
+				 * verdict (a typo in CI is not a kernel fault) */
+		mg_run_end_child(&cs.run);
+		ret = cs.run.exec_err == ENOENT ? 127 : 126;
+		goto out;
+	}
+	if (!mg_json_output)
+		fprintf(stderr, "mgtrace: checking with backend %s (tracepoints as %s; floor "
+			"probes: %s%s)\n", mg_backend_name(cs.run.sess.backend), cs.run.cfg.tp_flavour,
+			cs.floor.skel ? cs.floor.probe : "not loaded: ",
+			cs.floor.skel ? "" : cs.floor_why);
 	if (!cs.o.argv && (ret = workload_start(&cs)))
 		goto out;
 	if ((ret = event_loop(&cs)))

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "mgtrace.h"
 #include "follow.h"
@@ -105,6 +106,16 @@ uint64_t mg_follow_followed(const struct follow_bpf *f)
 uint64_t mg_follow_not_followed(const struct follow_bpf *f)
 {
 	return f ? __atomic_load_n(&f->bss->follow_counts.not_followed, __ATOMIC_RELAXED) : 0;
+}
+
+bool mg_follow_alive(void *arg)
+{
+	struct follow_bpf *f = arg;
+	__u32 key;
+
+	if (!f || mg_follow_not_followed(f))
+		return true;
+	return !bpf_map_get_next_key(bpf_map__fd(f->maps.traced_tgids), NULL, &key);
 }
 
 uint64_t mg_follow_found(const struct follow_bpf *f)

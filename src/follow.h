@@ -33,6 +33,13 @@ uint64_t mg_follow_not_followed(const struct follow_bpf *f);
 /* Processes found by the /proc scan at the start (existing). */
 uint64_t mg_follow_found(const struct follow_bpf *f);
 
+/*
+ * False once every followed process has exited (the traced_tgids map is empty)
+ * and none was left out of it (not_followed 0: else it cannot tell); the
+ * mg_run::alive callback of -p PID (arg: the follow_bpf).
+ */
+bool mg_follow_alive(void *arg);
+
 /* Detach and free; NULL is fine. */
 void mg_follow_close(struct follow_bpf *f);
 

@@ -240,9 +240,21 @@ static int status_code(int st)
 
 int mg_run_wait(struct mg_run *r, const struct timespec *timeout)
 {
+	const struct timespec cap = { 0, MG_RUN_ALIVE_MS * 1000000L };
 	siginfo_t si;
 	int sig, st;
 
+	if (r->alive) {
+		if (!timeout || timeout->tv_sec > 0 || timeout->tv_nsec > cap.tv_nsec)
+			timeout = &cap;
+		if (!r->alive(r->alive_arg)) {
+			if (!r->target_gone)
+				fprintf(stderr, "mgtrace: the traced processes have all exited: the "
+					"run ends\n");
+			r->target_gone = true;
+			return 1;
+		}
+	}
 	sig = timeout ? sigtimedwait(&r->sigs, &si, timeout) : sigwaitinfo(&r->sigs, &si);
 	if (sig == SIGCHLD) {
 		if (r->child && !r->child_done && waitpid(r->child, &st, WNOHANG) == r->child) {

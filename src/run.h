@@ -42,7 +42,15 @@ struct mg_run {
 	 * same window. Returns 0 or -errno, which mg_run_start() returns. */
 	int (*at_start)(void *arg);
 	void *at_start_arg;
+	/* Optional (-p PID): false once the traced processes are all gone; mg_run_wait()
+	 * then asks it at least every MG_RUN_ALIVE_MS and ends the run (as perf stat -p
+	 * ends when its target exits), setting target_gone. */
+	bool (*alive)(void *arg);
+	void *alive_arg;
+	bool target_gone;
 };
+
+#define MG_RUN_ALIVE_MS 200
 
 /*
  * Check the environment, open the kernel counter reader, attach the session and
@@ -90,8 +98,10 @@ void mg_run_copy_snap(struct mg_run *r, struct mg_snap *dst, const struct mg_sna
 
 /*
  * Wait for a signal until timeout (NULL: forever; {0,0}: poll). SIGCHLD reaps
- * COMMAND; SIGINT/SIGTERM are forwarded to COMMAND when there is one.
- * Returns 1 when the run should stop, 0 on timeout or a signal that does not stop it.
+ * COMMAND; SIGINT/SIGTERM are forwarded to COMMAND when there is one. With
+ * alive set, waits at most MG_RUN_ALIVE_MS and stops when it returns false.
+ * Returns 1 when the run should stop, 0 on timeout (maybe early) or a signal
+ * that does not stop it.
  */
 int mg_run_wait(struct mg_run *r, const struct timespec *timeout);
 

@@ -139,9 +139,10 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 				return MG_EXIT_USAGE;
 			break;
 		case 'p':
-			if (mg_parse_u64(optarg, 1, 4194304, &o->pid) || kill((pid_t)o->pid, 0))
-				return mg_err(MG_EXIT_USAGE, "stat: invalid pid '%s'%s", optarg,
-					      o->pid ? " (no such process)" : "");
+			if (mg_parse_u64(optarg, 1, 4194304, &o->pid))
+				return mg_err(MG_EXIT_USAGE, "stat: invalid pid '%s'", optarg);
+			if (mg_check_pid("stat", o->pid))
+				return MG_EXIT_USAGE;
 			break;
 		case 'a': o->all = true; break;
 		case O_TREE: o->tree = true; break;
@@ -308,10 +309,12 @@ static int setup_scope(struct stat_run *r, struct mg_session_opts *so)
 				   why, sizeof(why));
 	if (!r->follow)
 		return mg_err(MG_EXIT_ENV, "stat: cannot follow the process tree: %s", why);
-	if (r->o.pid)
+	if (r->o.pid) {
 		snprintf(r->scope, sizeof(r->scope), "pid %llu and its descendants",
 			 (unsigned long long)r->o.pid);
-	else
+		r->run.alive = mg_follow_alive;	/* the run ends when they have all exited */
+		r->run.alive_arg = r->follow;
+	} else
 		snprintf(r->scope, sizeof(r->scope), "COMMAND (pid %d) and its descendants",
 			 (int)r->run.child);
 	so->count_scoped = true;

@@ -169,21 +169,18 @@ static int follow_open(struct top_state *t, __u32 root, bool existing)
 	t->follow = mg_follow_open(root, existing, why, sizeof(why));
 	if (!t->follow)
 		return mg_err(MG_EXIT_ENV, "top: cannot follow the process tree: %s", why);
+	if (existing) {		/* -p PID: the run ends when they have all exited */
+		t->run.alive = mg_follow_alive;
+		t->run.alive_arg = t->follow;
+	}
 	return MG_EXIT_OK;
 }
 
 static int scope_open(struct top_state *t)
 {
 	if (t->o.pid) {
-		char path[64], buf[4096], *tg;
-
-		snprintf(path, sizeof(path), "/proc/%llu/status", (unsigned long long)t->o.pid);
-		if (mg_read_file(path, buf, sizeof(buf)) <= 0 || !(tg = strstr(buf, "\nTgid:")))
-			return mg_err(MG_EXIT_USAGE, "top: no process %llu",
-				      (unsigned long long)t->o.pid);
-		if (strtoull(tg + 6, NULL, 10) != t->o.pid)
-			return mg_err(MG_EXIT_USAGE, "top: %llu is a thread of process %llu: give the "
-				      "process", (unsigned long long)t->o.pid, strtoull(tg + 6, NULL, 10));
+		if (mg_check_pid("top", t->o.pid))
+			return MG_EXIT_USAGE;
 		snprintf(t->scope, sizeof(t->scope), "pid %llu and its descendants",
 			 (unsigned long long)t->o.pid);
 		return follow_open(t, (__u32)t->o.pid, true);

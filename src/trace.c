@@ -119,6 +119,8 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 		case 'p':
 			if (mg_parse_u64(optarg, 1, 4194304, &o->pid))
 				return mg_err(MG_EXIT_USAGE, "trace: invalid pid '%s'", optarg);
+			if (mg_check_pid("trace", o->pid))
+				return MG_EXIT_USAGE;
 			break;
 		case O_COMM:
 			if (!*optarg || strlen(optarg) > 15)
@@ -187,8 +189,13 @@ static int follow_open(struct trace_state *t)
 
 	t->follow = mg_follow_open(t->o.pid ? (pid_t)t->o.pid : t->run.child, t->o.pid != 0,
 				   why, sizeof(why));
-	if (t->follow)
+	if (t->follow) {
+		if (t->o.pid) {	/* the run ends when they have all exited */
+			t->run.alive = mg_follow_alive;
+			t->run.alive_arg = t->follow;
+		}
 		return MG_EXIT_OK;
+	}
 	return mg_err(MG_EXIT_ENV, "trace: cannot follow %s: %s%s", t->o.pid ? "--pid's children" :
 		      "COMMAND's children", why, t->o.pid ? "" :
 		      " (--no-inherit traces COMMAND's process only)");
@@ -331,6 +338,13 @@ int cmd_trace(int argc, char **argv)
 		goto out;
 	}
 	t.offset = mg_realtime_offset();
+	/* COMMAND runs from here (its events wait in the ring buffer for the header) */
+	mg_run_release(&t.run);
+	if (t.run.exec_err) {	/* COMMAND never ran: its one line said why; nothing else */
+		mg_run_end_child(&t.run);
+		ret = t.run.exec_err == ENOENT ? 127 : 126;
+		goto out;
+	}
 	if (!t.o.json) {
 		fprintf(stderr, "mgtrace: tracing %s events (tracepoints as %s; floor events: %s%s)%s\n",
 			t.o.events_given ? "selected" : "all", t.run.sess.tp_btf ? "tp_btf" : "raw_tp",
@@ -342,7 +356,6 @@ int cmd_trace(int argc, char **argv)
 		fprintf(mg_out, "%-18s %3s %7s %-15s %-13s %-7s %-10s %-16s %s\n", "TIME(REALTIME)", "CPU", "PID",
 		       "COMM", "EVENT", "DEV", "INO", "NAME", "DETAILS");
 	}
-	mg_run_release(&t.run);
 	for (;;) {
 		/* events are submitted without wakeups below a backlog: consume on a timer too */
 		err = mg_events_wait(&t.ev, 100);

@@ -86,6 +86,21 @@ int mg_read_file(const char *path, char *buf, size_t len)
 	return n;
 }
 
+int mg_check_pid(const char *cmd, unsigned long long pid)
+{
+	char path[64], buf[4096], *tg;
+	unsigned long long tgid;
+
+	snprintf(path, sizeof(path), "/proc/%llu/status", pid);
+	if (mg_read_file(path, buf, sizeof(buf)) <= 0 || !(tg = strstr(buf, "\nTgid:")))
+		return mg_err(MG_EXIT_USAGE, "%s: no process %llu", cmd, pid);
+	tgid = strtoull(tg + 6, NULL, 10);
+	if (tgid != pid)
+		return mg_err(MG_EXIT_USAGE, "%s: %llu is a thread of process %llu: give the process",
+			      cmd, pid, tgid);
+	return MG_EXIT_OK;
+}
+
 int mg_nr_cpus(void)
 {
 	return libbpf_num_possible_cpus();

@@ -58,6 +58,14 @@ int64_t mg_tai_minus_realtime(void);
 /* Read a whole small file into buf (NUL-terminated). Returns bytes read or -errno. */
 int mg_read_file(const char *path, char *buf, size_t len);
 
+/*
+ * Check -p PID of command cmd: a live process (thread group leader), as the
+ * BPF filters match the tgid. Returns MG_EXIT_OK, or prints one line ("no
+ * process N"; "N is a thread of process M: give the process") and returns
+ * MG_EXIT_USAGE. Source: /proc/PID/status's Tgid.
+ */
+int mg_check_pid(const char *cmd, unsigned long long pid);
+
 /* Number of possible CPUs (libbpf_num_possible_cpus()), or -errno. */
 int mg_nr_cpus(void);
 

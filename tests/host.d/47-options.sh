@@ -50,7 +50,30 @@ for c in "probe -A" "check -A" "trace -A" "clocks -A" "stress -A" "probe -p 1" "
 done
 badcase "stat -a with -p" 2 "exclude each other" $MG stat -a -p 1 -- true
 badcase "trace -a with -p" 2 "exclude each other" $MG trace -a -p 1
-badcase "stat -p of no process" 2 "no such process" $MG stat -p 4000000 -- true
+badcase "stat -p of no process" 2 "stat: no process 4000000" $MG stat -p 4000000 -- true
+badcase "trace -p of no process" 2 "trace: no process 4000000" $MG trace -p 4000000
+# a thread id: the BPF filters match the tgid, so it would count nothing (a silent zero)
+python3 -c 'import threading, time; threading.Thread(target=time.sleep, args=(5,)).start()' & tp=$!
+sleep 0.5; tid=$(ls /proc/$tp/task | grep -v "^$tp\$" | head -1)
+badcase "stat -p of a thread" 2 "stat: $tid is a thread of process $tp: give the process" \
+	$MG stat -p "$tid" -i 1 -c 1
+badcase "trace -p of a thread" 2 "trace: $tid is a thread of process $tp: give the process" \
+	$MG trace -p "$tid"
+kill $tp 2>/dev/null; wait $tp 2>/dev/null
+# -p PID ends when PID and all its descendants have exited (as perf stat -p), not before:
+# the descendant writes a file as it ends, which must exist when mgtrace returns
+for c in stat trace top; do
+	rm -f "$T/gone-$c"
+	sh -c "(sleep 4; touch '$T/gone-$c') & sleep 2" & gp=$!
+	timeout 30 $MG $c -p $gp > /dev/null 2> "$T/gone.err"; rc=$?
+	if [ $rc = 0 ] && [ -e "$T/gone-$c" ] && grep -q "the traced processes have all exited" "$T/gone.err" &&
+		[ "$(left_attached)" = 0 ]; then
+		ok "$c -p PID: ends (exit 0) once PID and its descendant have exited, not before"
+	else
+		bad "$c -p PID: exit $rc, descendant's file $( [ -e "$T/gone-$c" ] && echo present || echo missing), stderr: $(tail -c 300 "$T/gone.err")"
+	fi
+	wait $gp 2>/dev/null
+done
 badcase "stat --tree without COMMAND" 2 "needs COMMAND" $MG stat --tree
 badcase "stat -x with --json" 2 "exclude each other" $MG stat -x , -j -- true
 

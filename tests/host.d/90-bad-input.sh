@@ -77,3 +77,17 @@ if [ $rc = 1 ] && python3 tests/checkjson.py json-first-line "$T/hup.json" > /de
 else
 	bad "check -- sleep 5, SIGHUP: exit $rc, report: $(head -c 200 "$T/hup.json" 2>/dev/null)"
 fi
+# a COMMAND that cannot be run: one line and 127 (not found) or 126 (not executable), no
+# report, no verdict (a CI typo is not a kernel fault), nothing left attached; stdout empty
+for c in "check" "check --json" "trace" "trace --json" "stat" "top"; do
+	for x in /nonexistent/cmd /etc/passwd; do
+		want=127; [ "$x" = /etc/passwd ] && want=126
+		$MG $c -- $x > "$T/nx.out" 2> "$T/nx.err"; rc=$?
+		if [ $rc = $want ] && [ ! -s "$T/nx.out" ] && [ "$(wc -l < "$T/nx.err")" = 1 ] &&
+			grep -q "^mgtrace: cannot run '$x'" "$T/nx.err" && [ "$(left_attached)" = 0 ]; then
+			ok "$c -- $x: exit $want, one line ($(cat "$T/nx.err")), no report"
+		else
+			bad "$c -- $x: exit $rc (want $want), stdout $(wc -c < "$T/nx.out") bytes, stderr: $(head -c 300 "$T/nx.err")"
+		fi
+	done
+done
