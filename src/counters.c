@@ -171,6 +171,7 @@ static void from_tp(struct mg_row *r, const struct mg_report_cfg *cfg, int n,
 		snprintf(why, sizeof(why), cfg->tp_off_why ? cfg->tp_off_why : "not counted: %s",
 			 r->name);
 		set_off(r, why);
+		r->opt_in = true;	/* -e attaches it with any backend */
 		return;
 	}
 	from_bpf(r, n, a, b, c);
@@ -221,6 +222,9 @@ static void derive(struct mg_row *r, const struct mg_row *x, const struct mg_row
 
 		r->src = MG_SRC_UNAVAILABLE;
 		r->by_design = m->by_design;
+		/* an option counts it only when one counts every missing operand */
+		r->opt_in = (x->have_total || x->opt_in) && (y->have_total || y->opt_in) &&
+			    (!z || z->have_total || z->opt_in);
 		size_t k;
 
 		k = (size_t)snprintf(r->why, sizeof(r->why), "needs %s (%s: ", r->detail, m->name);
@@ -415,6 +419,7 @@ derived:
 
 		set_off(&R[MG_R_CURRENT_TIME], why);
 		set_off(&R[MG_R_COARSE_MG], why);
+		R[MG_R_CURRENT_TIME].opt_in = R[MG_R_COARSE_MG].opt_in = cfg->func_backend != NULL;
 	}
 
 	for (i = 0; i < MG_R_NR; i++)

@@ -105,6 +105,10 @@ struct mg_row {
 	bool by_design;			/* unavailable because of what was asked (not opted in,
 					 * no --hot, process scope), not because of a failure:
 					 * text output lists it behind -v only */
+	bool opt_in;			/* unavailable only because not asked for: an option
+					 * (-e, --hot) would count it with this backend and
+					 * scope (-x prints <not counted>; otherwise
+					 * <not supported>, as perf stat -x) */
 	bool from_debugfs;		/* total is the debugfs delta itself (not compared) */
 	bool have_kernel;		/* a debugfs bracket exists to compare with */
 	int64_t kernel;			/* outer debugfs delta of the window (= bracket.high) */

@@ -126,7 +126,7 @@ void mg_report_print_interval(FILE *f, const struct mg_report *r, const struct m
 	for (i = 0; i < NCOLS; i++) {
 		enum mg_row_id id = interval_cols[i];
 		const struct mg_row *row = &r->rows[id];
-		char v[32] = "n/a";
+		char v[32];
 
 		if (!(po->cols & 1u << id))
 			continue;
@@ -138,16 +138,19 @@ void mg_report_print_interval(FILE *f, const struct mg_report *r, const struct m
 				 r->seconds > 0 ? row->total / r->seconds : 0);
 		else if (row->have_total)
 			snprintf(v, sizeof(v), "%s%" PRId64, mark, row->total);
-		else if (po->sep)
-			v[0] = 0;
+		else
+			snprintf(v, sizeof(v), "%s", po->sep ? mg_row_not_counted(row) : "n/a");
 		if (po->sep)
 			fprintf(f, "%s%s", po->sep, v);
 		else
 			fprintf(f, " %*s", col_width(id, r), v);
 	}
 	interval_verdict(r, verdict, sizeof(verdict));
-	fprintf(f, "%s%s%s\n", po->sep ? po->sep : "  ", verdict, partial ?
-		(po->sep ? " (partial)" : " (partial interval)") : "");
+	if (po->sep && strstr(verdict, po->sep))	/* "NO: a,b" under -x ,: one quoted field */
+		fprintf(f, "%s\"%s%s\"\n", po->sep, verdict, partial ? " (partial)" : "");
+	else
+		fprintf(f, "%s%s%s\n", po->sep ? po->sep : "  ", verdict, partial ?
+			(po->sep ? " (partial)" : " (partial interval)") : "");
 	fflush(f);
 }
 
@@ -198,6 +201,11 @@ static void from_str(const struct mg_row *row, bool verbose, char *buf, size_t l
 		snprintf(buf, len, "%s", row->detail);
 }
 
+const char *mg_row_not_counted(const struct mg_row *row)
+{
+	return row->opt_in ? "<not counted>" : "<not supported>";
+}
+
 static void print_summary_csv(FILE *f, const struct mg_report *r, const char *sep)
 {
 	int i;
@@ -210,6 +218,8 @@ static void print_summary_csv(FILE *f, const struct mg_report *r, const char *se
 		fprintf(f, "%s%s", row->name, sep);
 		if (row->have_total)
 			fprintf(f, "%" PRId64, row->total);
+		else
+			fputs(mg_row_not_counted(row), f);
 		fprintf(f, "%s%s%s", sep, mg_src_name(row->src), sep);
 		if (row->have_kernel)
 			fprintf(f, "%" PRId64 "%s%" PRId64 "%s%s", row->bracket.low, sep,
@@ -291,31 +301,34 @@ void mg_report_print_summary(FILE *f, const struct mg_report *r, const struct mg
 
 void mg_report_print_percpu(FILE *f, const struct mg_report *r, const struct mg_print_opts *po)
 {
-	int i, cpu;
+	/* -x: no padding (perf stat -x), every row, unmeasured cells marked as perf does */
+	const char *sep = po->sep ? po->sep : " ";
+	int i, cpu, nw = po->sep ? 0 : 19, vw = po->sep ? 0 : 10;
 
-	fprintf(f, "%-19s", "per-CPU");
+	fprintf(f, "%-*s", nw, "per-CPU");
 	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 		char h[16];
 
 		if (po->online && !po->online[cpu])
 			continue;
 		snprintf(h, sizeof(h), "CPU%d", cpu);
-		fprintf(f, "%s%10s", po->sep ? po->sep : " ", h);
+		fprintf(f, "%s%*s", sep, vw, h);
 	}
 	fputc('\n', f);
 	for (i = 0; i < MG_R_NR; i++) {
 		const struct mg_row *row = &r->rows[i];
 
-		if (row->by_design && !po->verbose)
+		if (row->by_design && !po->verbose && !po->sep)
 			continue;
-		fprintf(f, "%-19s", row->name);
+		fprintf(f, "%-*s", nw, row->name);
 		for (cpu = 0; cpu < r->nr_cpus; cpu++) {
 			if (po->online && !po->online[cpu])
 				continue;
 			if (row->have_percpu)
-				fprintf(f, "%s%10" PRId64, po->sep ? po->sep : " ", row->percpu[cpu]);
+				fprintf(f, "%s%*" PRId64, sep, vw, row->percpu[cpu]);
 			else
-				fprintf(f, "%s%10s", po->sep ? po->sep : " ", "n/a");
+				fprintf(f, "%s%*s", sep, vw,
+					po->sep ? mg_row_not_counted(row) : "n/a");
 		}
 		fputc('\n', f);
 	}

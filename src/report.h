@@ -39,8 +39,20 @@ void mg_report_print_interval(FILE *f, const struct mg_report *r, const struct m
  * (printed with their reasons under verbose); "~" marks an approximate derived row.
  */
 void mg_report_print_summary(FILE *f, const struct mg_report *r, const struct mg_print_opts *po);
-/* The per-CPU table (-A): one column per online CPU; unavailable cells say n/a. */
+/*
+ * The per-CPU table (-A): one column per online CPU; unavailable cells say n/a. With
+ * po->sep (-x): no padding, every row (also those off by design), and unavailable cells
+ * say mg_row_not_counted().
+ */
 void mg_report_print_percpu(FILE *f, const struct mg_report *r, const struct mg_print_opts *po);
+
+/*
+ * What -x prints in place of a value the row does not have, as perf stat -x does:
+ * "<not counted>" when an option (-e, --hot) would count it with this backend and scope
+ * (struct mg_row::opt_in), "<not supported>" when this kernel, backend or scope cannot
+ * give it. The reason is the row's why (the summary's "from" field).
+ */
+const char *mg_row_not_counted(const struct mg_row *row);
 
 /* Print text and a newline, wrapped at 100 columns, continuation lines indented. */
 void mg_text_wrapped(FILE *f, const char *text);

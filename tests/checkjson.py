@@ -53,6 +53,8 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
                                an outside stress: each counts or shows its scope only
   partial FILE                 stat -i 1 -- sleep 1.5: a full and a partial interval, ISO times
   stat-csv FILE N              stat -x , -c N: header, N rows of plain fields, the summary
+  stat-csv-fields FILE [SEP]   stat -x SEP (default ,) [-A]: no field padded, every value a number or
+                               <not counted> / <not supported> as the row's reason says
   count-ended FILE             stat -c N -- COMMAND: ended by the count, status 143
   map-full FILE                check --max-inodes 1 judged in BPF: map full, untracked, inconclusive
   inject-lost FILE N RC        MGTRACE_TEST_INJECT=N, small ring buffer: records lost, N counted
@@ -68,6 +70,7 @@ Each check prints "ok   ..." or "FAIL ..."; the exit status is the number of fai
 """
 import json
 import os
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -807,6 +810,56 @@ def check_stat_csv(c, lines, n):
             f"then the summary's header: {rows[n + 1] if len(rows) > n + 1 else None}")
 
 
+CSV_MARKS = ("<not counted>", "<not supported>")
+CSV_TIME = re.compile(r"\d\d:\d\d:\d\d(\.\d{3})?")
+
+
+def check_stat_csv_fields(c, lines, sep=","):
+    """stat -x , [-A] [-i S]: every line (interval rows, per-CPU tables, the summary) is
+    fields without padding; a value is a number, or perf stat -x's <not counted> (an option
+    would count it: -e, --hot) or <not supported> (this backend or scope cannot), never empty;
+    the summary keeps the reason in its last field."""
+    import csv
+    padded, bad, blocks, marks = [], [], {"time": 0, "per-CPU": 0, "counter": 0}, set()
+    hdr = None
+    for ln, row in enumerate(csv.reader(lines, delimiter=sep), 1):
+        if not row:
+            continue
+        padded += [f"{ln}: {f!r}" for f in row if f != f.strip()]
+        if row[0] in blocks:
+            hdr = row
+            blocks[row[0]] += 1
+            continue
+        if hdr is None or len(row) != len(hdr):
+            bad.append(f"{ln}: {len(row)} fields under {hdr and len(hdr)}: {row}")
+            continue
+        if hdr[0] == "time":
+            vals = row[1:-1]
+            if not CSV_TIME.fullmatch(row[0]):
+                bad.append(f"{ln}: time {row[0]!r}")
+        elif hdr[0] == "per-CPU":
+            vals = row[1:]
+        else:
+            vals = row[1:2]
+            if row[2] == "unavailable":
+                why = row[7]
+                want = ("<not counted>" if "opt in with" in why or "need --hot" in why
+                        else "<not supported>")
+                if " - " not in row[7].split(";")[0] and row[1] != want:
+                    bad.append(f"{ln}: {row[0]} is {row[1]}, its reason says {want}: {why}")
+                if not why:
+                    bad.append(f"{ln}: {row[0]} unavailable without a reason")
+        for v in vals:
+            if v in CSV_MARKS:
+                marks.add(v)
+            elif not v.isdigit():
+                bad.append(f"{ln}: value {v!r} in {row}")
+    c.check(not padded, f"no field padded: {padded[:4]}")
+    c.check(not bad, f"every value a number or <not counted>/<not supported>: {bad[:4]}")
+    c.check(blocks["counter"] == 1, f"one summary block: {blocks}")
+    return marks, blocks
+
+
 def check_count_ended(c, objs):
     """stat -c N -- COMMAND still running: the summary says mgtrace ended it (status 143)."""
     s = summary_of(objs) or {}
@@ -923,6 +976,23 @@ def selftest_host(results):
     run("stat-csv: rows under the header, then the summary", check_stat_csv, cv, 2, want_fail=False)
     run("stat-csv: a padded or missing number", check_stat_csv,
         [cv[0], "22:07:46.123,  5,,yes", cv[2], cv[3]], 2)
+    xs = ["time,a,b,debugfs", "22:07:46.123,5,<not supported>,yes",
+          "per-CPU,CPU0,CPU1", "a,2,3", "b,<not supported>,<not supported>",
+          "counter,total,source,debugfs_low,debugfs_high,match,approximate,from",
+          'a,5,kernel,5,5,yes,,"mg_ctime_updates"',
+          'b,<not supported>,unavailable,,,,,"needs a function-probe backend and --hot"',
+          'c,<not counted>,unavailable,,,,,"tp_btf x; not counted: opt in with -e c (or -e all)"']
+    run("stat-csv-fields: plain fields, perf's markers", check_stat_csv_fields, xs, want_fail=False)
+    run("stat-csv-fields: a padded per-CPU row", check_stat_csv_fields,
+        xs[:3] + ["a      ,    2,    3"] + xs[4:])
+    run("stat-csv-fields: an unmeasured interval value left empty", check_stat_csv_fields,
+        [xs[0], "22:07:46.123,5,,yes"] + xs[2:])
+    run("stat-csv-fields: an unavailable summary total left empty", check_stat_csv_fields,
+        xs[:7] + ['b,,unavailable,,,,,"needs a function-probe backend and --hot"'] + xs[8:])
+    run("stat-csv-fields: not counted where it cannot be counted", check_stat_csv_fields,
+        xs[:7] + [xs[7].replace("<not supported>", "<not counted>", 1)] + xs[8:])
+    run("stat-csv-fields: not supported where an option counts it", check_stat_csv_fields,
+        xs[:8] + [xs[8].replace("<not counted>", "<not supported>")])
     run("count-ended: ended by the count", check_count_ended,
         [{"type": "summary", "command_ended_by_count": True, "command_status": 143}], want_fail=False)
     run("count-ended: COMMAND ended by itself", check_count_ended,
@@ -1402,6 +1472,7 @@ HOST_CMDS = {
                                       load_lines(a[3]), int(a[4])),
     "partial": lambda c, a: check_partial(c, load_lines(a[0])),
     "stat-csv": lambda c, a: check_stat_csv(c, open(a[0]).read().splitlines(), int(a[1])),
+    "stat-csv-fields": lambda c, a: check_stat_csv_fields(c, open(a[0]).read().splitlines(), *a[1:2]),
     "count-ended": lambda c, a: check_count_ended(c, load_lines(a[0])),
     "map-full": lambda c, a: check_map_full(c, first_report(a[0])),
     "inject-lost": lambda c, a: check_inject_lost(c, first_report(a[0]), int(a[1]), int(a[2])),

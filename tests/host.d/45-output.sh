@@ -44,6 +44,19 @@ wait $sp
 python3 tests/checkjson.py counts-sane "$T/der.json" 20 > "$T/der.chk" 2>&1
 tally derived-busy "$T/der.chk"
 
+# -x: every line (interval rows, -A per-CPU tables, the summary) without padding, an
+# unmeasured value marked as perf stat -x marks it (<not counted> / <not supported>)
+$MG stat -x , -A -i 0.5 -o "$T/xa.csv" -- $MG stress --duration 1.2 > /dev/null 2>&1
+python3 tests/checkjson.py stat-csv-fields "$T/xa.csv" > "$T/xa.chk" 2>&1; tally "stat -x , -A -i" "$T/xa.chk"
+grep -q '^current_time,<not supported>,unavailable,' "$T/xa.csv" && grep -q '^ctime_sets,<not counted>,unavailable,' "$T/xa.csv" \
+	&& ok "stat -x: current_time without a function-probe backend <not supported>, ctime_sets not opted in <not counted>" \
+	|| bad "stat -x markers: $(grep -E '^(current_time|ctime_sets),' "$T/xa.csv" | tail -2)"
+$MG stat -x ';' --tree -A -o "$T/xt.csv" -- $MG stress --duration 0.3 > /dev/null 2>&1
+python3 tests/checkjson.py stat-csv-fields "$T/xt.csv" ';' > "$T/xt.chk" 2>&1 \
+	&& grep -q '^floor_swaps;<not supported>;unavailable;' "$T/xt.csv" \
+	&& ok "stat -x ';' --tree: plain fields, the global floor_swaps <not supported>" \
+	|| bad "stat -x ';' --tree: $(grep FAIL "$T/xt.chk") $(grep -E '^(floor_swaps|per-CPU)' "$T/xt.csv" | head -2)"
+
 # a COMMAND that cannot run: one line, exit 127, no report of zeros
 $MG stat -o "$T/nx.txt" -- /nonexistent/cmd > "$T/nx.out" 2> "$T/nx.err"; rc=$?
 [ $rc = 127 ] && [ "$(wc -l < "$T/nx.err")" = 1 ] && [ ! -s "$T/nx.txt" ] && [ ! -s "$T/nx.out" ] \
