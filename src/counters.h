@@ -67,6 +67,14 @@ enum mg_match {
 	MG_MATCH_OUTSIDE,	/* figure < low or > high: printed "NO" */
 };
 
+/*
+ * What stat's JSON (kernel_per_cpu_unavailable) and Prometheus (mgtrace_info's
+ * kernel_per_cpu) say of the kernel's per-CPU counters in process scope: no row uses
+ * them there, whether or not they are readable.
+ */
+#define MG_KPC_UNUSED_SCOPED "unused in process scope: the kernel's counters are global " \
+	"(every process)"
+
 /* What the session measures; decides each row's source. */
 struct mg_report_cfg {
 	int nr_cpus;			/* possible CPUs */

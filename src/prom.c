@@ -80,7 +80,11 @@ static void put_info(FILE *f, struct mg_run *r, const char *scope, const struct 
 	fprintf(f, "\",tracepoints=\"");
 	put_label(f, r->cfg.tp_flavour ? r->cfg.tp_flavour : "");
 	fprintf(f, "\",kernel_per_cpu=\"");
-	if (r->kr) {
+	/* as stat's JSON says it: kernel_per_cpu, else its kernel_per_cpu_unavailable
+	 * (prefixed "unavailable: " where the reader failed) */
+	if (r->cfg.scoped) {
+		put_label(f, MG_KPC_UNUSED_SCOPED);
+	} else if (r->kr) {
 		put_label(f, mg_kreader_method(r->kr));
 	} else {
 		fprintf(f, "unavailable: ");
@@ -115,7 +119,7 @@ int mg_prom_render(FILE *f, struct mg_run *r, const char *scope, uint64_t interv
 	uint64_t misses;
 	double start;
 	char name[96];
-	int i, cpu, err;
+	int i, cpu, err, compared;
 
 	if ((err = mg_report_build(&rep, &r->cfg, &r->first, &r->cur)))
 		return err;
@@ -146,9 +150,16 @@ int mg_prom_render(FILE *f, struct mg_run *r, const char *scope, uint64_t interv
 	family(f, "mgtrace_intervals_total", "counter",
 	       "Intervals (-i) completed when this file was written");
 	fprintf(f, "mgtrace_intervals_total %" PRIu64 "\n", intervals);
-	family(f, "mgtrace_debugfs_mismatches", "gauge", "Counters whose cumulative count lies "
-	       "outside the debugfs multigrain_timestamps bracket of the same window (0 expected)");
-	fprintf(f, "mgtrace_debugfs_mismatches %d\n", rep.mismatches);
+	/* only when a row was compared with debugfs (not in process scope): never a 0
+	 * that stands for "nothing compared" */
+	for (i = 0, compared = 0; i < MG_R_NR; i++)
+		compared += rep.rows[i].have_kernel;
+	if (compared) {
+		family(f, "mgtrace_debugfs_mismatches", "gauge", "Counters whose cumulative count "
+		       "lies outside the debugfs multigrain_timestamps bracket of the same window "
+		       "(0 expected; absent when nothing was compared, as in process scope)");
+		fprintf(f, "mgtrace_debugfs_mismatches %d\n", rep.mismatches);
+	}
 	misses = mg_session_recursion_misses(&r->sess, NULL, 0);
 	family(f, "mgtrace_bpf_recursion_misses_total", "counter", "Runs the kernel skipped of "
 	       "mgtrace's BPF programs (recursion_misses): the bpf counters are short by that many");

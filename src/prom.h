@@ -22,10 +22,12 @@ int mg_prom_check_path(const char *path);
  * one counter family per counter row read from the kernel or BPF (mgtrace_ROW_total,
  * a `cpu` label per possible CPU where per-CPU values exist, else one series), the
  * info metrics mgtrace_info (backend, kernel release, scope ("system-wide", "pid N and
- * its descendants", ...), tracepoints, per-CPU reader)
+ * its descendants", ...), tracepoints, per-CPU reader, or why none: "unavailable: "
+ * the reader's failure, MG_KPC_UNUSED_SCOPED in process scope, as stat's JSON says)
  * and mgtrace_source_info (every row: source, where it comes from, and why a row is
  * absent: derived rows are left to PromQL, unavailable rows are never written as 0),
- * and the gauges of the window. intervals: -i rows done so far. Returns 0 or -errno.
+ * and the gauges of the window (mgtrace_debugfs_mismatches only when a row was compared
+ * with debugfs). intervals: -i rows done so far. Returns 0 or -errno.
  */
 int mg_prom_render(FILE *f, struct mg_run *r, const char *scope, uint64_t intervals);
 

@@ -14,6 +14,12 @@ static json_t *header(struct stat_run *r, const char *type)
 {
 	json_t *o = mg_run_json_header(&r->run, type);
 
+	/* process scope uses no kernel counter: say so, not how they would be read */
+	if (r->run.cfg.scoped) {
+		json_object_set_new(o, "kernel_per_cpu", json_null());
+		json_object_set_new(o, "kernel_per_cpu_unavailable",
+				    json_string(MG_KPC_UNUSED_SCOPED));
+	}
 	json_object_set_new(o, "scope", json_string(r->scope));
 	if (r->scope_cost[0])
 		json_object_set_new(o, "scope_cost", json_string(r->scope_cost));

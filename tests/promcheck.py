@@ -9,6 +9,10 @@
       scrape (or, with --final, the summary). Rows absent from the file are the
       unavailable and derived ones, with their reason in mgtrace_source_info; none is 0
       for lack of a value. mgtrace_info names the JSON's backend and kernel release.
+  promcheck.py file FILE JSONL
+      the same checks on the file mgtrace wrote (as after its end: --final), without
+      node_exporter; used for process scope, where no row is compared with debugfs and
+      no kernel counter is used (mgtrace_debugfs_mismatches absent, kernel_per_cpu says so).
   promcheck.py reads FILE SECONDS
       read FILE in a loop while it is rewritten: every read is a whole file.
   promcheck.py tsdb RESULTS.json JSONL
@@ -80,16 +84,31 @@ def cumulated(objs, k, final):
     return acc
 
 
-def check_scrape(c, text, objs, final=False):
+def check_scrape(c, text, objs, final=False, served=True):
     samples = parse(text)
     mg = [s for s in samples if s[0].startswith("mgtrace_")]
     summ = [o for o in objs if o["type"] == "summary"][-1]
-    c.check(any(n == "node_textfile_scrape_error" and v == 0 for n, _, v in samples),
-            "node_exporter read the textfile directory without error")
+    if served:
+        c.check(any(n == "node_textfile_scrape_error" and v == 0 for n, _, v in samples),
+                "node_exporter read the textfile directory without error")
     info = [lab for n, lab, _ in mg if n == "mgtrace_info"]
     c.check(len(info) == 1 and info[0].get("backend") == summ["backend"]
             and info[0].get("kernel_release") == summ["kernel_release"],
             f"mgtrace_info names backend {summ['backend']} and release {summ['kernel_release']}")
+    # the per-CPU reader: what the JSON says (its reason when null), and no reader named
+    # where no row is read from the kernel's counters (process scope)
+    kpc, lab = summ.get("kernel_per_cpu"), (info[0] if info else {}).get("kernel_per_cpu")
+    why = summ.get("kernel_per_cpu_unavailable")
+    kernel_rows = any(r.get("source") == "kernel" for r in summ["counters"].values())
+    c.check(lab is not None and (lab == kpc if kpc is not None else bool(why) and lab.endswith(why))
+            and (kernel_rows or kpc is None),
+            f"mgtrace_info kernel_per_cpu '{lab}' is the JSON's ({kpc!r}, {why!r}), "
+            f"a reader named only where a kernel row uses it ({kernel_rows})")
+    # mgtrace_debugfs_mismatches only where a row was compared with debugfs: no silent 0
+    compared = any("match" in r for r in summ["counters"].values())
+    mm = [v for n, _, v in mg if n == "mgtrace_debugfs_mismatches"]
+    c.check(len(mm) == (1 if compared else 0) and (not final or not mm or mm[0] == summ["mismatches"]),
+            f"mgtrace_debugfs_mismatches {mm} present iff the JSON compared a row ({compared})")
     k = [v for n, _, v in mg if n == "mgtrace_intervals_total"]
     if not c.check(len(k) == 1, "one mgtrace_intervals_total sample"):
         return
@@ -218,18 +237,20 @@ def selftest():
             "d": {"source": "derived", "total": 1, "per_cpu": [1, 0]},
             "u": {"source": "unavailable", "total": None, "per_cpu": None, "unavailable": "why"}}},
         {"type": "summary", "backend": "kernel", "kernel_release": "r", "nr_cpus": 2,
+         "kernel_per_cpu": "ksym", "mismatches": 0,
          "counters": {
-            "a": {"source": "kernel", "total": 9, "per_cpu": [5, 4]},
+            "a": {"source": "kernel", "total": 9, "per_cpu": [5, 4], "match": True},
             "d": {"source": "derived", "total": 2, "per_cpu": [1, 1]},
             "u": {"source": "unavailable", "total": None, "per_cpu": None, "unavailable": "why"}}}]
     good = """node_textfile_scrape_error 0
-mgtrace_info{backend="kernel",kernel_release="r"} 1
+mgtrace_info{backend="kernel",kernel_release="r",kernel_per_cpu="ksym"} 1
 mgtrace_source_info{counter="a",source="kernel",state="exported",reason=""} 1
 mgtrace_source_info{counter="d",source="derived",state="derived",reason="compute it"} 1
 mgtrace_source_info{counter="u",source="unavailable",state="unavailable",reason="why"} 1
 mgtrace_a_total{cpu="0"} 5
 mgtrace_a_total{cpu="1"} 3
 mgtrace_intervals_total 2
+mgtrace_debugfs_mismatches 0
 """
     c = Checker(quiet=True)
     check_scrape(c, good, objs)
@@ -252,6 +273,34 @@ mgtrace_intervals_total 2
         c = Checker(quiet=True)
         check_scrape(c, text, objs)
         ok.check(bool(c.failures), f"selftest: {what} fails")
+    # process scope: nothing compared, no kernel row; the JSON's reader is null with a reason
+    sc = json.loads(json.dumps(objs))
+    sc[-1]["counters"]["a"] = dict(sc[-1]["counters"]["a"], source="bpf")
+    del sc[-1]["counters"]["a"]["match"]
+    for o in sc[:2]:
+        o["counters"]["a"]["source"] = "bpf"
+    sc[-1].update(kernel_per_cpu=None, kernel_per_cpu_unavailable="unused in process scope")
+    sgood = (good.replace('source="kernel"', 'source="bpf"').replace("mgtrace_debugfs_mismatches 0\n", "")
+             .replace('kernel_per_cpu="ksym"', 'kernel_per_cpu="unused in process scope"'))
+    c = Checker(quiet=True)
+    check_scrape(c, sgood, sc, served=False)
+    ok.check(not c.failures, f"selftest: a process-scope file passes {c.failures}")
+    sbad = {
+        "a mismatches gauge where nothing was compared": sgood + "mgtrace_debugfs_mismatches 0\n",
+        "a reader named where no kernel row uses it":
+            sgood.replace('kernel_per_cpu="unused in process scope"', 'kernel_per_cpu="ksym"'),
+    }
+    for what, text in sbad.items():
+        c = Checker(quiet=True)
+        check_scrape(c, text, sc, served=False)
+        ok.check(bool(c.failures), f"selftest: {what} fails")
+    c = Checker(quiet=True)
+    check_scrape(c, sbad["a reader named where no kernel row uses it"],
+                 [*sc[:2], dict(sc[-1], kernel_per_cpu="ksym")], served=False)
+    ok.check(bool(c.failures), "selftest: a reader named in JSON and file where no kernel row uses it fails")
+    c = Checker(quiet=True)
+    check_scrape(c, good.replace("mgtrace_debugfs_mismatches 0\n", ""), objs)
+    ok.check(bool(c.failures), "selftest: the mismatches gauge missing where rows were compared fails")
     return ok
 
 
@@ -262,6 +311,9 @@ def main(argv):
     elif argv[1] == "scrape":
         with open(argv[2]) as f:
             check_scrape(c, f.read(), load_jsonl(argv[3]), final="--final" in argv)
+    elif argv[1] == "file":
+        with open(argv[2]) as f:
+            check_scrape(c, f.read(), load_jsonl(argv[3]), final=True, served=False)
     elif argv[1] == "reads":
         check_reads(c, argv[2], float(argv[3]))
     elif argv[1] == "fetch":

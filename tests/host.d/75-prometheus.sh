@@ -137,5 +137,17 @@ else
 	rm -rf "$D" "$T/tsdb"
 fi
 
+# process scope: no row is compared with debugfs and no kernel counter is used, so no
+# mgtrace_debugfs_mismatches 0 and no per-CPU reader named; the file agrees with the JSON
+mkdir -p "$T/pscope"
+$MG stat --tree --prometheus "$T/pscope/m.prom" --json -o "$T/pscope.json" -- $MG stress --duration 0.5 > /dev/null 2>&1
+python3 tests/promcheck.py file "$T/pscope/m.prom" "$T/pscope.json" > "$T/pscope.chk" 2>&1
+tally prom-process-scope "$T/pscope.chk"
+if [ -n "$PROMTOOL" ]; then
+	"$PROMTOOL" check metrics < "$T/pscope/m.prom" > "$T/pscope.lint" 2>&1 \
+		&& ok "promtool check metrics passes on the process-scope file" \
+		|| bad "promtool check metrics on the process-scope file: $(cat "$T/pscope.lint")"
+fi
+
 badcase prom-no-dir 2 "does not exist" $MG stat --prometheus /nonexistent-dir/m.prom
 badcase prom-dir 2 "is a directory" $MG stat --prometheus /tmp
