@@ -422,8 +422,10 @@ derived:
 		R[MG_R_CURRENT_TIME].opt_in = R[MG_R_COARSE_MG].opt_in = cfg->func_backend != NULL;
 	}
 
-	for (i = 0; i < MG_R_NR; i++)
+	for (i = 0; i < MG_R_NR; i++) {
 		rep->mismatches += R[i].mismatch;
+		rep->compared += R[i].have_kernel;
+	}
 	return 0;
 }
 

@@ -142,6 +142,8 @@ struct mg_report {
 	int nr_cpus;
 	double seconds;			/* window length */
 	int mismatches;			/* rows with mismatch set */
+	int compared;			/* rows compared with debugfs (have_kernel): 0 in
+					 * process scope, where mismatches means nothing */
 	struct mg_row rows[MG_R_NR];
 };
 

@@ -119,7 +119,7 @@ int mg_prom_render(FILE *f, struct mg_run *r, const char *scope, uint64_t interv
 	uint64_t misses;
 	double start;
 	char name[96];
-	int i, cpu, err, compared;
+	int i, cpu, err;
 
 	if ((err = mg_report_build(&rep, &r->cfg, &r->first, &r->cur)))
 		return err;
@@ -152,9 +152,7 @@ int mg_prom_render(FILE *f, struct mg_run *r, const char *scope, uint64_t interv
 	fprintf(f, "mgtrace_intervals_total %" PRIu64 "\n", intervals);
 	/* only when a row was compared with debugfs (not in process scope): never a 0
 	 * that stands for "nothing compared" */
-	for (i = 0, compared = 0; i < MG_R_NR; i++)
-		compared += rep.rows[i].have_kernel;
-	if (compared) {
+	if (rep.compared) {
 		family(f, "mgtrace_debugfs_mismatches", "gauge", "Counters whose cumulative count "
 		       "lies outside the debugfs multigrain_timestamps bracket of the same window "
 		       "(0 expected; absent when nothing was compared, as in process scope)");

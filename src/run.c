@@ -385,6 +385,9 @@ void mg_run_print_backend(struct mg_run *r, FILE *f)
 	}
 	if (n)
 		fprintf(f, " (-v: why)\n");
-	fprintf(f, "kernel per-CPU counters: %s%s\n", r->kr ? "read from BPF, " : "unavailable: ",
-		r->kr ? mg_kreader_method(r->kr) : r->kr_why);
+	if (r->cfg.scoped)	/* as stat's JSON says it */
+		fprintf(f, "kernel per-CPU counters: %s\n", MG_KPC_UNUSED_SCOPED);
+	else
+		fprintf(f, "kernel per-CPU counters: %s%s\n", r->kr ? "read from BPF, " :
+			"unavailable: ", r->kr ? mg_kreader_method(r->kr) : r->kr_why);
 }

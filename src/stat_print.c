@@ -26,6 +26,23 @@ static json_t *header(struct stat_run *r, const char *type)
 	return o;
 }
 
+/*
+ * "mismatches": rows outside their debugfs bracket; null with
+ * "mismatches_unavailable" when no row was compared (process scope), never a 0
+ * that stands for "nothing compared".
+ */
+static void mismatches_json(json_t *o, const struct mg_report *rep)
+{
+	if (rep->compared) {
+		json_object_set_new(o, "mismatches", json_integer(rep->mismatches));
+		return;
+	}
+	json_object_set_new(o, "mismatches", json_null());
+	json_object_set_new(o, "mismatches_unavailable",
+			    json_string("no counter was compared with debugfs (process scope: "
+					"the kernel's counters are global)"));
+}
+
 void stat_print_interval(struct stat_run *r, uint64_t n, bool partial)
 {
 	struct mg_run *R = &r->run;
@@ -43,7 +60,7 @@ void stat_print_interval(struct stat_run *r, uint64_t n, bool partial)
 		json_object_set_new(o, "partial", json_boolean(partial));
 		json_object_set_new(o, "elapsed_s", json_real((R->cur.t_ns - R->first.t_ns) / 1e9));
 		json_object_set_new(o, "duration_s", json_real(rep.seconds));
-		json_object_set_new(o, "mismatches", json_integer(rep.mismatches));
+		mismatches_json(o, &rep);
 		json_object_set_new(o, "counters", mg_report_json(&rep));
 		mg_json_print_line(r->out, o);
 		json_decref(o);
@@ -85,7 +102,7 @@ static void summary_json(struct stat_run *r, struct mg_report *rep, uint64_t mis
 		json_object_set_new(o, "processes_not_followed",
 				    json_integer((json_int_t)mg_follow_not_followed(r->follow)));
 	}
-	json_object_set_new(o, "mismatches", json_integer(rep->mismatches));
+	mismatches_json(o, rep);
 	json_object_set_new(o, "bpf_recursion_misses", json_integer((json_int_t)misses));
 	json_object_set_new(o, "bpf_recursion_misses_by_program", json_string(mdetail));
 	json_object_set_new(o, "counters", mg_report_json(rep));

@@ -204,8 +204,13 @@ def check_stat(c, objs, backend=None, funcs=False, kernel_percpu=False,
     sq = ctr["stat_queries"]
     if not (s.get("backend") == "kernel" and sq["source"] == "unavailable"):
         c.check((sq["total"] or 0) >= min_stat, f"stat_queries {sq['total']} >= {min_stat}")
-    c.check(s["mismatches"] == sum(1 for r in ctr.values() if r.get("match") is False),
-            "mismatches counts the rows whose match is false")
+    if any("match" in r for r in ctr.values()):
+        c.check(s["mismatches"] == sum(1 for r in ctr.values() if r.get("match") is False),
+                "mismatches counts the rows whose match is false")
+    else:   # nothing compared (process scope): no 0 that stands for "nothing compared"
+        c.check(s["mismatches"] is None and bool(s.get("mismatches_unavailable")),
+                f"no row compared with debugfs: mismatches null, with why "
+                f"({s['mismatches']!r}, {s.get('mismatches_unavailable')!r})")
 
 
 def check_intervals(c, objs, n, match=False, expect_no=None):
@@ -1235,6 +1240,14 @@ def selftest():
     must_fail("function probes expected", lambda b: None, funcs=True)
     must_fail("kernel per-CPU expected", lambda b: None, kernel_percpu=True)
     must_fail("a miscounted mismatches field", lambda b: b.update(mismatches=1))
+
+    def uncompared(b, mm):      # process scope: no row compared with debugfs
+        for r in b["counters"].values():
+            for k in ("match", "match_kind", "kernel_debugfs", "debugfs_bracket"):
+                r.pop(k, None)
+        b["mismatches"] = mm
+    must_fail("mismatches 0 where no row was compared (a silent zero)",
+              lambda b: uncompared(b, 0))
     must_fail("no summary", lambda b: b.update(type="interval"))
     must_fail("no bpf_recursion_misses field", lambda b: b.pop("bpf_recursion_misses"))
     # a shortfall is allowed only when covered by the runs the kernel reports skipped

@@ -143,6 +143,22 @@ mkdir -p "$T/pscope"
 $MG stat --tree --prometheus "$T/pscope/m.prom" --json -o "$T/pscope.json" -- $MG stress --duration 0.5 > /dev/null 2>&1
 python3 tests/promcheck.py file "$T/pscope/m.prom" "$T/pscope.json" > "$T/pscope.chk" 2>&1
 tally prom-process-scope "$T/pscope.chk"
+# ... and the JSON says the same: mismatches null with why, not a 0 that means "nothing compared"
+python3 - "$T/pscope.json" > "$T/pscope-mm.txt" 2>&1 <<'PY'
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
+ok = s["mismatches"] is None and "compared" in s.get("mismatches_unavailable", "") and \
+     not any("match" in r for r in s["counters"].values())
+print(s["mismatches"], s.get("mismatches_unavailable"))
+sys.exit(0 if ok else 1)
+PY
+[ $? = 0 ] && ok "stat --tree --json: mismatches null with why ($(cat "$T/pscope-mm.txt"))" \
+	|| bad "stat --tree --json: mismatches in process scope: $(cat "$T/pscope-mm.txt")"
+# and the text report names no per-CPU reader there
+$MG stat --tree -- $MG stress --duration 0.3 > "$T/pscope.txt" 2>&1
+grep -q "kernel per-CPU counters: unused in process scope" "$T/pscope.txt" \
+	&& ok "stat --tree text: the kernel per-CPU counters are said unused in process scope" \
+	|| bad "stat --tree text: $(grep 'kernel per-CPU' "$T/pscope.txt")"
 if [ -n "$PROMTOOL" ]; then
 	"$PROMTOOL" check metrics < "$T/pscope/m.prom" > "$T/pscope.lint" 2>&1 \
 		&& ok "promtool check metrics passes on the process-scope file" \
