@@ -40,7 +40,7 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 	json_t *o = mg_run_json_header(&cs->run, "check"), *a, *inv, *jd;
 	const struct mg_violation *vs;
 	size_t n, i;
-	char dev[MG_KDEV_STRLEN], nb[32], judged[400];
+	char dev[MG_KDEV_STRLEN], nb[32], judged[512];
 
 	json_object_set_new(o, "verdict", json_string(v->word));
 	json_object_set_new(o, "exit_code", json_integer(v->code));

@@ -245,7 +245,7 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 	uint64_t und;
 	int nl;
 	FILE *f = cs->out;
-	char dev[MG_KDEV_STRLEN], mnt[4096], judged[400];
+	char dev[MG_KDEV_STRLEN], mnt[4096], judged[512];
 	int mlen;
 
 	fprintf(f, "\nmgtrace check: %.3f s on kernel ", rep->seconds);

@@ -170,10 +170,12 @@ void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
 		snprintf(buf, len, "in BPF at the event (tp_btf; include/mg_rules.h under one "
 			 "bpf_res_spin_lock per inode); inode map: %llu of %llu entries, %llu bytes "
 			 "of key and value each; violation records: %llu written, %llu lost; lock "
-			 "failures %llu", (unsigned long long)j->map_inodes,
+			 "failures %llu; getattrs judged without a clock read %llu, of them without "
+			 "the lock %llu", (unsigned long long)j->map_inodes,
 			 (unsigned long long)j->max_inodes, (unsigned long long)j->value_bytes,
 			 (unsigned long long)j->sum.records, (unsigned long long)j->sum.lost,
-			 (unsigned long long)j->sum.lock_failed);
+			 (unsigned long long)j->sum.lock_failed,
+			 (unsigned long long)j->sum.context_free, (unsigned long long)j->sum.quiet);
 }
 
 /* The two synthetic swaps of made-up inode ino: 2000.000000500, then 1999.000000500 2 s on. */
