@@ -84,7 +84,7 @@ static int workload_start(struct check_state *cs)
 		{ MG_WL_WRITE, 0 }, { MG_WL_STAT, 1 }, { MG_WL_TWRITE, 1 }, { MG_WL_TWRITE, 0 },
 	};
 	struct mg_wl_opts o = {
-		.threads = cs->o.threads, .files = 2, .steps = steps, .nsteps = 4,
+		.threads = cs->o.threads, .files = CHECK_WL_FILES, .steps = steps, .nsteps = 4,
 		.rate = cs->o.rate, .parent = cs->o.dir, .prefix = "mgtrace-check",
 		.hook = record_op, .ctx = cs,
 	};
@@ -98,6 +98,7 @@ static int workload_start(struct check_state *cs)
 		return mg_err(err == -ENOMEM || err == -EAGAIN ? MG_EXIT_FAIL : MG_EXIT_ENV,
 			      "check: %s", why);
 	cs->wl_started = true;
+	cs->wl_fs = mg_fs_name(cs->wl.dir);
 	return MG_EXIT_OK;
 }
 
@@ -320,20 +321,14 @@ int cmd_check(int argc, char **argv)
 			     strerror(errno));
 		goto out;
 	}
-	if (cs.o.baseline) {
-		char e[400];
-		int r = mg_baseline_load(cs.o.baseline, &cs.o.base, e, sizeof(e));
-
-		if (r) {
-			ret = mg_err(MG_EXIT_USAGE, "check: %s", e);
-			goto out;
-		}
-	}
 	if (cs.o.dir && access(cs.o.dir, W_OK | X_OK)) {
 		ret = mg_err(mg_path_exit(errno), "check: cannot use --dir '%s': %s", cs.o.dir,
 			     strerror(errno));
 		goto out;
 	}
+	/* a baseline of another workload is refused before anything is loaded */
+	if ((ret = check_baseline_open(&cs.o)))
+		goto out;
 	/* tp_btf judges the ctime events in BPF (judge.c); raw_tp sends them here */
 	cs.judge.max_inodes = cs.o.max_inodes;
 	cs.judge.user = cs.o.judge_user;

@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 #include <jansson.h>
 #include "backend.h"
+#include "baseline.h"
 #include "checker.h"
 #include "escape.h"
 #include "events.h"
@@ -28,6 +29,7 @@
 
 #define MAX_OPS (4u << 20)		/* ordering observations kept (about 200 MB at most) */
 #define MG_BATCH_EVENTS 65536	/* events consumed before the loop checks signals again */
+#define CHECK_WL_FILES 2		/* files per thread of the built-in workload */
 
 struct check_opts {
 	enum mg_backend backend;
@@ -44,6 +46,7 @@ struct check_opts {
 	const char *baseline;		/* --baseline FILE */
 	double baseline_factor;
 	struct mg_figures base;		/* its figures */
+	char baseline_warn[700];	/* why its figures may differ (kernel, filesystem); "": none */
 };
 
 struct check_state {
@@ -64,6 +67,7 @@ struct check_state {
 	size_t npending;		/* at most MG_BATCH_EVENTS */
 	bool interrupted;		/* the built-in workload was stopped by SIGINT/SIGTERM */
 	FILE *junit;			/* --junit, opened before the run */
+	const char *wl_fs;		/* mg_fs_name() of the built-in workload's directory */
 	int64_t last_offset;		/* CLOCK_REALTIME - CLOCK_MONOTONIC at the last sample, ns */
 	int64_t last_halfwidth;		/* that sample's uncertainty, ns */
 	uint64_t last_sample;		/* CLOCK_MONOTONIC just before that sample was read */
@@ -82,6 +86,13 @@ struct check_state {
  * (MG_EXIT_USAGE with one line printed); --help exits 0 after printing usage.
  */
 int check_parse_opts(struct check_opts *o, int argc, char **argv);
+/*
+ * Load --baseline (if given) and refuse it, with one line and MG_EXIT_USAGE, when
+ * it is not a report of this run's workload (baseline.h); before anything is
+ * loaded. A kernel or filesystem that differ: o->baseline_warn, printed on
+ * stderr in text mode (JSON: "baseline_warning"). Returns 0 or an exit code.
+ */
+int check_baseline_open(struct check_opts *o);
 /* One line for gate i: "0.31 <= 0.7 (limit)" and/or "... allowed (baseline ...)". */
 void check_gate_text(const struct check_state *cs, int i, char *buf, size_t len);
 /* The name to print for a violation (the event's, or the built-in workload's file), or NULL. */

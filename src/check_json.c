@@ -48,10 +48,8 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 	json_object_set_new(o, "duration_s", json_real(rep->seconds));
 	json_object_set_new(o, "workload", json_string(cs->o.argv ? "command" : "built-in"));
 	if (cs->o.argv) {
-		a = json_array();
-		for (char **p = cs->o.argv; *p; p++)
-			json_array_append_new(a, mg_json_cstr(*p));
-		json_object_set_new(o, "command", a);
+		/* the same encoding --baseline compares (baseline.c) */
+		json_object_set_new(o, "command", mg_argv_json(cs->o.argv));
 		json_object_set_new(o, "command_status", json_integer(cs->run.child_status));
 	}
 	if (!cs->o.argv) {
@@ -61,7 +59,14 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 				    json_string(mg_kdev_str(cs->wl.dir_dev, dev)) : json_null());
 		json_object_set_new(wd, "mount", cs->wl.have_dir_dev ? json_mount(cs->wl.dir_dev) :
 				    json_null());
+		json_object_set_new(wd, "fs", json_string(cs->wl_fs ? cs->wl_fs : "unknown"));
 		json_object_set_new(o, "workload_dir", wd);
+		/* what makes two built-in runs the same workload (--baseline), beside the fs */
+		wd = json_object();
+		json_object_set_new(wd, "threads", json_integer((json_int_t)cs->o.threads));
+		json_object_set_new(wd, "files_per_thread", json_integer(CHECK_WL_FILES));
+		json_object_set_new(wd, "rate_per_thread", json_integer((json_int_t)cs->o.rate));
+		json_object_set_new(o, "workload_params", wd);
 	}
 	jd = json_object();
 	mg_judge_describe(&cs->judge, judged, sizeof(judged));
@@ -179,6 +184,8 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 	if (cs->o.baseline) {
 		json_object_set_new(o, "baseline_file", mg_json_cstr(cs->o.baseline));
 		json_object_set_new(o, "baseline_factor", json_real(cs->o.baseline_factor));
+		if (cs->o.baseline_warn[0])
+			json_object_set_new(o, "baseline_warning", mg_json_cstr(cs->o.baseline_warn));
 	}
 	a = json_array();
 	vs = mg_checker_reports(cs->chk, &n);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 #include "check_int.h"
 #include "opts.h"
 
@@ -25,7 +26,10 @@ static int usage(FILE *f, int code)
 		"Floor gates (off unless set; a correct kernel makes every update fine-grained when\n"
 		"each one follows a query):\n"
 		"      --baseline FILE     fail when a floor figure grows past the one in FILE (an\n"
-		"                          earlier check --json report of the same workload)\n"
+		"                          earlier check --json report of the same workload: the\n"
+		"                          same COMMAND argv, or the built-in one with the same\n"
+		"                          --threads and --rate; any duration); another workload\n"
+		"                          is refused (exit 2), another kernel or filesystem noted\n"
 		"      --baseline-factor F allowed growth: baseline * F + slack (default 2; slack 0.02,\n"
 		"                          or 1000/s for floor_swaps_per_sec)\n"
 		"  --max-floor-swap-ratio R        floor_swaps / ctime_updates\n"
@@ -151,3 +155,41 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 	return MG_EXIT_OK;
 }
 
+
+int check_baseline_open(struct check_opts *o)
+{
+	struct mg_workload_id base, now = { 0 };
+	struct utsname u;
+	char e[1200];
+	int r;
+
+	o->baseline_warn[0] = 0;
+	if (!o->baseline)
+		return MG_EXIT_OK;
+	if ((r = mg_baseline_load(o->baseline, &o->base, &base, e, sizeof(e))))
+		return mg_err(MG_EXIT_USAGE, "check: %s", e);
+	if (!uname(&u))
+		snprintf(now.release, sizeof(now.release), "%s", u.release);
+	now.command = o->argv != NULL;
+	if (o->argv && !(now.argv = mg_argv_json(o->argv))) {
+		mg_workload_id_free(&base);
+		return mg_err(MG_EXIT_FAIL, "out of memory");
+	}
+	if (!o->argv) {
+		now.have_params = true;
+		now.threads = o->threads;
+		now.files = CHECK_WL_FILES;
+		now.rate = o->rate;
+		/* the fresh directory is made in --dir, on its filesystem; else a tmpfs */
+		snprintf(now.fs, sizeof(now.fs), "%s", o->dir ? mg_fs_name(o->dir) : "tmpfs");
+	}
+	r = mg_workload_id_compare(o->baseline, &base, &now, e, sizeof(e), o->baseline_warn,
+				   sizeof(o->baseline_warn));
+	mg_workload_id_free(&base);
+	mg_workload_id_free(&now);
+	if (r)
+		return mg_err(MG_EXIT_USAGE, "check: %s", e);
+	if (o->baseline_warn[0] && !mg_json_output)
+		fprintf(stderr, "mgtrace: %s\n", o->baseline_warn);
+	return MG_EXIT_OK;
+}

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* verdict.c - floor figures, gates and the verdict of `mgtrace check` (see verdict.h). */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <jansson.h>
 #include "util.h"
 #include "steps.h"
 #include "verdict.h"
@@ -61,54 +59,6 @@ void mg_figures_from_report(struct mg_figures *out, const struct mg_report *rep)
 			f->value = d ? (double)n->total / (double)d->total : n->total / rep->seconds;
 		}
 	}
-}
-
-int mg_baseline_load(const char *path, struct mg_figures *out, char *err, size_t errlen)
-{
-	json_error_t je;
-	json_t *root, *figo, *type;
-	int i, found = 0;
-
-	memset(out, 0, sizeof(*out));
-	root = json_load_file(path, JSON_DISABLE_EOF_CHECK, &je);
-	if (!root) {
-		FILE *f = fopen(path, "re");
-		int e = f ? EINVAL : errno;
-
-		if (f)
-			fclose(f);
-		if (e == EINVAL)
-			snprintf(err, errlen, "baseline '%s' is not JSON: %s (line %d)", path, je.text,
-				 je.line);
-		else
-			snprintf(err, errlen, "cannot read baseline '%s': %s", path, strerror(e));
-		return -e;
-	}
-	type = json_object_get(root, "type");
-	figo = json_object_get(root, "floor_figures");
-	if (!json_is_string(type) || strcmp(json_string_value(type), "check") || !json_is_object(figo)) {
-		snprintf(err, errlen, "baseline '%s' is not a report of mgtrace check --json "
-			 "with floor_figures", path);
-		json_decref(root);
-		return -EINVAL;
-	}
-	for (i = 0; i < MG_F_NR; i++) {
-		json_t *v = json_object_get(figo, figs[i].name);
-
-		if (json_is_number(v)) {
-			out->f[i].have = true;
-			out->f[i].value = json_number_value(v);
-			found++;
-		} else {
-			snprintf(out->f[i].why, sizeof(out->f[i].why), "unavailable in the baseline");
-		}
-	}
-	json_decref(root);
-	if (!found) {
-		snprintf(err, errlen, "baseline '%s' has no floor figure", path);
-		return -EINVAL;
-	}
-	return 0;
 }
 
 int mg_gates_eval(struct mg_gate gates[MG_F_NR], const struct mg_figures *now,

@@ -2,7 +2,7 @@
 /*
  * verdict.h - the floor figures of a `mgtrace check` window, the gates on them
  * (absolute thresholds, off by default, and a baseline from an earlier
- * report), and the verdict. Pure logic: no BPF, no I/O but the baseline file;
+ * report, read by baseline.c), and the verdict. Pure logic: no BPF, no I/O;
  * unit-tested in tests/unit_tests.c.
  *
  * The floor figures are ratios and rates of the counters of `mgtrace stat`
@@ -69,13 +69,6 @@ struct mg_gate {
 #define MG_BASELINE_FACTOR_DEFAULT 2.0
 #define MG_BASELINE_SLACK 0.02
 #define MG_BASELINE_SLACK_PER_SEC 1000.0
-
-/*
- * Read the figures of an earlier `mgtrace check --json` report (its
- * "floor_figures" object). Returns 0, or -ENOENT/-EACCES/... (cannot read),
- * -EINVAL (not a check report, or no figures), with err set to one line.
- */
-int mg_baseline_load(const char *path, struct mg_figures *out, char *err, size_t errlen);
 
 /*
  * Evaluate the gates of every figure: absolute limits (limits[f] < 0: off) and,

@@ -58,6 +58,8 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
   count-ended FILE             stat -c N -- COMMAND: ended by the count, status 143
   map-full FILE                check --max-inodes 1 judged in BPF: map full, untracked, inconclusive
   inject-lost FILE N RC        MGTRACE_TEST_INJECT=N, small ring buffer: records lost, N counted
+  baseline-used FILE BASE      check --baseline BASE: accepted without a warning, and every
+                               figure BASE has gates FILE's run (the baseline column equal)
   set-figure IN OUT FIGURE V   (tool) write check report IN to OUT with floor figure FIGURE = V
   probe-field KEY...           (extractor) probe --json on stdin: the first KEY set (not null)
 
@@ -703,6 +705,21 @@ def probe_field(p, keys):
     return next((p[k] for k in keys if p.get(k) is not None), None)
 
 
+def check_baseline_used(c, r, base, path):
+    """check --baseline PATH (report base): accepted silently, its figures gate the run."""
+    c.check(r.get("baseline_file") == path, f"baseline_file {r.get('baseline_file')!r} is {path!r}")
+    c.check("baseline_warning" not in r, f"no baseline_warning ({r.get('baseline_warning')!r})")
+    c.check(r.get("workload") == base.get("workload") and r.get("command") == base.get("command")
+            and r.get("workload_params") == base.get("workload_params"),
+            f"the same workload as the baseline: {r.get('workload')} {r.get('command')} "
+            f"{r.get('workload_params')}")
+    gates = {g["figure"]: g for g in r.get("gates", [])}
+    figs = base.get("floor_figures", {})
+    c.check(bool(figs) and all(gates.get(k, {}).get("baseline") == v for k, v in figs.items()),
+            f"every baseline figure gates the run: {figs} vs "
+            f"{ {k: g.get('baseline') for k, g in gates.items()} }")
+
+
 def set_figure(src, dst, figure, value):
     """Write a copy of check report src to dst with one floor figure doctored (a baseline
     that must fail)."""
@@ -1111,6 +1128,16 @@ def selftest_host(results):
     run("workload-dir: another device", check_workload_dir, wd, "7:1", "/m x")
     run("workload-dir: another mount point", check_workload_dir, wd, "7:0", "/m")
     run("workload-dir: a FAIL verdict", check_workload_dir, dict(wd, verdict="FAIL"), "7:0", "/m x")
+    bs = {"workload": "command", "command": ["sh", "-c", "x"], "floor_figures": {"floor_swaps_per_sec": 2.5}}
+    used = {"workload": "command", "command": ["sh", "-c", "x"], "baseline_file": "b.json",
+            "gates": [{"figure": "floor_swaps_per_sec", "baseline": 2.5},
+                      {"figure": "floor_swaps_per_update", "baseline": None}]}
+    run("baseline-used: accepted and gating", check_baseline_used, used, bs, "b.json", want_fail=False)
+    run("baseline-used: another file", check_baseline_used, used, bs, "c.json")
+    run("baseline-used: a warning", check_baseline_used, dict(used, baseline_warning="kernel"), bs, "b.json")
+    run("baseline-used: another command", check_baseline_used, dict(used, command=["sh"]), bs, "b.json")
+    run("baseline-used: a figure not gated", check_baseline_used, used,
+        dict(bs, floor_figures={"floor_swaps_per_update": 0.5}), "b.json")
     run("trace-dev: 5 events on 0:5", check_trace_dev, seq, "0:5", 5, want_fail=False)
     run("trace-dev: another device", check_trace_dev, seq, "7:0", 5)
     run("trace-dev: 4 events where 5 are wanted", check_trace_dev, seq[:5], "0:5", 5)
@@ -1489,6 +1516,7 @@ HOST_CMDS = {
     "count-ended": lambda c, a: check_count_ended(c, load_lines(a[0])),
     "map-full": lambda c, a: check_map_full(c, first_report(a[0])),
     "inject-lost": lambda c, a: check_inject_lost(c, first_report(a[0]), int(a[1]), int(a[2])),
+    "baseline-used": lambda c, a: check_baseline_used(c, first_report(a[0]), first_report(a[1]), a[1]),
     "set-figure": lambda c, a: set_figure(a[0], a[1], a[2], float(a[3])),
     "probe-field": lambda c, a: probe_field(json.load(sys.stdin), a),
 }

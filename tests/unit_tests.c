@@ -29,6 +29,7 @@
 #include "report.h"
 #include "util.h"
 #include "verdict.h"
+#include "baseline.h"
 #include "top_int.h"
 
 static int passed, failed;
@@ -1577,6 +1578,120 @@ static void test_checker(void)
 
 /* ---- floor figures, gates, baseline, verdict ---- */
 
+/* Write text to a fresh temporary file; its path in path (a mkstemp template). */
+static void write_tmp(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	fputs(text, f);
+	fclose(f);
+}
+
+/*
+ * --baseline's workload identity (baseline.c): a report of another COMMAND, of the
+ * built-in workload against a COMMAND, or of the built-in workload with other threads
+ * or rate is refused; the same argv or parameters pass whatever the duration; another
+ * kernel or filesystem only warns.
+ */
+static void test_baseline_workload(void)
+{
+	char pc[] = "/tmp/mgtrace-unit-XXXXXX", pb[] = "/tmp/mgtrace-unit-XXXXXX";
+	char *argv_same[] = { "sh", "-c", "touch x\n\xff", NULL };
+	char *argv_other[] = { "sh", "-c", "touch y", NULL };
+	char *argv_more[] = { "sh", "-c", "touch x\n\xff", "", NULL };
+	struct mg_workload_id cmd, bi, now = { 0 };
+	struct mg_figures fig;
+	char err[600], warn[600];
+	json_t *a;
+	char *s;
+
+	/* the report's own encoding of an argv that is not valid UTF-8 */
+	a = mg_argv_json(argv_same);
+	s = json_dumps(a, JSON_COMPACT);
+	json_decref(a);
+	{
+		char text[400];
+
+		snprintf(text, sizeof(text), "{\"type\":\"check\",\"kernel_release\":\"6.18.0\","
+			 "\"workload\":\"command\",\"command\":%s,\"duration_s\":0.01,"
+			 "\"floor_figures\":{\"floor_swaps_per_sec\":5}}\n", s);
+		write_tmp(pc, text);
+	}
+	free(s);
+	write_tmp(pb, "{\"type\":\"check\",\"kernel_release\":\"6.18.0\",\"workload\":\"built-in\","
+		  "\"workload_dir\":{\"dev\":\"0:39\",\"mount\":null,\"fs\":\"tmpfs\"},"
+		  "\"workload_params\":{\"threads\":2,\"files_per_thread\":2,\"rate_per_thread\":20000},"
+		  "\"duration_s\":3.0,\"floor_figures\":{\"floor_swaps_per_update\":0.4}}\n");
+	ASSERT_EQ(mg_baseline_load(pc, &fig, &cmd, err, sizeof(err)), 0, "baseline: a COMMAND report "
+		  "loads: %s", err);
+	ASSERT_EQ(mg_baseline_load(pb, &fig, &bi, err, sizeof(err)), 0, "baseline: a built-in "
+		  "report loads: %s", err);
+	CHECK(IS_TRUE(cmd.command) && IS_TRUE(bi.have_params) && EQ(bi.threads, 2) &&
+	      EQ(bi.files, 2) && EQ(bi.rate, 20000) && !strcmp(bi.fs, "tmpfs") &&
+	      !strcmp(bi.release, "6.18.0"), "baseline: the identity is read (fs %s)", bi.fs);
+
+	/* COMMAND: the same argv (escaped bytes included) passes, silently */
+	snprintf(now.release, sizeof(now.release), "6.18.0");
+	now.command = true;
+	now.argv = mg_argv_json(argv_same);
+	CHECK(EQ(mg_workload_id_compare(pc, &cmd, &now, err, sizeof(err), warn, sizeof(warn)), 0) &&
+	      EQ(warn[0], 0), "baseline: the same COMMAND passes (%s)", warn);
+	mg_workload_id_free(&now);
+	now.argv = mg_argv_json(argv_other);
+	CHECK(EQ(mg_workload_id_compare(pc, &cmd, &now, err, sizeof(err), warn, sizeof(warn)),
+		 -EINVAL) && strstr(err, "is of another workload") && strstr(err, "touch y") &&
+	      !strchr(err, '\n'), "baseline: another COMMAND is refused in one line: %s", err);
+	mg_workload_id_free(&now);
+	now.argv = mg_argv_json(argv_more);
+	ASSERT_EQ(mg_workload_id_compare(pc, &cmd, &now, err, sizeof(err), warn, sizeof(warn)),
+		  -EINVAL, "baseline: an argv with one more (empty) argument is another COMMAND");
+	mg_workload_id_free(&now);
+
+	/* built-in against a COMMAND, both ways */
+	now = (struct mg_workload_id){ .have_params = true, .threads = 2, .files = 2, .rate = 20000 };
+	snprintf(now.release, sizeof(now.release), "6.18.0");
+	snprintf(now.fs, sizeof(now.fs), "tmpfs");
+	ASSERT_EQ(mg_workload_id_compare(pc, &cmd, &now, err, sizeof(err), warn, sizeof(warn)),
+		  -EINVAL, "baseline: a COMMAND's report cannot gate the built-in workload");
+	CHECK(strstr(err, "COMMAND [\"sh\",\"-c\",\"touch x\\n\\\\xff\"]") != NULL,
+	      "baseline: the refusal shows the argv as JSON: %s", err);
+	/* built-in: same parameters pass (the duration is not compared); others are refused */
+	CHECK(EQ(mg_workload_id_compare(pb, &bi, &now, err, sizeof(err), warn, sizeof(warn)), 0) &&
+	      EQ(warn[0], 0), "baseline: the same built-in workload passes (%s)", warn);
+	now.threads = 1;
+	CHECK(EQ(mg_workload_id_compare(pb, &bi, &now, err, sizeof(err), warn, sizeof(warn)),
+		 -EINVAL) && strstr(err, "2 threads") && strstr(err, "1 threads"),
+	      "baseline: other --threads are another workload: %s", err);
+	now.threads = 2;
+	now.rate = 0;
+	ASSERT_EQ(mg_workload_id_compare(pb, &bi, &now, err, sizeof(err), warn, sizeof(warn)),
+		  -EINVAL, "baseline: another --rate is another workload");
+	now.rate = 20000;
+	now.files = 3;
+	ASSERT_EQ(mg_workload_id_compare(pb, &bi, &now, err, sizeof(err), warn, sizeof(warn)),
+		  -EINVAL, "baseline: other files per thread are another workload");
+	now.files = 2;
+	/* another kernel or filesystem: accepted, with one line naming both */
+	snprintf(now.release, sizeof(now.release), "6.19.0");
+	snprintf(now.fs, sizeof(now.fs), "xfs");
+	CHECK(EQ(mg_workload_id_compare(pb, &bi, &now, err, sizeof(err), warn, sizeof(warn)), 0) &&
+	      strstr(warn, "kernel 6.18.0 (this run: 6.19.0)") &&
+	      strstr(warn, "filesystem tmpfs (this run: xfs)") && !strchr(warn, '\n'),
+	      "baseline: another kernel and filesystem warn, not refuse: %s", warn);
+	/* an older report without the parameters: accepted, with a warning */
+	bi.have_params = false;
+	snprintf(now.release, sizeof(now.release), "6.18.0");
+	snprintf(now.fs, sizeof(now.fs), "tmpfs");
+	CHECK(EQ(mg_workload_id_compare(pb, &bi, &now, err, sizeof(err), warn, sizeof(warn)), 0) &&
+	      strstr(warn, "does not record"), "baseline: no parameters recorded: a warning: %s",
+	      warn);
+	mg_workload_id_free(&cmd);
+	mg_workload_id_free(&bi);
+	unlink(pc);
+	unlink(pb);
+}
+
 static void test_verdict(void)
 {
 	struct mg_figures now = { 0 }, base = { 0 };
@@ -1584,6 +1699,7 @@ static void test_verdict(void)
 	double off[MG_F_NR] = { -1, -1, -1, -1 }, lim[MG_F_NR] = { 0.7, -1, -1, -1 };
 	struct mg_verdict v;
 	char path[] = "/tmp/mgtrace-unit-XXXXXX", err[300];
+	struct mg_workload_id bid;
 	FILE *f;
 	int fd;
 
@@ -1614,21 +1730,30 @@ static void test_verdict(void)
 	/* baseline files */
 	fd = mkstemp(path);
 	f = fdopen(fd, "w");
-	fprintf(f, "{\"type\":\"check\",\"floor_figures\":{\"floor_swaps_per_update\":0.25,"
-		   "\"floor_swaps_per_sec\":12.5}}\n");
+	fprintf(f, "{\"type\":\"check\",\"workload\":\"built-in\",\"floor_figures\":"
+		   "{\"floor_swaps_per_update\":0.25,\"floor_swaps_per_sec\":12.5}}\n");
 	fclose(f);
-	CHECK(EQ(mg_baseline_load(path, &base, err, sizeof(err)), 0) &&
+	CHECK(EQ(mg_baseline_load(path, &base, &bid, err, sizeof(err)), 0) &&
 	      IS_TRUE(base.f[MG_F_SWAPS_PER_UPDATE].have) &&
 	      EQ(base.f[MG_F_SWAPS_PER_UPDATE].value, 0.25) &&
-	      IS_FALSE(base.f[MG_F_FINE_PER_UPDATE].have), "verdict: a check report loads as a baseline");
+	      IS_FALSE(base.f[MG_F_FINE_PER_UPDATE].have) && IS_FALSE(bid.command) &&
+	      IS_FALSE(bid.have_params), "verdict: a check report loads as a baseline");
+	mg_workload_id_free(&bid);
 	f = fopen(path, "w");
 	fprintf(f, "{\"type\":\"stat\"}\n");
 	fclose(f);
-	CHECK(EQ(mg_baseline_load(path, &base, err, sizeof(err)), -EINVAL),
+	CHECK(EQ(mg_baseline_load(path, &base, &bid, err, sizeof(err)), -EINVAL),
 	      "verdict: a stat report is refused as a baseline: %s", err);
+	f = fopen(path, "w");
+	fprintf(f, "{\"type\":\"check\",\"floor_figures\":{\"floor_swaps_per_sec\":1}}\n");
+	fclose(f);
+	CHECK(EQ(mg_baseline_load(path, &base, &bid, err, sizeof(err)), -EINVAL) &&
+	      strstr(err, "does not record its workload"),
+	      "verdict: a check report without its workload is refused: %s", err);
 	unlink(path);
-	CHECK(EQ(mg_baseline_load(path, &base, err, sizeof(err)), -ENOENT),
+	CHECK(EQ(mg_baseline_load(path, &base, &bid, err, sizeof(err)), -ENOENT),
 	      "verdict: a missing baseline is -ENOENT: %s", err);
+	test_baseline_workload();
 
 	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5 });
 	ASSERT_EQ(v.code, 0, "verdict: nothing wrong is PASS");

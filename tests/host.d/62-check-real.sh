@@ -128,3 +128,36 @@ badcase "check: baseline that is not a check report" 2 "not a report of mgtrace 
 badcase "check: baseline that is not JSON" 2 "is not JSON" $MG check --baseline /proc/version -d 0.2
 badcase "check: missing baseline" 2 "cannot read baseline" $MG check --baseline /nonexistent -d 0.2
 badcase "check: baseline factor below 1" 2 "baseline-factor" $MG check --baseline-factor 0.5
+# 7b. the baseline must be of the same workload (a new user's finding: a COMMAND's report gated
+# the built-in workload and failed floor_swaps_per_sec): another workload is refused in one
+# line, exit 2, before anything is loaded; the same COMMAND's report is accepted and gates the
+# run (factor 1000: this case is about acceptance, case 7 about the gate's sensitivity)
+python3 tests/checkjson.py baseline-used "$T/check-base2.json" "$T/check-base1.json" > "$T/base2.chk" 2>&1
+tally check-base2-used "$T/base2.chk"
+loop="for i in \$(seq 50); do touch $T/bx; stat $T/bx >/dev/null; done"
+check_case check-base-cmd1 0 --verdict PASS --command -- -- sh -c "$loop"
+check_case check-base-cmd2 0 --verdict PASS --command -- --baseline "$T/check-base-cmd1.json" \
+	--baseline-factor 1000 -- sh -c "$loop"
+python3 tests/checkjson.py baseline-used "$T/check-base-cmd2.json" "$T/check-base-cmd1.json" \
+	> "$T/base-cmd2.chk" 2>&1
+tally check-base-cmd2-used "$T/base-cmd2.chk"
+badcase "check: a COMMAND's baseline for the built-in workload" 2 "is of another workload: COMMAND" \
+	$MG check --baseline "$T/check-base-cmd1.json" -d 0.3
+badcase "check: a baseline of another COMMAND" 2 "is of another workload" \
+	$MG check --baseline "$T/check-base-cmd1.json" -- sh -c "$loop; true"
+badcase "check: a built-in baseline for a COMMAND" 2 "is of another workload: the built-in" \
+	$MG check --baseline "$T/check-base1.json" -- sh -c "$loop"
+badcase "check: a built-in baseline of other --threads" 2 "(1 threads, .*this run: .*(2 threads" \
+	$MG check --baseline "$T/check-base1.json" --threads 2 -d 0.3
+# another kernel release: accepted, one line naming both (what a baseline is for)
+python3 - "$T/check-base1.json" "$T/otherkernel.json" <<'PY'
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+r["kernel_release"] = "0.0.0-other"
+open(sys.argv[2], "w").write(json.dumps(r) + "\n")
+PY
+$MG check --duration 0.3 --threads 1 --baseline "$T/otherkernel.json" --baseline-factor 1000 \
+	> /dev/null 2> "$T/otherkernel.err"; rc=$?
+[ $rc = 0 ] && [ "$(grep -c "baseline '.*' was recorded on kernel 0.0.0-other (this run: $(uname -r))" \
+	"$T/otherkernel.err")" = 1 ] && ok "baseline of another kernel: accepted, one warning line" \
+	|| bad "baseline of another kernel: rc $rc: $(cat "$T/otherkernel.err")"
