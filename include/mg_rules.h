@@ -110,6 +110,10 @@ struct mg_rhist {
 
 /* Per-inode state. All zero: an inode not seen yet. */
 struct mg_rstate {
+	unsigned long long quiet;	/* mg_rule_fp() of max while a getattr of it would
+					 * change nothing (mg_rule_quiet()), else 0; set last
+					 * by mg_rule_event(), read without the lock. First:
+					 * in the cache line of the map value's lock */
 	unsigned char known;		/* max holds a ctime */
 	unsigned char have_prev;	/* prev holds the ctime before max */
 	unsigned char src;		/* MG_SRC_* of max */
@@ -127,9 +131,6 @@ struct mg_rstate {
 	struct mg_robs max;		/* the observation that set the latest ctime */
 	struct mg_robs pend;		/* the held getattr (pending) and the newer value */
 	struct mg_robs pend_earlier;	/* it was older than */
-	unsigned long long quiet;	/* mg_rule_fp() of max while a getattr of it would
-					 * change nothing (mg_rule_quiet()), else 0; set last
-					 * by mg_rule_event(), read without the lock */
 };
 
 /* A violation: the earlier observation and the later one that contradicts it. */
@@ -534,8 +535,13 @@ MG_RULE_INLINE int mg_rule_is_quiet(unsigned long long q, const struct mg_rin *i
 MG_RULE_INLINE void mg_rule_event(struct mg_rstate *s, const struct mg_rin *in,
 				  long long tai_minus_real, struct mg_rout *out)
 {
+	unsigned long long q;
+
 	mg_rule_event_(s, in, tai_minus_real, out);
-	s->quiet = mg_rule_quiet(s);
+	q = mg_rule_quiet(s);
+	if (s->quiet != q)	/* written only when it changes: readers on other CPUs
+				 * keep their copy of the line */
+		s->quiet = q;
 }
 
 /* End of the stream: judge a getattr still held (its swap never came). */
