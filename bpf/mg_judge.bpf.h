@@ -197,6 +197,15 @@ static __always_inline void mg_judge_read_context(struct mg_judge_scratch *sc,
 }
 
 /*
+ * How mg_judge() reads an event's context when the rules need it: tp_btf
+ * programs read it (mg_judge_read_context); the test program, which carries
+ * the context in its input, defines this as nothing before including this file.
+ */
+#ifndef MG_JUDGE_READ_CONTEXT
+#define MG_JUDGE_READ_CONTEXT(sc, jc, rb, wb) mg_judge_read_context(sc, jc, rb, wb)
+#endif
+
+/*
  * Judge sc->in, an event of inode key (its name: from inode when not NULL,
  * else from name; read only when the inode enters the map). Counts in jc,
  * reports violations to rb (wb: wakeup threshold in bytes, 0: wake every time).
@@ -204,9 +213,10 @@ static __always_inline void mg_judge_read_context(struct mg_judge_scratch *sc,
  * tp_btf), only if the rules need them (mg_rule_needs_context: decided on the
  * state read without the lock, checked again under it); false: sc->in carries
  * them (read by the caller, or the test program's). entry_times: updates carry
- * their entry time (function probes).
+ * their entry time (function probes). Returns the path taken (enum
+ * mg_judge_path: the test program checks it).
  */
-static __always_inline void mg_judge(struct mg_judge_scratch *sc, struct mg_judge_counts *jc,
+static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge_counts *jc,
 				     const struct mg_inode_key *key, struct inode *inode,
 				     const char *name, void *rb, __u64 wb, bool lazy,
 				     bool entry_times)
@@ -230,7 +240,7 @@ static __always_inline void mg_judge(struct mg_judge_scratch *sc, struct mg_judg
 		v = bpf_map_lookup_elem(&inodes, key);
 		if (!v) {
 			MG_JADD(jc->untracked, 1);
-			return;
+			return MG_JPATH_NOT_JUDGED;
 		}
 	}
 	/* a getattr that changes nothing: counted as of this one load, no lock taken */
@@ -239,28 +249,28 @@ static __always_inline void mg_judge(struct mg_judge_scratch *sc, struct mg_judg
 			MG_JADD(jc->by_kind[kind], 1);
 		MG_JADD(jc->quiet, 1);
 		MG_JADD(jc->context_free, 1);
-		return;
+		return MG_JPATH_QUIET;
 	}
 	mg_rule_out_init(&sc->out);
 	/* a racy read: the decision is checked again under the lock */
 	if (!have_ctx && mg_rule_needs_context(&v->s, &sc->in, entry_times)) {
-		mg_judge_read_context(sc, jc, rb, wb);
+		MG_JUDGE_READ_CONTEXT(sc, jc, rb, wb);
 		have_ctx = true;
 	}
 	/* without the kfunc user space judges (mg_judge_pre_load): never taken, the
 	 * verifier drops the rest where it is absent */
 	if (!bpf_res_spin_lock || bpf_res_spin_lock(&v->lock)) {
 		MG_JADD(jc->lock_failed, 1);
-		return;
+		return MG_JPATH_NOT_JUDGED;
 	}
 	if (!have_ctx && mg_rule_needs_context(&v->s, &sc->in, entry_times)) {
 		/* another CPU changed the inode since: read it and judge then */
 		bpf_res_spin_unlock(&v->lock);
-		mg_judge_read_context(sc, jc, rb, wb);
+		MG_JUDGE_READ_CONTEXT(sc, jc, rb, wb);
 		have_ctx = true;
 		if (bpf_res_spin_lock(&v->lock)) {
 			MG_JADD(jc->lock_failed, 1);
-			return;
+			return MG_JPATH_NOT_JUDGED;
 		}
 	}
 	mg_rule_event(&v->s, &sc->in, judge_tai_minus_real, &sc->out);
@@ -290,6 +300,7 @@ static __always_inline void mg_judge(struct mg_judge_scratch *sc, struct mg_judg
 			MG_JADD(jc->violations[sc->out.viol[i].kind], 1);
 		mg_judge_report(rb, wb, jc, key, v, &sc->out.viol[i], false);
 	}
+	return have_ctx ? MG_JPATH_CONTEXT : MG_JPATH_NO_CONTEXT;
 }
 
 /*

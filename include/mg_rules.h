@@ -805,6 +805,14 @@ struct mg_vrec {
 	struct mg_robs earlier, later;
 };
 
+/* The path mg_judge() (bpf/mg_judge.bpf.h) took for an event: judgetest's return value. */
+enum mg_judge_path {
+	MG_JPATH_CONTEXT = 1,	/* judged under the lock, with its clocks, task and CPU */
+	MG_JPATH_NO_CONTEXT,	/* judged under the lock, no context read (mg_rule_needs_context) */
+	MG_JPATH_QUIET,		/* a getattr found quiet without the lock (mg_rule_is_quiet) */
+	MG_JPATH_NOT_JUDGED,	/* untracked (map full) or the lock failed */
+};
+
 /*
  * TEST ONLY (MGTRACE_TEST_INJECT=1): the input of bpf/judgetest.bpf.c, a
  * syscall program run with BPF_PROG_TEST_RUN that judges one synthetic event

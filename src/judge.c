@@ -178,22 +178,41 @@ void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
 			 (unsigned long long)j->sum.context_free, (unsigned long long)j->sum.quiet);
 }
 
-/* The two synthetic swaps of made-up inode ino: 2000.000000500, then 1999.000000500 2 s on. */
-static void inject_events(struct mg_judge_test_ctx ev[2], uint64_t ino, uint64_t t0)
+#define INJECT_EVENTS 4
+
+/*
+ * The synthetic events of made-up inode ino: a swap to 2000.000000500, two
+ * getattrs of it (0.5 s and 1 s on), then a swap to 1999.000000500 2 s after the
+ * first: a regression beyond every window. In BPF the first getattr is judged
+ * without its context and the second without the lock (want[]: enum
+ * mg_judge_path), so the injected regression is found after both new paths ran.
+ */
+static const unsigned int inject_want[INJECT_EVENTS] = {
+	MG_JPATH_CONTEXT, MG_JPATH_NO_CONTEXT, MG_JPATH_QUIET, MG_JPATH_CONTEXT,
+};
+
+static void inject_events(struct mg_judge_test_ctx ev[INJECT_EVENTS], uint64_t ino, uint64_t t0)
 {
+	static const long long sec[INJECT_EVENTS] = { 2000, 2000, 2000, 1999 };
+	static const unsigned int kind[INJECT_EVENTS] = {
+		MG_EV_CTIME_SWAP, MG_EV_STAT, MG_EV_STAT, MG_EV_CTIME_SWAP,
+	};
 	int i;
 
-	memset(ev, 0, 2 * sizeof(*ev));
-	for (i = 0; i < 2; i++) {
+	memset(ev, 0, INJECT_EVENTS * sizeof(*ev));
+	for (i = 0; i < INJECT_EVENTS; i++) {
 		ev[i].key = (struct mg_inode_key){ .ino = ino, .dev = 0, .gen = 0 };
 		strcpy(ev[i].name, "mgtrace-injected");
 		/* nanoseconds 500, the first swap replacing 100: not a reordered swap */
-		ev[i].in.o = (struct mg_robs){ .sec = 2000 - i, .nsec = 500, .kind = MG_EV_CTIME_SWAP,
-					       .t_ns = t0 + (uint64_t)i * 2000000000ull,
+		ev[i].in.o = (struct mg_robs){ .sec = sec[i], .nsec = 500, .kind = kind[i],
+					       .t_ns = t0 + (uint64_t)i * 2000000000ull / 3,
 					       .pid = (uint32_t)getpid() };
+		if (i == INJECT_EVENTS - 1)
+			ev[i].in.o.t_ns = t0 + 2000000000ull;
 		strcpy(ev[i].in.o.comm, "mgtrace-inject");
 		ev[i].in.time_gran = 1;
-		ev[i].in.cur_nsec = ev[i].in.old_nsec = 100;
+		if (kind[i] == MG_EV_CTIME_SWAP)
+			ev[i].in.cur_nsec = ev[i].in.old_nsec = 100;
 	}
 }
 
@@ -201,7 +220,7 @@ static void inject_events(struct mg_judge_test_ctx ev[2], uint64_t ino, uint64_t
 static int inject_bpf(struct mgtrace_bpf *skel, int n, uint64_t t0, char *why, size_t len)
 {
 	struct judgetest_bpf *t = judgetest_bpf__open();
-	struct mg_judge_test_ctx ev[2];
+	struct mg_judge_test_ctx ev[INJECT_EVENTS];
 	int err, i, k;
 
 	if (!t) {
@@ -217,7 +236,7 @@ static int inject_bpf(struct mgtrace_bpf *skel, int n, uint64_t t0, char *why, s
 	}
 	for (k = 1; k <= n; k++) {
 		inject_events(ev, (uint64_t)k, t0);
-		for (i = 0; i < 2; i++) {
+		for (i = 0; i < INJECT_EVENTS; i++) {
 			LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &ev[i], .ctx_size_in = sizeof(ev[i]));
 
 			if (bpf_prog_test_run_opts(bpf_program__fd(t->progs.judge_test), &o)) {
@@ -225,9 +244,11 @@ static int inject_bpf(struct mgtrace_bpf *skel, int n, uint64_t t0, char *why, s
 				snprintf(why, len, "BPF_PROG_TEST_RUN: %s", strerror(errno));
 				goto out;
 			}
-			if (o.retval) {
+			if (o.retval != inject_want[i]) {
 				err = -EIO;
-				snprintf(why, len, "judgetest.bpf.c returned %u", o.retval);
+				snprintf(why, len, "judgetest.bpf.c: event %d of injected inode %d took "
+					 "path %u (enum mg_judge_path), expected %u", i + 1, k,
+					 o.retval, inject_want[i]);
 				goto out;
 			}
 		}
@@ -242,7 +263,7 @@ int mg_judge_inject(struct mg_judge *j, struct mgtrace_bpf *skel, struct mg_chec
 {
 	const uint64_t S = 1000000000ull;
 	uint64_t now = mg_now_ns(), t0 = now > 2 * S ? now - 2 * S : 0;
-	struct mg_judge_test_ctx ev[2];
+	struct mg_judge_test_ctx ev[INJECT_EVENTS];
 	struct mg_event e;
 	int i, k;
 
@@ -250,11 +271,12 @@ int mg_judge_inject(struct mg_judge *j, struct mgtrace_bpf *skel, struct mg_chec
 		return inject_bpf(skel, n, t0, why, len);
 	for (k = 1; k <= n; k++) {
 		inject_events(ev, (uint64_t)k, t0);
-		for (i = 0; i < 2; i++) {
+		for (i = 0; i < INJECT_EVENTS; i++) {
 			e = (struct mg_event){ .ts_ns = ev[i].in.o.t_ns, .ino = (uint64_t)k,
 					       .ctime_sec = ev[i].in.o.sec, .ctime_nsec = 500,
-					       .old_nsec = 100, .cur_nsec = 100, .pid = ev[i].in.o.pid,
-					       .tgid = ev[i].in.o.pid, .kind = MG_EV_CTIME_SWAP,
+					       .old_nsec = ev[i].in.old_nsec,
+					       .cur_nsec = ev[i].in.cur_nsec, .pid = ev[i].in.o.pid,
+					       .tgid = ev[i].in.o.pid, .kind = ev[i].in.o.kind,
 					       .time_gran = 1 };
 			strcpy(e.comm, ev[i].in.o.comm);
 			strcpy(e.name, ev[i].name);

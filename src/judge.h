@@ -84,10 +84,12 @@ void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len);
 
 /*
  * TEST ONLY (MGTRACE_TEST_INJECT=n): for each of n made-up inodes (dev 0, ino
- * 1..n, "mgtrace-injected"), judge two synthetic ctime swaps, the second 1 s
- * earlier than the first and 2 s after it: n regressions. Judging in BPF, they
- * go through bpf/judgetest.bpf.c (BPF_PROG_TEST_RUN) into the session's maps
- * and ring buffer; else straight into c. Returns 0 or -errno, with why set.
+ * 1..n, "mgtrace-injected"), judge a synthetic ctime swap, two getattrs of its
+ * value, and a swap 1 s earlier than the first, 2 s after it: n regressions.
+ * Judging in BPF, they go through bpf/judgetest.bpf.c (BPF_PROG_TEST_RUN) into
+ * the session's maps and ring buffer, and each must take the path the tracepoint
+ * programs would (the getattrs: without context, then without the lock: -EIO
+ * otherwise); else straight into c. Returns 0 or -errno, with why set.
  */
 int mg_judge_inject(struct mg_judge *j, struct mgtrace_bpf *skel, struct mg_checker *c, int n,
 		    char *why, size_t len);
