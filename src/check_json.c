@@ -37,7 +37,7 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 		       const struct mg_verdict *v)
 {
 	const struct mg_check_stats *st = mg_checker_stats(cs->chk);
-	json_t *o = mg_run_json_header(&cs->run, "check"), *a, *inv, *jd;
+	json_t *o = mg_run_json_header(&cs->run, "check"), *a, *inv, *jd, *jk;
 	const struct mg_violation *vs;
 	size_t n, i;
 	char dev[MG_KDEV_STRLEN], nb[32], judged[512];
@@ -101,6 +101,15 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 				    "fine-stamp decision inverted (a test of the check itself)"));
 	inv = json_object();
 	json_object_set_new(inv, "events", json_integer((json_int_t)st->events));
+	/* the same window (attach to detach) as judged.events_without_*: the text's events line */
+	jk = json_object();
+	json_object_set_new(jk, "ctime_swap", json_integer((json_int_t)st->by_kind[MG_EV_CTIME_SWAP]));
+	json_object_set_new(jk, "ctime_skip", json_integer((json_int_t)st->by_kind[MG_EV_CTIME_SKIP]));
+	json_object_set_new(jk, "stat", json_integer((json_int_t)st->by_kind[MG_EV_STAT]));
+	json_object_set_new(jk, "ctime_set", json_integer((json_int_t)st->by_kind[MG_EV_CTIME_SET]));
+	json_object_set_new(jk, "floor", json_integer((json_int_t)(st->by_kind[MG_EV_FLOOR_SWAP] +
+			    st->by_kind[MG_EV_FLOOR_FAIL] + st->by_kind[MG_EV_FLOOR_UNKNOWN])));
+	json_object_set_new(inv, "events_by_kind", jk);
 	json_object_set_new(inv, "inodes", json_integer((json_int_t)st->inodes));
 	json_object_set_new(inv, "untracked_events", json_integer((json_int_t)st->untracked_events));
 	json_object_set_new(inv, "lock_failed_events",

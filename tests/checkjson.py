@@ -309,6 +309,14 @@ def check_check(c, objs, verdict="PASS", builtin=True, min_lost=0, expect_breach
     c.check(r["exit_code"] == {"PASS": 0, "FAIL": 1, "INCONCLUSIVE": 4}[verdict], "exit_code matches the verdict")
     inv = r["invariants"]
     c.check(inv["events"] > 0 and inv["inodes"] > 0, f"{inv['events']} events on {inv['inodes']} inodes")
+    k = inv.get("events_by_kind")
+    if c.check(k is not None, "invariants.events_by_kind is there"):
+        c.check(sum(k.values()) == inv["events"], f"events by kind {k} sum to events {inv['events']}")
+        j = r["judged"]
+        if j["where"] == "bpf":
+            c.check(j["events_without_lock"] <= j["events_without_context_read"] <= k["stat"],
+                    f"getattrs without the lock {j['events_without_lock']} <= without context "
+                    f"{j['events_without_context_read']} <= judged getattrs {k['stat']}")
     if builtin:
         c.check(inv.get("ordering_modifications", 0) > 0,
                 f"cross-file ordering checked on {inv.get('ordering_modifications')} modifications")
