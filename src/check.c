@@ -372,12 +372,10 @@ int cmd_check(int argc, char **argv)
 		ret = MG_EXIT_FAIL;
 		goto out;
 	}
-	if (cs.run.exec_err) {	/* COMMAND never ran: its one line said why; no report, no
-				 * verdict (a typo in CI is not a kernel fault) */
-		mg_run_end_child(&cs.run);
-		ret = cs.run.exec_err == ENOENT ? 127 : 126;
+	/* COMMAND never ran: its one line said why; no report, no verdict (a typo in CI is
+	 * not a kernel fault) */
+	if ((ret = mg_run_exec_failed(&cs.run)))
 		goto out;
-	}
 	if (!mg_json_output)
 		fprintf(stderr, "mgtrace: checking with backend %s (tracepoints as %s; floor "
 			"probes: %s%s)\n", mg_backend_name(cs.run.sess.backend), cs.run.cfg.tp_flavour,

@@ -272,6 +272,14 @@ int mg_run_wait(struct mg_run *r, const struct timespec *timeout)
 	return 0;
 }
 
+int mg_run_exec_failed(struct mg_run *r)
+{
+	if (!r->exec_err)
+		return 0;
+	mg_run_end_child(r);
+	return r->exec_err == ENOENT ? 127 : 126;
+}
+
 void mg_run_end_child(struct mg_run *r)
 {
 	int st;

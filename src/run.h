@@ -105,6 +105,13 @@ void mg_run_copy_snap(struct mg_run *r, struct mg_snap *dst, const struct mg_sna
  */
 int mg_run_wait(struct mg_run *r, const struct timespec *timeout);
 
+/*
+ * After mg_run_release(): if COMMAND could not be run (exec_err; the child
+ * printed one line), collect it and return the exit code, 127 (not found) or
+ * 126 (not executable): the caller then prints no report. Else 0.
+ */
+int mg_run_exec_failed(struct mg_run *r);
+
 /* End COMMAND if it still runs (SIGTERM) and collect its status. */
 void mg_run_end_child(struct mg_run *r);
 

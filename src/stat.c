@@ -397,11 +397,8 @@ static int run_stat(struct stat_run *r)
 		ret = MG_EXIT_FAIL;
 		goto out;
 	}
-	if (r->run.exec_err) {	/* COMMAND never ran: its one line said why; no report */
-		mg_run_end_child(&r->run);
-		ret = r->run.exec_err == ENOENT ? 127 : 126;
+	if ((ret = mg_run_exec_failed(&r->run)))	/* its one line said why; no report */
 		goto out;
-	}
 	if (!mg_json_output && r->run.sess.backend == MG_BE_KERNEL)
 		fprintf(stderr, "mgtrace: counting %s with backend kernel (the kernel's counters, "
 			"%s)%s\n", r->scope, r->run.sess.tp_mask ? "opted-in tracepoints" :

@@ -248,10 +248,8 @@ static int run(struct top_state *t)
 	t->start_ns = t->last_ns = mg_now_ns();
 	boundary(t, NULL);
 	mg_run_release(&t->run);	/* counting has begun */
-	if (t->run.exec_err) {		/* COMMAND never ran: its one line said why; no table */
-		mg_run_end_child(&t->run);
-		return t->run.exec_err == ENOENT ? 127 : 126;
-	}
+	if ((ret = mg_run_exec_failed(&t->run)))	/* its one line said why; no table */
+		return ret;
 	top_print_start(t);
 	for (next = t->start_ns + step;; next += step) {
 		while (!stop && (now = mg_now_ns()) < next) {

@@ -340,11 +340,8 @@ int cmd_trace(int argc, char **argv)
 	t.offset = mg_realtime_offset();
 	/* COMMAND runs from here (its events wait in the ring buffer for the header) */
 	mg_run_release(&t.run);
-	if (t.run.exec_err) {	/* COMMAND never ran: its one line said why; nothing else */
-		mg_run_end_child(&t.run);
-		ret = t.run.exec_err == ENOENT ? 127 : 126;
+	if ((ret = mg_run_exec_failed(&t.run)))	/* its one line said why; nothing else */
 		goto out;
-	}
 	if (!t.o.json) {
 		fprintf(stderr, "mgtrace: tracing %s events (tracepoints as %s; floor events: %s%s)%s\n",
 			t.o.events_given ? "selected" : "all", t.run.sess.tp_btf ? "tp_btf" : "raw_tp",

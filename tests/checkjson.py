@@ -571,7 +571,8 @@ def categories(r):
     """One line: a check report's not-fault categories and what clock steps explained."""
     i = r["invariants"]
     return (" ".join(f"{k}={i.get(k)}" for k in NOT_FAULT_KEYS) + " | explained: " +
-            str({k: v["explained_by_clock_step"] for k, v in i.items() if isinstance(v, dict)}))
+            str({k: v["explained_by_clock_step"] for k, v in i.items()
+                 if isinstance(v, dict) and "explained_by_clock_step" in v}))
 
 
 def check_invariant_min(c, r, name, n):
