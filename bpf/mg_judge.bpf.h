@@ -6,7 +6,10 @@
  * include/mg_rules.h run on it under the value's lock, so concurrent events of
  * one inode on several CPUs are judged one at a time, in the order they take
  * the lock. Every event is counted in the per-CPU "judge_counts"; only
- * violations cross the ring buffer (struct mg_vrec, with their context).
+ * violations cross the ring buffer (struct mg_vrec, with their context). A
+ * getattr reads its clocks, task and CPU only when the rules can use them
+ * (mg_rule_needs_context), and one that changes nothing is counted from the
+ * state's quiet word without taking the lock (mg_rule_is_quiet).
  *
  * The lock is a bpf_res_spin_lock (kernel 6.15+, kernel/bpf/rqspinlock.c):
  * it disables preemption, not interrupts, and cost about 15 ns less per event
