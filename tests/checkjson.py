@@ -314,9 +314,10 @@ def check_check(c, objs, verdict="PASS", builtin=True, min_lost=0, expect_breach
         c.check(sum(k.values()) == inv["events"], f"events by kind {k} sum to events {inv['events']}")
         j = r["judged"]
         if j["where"] == "bpf":
-            c.check(j["events_without_lock"] <= j["events_without_context_read"] <= k["stat"],
-                    f"getattrs without the lock {j['events_without_lock']} <= without context "
-                    f"{j['events_without_context_read']} <= judged getattrs {k['stat']}")
+            wl, wc = j.get("events_without_lock"), j.get("events_without_context_read")
+            c.check(wl is not None and wc is not None and wl <= wc <= k["stat"],
+                    f"getattrs without the lock {wl} <= without context {wc} <= judged "
+                    f"getattrs {k['stat']}")
     if builtin:
         c.check(inv.get("ordering_modifications", 0) > 0,
                 f"cross-file ordering checked on {inv.get('ordering_modifications')} modifications")
@@ -1341,6 +1342,8 @@ def selftest():
     rep = {"type": "check", "schema_version": 1, "verdict": "PASS", "exit_code": 0, "reason": "",
            "lost_events": 0, "violations": [],
            "invariants": {"events": 10, "inodes": 2, "ordering_modifications": 4,
+                          "events_by_kind": {"ctime_swap": 5, "ctime_skip": 0, "stat": 5,
+                                             "ctime_set": 0, "floor": 0},
                           **{k: 0 for k in NOT_FAULTS},
                           **{k: {"violations": 0, "explained_by_clock_step": 0} for k in
                              VIOLATION_KINDS}},
@@ -1371,7 +1374,16 @@ def selftest():
             ("judged in user space where BPF was wanted", lambda r: None, {"judged": "bpf"}),
             ("a not-fault count without an example", lambda r: r["invariants"].update(torn_reads=3), {}),
             ("a lost violation record", lambda r: r["judged"].update(where="bpf",
-             violation_records_lost=1, inode_map_entries=1), {})):
+             violation_records_lost=1, inode_map_entries=1, events_without_context_read=0,
+             events_without_lock=0), {}),
+            ("events by kind that do not sum to the events",
+             lambda r: r["invariants"]["events_by_kind"].update(stat=4), {}),
+            ("more getattrs without the lock than without context", lambda r: r["judged"].update(
+             where="bpf", inode_map_entries=1, events_without_context_read=2,
+             events_without_lock=3), {}),
+            ("more getattrs without context than judged getattrs", lambda r: r["judged"].update(
+             where="bpf", inode_map_entries=1, events_without_context_read=6,
+             events_without_lock=1), {})):
         bad_rep = json.loads(json.dumps(rep))
         mutate(bad_rep)
         if "pass_" in bad_rep["gates"][0]:
