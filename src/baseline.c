@@ -7,21 +7,6 @@
 #include "escape.h"
 #include "baseline.h"
 
-json_t *mg_argv_json(char **argv)
-{
-	json_t *a = json_array();
-
-	if (!a)
-		return NULL;
-	for (char **p = argv; *p; p++) {
-		if (json_array_append_new(a, mg_json_cstr(*p))) {
-			json_decref(a);
-			return NULL;
-		}
-	}
-	return a;
-}
-
 void mg_workload_id_free(struct mg_workload_id *id)
 {
 	json_decref(id->argv);

@@ -38,9 +38,6 @@ struct mg_workload_id {
 	char release[128];		/* kernel release (uname -r); "": unknown */
 };
 
-/* argv (NULL-terminated) as a JSON array of mg_json_cstr() strings; NULL: no memory. */
-json_t *mg_argv_json(char **argv);
-
 /* Free what id owns (its argv); id stays valid, as a built-in workload. */
 void mg_workload_id_free(struct mg_workload_id *id);
 

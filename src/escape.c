@@ -162,6 +162,21 @@ json_t *mg_json_cstr(const char *s)
 	return s ? mg_json_str(s, strlen(s)) : json_null();
 }
 
+json_t *mg_argv_json(char **argv)
+{
+	json_t *a = json_array();
+
+	if (!a)
+		return NULL;
+	for (char **p = argv; *p; p++) {
+		if (json_array_append_new(a, mg_json_cstr(*p))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 size_t mg_text_escape(char *out, size_t cap, const char *s, size_t len, bool truncated)
 {
 	struct sink k = { out, cap ? cap - 1 : 0, 0 };

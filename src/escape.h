@@ -57,6 +57,13 @@ json_t *mg_json_str(const char *s, size_t len);
 json_t *mg_json_cstr(const char *s);
 
 /*
+ * argv (NULL-terminated) as a JSON array of mg_json_cstr() strings, as every
+ * report's "command" field writes it (check's --baseline compares two of them);
+ * NULL: no memory.
+ */
+json_t *mg_argv_json(char **argv);
+
+/*
  * Text form of s[0..len) into out (cap bytes, always NUL-terminated when
  * cap > 0), with the marker \... appended when truncated. Returns the length
  * the full result needs (as snprintf does; at most 4 * len + 4).

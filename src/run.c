@@ -322,6 +322,14 @@ json_t *mg_run_json_header(struct mg_run *r, const char *type)
 			json_object_set_new(fp, mg_func_names[i], json_string(r->sess.func_probe[i]));
 	json_object_set_new(o, "function_probes", fp);
 	json_object_set_new(o, "nr_cpus", json_integer(r->sess.nr_cpus));
+	/* process scope uses no kernel counter: say so, not how they would be read (as the
+	 * text's backend lines and the Prometheus label say) */
+	if (r->cfg.scoped) {
+		json_object_set_new(o, "kernel_per_cpu", json_null());
+		json_object_set_new(o, "kernel_per_cpu_unavailable",
+				    json_string(MG_KPC_UNUSED_SCOPED));
+		return o;
+	}
 	json_object_set_new(o, "kernel_per_cpu", r->kr ? json_string(mg_kreader_method(r->kr)) :
 			    json_null());
 	if (!r->kr)

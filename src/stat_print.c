@@ -14,12 +14,6 @@ static json_t *header(struct stat_run *r, const char *type)
 {
 	json_t *o = mg_run_json_header(&r->run, type);
 
-	/* process scope uses no kernel counter: say so, not how they would be read */
-	if (r->run.cfg.scoped) {
-		json_object_set_new(o, "kernel_per_cpu", json_null());
-		json_object_set_new(o, "kernel_per_cpu_unavailable",
-				    json_string(MG_KPC_UNUSED_SCOPED));
-	}
 	json_object_set_new(o, "scope", json_string(r->scope));
 	if (r->scope_cost[0])
 		json_object_set_new(o, "scope_cost", json_string(r->scope_cost));
@@ -82,15 +76,12 @@ static void summary_json(struct stat_run *r, struct mg_report *rep, uint64_t mis
 			 const char *mdetail)
 {
 	struct mg_run *R = &r->run;
-	json_t *o = header(r, "summary"), *argv;
+	json_t *o = header(r, "summary");
 
 	json_object_set_new(o, "duration_s", json_real(rep->seconds));
 	json_object_set_new(o, "backend_attempts", mg_run_json_attempts(R));
 	if (r->o.argv) {
-		argv = json_array();
-		for (char **a = r->o.argv; *a; a++)
-			json_array_append_new(argv, mg_json_cstr(*a));
-		json_object_set_new(o, "command", argv);
+		json_object_set_new(o, "command", mg_argv_json(r->o.argv));
 		json_object_set_new(o, "command_status", json_integer(R->child_status));
 		json_object_set_new(o, "command_ended_by_count", json_boolean(r->ended_child));
 	}
