@@ -45,7 +45,6 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-extern const unsigned long timekeeping_mg_floor_swaps __ksym;
 extern const void mg_floor __ksym __weak;
 
 const volatile __u32 filter_tgid = 0;
@@ -124,13 +123,6 @@ static __always_inline __u64 floor_now(void)
 	if (&mg_floor)
 		bpf_probe_read_kernel(&v, sizeof(v), &mg_floor);
 	return v;
-}
-
-static __always_inline __u64 swaps_here(void)
-{
-	const unsigned long *p = bpf_this_cpu_ptr(&timekeeping_mg_floor_swaps);
-
-	return *p;
 }
 
 static __always_inline bool pass_filters(__u64 id)
@@ -226,7 +218,7 @@ static __always_inline void on_entry(struct timespec64 *ts)
 			e.flags |= fine_decision(r, inode);
 	}
 	e.cpu = bpf_get_smp_processor_id();
-	e.swaps = swaps_here();
+	e.swaps = mg_floor_swaps_here();
 	e.floor = floor_now();
 	e.ts = ts;
 	bpf_map_update_elem(&inflight, &id, &e, BPF_ANY);
@@ -255,7 +247,7 @@ static __always_inline bool judged_send(__u32 kind, __u64 before, __u64 after, _
 
 static __always_inline void on_exit(void)
 {
-	__u64 id = bpf_get_current_pid_tgid(), swaps = swaps_here(), after;
+	__u64 id = bpf_get_current_pid_tgid(), swaps = mg_floor_swaps_here(), after;
 	__u32 cpu = bpf_get_smp_processor_id(), kind = MG_EV_FLOOR_UNKNOWN, flags;
 	struct inode *inode;
 	struct timespec64 *ts;

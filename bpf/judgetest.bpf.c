@@ -39,6 +39,13 @@ int judge_test(struct mg_judge_test_ctx *ctx)
 	key = ctx->key;
 	__builtin_memcpy(name, ctx->name, sizeof(name));
 	sc->in = ctx->in;
-	/* a getattr goes the tracepoint program's lazy way (quiet, or no context read) */
+	if (ctx->close) {
+		struct mg_inode_val *v = bpf_map_lookup_elem(&inodes, &key);
+
+		/* as a lock's holder closes the word (mg_judge_close_quiet) */
+		if (v)
+			__sync_lock_test_and_set(&v->s.quiet, 0);
+	}
+	/* a getattr goes the tracepoint program's lazy way (quiet, marked, or no context read) */
 	return mg_judge(sc, jc, &key, NULL, name, &events, 0, ctx->in.o.kind == MG_EV_STAT, false);
 }

@@ -185,4 +185,17 @@ static __always_inline void mg_event_fill(struct mg_event *e, enum mg_event_kind
 	mg_inode_name(inode, e->name, sizeof(e->name), &e->name_len);
 }
 
+/*
+ * This CPU's timekeeping_mg_floor_swaps (kernel/time/timekeeping.c, 6.13+; a
+ * per-CPU unsigned long): floor swaps made on this CPU so far. Read by the
+ * function probes around ktime_get_real_ts64_mg() (floor.bpf.c, top.bpf.c),
+ * which tell a swap of their own by the count moving by one on their CPU.
+ */
+extern const unsigned long timekeeping_mg_floor_swaps __ksym;
+
+static __always_inline __u64 mg_floor_swaps_here(void)
+{
+	return *(const unsigned long *)bpf_this_cpu_ptr(&timekeeping_mg_floor_swaps);
+}
+
 #endif

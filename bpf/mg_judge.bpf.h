@@ -8,8 +8,11 @@
  * the lock. Every event is counted in the per-CPU "judge_counts"; only
  * violations cross the ring buffer (struct mg_vrec, with their context). A
  * getattr reads its clocks, task and CPU only when the rules can use them
- * (mg_rule_needs_context), and one that changes nothing is counted from the
- * state's quiet word without taking the lock (mg_rule_is_quiet).
+ * (mg_rule_needs_context); one that changes nothing is counted from the
+ * state's quiet word without taking the lock (mg_rule_is_quiet), and so is the
+ * first getattr of a ctime when that is all it changes, by marking the word
+ * with one compare-and-exchange (mg_rule_can_mark; a 64-bit BPF atomic, kernel
+ * 5.12+, which clang emits for any -mcpu).
  *
  * The lock is a bpf_res_spin_lock (kernel 6.15+, kernel/bpf/rqspinlock.c):
  * it disables preemption, not interrupts, and cost about 15 ns less per event
@@ -209,6 +212,22 @@ static __always_inline void mg_judge_read_context(struct mg_judge_scratch *sc,
 #endif
 
 /*
+ * Under the inode's lock, just before judging: fold in a getattr's mark set
+ * without the lock (mg_rule_fold_quiet()). A word a getattr may still mark
+ * (the latest ctime's, low bit clear) is first exchanged for 0, so that no
+ * getattr marks it while the state changes; any other word only the lock's
+ * holder writes, so one load reads it. mg_rule_event() then sets the word.
+ */
+static __always_inline void mg_judge_close_quiet(struct mg_rstate *s)
+{
+	__u64 w = *(volatile __u64 *)&s->quiet;
+
+	if (w && !(w & 1))
+		w = __sync_lock_test_and_set(&s->quiet, 0);
+	mg_rule_fold_quiet(s, w);
+}
+
+/*
  * Judge sc->in, an event of inode key (its name: from inode when not NULL,
  * else from name; read only when the inode enters the map). Counts in jc,
  * reports violations to rb (wb: wakeup threshold in bytes, 0: wake every time).
@@ -246,13 +265,24 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 			return MG_JPATH_NOT_JUDGED;
 		}
 	}
-	/* a getattr that changes nothing: counted as of this one load, no lock taken */
-	if (lazy && mg_rule_is_quiet(*(volatile __u64 *)&v->s.quiet, &sc->in)) {
-		if (kind < MG_EV_NR_KINDS)
-			MG_JADD(jc->by_kind[kind], 1);
-		MG_JADD(jc->quiet, 1);
-		MG_JADD(jc->context_free, 1);
-		return MG_JPATH_QUIET;
+	if (lazy) {
+		__u64 q = *(volatile __u64 *)&v->s.quiet;
+		int path = 0;
+
+		/* a getattr that changes nothing: counted as of this one load */
+		if (mg_rule_is_quiet(q, &sc->in))
+			path = MG_JPATH_QUIET;
+		/* the first getattr of the latest ctime: its mark, by one exchange */
+		else if (mg_rule_can_mark(q, &sc->in, entry_times) &&
+			 __sync_val_compare_and_swap(&v->s.quiet, q, q | 1) == q)
+			path = MG_JPATH_MARKED;
+		if (path) {
+			if (kind < MG_EV_NR_KINDS)
+				MG_JADD(jc->by_kind[kind], 1);
+			MG_JADD(jc->quiet, 1);
+			MG_JADD(jc->context_free, 1);
+			return path;
+		}
 	}
 	mg_rule_out_init(&sc->out);
 	/* a racy read: the decision is checked again under the lock */
@@ -276,6 +306,7 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 			return MG_JPATH_NOT_JUDGED;
 		}
 	}
+	mg_judge_close_quiet(&v->s);
 	mg_rule_event(&v->s, &sc->in, judge_tai_minus_real, &sc->out);
 	bpf_res_spin_unlock(&v->lock);
 	if (!have_ctx)

@@ -40,7 +40,6 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-extern const unsigned long timekeeping_mg_floor_swaps __ksym;
 
 const volatile __u32 by = MG_TOP_BY_PID;	/* enum mg_top_by */
 const volatile __u32 filter_tgid = 0;		/* only this process (0: all) */
@@ -247,11 +246,6 @@ int BPF_PROG(rtp_fill_mg_cmtime, struct inode *inode)
 
 /* ---- fine stamps and floor swaps (function probes) ---- */
 
-static __always_inline __u64 swaps_here(void)
-{
-	return *(const unsigned long *)bpf_this_cpu_ptr(&timekeeping_mg_floor_swaps);
-}
-
 static __always_inline void floor_entry(void)
 {
 	__u64 id = bpf_get_current_pid_tgid();
@@ -264,14 +258,14 @@ static __always_inline void floor_entry(void)
 	if (by == MG_TOP_BY_FILE && (ip = bpf_map_lookup_elem(&top_inode, &id)))
 		e.inode = *ip;
 	e.cpu = bpf_get_smp_processor_id();
-	e.swaps = swaps_here();
+	e.swaps = mg_floor_swaps_here();
 	bpf_map_update_elem(&top_inflight, &id, &e, BPF_ANY);
 }
 
 /* One fine stamp, counted at its return (so it and its outcome fall in one interval). */
 static __always_inline void floor_exit(void)
 {
-	__u64 id = bpf_get_current_pid_tgid(), swaps = swaps_here();
+	__u64 id = bpf_get_current_pid_tgid(), swaps = mg_floor_swaps_here();
 	__u32 cpu = bpf_get_smp_processor_id(), bits = 1u << MG_TOP_FINE_STAMPS;
 	struct floor_entry *e = bpf_map_lookup_elem(&top_inflight, &id);
 

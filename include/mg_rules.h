@@ -110,10 +110,13 @@ struct mg_rhist {
 
 /* Per-inode state. All zero: an inode not seen yet. */
 struct mg_rstate {
-	unsigned long long quiet;	/* mg_rule_fp() of max while a getattr of it would
-					 * change nothing (mg_rule_quiet()), else 0; set last
-					 * by mg_rule_event(), read without the lock. First:
-					 * in the cache line of the map value's lock */
+	unsigned long long quiet;	/* the quiet word (mg_rule_quiet()): 2 * mg_rule_fp()
+					 * of max, + 1 once a getattr showed it, while nothing
+					 * is held, else 0; set last by mg_rule_event(), read
+					 * without the lock, and its low bit set by a getattr
+					 * without it (mg_rule_can_mark(), folded in by
+					 * mg_rule_fold_quiet()). First: in the cache line of
+					 * the map value's lock */
 	unsigned char known;		/* max holds a ctime */
 	unsigned char have_prev;	/* prev holds the ctime before max */
 	unsigned char src;		/* MG_SRC_* of max */
@@ -505,25 +508,64 @@ MG_RULE_INLINE unsigned long long mg_rule_fp(long long sec, unsigned int nsec)
 }
 
 /*
- * The quiet word of s: mg_rule_fp() of the latest ctime when a getattr of it
- * changes nothing and reports nothing (it is known, nothing is held, and a
- * getattr showed it already), else 0. BPF compares a getattr's ctime with it
- * before taking the lock (one aligned 64-bit load, never torn): such a getattr
- * is counted and not judged, the lock is not taken and the inode's cache line
- * is not written, so getattrs of one file on many CPUs do not contend. The
- * event is then judged as of that load, as it would be as of taking the lock.
+ * The quiet word of s: 2 * mg_rule_fp() of the latest ctime (modulo 2^64), + 1
+ * once a getattr showed it (max_statted), while nothing is held; 0 when the
+ * latest ctime is unknown or a getattr is held. Two ctimes share a word only
+ * 292 years apart; the rare ctime whose doubled word is 0 is never quiet nor
+ * marked. BPF reads it before taking the lock (one aligned 64-bit load, never
+ * torn):
+ *  - a getattr of the latest ctime with the low bit set changes nothing and
+ *    reports nothing (mg_rule_is_quiet()): it is counted and not judged;
+ *  - one with the low bit clear, when updates carry no entry time, would only
+ *    set max_statted (mg_rule_needs_context() is 0 for it): it sets the bit
+ *    with one compare-and-exchange (mg_rule_can_mark()), and the next event
+ *    judged under the lock folds the bit into max_statted (mg_rule_fold_quiet()).
+ * Either way the lock is not taken and no other field is written, so getattrs
+ * of one file on many CPUs do not contend. The event is judged as of that load
+ * or exchange, as it would be as of taking the lock: the lock's holder first
+ * closes a markable word (exchanges it for 0, folding what it held), so no
+ * getattr marks it while the state changes under the lock.
  */
 MG_RULE_INLINE unsigned long long mg_rule_quiet(const struct mg_rstate *s)
 {
-	if (!s->known || s->pending || !s->max_statted)
+	if (!s->known || s->pending)
 		return 0;
-	return mg_rule_fp(s->max.sec, s->max.nsec);
+	return mg_rule_fp(s->max.sec, s->max.nsec) << 1 | (s->max_statted ? 1 : 0);
 }
 
 /* A getattr in is quiet against the quiet word q (read without the lock). */
 MG_RULE_INLINE int mg_rule_is_quiet(unsigned long long q, const struct mg_rin *in)
 {
-	return q && in->o.kind == MG_EV_STAT && q == mg_rule_fp(in->o.sec, in->o.nsec);
+	return in->o.kind == MG_EV_STAT && q == (mg_rule_fp(in->o.sec, in->o.nsec) << 1 | 1);
+}
+
+/*
+ * A getattr in may mark the quiet word q as "a getattr showed the latest
+ * ctime" without the lock, by exchanging q for q | 1: q is the latest ctime's
+ * word, no getattr showed it yet, and nothing is held. Only when updates carry
+ * no entry time (the getattr's time is then never compared: the mark is all
+ * mg_rule_event() would keep of it).
+ */
+MG_RULE_INLINE int mg_rule_can_mark(unsigned long long q, const struct mg_rin *in,
+				    int entry_times)
+{
+	return !entry_times && in->o.kind == MG_EV_STAT && q &&
+	       q == mg_rule_fp(in->o.sec, in->o.nsec) << 1;
+}
+
+/*
+ * Under the lock, before judging: take in w, the quiet word as the lock's
+ * holder read or closed it, a mark set without the lock (mg_rule_can_mark()):
+ * a getattr showed the latest ctime (its time unknown: max_stat_ns 0).
+ */
+MG_RULE_INLINE void mg_rule_fold_quiet(struct mg_rstate *s, unsigned long long w)
+{
+	unsigned long long q = mg_rule_quiet(s);
+
+	if ((w & 1) && q && !s->max_statted && w == q + 1) {
+		s->max_statted = 1;
+		s->max_stat_ns = 0;
+	}
 }
 
 /*
@@ -745,8 +787,9 @@ struct mg_judge_counts {
 						 * t1: mg_rule_clock_need_t1()) */
 	unsigned long long lock_failed;	/* events not judged: the inode's bpf_res_spin_lock
 					 * failed (deadlock or timeout detected; inconclusive) */
-	unsigned long long quiet;	/* getattrs found quiet without the lock
-					 * (mg_rule_is_quiet(); also in context_free) */
+	unsigned long long quiet;	/* getattrs judged without the lock: found quiet
+					 * (mg_rule_is_quiet()) or marking the quiet word
+					 * (mg_rule_can_mark()); also in context_free */
 	unsigned long long context_free;	/* events judged without reading a clock
 					 * (mg_rule_needs_context()) */
 };
@@ -811,6 +854,8 @@ enum mg_judge_path {
 	MG_JPATH_NO_CONTEXT,	/* judged under the lock, no context read (mg_rule_needs_context) */
 	MG_JPATH_QUIET,		/* a getattr found quiet without the lock (mg_rule_is_quiet) */
 	MG_JPATH_NOT_JUDGED,	/* untracked (map full) or the lock failed */
+	MG_JPATH_MARKED,	/* a getattr that marked the quiet word without the lock
+				 * (mg_rule_can_mark) */
 };
 
 /*
@@ -822,6 +867,9 @@ struct mg_judge_test_ctx {
 	struct mg_inode_key key;
 	struct mg_rin in;
 	char name[MG_NAME_LEN];
+	unsigned int close;		/* first set the inode's quiet word to 0, as a lock's
+					 * holder closes it (the race mg_judge() re-checks) */
+	unsigned int pad;
 };
 
 #endif /* MG_RULES_H */

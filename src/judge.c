@@ -178,24 +178,30 @@ void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
 			 (unsigned long long)j->sum.context_free, (unsigned long long)j->sum.quiet);
 }
 
-#define INJECT_EVENTS 4
+#define INJECT_EVENTS 7
 
 /*
- * The synthetic events of made-up inode ino: a swap to 2000.000000500, two
- * getattrs of it (0.5 s and 1 s on), then a swap to 1999.000000500 2 s after the
- * first: a regression beyond every window. In BPF the first getattr is judged
- * without its context and the second without the lock (want[]: enum
- * mg_judge_path), so the injected regression is found after both new paths ran.
+ * The synthetic events of made-up inode ino, 0.25 s apart: a swap to
+ * 2000.000000400; a getattr of it after a lock's holder closed the quiet word
+ * (the race mg_judge() checks again under the lock: judged there, without its
+ * context); a getattr of it again (quiet); a swap to 2000.000000500; a getattr
+ * of it (marks the quiet word without the lock); a getattr of it again (quiet:
+ * the mark held); then, 2 s after that swap, a swap to 1999.000000500: a
+ * regression beyond every window. want[] (enum mg_judge_path) is the path each
+ * must take in BPF, so the injected regression is found after every lazy path ran.
  */
 static const unsigned int inject_want[INJECT_EVENTS] = {
 	MG_JPATH_CONTEXT, MG_JPATH_NO_CONTEXT, MG_JPATH_QUIET, MG_JPATH_CONTEXT,
+	MG_JPATH_MARKED, MG_JPATH_QUIET, MG_JPATH_CONTEXT,
 };
 
 static void inject_events(struct mg_judge_test_ctx ev[INJECT_EVENTS], uint64_t ino, uint64_t t0)
 {
-	static const long long sec[INJECT_EVENTS] = { 2000, 2000, 2000, 1999 };
+	static const long long sec[INJECT_EVENTS] = { 2000, 2000, 2000, 2000, 2000, 2000, 1999 };
+	static const unsigned int nsec[INJECT_EVENTS] = { 400, 400, 400, 500, 500, 500, 500 };
 	static const unsigned int kind[INJECT_EVENTS] = {
-		MG_EV_CTIME_SWAP, MG_EV_STAT, MG_EV_STAT, MG_EV_CTIME_SWAP,
+		MG_EV_CTIME_SWAP, MG_EV_STAT, MG_EV_STAT, MG_EV_CTIME_SWAP, MG_EV_STAT, MG_EV_STAT,
+		MG_EV_CTIME_SWAP,
 	};
 	int i;
 
@@ -203,17 +209,18 @@ static void inject_events(struct mg_judge_test_ctx ev[INJECT_EVENTS], uint64_t i
 	for (i = 0; i < INJECT_EVENTS; i++) {
 		ev[i].key = (struct mg_inode_key){ .ino = ino, .dev = 0, .gen = 0 };
 		strcpy(ev[i].name, "mgtrace-injected");
-		/* nanoseconds 500, the first swap replacing 100: not a reordered swap */
-		ev[i].in.o = (struct mg_robs){ .sec = sec[i], .nsec = 500, .kind = kind[i],
-					       .t_ns = t0 + (uint64_t)i * 2000000000ull / 3,
+		ev[i].in.o = (struct mg_robs){ .sec = sec[i], .nsec = nsec[i], .kind = kind[i],
+					       .t_ns = t0 + (uint64_t)i * 250000000ull,
 					       .pid = (uint32_t)getpid() };
 		if (i == INJECT_EVENTS - 1)
-			ev[i].in.o.t_ns = t0 + 2000000000ull;
+			ev[i].in.o.t_ns = ev[3].in.o.t_ns + 2000000000ull;
 		strcpy(ev[i].in.o.comm, "mgtrace-inject");
 		ev[i].in.time_gran = 1;
+		/* every swap replacing 100: none is a reordered swap */
 		if (kind[i] == MG_EV_CTIME_SWAP)
 			ev[i].in.cur_nsec = ev[i].in.old_nsec = 100;
 	}
+	ev[1].close = 1;
 }
 
 /* Run bpf/judgetest.bpf.c once per event, on the session's maps. */
@@ -262,7 +269,7 @@ int mg_judge_inject(struct mg_judge *j, struct mgtrace_bpf *skel, struct mg_chec
 		    char *why, size_t len)
 {
 	const uint64_t S = 1000000000ull;
-	uint64_t now = mg_now_ns(), t0 = now > 2 * S ? now - 2 * S : 0;
+	uint64_t now = mg_now_ns(), t0 = now > 3 * S ? now - 3 * S : 0;
 	struct mg_judge_test_ctx ev[INJECT_EVENTS];
 	struct mg_event e;
 	int i, k;
@@ -273,7 +280,8 @@ int mg_judge_inject(struct mg_judge *j, struct mgtrace_bpf *skel, struct mg_chec
 		inject_events(ev, (uint64_t)k, t0);
 		for (i = 0; i < INJECT_EVENTS; i++) {
 			e = (struct mg_event){ .ts_ns = ev[i].in.o.t_ns, .ino = (uint64_t)k,
-					       .ctime_sec = ev[i].in.o.sec, .ctime_nsec = 500,
+					       .ctime_sec = ev[i].in.o.sec,
+					       .ctime_nsec = ev[i].in.o.nsec,
 					       .old_nsec = ev[i].in.old_nsec,
 					       .cur_nsec = ev[i].in.cur_nsec, .pid = ev[i].in.o.pid,
 					       .tgid = ev[i].in.o.pid, .kind = ev[i].in.o.kind,

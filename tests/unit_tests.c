@@ -913,18 +913,48 @@ static int naive_needs_context(const struct mg_rstate *s, const struct mg_rin *i
 	return in->o.kind != MG_EV_STAT;
 }
 
-/* The lock-free test under test: BPF's (the quiet word), or a naive one (any getattr of max). */
-typedef int (*quiet_fn)(const struct mg_rstate *s, const struct mg_rin *in);
+/*
+ * How the side-by-side judging below treats getattrs without the lock: as BPF
+ * does (quiet word, marks, folded under the lock), or one of the naive ways
+ * that must break the property.
+ */
+enum lockfree_model {
+	LF_BPF,			/* mg_rule_is_quiet, mg_rule_can_mark, mg_rule_fold_quiet */
+	LF_NAIVE_QUIET,		/* any getattr of max is quiet (held ones, first ones too) */
+	LF_MARK_ENTRY,		/* marks even when updates carry entry times */
+	LF_NO_FOLD,		/* marks, but the lock's holder never folds them in */
+};
 
-static int bpf_quiet(const struct mg_rstate *s, const struct mg_rin *in)
+/*
+ * One event of the BPF-like side: judged without the lock (1: quiet or a mark;
+ * *s updated as BPF's exchange would) or not (0).
+ */
+static int lockfree_event(struct mg_rstate *s, const struct mg_rin *in, int entry_times,
+			  enum lockfree_model m)
 {
-	return mg_rule_is_quiet(s->quiet, in);
+	unsigned long long q = s->quiet;
+
+	if (m == LF_NAIVE_QUIET)
+		return s->known && in->o.kind == MG_EV_STAT &&
+		       mg_rule_fp(in->o.sec, in->o.nsec) == mg_rule_fp(s->max.sec, s->max.nsec);
+	if (mg_rule_is_quiet(q, in))
+		return 1;
+	if (mg_rule_can_mark(q, in, m == LF_MARK_ENTRY ? 0 : entry_times)) {
+		s->quiet = q | 1;	/* the compare-and-exchange */
+		return 1;
+	}
+	return 0;
 }
 
-static int naive_quiet(const struct mg_rstate *s, const struct mg_rin *in)
+/* Under the lock, before judging: close the word and fold a mark in (mg_judge_close_quiet()). */
+static void lockfree_close(struct mg_rstate *s, enum lockfree_model m)
 {
-	return s->known && in->o.kind == MG_EV_STAT &&
-	       mg_rule_fp(in->o.sec, in->o.nsec) == mg_rule_fp(s->max.sec, s->max.nsec);
+	unsigned long long w = s->quiet;
+
+	if (w && !(w & 1))
+		s->quiet = 0;
+	if (m != LF_NO_FOLD)
+		mg_rule_fold_quiet(s, w);
 }
 
 /* The same violation or case: kind and both observations (the padding is never written). */
@@ -953,15 +983,18 @@ static bool same_out(const struct mg_rout *a, const struct mg_rout *b)
  * previous and a not yet swapped value, swaps forward and back, QUERIED swaps,
  * skips, explicit sets; times 1 ns to 0.6 s apart, so the 1 s windows are
  * crossed), judged twice side by side: once with every event's clocks, once
- * as BPF judges it: an event quiet() finds quiet is not judged at all, and the
- * clocks, task and CPU of the events pred() calls context-free are left 0. The
- * two must report the same for every event (a context-free one: nothing) and
- * keep the same state, but for max_stat_ns when updates carry no entry time
- * (the only value it is compared with). Returns the events where they did not;
- * *free_n: how many events were context-free, *quiet_n: quiet.
+ * as BPF judges it (model m): an event judged without the lock is not judged
+ * at all (quiet, or it marks the quiet word), the word is closed and a mark
+ * folded in before each judged event, and the clocks, task and CPU of the
+ * events pred() calls context-free are left 0. The two must report the same
+ * for every event (a context-free one: nothing) and keep the same state (the
+ * BPF-like one with its mark folded in), but for max_stat_ns when updates
+ * carry no entry time (the only value it is compared with). Returns the events
+ * where they did not; *free_n: how many events were context-free, *quiet_n:
+ * judged without the lock.
  */
-static unsigned int needs_context_breaks(needs_context_fn pred, quiet_fn quiet, int entry_times,
-					 unsigned int *free_n, unsigned int *quiet_n)
+static unsigned int needs_context_breaks(needs_context_fn pred, enum lockfree_model m,
+					 int entry_times, unsigned int *free_n, unsigned int *quiet_n)
 {
 	uint64_t x = 0x9e3779b97f4a7c15ull, t = 1000;
 	int64_t cur_s = 100, prev_s = 100;
@@ -977,7 +1010,7 @@ static unsigned int needs_context_breaks(needs_context_fn pred, quiet_fn quiet, 
 	*quiet_n = 0;
 	for (i = 0; i < 20000; i++) {
 		unsigned int r;
-		bool free_ev;
+		bool free_ev, lockfree;
 
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		r = (unsigned int)(x % 100);
@@ -1009,11 +1042,10 @@ static unsigned int needs_context_breaks(needs_context_fn pred, quiet_fn quiet, 
 			in.step_back_ns = -5000, in.step_back_at = t;
 		inb = in;
 		mg_rule_out_init(&oa);
-		free_ev = quiet(&a, &in);
-		if (free_ev)
+		lockfree = lockfree_event(&a, &in, entry_times, m);
+		if (lockfree)
 			(*quiet_n)++;
-		else
-			free_ev = !pred(&a, &in, entry_times);
+		free_ev = lockfree || !pred(&a, &in, entry_times);
 		if (free_ev) {
 			(*free_n)++;
 			in.o.t_ns = in.o.tai_ns = 0;
@@ -1021,11 +1053,14 @@ static unsigned int needs_context_breaks(needs_context_fn pred, quiet_fn quiet, 
 			in.o.pid = in.o.cpu = 0;
 			memset(in.o.comm, 0, sizeof(in.o.comm));
 		}
-		if (!quiet(&a, &in))
+		if (!lockfree) {
+			lockfree_close(&a, m);
 			mg_rule_event(&a, &in, 37 * 1000000000ll, &oa);
+		}
 		mg_rule_out_init(&ob);
 		mg_rule_event(&b, &inb, 37 * 1000000000ll, &ob);
 		ma = a, mb = b;
+		mg_rule_fold_quiet(&ma, ma.quiet);	/* the state a mark stands for */
 		if (!entry_times)
 			ma.max_stat_ns = mb.max_stat_ns = 0;
 		if (!same_out(&oa, &ob) || (free_ev && !only_benign(&oa, -1)) ||
@@ -1045,33 +1080,50 @@ static void test_rule_needs_context(void)
 	struct mg_rstate s;
 	struct mg_rin st;
 
-	ASSERT_EQ(needs_context_breaks(mg_rule_needs_context, bpf_quiet, 0, &n0, &q0), 0,
+	ASSERT_EQ(needs_context_breaks(mg_rule_needs_context, LF_BPF, 0, &n0, &q0), 0,
 		  "needs_context: tracepoints only, context-free events judge the same without their context");
 	CHECK(GT(n0, 5000), "needs_context: tracepoints only, most getattrs of the latest ctime are "
 	      "context-free (%u of 20000 events, 9000 getattrs of it)", n0);
-	ASSERT_EQ(needs_context_breaks(mg_rule_needs_context, bpf_quiet, 1, &n1, &q1), 0,
+	ASSERT_EQ(needs_context_breaks(mg_rule_needs_context, LF_BPF, 1, &n1, &q1), 0,
 		  "needs_context: with entry times, the same");
 	CHECK(GT(n1, 1000) && LT(n1, n0), "needs_context: with entry times fewer are context-free "
 	      "(%u, against %u): the first getattr of a value keeps its time", n1, n0);
+	/* tracepoints only, the first getattr of a value marks the word: every context-free
+	 * getattr takes no lock; with entry times only the later ones */
+	CHECK(EQ(q0, n0) && GT(q1, 1000) && LT(q1, q0),
+	      "needs_context: getattrs judged without the lock: %u of %u context-free (tracepoints "
+	      "only), %u (entry times)", q0, n0, q1);
 	/* the check can fail: calling every getattr context-free breaks the property */
-	CHECK(GT(q0, 1000) && LT(q0, n0) && GT(q1, 1000),
-	      "needs_context: getattrs judged without the lock: %u (tracepoints only), %u (entry "
-	      "times)", q0, q1);
-	CHECK(GT(needs_context_breaks(naive_needs_context, bpf_quiet, 0, &nn, &qn), 0),
+	CHECK(GT(needs_context_breaks(naive_needs_context, LF_BPF, 0, &nn, &qn), 0),
 	      "needs_context: a predicate calling every getattr context-free is caught");
-	CHECK(GT(needs_context_breaks(naive_needs_context, bpf_quiet, 1, &nn, &qn), 0),
+	CHECK(GT(needs_context_breaks(naive_needs_context, LF_BPF, 1, &nn, &qn), 0),
 	      "needs_context: the same with entry times");
-	CHECK(GT(needs_context_breaks(mg_rule_needs_context, naive_quiet, 0, &nn, &qn), 0),
+	CHECK(GT(needs_context_breaks(mg_rule_needs_context, LF_NAIVE_QUIET, 0, &nn, &qn), 0),
 	      "needs_context: a lock-free test taking every getattr of the latest ctime (held "
-	      "getattrs and the first getattr of a value too) is caught");
+	      "getattrs too) is caught");
+	CHECK(GT(needs_context_breaks(mg_rule_needs_context, LF_MARK_ENTRY, 1, &nn, &qn), 0),
+	      "needs_context: marks without the lock when updates carry entry times (the "
+	      "getattr's time lost) are caught");
+	CHECK(GT(needs_context_breaks(mg_rule_needs_context, LF_NO_FOLD, 0, &nn, &qn), 0),
+	      "needs_context: marks the lock's holder does not fold in are caught");
 
-	/* the quiet word: set only once a getattr showed the latest ctime, nothing held */
+	/* the quiet word: markable once the latest ctime is known, quiet once a getattr
+	 * showed it, 0 while a getattr is held */
 	memset(&s, 0, sizeof(s));
-	judge(&s, rswap(100, 5, 0, 0, 1000));
 	st = rin(MG_EV_STAT, 100, 5, 2000);
-	CHECK(EQ(s.quiet, 0) && !mg_rule_is_quiet(s.quiet, &st), "quiet: not before a getattr");
+	CHECK(EQ(mg_rule_quiet(&s), 0) && !mg_rule_can_mark(s.quiet, &st, 0),
+	      "quiet: 0 before anything is known");
+	judge(&s, rswap(100, 5, 0, 0, 1000));
+	CHECK(EQ(s.quiet, mg_rule_fp(100, 5) << 1) && !mg_rule_is_quiet(s.quiet, &st) &&
+	      mg_rule_can_mark(s.quiet, &st, 0) && !mg_rule_can_mark(s.quiet, &st, 1) &&
+	      !mg_rule_can_mark(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_STAT,
+			.sec = 100, .nsec = 6 } }, 0) &&
+	      !mg_rule_can_mark(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_CTIME_SKIP,
+			.sec = 100, .nsec = 5 } }, 0),
+	      "quiet: after a swap, markable by a getattr of its value only, tracepoints only");
 	judge(&s, st);
-	CHECK(EQ(s.quiet, mg_rule_fp(100, 5)) && mg_rule_is_quiet(s.quiet, &st) &&
+	CHECK(EQ(s.quiet, mg_rule_fp(100, 5) << 1 | 1) && mg_rule_is_quiet(s.quiet, &st) &&
+	      !mg_rule_can_mark(s.quiet, &st, 0) &&
 	      !mg_rule_is_quiet(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_CTIME_SKIP,
 			.sec = 100, .nsec = 5 } }) &&
 	      !mg_rule_is_quiet(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_STAT,
@@ -1080,6 +1132,20 @@ static void test_rule_needs_context(void)
 	CHECK(EQ(s.quiet, 0), "quiet: not while a getattr is held");
 	CHECK(EQ(mg_rule_fp(-1, 999999999), 0) && NE(mg_rule_fp(0, 0), 0),
 	      "quiet: the one ctime whose word is 0 is 1 ns before the epoch");
+
+	/* a mark folds in only as the mark of the latest ctime, not yet shown */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(100, 5, 0, 0, 1000));
+	mg_rule_fold_quiet(&s, mg_rule_fp(100, 6) << 1 | 1);
+	CHECK(IS_FALSE(s.max_statted), "fold: the mark of another ctime is not folded in");
+	mg_rule_fold_quiet(&s, s.quiet);
+	CHECK(IS_FALSE(s.max_statted), "fold: an unmarked word changes nothing");
+	mg_rule_fold_quiet(&s, s.quiet | 1);
+	CHECK(IS_TRUE(s.max_statted) && EQ(s.max_stat_ns, 0) && EQ(mg_rule_quiet(&s), s.quiet | 1),
+	      "fold: the mark of the latest ctime: shown, at a time unknown");
+	memset(&s, 0, sizeof(s));
+	mg_rule_fold_quiet(&s, 1);
+	CHECK(IS_FALSE(s.max_statted), "fold: nothing on an inode not known (word 1)");
 
 	/* the cases, one by one */
 	memset(&s, 0, sizeof(s));
