@@ -26,6 +26,7 @@
 #include "mgtrace.h"
 #include "mg_common.bpf.h"
 #include "mg_judge.bpf.h"
+#include "mg_inodegc.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -398,5 +399,17 @@ SEC("raw_tp/inode_set_ctime_to_ts")
 int BPF_PROG(rtp_set_ctime_to_ts, struct inode *inode, struct timespec64 *ctime)
 {
 	on_set_ctime_to_ts(inode, ctime, false);
+	return 0;
+}
+
+/* ---- check, judged in BPF: forget inodes gone (run by user space, BPF_PROG_TEST_RUN) ---- */
+
+SEC("syscall")
+int inode_gc(struct mg_gc_ctx *ctx)
+{
+	struct mg_gc_ctx c = {};
+
+	bpf_for_each_map_elem(&inodes, mg_gc_one, &c, 0);
+	*ctx = c;
 	return 0;
 }

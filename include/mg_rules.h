@@ -859,6 +859,17 @@ enum mg_judge_path {
 };
 
 /*
+ * The input and output of bpf/inodegc.bpf.c (BPF_PROG_TEST_RUN, copied back):
+ * one pass over the entries of "inodes", forgetting those of inodes gone.
+ */
+struct mg_gc_ctx {
+	unsigned long long visited;	/* entries visited */
+	unsigned long long alive;	/* of them, inodes that still exist */
+	unsigned long long kept_pending;	/* gone, kept: a getattr held (judged at the end) */
+	unsigned long long collected;	/* gone, deleted */
+};
+
+/*
  * TEST ONLY (MGTRACE_TEST_INJECT=1): the input of bpf/judgetest.bpf.c, a
  * syscall program run with BPF_PROG_TEST_RUN that judges one synthetic event
  * with the same map, rules and ring buffer as the tracepoint programs.

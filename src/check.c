@@ -190,12 +190,14 @@ static int event_loop(struct check_state *cs)
 		 * Wait, sample the clock, then consume: every event consumed was made
 		 * before the sample, so a step that explains it is already recorded.
 		 */
-		if ((err = mg_events_wait(&cs->ev, 50)))
+		if ((err = mg_events_wait(&cs->ev, (int)mg_judge_tick_ms(&cs->judge))))
 			return mg_err(MG_EXIT_FAIL, "epoll: %s", strerror(-err));
 		watch_clock(cs);
 		feed_pending(cs, false);
 		if ((err = mg_events_consume(&cs->ev)) < 0)
 			return mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
+		/* forget inodes gone when the map fills (judged in BPF) */
+		mg_judge_collect(&cs->judge, cs->run.sess.skel, cs->run.sess.nr_cpus);
 		if (mg_run_wait(&cs->run, &zero)) {
 			cs->interrupted = !cs->o.argv;
 			break;

@@ -84,6 +84,14 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 				    json_integer((json_int_t)cs->judge.sum.context_free));
 		json_object_set_new(jd, "events_without_lock",
 				    json_integer((json_int_t)cs->judge.sum.quiet));
+		json_object_set_new(jd, "inodes_forgotten",
+				    json_integer((json_int_t)cs->judge.gc_sum.collected));
+		json_object_set_new(jd, "inode_gc_passes", json_integer((json_int_t)cs->judge.gc_passes));
+		json_object_set_new(jd, "inode_gc_ms", json_real(cs->judge.gc_ns / 1e6));
+		json_object_set_new(jd, "inodes_gone_kept_held",
+				    json_integer((json_int_t)cs->judge.gc_sum.kept_pending));
+		json_object_set_new(jd, "inode_gc_unavailable", cs->judge.gc_why[0] ?
+				    mg_json_cstr(cs->judge.gc_why) : json_null());
 	}
 	json_object_set_new(o, "judged", jd);
 	json_object_set_new(o, "lost_events", json_integer((json_int_t)st->lost));

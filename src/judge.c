@@ -30,6 +30,8 @@ int mg_judge_pre_load(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf,
 		if ((err = bpf_map__set_max_entries(skel->maps.events, j->ringbuf_bytes)))
 			return err;
 	}
+	/* the pass that forgets inodes gone (bpf/mg_inodegc.bpf.h): only when judging here */
+	bpf_program__set_autoload(skel->progs.inode_gc, j->configured);
 	return bpf_map__set_max_entries(skel->maps.inodes,
 					j->configured ? (uint32_t)j->max_inodes : 1);
 }
@@ -158,6 +160,56 @@ int mg_judge_finish(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf
 	return finish_inodes(j, c, skel);
 }
 
+unsigned int mg_judge_tick_ms(const struct mg_judge *j)
+{
+	if (!j->active)
+		return 50;
+	return j->gc_tick_ms ? j->gc_tick_ms : 10;
+}
+
+void mg_judge_collect(struct mg_judge *j, struct mgtrace_bpf *skel, int nr_cpus)
+{
+	struct mg_judge_counts now;
+	struct mg_gc_ctx c = {};
+	uint64_t entries, t0;
+
+	if (!j->active || j->gc_why[0] || !skel)
+		return;
+	if (sum_percpu(bpf_map__fd(skel->maps.judge_counts), nr_cpus,
+		       (unsigned long long *)&now, sizeof(now) / sizeof(unsigned long long)))
+		return;
+	entries = now.inodes - j->gc_sum.collected;
+	t0 = mg_now_ns();
+	if (j->gc_read_ns && t0 > j->gc_read_ns) {
+		/* wake up often enough that max/8 inodes enter between two reads at this rate */
+		double rate = (now.inodes - j->gc_read_inodes) * 1e9 / (double)(t0 - j->gc_read_ns);
+		double ms = rate > 0 ? (j->max_inodes / 8.0) * 1e3 / rate : 50;
+
+		j->gc_tick_ms = ms < 2 ? 2 : ms > 50 ? 50 : (unsigned int)ms;
+	}
+	j->gc_read_ns = t0;
+	j->gc_read_inodes = now.inodes;
+	if (entries < j->max_inodes / 4 || now.inodes - j->gc_at_inodes < j->max_inodes / 8 + 1)
+		return;
+	t0 = mg_now_ns();
+	{
+		LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &c, .ctx_size_in = sizeof(c));
+
+		if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.inode_gc), &o)) {
+			snprintf(j->gc_why, sizeof(j->gc_why), "inode_gc: BPF_PROG_TEST_RUN: %s",
+				 strerror(errno));
+			return;
+		}
+	}
+	j->gc_ns += mg_now_ns() - t0;
+	j->gc_passes++;
+	j->gc_sum.visited += c.visited;
+	j->gc_sum.alive += c.alive;
+	j->gc_sum.kept_pending += c.kept_pending;
+	j->gc_sum.collected += c.collected;
+	j->gc_at_inodes = now.inodes;
+}
+
 void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
 {
 	if (!j->active)
@@ -166,16 +218,27 @@ void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
 			 j->env && !j->env->res_spin_lock ? "kernel without bpf_res_spin_lock, "
 			 "which judging in BPF takes (6.15+)" :
 			 "tracepoints as raw_tp, which cannot take a BPF lock");
-	else
-		snprintf(buf, len, "in BPF at the event (tp_btf; include/mg_rules.h under one "
-			 "bpf_res_spin_lock per inode); inode map: %llu of %llu entries, %llu bytes "
-			 "of key and value each; violation records: %llu written, %llu lost; lock "
-			 "failures %llu; getattrs judged without a clock read %llu, of them without "
-			 "the lock %llu", (unsigned long long)j->map_inodes,
-			 (unsigned long long)j->max_inodes, (unsigned long long)j->value_bytes,
-			 (unsigned long long)j->sum.records, (unsigned long long)j->sum.lost,
-			 (unsigned long long)j->sum.lock_failed,
-			 (unsigned long long)j->sum.context_free, (unsigned long long)j->sum.quiet);
+	else {
+		int n = snprintf(buf, len, "in BPF at the event (tp_btf; include/mg_rules.h under one "
+				 "bpf_res_spin_lock per inode); inode map: %llu of %llu entries, %llu "
+				 "bytes of key and value each; violation records: %llu written, %llu "
+				 "lost; lock failures %llu; getattrs judged without a clock read %llu, "
+				 "of them without the lock %llu", (unsigned long long)j->map_inodes,
+				 (unsigned long long)j->max_inodes, (unsigned long long)j->value_bytes,
+				 (unsigned long long)j->sum.records, (unsigned long long)j->sum.lost,
+				 (unsigned long long)j->sum.lock_failed,
+				 (unsigned long long)j->sum.context_free,
+				 (unsigned long long)j->sum.quiet);
+
+		if (n < 0 || (size_t)n >= len)
+			return;
+		if (j->gc_why[0])
+			snprintf(buf + n, len - (size_t)n, "; inodes gone not forgotten: %s", j->gc_why);
+		else if (j->gc_passes)
+			snprintf(buf + n, len - (size_t)n, "; inodes gone forgotten %llu in %llu passes "
+				 "(%.1f ms)", (unsigned long long)j->gc_sum.collected,
+				 (unsigned long long)j->gc_passes, j->gc_ns / 1e6);
+	}
 }
 
 #define INJECT_EVENTS 7

@@ -35,6 +35,15 @@ struct mg_judge {
 	struct mg_judge_counts sum;	/* the per-CPU counts, summed (mg_judge_finish) */
 	uint64_t map_inodes;		/* entries found in "inodes" at the end */
 	uint64_t value_bytes;		/* bytes of one entry's key and value */
+	/* forgetting inodes gone (inode_gc, bpf/mg_inodegc.bpf.h: mg_judge_collect()) */
+	char gc_why[200];		/* why passes cannot run ("": they can) */
+	uint64_t gc_passes;		/* passes run */
+	uint64_t gc_ns;			/* their time, CLOCK_MONOTONIC ns */
+	struct mg_gc_ctx gc_sum;	/* their counts, summed */
+	uint64_t gc_at_inodes;		/* inodes entered (judge_counts.inodes) at the last pass */
+	uint64_t gc_read_ns, gc_read_inodes;	/* CLOCK_MONOTONIC and inodes entered at the last
+					 * read of the counts (mg_judge_collect()) */
+	unsigned int gc_tick_ms;	/* mg_judge_tick_ms(), from the rate inodes enter */
 };
 
 /* The ring buffer when judging in BPF: only violations and clock steps cross it (about
@@ -75,6 +84,28 @@ struct floor_bpf;
  * counts ("floor_judge", nr_cpus entries) to c. Returns 0 or -errno.
  */
 int mg_judge_floor_finish(struct mg_checker *c, struct floor_bpf *skel, int nr_cpus);
+
+/*
+ * During the run, judged in BPF: when "inodes" holds at least a quarter of its entries
+ * and max_inodes / 8 inodes entered it since the last pass (so a pass, which
+ * visits every entry, costs at most 8 visits per inode entered), run one pass
+ * of the syscall program inode_gc (bpf/mg_inodegc.bpf.h, BPF_PROG_TEST_RUN): the
+ * entries of inodes gone are deleted, so a workload that creates and deletes
+ * more files over its life than --max-inodes fits. Reads the per-CPU
+ * "judge_counts" (nr_cpus entries). A pass that fails sets gc_why and is not
+ * tried again; the map then fills as before (untracked events, inconclusive).
+ * Returns nothing.
+ */
+void mg_judge_collect(struct mg_judge *j, struct mgtrace_bpf *skel, int nr_cpus);
+
+/*
+ * How long check's event loop may wait between two mg_judge_collect() calls,
+ * ms, judged in BPF: long enough for max_inodes / 8 inodes to enter the map at
+ * the rate they entered since the last call, from 2 to 50 (10 before a rate is
+ * known), so that passes keep up with a workload creating and deleting files
+ * fast; 50 judged in user space.
+ */
+unsigned int mg_judge_tick_ms(const struct mg_judge *j);
 
 /*
  * One line (no newline) saying where the ctime events were judged: in BPF,

@@ -16,6 +16,9 @@
                            again; one thread (root)
   clock-syscalls READY SECONDS  real clock_gettime(CLOCK_REALTIME) system calls (x86_64 nr 228,
                            not the vDSO) in a loop; READY is created after the first one
+  churn DIR N LIVE         make LIVE files in DIR and stat them; then N times: create a file,
+                           write it, stat it, delete it (the filesystem may hand the inode
+                           number out again); at the end write and stat the LIVE files again
 """
 import multiprocessing
 import os
@@ -162,6 +165,28 @@ def clock_syscalls(ready, seconds):
     return 0
 
 
+def churn(d, n, live):
+    os.makedirs(d, exist_ok=True)
+    keep = []
+    for i in range(live):
+        p = os.path.join(d, "live%d" % i)
+        with open(p, "w") as f:
+            f.write("x")
+        os.stat(p)
+        keep.append(p)
+    for i in range(n):
+        p = os.path.join(d, "f%d" % i)
+        with open(p, "w") as f:
+            f.write("x")
+        os.stat(p)
+        os.unlink(p)
+    for p in keep:
+        with open(p, "a") as f:
+            f.write("y")
+        os.stat(p)
+    return 0
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "race":
@@ -176,6 +201,8 @@ if __name__ == "__main__":
         sys.exit(stepback(sys.argv[2], sys.argv[3], float(sys.argv[4])))
     elif cmd == "clockstep":
         sys.exit(clockstep(sys.argv[2], float(sys.argv[3])))
+    elif cmd == "churn":
+        sys.exit(churn(sys.argv[2], int(sys.argv[3]), int(sys.argv[4])))
     elif cmd == "clock-syscalls":
         sys.exit(clock_syscalls(sys.argv[2], float(sys.argv[3])))
     sys.exit(__doc__)

@@ -57,6 +57,8 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
                                <not counted> / <not supported> as the row's reason says
   count-ended FILE             stat -c N -- COMMAND: ended by the count, status 143
   map-full FILE                check --max-inodes 1 judged in BPF: map full, untracked, inconclusive
+  inode-gc FILE LIVE N         check judged in BPF over file churn beyond --max-inodes: >= N
+                               inodes gone forgotten, >= LIVE entries kept, nothing untracked, PASS
   inject-lost FILE N RC        MGTRACE_TEST_INJECT=N, small ring buffer: records lost, N counted
   baseline-used FILE BASE      check --baseline BASE: accepted without a warning, and every
                                figure BASE has gates FILE's run (the baseline column equal)
@@ -1049,6 +1051,20 @@ def selftest_host(results):
     run("map-full: full, untracked, inconclusive", check_map_full, mf, want_fail=False)
     run("map-full: nothing untracked", check_map_full, {**mf, "invariants": {"untracked_events": 0}})
     run("map-full: a pass", check_map_full, {**mf, "verdict": "PASS"})
+    gc = {"verdict": "PASS", "judged": {"where": "bpf", "inode_gc_unavailable": None,
+                                        "inode_gc_passes": 3, "inodes_forgotten": 900,
+                                        "inode_map_entries": 120},
+          "invariants": {"untracked_events": 0}}
+    run("inode-gc: churn fits", check_inode_gc, gc, 100, 800, want_fail=False)
+    for label, mut in (("no pass ran", lambda g: g["judged"].update(inode_gc_passes=0)),
+                       ("too few forgotten", lambda g: g["judged"].update(inodes_forgotten=10)),
+                       ("a live inode forgotten", lambda g: g["judged"].update(inode_map_entries=99)),
+                       ("unavailable", lambda g: g["judged"].update(inode_gc_unavailable="load: EPERM")),
+                       ("untracked events", lambda g: g["invariants"].update(untracked_events=5)),
+                       ("inconclusive", lambda g: g.update(verdict="INCONCLUSIVE"))):
+        bad = cp(gc)
+        mut(bad)
+        run("inode-gc: " + label, check_inode_gc, bad, 100, 800)
     il = {"verdict": "FAIL", "lost_events": 80, "invariants": {"ctime_regression": {"violations": 100}},
           "judged": {"violation_records": 20, "violation_records_lost": 80}}
     run("inject-lost: 20 written, 80 lost, 100 counted", check_inject_lost, il, 100, 1, want_fail=False)
@@ -1483,6 +1499,21 @@ def check_map_full(c, r):
             f"{i['untracked_events']} untracked events, {r['verdict']}")
 
 
+def check_inode_gc(c, r, live, forgotten):
+    """check judged in BPF over a workload that creates and deletes more files than
+    --max-inodes, keeping `live` of them: inodes gone forgotten (>= forgotten), the live
+    ones kept (the map still holds >= live entries), nothing untracked, PASS."""
+    j, i = r["judged"], r["invariants"]
+    c.check(j["where"] == "bpf" and j.get("inode_gc_unavailable") is None and
+            j.get("inode_gc_passes", 0) > 0 and j.get("inodes_forgotten", 0) >= forgotten,
+            f"inodes gone forgotten: {j.get('inodes_forgotten')} in {j.get('inode_gc_passes')} "
+            f"passes (want >= {forgotten}; unavailable: {j.get('inode_gc_unavailable')})")
+    c.check(j["inode_map_entries"] >= live,
+            f"the live inodes kept: {j['inode_map_entries']} entries at the end, want >= {live}")
+    c.check(i["untracked_events"] == 0 and r["verdict"] == "PASS",
+            f"{i['untracked_events']} untracked events, {r['verdict']}")
+
+
 def check_inject_lost(c, r, n, rc):
     """MGTRACE_TEST_INJECT=N through a small ring buffer: records lost, all N counted, FAIL."""
     k, j = r["invariants"]["ctime_regression"]["violations"], r["judged"]
@@ -1536,6 +1567,7 @@ HOST_CMDS = {
     "stat-csv-fields": lambda c, a: check_stat_csv_fields(c, open(a[0]).read().splitlines(), *a[1:2]),
     "count-ended": lambda c, a: check_count_ended(c, load_lines(a[0])),
     "map-full": lambda c, a: check_map_full(c, first_report(a[0])),
+    "inode-gc": lambda c, a: check_inode_gc(c, first_report(a[0]), int(a[1]), int(a[2])),
     "inject-lost": lambda c, a: check_inject_lost(c, first_report(a[0]), int(a[1]), int(a[2])),
     "baseline-used": lambda c, a: check_baseline_used(c, first_report(a[0]), first_report(a[1]), a[1]),
     "set-figure": lambda c, a: set_figure(a[0], a[1], a[2], float(a[3])),

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mg_inodegc.bpf.h - `mgtrace check`, judged in BPF: forget the state of inodes
+ * that no longer exist, so that a workload creating and deleting more files
+ * over its life than --max-inodes still fits the per-inode map.
+ *
+ * The syscall program inode_gc of bpf/mgtrace.bpf.c (loaded only when check judges in BPF:
+ * mg_judge_pre_load()), run by user space with BPF_PROG_TEST_RUN (src/judge.c,
+ * mg_judge_collect()) on the "inodes" map of bpf/mg_judge.bpf.h: it
+ * visits every entry (bpf_for_each_map_elem) and deletes the entries of
+ * inodes gone, which no event can name again. The key holds the struct
+ * inode's address with its identity (dev, ino, generation): the inode is gone
+ * when the memory there no longer holds that identity (freed and reused, or
+ * unreadable), or when the kernel is freeing it (i_state I_FREEING or I_CLEAR,
+ * set by evict() before the filesystem lets it go; read where the kernel's BTF
+ * has the flags as enum inode_state_flags_t, else the identity alone decides).
+ * A live inode always holds its identity, so its state is never forgotten:
+ * an event of it after a wrong "gone" could only start its state afresh (as
+ * at attach), never judge it against forgotten state. An entry holding a
+ * getattr (pending) is kept: its judgment comes at the end (mg_judge_finish()).
+ * Reads of the inode are bpf_probe_read_kernel() (CO-RE), which fail cleanly
+ * on memory no longer mapped.
+ */
+#ifndef MG_INODEGC_BPF_H
+#define MG_INODEGC_BPF_H
+
+#include "mg_judge.bpf.h"
+
+/* The inode at key->addr still is the inode of key, and is not being freed. */
+static __always_inline bool mg_inode_alive(const struct mg_inode_key *key)
+{
+	struct inode *inode = (struct inode *)key->addr;
+	struct super_block *sb = NULL;
+	unsigned long ino = 0;
+	__u64 state = 0;
+	__u32 gen = 0;
+	dev_t dev = 0;
+
+	if (!inode || bpf_core_read(&ino, sizeof(ino), &inode->i_ino) || ino != key->ino ||
+	    bpf_core_read(&gen, sizeof(gen), &inode->i_generation) || gen != key->gen ||
+	    bpf_core_read(&sb, sizeof(sb), &inode->i_sb) || !sb ||
+	    bpf_core_read(&dev, sizeof(dev), &sb->s_dev) || dev != key->dev)
+		return false;
+	if (bpf_core_enum_value_exists(enum inode_state_flags_t, I_FREEING) &&
+	    bpf_core_enum_value_exists(enum inode_state_flags_t, I_CLEAR)) {
+		if (bpf_core_read(&state, bpf_core_field_size(inode->i_state), &inode->i_state))
+			return false;
+		if (state & (bpf_core_enum_value(enum inode_state_flags_t, I_FREEING) |
+			     bpf_core_enum_value(enum inode_state_flags_t, I_CLEAR)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * bpf_for_each_map_elem() callback over "inodes": count the entry in c, and
+ * delete it if its inode is gone and it holds no getattr. Returns 0 (go on).
+ */
+static long mg_gc_one(struct bpf_map *map, struct mg_inode_key *key, struct mg_inode_val *v,
+		   struct mg_gc_ctx *c)
+{
+	c->visited++;
+	if (mg_inode_alive(key)) {
+		c->alive++;
+		return 0;
+	}
+	/* a held getattr is judged at the end; no event of a gone inode comes to resolve it */
+	if (*(volatile unsigned char *)&v->s.pending) {
+		c->kept_pending++;
+		return 0;
+	}
+	if (!bpf_map_delete_elem(map, key))
+		c->collected++;
+	return 0;
+}
+
+#endif
