@@ -131,7 +131,7 @@ static int finish_inodes(struct mg_judge *j, struct mg_checker *c, struct mgtrac
 		prev = &key;
 		/* the programs are detached (check.c): no lock needed, none is readable */
 		if (bpf_map_lookup_elem(fd, &key, &val))
-			return -errno;	/* nothing deletes an entry: never expected */
+			return -errno;	/* passes delete only during the run: never expected */
 		j->map_inodes++;
 		if (!val.s.pending)
 			continue;
