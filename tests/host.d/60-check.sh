@@ -61,3 +61,27 @@ if tracepoint_host "check: invert-fine hook where the floor is unchecked"; then
 		grep -q '"test_hook"' "$T/inv.json" && ok "check: the invert-fine test hook is announced and reported" \
 		|| bad "check: invert-fine hook: exit $rc, $(cat "$T/inv.err")"
 fi
+# SIGKILL of the built-in workload: its tmpfs lives in mgtrace's private mount namespace and
+# dies with it (the empty directory may stay). The mount is looked for in the process's own
+# mountinfo while it runs (the test's must-fail side: it is seen there), then on the host.
+for sub in check stress; do
+	$MG $sub -d 5 > /dev/null 2>&1 & kpid=$!
+	kdir=""
+	for _ in $(seq 1 50); do
+		kdir=$(awk -v p="/tmp/mgtrace-$sub." 'index($5, p) == 1 && / - tmpfs / { print $5 }' \
+			"/proc/$kpid/mountinfo" 2>/dev/null | head -1)
+		[ -n "$kdir" ] && break
+		sleep 0.1
+	done
+	sleep 1
+	kill -KILL $kpid; wait $kpid 2>/dev/null
+	if [ -z "$kdir" ]; then
+		bad "$sub SIGKILLed: no tmpfs seen in its mountinfo while it ran"
+	elif awk -v d="$kdir" '$5 == d { f = 1 } END { exit !f }' /proc/self/mountinfo; then
+		bad "$sub SIGKILLed: its tmpfs $kdir is left mounted"
+		umount "$kdir"
+	else
+		ok "$sub SIGKILLed: its tmpfs $kdir went with it"
+	fi
+	[ -n "$kdir" ] && rmdir "$kdir" 2>/dev/null
+done
