@@ -108,7 +108,7 @@ static int parse_events(const char *list, unsigned int *mask)
 
 static int parse_opts(struct stat_opts *o, int argc, char **argv)
 {
-	int cmd_err;
+	int cmd_err, e;
 	enum { O_TREE = 256, O_RATE, O_ICOUNT, O_PROM };
 	static const struct option lo[] = {
 		{ "interval", required_argument, 0, 'i' }, { "interval-ms", required_argument, 0, 'I' },
@@ -149,8 +149,8 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 		case 'A': o->per_cpu = true; break;
 		case O_RATE: o->rate = true; break;
 		case O_PROM:
-			if (mg_prom_check_path(optarg))
-				return MG_EXIT_USAGE;
+			if ((e = mg_prom_check_path(optarg)))
+				return e;
 			o->prom = optarg;
 			break;
 		case 'x':
