@@ -131,10 +131,14 @@ static void put_obs(FILE *f, const struct mg_obs *o, bool xml)
 /*
  * One violation report as a text line (no newline): kind (not for a not-fault
  * example), dev MAJ:MIN, inode, mount point and name (escaped), and the two
- * observations.
+ * observations. ex: the not-fault kind of an example (enum mg_benign_kind), -1
+ * for a violation. The rules judge two kinds on one observation (earlier and
+ * later the same, include/mg_rules.h): unverified_queried_updates (the value the
+ * QUERIED swap replaced was never observed) and unsure_seconds; their line
+ * shows it once, so it never reads as an equal ctime seen twice.
  */
 static void put_violation(FILE *f, const struct check_state *cs, const struct mg_violation *v,
-			  bool xml, bool example);
+			  bool xml, int ex);
 
 /* The not-fault examples: one line each, as a violation's, under "e.g. KIND". */
 static void put_examples(FILE *f, const struct check_state *cs)
@@ -147,15 +151,16 @@ static void put_examples(FILE *f, const struct check_state *cs)
 		ex = mg_checker_examples(cs->chk, k, &n);
 		for (i = 0; i < n; i++) {
 			fprintf(f, "  e.g. %s: ", mg_benign_name(k));
-			put_violation(f, cs, &ex[i], false, true);
+			put_violation(f, cs, &ex[i], false, (int)k);
 			fputc('\n', f);
 		}
 	}
 }
 
 static void put_violation(FILE *f, const struct check_state *cs, const struct mg_violation *v,
-			  bool xml, bool example)
+			  bool xml, int ex)
 {
+	bool example = ex >= 0;
 	char dev[MG_KDEV_STRLEN], mnt[4096], nb[32];
 	int mlen = mg_kdev_mount(v->dev, mnt, sizeof(mnt));
 	const char *name;
@@ -183,8 +188,16 @@ static void put_violation(FILE *f, const struct check_state *cs, const struct mg
 	else
 		fputs("?", f);
 	fprintf(f, ") %s ", v->what);
-	put_obs(f, &v->earlier, xml);
-	fputs(" then ", f);
+	if (ex == MG_B_UNVERIFIED) {
+		fputs("(previous ctime not observed) then ", f);
+	} else if (ex == MG_B_SEC_UNSURE) {
+		put_obs(f, &v->later, xml);
+		fputs(" (one observation: its seconds may be another update's)", f);
+		return;
+	} else {
+		put_obs(f, &v->earlier, xml);
+		fputs(" then ", f);
+	}
 	put_obs(f, &v->later, xml);
 }
 
@@ -352,7 +365,7 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 			"FAIL" : "PASS", "COMMAND succeeds", cs->run.child_status);
 	vs = mg_checker_reports(cs->chk, &n);
 	for (i = 0; i < n; i++) {
-		put_violation(f, cs, &vs[i], false, false);
+		put_violation(f, cs, &vs[i], false, -1);
 		fputc('\n', f);
 	}
 	fprintf(f, "verdict: %s (%s)\n", v->word, v->reason);
@@ -461,7 +474,7 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 				    ((int)vs[j].kind != tc[i].kinds[0] &&
 							     (int)vs[j].kind != tc[i].kinds[1]))
 					continue;
-				put_violation(f, cs, &vs[j], true, false);
+				put_violation(f, cs, &vs[j], true, -1);
 				fputc('\n', f);
 			}
 			fprintf(f, "</failure>");

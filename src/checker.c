@@ -307,6 +307,18 @@ void mg_checker_finish(struct mg_checker *c)
 	}
 }
 
+/*
+ * Count one event judged here in "events" and by kind: what BPF counts in
+ * judge_counts.by_kind (bpf/mg_judge.bpf.h), so events without an inode
+ * number and untracked ones are counted only in their own fields, on both paths.
+ */
+static void count_judged(struct mg_checker *c, unsigned int kind)
+{
+	c->st.events++;
+	if (kind < MG_EV_NR_KINDS)
+		c->st.by_kind[kind]++;
+}
+
 void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 {
 	struct ino_state *s = NULL;
@@ -314,13 +326,10 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 	struct mg_rin in;
 	struct mg_obs obs;
 
-	/* a floor event judged in BPF is counted there (mg_checker_import_floor) */
-	if (!(e->kind >= MG_EV_FLOOR_SWAP && (e->flags & MG_EVF_JUDGED))) {
-		c->st.events++;
-		if (e->kind < MG_EV_NR_KINDS)
-			c->st.by_kind[e->kind]++;
-	}
 	if (e->kind >= MG_EV_FLOOR_SWAP) {
+		/* a floor event judged in BPF is counted there (mg_checker_import_floor) */
+		if (!(e->flags & MG_EVF_JUDGED))
+			count_judged(c, e->kind);
 		mg_rule_in_of(&in, e);
 		mg_obs_from_rule(&obs, &in.o);
 		if (e->ino && !c->no_floor_inodes)
@@ -337,6 +346,7 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 		c->st.untracked_events++;
 		return;
 	}
+	count_judged(c, e->kind);
 	if (e->name[0]) {
 		memcpy(s->name, e->name, sizeof(s->name));
 		s->name_cut = e->name_len > strnlen(e->name, sizeof(e->name));

@@ -91,7 +91,7 @@ static int usage(FILE *f, int code)
 		"  -j, --json           one JSON object instead of the table\n"
 		"  -o, --output FILE    the results to FILE instead of stdout\n"
 		"Exit codes: 0 ok, 1 failure, 2 usage, 3 environment unsupported (not root, no BTF,\n"
-		"sys_enter tracepoint not attachable).\n",
+		"sys_enter tracepoint not attachable, -o refused), 5 output not written.\n",
 		CLK_RUNS, CLK_MAX_ITERS, CLK_DEF_ITERS);
 	return code;
 }

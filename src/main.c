@@ -57,8 +57,11 @@ static int usage(FILE *f, int code)
 	for (i = 0; i < NR_CMDS; i++)
 		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].help);
 	fprintf(f, "\nWithout a command, mgtrace runs `stat` around a 3 s `stress` run.\n"
-		"Exit codes: 0 ok, 1 failure (check: violation), 2 usage, 3 environment unsupported\n"
-		"(not root, no BTF, no multigrain timestamps, debugfs not mounted), 4 check inconclusive.\n");
+		"Exit codes: 0 ok (stat, trace, top -- COMMAND: COMMAND's status), 1 failure (check:\n"
+		"violation), 2 usage (also a path that does not exist, -p of no process), 3 environment\n"
+		"unsupported (not root, no BTF, no multigrain timestamps, debugfs not mounted, a path the\n"
+		"machine refuses), 4 check inconclusive, 5 output not written (-o, stdout, --junit,\n"
+		"--prometheus), 126/127 COMMAND cannot be executed / was not found (one line, no report).\n");
 	return code;
 }
 

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "prom.h"
+#include "opts.h"
 #include "report.h"
 #include "util.h"
 
@@ -173,14 +174,15 @@ int mg_prom_check_path(const char *path)
 
 	snprintf(buf, sizeof(buf), "%s", path);
 	dir = dirname(buf);
+	/* as -o's open decides (mg_path_exit): absent is usage (2), refused is environment (3) */
 	if (stat(dir, &st))
-		return mg_err(MG_EXIT_USAGE, "stat: --prometheus '%s': directory '%s' %s", path, dir,
-			      errno == ENOENT ? "does not exist" : strerror(errno));
+		return mg_err(mg_path_exit(errno), "stat: --prometheus '%s': directory '%s' %s", path,
+			      dir, errno == ENOENT ? "does not exist" : strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return mg_err(MG_EXIT_USAGE, "stat: --prometheus '%s': '%s' is not a directory",
 			      path, dir);
 	if (access(dir, W_OK))
-		return mg_err(MG_EXIT_USAGE, "stat: --prometheus '%s': directory '%s' not writable: "
+		return mg_err(mg_path_exit(errno), "stat: --prometheus '%s': directory '%s' not writable: "
 			      "%s", path, dir, strerror(errno));
 	if (!stat(path, &st) && S_ISDIR(st.st_mode))
 		return mg_err(MG_EXIT_USAGE, "stat: --prometheus '%s' is a directory", path);

@@ -12,8 +12,10 @@
 
 /*
  * Check, before anything is attached, that FILE can be written as mg_prom_write()
- * writes it: its directory exists and is writable. Returns 0, or MG_EXIT_USAGE with
- * one line printed.
+ * writes it: its directory exists and is writable. Returns 0, or with one line
+ * printed MG_EXIT_USAGE (no such directory, not a directory, FILE a directory) or
+ * MG_EXIT_ENV (the machine refuses it: permission denied, read-only filesystem),
+ * as -o's open decides (mg_path_exit()).
  */
 int mg_prom_check_path(const char *path);
 

@@ -29,7 +29,7 @@ static int usage(FILE *f, int code)
 		"                    [-x SEP] [-e EVENTS] [-b auto|kernel|fentry|kprobe|tracepoint]\n"
 		"                    [-H] [-L] [-j] [-o FILE] [-v] [--prometheus FILE]\n"
 		"                    [-- COMMAND [ARGS...]]\n"
-		"Count multigrain timestamp events until interrupted (SIGINT/SIGTERM), for COUNT\n"
+		"Count multigrain timestamp events until interrupted (SIGINT/SIGTERM/SIGHUP), for COUNT\n"
 		"intervals, or for the lifetime of COMMAND (then exit with its status).\n"
 		"By default ctime_updates, ctime_swaps, fine_stamps and floor_swaps come from the\n"
 		"kernel's own per-CPU counters, with no program on the write or stat path; the\n"
@@ -70,8 +70,10 @@ static int usage(FILE *f, int code)
 		"                       file in its directory renamed over it), at start, every\n"
 		"                       interval and at the end; for node_exporter's textfile\n"
 		"                       collector\n"
-		"Exit codes: 0 ok (or COMMAND's status; 0 when COUNT intervals ended COMMAND), 2 usage,\n"
-		"3 environment unsupported; 127/126: COMMAND cannot be run (nothing is reported).\n");
+		"Exit codes: 0 ok (or COMMAND's status; 0 when COUNT intervals ended COMMAND),\n"
+		"1 runtime failure, 2 usage (also -p of no process, a path that does not exist),\n"
+		"3 environment unsupported (also a path the machine refuses), 5 output not written\n"
+		"(-o, stdout, --prometheus); 127/126: COMMAND cannot be run (nothing is reported).\n");
 	return code;
 }
 
@@ -108,7 +110,7 @@ static int parse_events(const char *list, unsigned int *mask)
 
 static int parse_opts(struct stat_opts *o, int argc, char **argv)
 {
-	int cmd_err;
+	int cmd_err, e;
 	enum { O_TREE = 256, O_RATE, O_ICOUNT, O_PROM };
 	static const struct option lo[] = {
 		{ "interval", required_argument, 0, 'i' }, { "interval-ms", required_argument, 0, 'I' },
@@ -149,8 +151,8 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 		case 'A': o->per_cpu = true; break;
 		case O_RATE: o->rate = true; break;
 		case O_PROM:
-			if (mg_prom_check_path(optarg))
-				return MG_EXIT_USAGE;
+			if ((e = mg_prom_check_path(optarg)))
+				return e;
 			o->prom = optarg;
 			break;
 		case 'x':

@@ -53,7 +53,8 @@ static int usage(FILE *f, int code)
 		"  -j, --json           the result as one JSON object (docs/json.md)\n"
 		"  -o, --output FILE    the result to FILE instead of stdout\n"
 		"Exit codes: 0 ok, 1 runtime failure, 2 usage (also: --dir does not exist),\n"
-		"3 environment (--dir not writable: permission denied, read-only).\n");
+		"3 environment (--dir or -o refused: permission denied, read-only), 5 output not\n"
+		"written.\n");
 	return code;
 }
 

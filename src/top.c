@@ -59,8 +59,10 @@ static int usage(FILE *f, int code)
 		"  -j, --json           one JSON object per table (docs/json.md)\n"
 		"  -o, --output FILE    results to FILE (default: stdout; stderr with COMMAND, as perf)\n"
 		"  -v, --verbose        every column's source, and why a backend was refused\n"
-		"Exit codes: 0 ok (or COMMAND's status; 0 when COUNT tables ended COMMAND), 2 usage,\n"
-		"3 environment unsupported; 127/126: COMMAND cannot be run (nothing is reported).\n",
+		"Exit codes: 0 ok (or COMMAND's status; 0 when COUNT tables ended COMMAND),\n"
+		"1 runtime failure, 2 usage (also -p of no process, a path that does not exist),\n"
+		"3 environment unsupported (also a path the machine refuses), 5 output not written;\n"
+		"127/126: COMMAND cannot be run (nothing is reported).\n",
 		MG_TOP_ENTRIES_DEFAULT);
 	return code;
 }

@@ -65,7 +65,10 @@ static int usage(FILE *f, int code)
 		"Filters run in BPF. Lost events are printed where they are noticed (\"lost N events\")\n"
 		"and counted in the summary. Processes are followed across forks in BPF (one hash\n"
 		"lookup per event). With COMMAND, mgtrace exits with COMMAND's status.\n"
-		"Exit codes: 0 ok, 2 usage, 3 environment unsupported.\n");
+		"Exit codes: 0 ok (or COMMAND's status), 1 runtime failure, 2 usage (also -p of no\n"
+		"process, a path that does not exist), 3 environment unsupported (also a path the\n"
+		"machine refuses), 5 output not written; 127/126: COMMAND cannot be run (nothing is\n"
+		"reported).\n");
 	return code;
 }
 

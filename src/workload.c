@@ -145,6 +145,27 @@ out:
 	return NULL;
 }
 
+/*
+ * Move this process into a mount namespace of its own, every mount in it
+ * private (nothing propagates to or from the host's), so that the workload's
+ * tmpfs dies with the process even when it is killed (SIGKILL: no cleanup
+ * runs; only the empty directory stays). Called before the workload's threads
+ * exist: unshare() moves the calling thread only, and the threads it starts
+ * inherit its namespace. The copy holds every mount the host had (debugfs at
+ * /sys/kernel/debug, the output paths); nothing the process does afterwards
+ * needs a mount made on the host later (COMMAND never runs with the built-in
+ * workload). Returns 0 or -errno (EPERM without CAP_SYS_ADMIN: then no tmpfs,
+ * the plain directory is used).
+ */
+static int private_mounts(void)
+{
+	if (unshare(CLONE_NEWNS))
+		return -errno;
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return -errno;
+	return 0;
+}
+
 int mg_wl_start(struct mg_workload *wl, const struct mg_wl_opts *o, char *err, size_t errlen)
 {
 	const char *parent = o->parent ? o->parent : "/tmp";
@@ -166,8 +187,8 @@ int mg_wl_start(struct mg_workload *wl, const struct mg_wl_opts *o, char *err, s
 		wl->dir[0] = 0;
 		return -e;
 	}
-	if (!o->parent && !mount(o->prefix, wl->dir, "tmpfs", MS_NOSUID | MS_NODEV,
-				 "size=16m,mode=0700"))
+	if (!o->parent && !private_mounts() &&
+	    !mount(o->prefix, wl->dir, "tmpfs", MS_NOSUID | MS_NODEV, "size=16m,mode=0700"))
 		wl->mounted = true;
 	wl->have_dir_dev = !stat(wl->dir, &st) && !mg_kdev_from_user(st.st_dev, &wl->dir_dev);
 	wl->t = calloc(o->threads, sizeof(*wl->t));

@@ -3,7 +3,8 @@
  * workload.h - the built-in multigrain workload, shared by `mgtrace stress` and
  * the built-in run of `mgtrace check`: pinned threads (thread k on online CPU
  * k mod N) looping over files of their own in a fresh directory, a tmpfs
- * mounted on it unless the user named a parent directory.
+ * mounted on it unless the user named a parent directory (in a private mount
+ * namespace of the process: the tmpfs dies with it, even on SIGKILL).
  *
  * What one iteration does is a short program of steps (write one byte to file
  * i, fstat file i, or a timed write whose fstat is handed to a hook), so that

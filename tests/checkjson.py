@@ -59,6 +59,9 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
   map-full FILE                check --max-inodes 1 judged in BPF: map full, untracked, inconclusive
   inode-gc FILE LIVE N         check judged in BPF over file churn beyond --max-inodes: >= N
                                inodes gone forgotten, >= LIVE entries kept, nothing untracked, PASS
+  events-window FILE           check with --max-inodes below the files touched (either --judge):
+                               events judged + untracked + no inode number + lock failed + lost
+                               cover the tracepoint counters' sum, and not twice over
   inject-lost FILE N RC        MGTRACE_TEST_INJECT=N, small ring buffer: records lost, N counted
   baseline-used FILE BASE      check --baseline BASE: accepted without a warning, and every
                                figure BASE has gates FILE's run (the baseline column equal)
@@ -1065,6 +1068,22 @@ def selftest_host(results):
         bad = cp(gc)
         mut(bad)
         run("inode-gc: " + label, check_inode_gc, bad, 100, 800)
+    ctr = {x: {"total": n} for x, n in (("ctime_swaps", 400), ("ctime_skips", 10),
+                                         ("stat_queries", 580), ("ctime_sets", 10))}
+    ew = {"judged": {"where": "user"}, "lost_events": 0, "counters": ctr,
+          "invariants": {"events_by_kind": {"ctime_swap": 3, "ctime_skip": 0, "stat": 5,
+                                            "ctime_set": 0, "floor": 7},
+                         "untracked_events": 990, "events_without_inode_number": 4,
+                         "lock_failed_events": 0}}
+    run("events-window: 8 judged + 990 untracked + 4 = 1002 over 1000", check_events_window, ew,
+        want_fail=False)
+    run("events-window: untracked counted in events too", check_events_window,
+        {**ew, "invariants": {**ew["invariants"], "events_by_kind": {
+            "ctime_swap": 400, "ctime_skip": 10, "stat": 580, "ctime_set": 10, "floor": 0}}})
+    run("events-window: untracked not counted", check_events_window,
+        {**ew, "invariants": {**ew["invariants"], "untracked_events": 0}})
+    run("events-window: fewer than the counters", check_events_window,
+        {**ew, "invariants": {**ew["invariants"], "untracked_events": 900}})
     il = {"verdict": "FAIL", "lost_events": 80, "invariants": {"ctime_regression": {"violations": 100}},
           "judged": {"violation_records": 20, "violation_records_lost": 80}}
     run("inject-lost: 20 written, 80 lost, 100 counted", check_inject_lost, il, 100, 1, want_fail=False)
@@ -1514,6 +1533,24 @@ def check_inode_gc(c, r, live, forgotten):
             f"{i['untracked_events']} untracked events, {r['verdict']}")
 
 
+def check_events_window(c, r):
+    """The tracepoint events are counted once each: judged (`events`, by kind), untracked,
+    without an inode number, lock failed, or lost, on both paths (--judge bpf and user).
+    The counters (ctime_swaps ... ctime_sets, BPF) are read around the workload, inside the
+    events' window (attach to detach), which is a little wider: the sum of the events' fields
+    is at least the counters' sum, and only what the machine did in the two gaps (ms) more.
+    An untracked event counted in `events` too would double it."""
+    i, k, cn = r["invariants"], r["invariants"]["events_by_kind"], r["counters"]
+    s = sum(cn[x]["total"] for x in ("ctime_swaps", "ctime_skips", "stat_queries", "ctime_sets"))
+    judged = sum(v for n, v in k.items() if n != "floor")
+    t = judged + i["untracked_events"] + i["events_without_inode_number"] + i["lock_failed_events"]
+    c.check(i["untracked_events"] > 0 and s <= t + r["lost_events"] and t <= s * 1.25,
+            f"{r['judged']['where']}: judged {judged} + untracked {i['untracked_events']} + "
+            f"no inode number {i['events_without_inode_number']} + lock failed "
+            f"{i['lock_failed_events']} = {t} (+ lost {r['lost_events']}) covers the counters' "
+            f"{s}, at most 1.25 times")
+
+
 def check_inject_lost(c, r, n, rc):
     """MGTRACE_TEST_INJECT=N through a small ring buffer: records lost, all N counted, FAIL."""
     k, j = r["invariants"]["ctime_regression"]["violations"], r["judged"]
@@ -1568,6 +1605,7 @@ HOST_CMDS = {
     "count-ended": lambda c, a: check_count_ended(c, load_lines(a[0])),
     "map-full": lambda c, a: check_map_full(c, first_report(a[0])),
     "inode-gc": lambda c, a: check_inode_gc(c, first_report(a[0]), int(a[1]), int(a[2])),
+    "events-window": lambda c, a: check_events_window(c, first_report(a[0])),
     "inject-lost": lambda c, a: check_inject_lost(c, first_report(a[0]), int(a[1]), int(a[2])),
     "baseline-used": lambda c, a: check_baseline_used(c, first_report(a[0]), first_report(a[1]), a[1]),
     "set-figure": lambda c, a: set_figure(a[0], a[1], a[2], float(a[3])),

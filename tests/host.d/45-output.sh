@@ -74,3 +74,23 @@ badcase "stress: --dir permission denied" 3 "Permission denied" \
 badcase "stress: -o permission denied" 3 "cannot open" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups $MG stress -o "$T/ro/x" -d 0.1
 badcase "stat: -o in a missing directory" 2 "cannot open" $MG stat -o "$T/none/x" -- true
+# every output option in a read-only filesystem (a tmpfs mounted ro): refused, 3 (README)
+mkdir -p "$T/rofs"
+if mount -t tmpfs -o ro,size=64k mgtrace-test-ro "$T/rofs"; then
+	R="$T/rofs"
+	badcase "stat -o read-only" 3 "Read-only" $MG stat -o "$R/x" -- true
+	badcase "stat --prometheus read-only" 3 "Read-only" $MG stat --prometheus "$R/m.prom" -- true
+	badcase "trace -o read-only" 3 "Read-only" $MG trace -o "$R/x" -- true
+	badcase "top -o read-only" 3 "Read-only" $MG top -o "$R/x" -- true
+	badcase "probe -o read-only" 3 "Read-only" $MG probe -o "$R/x"
+	badcase "check -o read-only" 3 "Read-only" $MG check -o "$R/x" -d 0.1
+	badcase "check --junit read-only" 3 "Read-only" $MG check --junit "$R/x" -d 0.1
+	badcase "check -D read-only" 3 "Read-only" $MG check -D "$R" -d 0.1
+	badcase "stress -o read-only" 3 "Read-only" $MG stress -o "$R/x" -d 0.1
+	badcase "stress -D read-only" 3 "Read-only" $MG stress -D "$R" -d 0.1
+	umount "$T/rofs"
+else
+	bad "cannot mount a read-only tmpfs for the output tests"
+fi
+badcase "stat --prometheus in a missing directory" 2 "does not exist" \
+	$MG stat --prometheus "$T/none/m.prom" -- true

@@ -61,3 +61,38 @@ if tracepoint_host "check: invert-fine hook where the floor is unchecked"; then
 		grep -q '"test_hook"' "$T/inv.json" && ok "check: the invert-fine test hook is announced and reported" \
 		|| bad "check: invert-fine hook: exit $rc, $(cat "$T/inv.err")"
 fi
+# SIGKILL of the built-in workload: its tmpfs lives in mgtrace's private mount namespace and
+# dies with it (the empty directory may stay). The mount is looked for in the process's own
+# mountinfo while it runs (the test's must-fail side: it is seen there, and not in the host's;
+# a tmpfs of another mgtrace on the host, copied into the namespace, is not it), then on the host.
+for sub in check stress; do
+	$MG $sub -d 5 > /dev/null 2>&1 & kpid=$!
+	kdir=""
+	for _ in $(seq 1 50); do
+		kdir=$(awk -v p="/tmp/mgtrace-$sub." 'FNR == 1 { n++ } index($5, p) == 1 && / - tmpfs / {
+			if (n == 1) host[$5] = 1; else if (!($5 in host)) print $5 }' \
+			/proc/self/mountinfo "/proc/$kpid/mountinfo" 2>/dev/null | head -1)
+		[ -n "$kdir" ] && break
+		sleep 0.1
+	done
+	sleep 1
+	kill -KILL $kpid; wait $kpid 2>/dev/null
+	if [ -z "$kdir" ]; then
+		bad "$sub SIGKILLed: no tmpfs of its own seen in its mountinfo while it ran"
+	elif awk -v d="$kdir" '$5 == d { f = 1 } END { exit !f }' /proc/self/mountinfo; then
+		bad "$sub SIGKILLed: its tmpfs $kdir is left mounted on the host"
+	else
+		ok "$sub SIGKILLed: its tmpfs $kdir went with it"
+		rmdir "$kdir" 2>/dev/null
+	fi
+done
+# a QUERIED update whose previous ctime was never observed (stat'ed before the check, written
+# under it): its example names the missing base, never the one observation twice
+echo a > "$T/qf"; stat "$T/qf" > /dev/null
+$MG check -o "$T/qf.txt" -- sh -c "echo b >> '$T/qf'" > /dev/null 2>&1; rc=$?
+ln=$(grep -m1 "^  e.g. unverified_queried_updates: .*(.*: qf) ctime " "$T/qf.txt")
+if [ $rc = 0 ] && echo "$ln" | grep -q ") ctime (previous ctime not observed) then [0-9]*\.[0-9]\{9\} (pid [0-9]* sh "; then
+	ok "unverified_queried_updates example: previous ctime not observed, then the update"
+else
+	bad "unverified_queried_updates example (exit $rc): '$ln'"
+fi

@@ -39,6 +39,13 @@ for fs in tmpfs ext4; do
 		--max-inodes 8000 -- python3 tests/check_workloads.py churn "$G/d" 32000 300
 	umount "$G"
 done
+# both paths count each event once: judged (events), untracked, or without an inode number
+python3 tests/checkjson.py events-window "$T/check-bpf-inodes.json" > "$T/bpf-window.chk" 2>&1
+tally events-window-bpf "$T/bpf-window.chk"
+check_case check-user-inodes 4 --verdict INCONCLUSIVE --judged user -- --duration 0.5 \
+	--max-inodes 2 --judge user
+python3 tests/checkjson.py events-window "$T/check-user-inodes.json" > "$T/user-window.chk" 2>&1
+tally events-window-user "$T/user-window.chk"
 badcase "check: --judge with a bad place" 2 "invalid --judge" $MG check --judge kernel
 badcase "check: MGTRACE_TEST_INJECT not a count" 2 "MGTRACE_TEST_INJECT" \
 	env MGTRACE_TEST_INJECT=x $MG check -d 0.2
