@@ -7,7 +7,6 @@
 
 bool mg_json_output;
 const char *mg_output_path;
-FILE *mg_out;
 
 bool mg_opt_common(int c, const char *arg)
 {
@@ -22,41 +21,6 @@ bool mg_opt_common(int c, const char *arg)
 int mg_path_exit(int err)
 {
 	return err == EACCES || err == EPERM || err == EROFS ? MG_EXIT_ENV : MG_EXIT_USAGE;
-}
-
-int mg_out_open(const char *cmd, bool command)
-{
-	mg_out = command ? stderr : stdout;
-	if (mg_output_path && !(mg_out = fopen(mg_output_path, "we"))) {
-		int e = errno;
-
-		mg_out = stdout;
-		return mg_err(mg_path_exit(e), "%s: cannot open '%s': %s", cmd, mg_output_path,
-			      strerror(e));
-	}
-	if (mg_out != stderr)
-		setvbuf(mg_out, NULL, _IOLBF, 0);
-	return MG_EXIT_OK;
-}
-
-int mg_out_close(void)
-{
-	int err = 0;
-
-	if (!mg_out)
-		return MG_EXIT_OK;
-	errno = 0;
-	/* a line-buffered write that failed earlier leaves ferror() set, its errno gone */
-	if (fflush(mg_out) || ferror(mg_out))
-		err = errno ? errno : -1;
-	if (mg_out != stdout && mg_out != stderr && fclose(mg_out) && !err)
-		err = errno;
-	mg_out = NULL;
-	if (err)
-		return mg_err(MG_EXIT_OUTPUT, "writing '%s': %s", mg_output_path ? mg_output_path :
-			      "standard output", err > 0 ? strerror(err) :
-			      "a write failed (full disk, closed pipe or I/O error)");
-	return MG_EXIT_OK;
 }
 
 int mg_opt_backend(const char *cmd, const char *arg, unsigned int allow, enum mg_backend *be)

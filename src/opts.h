@@ -37,18 +37,45 @@ extern FILE *mg_out;
 bool mg_opt_common(int c, const char *arg);
 
 /*
- * Open where results go (mg_out): -o FILE (created or truncated), else stderr
- * when command is true (mgtrace runs a COMMAND), else stdout. Line-buffered.
- * Returns 0, or one line and MG_EXIT_USAGE (no such directory, not a file) or
- * MG_EXIT_ENV (permission denied, read-only filesystem) when FILE cannot be opened.
+ * Open where results go (mg_out, src/output.c): -o FILE (created or truncated), else
+ * stderr when command is true (mgtrace runs a COMMAND), else stdout; a line-buffered
+ * stream whose writes stop at the first failure and never block past a stop (see
+ * mg_out_stop()). Returns 0, or one line and MG_EXIT_USAGE (no such directory, not a
+ * file) or MG_EXIT_ENV (permission denied, read-only filesystem) when FILE cannot be
+ * opened.
  */
 int mg_out_open(const char *cmd, bool command);
 
 /*
- * Flush mg_out and close it if it is -o's FILE. Returns 0, or MG_EXIT_OUTPUT with
- * one line (a write error: full disk, closed pipe).
+ * Flush mg_out and close it. Returns 0, or MG_EXIT_OUTPUT when a write failed, with
+ * one line naming the output and the error, then mg_out_note()'s text; silent for
+ * EPIPE (the reader went away: mgtrace ... | head) unless -v.
  */
 int mg_out_close(void);
+
+/* True once a write of mg_out failed (or was abandoned): nothing more is written, and a
+ * streaming command ends its run (exit MG_EXIT_OUTPUT). */
+bool mg_out_failed(void);
+
+/* errno of mg_out's failed write (ETIMEDOUT: abandoned after a stop), or 0. */
+int mg_out_errno(void);
+
+/* The descriptor mg_out writes to (for isatty()), or -1. */
+int mg_out_fd(void);
+
+/* Text (printf format) that mg_out_close() appends to its error line: what was not
+ * written (events, intervals). */
+void mg_out_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* How long output that cannot be written is waited for once a stop was asked. */
+#define MG_OUT_STOP_GRACE_MS 1000
+
+/*
+ * A stop was asked (signal sig: SIGINT, SIGTERM or SIGHUP, taken by mg_run_wait() or
+ * seen pending by a blocked write): from now on a write of mg_out that cannot go out
+ * by MG_OUT_STOP_GRACE_MS after this call fails (mg_out_failed(), errno ETIMEDOUT).
+ */
+void mg_out_stop(int sig);
 
 /* Exit code for a path the user gave that cannot be used: MG_EXIT_ENV for
  * EACCES, EPERM and EROFS (the machine refuses), else MG_EXIT_USAGE. */

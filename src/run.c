@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "report.h"
+#include "opts.h"
 #include "run.h"
 #include "testhook.h"
 #include "util.h"
@@ -265,6 +266,7 @@ int mg_run_wait(struct mg_run *r, const struct timespec *timeout)
 		return 0;
 	}
 	if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+		mg_out_stop(sig);	/* output that blocks from now on is abandoned in time */
 		if (!r->child || r->child_done)
 			return 1;
 		kill(r->child, sig);	/* let COMMAND end, then summarise */

@@ -241,6 +241,12 @@ static int main_loop(struct stat_run *r)
 			prom_write(r, n);
 			mg_run_copy_snap(R, &R->prev, &R->cur);
 			next += interval_ns;
+			/* the output failed (a closed pipe, a full disk) or was abandoned: the
+			 * run ends here, as at COUNT (COMMAND is ended) */
+			if (mg_out_failed()) {
+				counted_out = r->out_ended = true;
+				break;
+			}
 			if (r->o.count && n >= r->o.count) {
 				counted_out = true;
 				break;
@@ -249,6 +255,9 @@ static int main_loop(struct stat_run *r)
 	}
 	/* COUNT intervals done while COMMAND runs: mgtrace ends it, as asked (exit 0) */
 	r->ended_child = counted_out && R->child && !R->child_done;
+	if (r->out_ended)
+		mg_out_note("the run ended at interval %llu%s", (unsigned long long)n,
+			    r->ended_child ? ", COMMAND ended (SIGTERM)" : "");
 	mg_run_end_child(R);
 	if ((err = mg_run_snap(R, &R->cur)))
 		return err;
@@ -359,7 +368,7 @@ static int run_stat(struct stat_run *r)
 	if ((ret = mg_out_open("stat", r->o.argv != NULL)))
 		return ret;
 	r->out = mg_out;
-	r->tty = isatty(fileno(r->out));
+	r->tty = isatty(mg_out_fd());
 	r->online = calloc(nr > 0 ? nr : 1, sizeof(*r->online));
 	if (!r->online) {
 		ret = mg_err(MG_EXIT_FAIL, "out of memory");
@@ -417,7 +426,9 @@ static int run_stat(struct stat_run *r)
 	ret = r->o.argv && !r->ended_child ? r->run.child_status : MG_EXIT_OK;
 	if (r->prom_failed && !ret)
 		ret = MG_EXIT_OUTPUT;
-	if (r->ended_child && !mg_json_output)
+	if (r->out_ended)	/* the run ended there: 5, whatever COMMAND's status */
+		ret = MG_EXIT_OUTPUT;
+	else if (r->ended_child && !mg_json_output)
 		fprintf(stderr, "mgtrace: %llu intervals done: COMMAND was still running and was "
 			"ended (SIGTERM, its status %d); exit 0\n", (unsigned long long)r->o.count,
 			r->run.child_status);

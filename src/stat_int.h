@@ -49,6 +49,7 @@ struct stat_run {
 	bool tty;		/* out is a terminal: the interval header repeats */
 	uint64_t rows;		/* interval rows printed */
 	bool ended_child;	/* COUNT intervals ended the run: mgtrace ended COMMAND */
+	bool out_ended;		/* the run ended at a failed write of its output (exit 5) */
 	unsigned int prom_failed;	/* --prometheus writes that failed (printed) */
 };
 

@@ -262,6 +262,10 @@ static int run(struct top_state *t)
 		}
 		if ((ret = table(t, stop || (t->o.count && t->tables + 1 >= t->o.count))))
 			return ret;
+		if (mg_out_failed()) {	/* a closed pipe, a full disk: the run ends here */
+			mg_out_note("the run ended at table %llu", (unsigned long long)t->tables);
+			return MG_EXIT_OUTPUT;
+		}
 		if (stop)
 			return t->o.argv ? t->run.child_status : MG_EXIT_OK;
 		if (t->o.count && t->tables >= t->o.count)

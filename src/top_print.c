@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include "escape.h"
 #include "ident.h"
+#include "opts.h"
 #include "report.h"
 #include "top_int.h"
 #include "util.h"
@@ -192,7 +193,7 @@ static void print_text(struct top_state *t, struct top_table *tb)
 	bool unknown = tb->total.n[MG_TOP_FLOOR_UNKNOWN] || mg_verbose;
 	size_t i, rows = tb->nr < t->o.rows ? tb->nr : t->o.rows;
 
-	if (!t->o.noclear && isatty(fileno(t->out)))
+	if (!t->o.noclear && isatty(mg_out_fd()))
 		fputs("\033[H\033[2J", t->out);
 	strftime(hms, sizeof(hms), "%H:%M:%S", localtime_r(&now, &tm));
 	fprintf(t->out, "%s  %.2f s%s  in scope: ctime_swaps %llu (after query %llu), skips %llu, "

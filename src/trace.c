@@ -67,8 +67,9 @@ static int usage(FILE *f, int code)
 		"lookup per event). With COMMAND, mgtrace exits with COMMAND's status.\n"
 		"Exit codes: 0 ok (or COMMAND's status), 1 runtime failure, 2 usage (also -p of no\n"
 		"process, a path that does not exist), 3 environment unsupported (also a path the\n"
-		"machine refuses), 5 output not written; 127/126: COMMAND cannot be run (nothing is\n"
-		"reported).\n");
+		"machine refuses), 5 output not written (the run ends at the first failed write;\n"
+		"silent for a reader that went away, as | head); 127/126: COMMAND cannot be run\n"
+		"(nothing is reported).\n");
 	return code;
 }
 
@@ -366,7 +367,8 @@ int cmd_trace(int argc, char **argv)
 			goto out;
 		}
 		note_lost(&t);
-		if (mg_run_wait(&t.run, &zero))
+		/* a closed pipe, a full disk, or output abandoned after a stop: the run ends */
+		if (mg_out_failed() || mg_run_wait(&t.run, &zero))
 			break;
 	}
 	mg_run_end_child(&t.run);
@@ -376,7 +378,7 @@ int cmd_trace(int argc, char **argv)
 	}
 	note_lost(&t);
 	trace_print_summary(&t);
-	ret = t.o.argv ? t.run.child_status : MG_EXIT_OK;
+	ret = mg_out_failed() ? MG_EXIT_OUTPUT : t.o.argv ? t.run.child_status : MG_EXIT_OK;
 out:
 	mg_events_close(&t.ev);
 	mg_floor_close(&t.floor);

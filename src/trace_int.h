@@ -43,6 +43,7 @@ struct trace_state {
 	struct mg_events ev;		/* the ring buffer (events.c) */
 	int64_t offset;			/* CLOCK_REALTIME - CLOCK_MONOTONIC at start */
 	uint64_t printed, lost_seen, nf_seen;
+	uint64_t not_written;		/* events taken from the ring buffer whose line failed */
 	uint64_t bad_kind;		/* records of an unknown kind (never expected) */
 	uint64_t by_kind[MG_EV_NR_KINDS];
 };

@@ -20,6 +20,7 @@ const char *mg_event_kind_name(unsigned int kind)
 }
 
 static json_t *ids_json(struct trace_state *t);
+static void print_text_event(struct trace_state *t, const struct mg_event *e, int64_t real);
 
 static void fmt_time(char *buf, size_t len, int64_t real_ns)
 {
@@ -122,20 +123,34 @@ void trace_on_event(void *ctx, const struct mg_event *e)
 {
 	struct trace_state *t = ctx;
 	int64_t real = (int64_t)e->ts_ns + t->offset;
-	char tm[32], det[160], name[4 * MG_NAME_LEN + 8], comm[4 * 16 + 8], dev[MG_KDEV_STRLEN];
-	size_t comm_len, name_len;
-	bool comm_cut, name_cut;
 
 	if (e->kind >= MG_EV_NR_KINDS) {
 		t->bad_kind++;
 		return;
 	}
-	t->printed++;
-	t->by_kind[e->kind]++;
-	if (t->o.json) {
-		print_json_event(t, e, real);
+	if (mg_out_failed()) {	/* the run is ending: counted, never silently dropped */
+		t->not_written++;
 		return;
 	}
+	if (t->o.json)
+		print_json_event(t, e, real);
+	else
+		print_text_event(t, e, real);
+	if (mg_out_failed()) {	/* this line did not go out (whole) */
+		t->not_written++;
+		return;
+	}
+	t->printed++;
+	t->by_kind[e->kind]++;
+}
+
+/* One event as a text line of mg_out. */
+static void print_text_event(struct trace_state *t, const struct mg_event *e, int64_t real)
+{
+	char tm[32], det[160], name[4 * MG_NAME_LEN + 8], comm[4 * 16 + 8], dev[MG_KDEV_STRLEN];
+	size_t comm_len, name_len;
+	bool comm_cut, name_cut;
+
 	fmt_time(tm, sizeof(tm), real);
 	switch (e->kind) {
 	case MG_EV_CTIME_SWAP:
@@ -180,6 +195,13 @@ void trace_print_summary(struct trace_state *t)
 	struct mg_ident now, *cu = &now;
 	bool copied = mg_ident_copied_up(&t->o.ids, &now);
 	int k;
+
+	if (mg_out_failed()) {	/* one line, mg_out_close()'s (none for a reader gone) */
+		mg_out_note("the run ended; %llu events written, %llu not written, %llu lost",
+			    (unsigned long long)t->printed, (unsigned long long)t->not_written,
+			    (unsigned long long)t->lost_seen);
+		return;
+	}
 
 	if (t->o.json) {
 		json_t *o = json_object(), *by = json_object();
