@@ -409,3 +409,25 @@ void mg_run_print_backend(struct mg_run *r, FILE *f)
 		fprintf(f, "kernel per-CPU counters: %s%s\n", r->kr ? "read from BPF, " :
 			"unavailable: ", r->kr ? mg_kreader_method(r->kr) : r->kr_why);
 }
+
+bool mg_run_end_child_within(struct mg_run *r, int ms)
+{
+	int st, i;
+
+	if (!r->child || r->child_done)
+		return false;
+	kill(r->child, SIGTERM);
+	for (i = 0; i <= ms / 10; i++) {
+		if (waitpid(r->child, &st, WNOHANG) == r->child) {
+			r->child_status = status_code(st);
+			r->child_done = true;
+			return false;
+		}
+		usleep(10000);
+	}
+	kill(r->child, SIGKILL);	/* stuck, maybe writing to the output we abandoned */
+	if (waitpid(r->child, &st, 0) == r->child)
+		r->child_status = status_code(st);
+	r->child_done = true;
+	return true;
+}

@@ -115,6 +115,13 @@ int mg_run_exec_failed(struct mg_run *r);
 /* End COMMAND if it still runs (SIGTERM) and collect its status. */
 void mg_run_end_child(struct mg_run *r);
 
+/*
+ * The same, bounded: SIGTERM, then SIGKILL if COMMAND has not ended within ms
+ * milliseconds (after a failed or abandoned output, when COMMAND may be blocked on the
+ * same output). Returns true when SIGKILL was needed.
+ */
+bool mg_run_end_child_within(struct mg_run *r, int ms);
+
 /* Release everything; safe after any failure. */
 void mg_run_cleanup(struct mg_run *r);
 

@@ -73,7 +73,9 @@ static int usage(FILE *f, int code)
 		"Exit codes: 0 ok (or COMMAND's status; 0 when COUNT intervals ended COMMAND),\n"
 		"1 runtime failure, 2 usage (also -p of no process, a path that does not exist),\n"
 		"3 environment unsupported (also a path the machine refuses), 5 output not written\n"
-		"(-o, stdout, --prometheus); 127/126: COMMAND cannot be run (nothing is reported).\n");
+		"(-o, stdout, --prometheus; the run ends at the first failed write; silent for a\n"
+		"reader that went away, as | head); 127/126: COMMAND cannot be run (nothing is\n"
+		"reported).\n");
 	return code;
 }
 
@@ -255,9 +257,11 @@ static int main_loop(struct stat_run *r)
 	}
 	/* COUNT intervals done while COMMAND runs: mgtrace ends it, as asked (exit 0) */
 	r->ended_child = counted_out && R->child && !R->child_done;
-	if (r->out_ended)
+	if (r->out_ended)	/* COMMAND may be blocked on the same output */
 		mg_out_note("the run ended at interval %llu%s", (unsigned long long)n,
-			    r->ended_child ? ", COMMAND ended (SIGTERM)" : "");
+			    !r->ended_child ? "" : mg_run_end_child_within(R, MG_OUT_STOP_GRACE_MS) ?
+			    ", COMMAND killed (SIGKILL: SIGTERM did not end it)" :
+			    ", COMMAND ended (SIGTERM)");
 	mg_run_end_child(R);
 	if ((err = mg_run_snap(R, &R->cur)))
 		return err;

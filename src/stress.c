@@ -76,7 +76,7 @@ int cmd_stress(int argc, char **argv)
 	uint64_t total, t0;
 	char why[300];
 	sigset_t sigs;
-	int c, err;
+	int c, err, sig;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	o.threads = ncpu > 0 ? (uint64_t)ncpu : 1;
@@ -157,8 +157,10 @@ int cmd_stress(int argc, char **argv)
 		left = o.iterations ? 10000000ull : end - now < 10000000ull ? end - now : 10000000ull;
 		ts.tv_sec = left / 1000000000ull;
 		ts.tv_nsec = left % 1000000000ull;
-		if (sigtimedwait(&sigs, NULL, &ts) > 0)
+		if ((sig = sigtimedwait(&sigs, NULL, &ts)) > 0) {
+			mg_out_stop(sig);	/* a blocked summary is abandoned in time */
 			break;
+		}
 	}
 	err = mg_wl_finish(&wl);
 	total = mg_wl_iterations(&wl);

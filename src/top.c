@@ -61,8 +61,9 @@ static int usage(FILE *f, int code)
 		"  -v, --verbose        every column's source, and why a backend was refused\n"
 		"Exit codes: 0 ok (or COMMAND's status; 0 when COUNT tables ended COMMAND),\n"
 		"1 runtime failure, 2 usage (also -p of no process, a path that does not exist),\n"
-		"3 environment unsupported (also a path the machine refuses), 5 output not written;\n"
-		"127/126: COMMAND cannot be run (nothing is reported).\n",
+		"3 environment unsupported (also a path the machine refuses), 5 output not written\n"
+		"(the run ends at the first failed write; silent for a reader that went away, as\n"
+		"| head); 127/126: COMMAND cannot be run (nothing is reported).\n",
 		MG_TOP_ENTRIES_DEFAULT);
 	return code;
 }
@@ -301,6 +302,8 @@ int cmd_top(int argc, char **argv)
 	}
 	ret = run(&t);
 out:
+	if (mg_out_failed())	/* COMMAND may be blocked on the same output */
+		mg_run_end_child_within(&t.run, MG_OUT_STOP_GRACE_MS);
 	mg_run_end_child(&t.run);
 	top_bpf_close(&t.b);
 	mg_follow_close(t.follow);

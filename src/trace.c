@@ -371,6 +371,8 @@ int cmd_trace(int argc, char **argv)
 		if (mg_out_failed() || mg_run_wait(&t.run, &zero))
 			break;
 	}
+	if (mg_out_failed())	/* COMMAND may be blocked on the same output */
+		mg_run_end_child_within(&t.run, MG_OUT_STOP_GRACE_MS);
 	mg_run_end_child(&t.run);
 	if ((err = mg_events_drain(&t.ev)) < 0) {
 		ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));

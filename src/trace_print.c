@@ -197,9 +197,13 @@ void trace_print_summary(struct trace_state *t)
 	int k;
 
 	if (mg_out_failed()) {	/* one line, mg_out_close()'s (none for a reader gone) */
-		mg_out_note("the run ended; %llu events written, %llu not written, %llu lost",
+		char cmd[48] = "";
+
+		if (t->o.argv)
+			snprintf(cmd, sizeof(cmd), "; COMMAND's status %d", t->run.child_status);
+		mg_out_note("the run ended; %llu events written, %llu not written, %llu lost%s",
 			    (unsigned long long)t->printed, (unsigned long long)t->not_written,
-			    (unsigned long long)t->lost_seen);
+			    (unsigned long long)t->lost_seen, cmd);
 		return;
 	}
 

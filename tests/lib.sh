@@ -89,3 +89,50 @@ check_case() {
 
 # busy_width FILE: the widest debugfs bracket of any row in any object of a stat --json FILE
 busy_width() { python3 tests/checkjson.py widest-bracket "$1"; }
+
+# reader_gone NAME CMD...: CMD's standard output is a pipe whose reader leaves after the first
+# byte (as `CMD | head -c 1`). CMD must end by itself at its next write (it is killed after
+# 20 s otherwise): exit 5, no "writing" line on stderr (a reader that went away is not
+# reported, as perf and git say nothing then), nothing left attached. Stderr: $T/rg.err.
+reader_gone() {
+	local name=$1 rc; shift
+	{ timeout -s KILL 20 "$@" 2> "$T/rg.err"; echo $? > "$T/rg.rc"; } | head -c 1 > /dev/null
+	rc=$(cat "$T/rg.rc")
+	if [ "$rc" != 5 ]; then bad "$name: exit $rc, want 5 (137: still running 20 s after its reader left)"; return; fi
+	if grep -q "writing '" "$T/rg.err"; then bad "$name: a line for a reader that went away: $(cat "$T/rg.err")"; return; fi
+	if [ "$(left_attached)" != 0 ]; then bad "$name: BPF objects left behind"; return; fi
+	ok "$name: ended at the first write after its reader left (exit 5, silent)"
+}
+
+# blocked_stop NAME SIG CMD...: CMD writes to $T/bs.fifo (its standard output, or -o with
+# that path), a FIFO held open but never read, shrunk to one page and already full, so its
+# first write blocks. Once CMD has attached (our programs loaded), SIG; CMD must then end
+# within 5 s (else SIGKILL and a failure): exit 5, exactly one line saying the output was
+# abandoned after SIG, nothing left attached. Stderr: $T/bs.err.
+blocked_stop() {
+	local name=$1 sig=$2 p rc i; shift 2
+	rm -f "$T/bs.fifo"; mkfifo "$T/bs.fifo"
+	exec 8<> "$T/bs.fifo"
+	python3 -c 'import fcntl, os
+fcntl.fcntl(8, 1031, 4096)	# F_SETPIPE_SZ: one page
+os.set_blocking(8, False)
+try:
+    while True: os.write(8, b"x" * 512)
+except BlockingIOError: pass'
+	"$@" > "$T/bs.fifo" 2> "$T/bs.err" & p=$!
+	for i in $(seq 100); do [ "$(our_bpf)" != 0 ] && break; sleep 0.1; done
+	sleep 0.5
+	kill -"$sig" $p
+	for i in $(seq 50); do kill -0 $p 2> /dev/null || break; sleep 0.1; done
+	if kill -0 $p 2> /dev/null; then
+		kill -KILL $p; wait $p; exec 8>&-
+		bad "$name: still running 5 s after SIG$sig with its output blocked (killed)"; return
+	fi
+	wait $p; rc=$?
+	exec 8>&-
+	if [ $rc != 5 ]; then bad "$name: exit $rc after SIG$sig, want 5: $(tail -c 300 "$T/bs.err")"; return; fi
+	if [ "$(grep -c "^mgtrace: writing '.*': output blocked, abandoned 1000 ms after SIG$sig" "$T/bs.err")" != 1 ]; then
+		bad "$name: want one line saying the output was abandoned: $(cat "$T/bs.err")"; return; fi
+	if [ "$(left_attached)" != 0 ]; then bad "$name: BPF objects left behind"; return; fi
+	ok "$name: SIG$sig ended it with its output blocked (exit 5: $(grep '^mgtrace: writing' "$T/bs.err"))"
+}

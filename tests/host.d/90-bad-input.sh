@@ -60,10 +60,18 @@ outcase "check -o /dev/full, a floor gate failed: still 1" 1 \
 outcase "stat -o /dev/full" 5 $MG stat -o /dev/full -- true
 outcase "probe to a full standard output" 5 sh -c "exec $MG probe > /dev/full"
 outcase "trace -o /dev/full" 5 $MG trace -o /dev/full -- $MG stress --threads 1 --ops 100
-# a closed pipe (mgtrace ... | head) is a failed write: 5, not a death by SIGPIPE (141)
-outcase "probe to a closed pipe" 5 python3 -c 'import os, subprocess, sys
+# a closed pipe (mgtrace ... | head) is a failed write: 5, not a death by SIGPIPE (141), and
+# silent (the reader went away, as perf and git say nothing then); -v says it in one line
+CLOSED='import os, subprocess, sys
 r, w = os.pipe(); os.close(r)
-sys.exit(subprocess.call(sys.argv[1:], stdout=w))' $MG probe
+sys.exit(subprocess.call(sys.argv[1:], stdout=w))'
+python3 -c "$CLOSED" $MG probe > /dev/null 2> "$T/err"; rc=$?
+[ $rc = 5 ] && [ ! -s "$T/err" ] && [ "$(left_attached)" = 0 ] && ok "probe to a closed pipe: exit 5, silent" \
+	|| bad "probe to a closed pipe: exit $rc, stderr: $(head -c 300 "$T/err")"
+python3 -c "$CLOSED" $MG probe -v > /dev/null 2> "$T/err"; rc=$?
+[ $rc = 5 ] && [ "$(grep -c "^mgtrace: writing 'standard output': the reader went away (Broken pipe)$" "$T/err")" = 1 ] \
+	&& ok "probe -v to a closed pipe: exit 5, one line" \
+	|| bad "probe -v to a closed pipe: exit $rc, stderr: $(grep -v libbpf "$T/err" | head -c 300)"
 # --max-inodes larger than the machine can hold: environment (3), not a failed check
 badcase "check --judge user --max-inodes beyond memory" 3 "out of memory for 50000000 inodes" \
 	$MG check --judge user --max-inodes 50000000 -- true
