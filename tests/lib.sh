@@ -124,8 +124,8 @@ except BlockingIOError: pass'
 	sleep 0.5
 	kill -"$sig" $p
 	for i in $(seq 50); do kill -0 $p 2> /dev/null || break; sleep 0.1; done
-	if kill -0 $p 2> /dev/null; then
-		kill -KILL $p; wait $p; exec 8>&-
+	if kill -0 $p 2> /dev/null; then	# with its COMMAND: an orphan would hold the FIFO
+		kill -KILL $p $(cat /proc/$p/task/*/children 2> /dev/null); wait $p; exec 8>&-
 		bad "$name: still running 5 s after SIG$sig with its output blocked (killed)"; return
 	fi
 	wait $p; rc=$?
@@ -134,5 +134,5 @@ except BlockingIOError: pass'
 	if [ "$(grep -c "^mgtrace: writing '.*': output blocked, abandoned 1000 ms after SIG$sig" "$T/bs.err")" != 1 ]; then
 		bad "$name: want one line saying the output was abandoned: $(cat "$T/bs.err")"; return; fi
 	if [ "$(left_attached)" != 0 ]; then bad "$name: BPF objects left behind"; return; fi
-	ok "$name: SIG$sig ended it with its output blocked (exit 5: $(grep '^mgtrace: writing' "$T/bs.err"))"
+	ok "$name: SIG$sig ended it with its output blocked (exit 5: $(grep "^mgtrace: writing .* after SIG$sig" "$T/bs.err"))"
 }

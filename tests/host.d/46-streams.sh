@@ -16,10 +16,11 @@ reader_gone "stat -e all -i 0.2 | head" $MG stat -e all -i 0.2
 reader_gone "stat -I 200 | head" $MG stat -I 200
 reader_gone "top -i 0.3 | head" $MG top -i 0.3
 # -v says it, in one line
-reader_gone "trace -a -v | head" $MG trace -a -v
-[ "$(grep -c "^mgtrace: writing 'standard output': the reader went away (Broken pipe); the run ended; [0-9]* events written, [1-9][0-9]* not written" "$T/rg.err")" = 1 ] \
-	&& ok "trace -v | head: one line, with the events written and not written" \
-	|| bad "trace -v | head: stderr: $(grep -v libbpf "$T/rg.err" | tail -3)"
+{ timeout -s KILL 20 $MG trace -a -v 2> "$T/rg.err"; echo $? > "$T/rg.rc"; } | head -c 1 > /dev/null
+[ "$(cat "$T/rg.rc")" = 5 ] && [ "$(grep -c "^mgtrace: writing 'standard output': the reader went away (Broken pipe); the run ended; [0-9]* events written, [1-9][0-9]* not written" "$T/rg.err")" = 1 ] \
+	&& [ "$(grep -c "writing '" "$T/rg.err")" = 1 ] && [ "$(left_attached)" = 0 ] \
+	&& ok "trace -a -v | head: exit 5, one line, with the events written and not written" \
+	|| bad "trace -a -v | head: exit $(cat "$T/rg.rc"), stderr: $(grep -v libbpf "$T/rg.err" | tail -3)"
 
 # a full disk: the run ends at the first failed write, one line naming the output and what
 # was not written, exit 5
