@@ -13,8 +13,9 @@
  *    stream fails with ETIMEDOUT and the run ends.
  * A FIFO (a pipe) is written through a non-blocking descriptor of its own (opened
  * again through /proc/self/fd), a socket with MSG_DONTWAIT, so that a write can never
- * sleep in the kernel (poll() only when it has no room); anything else (a terminal,
- * a file) is written after poll() in pieces of at most PIPE_BUF bytes.
+ * sleep in the kernel (poll() only when it has no room); a file or a device that is
+ * not a terminal at once; anything else (a terminal) after poll() in pieces of at most
+ * PIPE_BUF bytes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,7 +35,9 @@
 
 FILE *mg_out;
 
-enum out_mode { OUT_PLAIN, OUT_NONBLOCK, OUT_SOCKET };
+/* OUT_DIRECT: a file, a block device, a character device other than a terminal (they
+ * take writes without waiting for a reader); OUT_PLAIN: a terminal or anything else */
+enum out_mode { OUT_DIRECT, OUT_PLAIN, OUT_NONBLOCK, OUT_SOCKET };
 
 /* The one output of the process (mg_out's cookie). */
 static struct {
@@ -185,6 +188,10 @@ static void out_setup_fd(int fd)
 	out.mode = OUT_PLAIN;
 	if (fstat(fd, &st))
 		return;
+	if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) || (S_ISCHR(st.st_mode) && !isatty(fd))) {
+		out.mode = OUT_DIRECT;
+		return;
+	}
 	if (S_ISSOCK(st.st_mode)) {
 		out.mode = OUT_SOCKET;
 		return;
