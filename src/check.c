@@ -198,10 +198,8 @@ static int event_loop(struct check_state *cs)
 			return mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
 		/* forget inodes gone when the map fills (judged in BPF) */
 		mg_judge_collect(&cs->judge, cs->run.sess.skel, cs->run.sess.nr_cpus);
-		if (mg_run_wait(&cs->run, &zero)) {
-			cs->interrupted = !cs->o.argv;
+		if (mg_run_wait(&cs->run, &zero))	/* a signal (run.stop_sig) or COMMAND's end */
 			break;
-		}
 		if (!cs->o.argv && (mg_now_ns() >= end || !mg_wl_running(&cs->wl)))
 			break;
 	}
@@ -224,28 +222,41 @@ static void eval_gates(struct check_state *cs, const struct mg_report *rep)
 				     (cs->gates[i].limit >= 0 || cs->gates[i].have_base);
 }
 
-/*
- * Load bpf/floor.bpf.c with the session's function-probe backend, sharing its
- * ring buffer: its events reach the checker through on_event like the
- * tracepoint events. Sets floor_why ("" when the two floor invariants are
- * checked) and floor_read_why (mg_floor unreadable: only the fine-stamp one is).
- */
+/* The verdict (verdict.c); first whether and how a signal cut the run short. */
 static void decide(struct check_state *cs, struct mg_verdict *v)
 {
 	const struct mg_check_stats *st = mg_checker_stats(cs->chk);
-	struct mg_verdict_in in = {
+	const struct mg_run *r = &cs->run;
+	struct mg_verdict_in in;
+
+	/* a signal before the planned end (the built-in workload's duration, COMMAND's own exit) */
+	cs->interrupt_why[0] = 0;
+	if (r->stop_sig)
+		mg_verdict_interrupt_text(cs->interrupt_why, sizeof(cs->interrupt_why),
+					  mg_signal_name(r->stop_sig), r->stop_ns > r->first.t_ns ?
+					  (double)(r->stop_ns - r->first.t_ns) / 1e9 : 0.0,
+					  cs->o.argv ? -1.0 : cs->o.duration);
+	cs->status_from_signal = cs->o.argv && mg_run_status_from_stop(r);
+	in = (struct mg_verdict_in){
 		.faults = mg_checker_faults(cs->chk), .gates_failed = cs->gates_failed,
 		.gates_unknown = cs->gates_unknown, .command = cs->o.argv != NULL,
 		.command_status = cs->run.child_status, .lost = st->lost,
 		.untracked = st->untracked_events, .events = st->events, .missed = st->missed,
 		.lock_failed = st->lock_failed_events,
 		.step_undecided = mg_checker_undecided(cs->chk),
-		.interrupted = cs->interrupted,
+		.interrupted = r->stop_sig ? cs->interrupt_why : NULL,
+		.status_from_signal = cs->status_from_signal,
 	};
 
 	mg_verdict_decide(v, &in);
 }
 
+/*
+ * Load bpf/floor.bpf.c with the session's function-probe backend, sharing its
+ * ring buffer: its events reach the checker through on_event like the
+ * tracepoint events. Sets floor_why ("" when the two floor invariants are
+ * checked) and floor_read_why (mg_floor unreadable: only the fine-stamp one is).
+ */
 static void floor_setup(struct check_state *cs)
 {
 	struct mg_floor_opts fo = { .backend = cs->run.sess.backend,
@@ -295,6 +306,15 @@ static void cleanup(struct check_state *cs)
 		fclose(cs->junit);
 }
 
+/* A stop signal while loading or attaching: one line, exit 4, no report; cleanup() detaches. */
+static int stopped_early(struct check_state *cs)
+{
+	int sig = mg_run_stop_pending(&cs->run);
+
+	return sig ? mg_err(MG_EXIT_INCONCLUSIVE, "check: interrupted by %s while loading and "
+			    "attaching, before judging began: no verdict", mg_signal_name(sig)) : 0;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct check_state cs = { 0 };
@@ -307,6 +327,8 @@ int cmd_check(int argc, char **argv)
 
 	if ((ret = check_parse_opts(&cs.o, argc, argv)))
 		return ret;
+	/* from here a SIGINT, SIGTERM or SIGHUP is taken (stopped_early, event_loop) */
+	mg_run_block_signals(&cs.run);
 	if ((ret = mg_test_hook_invert_fine()) < 0)
 		return MG_EXIT_USAGE;
 	cs.o.test_invert_fine = ret;
@@ -339,7 +361,7 @@ int cmd_check(int argc, char **argv)
 	cs.judge.env = &cs.run.env;	/* probed by mg_run_setup() before the load */
 	so.pre_load = mg_judge_pre_load;
 	so.pre_load_ctx = &cs.judge;
-	if ((ret = mg_run_setup(&cs.run, cs.o.backend, &so)))
+	if ((ret = mg_run_setup(&cs.run, cs.o.backend, &so)) || (ret = stopped_early(&cs)))
 		goto out;
 	cs.judge.active = cs.run.sess.skel && cs.run.sess.tp_btf && cs.judge.configured;
 	cs.judge.ringbuf_used = cs.run.sess.skel ? bpf_map__max_entries(cs.run.sess.skel->maps.events) : 0;
@@ -370,6 +392,8 @@ int cmd_check(int argc, char **argv)
 	cs.last_sample = mg_now_ns();
 	cs.last_offset = mg_realtime_offset_bracket(&cs.last_halfwidth);
 	mg_checker_set_tai_offset(cs.chk, mg_tai_minus_realtime());
+	if ((ret = stopped_early(&cs)))
+		goto out;
 	if (mg_run_start(&cs.run)) {
 		ret = MG_EXIT_FAIL;
 		goto out;

@@ -65,7 +65,9 @@ struct check_state {
 	/* clock watch */
 	struct mg_event *pending;	/* events newer than the last clock sample, held back */
 	size_t npending;		/* at most MG_BATCH_EVENTS */
-	bool interrupted;		/* the built-in workload was stopped by SIGINT/SIGTERM */
+	/* a signal ended the run before its planned end (mg_verdict_interrupt_text); "": none */
+	char interrupt_why[200];
+	bool status_from_signal;	/* COMMAND's status is that signal's (mg_run_status_from_stop) */
 	FILE *junit;			/* --junit, opened before the run */
 	const char *wl_fs;		/* mg_fs_name() of the built-in workload's directory */
 	int64_t last_offset;		/* CLOCK_REALTIME - CLOCK_MONOTONIC at the last sample, ns */

@@ -33,6 +33,27 @@ static json_t *json_mount(uint32_t dev)
 	return n >= 0 ? mg_json_str(mnt, (size_t)n) : json_null();
 }
 
+/*
+ * "interrupted": null when the run reached its planned end, else the signal that ended it
+ * (the first SIGINT, SIGTERM or SIGHUP taken), after_s from the run's start, planned_s
+ * (the built-in workload's duration; null with COMMAND) and the verdict's line for it.
+ */
+static json_t *json_interrupted(const struct check_state *cs)
+{
+	const struct mg_run *r = &cs->run;
+	json_t *j;
+
+	if (!r->stop_sig)
+		return json_null();
+	j = json_object();
+	json_object_set_new(j, "signal", json_string(mg_signal_name(r->stop_sig)));
+	json_object_set_new(j, "after_s", json_real(r->stop_ns > r->first.t_ns ?
+				(double)(r->stop_ns - r->first.t_ns) / 1e9 : 0.0));
+	json_object_set_new(j, "planned_s", cs->o.argv ? json_null() : json_real(cs->o.duration));
+	json_object_set_new(j, "text", json_string(cs->interrupt_why));
+	return j;
+}
+
 void check_print_json(struct check_state *cs, const struct mg_report *rep,
 		       const struct mg_verdict *v)
 {
@@ -51,7 +72,10 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 		/* the same encoding --baseline compares (baseline.c) */
 		json_object_set_new(o, "command", mg_argv_json(cs->o.argv));
 		json_object_set_new(o, "command_status", json_integer(cs->run.child_status));
+		json_object_set_new(o, "command_status_from_signal",
+				    json_boolean(cs->status_from_signal));
 	}
+	json_object_set_new(o, "interrupted", json_interrupted(cs));
 	if (!cs->o.argv) {
 		json_t *wd = json_object();
 

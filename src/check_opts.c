@@ -58,8 +58,9 @@ static int usage(FILE *f, int code)
 		"      --rate N          iterations per second per thread (default 20000; 0: unpaced)\n"
 		"  -D, --dir PATH        work in a fresh directory under PATH\n"
 		"Exit codes: 0 all hold, 1 violation or floor gate failed, 2 usage, 3 environment\n"
-		"unsupported, 4 inconclusive (events lost or untracked), 5 the report could not be\n"
-		"written, 126/127 COMMAND cannot be executed / was not found (one line, no report).\n");
+		"unsupported, 4 inconclusive (events lost or untracked, or SIGINT/SIGTERM/SIGHUP\n"
+		"before the planned end), 5 the report could not be written, 126/127 COMMAND\n"
+		"cannot be executed / was not found (one line, no report).\n");
 	return code;
 }
 

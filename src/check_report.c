@@ -359,8 +359,14 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 		fprintf(f, "%-6s %-30s %s (%s, derived)\n", g->result ? "PASS" : "FAIL",
 			mg_figure_name(i), buf, mg_figure_formula(i));
 	}
-	/* COMMAND's status is a testcase too (JUnit "COMMAND succeeds"): one line per FAIL */
-	if (cs->o.argv)
+	/* so are the run's own end and COMMAND's status (JUnit): one line per FAIL */
+	if (cs->interrupt_why[0])
+		fprintf(f, "%-6s %-30s %s\n", "INTR", "workload ran to its end", cs->interrupt_why);
+	if (cs->o.argv && cs->status_from_signal)
+		fprintf(f, "%-6s %-30s not judged: exit status %d is from %s, which interrupted "
+			"the run\n", "-", "COMMAND succeeds", cs->run.child_status,
+			mg_signal_name(cs->run.child_status - 128));
+	else if (cs->o.argv)
 		fprintf(f, "%-6s %-30s exit status %d (expected 0)\n", cs->run.child_status ?
 			"FAIL" : "PASS", "COMMAND succeeds", cs->run.child_status);
 	vs = mg_checker_reports(cs->chk, &n);
@@ -403,7 +409,7 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 		tc[8 + MG_F_NR + 1];
 	const struct mg_violation *vs;
 	size_t nv, j;
-	int i, n = 0, nl, failures = 0, skipped = 0;
+	int i, n = 0, nl, failures = 0, skipped = 0, errors;
 
 	cs->junit = NULL;
 	vs = mg_checker_reports(cs->chk, &nv);
@@ -433,7 +439,11 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 	if (cs->o.argv) {
 		tc[n].name = "COMMAND succeeds";
 		tc[n].kinds[0] = tc[n].kinds[1] = -1;
-		if (cs->run.child_status)
+		if (cs->status_from_signal)
+			snprintf(tc[n].skip, sizeof(tc[n].skip), "exit status %d is from %s, which "
+				 "interrupted the run", cs->run.child_status,
+				 mg_signal_name(cs->run.child_status - 128));
+		else if (cs->run.child_status)
 			snprintf(tc[n].fail, sizeof(tc[n].fail), "expected exit status 0, got %d",
 				 cs->run.child_status);
 		n++;
@@ -442,10 +452,11 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 		failures += tc[i].fail[0] != 0;
 		skipped += tc[i].skip[0] != 0;
 	}
+	/* errors: a run a signal cut short; incomplete events (an INCONCLUSIVE not the signal's) */
+	errors = (cs->interrupt_why[0] != 0) + (v->code == MG_EXIT_INCONCLUSIVE && !v->interrupted);
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(f, "<testsuite name=\"mgtrace check\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
-		"skipped=\"%d\">\n", n + (v->code == MG_EXIT_INCONCLUSIVE), failures,
-		v->code == MG_EXIT_INCONCLUSIVE, skipped);
+		"skipped=\"%d\">\n", n + errors, failures, errors, skipped);
 	/* what was checked: external bytes, escaped as in text output (docs/json.md "Strings") */
 	fprintf(f, "  <properties>\n    <property name=\"kernel_release\" value=\"");
 	mg_xml_fput(f, cs->run.env.release, strlen(cs->run.env.release));
@@ -481,7 +492,13 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 		}
 		fprintf(f, "</testcase>\n");
 	}
-	if (v->code == MG_EXIT_INCONCLUSIVE) {
+	if (cs->interrupt_why[0]) {
+		fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"workload ran to its end\">"
+			"<error message=\"");
+		mg_xml_fput(f, cs->interrupt_why, strlen(cs->interrupt_why));
+		fprintf(f, "\"/></testcase>\n");
+	}
+	if (v->code == MG_EXIT_INCONCLUSIVE && !v->interrupted) {
 		fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"events complete\">"
 			"<error message=\"");
 		mg_xml_fput(f, v->reason, strlen(v->reason));

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +20,7 @@ int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session
 	int ret, err, kerr = 0;
 	bool kpc;
 
+	mg_run_block_signals(r);	/* before the load, which takes a noticeable time */
 	mg_kenv_probe(&r->env);
 	if ((ret = mg_env_require(&r->env, true)))
 		return ret;
@@ -61,7 +63,6 @@ int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session
 	    mg_snap_alloc(&r->prev, r->sess.nr_cpus, kpc) ||
 	    mg_snap_alloc(&r->cur, r->sess.nr_cpus, kpc))
 		return mg_err(MG_EXIT_FAIL, "out of memory");
-	mg_run_block_signals(r);
 	return MG_EXIT_OK;
 }
 
@@ -76,6 +77,55 @@ void mg_run_block_signals(struct mg_run *r)
 	sigaddset(&r->sigs, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &r->sigs, &r->oldmask);
 	r->sigs_blocked = true;
+}
+
+/* A stop signal taken: the first one is the run's; every one may explain COMMAND's status. */
+static void note_stop(struct mg_run *r, int sig)
+{
+	if (r->child && r->child_done)
+		return;		/* COMMAND ended first: the run reached its end */
+	if (!r->stop_sig) {
+		r->stop_sig = sig;
+		r->stop_ns = mg_now_ns();
+	}
+	if (sig > 0 && sig < 64)
+		r->stop_sigs |= 1ull << sig;
+}
+
+int mg_run_stop_pending(struct mg_run *r)
+{
+	static const struct timespec zero = { 0, 0 };
+	sigset_t stop;
+	int sig;
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sig = sigtimedwait(&stop, NULL, &zero);
+	if (sig <= 0)
+		return 0;
+	note_stop(r, sig);
+	return sig;
+}
+
+bool mg_run_status_from_stop(const struct mg_run *r)
+{
+	int n = r->child_status - 128;
+
+	return r->child_done && n > 0 && n < 64 && (r->stop_sigs & 1ull << n);
+}
+
+const char *mg_signal_name(int sig)
+{
+	static char buf[32];
+	const char *a = sigabbrev_np(sig);
+
+	if (a)
+		snprintf(buf, sizeof(buf), "SIG%s", a);
+	else
+		snprintf(buf, sizeof(buf), "signal %d", sig);
+	return buf;
 }
 
 void mg_run_release(struct mg_run *r)
@@ -267,6 +317,7 @@ int mg_run_wait(struct mg_run *r, const struct timespec *timeout)
 	}
 	if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
 		mg_out_stop(sig);	/* output that blocks from now on is abandoned in time */
+		note_stop(r, sig);
 		if (!r->child || r->child_done)
 			return 1;
 		kill(r->child, sig);	/* let COMMAND end, then summarise */

@@ -11,6 +11,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include <jansson.h>
@@ -35,8 +36,13 @@ struct mg_run {
 	int exec_err;			/* errno of COMMAND's failed exec (mg_run_start), or 0 */
 	int child_status;		/* COMMAND's exit code (128+N for signal N) */
 	bool child_done;
-	sigset_t sigs, oldmask;		/* SIGINT, SIGTERM, SIGCHLD: blocked, taken synchronously */
+	sigset_t sigs, oldmask;		/* SIGINT, SIGTERM, SIGHUP, SIGCHLD: blocked, taken synchronously */
 	bool sigs_blocked;		/* mg_run_block_signals() ran */
+	/* The first SIGINT, SIGTERM or SIGHUP taken (mg_run_wait, mg_run_stop_pending) before
+	 * COMMAND, if any, was reaped: the run did not reach its own end. 0: none. */
+	int stop_sig;
+	uint64_t stop_ns;		/* when it was taken, CLOCK_MONOTONIC ns (mg_now_ns) */
+	uint64_t stop_sigs;		/* every such signal taken: bit N for signal N */
 	/* Optional, set before mg_run_start(): called right after the first snapshot and
 	 * before COMMAND is released, so that other readings (stat --latency) start the
 	 * same window. Returns 0 or -errno, which mg_run_start() returns. */
@@ -53,17 +59,35 @@ struct mg_run {
 #define MG_RUN_ALIVE_MS 200
 
 /*
- * Check the environment, open the kernel counter reader, attach the session and
- * allocate snapshots; prints one line on failure. Returns an exit code (util.h).
+ * Block the run's signals (mg_run_block_signals: a SIGINT during the load is taken, not
+ * a death), check the environment, open the kernel counter reader, attach the session
+ * and allocate snapshots; prints one line on failure. Returns an exit code (util.h).
  */
 int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session_opts *o);
 
 /*
- * Block SIGINT, SIGTERM and SIGCHLD, which mg_run_wait() then takes synchronously
- * (the mask before is kept for COMMAND). Once per run; mg_run_setup() and
- * mg_run_spawn() call it.
+ * Block SIGINT, SIGTERM, SIGHUP and SIGCHLD, which mg_run_wait() then takes
+ * synchronously (the mask before is kept for COMMAND). A blocked signal is queued even
+ * where its disposition is SIG_IGN. Once per run; mg_run_setup() and mg_run_spawn()
+ * call it, a command may call it earlier (from its start: check, trace, top).
  */
 void mg_run_block_signals(struct mg_run *r);
+
+/*
+ * Take a pending SIGINT, SIGTERM or SIGHUP without waiting (SIGCHLD stays pending for
+ * mg_run_wait), recorded as in mg_run_wait. Returns the signal, or 0 when none is
+ * pending. For the stages before the run starts (loading, attaching).
+ */
+int mg_run_stop_pending(struct mg_run *r);
+
+/*
+ * True when COMMAND's exit status is one a stop signal taken before COMMAND ended
+ * would give: killed by signal N, or exited 128+N (a shell's way), N in stop_sigs.
+ */
+bool mg_run_status_from_stop(const struct mg_run *r);
+
+/* "SIGINT" for SIGINT; "signal N" for a signal without a name. Static storage. */
+const char *mg_signal_name(int sig);
 
 /*
  * Block the run's signals and fork argv, held on a pipe (its pid can be a load-time
@@ -98,7 +122,8 @@ void mg_run_copy_snap(struct mg_run *r, struct mg_snap *dst, const struct mg_sna
 
 /*
  * Wait for a signal until timeout (NULL: forever; {0,0}: poll). SIGCHLD reaps
- * COMMAND; SIGINT/SIGTERM are forwarded to COMMAND when there is one. With
+ * COMMAND; SIGINT/SIGTERM/SIGHUP are forwarded to COMMAND when there is one, and
+ * recorded (stop_sig, stop_ns, stop_sigs) while COMMAND, if any, runs. With
  * alive set, waits at most MG_RUN_ALIVE_MS and stops when it returns false.
  * Returns 1 when the run should stop, 0 on timeout (maybe early) or a signal
  * that does not stop it.

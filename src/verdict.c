@@ -97,21 +97,50 @@ int mg_gates_eval(struct mg_gate gates[MG_F_NR], const struct mg_figures *now,
 	return failed;
 }
 
+void mg_verdict_interrupt_text(char *buf, size_t len, const char *signame, double after_s,
+			       double planned_s)
+{
+	if (planned_s >= 0)
+		snprintf(buf, len, "interrupted by %s after %.2f s of %g s: the workload did not run "
+			 "to its end", signame, after_s, planned_s);
+	else
+		snprintf(buf, len, "interrupted by %s after %.2f s: COMMAND did not run to its end",
+			 signame, after_s);
+}
+
 void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in)
 {
+	/* a status the interrupting signal gave COMMAND is not COMMAND failing */
+	bool cmd_failed = in->command && in->command_status && !in->status_from_signal;
+	bool incomplete = in->lost || in->untracked || in->missed || in->lock_failed;
+	const char *sep = in->interrupted ? "; " : "", *intr = in->interrupted ? in->interrupted : "";
+
+	v->interrupted = false;
 	if (in->faults || in->gates_failed) {
 		v->code = MG_EXIT_FAIL;
 		v->word = "FAIL";
-		snprintf(v->reason, sizeof(v->reason), "%llu violation(s), %d floor gate(s) failed%s",
+		snprintf(v->reason, sizeof(v->reason), "%llu violation(s), %d floor gate(s) failed%s%s%s",
 			 (unsigned long long)in->faults, in->gates_failed,
-			 in->command && in->command_status ? ", COMMAND failed" : "");
-	} else if (in->command && in->command_status) {
+			 cmd_failed ? ", COMMAND failed" : "", sep, intr);
+	} else if (cmd_failed) {
 		/* a workload that failed cannot vouch for anything: CI must see it */
 		v->code = MG_EXIT_FAIL;
 		v->word = "FAIL";
-		snprintf(v->reason, sizeof(v->reason), "COMMAND exited with status %d",
-			 in->command_status);
-	} else if (in->lost || in->untracked || in->missed || in->lock_failed) {
+		snprintf(v->reason, sizeof(v->reason), "COMMAND exited with status %d%s%s",
+			 in->command_status, sep, intr);
+	} else if (in->interrupted) {
+		/* a window cut short vouches for less than was asked: never a pass (CI timeouts) */
+		v->code = MG_EXIT_INCONCLUSIVE;
+		v->word = "INCONCLUSIVE";
+		v->interrupted = true;
+		if (incomplete)
+			snprintf(v->reason, sizeof(v->reason), "%s; also %llu event(s) lost, %llu "
+				 "untracked, %llu BPF run(s) skipped, %llu not judged", in->interrupted,
+				 (unsigned long long)in->lost, (unsigned long long)in->untracked,
+				 (unsigned long long)in->missed, (unsigned long long)in->lock_failed);
+		else
+			snprintf(v->reason, sizeof(v->reason), "%s", in->interrupted);
+	} else if (incomplete) {
 		v->code = MG_EXIT_INCONCLUSIVE;
 		v->word = "INCONCLUSIVE";
 		snprintf(v->reason, sizeof(v->reason), "%llu event(s) lost, %llu untracked, %llu BPF "
@@ -133,8 +162,7 @@ void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in)
 	} else {
 		v->code = MG_EXIT_OK;
 		v->word = "PASS";
-		snprintf(v->reason, sizeof(v->reason), "all invariants hold%s%s",
-			 in->gates_unknown ? "; some floor gates could not be evaluated" : "",
-			 in->interrupted ? "; interrupted by a signal before the planned end" : "");
+		snprintf(v->reason, sizeof(v->reason), "all invariants hold%s",
+			 in->gates_unknown ? "; some floor gates could not be evaluated" : "");
 	}
 }

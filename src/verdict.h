@@ -13,6 +13,7 @@
 #define MG_VERDICT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "counters.h"
 
@@ -89,17 +90,34 @@ struct mg_verdict_in {
 	uint64_t lock_failed;		/* events not judged: their inode lock failed */
 	uint64_t step_undecided;	/* violations near a clock step of their size */
 	uint64_t missed;		/* BPF program runs the kernel skipped */
-	bool interrupted;		/* built-in workload stopped by a signal */
+	/* A signal ended the run before its planned end (mg_verdict_interrupt_text), or NULL. */
+	const char *interrupted;
+	/* COMMAND's status is that signal's (killed by it, or exited 128+N): not its failure */
+	bool status_from_signal;
 };
 
 /* A verdict: exit code 0 (PASS), 1 (FAIL) or 4 (INCONCLUSIVE), and one line of reason. */
 struct mg_verdict {
 	int code;
 	const char *word;
-	char reason[256];
+	bool interrupted;		/* INCONCLUSIVE because a signal ended the run early */
+	char reason[400];
 };
 
-/* Decide: faults or failed gates fail; a failed COMMAND fails; loss is inconclusive. */
+/*
+ * Decide: faults or failed gates fail; a failed COMMAND fails (not with a status its
+ * interruption gave); an interrupted run is inconclusive, as is loss. A FAIL of an
+ * interrupted run says so in its reason: a violation seen is a violation.
+ */
 void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in);
+
+/*
+ * The line for a run a signal ended early: "interrupted by SIGINT after 0.15 s of 5 s: the
+ * workload did not run to its end" (the built-in workload: planned_s its duration), or
+ * "... after 1.50 s: COMMAND did not run to its end" (planned_s < 0). after_s: seconds
+ * from the run's start to the signal.
+ */
+void mg_verdict_interrupt_text(char *buf, size_t len, const char *signame, double after_s,
+			       double planned_s);
 
 #endif

@@ -43,6 +43,9 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
   trace-summary FILE LABEL COND...  summary fields: KEY=JSON, KEY=None, KEY~TEXT, roles=R@DEV,...
   workload-dir FILE DEV MOUNT  check --dir: the report names DEV and MOUNT, and passes
   trace-dev FILE DEV N         N events, all on device DEV
+  interrupted FILE SIG VERDICT [STATUS]  a check report of a run SIG (SIGINT, SIGTERM, SIGHUP;
+                               none: no signal) ended early: VERDICT, "interrupted" and the
+                               reason agree; with COMMAND, its STATUS and whether it is the signal's
   json-first-line FILE         the first line is a JSON object
   json-lines FILE [TYPE]       every line a JSON object with a type (the last one TYPE)
   junit-text XML TEXT          check --junit against its text: one failure per FAIL line,
@@ -708,6 +711,37 @@ def check_workload_dir(c, r, dev, mount):
     c.check(r.get("verdict") == "PASS", f"check --dir: {r.get('verdict')} ({r.get('reason')})")
 
 
+def check_interrupted(c, r, sig, verdict, status=None):
+    """A check report of a run SIG (e.g. SIGINT; "none": no signal) ended early: VERDICT
+    with its exit code; "interrupted" names SIG, after_s within planned_s (built-in), and
+    the reason carries its text; with COMMAND, command_status STATUS, from the signal
+    exactly when STATUS is 128 + SIG's number."""
+    c.check(r.get("verdict") == verdict and r.get("exit_code") == {"PASS": 0, "FAIL": 1, "INCONCLUSIVE": 4}[verdict],
+            f"verdict {r.get('verdict')} exit_code {r.get('exit_code')} (want {verdict}): {r.get('reason')}")
+    it = r.get("interrupted", "absent")
+    if sig == "none":
+        c.check(it is None, f"interrupted is null: {it}")
+        if status is not None:
+            c.check(r.get("command_status") == status and r.get("command_status_from_signal") is False,
+                    f"command_status {r.get('command_status')} (want {status}), COMMAND's own: "
+                    f"from the signal {r.get('command_status_from_signal')}")
+        return
+    if not c.check(isinstance(it, dict) and it.get("signal") == sig, f"interrupted names {sig}: {it}"):
+        return
+    planned = it.get("planned_s")
+    c.check(it.get("after_s", -1) >= 0 and (planned is None) == (r.get("workload") == "command") and
+            (planned is None or it["after_s"] < planned),
+            f"interrupted after {it.get('after_s')} s of {planned} s ({r.get('workload')})")
+    reason = r.get("reason", "")
+    c.check(bool(it.get("text")) and (reason == it["text"] if verdict == "INCONCLUSIVE" else reason.endswith("; " + it["text"])),
+            f"the reason {reason!r} carries {it.get('text')!r}")
+    if status is not None:
+        num = {"SIGHUP": 1, "SIGINT": 2, "SIGTERM": 15}[sig]
+        c.check(r.get("command_status") == status and r.get("command_status_from_signal") is (status == 128 + num),
+                f"command_status {r.get('command_status')} (want {status}), from the signal: "
+                f"{r.get('command_status_from_signal')}")
+
+
 def check_trace_dev(c, objs, dev, n):
     """N events, every one on device DEV (the kernel's s_dev)."""
     ev = events_of(objs)
@@ -1173,6 +1207,28 @@ def selftest_host(results):
     run("workload-dir: another device", check_workload_dir, wd, "7:1", "/m x")
     run("workload-dir: another mount point", check_workload_dir, wd, "7:0", "/m")
     run("workload-dir: a FAIL verdict", check_workload_dir, dict(wd, verdict="FAIL"), "7:0", "/m x")
+    t = "interrupted by SIGINT after 1.00 s: COMMAND did not run to its end"
+    it = {"verdict": "INCONCLUSIVE", "exit_code": 4, "reason": t, "workload": "command",
+          "command_status": 130, "command_status_from_signal": True,
+          "interrupted": {"signal": "SIGINT", "after_s": 1.0, "planned_s": None, "text": t}}
+    run("interrupted: COMMAND ended by the SIGINT", check_interrupted, it, "SIGINT", "INCONCLUSIVE", 130,
+        want_fail=False)
+    run("interrupted: a PASS", check_interrupted, dict(it, verdict="PASS", exit_code=0), "SIGINT", "INCONCLUSIVE")
+    run("interrupted: not recorded", check_interrupted, dict(it, interrupted=None), "SIGINT", "INCONCLUSIVE")
+    run("interrupted: another signal", check_interrupted, it, "SIGTERM", "INCONCLUSIVE")
+    run("interrupted: a reason without it", check_interrupted, dict(it, reason="x"), "SIGINT", "INCONCLUSIVE")
+    run("interrupted: 130 taken for COMMAND's failure", check_interrupted,
+        dict(it, command_status_from_signal=False), "SIGINT", "INCONCLUSIVE", 130)
+    run("interrupted: after the planned end", check_interrupted,
+        dict(it, workload="built-in", interrupted=dict(it["interrupted"], planned_s=0.5)), "SIGINT", "INCONCLUSIVE")
+    run("interrupted: none wanted", check_interrupted, it, "none", "INCONCLUSIVE")
+    own = dict(it, verdict="FAIL", exit_code=1, reason="COMMAND exited with status 143", command_status=143,
+               command_status_from_signal=False, interrupted=None)
+    run("interrupted: none, COMMAND's own 143", check_interrupted, own, "none", "FAIL", 143, want_fail=False)
+    run("interrupted: none, but 143 taken for a signal's", check_interrupted,
+        dict(own, command_status_from_signal=True), "none", "FAIL", 143)
+    fl = dict(it, verdict="FAIL", exit_code=1, reason="1 violation(s), 0 floor gate(s) failed; " + t)
+    run("interrupted: a violation still FAILs", check_interrupted, fl, "SIGINT", "FAIL", want_fail=False)
     bs = {"workload": "command", "command": ["sh", "-c", "x"], "floor_figures": {"floor_swaps_per_sec": 2.5}}
     used = {"workload": "command", "command": ["sh", "-c", "x"], "baseline_file": "b.json",
             "gates": [{"figure": "floor_swaps_per_sec", "baseline": 2.5},
@@ -1593,6 +1649,8 @@ HOST_CMDS = {
     "trace-summary": lambda c, a: check_trace_summary(c, load_lines(a[0]), a[1], a[2:]),
     "workload-dir": lambda c, a: check_workload_dir(c, first_report(a[0]), a[1], a[2]),
     "trace-dev": lambda c, a: check_trace_dev(c, load_lines(a[0]), a[1], int(a[2])),
+    "interrupted": lambda c, a: check_interrupted(c, first_report(a[0]), a[1], a[2],
+                                                  *[int(x) for x in a[3:4]]),
     "json-first-line": lambda c, a: check_json_first_line(c, a[0]),
     "json-lines": lambda c, a: check_json_lines(c, a[0], *a[1:2]),
     "junit-text": lambda c, a: check_junit_text(c, ET.parse(a[0]).getroot(), open(a[1]).readlines()),

@@ -87,6 +87,13 @@ check_case() {
 	schema_valid "$name" check "$T/$name.json"
 }
 
+# sig_run [--group] SIG DELAY OUT ERR CMD...: run CMD (stdout to OUT, stderr to ERR) with
+# SIGINT, SIGTERM and SIGHUP at their defaults, as from a terminal or a CI runner (a background
+# job of this shell would start with SIGINT ignored), and send it SIG (INT, TERM, HUP) after
+# DELAY s; --group: to its whole process group, as Ctrl-C or `timeout` do. Returns CMD's
+# status as a shell reports it (128+N: killed by signal N). tests/sigrun.py
+sig_run() { python3 tests/sigrun.py "$@"; }
+
 # busy_width FILE: the widest debugfs bracket of any row in any object of a stat --json FILE
 busy_width() { python3 tests/checkjson.py widest-bracket "$1"; }
 

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@
 #include "opts.h"
 #include "prom.h"
 #include "report.h"
+#include "run.h"
 #include "util.h"
 #include "verdict.h"
 #include "baseline.h"
@@ -1761,6 +1763,88 @@ static void test_baseline_workload(void)
 	unlink(pb);
 }
 
+/*
+ * run.c's stop signals: one raised while blocked (a SIGTERM during the load) is taken by
+ * mg_run_stop_pending() and recorded; COMMAND's status is the signal's only for a signal
+ * taken (killed by it, or exit 128+N), never for another.
+ */
+static void test_run_stop_signals(void)
+{
+	struct mg_run r;
+
+	memset(&r, 0, sizeof(r));
+	mg_run_block_signals(&r);
+	CHECK(mg_run_stop_pending(&r) == 0 && !r.stop_sig, "run: no stop signal pending at first");
+	raise(SIGTERM);		/* blocked: pending, not a death */
+	CHECK(mg_run_stop_pending(&r) == SIGTERM && r.stop_sig == SIGTERM && r.stop_ns > 0,
+	      "run: a SIGTERM raised while blocked is taken and recorded (stop_sig %d)", r.stop_sig);
+	CHECK(mg_run_stop_pending(&r) == 0, "run: ... once");
+	sigprocmask(SIG_SETMASK, &r.oldmask, NULL);
+	CHECK(!strcmp(mg_signal_name(SIGINT), "SIGINT") && !strcmp(mg_signal_name(SIGHUP), "SIGHUP"),
+	      "run: signal names: %s", mg_signal_name(SIGINT));
+	memset(&r, 0, sizeof(r));
+	r.child = 1;
+	r.child_done = true;
+	r.child_status = 128 + SIGINT;
+	CHECK(!mg_run_status_from_stop(&r), "run: must-fail direction: 130 without a SIGINT taken "
+	      "is COMMAND's own status");
+	r.stop_sig = SIGINT;
+	r.stop_sigs = 1ull << SIGINT;
+	CHECK(mg_run_status_from_stop(&r), "run: 130 after a SIGINT taken is the signal's");
+	r.child_status = 128 + SIGTERM;
+	CHECK(!mg_run_status_from_stop(&r), "run: 143 after only a SIGINT is not the signal's");
+	r.child_status = 1;
+	CHECK(!mg_run_status_from_stop(&r), "run: status 1 after a SIGINT is not the signal's");
+}
+
+/* A run a signal cut short: never a PASS; a violation, a gate or COMMAND's own failure still FAIL. */
+static void test_verdict_interrupted(void)
+{
+	struct mg_verdict v;
+	char why[200];
+
+	mg_verdict_interrupt_text(why, sizeof(why), "SIGINT", 0.15, 5);
+	CHECK(!strcmp(why, "interrupted by SIGINT after 0.15 s of 5 s: the workload did not run to "
+		      "its end"), "verdict: the built-in interruption line: %s", why);
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .interrupted = why });
+	ASSERT_EQ(v.code, 4, "verdict: an interrupted clean run is INCONCLUSIVE (%s)", v.reason);
+	CHECK(v.interrupted && !strcmp(v.reason, why), "verdict: its reason is the line: %s",
+	      v.reason);
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5 });
+	CHECK(v.code == 0 && !v.interrupted, "verdict: must-fail direction: the same run not "
+	      "interrupted is a PASS (%s)", v.reason);
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .faults = 1, .interrupted = why });
+	ASSERT_EQ(v.code, 1, "verdict: a violation seen before the signal still FAILs (%s)", v.reason);
+	CHECK(strstr(v.reason, "1 violation(s)") && strstr(v.reason, why) && !v.interrupted,
+	      "verdict: ... its reason names both: %s", v.reason);
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .gates_failed = 1,
+						       .interrupted = why });
+	ASSERT_EQ(v.code, 1, "verdict: a failed floor gate before the signal still FAILs (%s)",
+		  v.reason);
+	mg_verdict_interrupt_text(why, sizeof(why), "SIGINT", 1.5, -1);
+	CHECK(!strcmp(why, "interrupted by SIGINT after 1.50 s: COMMAND did not run to its end"),
+	      "verdict: the COMMAND interruption line: %s", why);
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .command = true,
+						       .command_status = 130, .interrupted = why,
+						       .status_from_signal = true });
+	ASSERT_EQ(v.code, 4, "verdict: COMMAND's 130 from the interrupting SIGINT is not a COMMAND "
+		  "failure: INCONCLUSIVE (%s)", v.reason);
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .command = true,
+						       .command_status = 3, .interrupted = why });
+	ASSERT_EQ(v.code, 1, "verdict: COMMAND's own status 3 after the signal still FAILs (%s)",
+		  v.reason);
+	CHECK(strstr(v.reason, "status 3") && strstr(v.reason, why), "verdict: ... and says both: %s",
+	      v.reason);
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .command = true,
+						       .command_status = 130 });
+	ASSERT_EQ(v.code, 1, "verdict: COMMAND killed by a signal mgtrace did not take FAILs (%s)",
+		  v.reason);
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .lost = 2, .interrupted = why });
+	CHECK(v.code == 4 && strstr(v.reason, "also 2 event(s) lost"),
+	      "verdict: interrupted with events lost: INCONCLUSIVE, both said: %s", v.reason);
+	test_run_stop_signals();
+}
+
 static void test_verdict(void)
 {
 	struct mg_figures now = { 0 }, base = { 0 };
@@ -1844,6 +1928,7 @@ static void test_verdict(void)
 	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .command = true,
 						       .command_status = 2 });
 	ASSERT_EQ(v.code, 1, "verdict: a failed COMMAND is FAIL (%s)", v.reason);
+	test_verdict_interrupted();
 }
 
 static void test_order_check(void)

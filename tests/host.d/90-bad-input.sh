@@ -75,15 +75,15 @@ python3 -c "$CLOSED" $MG probe -v > /dev/null 2> "$T/err"; rc=$?
 # --max-inodes larger than the machine can hold: environment (3), not a failed check
 badcase "check --judge user --max-inodes beyond memory" 3 "out of memory for 50000000 inodes" \
 	$MG check --judge user --max-inodes 50000000 -- true
-# SIGHUP (a closed terminal) ends a check like SIGTERM: COMMAND gets it, the report is written
+# SIGHUP (a closed terminal) ends a check like SIGTERM: COMMAND gets it, the report is written,
+# and the run cut short is INCONCLUSIVE (exit 4), COMMAND's 129 the signal's (61-check-signals)
 rm -f "$T/hup.json"
 $MG check --json -o "$T/hup.json" -- sleep 5 > /dev/null 2> "$T/hup.err" & hp=$!
 sleep 1.5; kill -HUP $hp; wait $hp; rc=$?
-if [ $rc = 1 ] && python3 tests/checkjson.py json-first-line "$T/hup.json" > /dev/null 2>&1 &&
-	grep -q '"command_status":129' "$T/hup.json"; then
-	ok "check -- sleep 5, SIGHUP: COMMAND ended by it, report written, exit 1"
+if [ $rc = 4 ] && python3 tests/checkjson.py interrupted "$T/hup.json" SIGHUP INCONCLUSIVE 129 > "$T/hup.chk" 2>&1; then
+	ok "check -- sleep 5, SIGHUP: COMMAND ended by it, report written, INCONCLUSIVE, exit 4"
 else
-	bad "check -- sleep 5, SIGHUP: exit $rc, report: $(head -c 200 "$T/hup.json" 2>/dev/null)"
+	bad "check -- sleep 5, SIGHUP: exit $rc, $(grep FAIL "$T/hup.chk"), report: $(head -c 200 "$T/hup.json" 2>/dev/null)"
 fi
 # a COMMAND that cannot be run: one line and 127 (not found) or 126 (not executable), no
 # report, no verdict (a CI typo is not a kernel fault), nothing left attached; stdout empty

@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+# 61-check-signals.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
+# check hit by SIGINT, SIGTERM or SIGHUP (Ctrl-C, a CI job's timeout, a closed terminal),
+# sent with the default dispositions (sig_run): while the programs load, one line, exit 4,
+# no report, nothing attached; before the planned end (the duration, COMMAND's own exit),
+# INCONCLUSIVE (exit 4), never a pass, and a status the signal gave COMMAND is not its
+# failure; a violation seen still FAILs, and so does COMMAND's own failure.
+echo "# check and signals"
+# 1. while loading: 0.02 s after start the programs are still loading and attaching
+for s in INT TERM HUP; do
+	for w in "-d 5" "-- sleep 5"; do
+		rm -f "$T/sl.json"
+		sig_run $s 0.02 "$T/sl.out" "$T/sl.err" $MG check --json -o "$T/sl.json" $w; rc=$?
+		if [ $rc = 4 ] && [ "$(wc -l < "$T/sl.err")" = 1 ] &&
+			grep -q "^mgtrace: check: interrupted by SIG$s while loading" "$T/sl.err" &&
+			[ ! -s "$T/sl.json" ] && [ ! -s "$T/sl.out" ] && [ "$(left_attached)" = 0 ]; then
+			ok "check $w, SIG$s at 0.02 s (loading): exit 4, one line, no report, nothing attached"
+		else
+			bad "check $w, SIG$s at 0.02 s (loading): exit $rc (want 4), stderr:" \
+				"$(head -c 300 "$T/sl.err"), report $(wc -c < "$T/sl.json" 2>/dev/null) bytes"
+		fi
+	done
+done
+# 2. the built-in workload cut short: INCONCLUSIVE in JSON, JUnit (an error case) and text
+sig_run INT 1 "$T/si.out" "$T/si.err" $MG check --json -o "$T/si.json" --junit "$T/si.xml" -d 5; rc=$?
+[ $rc = 4 ] && ok "check -d 5, SIGINT at 1 s: exit 4" || bad "check -d 5, SIGINT at 1 s: exit $rc (want 4): $(tail -2 "$T/si.err")"
+python3 tests/checkjson.py interrupted "$T/si.json" SIGINT INCONCLUSIVE > "$T/si.chk" 2>&1
+tally "check -d 5, SIGINT at 1 s" "$T/si.chk"
+schema_valid check-sigint check "$T/si.json"
+grep -q 'errors="1"' "$T/si.xml" &&
+	grep -q '<testcase classname="mgtrace.check" name="workload ran to its end"><error message="interrupted by SIGINT after [0-9.]* s of 5 s: the workload did not run to its end"/>' "$T/si.xml" &&
+	! grep -q 'name="events complete"' "$T/si.xml" \
+	&& ok "check --junit, SIGINT: one error case, the run did not reach its end" \
+	|| bad "check --junit, SIGINT: $(grep -o '<testsuite[^>]*>\|name="workload ran[^/]*' "$T/si.xml")"
+sig_run TERM 0.8 "$T/st.out" "$T/st.err" $MG check -d 5; rc=$?
+[ $rc = 4 ] && grep -q '^INTR   workload ran to its end        interrupted by SIGTERM after' "$T/st.out" &&
+	grep -q '^verdict: INCONCLUSIVE (interrupted by SIGTERM after [0-9.]* s of 5 s: the workload did not run to its end)$' "$T/st.out" \
+	&& ok "check -d 5, SIGTERM at 0.8 s (text): INTR line, INCONCLUSIVE, exit 4" \
+	|| bad "check -d 5, SIGTERM (text): exit $rc: $(grep 'INTR\|verdict' "$T/st.out")"
+# ... and a run that reached its end is not marked (the direction that must stay a PASS)
+$MG check --json -o "$T/sn.json" -d 0.5 > /dev/null 2>&1; rc=$?
+python3 tests/checkjson.py interrupted "$T/sn.json" none PASS > "$T/sn.chk" 2>&1
+tally "check -d 0.5, no signal: interrupted null, PASS (exit $rc)" "$T/sn.chk"
+# 3. must fail: a violation seen before the signal still FAILs (MGTRACE_TEST_INJECT: one
+# synthetic regression judged at the end)
+MGTRACE_TEST_INJECT=1 sig_run INT 1 "$T/sv.out" "$T/sv.err" $MG check --json -o "$T/sv.json" -d 5; rc=$?
+[ $rc = 1 ] && ok "check -d 5 with an injected violation, SIGINT at 1 s: still FAIL, exit 1" \
+	|| bad "check with an injected violation, SIGINT: exit $rc (want 1): $(tail -2 "$T/sv.err")"
+python3 tests/checkjson.py interrupted "$T/sv.json" SIGINT FAIL > "$T/sv.chk" 2>&1
+tally "check, injected violation, SIGINT" "$T/sv.chk"
+# 4. COMMAND: Ctrl-C reaches COMMAND and mgtrace both (the process group); COMMAND's 130 is
+# the signal's, not a COMMAND failure
+sig_run --group INT 1 "$T/sc.out" "$T/sc.err" $MG check --json -o "$T/sc.json" -- sleep 7.77; rc=$?
+[ $rc = 4 ] && ok "check -- sleep 7.77, Ctrl-C (SIGINT to the group) at 1 s: exit 4" \
+	|| bad "check -- sleep 7.77, Ctrl-C at 1 s: exit $rc (want 4): $(tail -2 "$T/sc.err")"
+python3 tests/checkjson.py interrupted "$T/sc.json" SIGINT INCONCLUSIVE 130 > "$T/sc.chk" 2>&1
+tally "check -- sleep 7.77, Ctrl-C" "$T/sc.chk"
+schema_valid check-sigint-cmd check "$T/sc.json"
+# must fail: COMMAND's own status after the signal (it traps SIGTERM and exits 3) still FAILs
+sig_run TERM 1 "$T/so.out" "$T/so.err" $MG check --json -o "$T/so.json" -- \
+	sh -c 'trap "exit 3" TERM; while :; do sleep 0.1; done'; rc=$?
+[ $rc = 1 ] && ok "check -- COMMAND that exits 3 on the forwarded SIGTERM: FAIL, exit 1" \
+	|| bad "check -- COMMAND exiting 3 on SIGTERM: exit $rc (want 1): $(tail -2 "$T/so.err")"
+python3 tests/checkjson.py interrupted "$T/so.json" SIGTERM FAIL 3 > "$T/so.chk" 2>&1
+tally "check -- COMMAND exiting 3 on SIGTERM" "$T/so.chk"
+# must fail: COMMAND killed by a signal mgtrace never took is COMMAND failing, as before
+$MG check --json -o "$T/sk.json" -- sh -c 'kill -TERM $$' > /dev/null 2>&1; rc=$?
+[ $rc = 1 ] && ok "check -- COMMAND killed by its own SIGTERM: FAIL, exit 1" \
+	|| bad "check -- COMMAND killed by its own SIGTERM: exit $rc (want 1)"
+python3 tests/checkjson.py interrupted "$T/sk.json" none FAIL 143 > "$T/sk.chk" 2>&1
+tally "check -- COMMAND killed by its own SIGTERM" "$T/sk.chk"
+expect "check and signals: nothing left attached" test "$(left_attached)" = 0
