@@ -165,25 +165,23 @@ def clock_syscalls(ready, seconds):
     return 0
 
 
+def write_stat(p, mode, data):
+    with open(p, mode) as f:
+        f.write(data)
+    os.stat(p)
+
+
 def churn(d, n, live):
     os.makedirs(d, exist_ok=True)
-    keep = []
-    for i in range(live):
-        p = os.path.join(d, "live%d" % i)
-        with open(p, "w") as f:
-            f.write("x")
-        os.stat(p)
-        keep.append(p)
+    keep = [os.path.join(d, "live%d" % i) for i in range(live)]
+    for p in keep:
+        write_stat(p, "w", "x")
     for i in range(n):
         p = os.path.join(d, "f%d" % i)
-        with open(p, "w") as f:
-            f.write("x")
-        os.stat(p)
+        write_stat(p, "w", "x")
         os.unlink(p)
     for p in keep:
-        with open(p, "a") as f:
-            f.write("y")
-        os.stat(p)
+        write_stat(p, "a", "y")
     return 0
 
 
