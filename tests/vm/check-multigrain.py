@@ -122,13 +122,27 @@ for be in ("fentry", "kprobe", "tracepoint"):
     objs = load(f"check-{be}")
     if objs is not None:
         c = checkjson.Checker(quiet=True)
-        checkjson.check_check(c, objs, verdict="PASS", judged="bpf")
         r = objs[0]
+        # a preemptible kernel (7.3 under emulation: "Dynamic Preempt: lazy") skips the BPF
+        # runs of a program preempted on its CPU (recursion_misses): INCONCLUSIVE is then the
+        # right verdict, with nothing else dropped and no violation; without skipped runs, PASS
+        missed = r.get("missed_bpf_runs", 0)
+        checkjson.check_check(c, objs, verdict="INCONCLUSIVE" if missed else "PASS", judged="bpf")
+        if missed:
+            c.check(r["invariants"]["untracked_events"] == 0 and not r["violations"] and
+                    "skipped by the kernel" in r.get("reason", ""),
+                    f"inconclusive for the {missed} skipped runs only: {r.get('reason')}")
         c.check(r["backend"] == be, f"backend {r['backend']}")
         c.check(r["lost_events"] == 0, "no events lost")
         for k in ("ctime_updates", "fine_stamps", "floor_swaps", "ctime_swaps"):
             row = r["counters"][k]
-            c.check(row.get("kernel_debugfs") == row["total"], f"{k} {row['total']} == debugfs {row.get('kernel_debugfs')}")
+            dbg = row.get("kernel_debugfs")
+            if missed and row["source"] == "bpf" and dbg is not None:
+                # a skipped run counts nothing: short of the kernel by at most the runs skipped
+                c.check(0 <= dbg - row["total"] <= missed,
+                        f"{k} {row['total']}: debugfs {dbg}, short by at most the {missed} skipped runs")
+            else:
+                c.check(dbg == row["total"], f"{k} {row['total']} == debugfs {dbg}")
         checkjson.check_floor(c, r, be != "tracepoint")
         inv = r["invariants"]
         print(f"# {label} check-{be}: floor_swaps_per_update="
