@@ -112,14 +112,26 @@ static int64_t ts_diff(struct mg_ts a, struct mg_ts b)
 }
 
 /*
+ * When the clock behind observation a's ctime may have been read, at the
+ * earliest: an update's entry into inode_set_ctime_current (function probes),
+ * which reads the clock after it and fires its tracepoint after the swap, so a
+ * preempted update's event can come long after its clock read; else the event.
+ */
+static uint64_t read_from(const struct mg_obs *a)
+{
+	return a->entry_ns && a->entry_ns < a->t_ns ? a->entry_ns : a->t_ns;
+}
+
+/*
  * How far the realtime clock stepped back between two observations: the
- * largest of what user space recorded in that window, what BPF saw, and what
- * the BPF offsets read at the two events show (never their sum). <= 0 ns.
+ * largest of what user space recorded in that window (from the earlier one's
+ * clock read on: read_from()), what BPF saw, and what the BPF offsets read at
+ * the two events show (never their sum). <= 0 ns.
  */
 static int64_t backward_between(const struct mg_checker *c, const struct mg_obs *a,
 				const struct mg_obs *b)
 {
-	int64_t rec = mg_steps_back_between(&c->steps, a->t_ns, b->t_ns), ev = 0;
+	int64_t rec = mg_steps_back_between(&c->steps, read_from(a), b->t_ns), ev = 0;
 
 	if (a->off_known && b->off_known && b->off_ns < a->off_ns)
 		ev = b->off_ns - a->off_ns;
@@ -139,7 +151,7 @@ void mg_checker_add(struct mg_checker *c, const struct mg_violation *v)
 		if (back < 0 && -back + MG_STEP_SLACK_NS < gap)
 			back = 0;	/* the steps are too small to explain it */
 		if (!back) {
-			near = mg_steps_largest_back_near(&c->steps, copy.earlier.t_ns,
+			near = mg_steps_largest_back_near(&c->steps, read_from(&copy.earlier),
 							  copy.later.t_ns, MG_STEP_NEAR_NS);
 			copy.step_undecided = near < 0 && -near + MG_STEP_SLACK_NS >= gap;
 		}

@@ -1394,6 +1394,30 @@ static void test_checker_many_steps(void)
 	      "counted (not kept %llu, lost %llu)", (unsigned long long)st->steps_not_kept,
 	      (unsigned long long)st->lost);
 	mg_checker_free(c);
+
+	/* a preempted update: its clock was read after its entry, its event came 20 ms later,
+	 * after the window of a 10 s step back; the next update's value is 10 s earlier. With
+	 * the entry time the step explains it (the first read may precede the step); without,
+	 * the step lies before the earlier event: only near it, undecided (a checker that
+	 * ignores the entry time fails the first case) */
+	for (i = 0; i < 2; i++) {
+		struct mg_checker *k = mg_checker_new(16, 4);
+		const struct mg_check_stats *ks = mg_checker_stats(k);
+
+		mg_checker_clock_step(k, 86792269230ull, 86848312877ull, -10822893925ll);
+		v = regression(86848684762ull, 86848855077ull, 1796124820, 827987067,
+			       1796124810, 25959810);
+		if (i == 0)
+			v.earlier.entry_ns = 86827994919ull;
+		mg_checker_add(k, &v);
+		CHECK(i == 0 ? ks->explained[MG_V_REGRESSION] == 1 && ks->undecided[MG_V_REGRESSION] == 0
+			     : ks->explained[MG_V_REGRESSION] == 0 && ks->undecided[MG_V_REGRESSION] == 1,
+		      "checker: a step after a preempted update's entry, before its event: %s "
+		      "(explained %llu, undecided %llu)", i == 0 ? "explained with the entry time" :
+		      "undecided without it", (unsigned long long)ks->explained[MG_V_REGRESSION],
+		      (unsigned long long)ks->undecided[MG_V_REGRESSION]);
+		mg_checker_free(k);
+	}
 }
 
 static void test_checker(void)
