@@ -242,6 +242,7 @@ static void decide(struct check_state *cs, struct mg_verdict *v)
 		.gates_unknown = cs->gates_unknown, .command = cs->o.argv != NULL,
 		.command_status = cs->run.child_status, .lost = st->lost,
 		.untracked = st->untracked_events, .events = st->events, .missed = st->missed,
+		.max_inodes = cs->o.max_inodes, .ringbuf_bytes = cs->o.ringbuf_bytes,
 		.lock_failed = st->lock_failed_events,
 		.step_undecided = mg_checker_undecided(cs->chk),
 		.interrupted = r->stop_sig ? cs->interrupt_why : NULL,

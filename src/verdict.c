@@ -108,14 +108,36 @@ void mg_verdict_interrupt_text(char *buf, size_t len, const char *signame, doubl
 			 signame, after_s);
 }
 
+/*
+ * What an incomplete run's reason adds, so that the next run can be complete: the
+ * bound each loss hit and the option that raises it ("" when neither was hit).
+ */
+static void incomplete_hint(char *buf, size_t len, const struct mg_verdict_in *in)
+{
+	int n = 0;
+
+	buf[0] = 0;
+	if (in->untracked && in->max_inodes)
+		n = snprintf(buf, len, " (the inode map was full: %llu inode(s), raise --max-inodes",
+			     (unsigned long long)in->max_inodes);
+	if (in->lost && in->ringbuf_bytes && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "%sthe ring buffer of %llu bytes was full, "
+			      "raise --ringbuf-size", n ? "; " : " (",
+			      (unsigned long long)in->ringbuf_bytes);
+	if (n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ")");
+}
+
 void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in)
 {
+	char hint[200];
 	/* a status the interrupting signal gave COMMAND is not COMMAND failing */
 	bool cmd_failed = in->command && in->command_status && !in->status_from_signal;
 	bool incomplete = in->lost || in->untracked || in->missed || in->lock_failed;
 	const char *sep = in->interrupted ? "; " : "", *intr = in->interrupted ? in->interrupted : "";
 
 	v->interrupted = false;
+	incomplete_hint(hint, sizeof(hint), in);
 	if (in->faults || in->gates_failed) {
 		v->code = MG_EXIT_FAIL;
 		v->word = "FAIL";
@@ -135,9 +157,10 @@ void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in)
 		v->interrupted = true;
 		if (incomplete)
 			snprintf(v->reason, sizeof(v->reason), "%s; also %llu event(s) lost, %llu "
-				 "untracked, %llu BPF run(s) skipped, %llu not judged", in->interrupted,
-				 (unsigned long long)in->lost, (unsigned long long)in->untracked,
-				 (unsigned long long)in->missed, (unsigned long long)in->lock_failed);
+				 "untracked, %llu BPF run(s) skipped, %llu not judged%s",
+				 in->interrupted, (unsigned long long)in->lost,
+				 (unsigned long long)in->untracked, (unsigned long long)in->missed,
+				 (unsigned long long)in->lock_failed, hint);
 		else
 			snprintf(v->reason, sizeof(v->reason), "%s", in->interrupted);
 	} else if (incomplete) {
@@ -145,9 +168,9 @@ void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in)
 		v->word = "INCONCLUSIVE";
 		snprintf(v->reason, sizeof(v->reason), "%llu event(s) lost, %llu untracked, %llu BPF "
 			 "run(s) skipped by the kernel, %llu not judged (inode lock failed): a pass "
-			 "cannot be claimed", (unsigned long long)in->lost,
+			 "cannot be claimed%s", (unsigned long long)in->lost,
 			 (unsigned long long)in->untracked, (unsigned long long)in->missed,
-			 (unsigned long long)in->lock_failed);
+			 (unsigned long long)in->lock_failed, hint);
 	} else if (in->step_undecided) {
 		v->code = MG_EXIT_INCONCLUSIVE;
 		v->word = "INCONCLUSIVE";

@@ -90,6 +90,8 @@ struct mg_verdict_in {
 	uint64_t lock_failed;		/* events not judged: their inode lock failed */
 	uint64_t step_undecided;	/* violations near a clock step of their size */
 	uint64_t missed;		/* BPF program runs the kernel skipped */
+	uint64_t max_inodes;		/* --max-inodes: named in the reason when untracked (0: not) */
+	uint64_t ringbuf_bytes;		/* --ringbuf-size: named in the reason when lost (0: not) */
 	/* A signal ended the run before its planned end (mg_verdict_interrupt_text), or NULL. */
 	const char *interrupted;
 	/* COMMAND's status is that signal's (killed by it, or exited 128+N): not its failure */
@@ -101,7 +103,7 @@ struct mg_verdict {
 	int code;
 	const char *word;
 	bool interrupted;		/* INCONCLUSIVE because a signal ended the run early */
-	char reason[400];
+	char reason[600];
 };
 
 /*

@@ -1869,6 +1869,33 @@ static void test_verdict_interrupted(void)
 	test_run_stop_signals();
 }
 
+/* An incomplete run's reason names the bound each loss hit and the option that raises it. */
+static void test_verdict_hints(void)
+{
+	struct mg_verdict v;
+
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 9, .untracked = 3,
+						       .max_inodes = 8000, .ringbuf_bytes = 4096 });
+	ASSERT_EQ(v.code, 4, "verdict: untracked events: INCONCLUSIVE (%s)", v.reason);
+	CHECK(strstr(v.reason, "inode map was full: 8000 inode(s), raise --max-inodes)") &&
+	      !strstr(v.reason, "--ringbuf-size"),
+	      "verdict: untracked names --max-inodes, not the ring buffer: %s", v.reason);
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 9, .lost = 2,
+						       .max_inodes = 8000, .ringbuf_bytes = 4096 });
+	CHECK(v.code == 4 && strstr(v.reason, "(the ring buffer of 4096 bytes was full, raise "
+				     "--ringbuf-size)") && !strstr(v.reason, "--max-inodes"),
+	      "verdict: lost names --ringbuf-size only: %s", v.reason);
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 9, .lost = 2, .untracked = 1,
+						       .max_inodes = 8000, .ringbuf_bytes = 4096 });
+	CHECK(strstr(v.reason, "raise --max-inodes; the ring buffer of 4096 bytes was full, "
+			       "raise --ringbuf-size)"), "verdict: both bounds named: %s", v.reason);
+	/* must-fail direction: skipped BPF runs hit no bound an option raises: no hint */
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 9, .missed = 4,
+						       .max_inodes = 8000, .ringbuf_bytes = 4096 });
+	CHECK(v.code == 4 && !strstr(v.reason, "raise"), "verdict: skipped runs only: no hint: %s",
+	      v.reason);
+}
+
 static void test_verdict(void)
 {
 	struct mg_figures now = { 0 }, base = { 0 };
@@ -1953,6 +1980,7 @@ static void test_verdict(void)
 						       .command_status = 2 });
 	ASSERT_EQ(v.code, 1, "verdict: a failed COMMAND is FAIL (%s)", v.reason);
 	test_verdict_interrupted();
+	test_verdict_hints();
 }
 
 static void test_order_check(void)
