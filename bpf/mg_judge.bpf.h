@@ -228,6 +228,15 @@ static __always_inline void mg_judge_close_quiet(struct mg_rstate *s)
 }
 
 /*
+ * Whether an inode not in "inodes" may enter it with this event: always, unless
+ * the includer scopes judging (mgtrace.bpf.c: check --tree, the event's process
+ * must be in COMMAND's tree). An event refused is counted in out_of_scope.
+ */
+#ifndef MG_JUDGE_MAY_ENTER
+#define MG_JUDGE_MAY_ENTER() true
+#endif
+
+/*
  * Judge sc->in, an event of inode key (its name: from inode when not NULL,
  * else from name; read only when the inode enters the map). Counts in jc,
  * reports violations to rb (wb: wakeup threshold in bytes, 0: wake every time).
@@ -249,6 +258,10 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 	int i;
 
 	if (!v) {
+		if (!MG_JUDGE_MAY_ENTER()) {
+			MG_JADD(jc->out_of_scope, 1);
+			return MG_JPATH_NOT_JUDGED;
+		}
 		__builtin_memset(&sc->fresh, 0, sizeof(sc->fresh));
 		if (inode)
 			mg_inode_name(inode, sc->fresh.name, MG_NAME_LEN, &sc->fresh.name_len);

@@ -25,6 +25,29 @@
 #include <bpf/bpf_core_read.h>
 #include "mgtrace.h"
 #include "mg_common.bpf.h"
+
+/*
+ * COMMAND and its descendants (trace -- COMMAND, stat --tree, check --tree): filled by
+ * bpf/follow.bpf.c, whose map user space shares; shrunk to one entry when unused.
+ */
+MG_TRACED_TGIDS_MAP;
+
+/* check --tree: an inode enters the judging map only through an event of COMMAND's tree */
+const volatile bool judge_tree = false;
+
+/*
+ * mg_judge.bpf.h's MG_JUDGE_MAY_ENTER for check --tree: true unless judge_tree is set
+ * and the current process is outside traced_tgids (one hash lookup, made only for an
+ * inode not in the map yet).
+ */
+static __always_inline bool judge_may_enter(void)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	return !judge_tree || bpf_map_lookup_elem(&traced_tgids, &tgid) != NULL;
+}
+#define MG_JUDGE_MAY_ENTER() judge_may_enter()
+
 #include "mg_judge.bpf.h"
 #include "mg_inodegc.bpf.h"
 
@@ -58,12 +81,6 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4096);		/* resized by user space */
 } events SEC(".maps");
-
-/*
- * COMMAND and its descendants (trace -- COMMAND): filled by bpf/follow.bpf.c, whose
- * map user space shares; shrunk to one entry and unused without filter_tree.
- */
-MG_TRACED_TGIDS_MAP;
 
 /* Per task: the running inode_set_ctime_current call (shared between the two objects). */
 MG_SET_CTIME_MAP;

@@ -792,6 +792,9 @@ struct mg_judge_counts {
 					 * (mg_rule_can_mark()); also in context_free */
 	unsigned long long context_free;	/* events judged without reading a clock
 					 * (mg_rule_needs_context()) */
+	unsigned long long out_of_scope;	/* check --tree: events of inodes not in the map,
+					 * by a process outside COMMAND's tree: not judged
+					 * (such an inode enters only through the tree) */
 };
 
 /*

@@ -243,6 +243,7 @@ static void decide(struct check_state *cs, struct mg_verdict *v)
 		.command_status = cs->run.child_status, .lost = st->lost,
 		.untracked = st->untracked_events, .events = st->events, .missed = st->missed,
 		.max_inodes = cs->o.max_inodes, .ringbuf_bytes = cs->o.ringbuf_bytes,
+		.not_followed = mg_judge_tree_not_followed(&cs->judge),
 		.lock_failed = st->lock_failed_events,
 		.step_undecided = mg_checker_undecided(cs->chk),
 		.interrupted = r->stop_sig ? cs->interrupt_why : NULL,
@@ -362,9 +363,18 @@ int cmd_check(int argc, char **argv)
 	cs.judge.env = &cs.run.env;	/* probed by mg_run_setup() before the load */
 	so.pre_load = mg_judge_pre_load;
 	so.pre_load_ctx = &cs.judge;
+	/* --tree: COMMAND before the session, which follows its tree (it waits to exec) */
+	if (cs.o.tree && ((ret = mg_run_spawn(&cs.run, cs.o.argv)) ||
+			  (ret = mg_judge_tree_open(&cs.judge, cs.run.child))))
+		goto out;
 	if ((ret = mg_run_setup(&cs.run, cs.o.backend, &so)) || (ret = stopped_early(&cs)))
 		goto out;
 	cs.judge.active = cs.run.sess.skel && cs.run.sess.tp_btf && cs.judge.configured;
+	if (cs.o.tree && !cs.judge.active) {
+		ret = mg_err(MG_EXIT_ENV, "check: --tree needs judging in BPF (tracepoints as tp_btf, "
+			     "bpf_res_spin_lock: kernel 6.15+); this session judges in user space");
+		goto out;
+	}
 	cs.judge.ringbuf_used = cs.run.sess.skel ? bpf_map__max_entries(cs.run.sess.skel->maps.events) : 0;
 	cs.chk = mg_checker_new(cs.judge.active ? 1 : cs.o.max_inodes, 100);
 	if (!cs.chk) {
@@ -383,7 +393,7 @@ int cmd_check(int argc, char **argv)
 	cs.ev.vrec_fn = on_vrec;
 	cs.ev.step_fn = on_steprec;
 	floor_setup(&cs);
-	if (cs.o.argv && (ret = mg_run_spawn(&cs.run, cs.o.argv)))
+	if (cs.o.argv && !cs.run.child && (ret = mg_run_spawn(&cs.run, cs.o.argv)))
 		goto out;
 	cs.pending = calloc(MG_BATCH_EVENTS, sizeof(*cs.pending));
 	if (!cs.pending) {

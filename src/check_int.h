@@ -39,6 +39,7 @@ struct check_opts {
 	uint64_t ringbuf_bytes, max_inodes, threads, rate;
 	bool judge_user;		/* --judge user: the ctime events cross to user space */
 	bool ringbuf_set;		/* --ringbuf-size given (else judging in BPF sizes it) */
+	bool tree;			/* --tree: judge the inodes COMMAND's tree touches first */
 	double duration;
 	const char *dir;
 	char **argv;

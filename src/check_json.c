@@ -117,6 +117,13 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 		json_object_set_new(jd, "inode_gc_unavailable", cs->judge.gc_why[0] ?
 				    mg_json_cstr(cs->judge.gc_why) : json_null());
 	}
+	json_object_set_new(jd, "scope", json_string(cs->o.tree ? "tree" : "system-wide"));
+	json_object_set_new(jd, "tree_processes_followed", cs->o.tree ?
+			    json_integer((json_int_t)mg_judge_tree_followed(&cs->judge) + 1) :
+			    json_null());
+	json_object_set_new(jd, "tree_processes_not_followed", cs->o.tree ?
+			    json_integer((json_int_t)mg_judge_tree_not_followed(&cs->judge)) :
+			    json_null());
 	json_object_set_new(o, "judged", jd);
 	json_object_set_new(o, "lost_events", json_integer((json_int_t)st->lost));
 	json_object_set_new(o, "missed_bpf_runs", json_integer((json_int_t)st->missed));
@@ -144,6 +151,8 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 	json_object_set_new(inv, "events_by_kind", jk);
 	json_object_set_new(inv, "inodes", json_integer((json_int_t)st->inodes));
 	json_object_set_new(inv, "untracked_events", json_integer((json_int_t)st->untracked_events));
+	json_object_set_new(inv, "out_of_scope_events", cs->o.tree ?
+			    json_integer((json_int_t)st->out_of_scope_events) : json_null());
 	json_object_set_new(inv, "lock_failed_events",
 			    json_integer((json_int_t)st->lock_failed_events));
 	json_object_set_new(inv, "events_without_inode_number",

@@ -51,6 +51,11 @@ static int usage(FILE *f, int code)
 		"      --judge WHERE     bpf (default: judge each ctime event in BPF at the event, where\n"
 		"                        tracepoints load as tp_btf) or user (every event crosses the\n"
 		"                        ring buffer to the same rules in user space)\n"
+		"      --tree            judge only the inodes COMMAND and its descendants touch\n"
+		"                        first (an event of theirs enters an inode; after that\n"
+		"                        every process's events of it are judged); other inodes'\n"
+		"                        events are counted as out of scope. Needs COMMAND and\n"
+		"                        judging in BPF\n"
 		"  Built-in workload (without COMMAND): threads doing write(f1) stat(f2) write(f2)\n"
 		"  stat(f2) write(f1) stat(f1) on a private tmpfs (or --dir):\n"
 		"  -t, --threads N       worker threads (default: online CPUs)\n"
@@ -68,7 +73,8 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 {
 	int cmd_err;
 	/* O_MAX + enum mg_figure: the absolute thresholds */
-	enum { O_MAX = 256, O_JUNIT = O_MAX + MG_F_NR, O_RB, O_INODES, O_RATE, O_BASE, O_FACTOR, O_JUDGE };
+	enum { O_MAX = 256, O_JUNIT = O_MAX + MG_F_NR, O_RB, O_INODES, O_RATE, O_BASE, O_FACTOR, O_JUDGE,
+	       O_TREE };
 	static const struct option lo[] = {
 		{ "max-floor-swap-ratio", required_argument, 0, O_MAX + MG_F_SWAPS_PER_UPDATE },
 		{ "max-fine-stamp-ratio", required_argument, 0, O_MAX + MG_F_FINE_PER_UPDATE },
@@ -80,7 +86,7 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 		{ "junit", required_argument, 0, O_JUNIT },
 		{ "ringbuf-size", required_argument, 0, O_RB },
 		{ "max-inodes", required_argument, 0, O_INODES },
-		{ "judge", required_argument, 0, O_JUDGE },
+		{ "judge", required_argument, 0, O_JUDGE }, { "tree", no_argument, 0, O_TREE },
 		{ "threads", required_argument, 0, 't' }, { "duration", required_argument, 0, 'd' },
 		{ "rate", required_argument, 0, O_RATE }, { "dir", required_argument, 0, 'D' },
 		{ "help", no_argument, 0, 'h' }, { 0 } };
@@ -138,6 +144,7 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 					      optarg);
 			o->judge_user = !strcmp(optarg, "user");
 			break;
+		case O_TREE: o->tree = true; break;
 		case 't': e = mg_parse_u64(optarg, 1, 1024, &o->threads); break;
 		case 'd': e = mg_parse_seconds(optarg, 86400, &o->duration); break;
 		case O_RATE: e = mg_parse_u64(optarg, 0, 100000000, &o->rate); break;
@@ -154,6 +161,11 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 	}
 	if ((cmd_err = mg_opt_command("check", argc, argv, &o->argv)))
 		return cmd_err;
+	if (o->tree && !o->argv)
+		return mg_err(MG_EXIT_USAGE, "check: --tree needs -- COMMAND");
+	if (o->tree && o->judge_user)
+		return mg_err(MG_EXIT_USAGE, "check: --tree scopes judging in BPF: not with "
+			      "--judge user");
 	return MG_EXIT_OK;
 }
 

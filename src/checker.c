@@ -399,6 +399,7 @@ void mg_checker_import_judged(struct mg_checker *c, const struct mg_judge_counts
 	c->st.untracked_events += sum->untracked;
 	c->st.lock_failed_events += sum->lock_failed;
 	c->st.no_ino_events += sum->no_ino;
+	c->st.out_of_scope_events += sum->out_of_scope;
 	c->st.lost += sum->lost + sum->steps_lost;	/* a lost step record may hide a step */
 }
 

@@ -76,6 +76,8 @@ struct mg_check_stats {
 					 * kernel detected a deadlock or a timeout), not judged */
 	uint64_t no_ino_events;		/* events of inodes without a number yet, not judged
 					 * (mg_rule_has_identity) */
+	uint64_t out_of_scope_events;	/* check --tree: events of inodes COMMAND's tree never
+					 * touched first, by other processes: not judged */
 	uint64_t benign[MG_B_NR_KINDS];	/* not faults: see enum mg_benign_kind */
 	uint64_t fine_checked;		/* floor events whose fine-stamp condition was decided */
 	uint64_t fine_undecided;	/* floor events not decided: fine_checked + fine_undecided

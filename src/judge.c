@@ -11,6 +11,7 @@
 #include "mgtrace.skel.h"
 #include "judgetest.skel.h"
 #include "floor.skel.h"
+#include "follow.h"
 #include "util.h"
 
 int mg_judge_pre_load(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf, void *ctx)
@@ -32,6 +33,12 @@ int mg_judge_pre_load(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf,
 	}
 	/* the pass that forgets inodes gone (bpf/mg_inodegc.bpf.h): only when judging here */
 	bpf_program__set_autoload(skel->progs.inode_gc, j->configured);
+	/* check --tree: inodes enter the map only through COMMAND's tree (bpf/follow.bpf.c's
+	 * process map); without judging here user space refuses --tree (check.c) */
+	skel->rodata->judge_tree = j->configured && j->tree_fd > 0;
+	if (skel->rodata->judge_tree && (err = bpf_map__reuse_fd(skel->maps.traced_tgids,
+								   j->tree_fd)))
+		return err;
 	return bpf_map__set_max_entries(skel->maps.inodes,
 					j->configured ? (uint32_t)j->max_inodes : 1);
 }
@@ -358,8 +365,32 @@ int mg_judge_inject(struct mg_judge *j, struct mgtrace_bpf *skel, struct mg_chec
 	return 0;
 }
 
+int mg_judge_tree_open(struct mg_judge *j, pid_t root)
+{
+	char why[360];
+
+	j->follow = mg_follow_open(root, false, why, sizeof(why));
+	if (!j->follow)
+		return mg_err(MG_EXIT_ENV, "check: cannot follow COMMAND's tree: %s", why);
+	j->tree_fd = mg_follow_fd(j->follow);
+	return MG_EXIT_OK;
+}
+
+uint64_t mg_judge_tree_followed(const struct mg_judge *j)
+{
+	return j->follow ? mg_follow_followed(j->follow) : 0;
+}
+
+uint64_t mg_judge_tree_not_followed(const struct mg_judge *j)
+{
+	return j->follow ? mg_follow_not_followed(j->follow) : 0;
+}
+
 void mg_judge_free(struct mg_judge *j)
 {
+	mg_follow_close(j->follow);
+	j->follow = NULL;
+	j->tree_fd = 0;
 	free(j->held);
 	j->held = NULL;
 	j->nheld = j->cap = 0;

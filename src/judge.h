@@ -11,17 +11,23 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "backend.h"
 #include "checker.h"
 #include "mg_rules.h"
 
 struct mgtrace_bpf;
+struct follow_bpf;
 
 /* One check's judging, from configuration to the end of the run. */
 struct mg_judge {
 	uint64_t max_inodes;		/* entries of the BPF hash "inodes" (--max-inodes) */
 	int64_t tai_minus_real;		/* TAI - REALTIME, ns, for the rules' clock at an event */
 	bool user;			/* --judge user: never judge in BPF */
+	struct follow_bpf *follow;	/* check --tree: COMMAND's tree (follow.h) */
+	int tree_fd;			/* check --tree: bpf/follow.bpf.c's traced_tgids (an
+					 * inode enters the map only through an event of a
+					 * process in it); 0: every process */
 	const struct mg_kenv *env;	/* the run's environment (res_spin_lock), filled before
 					 * the load */
 	unsigned int ringbuf_bytes;	/* judged in BPF: the ring buffer's size (0: as opened) */
@@ -57,7 +63,8 @@ struct mg_judge {
  * ringbuf_bytes, the ring buffer (and its wakeup threshold); with raw_tp
  * (no lock), or on a kernel without bpf_res_spin_lock (6.13, 6.14), leaves it
  * off and "inodes" at one entry: events then reach src/checker.c through the
- * ring buffer. ctx: struct mg_judge. Returns 0
+ * ring buffer. Judging here with tree_fd set, shares that process map and sets
+ * judge_tree. ctx: struct mg_judge. Returns 0
  * or -errno.
  */
 int mg_judge_pre_load(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf, void *ctx);
@@ -125,6 +132,20 @@ void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len);
 int mg_judge_inject(struct mg_judge *j, struct mgtrace_bpf *skel, struct mg_checker *c, int n,
 		    char *why, size_t len);
 
+/*
+ * check --tree: follow COMMAND's tree (pid root, which waits to exec) in BPF
+ * (bpf/follow.bpf.c) and set tree_fd to its process map, for mg_judge_pre_load().
+ * Returns 0, or an exit code with one line printed.
+ */
+int mg_judge_tree_open(struct mg_judge *j, pid_t root);
+
+/* Processes of the tree followed after the start (forks; check --tree; else 0). */
+uint64_t mg_judge_tree_followed(const struct mg_judge *j);
+
+/* Processes of the tree the process map could not take (check --tree; else 0). */
+uint64_t mg_judge_tree_not_followed(const struct mg_judge *j);
+
+/* Free the held records and detach the tree's programs. */
 void mg_judge_free(struct mg_judge *j);
 
 #endif

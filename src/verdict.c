@@ -124,6 +124,10 @@ static void incomplete_hint(char *buf, size_t len, const struct mg_verdict_in *i
 		n += snprintf(buf + n, len - (size_t)n, "%sthe ring buffer of %llu bytes was full, "
 			      "raise --ringbuf-size", n ? "; " : " (",
 			      (unsigned long long)in->ringbuf_bytes);
+	if (in->not_followed && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "%s%llu process(es) of COMMAND's tree not "
+			      "followed: the process map was full", n ? "; " : " (",
+			      (unsigned long long)in->not_followed);
 	if (n > 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n, ")");
 }
@@ -133,7 +137,8 @@ void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in)
 	char hint[200];
 	/* a status the interrupting signal gave COMMAND is not COMMAND failing */
 	bool cmd_failed = in->command && in->command_status && !in->status_from_signal;
-	bool incomplete = in->lost || in->untracked || in->missed || in->lock_failed;
+	bool incomplete = in->lost || in->untracked || in->missed || in->lock_failed ||
+			  in->not_followed;
 	const char *sep = in->interrupted ? "; " : "", *intr = in->interrupted ? in->interrupted : "";
 
 	v->interrupted = false;

@@ -92,6 +92,8 @@ struct mg_verdict_in {
 	uint64_t missed;		/* BPF program runs the kernel skipped */
 	uint64_t max_inodes;		/* --max-inodes: named in the reason when untracked (0: not) */
 	uint64_t ringbuf_bytes;		/* --ringbuf-size: named in the reason when lost (0: not) */
+	uint64_t not_followed;		/* check --tree: processes of the tree the process map
+					 * could not take (their inodes never entered): incomplete */
 	/* A signal ended the run before its planned end (mg_verdict_interrupt_text), or NULL. */
 	const char *interrupted;
 	/* COMMAND's status is that signal's (killed by it, or exited 128+N): not its failure */

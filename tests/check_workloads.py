@@ -19,6 +19,14 @@
   churn DIR N LIVE         make LIVE files in DIR and stat them; then N times: create a file,
                            write it, stat it, delete it (the filesystem may hand the inode
                            number out again); at the end write and stat the LIVE files again
+  statflood B N A K SECONDS  (outside check's COMMAND) make N files in B; once A/start
+                           exists stat them all three times; once A/go exists stat A/shared
+                           K times and create A/done; then wait for A/stop (each wait ends
+                           the run, exit 1, after SECONDS in all)
+  scoped A                 (check --tree's COMMAND, beside statflood) create A/start, write
+                           and stat 20 files in A three times, write A/shared, create A/go,
+                           wait for A/done (20 s at most: exit 1), write and stat A/shared
+                           again, create A/stop
 """
 import multiprocessing
 import os
@@ -185,6 +193,50 @@ def churn(d, n, live):
     return 0
 
 
+def statflood(b, n, a, k, seconds):
+    os.makedirs(b, exist_ok=True)
+    names = [os.path.join(b, "f%d" % i) for i in range(n)]
+    for p in names:
+        open(p, "w").close()
+    end = time.time() + seconds
+
+    def wait_for(name):
+        while not os.path.exists(os.path.join(a, name)):
+            if time.time() > end:
+                return False
+            time.sleep(0.005)
+        return True
+
+    if not wait_for("start"):
+        return 1
+    for _ in range(3):
+        for p in names:
+            os.stat(p)
+    if not wait_for("go"):
+        return 1
+    for _ in range(k):
+        os.stat(os.path.join(a, "shared"))
+    open(os.path.join(a, "done"), "w").close()
+    return 0 if wait_for("stop") else 1
+
+
+def scoped(a):
+    open(os.path.join(a, "start"), "w").close()
+    for _ in range(3):
+        for i in range(20):
+            write_stat(os.path.join(a, "f%d" % i), "a", "x")
+    write_stat(os.path.join(a, "shared"), "w", "x")
+    open(os.path.join(a, "go"), "w").close()
+    end = time.time() + 20
+    while not os.path.exists(os.path.join(a, "done")):
+        if time.time() > end:
+            return 1
+        time.sleep(0.01)
+    write_stat(os.path.join(a, "shared"), "a", "y")
+    open(os.path.join(a, "stop"), "w").close()
+    return 0
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "race":
@@ -201,6 +253,11 @@ if __name__ == "__main__":
         sys.exit(clockstep(sys.argv[2], float(sys.argv[3])))
     elif cmd == "churn":
         sys.exit(churn(sys.argv[2], int(sys.argv[3]), int(sys.argv[4])))
+    elif cmd == "statflood":
+        sys.exit(statflood(sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]),
+                           float(sys.argv[6])))
+    elif cmd == "scoped":
+        sys.exit(scoped(sys.argv[2]))
     elif cmd == "clock-syscalls":
         sys.exit(clock_syscalls(sys.argv[2], float(sys.argv[3])))
     sys.exit(__doc__)

@@ -65,6 +65,8 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
   events-window FILE           check with --max-inodes below the files touched (either --judge):
                                events judged + untracked + no inode number + lock failed + lost
                                cover the tracepoint counters' sum, and not twice over
+  tree-scope FILE K            check --tree beside a stat flood and K outside getattrs of
+                               COMMAND's file: PASS, flood out of scope, the K judged
   inject-lost FILE N RC        MGTRACE_TEST_INJECT=N, small ring buffer: records lost, N counted
   baseline-used FILE BASE      check --baseline BASE: accepted without a warning, and every
                                figure BASE has gates FILE's run (the baseline column equal)
@@ -1118,6 +1120,30 @@ def selftest_host(results):
         {**ew, "invariants": {**ew["invariants"], "untracked_events": 0}})
     run("events-window: fewer than the counters", check_events_window,
         {**ew, "invariants": {**ew["invariants"], "untracked_events": 900}})
+    ts = {"verdict": "PASS", "lost_events": 0, "counters": ctr,
+          "judged": {"scope": "tree", "tree_processes_followed": 1,
+                     "tree_processes_not_followed": 0, "inode_map_max_entries": 100},
+          "invariants": {"untracked_events": 0, "out_of_scope_events": 600, "inodes": 40,
+                         "events_without_inode_number": 0, "lock_failed_events": 0,
+                         "events_by_kind": {"ctime_swap": 100, "ctime_skip": 0, "stat": 300,
+                                            "ctime_set": 0, "floor": 0}}}
+    run("tree-scope: scoped, 300 getattrs judged, 1000 events covered", check_tree_scope, ts,
+        250, want_fail=False)
+    for label, mut in (("inconclusive", lambda t: t.update(verdict="INCONCLUSIVE")),
+                       ("untracked", lambda t: t["invariants"].update(untracked_events=3)),
+                       ("system-wide", lambda t: t["judged"].update(scope="system-wide")),
+                       ("a process not followed",
+                        lambda t: t["judged"].update(tree_processes_not_followed=1)),
+                       ("nothing out of scope", lambda t: t["invariants"].update(out_of_scope_events=0)),
+                       ("out of scope null", lambda t: t["invariants"].update(out_of_scope_events=None)),
+                       ("the map filled", lambda t: t["invariants"].update(inodes=100)),
+                       ("the other's getattrs not judged",
+                        lambda t: t["invariants"]["events_by_kind"].update(stat=200)),
+                       ("out of scope counted in events too",
+                        lambda t: t["invariants"].update(out_of_scope_events=900))):
+        bad = cp(ts)
+        mut(bad)
+        run("tree-scope: " + label, check_tree_scope, bad, 250)
     il = {"verdict": "FAIL", "lost_events": 80, "invariants": {"ctime_regression": {"violations": 100}},
           "judged": {"violation_records": 20, "violation_records_lost": 80}}
     run("inject-lost: 20 written, 80 lost, 100 counted", check_inject_lost, il, 100, 1, want_fail=False)
@@ -1607,6 +1633,36 @@ def check_events_window(c, r):
             f"{s}, at most 1.25 times")
 
 
+def check_tree_scope(c, r, k):
+    """check --tree -- COMMAND beside a process outside the tree that stats more files than
+    --max-inodes, and K times a file COMMAND made: PASS with nothing untracked; the other
+    process's files out of scope, never entered; its K getattrs of COMMAND's file judged
+    (an inode COMMAND entered is judged whoever touches it); the tracepoint events of the
+    window each counted once: judged, out of scope, untracked, no inode number, lock failed
+    or lost (as events-window)."""
+    i, k_, j, cn = r["invariants"], r["invariants"]["events_by_kind"], r["judged"], r["counters"]
+    oos = i.get("out_of_scope_events")
+    c.check(r["verdict"] == "PASS" and i["untracked_events"] == 0,
+            f"verdict {r['verdict']}, {i['untracked_events']} untracked (want PASS, 0)")
+    c.check(j.get("scope") == "tree" and (j.get("tree_processes_followed") or 0) >= 1 and
+            j.get("tree_processes_not_followed") == 0,
+            f"scope {j.get('scope')}, {j.get('tree_processes_followed')} processes followed, "
+            f"{j.get('tree_processes_not_followed')} not followed")
+    c.check(isinstance(oos, int) and oos >= j["inode_map_max_entries"] and
+            i["inodes"] < j["inode_map_max_entries"],
+            f"out of scope {oos} events (want >= {j['inode_map_max_entries']}: the other "
+            f"process's files), {i['inodes']} inodes entered (want < the map's "
+            f"{j['inode_map_max_entries']})")
+    c.check(k_["stat"] >= k, f"{k_['stat']} getattrs judged, want >= {k} (the other process's "
+            f"getattrs of COMMAND's file)")
+    s = sum(cn[x]["total"] for x in ("ctime_swaps", "ctime_skips", "stat_queries", "ctime_sets"))
+    t = (sum(v for n, v in k_.items() if n != "floor") + i["untracked_events"] + (oos or 0) +
+         i["events_without_inode_number"] + i["lock_failed_events"])
+    c.check(s <= t + r["lost_events"] and t <= s * 1.25,
+            f"judged + out of scope + untracked + no inode number + lock failed = {t} (+ lost "
+            f"{r['lost_events']}) covers the counters' {s}, at most 1.25 times")
+
+
 def check_inject_lost(c, r, n, rc):
     """MGTRACE_TEST_INJECT=N through a small ring buffer: records lost, all N counted, FAIL."""
     k, j = r["invariants"]["ctime_regression"]["violations"], r["judged"]
@@ -1664,6 +1720,7 @@ HOST_CMDS = {
     "map-full": lambda c, a: check_map_full(c, first_report(a[0])),
     "inode-gc": lambda c, a: check_inode_gc(c, first_report(a[0]), int(a[1]), int(a[2])),
     "events-window": lambda c, a: check_events_window(c, first_report(a[0])),
+    "tree-scope": lambda c, a: check_tree_scope(c, first_report(a[0]), int(a[1])),
     "inject-lost": lambda c, a: check_inject_lost(c, first_report(a[0]), int(a[1]), int(a[2])),
     "baseline-used": lambda c, a: check_baseline_used(c, first_report(a[0]), first_report(a[1]), a[1]),
     "set-figure": lambda c, a: set_figure(a[0], a[1], a[2], float(a[3])),

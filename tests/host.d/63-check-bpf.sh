@@ -46,6 +46,32 @@ check_case check-user-inodes 4 --verdict INCONCLUSIVE --judged user -- --duratio
 	--max-inodes 2 --judge user
 python3 tests/checkjson.py events-window "$T/check-user-inodes.json" > "$T/user-window.chk" 2>&1
 tally events-window-user "$T/user-window.chk"
+# --tree: a process outside COMMAND's tree stats 3000 files three times (more than
+# --max-inodes 1000) and, 500 times, a file COMMAND made, while COMMAND runs: scoped, its files stay out of the map and the check
+# passes, while its getattrs of COMMAND's file are judged; system-wide (the check can fail)
+# the same workload fills the map: inconclusive
+for scope in tree wide; do
+	A=$T/scope-$scope/a; rm -rf "$T/scope-$scope"; mkdir -p "$A"
+	python3 tests/check_workloads.py statflood "$T/scope-$scope/b" 3000 "$A" 500 60 &
+	flood=$!
+	for i in $(seq 100); do [ -e "$T/scope-$scope/b/f2999" ] && break; sleep 0.05; done
+	if [ $scope = tree ]; then
+		check_case check-tree 0 --verdict PASS --command --judged bpf -- --tree \
+			--max-inodes 1000 -- python3 tests/check_workloads.py scoped "$A"
+		python3 tests/checkjson.py tree-scope "$T/check-tree.json" 500 > "$T/tree.chk" 2>&1
+		tally check-tree-scope "$T/tree.chk"
+	else
+		check_case check-tree-wide 4 --verdict INCONCLUSIVE --command --judged bpf -- \
+			--max-inodes 1000 -- python3 tests/check_workloads.py scoped "$A"
+		grep -q 'inode map was full: 1000 inode(s), raise --max-inodes' "$T/check-tree-wide.out" \
+			"$T/check-tree-wide.json" && ok "check-tree-wide: the reason names --max-inodes" \
+			|| bad "check-tree-wide: the reason does not name --max-inodes"
+	fi
+	touch "$A/stop"; wait $flood
+done
+badcase "check: --tree without COMMAND" 2 "needs -- COMMAND" $MG check --tree -d 0.2
+badcase "check: --tree with --judge user" 2 "not with --judge user" \
+	$MG check --tree --judge user -- true
 badcase "check: --judge with a bad place" 2 "invalid --judge" $MG check --judge kernel
 badcase "check: MGTRACE_TEST_INJECT not a count" 2 "MGTRACE_TEST_INJECT" \
 	env MGTRACE_TEST_INJECT=x $MG check -d 0.2
