@@ -100,10 +100,12 @@ struct {
  * Write one violation record (example: a not-fault example); a full ring
  * buffer is counted in jc->lost (jc->examples_lost: the counts stay exact).
  * wb: the wakeup threshold, bytes (mg_wakeup_flags(); asked only here, when a
- * record is written, not on every event).
+ * record is written, not on every event). The name is the inode's at this
+ * event (inode, when not NULL), else the one kept when it entered the map: a
+ * btrfs inode enters before its dentry exists, and a file may be renamed since.
  */
 static __always_inline void mg_judge_report(void *rb, __u64 wb, struct mg_judge_counts *jc,
-					    const struct mg_inode_key *key,
+					    const struct mg_inode_key *key, struct inode *inode,
 					    const struct mg_inode_val *v, const struct mg_rviol *viol,
 					    bool example)
 {
@@ -121,9 +123,14 @@ static __always_inline void mg_judge_report(void *rb, __u64 wb, struct mg_judge_
 	r->dev = key->dev;
 	r->gen = key->gen;
 	r->ino = key->ino;
-	r->name_len = v->name_len;
 	r->pad = 0;
-	__builtin_memcpy(r->name, v->name, MG_NAME_LEN);
+	r->name_len = 0;
+	if (inode)
+		mg_inode_name(inode, r->name, MG_NAME_LEN, &r->name_len);
+	if (!r->name_len) {
+		r->name_len = v->name_len;
+		__builtin_memcpy(r->name, v->name, MG_NAME_LEN);
+	}
 	r->earlier = viol->earlier;
 	r->later = viol->later;
 	bpf_ringbuf_submit(r, mg_wakeup_flags(rb, wb));
@@ -335,7 +342,7 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 		if (sc->out.ben.kind < MG_B_NR_KINDS &&
 		    jc->benign[sc->out.ben.kind] <= MG_BENIGN_EXAMPLES) {
 			sc->out.ben.kind |= MG_VREC_BENIGN;
-			mg_judge_report(rb, wb, jc, key, v, &sc->out.ben, true);
+			mg_judge_report(rb, wb, jc, key, inode, v, &sc->out.ben, true);
 		}
 	}
 	if (sc->out.overflow)
@@ -345,7 +352,7 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 			break;
 		if (sc->out.viol[i].kind < MG_V_NR_KINDS)
 			MG_JADD(jc->violations[sc->out.viol[i].kind], 1);
-		mg_judge_report(rb, wb, jc, key, v, &sc->out.viol[i], false);
+		mg_judge_report(rb, wb, jc, key, inode, v, &sc->out.viol[i], false);
 	}
 	return have_ctx ? MG_JPATH_CONTEXT : MG_JPATH_NO_CONTEXT;
 }

@@ -176,6 +176,22 @@ static __always_inline __u32 event_ctime(struct inode *inode, struct timespec64 
 }
 
 /*
+ * MG_EVF_INODE_SETUP for a ctime set (inode_set_ctime_to_ts) of an inode being set
+ * up: i_state has I_NEW (iget: loaded from disk), or the flags are not in the
+ * kernel's BTF as enum inode_state_flags_t (their values then unknown: the set is
+ * never judged as a change after a query). 0 otherwise. A probe read: sets are rare.
+ */
+static __always_inline __u32 set_flags(struct inode *inode)
+{
+	__u64 state = 0;
+
+	if (!bpf_core_enum_value_exists(enum inode_state_flags_t, I_NEW) ||
+	    bpf_core_read(&state, bpf_core_field_size(inode->i_state), &inode->i_state))
+		return MG_EVF_INODE_SETUP;
+	return state & bpf_core_enum_value(enum inode_state_flags_t, I_NEW) ? MG_EVF_INODE_SETUP : 0;
+}
+
+/*
  * Event mode: reserve, fill and submit one record for inode. ctime/mtime may be
  * NULL (taken from the inode then). Returns nothing: a failed reservation is
  * counted as lost, never dropped silently.
@@ -202,6 +218,8 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 	mg_event_fill(e, kind, inode, dev, ino, id, &set_ctime,
 		      kind == MG_EV_CTIME_SWAP || kind == MG_EV_CTIME_SKIP);
 	e->flags |= event_ctime(inode, ctime, new, &sec, &nsec, false);
+	if (kind == MG_EV_CTIME_SET)
+		e->flags |= set_flags(inode);
 	e->ctime_sec = sec;
 	e->ctime_nsec = nsec;
 	if (mtime) {
@@ -250,6 +268,8 @@ static __always_inline void judge_event(enum mg_event_kind kind, struct inode *i
 			in->o.entry_ns = r->entry_ns;
 	}
 	in->flags = event_ctime(inode, ctime, new, &in->o.sec, &in->o.nsec, true);
+	if (kind == MG_EV_CTIME_SET)
+		in->flags |= set_flags(inode);
 	in->old_nsec = old;
 	in->cur_nsec = cur;
 	in->time_gran = inode->i_sb->s_time_gran;
@@ -292,11 +312,16 @@ static __always_inline void on_fill_mg_cmtime(struct inode *inode, struct timesp
 	EVENT(can_judge, MG_EV_STAT, inode, ctime, mtime, 0, 0, 0);
 }
 
+/* old: i_ctime_nsec before the set (its tracepoint fires before the store), QUERIED kept. */
 static __always_inline void on_set_ctime_to_ts(struct inode *inode, struct timespec64 *ctime,
 					       bool can_judge)
 {
 	count(MG_BPF_CTIME_SETS);
-	EVENT(can_judge, MG_EV_CTIME_SET, inode, ctime, NULL, 0, 0, 0);
+	if ((can_judge && judge) || emit_events) {
+		__u32 old = MG_READ(can_judge, inode->i_ctime_nsec, inode, i_ctime_nsec);
+
+		EVENT(can_judge, MG_EV_CTIME_SET, inode, ctime, NULL, old, 0, 0);
+	}
 }
 
 /* ---- fentry/fexit backend ---- */

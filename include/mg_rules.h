@@ -82,9 +82,9 @@ struct mg_robs {
 /* One event to judge: its observation and what the tracepoint gave besides. */
 struct mg_rin {
 	struct mg_robs o;
-	unsigned int old_nsec;		/* MG_EV_CTIME_SWAP: i_ctime_nsec before, QUERIED kept */
+	unsigned int old_nsec;		/* MG_EV_CTIME_SWAP, _SET: i_ctime_nsec before, QUERIED kept */
 	unsigned int cur_nsec;		/* MG_EV_CTIME_SWAP: value the cmpxchg replaced, QUERIED kept */
-	unsigned int flags;		/* MG_EVF_SEC_UNSURE */
+	unsigned int flags;		/* MG_EVF_SEC_UNSURE, MG_EVF_INODE_SETUP */
 	unsigned int time_gran;		/* sb->s_time_gran, ns */
 	long long step_back_ns;		/* judged in BPF: the last backward realtime step this
 					 * program found on this CPU, its largest size (< 0 ns;
@@ -408,7 +408,11 @@ MG_RULE_INLINE void mg_rule_earlier(struct mg_rstate *s, const struct mg_rin *in
 	mg_rule_restart(s, in, k == MG_EV_CTIME_SWAP ? MG_SRC_CLOCK : MG_SRC_OTHER);
 }
 
-/* Invariant 2 for a swap whose decision value (old_nsec) carried QUERIED. */
+/*
+ * Invariant 2 for an update whose replaced value (old_nsec) carried QUERIED: a
+ * swap (its decision value), or a set (inode_set_ctime_to_ts(), whose tracepoint
+ * fires before its store; see mg_rule_set_after_query()).
+ */
 MG_RULE_INLINE void mg_rule_queried_swap(struct mg_rstate *s, const struct mg_rin *in,
 					 long long tai_minus_real, struct mg_rout *out)
 {
@@ -446,6 +450,26 @@ MG_RULE_INLINE void mg_rule_queried_swap(struct mg_rstate *s, const struct mg_ri
 	mg_rule_viol(out, MG_V_NOT_LATER, base_obs, &in->o);
 }
 
+/*
+ * A set (inode_set_ctime_to_ts()) is a change after a query, held to invariant 2
+ * like a swap, when the ctime it replaces carried QUERIED and is the latest
+ * value a getattr was seen to show (max, max_statted: QUERIED is then this
+ * inode's own, not a stale bit of the memory it was allocated in), and the
+ * inode is not being set up (MG_EVF_INODE_SETUP: I_NEW, loaded from disk).
+ * Documentation/filesystems/multigrain-ts.rst asks a FS_MGTIME filesystem to
+ * set the ctime only through inode_set_ctime_current(), which takes a
+ * fine-grained time after a query; a set copies a time taken for another inode
+ * (tmpfs link and unlink stamp the child and copy its ctime onto the directory,
+ * mm/shmem.c), so a directory queried and then changed may keep its ctime.
+ * Only QUERIED ctimes reach here: they exist only on FS_MGTIME inodes.
+ */
+MG_RULE_INLINE int mg_rule_set_after_query(const struct mg_rstate *s, const struct mg_rin *in)
+{
+	return in->o.kind == MG_EV_CTIME_SET && !(in->flags & MG_EVF_INODE_SETUP) &&
+	       (in->old_nsec & MG_I_CTIME_QUERIED) && s->known && s->max_statted &&
+	       s->max.nsec == (in->old_nsec & ~MG_I_CTIME_QUERIED);
+}
+
 /* The rules of mg_rule_event(), before the state's quiet word is set. */
 MG_RULE_INLINE void mg_rule_event_(struct mg_rstate *s, const struct mg_rin *in,
 				  long long tai_minus_real, struct mg_rout *out)
@@ -460,7 +484,8 @@ MG_RULE_INLINE void mg_rule_event_(struct mg_rstate *s, const struct mg_rin *in,
 		mg_rule_benign(out, MG_B_SEC_UNSURE, &in->o, &in->o);
 		return;
 	}
-	if (k == MG_EV_CTIME_SWAP && (in->old_nsec & MG_I_CTIME_QUERIED))
+	if ((k == MG_EV_CTIME_SWAP && (in->old_nsec & MG_I_CTIME_QUERIED)) ||
+	    mg_rule_set_after_query(s, in))
 		mg_rule_queried_swap(s, in, tai_minus_real, out);
 	/*
 	 * The kernel skips only when the value it loaded equals the new time exactly,
@@ -483,6 +508,12 @@ MG_RULE_INLINE void mg_rule_event_(struct mg_rstate *s, const struct mg_rin *in,
 		if (cmp == 0) {
 			if (k == MG_EV_CTIME_SWAP)
 				s->src = MG_SRC_CLOCK;
+			/* a set stores the nanoseconds without QUERIED: no getattr has shown
+			 * the ctime since (a skip after it is no skip after a query) */
+			if (k == MG_EV_CTIME_SET) {
+				s->max_statted = 0;
+				s->max_stat_ns = 0;
+			}
 			if (k == MG_EV_STAT && !s->max_statted) {
 				s->max_statted = 1;
 				s->max_stat_ns = in->o.t_ns;

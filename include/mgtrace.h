@@ -87,6 +87,10 @@ enum mg_event_kind {
 #define MG_EVF_JUDGED		(1U << 4)	/* MG_EV_FLOOR_*: judged in BPF and counted there
 						 * (struct mg_floor_judge_counts): sent because it
 						 * breaks a floor invariant */
+#define MG_EVF_INODE_SETUP	(1U << 5)	/* MG_EV_CTIME_SET: the inode is being set up (i_state
+						 * I_NEW: loaded from disk, initialised), or its state
+						 * could not be read: the set is not a change after a
+						 * query (include/mg_rules.h) */
 
 /*
  * The kernel's condition for a fine-grained stamp (fs/inode.c
@@ -136,7 +140,9 @@ struct mg_event {
 	long long mtime_sec;		/* MG_EV_STAT only */
 	unsigned int ctime_nsec;
 	unsigned int mtime_nsec;	/* MG_EV_STAT only */
-	unsigned int old_nsec;		/* MG_EV_CTIME_SWAP: i_ctime_nsec before, QUERIED bit kept */
+	unsigned int old_nsec;		/* MG_EV_CTIME_SWAP, MG_EV_CTIME_SET: i_ctime_nsec before,
+					 * QUERIED bit kept (a set's tracepoint fires before
+					 * its store) */
 	unsigned int cur_nsec;		/* MG_EV_CTIME_SWAP: value the cmpxchg replaced, QUERIED kept */
 	unsigned int dev;		/* kernel dev_t: major << 20 | minor */
 	unsigned int gen;		/* inode->i_generation */

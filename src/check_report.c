@@ -199,6 +199,11 @@ static void put_violation(FILE *f, const struct check_state *cs, const struct mg
 		fputs(" then ", f);
 	}
 	put_obs(f, &v->later, xml);
+	/* a set is no update the kernel could make later (include/mg_rules.h,
+	 * mg_rule_set_after_query()): say which path wrote it */
+	if (!example && v->kind == MG_V_NOT_LATER && v->later.kind == MG_EV_CTIME_SET)
+		fputs(" set by inode_set_ctime_to_ts over the QUERIED ctime (a time copied onto "
+		      "the inode, not taken fresh after the query)", f);
 }
 
 

@@ -19,6 +19,11 @@
   churn DIR N LIVE         make LIVE files in DIR and stat them; then N times: create a file,
                            write it, stat it, delete it (the filesystem may hand the inode
                            number out again); at the end write and stat the LIVE files again
+  dirvis DIR N [rename]    N times: create DIR/a and DIR/b, stat DIR, unlink a, stat DIR,
+                           unlink b, stat DIR; prints how often DIR's ctime was not later after
+                           an unlink that followed a stat of DIR (the visibility promise for
+                           the directory); rename: after the first time, DIR is renamed
+                           DIR-renamed (its reports must name it so); exit 0
   statflood B N A K SECONDS  (outside check's COMMAND) make N files in B; once A/start
                            exists stat them all three times; once A/go exists stat A/shared
                            K times and create A/done; then wait for A/stop (each wait ends
@@ -220,6 +225,27 @@ def statflood(b, n, a, k, seconds):
     return 0 if wait_for("stop") else 1
 
 
+def dirvis(d, n, rename=False):
+    os.makedirs(d, exist_ok=True)
+    same = 0
+    for i in range(n):
+        if rename and i == 1:
+            os.rename(d, d + "-renamed")
+            d += "-renamed"
+        for c in "ab":
+            open(os.path.join(d, c), "w").close()
+        os.stat(d)
+        os.unlink(os.path.join(d, "a"))
+        s1 = os.stat(d).st_ctime_ns
+        os.unlink(os.path.join(d, "b"))
+        if os.stat(d).st_ctime_ns <= s1:
+            same += 1
+        time.sleep(0.005)
+    print("dirvis: %s's ctime not later after an unlink that followed its stat: %d of %d"
+          % (d, same, n))
+    return 0
+
+
 def scoped(a):
     open(os.path.join(a, "start"), "w").close()
     for _ in range(3):
@@ -256,6 +282,8 @@ if __name__ == "__main__":
     elif cmd == "statflood":
         sys.exit(statflood(sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]),
                            float(sys.argv[6])))
+    elif cmd == "dirvis":
+        sys.exit(dirvis(sys.argv[2], int(sys.argv[3]), sys.argv[4:5] == ["rename"]))
     elif cmd == "scoped":
         sys.exit(scoped(sys.argv[2]))
     elif cmd == "clock-syscalls":

@@ -65,6 +65,9 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
   events-window FILE           check with --max-inodes below the files touched (either --judge):
                                events judged + untracked + no inode number + lock failed + lost
                                cover the tracepoint counters' sum, and not twice over
+  dir-visibility FILE RC SEEN [NAME]  check -- dirvis: SEEN > 0 (the workload's own
+                               count): FAIL with >= SEEN not_later_after_query by sets (one
+                               report naming the directory NAME, if given); 0: PASS
   tree-scope FILE K            check --tree beside a stat flood and K outside getattrs of
                                COMMAND's file: PASS, flood out of scope, the K judged
   inject-lost FILE N RC        MGTRACE_TEST_INJECT=N, small ring buffer: records lost, N counted
@@ -1144,6 +1147,34 @@ def selftest_host(results):
         bad = cp(ts)
         mut(bad)
         run("tree-scope: " + label, check_tree_scope, bad, 250)
+    obs = {"event": "ctime_swap", "ctime_sec": 5, "ctime_nsec": 7}
+    dv = {"verdict": "FAIL", "invariants": {"not_later_after_query": {
+        "violations": 3, "explained_by_clock_step": 0}},
+          "violations": [{"kind": "not_later_after_query", "earlier": obs,
+                          "later": {**obs, "event": "ctime_set"}}]}
+    run("dir-visibility: 3 seen, 3 reported by sets", check_dir_visibility, dv, 1, 3,
+        want_fail=False)
+    run("dir-visibility: a PASS although the workload saw 3", check_dir_visibility,
+        {**dv, "verdict": "PASS", "invariants": {"not_later_after_query": {
+            "violations": 0, "explained_by_clock_step": 0}}}, 0, 3)
+    run("dir-visibility: fewer reported than seen", check_dir_visibility,
+        {**dv, "invariants": {"not_later_after_query": {
+            "violations": 2, "explained_by_clock_step": 0}}}, 1, 3)
+    run("dir-visibility: explained by a step that never was", check_dir_visibility,
+        {**dv, "invariants": {"not_later_after_query": {
+            "violations": 3, "explained_by_clock_step": 1}}}, 1, 3)
+    run("dir-visibility: reported as a swap", check_dir_visibility,
+        {**dv, "violations": [{"kind": "not_later_after_query", "earlier": obs, "later": obs}]},
+        1, 3)
+    run("dir-visibility: none seen, PASS", check_dir_visibility,
+        {"verdict": "PASS", "invariants": {"not_later_after_query": {
+            "violations": 0, "explained_by_clock_step": 0}}}, 0, 0, want_fail=False)
+    run("dir-visibility: none seen, a violation", check_dir_visibility, dv, 1, 0)
+    run("dir-visibility: the name as renamed", check_dir_visibility,
+        {**dv, "violations": [{**dv["violations"][0], "name": "dv-renamed"}]}, 1, 3, "dv-renamed",
+        want_fail=False)
+    run("dir-visibility: the name as it entered the map", check_dir_visibility,
+        {**dv, "violations": [{**dv["violations"][0], "name": "dv"}]}, 1, 3, "dv-renamed")
     il = {"verdict": "FAIL", "lost_events": 80, "invariants": {"ctime_regression": {"violations": 100}},
           "judged": {"violation_records": 20, "violation_records_lost": 80}}
     run("inject-lost: 20 written, 80 lost, 100 counted", check_inject_lost, il, 100, 1, want_fail=False)
@@ -1663,6 +1694,33 @@ def check_tree_scope(c, r, k):
             f"{r['lost_events']}) covers the counters' {s}, at most 1.25 times")
 
 
+def check_dir_visibility(c, r, rc, seen, name=None):
+    """check -- dirvis DIR N: the workload itself counted `seen` unlinks after a stat of DIR
+    that left DIR's ctime not later. seen > 0 (tmpfs copies the child's ctime onto the
+    directory): FAIL (exit 1) with at least `seen` not_later_after_query violations, none
+    explained by a clock step, each stored report's later observation a ctime_set over the
+    queried value; seen == 0 (ext4): PASS with no violation at all."""
+    v = r["invariants"]["not_later_after_query"]
+    reps = [x for x in r.get("violations") or [] if x.get("kind") == "not_later_after_query"]
+    if seen:
+        c.check(rc == 1 and r["verdict"] == "FAIL" and v["violations"] >= seen and
+                v["explained_by_clock_step"] == 0,
+                f"the workload saw {seen}: exit {rc}, {r['verdict']}, {v['violations']} "
+                f"not_later_after_query, {v['explained_by_clock_step']} explained")
+        c.check(bool(reps) and all(x["later"]["event"] == "ctime_set" and
+                                   x["later"]["ctime_sec"] == x["earlier"]["ctime_sec"] and
+                                   x["later"]["ctime_nsec"] == x["earlier"]["ctime_nsec"]
+                                   for x in reps),
+                f"{len(reps)} reports, each an equal ctime set over the queried one")
+        if name:
+            c.check(any(x.get("name") == name for x in reps),
+                    f"a report names the directory as renamed, {name!r} (names: "
+                    f"{sorted(set(str(x.get('name')) for x in reps))})")
+    else:
+        c.check(rc == 0 and r["verdict"] == "PASS" and v["violations"] == 0,
+                f"the workload saw none: exit {rc}, {r['verdict']}, {v['violations']} violations")
+
+
 def check_inject_lost(c, r, n, rc):
     """MGTRACE_TEST_INJECT=N through a small ring buffer: records lost, all N counted, FAIL."""
     k, j = r["invariants"]["ctime_regression"]["violations"], r["judged"]
@@ -1721,6 +1779,8 @@ HOST_CMDS = {
     "inode-gc": lambda c, a: check_inode_gc(c, first_report(a[0]), int(a[1]), int(a[2])),
     "events-window": lambda c, a: check_events_window(c, first_report(a[0])),
     "tree-scope": lambda c, a: check_tree_scope(c, first_report(a[0]), int(a[1])),
+    "dir-visibility": lambda c, a: check_dir_visibility(c, first_report(a[0]), int(a[1]),
+                                                        int(a[2]), *a[3:4]),
     "inject-lost": lambda c, a: check_inject_lost(c, first_report(a[0]), int(a[1]), int(a[2])),
     "baseline-used": lambda c, a: check_baseline_used(c, first_report(a[0]), first_report(a[1]), a[1]),
     "set-figure": lambda c, a: set_figure(a[0], a[1], a[2], float(a[3])),

@@ -791,6 +791,66 @@ static void test_rules(void)
 	in.o.entry_ns = 3980;
 	CHECK(only_benign(judge(&s, in), MG_B_SKIP_UNDECIDED), "rules: a skip of a query that may "
 	      "follow the decision: undecided");
+	/*
+	 * A set over a QUERIED ctime (its tracepoint fires before its store: old_nsec is the
+	 * replaced value). Real: a git clone on tmpfs, the .git directory (one pid): swap V,
+	 * getattr V twice, unlink in it copies the child's V onto it (a set), then an update
+	 * of the directory finds V without QUERIED and skips. The set is a change after a
+	 * query that shows no later ctime: invariant 2 (mm/shmem.c copies the child's ctime).
+	 */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(40, 848225193, 5, 5, 100));
+	judge(&s, rin(MG_EV_STAT, 40, 848225193, 110));
+	judge(&s, rin(MG_EV_STAT, 40, 848225193, 120));
+	in = rin(MG_EV_CTIME_SET, 40, 848225193, 130);
+	in.old_nsec = 848225193 | Q;
+	o = judge(&s, in);
+	CHECK(o->nviol == 1 && o->viol[0].kind == MG_V_NOT_LATER && o->viol[0].earlier.kind ==
+	      MG_EV_CTIME_SWAP && o->viol[0].later.kind == MG_EV_CTIME_SET, "rules: a set over a QUERIED "
+	      "ctime to the same value: not later after a query (the tmpfs unlink)");
+	in = rin(MG_EV_CTIME_SKIP, 40, 848225193, 140);
+	in.o.entry_ns = 135;
+	CHECK(only_benign(judge(&s, in), -1), "rules: a skip after the set (which stored the "
+	      "ctime without QUERIED) with an entry time after every getattr: nothing (it was "
+	      "a SKIP_AFTER_QUERY before the set cleared max_statted)");
+	/* must-fail direction: without the set the same skip is one */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(40, 848225193, 5, 5, 100));
+	judge(&s, rin(MG_EV_STAT, 40, 848225193, 110));
+	o = judge(&s, in);
+	CHECK(o->nviol == 1 && o->viol[0].kind == MG_V_SKIP_AFTER_QUERY, "rules: the same skip "
+	      "without the set between: a skip after a query");
+	/* a later set over a QUERIED ctime holds */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(40, 100, 5, 5, 100));
+	judge(&s, rin(MG_EV_STAT, 40, 100, 110));
+	in = rin(MG_EV_CTIME_SET, 40, 200, 130);
+	in.old_nsec = 100 | Q;
+	CHECK(only_benign(judge(&s, in), -1), "rules: a set over a QUERIED ctime to a later one holds");
+	/* the inode being set up (I_NEW: loaded from disk over a stale QUERIED bit of its
+	 * memory, an earlier incarnation of the same identity): not a change */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(40, 100, 5, 5, 100));
+	judge(&s, rin(MG_EV_STAT, 40, 100, 110));
+	in = rin(MG_EV_CTIME_SET, 40, 100, 130);
+	in.old_nsec = 100 | Q;
+	in.flags = MG_EVF_INODE_SETUP;
+	CHECK(only_benign(judge(&s, in), -1), "rules: a set of an inode being set up is not judged "
+	      "for visibility");
+	/* QUERIED on a value no getattr was seen to show: a stale bit, not judged */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(40, 100, 5, 5, 100));
+	in = rin(MG_EV_CTIME_SET, 40, 100, 130);
+	in.old_nsec = 100 | Q;
+	CHECK(only_benign(judge(&s, in), -1), "rules: a set over QUERIED no getattr was seen to "
+	      "set: not judged for visibility");
+	/* a set over a ctime without QUERIED to the same value is no change after a query */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(40, 100, 5, 5, 100));
+	judge(&s, rin(MG_EV_STAT, 40, 100, 110));
+	in = rin(MG_EV_CTIME_SET, 40, 100, 130);
+	in.old_nsec = 100;
+	CHECK(only_benign(judge(&s, in), -1), "rules: a set over a ctime without QUERIED holds");
 	/* delivery-order races */
 	memset(&s, 0, sizeof(s));
 	judge(&s, rswap(50, 10, 0, 0, 50));
@@ -1590,6 +1650,38 @@ static void test_checker(void)
 	e.entry_ns = 6500;
 	mg_checker_event(c, &e);
 	ASSERT_EQ(mg_checker_faults(c), 9, "checker: a fall larger than the step is a fault");
+	/* an equal ctime after a query whose events' offsets differ by read jitter (60 ns
+	 * lower, no step): not explained (every other one was, a real run of tmpfs unlinks) */
+	{
+		struct mg_checker *j = mg_checker_new(16, 8);
+		const struct mg_check_stats *js = j ? mg_checker_stats(j) : NULL;
+
+		if (!j) { CHECK(0, "checker: a second checker"); return; }
+		e = ev(MG_EV_STAT, 1, 90, 5, 7100); e.time_gran = 1;
+		e.tai_ns = 7100 + 1000000000000ull; mg_checker_event(j, &e);
+		e = swap_ev(1, 90, 5, 5 | Q, 5 | Q, 7200); e.time_gran = 1;
+		e.tai_ns = 7200 + 1000000000000ull - 60; mg_checker_event(j, &e);
+		CHECK(EQ(mg_checker_faults(j), 1) && EQ(js->explained[MG_V_NOT_LATER], 0),
+		      "checker: an offset 60 ns lower (read jitter) explains no equal ctime after a "
+		      "query (explained %llu)", (unsigned long long)js->explained[MG_V_NOT_LATER]);
+		/* must-fail direction: 20 us lower is a step, which explains it */
+		e = ev(MG_EV_STAT, 2, 90, 5, 7300); e.time_gran = 1;
+		e.tai_ns = 7300 + 1000000000000ull; mg_checker_event(j, &e);
+		e = swap_ev(2, 90, 5, 5 | Q, 5 | Q, 7400); e.time_gran = 1;
+		e.tai_ns = 7400 + 1000000000000ull - 20000; mg_checker_event(j, &e);
+		CHECK(EQ(mg_checker_faults(j), 1) && EQ(js->explained[MG_V_NOT_LATER], 1),
+		      "checker: an offset 20 us lower between the two events explains it");
+		/* judged in BPF the offsets are not used (the clock brackets report steps) */
+		mg_checker_judged_in_bpf(j);
+		e = ev(MG_EV_STAT, 3, 90, 5, 7500); e.time_gran = 1;
+		e.tai_ns = 7500 + 1000000000000ull; mg_checker_event(j, &e);
+		e = swap_ev(3, 90, 5, 5 | Q, 5 | Q, 7600); e.time_gran = 1;
+		e.tai_ns = 7600 + 1000000000000ull - 20000; mg_checker_event(j, &e);
+		CHECK(EQ(js->explained[MG_V_NOT_LATER], 1), "checker: judged in BPF, the events' "
+		      "offsets explain nothing (explained %llu)",
+		      (unsigned long long)js->explained[MG_V_NOT_LATER]);
+		mg_checker_free(j);
+	}
 
 	/* floor: mg_floor lower at exit than at entry is a move back */
 	e = ev(MG_EV_FLOOR_SWAP, 0, 80, 1, 8000); e.floor_known = 1;
