@@ -62,7 +62,8 @@ enum mg_benign_kind {
 	MG_B_CONCURRENT_UNDECIDED, /* the same within 1 s, entry time unknown: undecided */
 	MG_B_CONCURRENT_READ,	/* getattr of a concurrent update's value, delivered before
 				 * that update's swap event */
-	MG_B_UNSEEN,		/* getattr of an older value no traced update installed,
+	MG_B_UNSEEN,		/* getattr of an older value not among the last MG_HIST the
+				 * inode held (no traced update since installed it),
 				 * within 1 s of the newer one: undecided */
 	MG_B_NR_KINDS,
 };

@@ -46,8 +46,8 @@ static const struct {
 				   "getattr of a concurrent update's value, delivered before "
 				   "that update's swap" },
 	[MG_B_UNSEEN] = { "unseen_values",
-			  "getattr of an older value no traced update installed, within 1 s of "
-			  "the newer one: undecided" },
+			  "getattr of an older value not among the last 4 values the inode held, "
+			  "within 1 s of the newer one: undecided" },
 	[MG_B_SKIP_UNDECIDED] = { "skips_after_concurrent_query",
 				  "skip of a value a getattr reported; the query may follow the "
 				  "update's decision (no entry time)" },

@@ -29,9 +29,9 @@ static const char *const row_help[MG_R_NR] = {
 	"cmpxchg swaps of the global floor mg_floor that succeeded",
 	NULL,	/* floor_cmpxchg_fails: derived */
 	"ctime values swapped into an inode (cmpxchg of i_ctime_nsec succeeded)",
-	"ctime updates skipped: another update installed a newer value first (timestamp:ctime_xchg_skip)",
+	"ctime updates skipped: the new time equals the stored ctime exactly, no swap needed (timestamp:ctime_xchg_skip)",
 	NULL,	/* ctime_cmpxchg_fails: derived */
-	"stat queries of multigrain inodes that set I_CTIME_QUERIED (timestamp:fill_mg_cmtime)",
+	"getattrs of multigrain inodes, each marking the ctime I_CTIME_QUERIED if not yet (timestamp:fill_mg_cmtime)",
 	"explicit ctime sets (timestamp:inode_set_ctime_to_ts)",
 	"current_time calls (function probe, --hot)",
 	"ktime_get_coarse_real_ts64_mg calls (function probe, --hot)",
