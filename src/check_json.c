@@ -124,6 +124,8 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 	json_object_set_new(jd, "tree_processes_not_followed", cs->o.tree ?
 			    json_integer((json_int_t)mg_judge_tree_not_followed(&cs->judge)) :
 			    json_null());
+	json_object_set_new(jd, "tree_processes_alive_at_end", cs->o.tree ?
+			    json_integer((json_int_t)cs->judge.tree_alive_at_end) : json_null());
 	json_object_set_new(o, "judged", jd);
 	json_object_set_new(o, "lost_events", json_integer((json_int_t)st->lost));
 	json_object_set_new(o, "missed_bpf_runs", json_integer((json_int_t)st->missed));

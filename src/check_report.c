@@ -300,10 +300,12 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 	fprintf(f, "judged: %s\n", judged);
 	if (cs->o.tree)
 		fprintf(f, "scope (--tree): inodes COMMAND (pid %d) and its descendants touched first; "
-			"%llu process(es) followed, %llu not followed; out of scope (other inodes, "
-			"other processes) %llu events\n", (int)cs->run.child,
+			"%llu process(es) followed, %llu not followed, %llu still running when COMMAND "
+			"exited (not judged after it); out of scope (other inodes, other processes) "
+			"%llu events\n", (int)cs->run.child,
 			(unsigned long long)mg_judge_tree_followed(&cs->judge) + 1,
 			(unsigned long long)mg_judge_tree_not_followed(&cs->judge),
+			(unsigned long long)cs->judge.tree_alive_at_end,
 			(unsigned long long)st->out_of_scope_events);
 	if (st->missed)
 		fprintf(f, "BPF program runs skipped by the kernel (recursion_misses): %llu (%s): "

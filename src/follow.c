@@ -118,6 +118,21 @@ bool mg_follow_alive(void *arg)
 	return !bpf_map_get_next_key(bpf_map__fd(f->maps.traced_tgids), NULL, &key);
 }
 
+uint64_t mg_follow_live(const struct follow_bpf *f)
+{
+	__u32 key, next;
+	uint64_t n = 0;
+	int fd = f ? bpf_map__fd(f->maps.traced_tgids) : -1;
+
+	if (fd < 0 || bpf_map_get_next_key(fd, NULL, &key))
+		return 0;
+	/* at most the map's entries: a key deleted while we walk restarts the walk (the
+	 * kernel's get_next_key of a missing key returns the first), so bound the steps */
+	for (n = 1; n < 4 * MG_MAX_TRACED && !bpf_map_get_next_key(fd, &key, &next); n++)
+		key = next;
+	return n < MG_MAX_TRACED ? n : MG_MAX_TRACED;
+}
+
 uint64_t mg_follow_found(const struct follow_bpf *f)
 {
 	return f ? found_at_start : 0;

@@ -30,6 +30,12 @@ int mg_follow_fd(struct follow_bpf *f);
 uint64_t mg_follow_followed(const struct follow_bpf *f);
 uint64_t mg_follow_not_followed(const struct follow_bpf *f);
 
+/*
+ * Processes in the traced_tgids map now: followed and not exited (at most
+ * MG_MAX_TRACED; a process exiting during the walk may be counted or not).
+ */
+uint64_t mg_follow_live(const struct follow_bpf *f);
+
 /* Processes found by the /proc scan at the start (existing). */
 uint64_t mg_follow_found(const struct follow_bpf *f);
 

@@ -157,6 +157,8 @@ int mg_judge_finish(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf
 	size_t i;
 	int err;
 
+	/* COMMAND has exited: who of its tree still runs, beyond the window */
+	j->tree_alive_at_end = j->follow ? mg_follow_live(j->follow) : 0;
 	for (i = 0; i < j->nheld; i++)
 		add_record(c, &j->held[i]);
 	if ((err = sum_percpu(bpf_map__fd(skel->maps.judge_counts), nr_cpus,

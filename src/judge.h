@@ -25,6 +25,9 @@ struct mg_judge {
 	int64_t tai_minus_real;		/* TAI - REALTIME, ns, for the rules' clock at an event */
 	bool user;			/* --judge user: never judge in BPF */
 	struct follow_bpf *follow;	/* check --tree: COMMAND's tree (follow.h) */
+	uint64_t tree_alive_at_end;	/* check --tree: processes of the tree still running
+					 * when the run ended (mg_judge_finish): their later
+					 * events are not judged */
 	int tree_fd;			/* check --tree: bpf/follow.bpf.c's traced_tgids (an
 					 * inode enters the map only through an event of a
 					 * process in it); 0: every process */

@@ -96,15 +96,17 @@ static void print_json_event(struct trace_state *t, const struct mg_event *e, in
 		json_object_set_new(o, "mtime_sec", json_integer(e->mtime_sec));
 		json_object_set_new(o, "mtime_nsec", json_integer(e->mtime_nsec));
 		/* fall through */
+	case MG_EV_CTIME_SKIP:
+		json_object_set_new(o, "ctime_sec", json_integer(e->ctime_sec));
+		json_object_set_new(o, "ctime_nsec", json_integer(e->ctime_nsec));
+		break;
 	case MG_EV_CTIME_SET:
+		json_object_set_new(o, "ctime_sec", json_integer(e->ctime_sec));
+		json_object_set_new(o, "ctime_nsec", json_integer(e->ctime_nsec));
 		/* i_ctime_nsec before the set (its tracepoint fires before the store) */
 		json_object_set_new(o, "old_nsec", json_integer(e->old_nsec & ~MG_I_CTIME_QUERIED));
 		json_object_set_new(o, "old_queried", json_boolean(e->old_nsec & MG_I_CTIME_QUERIED));
 		json_object_set_new(o, "inode_setup", json_boolean(e->flags & MG_EVF_INODE_SETUP));
-		/* fall through */
-	case MG_EV_CTIME_SKIP:
-		json_object_set_new(o, "ctime_sec", json_integer(e->ctime_sec));
-		json_object_set_new(o, "ctime_nsec", json_integer(e->ctime_nsec));
 		break;
 	default:	/* floor */
 		json_object_set_new(o, "fine_sec", json_integer(e->ctime_sec));

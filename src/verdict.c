@@ -134,7 +134,7 @@ static void incomplete_hint(char *buf, size_t len, const struct mg_verdict_in *i
 
 void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in)
 {
-	char hint[200];
+	char hint[320];
 	/* a status the interrupting signal gave COMMAND is not COMMAND failing */
 	bool cmd_failed = in->command && in->command_status && !in->status_from_signal;
 	bool incomplete = in->lost || in->untracked || in->missed || in->lock_failed ||

@@ -105,7 +105,7 @@ struct mg_verdict {
 	int code;
 	const char *word;
 	bool interrupted;		/* INCONCLUSIVE because a signal ended the run early */
-	char reason[600];
+	char reason[720];
 };
 
 /*

@@ -1125,7 +1125,8 @@ def selftest_host(results):
         {**ew, "invariants": {**ew["invariants"], "untracked_events": 900}})
     ts = {"verdict": "PASS", "lost_events": 0, "counters": ctr,
           "judged": {"scope": "tree", "tree_processes_followed": 1,
-                     "tree_processes_not_followed": 0, "inode_map_max_entries": 100},
+                     "tree_processes_not_followed": 0, "tree_processes_alive_at_end": 0,
+                     "inode_map_max_entries": 100},
           "invariants": {"untracked_events": 0, "out_of_scope_events": 600, "inodes": 40,
                          "events_without_inode_number": 0, "lock_failed_events": 0,
                          "events_by_kind": {"ctime_swap": 100, "ctime_skip": 0, "stat": 300,
@@ -1137,6 +1138,8 @@ def selftest_host(results):
                        ("system-wide", lambda t: t["judged"].update(scope="system-wide")),
                        ("a process not followed",
                         lambda t: t["judged"].update(tree_processes_not_followed=1)),
+                       ("one still running at the end",
+                        lambda t: t["judged"].update(tree_processes_alive_at_end=1)),
                        ("nothing out of scope", lambda t: t["invariants"].update(out_of_scope_events=0)),
                        ("out of scope null", lambda t: t["invariants"].update(out_of_scope_events=None)),
                        ("the map filled", lambda t: t["invariants"].update(inodes=100)),
@@ -1676,9 +1679,11 @@ def check_tree_scope(c, r, k):
     c.check(r["verdict"] == "PASS" and i["untracked_events"] == 0,
             f"verdict {r['verdict']}, {i['untracked_events']} untracked (want PASS, 0)")
     c.check(j.get("scope") == "tree" and (j.get("tree_processes_followed") or 0) >= 1 and
-            j.get("tree_processes_not_followed") == 0,
+            j.get("tree_processes_not_followed") == 0 and
+            j.get("tree_processes_alive_at_end") == 0,
             f"scope {j.get('scope')}, {j.get('tree_processes_followed')} processes followed, "
-            f"{j.get('tree_processes_not_followed')} not followed")
+            f"{j.get('tree_processes_not_followed')} not followed, "
+            f"{j.get('tree_processes_alive_at_end')} still running at the end")
     c.check(isinstance(oos, int) and oos >= j["inode_map_max_entries"] and
             i["inodes"] < j["inode_map_max_entries"],
             f"out of scope {oos} events (want >= {j['inode_map_max_entries']}: the other "

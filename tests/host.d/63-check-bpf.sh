@@ -69,6 +69,16 @@ for scope in tree wide; do
 	fi
 	touch "$A/stop"; wait $flood
 done
+# the window is COMMAND's life: a descendant it leaves running is counted at the end (and a
+# tree that ended with COMMAND counts none: the count can fail)
+for bg in yes no; do
+	if [ $bg = yes ]; then cmd='sleep 3 & true'; want=1; else cmd='sleep 0.2'; want=0; fi
+	$MG check --tree --json -o "$T/tree-bg-$bg.json" -- sh -c "$cmd" > /dev/null 2>&1
+	got=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["judged"]["tree_processes_alive_at_end"])' \
+		"$T/tree-bg-$bg.json" 2>&1)
+	[ "$got" = "$want" ] && ok "check --tree -- sh -c '$cmd': $got of the tree still running at the end" \
+		|| bad "check --tree -- sh -c '$cmd': tree_processes_alive_at_end $got, want $want"
+done
 badcase "check: --tree without COMMAND" 2 "needs -- COMMAND" $MG check --tree -d 0.2
 badcase "check: --tree with --judge user" 2 "not with --judge user" \
 	$MG check --tree --judge user -- true
