@@ -462,7 +462,11 @@ MG_RULE_INLINE void mg_rule_queried_swap(struct mg_rstate *s, const struct mg_ri
  * fine-grained time after a query; a set copies a time taken for another inode
  * (tmpfs link and unlink stamp the child and copy its ctime onto the directory,
  * mm/shmem.c), so a directory queried and then changed may keep its ctime.
- * Only QUERIED ctimes reach here: they exist only on FS_MGTIME inodes.
+ * Only QUERIED ctimes reach here: they exist only on FS_MGTIME inodes. A set has
+ * no decision point to judge by, as a swap has (its old value): a getattr that
+ * lands between the child's stamp and the set, within one system call, counts
+ * as a query before the set (where the kernel's swap path would tolerate a
+ * query concurrent with its decision).
  */
 MG_RULE_INLINE int mg_rule_set_after_query(const struct mg_rstate *s, const struct mg_rin *in)
 {
