@@ -428,6 +428,33 @@ uint64_t mg_session_recursion_misses(const struct mg_session *s, char *detail, s
 	return s->skel ? mg_obj_recursion_misses(s->skel->obj, detail, len) : 0;
 }
 
+/*
+ * Hits of the kprobe or kretprobe a link of program id prog_id is attached to in
+ * which the kernel did not run the program (kprobe reentrancy, or more returns in
+ * flight than the kretprobe's maxactive): walks every BPF link (root), 0 if none,
+ * or if the kernel reports no missed count (before 6.7).
+ */
+static uint64_t kprobe_link_misses(__u32 prog_id)
+{
+	uint64_t total = 0;
+	__u32 id = 0;
+
+	while (!bpf_link_get_next_id(id, &id)) {
+		struct mg_link_info_kprobe info = { 0 };
+		__u32 ilen = sizeof(info);
+		int fd = bpf_link_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(fd, &info, &ilen) && info.prog_id == prog_id &&
+		    info.type == MG_LINK_TYPE_PERF_EVENT && ilen == sizeof(info) &&
+		    (info.pe_type == MG_PERF_EVENT_KPROBE || info.pe_type == MG_PERF_EVENT_KRETPROBE))
+			total += info.missed;
+		close(fd);
+	}
+	return total;
+}
+
 uint64_t mg_obj_recursion_misses(const struct bpf_object *obj, char *detail, size_t len)
 {
 	struct bpf_program *prog;
@@ -436,6 +463,21 @@ uint64_t mg_obj_recursion_misses(const struct bpf_object *obj, char *detail, siz
 
 	if (!obj)
 		return 0;
+	/* a probe hit that ran no program is an event missed as surely as a skipped run */
+	bpf_object__for_each_program(prog, obj) {
+		struct bpf_prog_info info = { 0 };
+		__u32 ilen = sizeof(info);
+		int fd = bpf_program__fd(prog);
+		uint64_t m;
+
+		if (fd < 0 || bpf_program__type(prog) != BPF_PROG_TYPE_KPROBE ||
+		    bpf_obj_get_info_by_fd(fd, &info, &ilen) || !(m = kprobe_link_misses(info.id)))
+			continue;
+		total += m;
+		if (detail && n < len)
+			n += snprintf(detail + n, len - n, "%s%s(probe missed)=%llu", n ? " " : "",
+				      bpf_program__name(prog), (unsigned long long)m);
+	}
 	bpf_object__for_each_program(prog, obj) {
 		struct bpf_prog_info info = { 0 };
 		__u32 ilen = sizeof(info);

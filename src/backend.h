@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/types.h>
 #include "mgtrace.h"
 #include "kenv.h"
 #include "loadlog.h"
@@ -143,11 +144,35 @@ int mg_session_read(struct mg_session *s, struct mg_bpf_counts *out);
 /*
  * Runs the kernel skipped of the session's programs so far: the sum of their
  * bpf_prog_info.recursion_misses (a program not run because it was already running
- * on that CPU, e.g. its task was preempted inside it). Each miss is an event the
- * counters did not see. detail[len] (may be NULL) gets "prog=n ..." for programs
- * with misses. Returns 0 when none, or when the kernel does not report them.
+ * on that CPU, e.g. its task was preempted inside it), and for kprobe programs the
+ * missed count of their perf-event link (bpf_link_info.perf_event.kprobe.missed,
+ * 6.7+: a kprobe hit during another kprobe's handler, or a kretprobe with more
+ * returns in flight than its maxactive). Each miss is an event the counters did
+ * not see. detail[len] (may be NULL) gets "prog=n ..." for programs with misses
+ * ("prog(probe missed)=n" for the links'). Returns 0 when none, or when the
+ * kernel does not report them.
  */
 uint64_t mg_session_recursion_misses(const struct mg_session *s, char *detail, size_t len);
+
+/*
+ * struct bpf_link_info as the kernel's uapi has it since 6.7, up to the perf-event
+ * kprobe's missed count (Debian 12's headers, from 6.1, lack the perf_event member):
+ * the union starts at offset 16 (tests/unit_tests.c checks every offset against the
+ * running kernel's BTF).
+ */
+struct mg_link_info_kprobe {
+	__u32 type, id, prog_id, pad;
+	__u32 pe_type;		/* perf_event.type: enum bpf_perf_event_type */
+	__u32 pad2;
+	__u64 func_name;	/* perf_event.kprobe.func_name: 0 with name_len 0, no name */
+	__u32 name_len, offset;
+	__u64 addr;
+	__u64 missed;		/* the kprobe's nmissed, + the kretprobe's (maxactive exceeded) */
+};
+
+#define MG_LINK_TYPE_PERF_EVENT 7	/* enum bpf_link_type */
+#define MG_PERF_EVENT_KPROBE 3		/* enum bpf_perf_event_type */
+#define MG_PERF_EVENT_KRETPROBE 4
 
 /*
  * The same for any loaded object (the floor object of trace and check). detail,

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <jansson.h>
+#include <bpf/btf.h>
 #include "backend.h"
 #include "mgtrace.skel.h"
 #include "checker.h"
@@ -2738,9 +2739,73 @@ static void test_output(void)
 	mg_output_path = saved;
 }
 
+/*
+ * Bit offset of the member reached by path (NULL-terminated names; "" steps into an
+ * anonymous member) from struct or union type id of btf; -1 if not found.
+ */
+static long btf_path_bits(const struct btf *btf, __u32 id, const char *const *path)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, id));
+	const struct btf_member *m;
+	int i;
+
+	if (!*path)
+		return 0;
+	if (!t || !(btf_is_struct(t) || btf_is_union(t)))
+		return -1;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const char *name = btf__name_by_offset(btf, m->name_off);
+		long rest;
+
+		if (strcmp(name ? name : "", path[0]))
+			continue;
+		rest = btf_path_bits(btf, m->type, path + 1);
+		if (rest >= 0)
+			return (long)btf_member_bit_offset(t, i) + rest;
+	}
+	return -1;
+}
+
+/* struct mg_link_info_kprobe (backend.h, for kprobe misses) against the running kernel's BTF */
+static void test_link_info_layout(void)
+{
+	static const char *const type[] = { "type", NULL }, *const prog_id[] = { "prog_id", NULL },
+		*const pe_type[] = { "", "perf_event", "type", NULL },
+		*const func[] = { "", "perf_event", "", "kprobe", "func_name", NULL },
+		*const missed[] = { "", "perf_event", "", "kprobe", "missed", NULL },
+		*const nope[] = { "", "perf_event", "", "kprobe", "nmissed", NULL };
+	struct btf *btf = btf__load_vmlinux_btf();
+	__s32 id;
+
+	if (!btf || (id = btf__find_by_name_kind(btf, "bpf_link_info", BTF_KIND_STRUCT)) < 0) {
+		printf("skip link info layout: no kernel BTF with struct bpf_link_info\n");
+		btf__free(btf);
+		return;
+	}
+	ASSERT_EQ(btf_path_bits(btf, id, type), 8 * (long)offsetof(struct mg_link_info_kprobe, type),
+		  "link info: type's offset as the kernel's");
+	ASSERT_EQ(btf_path_bits(btf, id, prog_id),
+		  8 * (long)offsetof(struct mg_link_info_kprobe, prog_id),
+		  "link info: prog_id's offset as the kernel's");
+	ASSERT_EQ(btf_path_bits(btf, id, pe_type),
+		  8 * (long)offsetof(struct mg_link_info_kprobe, pe_type),
+		  "link info: perf_event.type's offset as the kernel's");
+	ASSERT_EQ(btf_path_bits(btf, id, func),
+		  8 * (long)offsetof(struct mg_link_info_kprobe, func_name),
+		  "link info: perf_event.kprobe.func_name's offset as the kernel's");
+	ASSERT_EQ(btf_path_bits(btf, id, missed),
+		  8 * (long)offsetof(struct mg_link_info_kprobe, missed),
+		  "link info: perf_event.kprobe.missed's offset as the kernel's");
+	/* must-fail direction: the walk does not find what the kernel does not have */
+	ASSERT_EQ(btf_path_bits(btf, id, nope), -1, "link info: no perf_event.kprobe.nmissed");
+	btf__free(btf);
+}
+
 int main(void)
 {
 	test_check_macros();
+	test_link_info_layout();
 	test_prog_tables();
 	test_top_opts();
 	test_interface_problem();
