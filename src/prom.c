@@ -210,7 +210,11 @@ int mg_prom_write(const char *path, struct mg_run *r, const char *scope, uint64_
 		close(fd);
 		goto fail;
 	}
+	errno = 0;
 	err = mg_prom_render(f, r, scope, intervals);
+	/* the write's own errno (ENOSPC, EDQUOT...), not the stream's bare error flag */
+	if (fflush(f) || err)
+		err = -(errno ? errno : EIO);
 	/* fclose closes fd whatever it returns */
 	if (fclose(f) && !err)
 		err = -errno;

@@ -225,7 +225,11 @@ static int main_loop(struct stat_run *r)
 	next = R->first.t_ns + interval_ns;
 	mg_run_copy_snap(R, &R->cur, &R->first);
 	prom_write(r, 0);
-	for (;;) {
+	/* a --prometheus file that cannot be written ends the run as -o's output does:
+	 * a collector would go on serving the last file written */
+	if (r->prom_failed)
+		counted_out = r->out_ended = true;
+	while (!counted_out) {
 		struct timespec ts;
 
 		if (interval_ns) {
@@ -243,9 +247,9 @@ static int main_loop(struct stat_run *r)
 			prom_write(r, n);
 			mg_run_copy_snap(R, &R->prev, &R->cur);
 			next += interval_ns;
-			/* the output failed (a closed pipe, a full disk) or was abandoned: the
-			 * run ends here, as at COUNT (COMMAND is ended) */
-			if (mg_out_failed()) {
+			/* the output or --prometheus failed (a closed pipe, a full disk) or was
+			 * abandoned: the run ends here, as at COUNT (COMMAND is ended) */
+			if (mg_out_failed() || r->prom_failed) {
 				counted_out = r->out_ended = true;
 				break;
 			}
@@ -267,7 +271,8 @@ static int main_loop(struct stat_run *r)
 		return err;
 	if (interval_ns && !counted_out && R->cur.t_ns > R->prev.t_ns)
 		stat_print_interval(r, ++n, true);
-	prom_write(r, n);
+	if (!r->prom_failed)	/* one line for a failed file, not one per attempt */
+		prom_write(r, n);
 	/* the latency window ends right after the counters' (as it starts: latency_start) */
 	if (r->lat && (err = mg_latency_read(r->lat, false)))
 		mg_err(MG_EXIT_FAIL, "reading latency histograms: %s", strerror(-err));

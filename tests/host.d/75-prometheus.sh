@@ -167,3 +167,19 @@ fi
 
 badcase prom-no-dir 2 "does not exist" $MG stat --prometheus /nonexistent-dir/m.prom
 badcase prom-dir 2 "is a directory" $MG stat --prometheus /tmp
+# a --prometheus file that can no longer be written (its filesystem filled up mid-run) ends the
+# run as a failed -o does: exit 5, one line with the write's own error, fewer intervals than -c
+mkdir -p "$T/pfull" && mount -t tmpfs -o size=64k mgtrace-pfull "$T/pfull"
+$MG stat --prometheus "$T/pfull/m.prom" -I 200 -c 25 -x , > "$T/pfull.out" 2> "$T/pfull.err" &
+pfpid=$!
+sleep 0.5
+dd if=/dev/zero of="$T/pfull/fill" bs=4k 2> /dev/null
+wait $pfpid; rc=$?
+rows=$(($(grep -c '' "$T/pfull.out") - 1))
+if [ $rc = 5 ] && [ "$(grep -c 'writing --prometheus.*No space left on device' "$T/pfull.err")" = 1 ] &&
+	[ "$rows" -lt 25 ]; then
+	ok "a full --prometheus filesystem ends the run: exit 5, one ENOSPC line, $rows of 25 intervals"
+else
+	bad "a full --prometheus filesystem: exit $rc, $rows of 25 intervals: $(cat "$T/pfull.err")"
+fi
+umount "$T/pfull"
