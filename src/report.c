@@ -75,7 +75,11 @@ void mg_report_print_interval_header(FILE *f, const struct mg_print_opts *po)
 		else
 			fprintf(f, " %*s", w < 10 ? 10 : w, col_names[id]);
 	}
-	fprintf(f, "%s%s\n", po->sep ? po->sep : "  ", "debugfs");
+	/* separated fields carry no "~": their last field names the approximate rows */
+	if (po->sep)
+		fprintf(f, "%sdebugfs%sapproximate\n", po->sep, po->sep);
+	else
+		fprintf(f, "  debugfs\n");
 }
 
 /*
@@ -147,10 +151,25 @@ void mg_report_print_interval(FILE *f, const struct mg_report *r, const struct m
 	}
 	interval_verdict(r, verdict, sizeof(verdict));
 	if (po->sep && strstr(verdict, po->sep))	/* "NO: a,b" under -x ,: one quoted field */
-		fprintf(f, "%s\"%s%s\"\n", po->sep, verdict, partial ? " (partial)" : "");
+		fprintf(f, "%s\"%s%s\"", po->sep, verdict, partial ? " (partial)" : "");
 	else
-		fprintf(f, "%s%s%s\n", po->sep ? po->sep : "  ", verdict, partial ?
+		fprintf(f, "%s%s%s", po->sep ? po->sep : "  ", verdict, partial ?
 			(po->sep ? " (partial)" : " (partial interval)") : "");
+	if (po->sep) {
+		/* the rows printed approximate (a text row's "~"), space-separated; "-": none */
+		int n = 0;
+
+		fputs(po->sep, f);
+		for (i = 0; i < NCOLS; i++) {
+			enum mg_row_id id = interval_cols[i];
+
+			if ((po->cols & 1u << id) && r->rows[id].have_total && r->rows[id].approx)
+				fprintf(f, "%s%s", n++ ? " " : "", col_names[id]);
+		}
+		if (!n)
+			fputs("-", f);
+	}
+	fputc('\n', f);
 	fflush(f);
 }
 

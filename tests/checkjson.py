@@ -879,7 +879,8 @@ def check_stat_csv(c, lines, n):
     rows = list(csv.reader(lines))
     hdr = rows[0] if rows else []
     iv = rows[1:1 + n]
-    c.check(hdr[:2] == ["time", "ctime_updates"] and hdr[-1] == "debugfs", f"header: {hdr}")
+    c.check(hdr[:2] == ["time", "ctime_updates"] and hdr[-2:] == ["debugfs", "approximate"],
+            f"header: {hdr}")
     c.check(len(iv) == n and all(len(r) == len(hdr) and r[1].isdigit() for r in iv),
             f"{n} interval rows of {len(hdr)} fields, numbers unpadded: {iv}")
     c.check(len(rows) > n + 1 and rows[n + 1][:3] == ["counter", "total", "source"],
@@ -910,9 +911,12 @@ def check_stat_csv_fields(c, lines, sep=","):
             bad.append(f"{ln}: {len(row)} fields under {hdr and len(hdr)}: {row}")
             continue
         if hdr[0] == "time":
-            vals = row[1:-1]
+            vals = row[1:-2]
             if not CSV_TIME.fullmatch(row[0]):
                 bad.append(f"{ln}: time {row[0]!r}")
+            # the last field names the approximate counters of the row, "-" for none
+            if row[-1] != "-" and not set(row[-1].split(" ")) <= set(hdr[1:-2]):
+                bad.append(f"{ln}: approximate {row[-1]!r} names no column")
         elif hdr[0] == "per-CPU":
             vals = row[1:]
         else:
@@ -1047,12 +1051,14 @@ def selftest_host(results):
     run("partial: a full and a partial interval", check_partial, pi, want_fail=False)
     run("partial: the partial one missing", check_partial, pi[:1])
     run("partial: a time that is not ISO 8601", check_partial, [pi[0], dict(pi[1], time="22:07:46")])
-    cv = ["time,ctime_updates,x,debugfs", "22:07:46.123,5,,yes", "22:07:46.423,6,,within",
-          "counter,total,source", "ctime_updates,11,kernel"]
+    cv = ["time,ctime_updates,x,debugfs,approximate", "22:07:46.123,5,,yes,-",
+          "22:07:46.423,6,,within,x", "counter,total,source", "ctime_updates,11,kernel"]
     run("stat-csv: rows under the header, then the summary", check_stat_csv, cv, 2, want_fail=False)
     run("stat-csv: a padded or missing number", check_stat_csv,
-        [cv[0], "22:07:46.123,  5,,yes", cv[2], cv[3]], 2)
-    xs = ["time,a,b,debugfs", "22:07:46.123,5,<not supported>,yes",
+        [cv[0], "22:07:46.123,  5,,yes,-", cv[2], cv[3]], 2)
+    run("stat-csv: no approximate column", check_stat_csv,
+        ["time,ctime_updates,x,debugfs", "22:07:46.123,5,,yes", "22:07:46.423,6,,within"] + cv[3:], 2)
+    xs = ["time,a,b,debugfs,approximate", "22:07:46.123,5,<not supported>,yes,-",
           "per-CPU,CPU0,CPU1", "a,2,3", "b,<not supported>,<not supported>",
           "counter,total,source,debugfs_low,debugfs_high,match,approximate,from",
           'a,5,kernel,5,5,yes,,"mg_ctime_updates"',
@@ -1062,7 +1068,11 @@ def selftest_host(results):
     run("stat-csv-fields: a padded per-CPU row", check_stat_csv_fields,
         xs[:3] + ["a      ,    2,    3"] + xs[4:])
     run("stat-csv-fields: an unmeasured interval value left empty", check_stat_csv_fields,
-        [xs[0], "22:07:46.123,5,,yes"] + xs[2:])
+        [xs[0], "22:07:46.123,5,,yes,-"] + xs[2:])
+    run("stat-csv-fields: an approximate row named that is no column", check_stat_csv_fields,
+        [xs[0], "22:07:46.123,5,<not supported>,yes,zz"] + xs[2:])
+    run("stat-csv-fields: the approximate field left empty", check_stat_csv_fields,
+        [xs[0], "22:07:46.123,5,<not supported>,yes,"] + xs[2:])
     run("stat-csv-fields: an unavailable summary total left empty", check_stat_csv_fields,
         xs[:7] + ['b,,unavailable,,,,,"needs a function-probe backend and --hot"'] + xs[8:])
     run("stat-csv-fields: not counted where it cannot be counted", check_stat_csv_fields,
