@@ -246,7 +246,12 @@ static int main_loop(struct stat_run *r)
 			stat_print_interval(r, ++n, false);
 			prom_write(r, n);
 			mg_run_copy_snap(R, &R->prev, &R->cur);
+			/* after a stall (the machine, a blocked output) the next interval ends at
+			 * the first boundary still ahead: one longer interval, not a burst of
+			 * near-empty ones (each row says its real length: JSON duration_s) */
 			next += interval_ns;
+			for (uint64_t now = mg_now_ns(); next <= now;)
+				next += interval_ns;
 			/* the output or --prometheus failed (a closed pipe, a full disk) or was
 			 * abandoned: the run ends here, as at COUNT (COMMAND is ended) */
 			if (mg_out_failed() || r->prom_failed) {

@@ -255,6 +255,11 @@ static int run(struct top_state *t)
 		return ret;
 	top_print_start(t);
 	for (next = t->start_ns + step;; next += step) {
+		/* after a stall (the machine, a blocked output) the table that ended it was
+		 * one longer interval; the next one ends at the first boundary still ahead,
+		 * not in a burst of near-empty tables */
+		for (now = mg_now_ns(); next <= now;)
+			next += step;
 		while (!stop && (now = mg_now_ns()) < next) {
 			struct timespec ts = { (time_t)((next - now) / 1000000000),
 					       (long)((next - now) % 1000000000) };

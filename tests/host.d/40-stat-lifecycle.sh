@@ -24,3 +24,23 @@ sleep 0.5; kill -INT $pid; sleep 2
 if kill -0 $pid 2>/dev/null; then kill -9 $pid; bad "stress --ops ignored SIGINT"
 else wait $pid; ok "stress --ops stops on SIGINT"; fi
 grep -q mgtrace-stress /proc/mounts && bad "stress left a tmpfs mounted" || ok "stress left no tmpfs mounted"
+# a stall (here SIGSTOP for 1 s) is one longer interval, not a burst of near-empty ones after it
+# (they came 41 us apart once): every interval at least half its length, one of about 1 s; then
+# top's tables, the same way
+for cmd in stat top; do
+	if [ $cmd = stat ]; then $MG stat -I 100 -c 8 --json -o "$T/stall-$cmd.json" > /dev/null 2>&1 &
+	else $MG top -a -I 100 -c 8 --json -o "$T/stall-$cmd.json" > /dev/null 2>&1 &
+	fi
+	spid=$!
+	sleep 0.35; kill -STOP $spid; sleep 1; kill -CONT $spid
+	wait $spid; rc=$?
+	python3 - "$T/stall-$cmd.json" "$cmd" "$rc" > "$T/stall-$cmd.chk" 2>&1 <<'PY'
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+d = [o.get("duration_s", o.get("interval_s")) for o in objs if o.get("type") in ("interval", "top")]
+ok = sys.argv[3] == "0" and len(d) == 8 and min(d) >= 0.05 and max(d) >= 0.9
+print(("ok  " if ok else "FAIL") + f" {sys.argv[2]} -I 100 stopped 1 s: exit {sys.argv[3]}, "
+      f"intervals {[round(x, 3) for x in d]} (want 8, each >= 0.05 s, one >= 0.9 s)")
+PY
+	tally "stall-$cmd" "$T/stall-$cmd.chk"
+done
