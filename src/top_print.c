@@ -6,6 +6,7 @@
  */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
+#include <mntent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -66,13 +67,38 @@ static void source_of(const struct top_state *t, int c, char *buf, size_t len)
 	}
 }
 
-/* Cgroup v2 path of id: the directory under /sys/fs/cgroup whose inode number is id. */
+/*
+ * Where the cgroup v2 hierarchy is mounted: the first cgroup2 mount of
+ * /proc/self/mounts (getmntent), else CGROUP_ROOT. A hybrid layout (cgroup v1
+ * controllers beside it) mounts it at /sys/fs/cgroup/unified, under a tmpfs.
+ */
+static const char *cgroup2_root(void)
+{
+	static char root[4096];
+	struct mntent *m;
+	FILE *f;
+
+	if (root[0])
+		return root;
+	snprintf(root, sizeof(root), "%s", CGROUP_ROOT);
+	if (!(f = setmntent("/proc/self/mounts", "re")))
+		return root;
+	while ((m = getmntent(f)))
+		if (!strcmp(m->mnt_type, "cgroup2")) {
+			snprintf(root, sizeof(root), "%s", m->mnt_dir);
+			break;
+		}
+	endmntent(f);
+	return root;
+}
+
+/* Cgroup v2 path of id: the directory under the cgroup2 mount whose inode number is id. */
 static uint64_t want_id;
 static char found_path[4096];
 static int cg_visit(const char *path, const struct stat *st, int flag, struct FTW *f)
 {
 	if (flag == FTW_D && (uint64_t)st->st_ino == want_id) {
-		snprintf(found_path, sizeof(found_path), "%s", path + strlen(CGROUP_ROOT));
+		snprintf(found_path, sizeof(found_path), "%s", path + strlen(cgroup2_root()));
 		if (!found_path[0])
 			strcpy(found_path, "/");
 		return 1;
@@ -90,7 +116,7 @@ static const char *cgroup_path(uint64_t id)
 		if (cache[i].path && cache[i].id == id)
 			return cache[i].path;
 	want_id = id;
-	if (nftw(CGROUP_ROOT, cg_visit, 16, FTW_PHYS | FTW_MOUNT) != 1)
+	if (nftw(cgroup2_root(), cg_visit, 16, FTW_PHYS | FTW_MOUNT) != 1)
 		return NULL;	/* gone, or not cgroup v2 */
 	i = next++ % 256;
 	free(cache[i].path);

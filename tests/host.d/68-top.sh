@@ -74,3 +74,23 @@ if tracepoint_host "top: floor sort without function probes"; then
 	badcase "top: --backend fentry refused" 3 "backend fentry unavailable" $MG top --backend fentry -i 1 -c 1
 fi
 [ "$(left_attached)" = 0 ] && ok "nothing left attached after top runs" || bad "top left BPF objects behind"
+# --by cgroup names a cgroup by its path under the cgroup2 mount, wherever that is (a hybrid
+# layout mounts it at /sys/fs/cgroup/unified under a tmpfs: the names were null there)
+CG=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+if [ -n "$CG" ] && mkdir "$CG/mgtrace-top-test" 2> /dev/null; then
+	sh -c "echo \$\$ > '$CG/mgtrace-top-test/cgroup.procs' && exec $MG stress --threads 1 --ops 300000" \
+		> /dev/null 2>&1 &
+	cgpid=$!
+	$MG top -a --by cgroup -I 400 -c 1 --json -o "$T/top-cg.json" > /dev/null 2>&1
+	wait $cgpid
+	rmdir "$CG/mgtrace-top-test"
+	python3 -c '
+import json, sys
+t = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
+names = [r.get("cgroup") for r in t["rows"]]
+print(("ok  " if "/mgtrace-top-test" in names else "FAIL") + f" top --by cgroup under {sys.argv[2]}: rows {names}")' \
+		"$T/top-cg.json" "$CG" > "$T/top-cg.chk" 2>&1
+	tally top-cgroup "$T/top-cg.chk"
+else
+	skip "top --by cgroup names" "no cgroup2 mount to make a cgroup in"
+fi
