@@ -94,6 +94,10 @@ struct mg_report_cfg {
 					 * their rows are unavailable, with tp_off_why */
 	const char *tp_off_why;		/* e.g. "not counted: opt in with -e %s (or -e all)"; one
 					 * %s, the row's name */
+	bool nfsd;			/* nfsd is loaded (/sys/module/nfsd): the kernel's
+					 * mg_ctime_swaps may also count NFS delegated-timestamp
+					 * swaps (inode_set_ctime_deleg(), fs/inode.c), which
+					 * fire no tracepoint and count no mg_ctime_updates */
 	/* Test only (MGTRACE_TEST_SKEW, src/testhook.c): add skew_n to row skew_row's
 	 * count (and to its CPU 0 value) in every window. skew_row < 0: off. */
 	int skew_row;
@@ -109,7 +113,7 @@ struct mg_row {
 	int64_t total;			/* counts in the window */
 	bool have_percpu;
 	int64_t *percpu;		/* nr_cpus counts, when have_percpu */
-	char why[192];			/* reason total and/or per-CPU values are unavailable */
+	char why[256];			/* reason total and/or per-CPU values are unavailable */
 	bool by_design;			/* unavailable because of what was asked (not opted in,
 					 * no --hot, process scope), not because of a failure:
 					 * text output lists it behind -v only */
@@ -132,7 +136,7 @@ struct mg_row {
 	 * it (total and per-CPU values are never negative).
 	 */
 	bool approx;
-	char approx_why[160];
+	char approx_why[256];
 	bool clamped;			/* total or a per-CPU value was raised to 0 */
 	int64_t raw;			/* the difference before clamping */
 };
@@ -144,6 +148,8 @@ struct mg_report {
 	int mismatches;			/* rows with mismatch set */
 	int compared;			/* rows compared with debugfs (have_kernel): 0 in
 					 * process scope, where mismatches means nothing */
+	bool deleg_possible;		/* cfg->nfsd: the report says what NFS delegated-
+					 * timestamp swaps do to ctime_swaps and its difference */
 	struct mg_row rows[MG_R_NR];
 };
 

@@ -309,11 +309,13 @@ void mg_report_print_summary(FILE *f, const struct mg_report *r, const struct mg
 			    "the kernel counted while the counters were read at its ends (exact "
 			    "where it did not: yes)");
 	if (r->mismatches) {
-		char line[200];
+		char line[400];
 
 		snprintf(line, sizeof(line), "WARNING: %d counter(s) outside the kernel's debugfs "
-			 "range for the same window (events outside the attached window, or lost)",
-			 r->mismatches);
+			 "range for the same window (events outside the attached window, or lost%s)",
+			 r->mismatches, r->deleg_possible && r->rows[MG_R_CTIME_SWAPS].mismatch ?
+			 "; ctime_swaps: nfsd is loaded, and the kernel also counts NFS "
+			 "delegated-timestamp swaps, which fire no tracepoint" : "");
 		mg_text_wrapped(f, line);
 	}
 }

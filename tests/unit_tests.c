@@ -293,7 +293,28 @@ static void test_report_funcs_kpc(void)
 	b.bpf[0].v[MG_BPF_CTIME_SWAPS]--;
 	mg_report_build(&r, &cfg, &a, &b);
 	CHECK(IS_TRUE(r.rows[MG_R_CTIME_SWAPS].mismatch), "ctime_swaps one short of debugfs is flagged");
+	CHECK(!STRSTR(r.rows[MG_R_CTIME_SWAPS].why, "delegated"), "without nfsd no word of delegated "
+	      "swaps: %s", r.rows[MG_R_CTIME_SWAPS].why);
 	mg_report_free(&r);
+	/* with nfsd loaded the same shortfall may be delegated-timestamp swaps (no tracepoint):
+	 * still a mismatch, now with that reason; the difference it feeds says so too */
+	cfg.nfsd = true;
+	mg_report_build(&r, &cfg, &a, &b);
+	CHECK(IS_TRUE(r.rows[MG_R_CTIME_SWAPS].mismatch) &&
+	      STRSTR(r.rows[MG_R_CTIME_SWAPS].why, "inode_set_ctime_deleg") &&
+	      STRSTR(r.rows[MG_R_CTIME_CMPXCHG_FAILS].why, "inode_set_ctime_deleg") &&
+	      IS_TRUE(r.deleg_possible), "nfsd loaded: ctime_swaps short of debugfs says why (%s)",
+	      r.rows[MG_R_CTIME_SWAPS].why);
+	mg_report_free(&r);
+	b.bpf[0].v[MG_BPF_CTIME_SWAPS]++;
+	mg_report_build(&r, &cfg, &a, &b);
+	CHECK(IS_FALSE(r.rows[MG_R_CTIME_SWAPS].mismatch) &&
+	      IS_TRUE(r.rows[MG_R_CTIME_CMPXCHG_FAILS].approx) &&
+	      STRSTR(r.rows[MG_R_CTIME_CMPXCHG_FAILS].approx_why, "delegated swaps"),
+	      "nfsd loaded: updates - swaps - skips is approximate (%s)",
+	      r.rows[MG_R_CTIME_CMPXCHG_FAILS].approx_why);
+	mg_report_free(&r);
+	cfg.nfsd = false;
 	mg_snap_free(&a);
 	mg_snap_free(&b);
 }
@@ -544,8 +565,10 @@ static void test_report_busy(void)
 	po.cols = mg_report_columns(&r, &po);
 	fclose(f);
 	CHECK(STRSTR(text, "time,ctime_updates,fine_stamps,floor_swaps,floor_cmpxchg_fails,ctime_swaps,") &&
-	      STRSTR(text, "\n12:00:01,") && STRSTR(text, ",330,") && STRSTR(text, ",within (partial)\n"),
-	      "-x ,: header of row names, the partial interval's fields");
+	      STRSTR(text, ",debugfs,approximate\n") && STRSTR(text, "\n12:00:01,") &&
+	      STRSTR(text, ",330,") && STRSTR(text, ",within (partial),"),
+	      "-x ,: header of row names, the partial interval's fields, then its approximate "
+	      "rows: %s", text);
 	free(text);
 	j = mg_report_json(&r);
 	row = json_object_get(j, "ctime_swaps");
