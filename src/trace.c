@@ -180,6 +180,17 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 		return mg_err(MG_EXIT_USAGE, "trace: --no-inherit needs COMMAND, without --all or --pid");
 	if (o->all && o->pid)
 		return mg_err(MG_EXIT_USAGE, "trace: -a (system-wide) and -p PID exclude each other");
+	/* the kernel's events carry the superblock's s_dev; stat(1) of a file in a btrfs
+	 * subvolume gives the subvolume's anonymous device, which no event carries */
+	if (inode_given) {
+		char mnt[64];
+
+		if (mg_kdev_mount(o->ids.id[0].dev, mnt, sizeof(mnt)) == -ENOENT)
+			fprintf(stderr, "mgtrace: trace: note: no mounted filesystem has device %s "
+				"(/proc/self/mountinfo), so no event may match; a file in a btrfs "
+				"subvolume shows another device to stat(1) than its filesystem's: "
+				"use --path\n", mg_kdev_str(o->ids.id[0].dev, mnt));
+	}
 	return MG_EXIT_OK;
 }
 

@@ -103,3 +103,14 @@ badcase "trace: --no-inherit with --all" 2 "needs COMMAND" $MG trace --no-inheri
 badcase "trace: --path on a missing path" 2 "cannot stat" $MG trace --path "$T/none/x" -- true
 [ "$(left_attached)" = 0 ] && ok "nothing left attached after the identity and child tests" \
 	|| bad "identity/child tests left BPF objects behind"
+# --inode with a device no mounted filesystem has (stat(1)'s device of a file in a btrfs
+# subvolume is one): a note says no event may match; a mounted device gives none
+$MG trace --inode 0:999:5 -- true > /dev/null 2> "$T/inode-nodev.err"; rc=$?
+[ $rc = 0 ] && grep -q 'note: no mounted filesystem has device 0:999' "$T/inode-nodev.err" \
+	&& ok "trace --inode of an unmounted device: a note, exit 0" \
+	|| bad "trace --inode 0:999:5: exit $rc, $(cat "$T/inode-nodev.err")"
+touch "$T/inode-dev-f"
+$MG trace --inode "$(stat -c '%Hd:%Ld:%i' "$T/inode-dev-f")" -- true > /dev/null 2> "$T/inode-dev.err"
+grep -q 'no mounted filesystem' "$T/inode-dev.err" \
+	&& bad "trace --inode of a mounted file's device: a note all the same" \
+	|| ok "trace --inode of a mounted file's device: no note"
