@@ -2793,12 +2793,22 @@ static long btf_path_bits(const struct btf *btf, __u32 id, const char *const *pa
 /* struct mg_link_info_kprobe (backend.h, for kprobe misses) against the running kernel's BTF */
 static void test_link_info_layout(void)
 {
-	static const char *const type[] = { "type", NULL }, *const prog_id[] = { "prog_id", NULL },
-		*const pe_type[] = { "", "perf_event", "type", NULL },
-		*const func[] = { "", "perf_event", "", "kprobe", "func_name", NULL },
-		*const missed[] = { "", "perf_event", "", "kprobe", "missed", NULL },
-		*const nope[] = { "", "perf_event", "", "kprobe", "nmissed", NULL };
+	static const struct {
+		const char *path[6];	/* NULL-terminated; "": an anonymous member */
+		long off;		/* bytes in struct mg_link_info_kprobe; -1: absent */
+	} m[] = {
+		{ { "type" }, offsetof(struct mg_link_info_kprobe, type) },
+		{ { "prog_id" }, offsetof(struct mg_link_info_kprobe, prog_id) },
+		{ { "", "perf_event", "type" }, offsetof(struct mg_link_info_kprobe, pe_type) },
+		{ { "", "perf_event", "", "kprobe", "func_name" },
+		  offsetof(struct mg_link_info_kprobe, func_name) },
+		{ { "", "perf_event", "", "kprobe", "missed" },
+		  offsetof(struct mg_link_info_kprobe, missed) },
+		/* must-fail direction: the walk does not find what the kernel does not have */
+		{ { "", "perf_event", "", "kprobe", "nmissed" }, -1 },
+	};
 	struct btf *btf = btf__load_vmlinux_btf();
+	size_t i;
 	__s32 id;
 
 	if (!btf || (id = btf__find_by_name_kind(btf, "bpf_link_info", BTF_KIND_STRUCT)) < 0) {
@@ -2806,22 +2816,15 @@ static void test_link_info_layout(void)
 		btf__free(btf);
 		return;
 	}
-	ASSERT_EQ(btf_path_bits(btf, id, type), 8 * (long)offsetof(struct mg_link_info_kprobe, type),
-		  "link info: type's offset as the kernel's");
-	ASSERT_EQ(btf_path_bits(btf, id, prog_id),
-		  8 * (long)offsetof(struct mg_link_info_kprobe, prog_id),
-		  "link info: prog_id's offset as the kernel's");
-	ASSERT_EQ(btf_path_bits(btf, id, pe_type),
-		  8 * (long)offsetof(struct mg_link_info_kprobe, pe_type),
-		  "link info: perf_event.type's offset as the kernel's");
-	ASSERT_EQ(btf_path_bits(btf, id, func),
-		  8 * (long)offsetof(struct mg_link_info_kprobe, func_name),
-		  "link info: perf_event.kprobe.func_name's offset as the kernel's");
-	ASSERT_EQ(btf_path_bits(btf, id, missed),
-		  8 * (long)offsetof(struct mg_link_info_kprobe, missed),
-		  "link info: perf_event.kprobe.missed's offset as the kernel's");
-	/* must-fail direction: the walk does not find what the kernel does not have */
-	ASSERT_EQ(btf_path_bits(btf, id, nope), -1, "link info: no perf_event.kprobe.nmissed");
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		long bits = btf_path_bits(btf, id, m[i].path);
+		const char *leaf = m[i].path[0];
+
+		for (int k = 1; k < 6 && m[i].path[k]; k++)
+			leaf = m[i].path[k];
+		ASSERT_EQ(bits < 0 ? -1 : bits / 8, m[i].off, "link info: %s at the kernel's offset "
+			  "(or absent from both)", leaf);
+	}
 	btf__free(btf);
 }
 
