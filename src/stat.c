@@ -124,7 +124,7 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 		{ "hot", no_argument, 0, 'H' }, { "latency", no_argument, 0, 'L' },
 		{ "help", no_argument, 0, 'h' }, { "events", required_argument, 0, 'e' },
 		{ "prometheus", required_argument, 0, O_PROM }, { 0 } };
-	int c;
+	int c, ival_opt = 0;
 
 	optind = 1;
 	opterr = 0;
@@ -134,6 +134,11 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 		switch (c) {
 		case 'i':
 		case 'I':
+			/* seconds and milliseconds of one interval: both given is a mistake */
+			if (ival_opt && ival_opt != c)
+				return mg_err(MG_EXIT_USAGE, "%s: -i S and -I MS both set the "
+					      "interval: give one", "stat");
+			ival_opt = c;
 			if (mg_opt_interval("stat", c, optarg, &o->interval, NULL))
 				return MG_EXIT_USAGE;
 			break;

@@ -97,7 +97,7 @@ int top_parse_opts(struct top_opts *o, int argc, char **argv)
 		{ "interval", required_argument, 0, 'i' }, { "interval-ms", required_argument, 0, 'I' },
 		{ "backend", required_argument, 0, 'b' }, { "max-entries", required_argument, 0, O_MAX },
 		{ "help", no_argument, 0, 'h' }, MG_OPT_COMMON_LONG, { 0 } };
-	int c, v;
+	int c, v, ival_opt = 0;
 
 	o->interval = 1;
 	o->rows = 20;
@@ -136,6 +136,11 @@ int top_parse_opts(struct top_opts *o, int argc, char **argv)
 			break;
 		case 'i':
 		case 'I':
+			/* seconds and milliseconds of one interval: both given is a mistake */
+			if (ival_opt && ival_opt != c)
+				return mg_err(MG_EXIT_USAGE, "%s: -i S and -I MS both set the "
+					      "interval: give one", "top");
+			ival_opt = c;
 			if (mg_opt_interval("top", c, optarg, &o->interval, NULL))
 				return MG_EXIT_USAGE;
 			break;

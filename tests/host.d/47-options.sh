@@ -129,3 +129,9 @@ python3 tests/checkjson.py count-ended "$T/cc.json" > "$T/c" 2>&1; tally "stat -
 $MG stat -i 0.2 -c 5 -o /dev/null -- sh -c 'exit 3' > /dev/null 2>&1; rc=$?
 [ $rc = 3 ] && ok "stat -c 5 -- COMMAND ending first: COMMAND's status (3)" || bad "stat -c 5 -- exit 3: exit $rc"
 [ "$(left_attached)" = 0 ] && ok "nothing left attached after the option runs" || bad "BPF objects left behind"
+# -i S and -I MS are one interval in two units: both given is a usage error (the last one won
+# silently), the same one twice is perf's habit (the last wins)
+badcase "stat: -I and -i together" 2 "both set the interval" $MG stat -I 100 -i 1 -c 1
+badcase "top: -i and -I together" 2 "both set the interval" $MG top -i 1 -I 100 -c 1
+$MG stat -I 100 -I 200 -c 1 > /dev/null 2>&1 && ok "stat: -I twice: the last wins (exit 0)" \
+	|| bad "stat: -I twice refused"
