@@ -329,3 +329,18 @@ bool mg_ident_copied_up(const struct mg_ident_set *s, struct mg_ident *now)
 	free(m.sopts);
 	return true;
 }
+
+bool mg_ident_replaced(const char *path, const struct mg_ident_set *s, struct mg_ident *now)
+{
+	struct mg_ident_set cur;
+	char err[256];
+	int i;
+
+	if (!path || mg_ident_resolve(path, &cur, err, sizeof(err)) || !cur.n)
+		return false;
+	for (i = 0; i < s->n; i++)
+		if (s->id[i].dev == cur.id[0].dev && s->id[i].ino == cur.id[0].ino)
+			return false;
+	*now = cur.id[0];
+	return true;
+}

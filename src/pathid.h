@@ -50,4 +50,12 @@ int mg_ident_resolve(const char *path, struct mg_ident_set *s, char *err, size_t
  */
 bool mg_ident_copied_up(const struct mg_ident_set *s, struct mg_ident *now);
 
+/*
+ * True when path, resolved again (as mg_ident_resolve(), no timestamps asked), now
+ * names an inode none of s's identities is: the file was replaced during the trace
+ * (a rename over it, a delete and re-create); *now is the new inode's identity.
+ * False when it still names a traced inode, or no longer resolves.
+ */
+bool mg_ident_replaced(const char *path, const struct mg_ident_set *s, struct mg_ident *now);
+
 #endif

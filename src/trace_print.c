@@ -202,8 +202,10 @@ static void print_text_event(struct trace_state *t, const struct mg_event *e, in
 
 void trace_print_summary(struct trace_state *t)
 {
-	struct mg_ident now, *cu = &now;
+	struct mg_ident now, *cu = &now, rep;
 	bool copied = mg_ident_copied_up(&t->o.ids, &now);
+	/* the path names another inode now (renamed over): its events were not traced */
+	bool replaced = !copied && mg_ident_replaced(t->o.path, &t->o.ids, &rep);
 	int k;
 
 	if (mg_out_failed()) {	/* one line, mg_out_close()'s (none for a reader gone) */
@@ -249,6 +251,10 @@ void trace_print_summary(struct trace_state *t)
 			json_object_set_new(o, "copied_up_untraced",
 					    json_sprintf("%u:%u:%llu", cu->dev >> 20, cu->dev & 0xfffff,
 							 cu->ino));
+		if (replaced)
+			json_object_set_new(o, "path_replaced_untraced",
+					    json_sprintf("%u:%u:%llu", rep.dev >> 20, rep.dev & 0xfffff,
+							 rep.ino));
 		mg_json_print_line(mg_out, o);
 		json_decref(o);
 		return;
@@ -257,6 +263,10 @@ void trace_print_summary(struct trace_state *t)
 		fprintf(stderr, "mgtrace: note: the file was copied up during the trace to upper inode "
 			"%u:%u:%llu (%s), whose events were not traced\n", cu->dev >> 20,
 			cu->dev & 0xfffff, cu->ino, cu->why);
+	if (replaced)
+		fprintf(stderr, "mgtrace: note: the path now names another inode, %u:%u:%llu "
+			"(the file was replaced during the trace, as by a rename over it), whose "
+			"events were not traced\n", rep.dev >> 20, rep.dev & 0xfffff, rep.ino);
 	fprintf(stderr, "mgtrace: %llu events printed, %llu lost", (unsigned long long)t->printed,
 		(unsigned long long)t->lost_seen);
 	if (t->bad_kind + t->ev.short_records)

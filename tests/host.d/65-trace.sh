@@ -56,3 +56,19 @@ badcase "trace: --path with --inode" 2 "exclude each other" $MG trace --path "$F
 # stress --shared: both threads stat the same file (the floor invariants' contended case)
 $MG trace --json -o "$T/sh.json" --events stat -- $MG stress --shared --threads 2 --files 1 --ops 200 > /dev/null 2>&1
 python3 tests/checkjson.py trace-tids "$T/sh.json" shared-f1 2 > "$T/c" 2>&1; tally stress-shared "$T/c"
+# --path of a file replaced during the trace (a rename over it): the summary names the new inode,
+# whose events were not traced; a file written in place gets no such note (the check can fail)
+mkdir -p "$T/rp" && echo a > "$T/rp/f"
+$MG trace --json -o "$T/rp.json" --path "$T/rp/f" -- sh -c "echo c > '$T/rp/tmp'; mv '$T/rp/tmp' '$T/rp/f'" \
+	> /dev/null 2>&1
+new=$(stat -c '%i' "$T/rp/f")
+python3 -c '
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
+v = s.get("path_replaced_untraced")
+print(("ok  " if v and v.endswith(":" + sys.argv[2]) else "FAIL") + f" trace --path, renamed over: path_replaced_untraced {v}, the new inode {sys.argv[2]}")' \
+	"$T/rp.json" "$new" > "$T/rp.chk" 2>&1
+tally trace-path-replaced "$T/rp.chk"
+$MG trace --path "$T/rp/f" -- sh -c "echo d >> '$T/rp/f'" > /dev/null 2> "$T/rp2.err"
+grep -q 'now names another inode' "$T/rp2.err" && bad "trace --path written in place: a replaced note" \
+	|| ok "trace --path written in place: no replaced note"
