@@ -428,16 +428,23 @@ uint64_t mg_session_recursion_misses(const struct mg_session *s, char *detail, s
 	return s->skel ? mg_obj_recursion_misses(s->skel->obj, detail, len) : 0;
 }
 
+/* One kprobe program of an object: its id, name and its links' missed count. */
+struct kp_missed {
+	__u32 prog_id;
+	const char *name;
+	uint64_t missed;
+};
+
 /*
- * Hits of the kprobe or kretprobe a link of program id prog_id is attached to in
- * which the kernel did not run the program (kprobe reentrancy, or more returns in
- * flight than the kretprobe's maxactive): walks every BPF link (root), 0 if none,
- * or if the kernel reports no missed count (before 6.7).
+ * Add to each of t[0..n) the missed count of the perf-event kprobe and kretprobe links
+ * of its program, from one walk of every BPF link (root): hits in which the kernel did
+ * not run the program (kprobe reentrancy, or more returns in flight than the
+ * kretprobe's maxactive). Adds nothing where the kernel reports no count (before 6.7).
  */
-static uint64_t kprobe_link_misses(__u32 prog_id)
+static void kprobe_link_misses(struct kp_missed *t, size_t n)
 {
-	uint64_t total = 0;
 	__u32 id = 0;
+	size_t i;
 
 	while (!bpf_link_get_next_id(id, &id)) {
 		struct mg_link_info_kprobe info = { 0 };
@@ -446,20 +453,22 @@ static uint64_t kprobe_link_misses(__u32 prog_id)
 
 		if (fd < 0)
 			continue;
-		if (!bpf_obj_get_info_by_fd(fd, &info, &ilen) && info.prog_id == prog_id &&
-		    info.type == MG_LINK_TYPE_PERF_EVENT && ilen == sizeof(info) &&
+		if (!bpf_obj_get_info_by_fd(fd, &info, &ilen) && info.type == MG_LINK_TYPE_PERF_EVENT &&
+		    ilen == sizeof(info) &&
 		    (info.pe_type == MG_PERF_EVENT_KPROBE || info.pe_type == MG_PERF_EVENT_KRETPROBE))
-			total += info.missed;
+			for (i = 0; i < n; i++)
+				if (t[i].prog_id == info.prog_id)
+					t[i].missed += info.missed;
 		close(fd);
 	}
-	return total;
 }
 
 uint64_t mg_obj_recursion_misses(const struct bpf_object *obj, char *detail, size_t len)
 {
+	struct kp_missed kp[64];
 	struct bpf_program *prog;
 	uint64_t total = 0;
-	size_t n = detail ? strlen(detail) : 0;
+	size_t n = detail ? strlen(detail) : 0, nkp = 0, i;
 
 	if (!obj)
 		return 0;
@@ -468,15 +477,21 @@ uint64_t mg_obj_recursion_misses(const struct bpf_object *obj, char *detail, siz
 		struct bpf_prog_info info = { 0 };
 		__u32 ilen = sizeof(info);
 		int fd = bpf_program__fd(prog);
-		uint64_t m;
 
-		if (fd < 0 || bpf_program__type(prog) != BPF_PROG_TYPE_KPROBE ||
-		    bpf_obj_get_info_by_fd(fd, &info, &ilen) || !(m = kprobe_link_misses(info.id)))
+		if (nkp < sizeof(kp) / sizeof(kp[0]) && fd >= 0 &&
+		    bpf_program__type(prog) == BPF_PROG_TYPE_KPROBE &&
+		    !bpf_obj_get_info_by_fd(fd, &info, &ilen))
+			kp[nkp++] = (struct kp_missed){ info.id, bpf_program__name(prog), 0 };
+	}
+	if (nkp)
+		kprobe_link_misses(kp, nkp);
+	for (i = 0; i < nkp; i++) {
+		if (!kp[i].missed)
 			continue;
-		total += m;
+		total += kp[i].missed;
 		if (detail && n < len)
 			n += snprintf(detail + n, len - n, "%s%s(probe missed)=%llu", n ? " " : "",
-				      bpf_program__name(prog), (unsigned long long)m);
+				      kp[i].name, (unsigned long long)kp[i].missed);
 	}
 	bpf_object__for_each_program(prog, obj) {
 		struct bpf_prog_info info = { 0 };

@@ -43,9 +43,17 @@ int mg_opt_ringbuf(const char *cmd, const char *arg, uint64_t *bytes)
 	return 0;
 }
 
-int mg_opt_interval(const char *cmd, int opt, const char *arg, double *interval, uint64_t *count)
+int mg_opt_interval(const char *cmd, int opt, const char *arg, double *interval, int *unit,
+		    uint64_t *count)
 {
 	uint64_t ms;
+
+	if (opt == 'i' || opt == 'I') {
+		if (*unit && *unit != opt)
+			return mg_err(MG_EXIT_USAGE, "%s: -i S and -I MS both set the interval: "
+				      "give one", cmd);
+		*unit = opt;
+	}
 
 	if (opt == 'i') {
 		if (mg_parse_seconds(arg, 86400, interval) || *interval < 0.01)

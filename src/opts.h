@@ -85,10 +85,14 @@ int mg_path_exit(int err);
  * The interval options every command with intervals shares: opt 'i' (arg in
  * seconds, 0.01 to 86400, into *interval), 'I' (milliseconds, 10 to 86400000,
  * into *interval in seconds) or 'c' (a count, 1 to 1000000000, into *count).
- * One parser, one message: returns 0, or MG_EXIT_USAGE with
- * "CMD: invalid interval|count '...' (range)" printed.
+ * *unit (0 before the first) keeps which of 'i' and 'I' set the interval: the
+ * other one after it is refused (one interval in two units), the same one again
+ * keeps the last, as perf does. One parser, one message: returns 0, or
+ * MG_EXIT_USAGE with "CMD: invalid interval|count '...' (range)" or the
+ * two-units line printed.
  */
-int mg_opt_interval(const char *cmd, int opt, const char *arg, double *interval, uint64_t *count);
+int mg_opt_interval(const char *cmd, int opt, const char *arg, double *interval, int *unit,
+		    uint64_t *count);
 
 /*
  * The COMMAND after the options (getopt's optind): *command points into argv, or

@@ -79,7 +79,8 @@ void mg_out_note(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A stop signal pending (watched by the signalfd, left for mg_run_wait()), or 0. */
+/* A stop signal pending (watched by the signalfd, left for mg_run_wait()), or 0 (SIGINT
+ * first when several are: the one a terminal sends). */
 static int pending_stop(void)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
@@ -236,10 +237,7 @@ int mg_out_open(const char *cmd, bool command)
 	}
 	out_setup_fd(fd);
 	if (out.sigfd < 0) {
-		sigemptyset(&stops);
-		sigaddset(&stops, SIGINT);
-		sigaddset(&stops, SIGTERM);
-		sigaddset(&stops, SIGHUP);
+		mg_stop_sigset(&stops);
 		/* readable only while one is pending: blocked by the run, else it kills us */
 		out.sigfd = signalfd(-1, &stops, SFD_CLOEXEC | SFD_NONBLOCK);
 	}

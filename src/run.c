@@ -72,10 +72,7 @@ void mg_run_block_signals(struct mg_run *r)
 {
 	if (r->sigs_blocked)
 		return;
-	sigemptyset(&r->sigs);
-	sigaddset(&r->sigs, SIGINT);
-	sigaddset(&r->sigs, SIGTERM);
-	sigaddset(&r->sigs, SIGHUP);	/* a closed terminal or ssh session: summarise too */
+	mg_stop_sigset(&r->sigs);	/* SIGHUP too: a closed terminal, summarise too */
 	sigaddset(&r->sigs, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &r->sigs, &r->oldmask);
 	r->sigs_blocked = true;
@@ -100,10 +97,7 @@ int mg_run_stop_pending(struct mg_run *r)
 	sigset_t stop;
 	int sig;
 
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGHUP);
+	mg_stop_sigset(&stop);
 	sig = sigtimedwait(&stop, NULL, &zero);
 	if (sig <= 0)
 		return 0;

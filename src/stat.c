@@ -134,17 +134,12 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 		switch (c) {
 		case 'i':
 		case 'I':
-			/* seconds and milliseconds of one interval: both given is a mistake */
-			if (ival_opt && ival_opt != c)
-				return mg_err(MG_EXIT_USAGE, "%s: -i S and -I MS both set the "
-					      "interval: give one", "stat");
-			ival_opt = c;
-			if (mg_opt_interval("stat", c, optarg, &o->interval, NULL))
+			if (mg_opt_interval("stat", c, optarg, &o->interval, &ival_opt, NULL))
 				return MG_EXIT_USAGE;
 			break;
 		case 'c':
 		case O_ICOUNT:
-			if (mg_opt_interval("stat", 'c', optarg, NULL, &o->count))
+			if (mg_opt_interval("stat", 'c', optarg, NULL, NULL, &o->count))
 				return MG_EXIT_USAGE;
 			break;
 		case 'p':

@@ -131,17 +131,12 @@ int top_parse_opts(struct top_opts *o, int argc, char **argv)
 		case 'C': o->noclear = true; break;
 		case 'c':
 		case O_ICOUNT:
-			if (mg_opt_interval("top", 'c', optarg, NULL, &o->count))
+			if (mg_opt_interval("top", 'c', optarg, NULL, NULL, &o->count))
 				return MG_EXIT_USAGE;
 			break;
 		case 'i':
 		case 'I':
-			/* seconds and milliseconds of one interval: both given is a mistake */
-			if (ival_opt && ival_opt != c)
-				return mg_err(MG_EXIT_USAGE, "%s: -i S and -I MS both set the "
-					      "interval: give one", "top");
-			ival_opt = c;
-			if (mg_opt_interval("top", c, optarg, &o->interval, NULL))
+			if (mg_opt_interval("top", c, optarg, &o->interval, &ival_opt, NULL))
 				return MG_EXIT_USAGE;
 			break;
 		case 'b':

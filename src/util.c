@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,14 @@ int mg_err(int code, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return code;
+}
+
+void mg_stop_sigset(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
 }
 
 uint64_t mg_now_ns(void)

@@ -4,6 +4,7 @@
 #define MG_UTIL_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -38,6 +39,13 @@ int mg_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 
 /* CLOCK_MONOTONIC now, in ns. */
 uint64_t mg_now_ns(void);
+
+/*
+ * *set = the signals that ask a run to stop: SIGINT, SIGTERM and SIGHUP (a closed
+ * terminal or ssh session), taken synchronously (src/run.c) and watched by the
+ * output (src/output.c).
+ */
+void mg_stop_sigset(sigset_t *set);
 
 /*
  * CLOCK_REALTIME - CLOCK_MONOTONIC now, ns. The realtime read is bracketed by
