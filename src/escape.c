@@ -157,6 +157,11 @@ json_t *mg_json_str(const char *s, size_t len)
 	return j;
 }
 
+json_t *mg_json_name(const char *s, size_t len)
+{
+	return len ? mg_json_str(s, len) : json_null();
+}
+
 json_t *mg_json_cstr(const char *s)
 {
 	return s ? mg_json_str(s, strlen(s)) : json_null();

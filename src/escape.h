@@ -55,6 +55,13 @@ size_t mg_name_len(const char *buf, size_t cap, size_t full_len, bool *truncated
 json_t *mg_json_str(const char *s, size_t len);
 /* mg_json_str of a NUL-terminated string (NULL gives JSON null). */
 json_t *mg_json_cstr(const char *s);
+/*
+ * A file name of len bytes (mg_name_len()) as mg_json_str, or JSON null when
+ * len is 0: the kernel names no entry with no bytes, so an empty name is one
+ * the probe could not read (no dentry, a floor event outside a file's call),
+ * written null as in check --json's reports.
+ */
+json_t *mg_json_name(const char *s, size_t len);
 
 /*
  * argv (NULL-terminated) as a JSON array of mg_json_cstr() strings, as every

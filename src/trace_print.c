@@ -78,7 +78,7 @@ static void print_json_event(struct trace_state *t, const struct mg_event *e, in
 	json_object_set_new(o, "dev", json_string(mg_kdev_str(e->dev, dev)));
 	json_object_set_new(o, "ino", json_integer((json_int_t)e->ino));
 	json_object_set_new(o, "gen", json_integer(e->gen));
-	json_object_set_new(o, "name", mg_json_str(e->name, name_len));
+	json_object_set_new(o, "name", mg_json_name(e->name, name_len));
 	json_object_set_new(o, "name_truncated", json_boolean(name_cut));
 	if (e->kind == MG_EV_CTIME_SWAP || e->kind == MG_EV_CTIME_SKIP || e->kind >= MG_EV_FLOOR_SWAP)
 		json_object_set_new(o, "entry_mono_ns", e->entry_ns ?

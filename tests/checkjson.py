@@ -419,7 +419,8 @@ def check_trace_names(c, objs):
     c.check(ev and not missing, f"{len(ev)} events, every one has {', '.join(keys)} "
             f"({len(missing)} lack one)")
     try:
-        dec = [(o, unescape(o["name"]), unescape(o["comm"])) for o in ev]
+        dec = [(o, None if o["name"] is None else unescape(o["name"]), unescape(o["comm"]))
+               for o in ev]
     except (ValueError, KeyError) as e:
         c.check(False, f"every name and comm decodes by the documented rule: {e}")
         return

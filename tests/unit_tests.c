@@ -2352,6 +2352,15 @@ static void test_json_str(void)
 		      "json_str case %zu: value '%s' as expected, and it round-trips", i, shown);
 		json_decref(j);
 	}
+	{	/* a file name: null when unknown (no bytes), else as mg_json_str */
+		json_t *u = mg_json_name("", 0), *k = mg_json_name("f\xff", 2);
+
+		CHECK(IS_TRUE(json_is_null(u)) && IS_TRUE(json_is_string(k)) &&
+		      STREQ(json_string_value(k), "f\\xff"),
+		      "json_name: an unknown (empty) name is null, a name its escaped string");
+		json_decref(u);
+		json_decref(k);
+	}
 	/* random byte strings, biased towards UTF-8 lead/continuation bytes and backslashes */
 	for (i = 0; i < 20000; i++) {
 		unsigned char b[24];
