@@ -37,6 +37,8 @@
 #include "floor.skel.h"
 #include "mgtrace.skel.h"
 #include "testhook.h"
+#include "mgfs.h"
+#include "pathid.h"
 
 /* ---- built-in workload ---- */
 
@@ -77,6 +79,31 @@ static int record_op(void *ctx, int thread, int file, uint64_t t0, uint64_t t1,
 	return 0;
 }
 
+/*
+ * The built-in workload's directory must be multigrain, or its timestamps are all
+ * coarse-grained and nothing it does is checked (mgfs.h asks the kernel). -EMEDIUMTYPE
+ * with err set when it is not; a kernel that cannot say is warned about, not refused.
+ */
+static int wl_dir_multigrain(const char *dir, void *ctx, char *err, size_t errlen)
+{
+	const char *parent = ((struct check_state *)ctx)->o.dir;
+	char why[300], fstype[32];
+	int mg = mg_fs_multigrain(dir, why, sizeof(why));
+
+	if (mg < 0)
+		fprintf(stderr, "mgtrace: check: cannot tell whether the workload's directory is "
+			"multigrain (%s); checking on\n", why);
+	if (mg)
+		return 0;
+	mg_path_fstype(dir, fstype, sizeof(fstype));
+	snprintf(err, errlen, "the workload's directory under %s is on %s, which is not multigrain "
+		 "(a stat() there fired no timestamp:fill_mg_cmtime: no FS_MGTIME), so its "
+		 "timestamps are all coarse-grained and there is nothing to check; choose --dir on a "
+		 "multigrain filesystem, such as ext4, xfs, btrfs or tmpfs",
+		 parent ? parent : "/tmp", fstype);
+	return -EMEDIUMTYPE;
+}
+
 /* Threads loop write(f1) stat(f2) write(f2) stat(f2) write(f1) stat(f1), timing the last two. */
 static int workload_start(struct check_state *cs)
 {
@@ -86,7 +113,7 @@ static int workload_start(struct check_state *cs)
 	struct mg_wl_opts o = {
 		.threads = cs->o.threads, .files = CHECK_WL_FILES, .steps = steps, .nsteps = 4,
 		.rate = cs->o.rate, .parent = cs->o.dir, .prefix = "mgtrace-check",
-		.hook = record_op, .ctx = cs,
+		.hook = record_op, .ctx = cs, .dir_ready = wl_dir_multigrain,
 	};
 	char why[300];
 	int err;
@@ -413,13 +440,13 @@ int cmd_check(int argc, char **argv)
 	 * not a kernel fault) */
 	if ((ret = mg_run_exec_failed(&cs.run)))
 		goto out;
+	if (!cs.o.argv && (ret = workload_start(&cs)))
+		goto out;
 	if (!mg_json_output)
 		fprintf(stderr, "mgtrace: checking with backend %s (tracepoints as %s; floor "
 			"probes: %s%s)\n", mg_backend_name(cs.run.sess.backend), cs.run.cfg.tp_flavour,
 			cs.floor.skel ? cs.floor.probe : "not loaded: ",
 			cs.floor.skel ? "" : cs.floor_why);
-	if (!cs.o.argv && (ret = workload_start(&cs)))
-		goto out;
 	if ((ret = event_loop(&cs)))
 		goto out;
 	if (!cs.o.argv && (err = workload_finish(&cs))) {

@@ -344,3 +344,15 @@ bool mg_ident_replaced(const char *path, const struct mg_ident_set *s, struct mg
 	*now = cur.id[0];
 	return true;
 }
+
+int mg_path_fstype(const char *path, char *buf, size_t len)
+{
+	struct mnt_line m = { 0 };
+	struct statx stx;
+	char err[PATH_MAX + 100];
+	int ret = resolve_one(path, &stx, &m, NULL, err, sizeof(err));
+
+	snprintf(buf, len, "%s", ret ? "unknown" : m.fstype);
+	free(m.sopts);
+	return ret;
+}

@@ -58,4 +58,11 @@ bool mg_ident_copied_up(const struct mg_ident_set *s, struct mg_ident *now);
  */
 bool mg_ident_replaced(const char *path, const struct mg_ident_set *s, struct mg_ident *now);
 
+/*
+ * The filesystem type of path's mount as /proc/self/mountinfo names it ("ext4",
+ * "overlay", ...) into buf, from a statx that asks for no timestamps. Returns 0,
+ * or a negative errno with buf "unknown".
+ */
+int mg_path_fstype(const char *path, char *buf, size_t len);
+
 #endif

@@ -191,6 +191,10 @@ int mg_wl_start(struct mg_workload *wl, const struct mg_wl_opts *o, char *err, s
 	    !mount(o->prefix, wl->dir, "tmpfs", MS_NOSUID | MS_NODEV, "size=16m,mode=0700"))
 		wl->mounted = true;
 	wl->have_dir_dev = !stat(wl->dir, &st) && !mg_kdev_from_user(st.st_dev, &wl->dir_dev);
+	if (o->dir_ready && (e = o->dir_ready(wl->dir, o->ctx, err, errlen)) < 0) {
+		mg_wl_finish(wl);
+		return e;
+	}
 	wl->t = calloc(o->threads, sizeof(*wl->t));
 	if (!wl->t) {
 		mg_wl_finish(wl);

@@ -61,6 +61,9 @@ struct mg_wl_opts {
 	const char *prefix;		/* directory name prefix, e.g. "mgtrace-stress" */
 	mg_wl_hook hook;		/* for MG_WL_TWRITE; may be NULL */
 	void *ctx;
+	/* may be NULL: called with the new directory before any thread starts; a
+	 * negative errno (with err set) ends the start as mg_wl_start()'s own */
+	int (*dir_ready)(const char *dir, void *ctx, char *err, size_t errlen);
 };
 
 /* One worker thread. */

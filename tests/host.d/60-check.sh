@@ -51,6 +51,18 @@ $MG check --json -o "$T/cf.json" -- false > /dev/null 2>&1; rc=$?
 	|| bad "check -- false: exit $rc"
 badcase "check: unwritable --junit is refused before the run" 2 "cannot open" $MG check --junit /proc/x -d 0.2
 badcase "check: missing --dir" 2 "cannot use --dir" $MG check -D /nonexistent
+# a --dir on a filesystem without FS_MGTIME (ramfs) is refused: its timestamps are all
+# coarse-grained, a PASS there would check nothing (the kernel says so: no fill_mg_cmtime);
+# the must-pass direction is check-ext4 above (and every --dir run on tmpfs, xfs, btrfs)
+mkdir -p "$T/ramfs" && if mount -t ramfs mgtrace-test "$T/ramfs"; then
+	badcase "check: --dir on ramfs (not multigrain) is refused" 3 "is on ramfs, which is not multigrain" \
+		$MG check -d 0.3 --dir "$T/ramfs"
+	[ -z "$(ls -A "$T/ramfs")" ] && ok "check --dir on ramfs: its workload directory removed" \
+		|| bad "check --dir on ramfs left $(ls -A "$T/ramfs")"
+	umount "$T/ramfs"
+else
+	skip "check: --dir on ramfs" "cannot mount ramfs"
+fi
 # the fine-stamp test hook is announced and named in the report even where the floor
 # invariants cannot be checked (tracepoints only: they stay unchecked, the verdict holds)
 if tracepoint_host "check: invert-fine hook where the floor is unchecked"; then

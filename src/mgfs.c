@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mgfs.c - is a path's filesystem multigrain? (see mgfs.h) */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include "mgfs.h"
+#include "mgfs.skel.h"
+
+int mg_fs_multigrain(const char *path, char *why, size_t len)
+{
+	struct mgfs_bpf *s = mgfs_bpf__open();
+	struct stat st;
+	int err;
+
+	if (!s) {
+		err = -errno;
+		snprintf(why, len, "bpf/mgfs.bpf.c: open: %s", strerror(-err));
+		return err;
+	}
+	s->rodata->tid = (__u32)gettid();
+	if ((err = mgfs_bpf__load(s)) || (err = mgfs_bpf__attach(s))) {
+		snprintf(why, len, "raw_tp/fill_mg_cmtime: %s", strerror(-err));
+		mgfs_bpf__destroy(s);
+		return err;
+	}
+	if (stat(path, &st)) {
+		err = -errno;
+		snprintf(why, len, "cannot stat '%s': %s", path, strerror(-err));
+		mgfs_bpf__destroy(s);
+		return err;
+	}
+	err = s->bss->hits > 0;
+	mgfs_bpf__destroy(s);
+	return err;
+}
