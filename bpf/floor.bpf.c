@@ -287,7 +287,7 @@ static __always_inline void on_exit(void)
 	ts = en->ts;	/* a local copy: CO-RE relocates kernel types only, not struct entry */
 	e->ctime_sec = BPF_CORE_READ(ts, tv_sec);
 	e->ctime_nsec = BPF_CORE_READ(ts, tv_nsec);
-	e->flags = flags;
+	e->flags |= flags;
 	e->floor_known = &mg_floor != 0;
 	e->floor_before = en->floor;
 	e->floor_after = after;

@@ -183,6 +183,8 @@ static __always_inline void mg_event_fill(struct mg_event *e, enum mg_event_kind
 			e->entry_ns = r->entry_ns;
 	}
 	mg_inode_name(inode, e->name, sizeof(e->name), &e->name_len);
+	if (!BPF_CORE_READ(inode, __i_nlink))
+		e->flags |= MG_EVF_UNLINKED;
 }
 
 /*

@@ -91,6 +91,10 @@ enum mg_event_kind {
 						 * I_NEW: loaded from disk, initialised), or its state
 						 * could not be read: the set is not a change after a
 						 * query (include/mg_rules.h) */
+#define MG_EVF_UNLINKED		(1U << 6)	/* the inode had no link left at the event (i_nlink 0:
+						 * unlinked while open, or an O_TMPFILE not yet
+						 * linked): its name is the one it had, as the
+						 * "(deleted)" of /proc/PID/fd */
 
 /*
  * The kernel's condition for a fine-grained stamp (fs/inode.c

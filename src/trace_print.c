@@ -80,6 +80,7 @@ static void print_json_event(struct trace_state *t, const struct mg_event *e, in
 	json_object_set_new(o, "gen", json_integer(e->gen));
 	json_object_set_new(o, "name", mg_json_name(e->name, name_len));
 	json_object_set_new(o, "name_truncated", json_boolean(name_cut));
+	json_object_set_new(o, "unlinked", json_boolean(e->flags & MG_EVF_UNLINKED));
 	if (e->kind == MG_EV_CTIME_SWAP || e->kind == MG_EV_CTIME_SKIP || e->kind >= MG_EV_FLOOR_SWAP)
 		json_object_set_new(o, "entry_mono_ns", e->entry_ns ?
 				    json_integer((json_int_t)e->entry_ns) : json_null());
@@ -154,7 +155,7 @@ void trace_on_event(void *ctx, const struct mg_event *e)
 /* One event as a text line of mg_out. */
 static void print_text_event(struct trace_state *t, const struct mg_event *e, int64_t real)
 {
-	char tm[32], det[160], name[4 * MG_NAME_LEN + 8], comm[4 * 16 + 8], dev[MG_KDEV_STRLEN];
+	char tm[32], det[160], name[4 * MG_NAME_LEN + 24], comm[4 * 16 + 8], dev[MG_KDEV_STRLEN];
 	size_t comm_len, name_len;
 	bool comm_cut, name_cut;
 
@@ -194,6 +195,8 @@ static void print_text_event(struct trace_state *t, const struct mg_event *e, in
 	event_names(e, &comm_len, &comm_cut, &name_len, &name_cut);
 	mg_text_escape(comm, sizeof(comm), e->comm, comm_len, comm_cut);
 	mg_text_escape(name, sizeof(name), e->name, name_len, name_cut);
+	if (name[0] && (e->flags & MG_EVF_UNLINKED))
+		strcat(name, " (deleted)");	/* as /proc/PID/fd; room kept above */
 	fprintf(mg_out, "%s %3u %7u %-15s %-13s %-7s %-10llu %-16s %s\n", tm, e->cpu, e->tgid, comm,
 	       trace_kind_names[e->kind], mg_kdev_str(e->dev, dev), (unsigned long long)e->ino,
 	       name[0] ? name : "-", det);

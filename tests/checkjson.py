@@ -748,6 +748,20 @@ def check_interrupted(c, r, sig, verdict, status=None):
                 f"{r.get('command_status_from_signal')}")
 
 
+def check_trace_unlinked(c, objs, gone, kept):
+    """trace --json of a file written and stat'ed, unlinked while open, written and fstat'ed
+    again (ino gone), beside one never unlinked (ino kept): gone's first event is not
+    unlinked and its last is; kept's never are."""
+    ev = [o for o in objs if o.get("type") == "event"]
+    g = [o for o in ev if o["ino"] == gone]
+    k = [o for o in ev if o["ino"] == kept]
+    c.check(len(g) >= 2 and g[0]["unlinked"] is False and g[-1]["unlinked"] is True,
+            f"unlinked while open: first event linked, last unlinked "
+            f"({[(o['event'], o['unlinked']) for o in g]})")
+    c.check(k and all(o["unlinked"] is False for o in k),
+            f"never unlinked: every event linked ({[(o['event'], o['unlinked']) for o in k]})")
+
+
 def check_trace_dev(c, objs, dev, n):
     """N events, every one on device DEV (the kernel's s_dev)."""
     ev = events_of(objs)
@@ -1256,6 +1270,15 @@ def selftest_host(results):
     run("trace-filter: another file", check_trace_filter, seq, 8, "mgtestA", 5)
     run("trace-tids: one thread where two are wanted", check_trace_tids, seq, "f", 2)
     run("trace-tids: two threads", check_trace_tids, seq + [ev("stat", tid=43)], "f", 2, want_fail=False)
+    ul = [ev("ctime_swap", unlinked=False), ev("stat", unlinked=False), ev("ctime_swap", unlinked=True),
+          ev("ctime_swap", ino=8, unlinked=False)]
+    run("trace-unlinked: linked, then unlinked", check_trace_unlinked, ul, 9, 8, want_fail=False)
+    for label, mut in (("never marked", lambda s: s[2].update(unlinked=False)),
+                       ("marked from the start", lambda s: s[0].update(unlinked=True)),
+                       ("the kept file marked", lambda s: s[3].update(unlinked=True))):
+        bad = cp(ul)
+        mut(bad)
+        run("trace-unlinked: " + label, check_trace_unlinked, bad, 9, 8)
     words = "stat@0:5:9 ctime_swap@0:5:9 stat@0:5:9 ctime_swap@0:5:9 stat@0:5:9"
     run("trace-events: the sequence", check_trace_events, seq, "t", words, want_fail=False)
     run("trace-events: another sequence", check_trace_events, seq, "t", words.replace("stat@", "x@", 1))
@@ -1778,6 +1801,7 @@ HOST_CMDS = {
         pids=int(opt(a, "--pids")) if "--pids" in a else None),
     "trace-summary": lambda c, a: check_trace_summary(c, load_lines(a[0]), a[1], a[2:]),
     "workload-dir": lambda c, a: check_workload_dir(c, first_report(a[0]), a[1], a[2]),
+    "trace-unlinked": lambda c, a: check_trace_unlinked(c, load_lines(a[0]), int(a[1]), int(a[2])),
     "trace-dev": lambda c, a: check_trace_dev(c, load_lines(a[0]), a[1], int(a[2])),
     "interrupted": lambda c, a: check_interrupted(c, first_report(a[0]), a[1], a[2],
                                                   *[int(x) for x in a[3:4]]),

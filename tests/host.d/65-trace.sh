@@ -69,6 +69,18 @@ v = s.get("path_replaced_untraced")
 print(("ok  " if v and v.endswith(":" + sys.argv[2]) else "FAIL") + f" trace --path, renamed over: path_replaced_untraced {v}, the new inode {sys.argv[2]}")' \
 	"$T/rp.json" "$new" > "$T/rp.chk" 2>&1
 tally trace-path-replaced "$T/rp.chk"
+# a file unlinked while open: its later events are marked unlinked (JSON) and "(deleted)" (text),
+# a file never unlinked never is (the checks can fail: tests/checkjson.py selftest)
+mkdir -p "$T/ul" && echo a > "$T/ul/gone" && echo a > "$T/ul/kept"
+gone=$(stat -c %i "$T/ul/gone") kept=$(stat -c %i "$T/ul/kept")
+ulw="import os, sys; d = sys.argv[1]; f = os.open(d + '/gone', os.O_WRONLY); os.write(f, b'x'); os.stat(d + '/gone'); \
+os.unlink(d + '/gone'); os.write(f, b'y'); os.fstat(f); k = os.open(d + '/kept', os.O_WRONLY); os.write(k, b'z'); os.fstat(k)"
+$MG trace --json -o "$T/ul.json" -- python3 -c "$ulw" "$T/ul" > /dev/null 2>&1
+python3 tests/checkjson.py trace-unlinked "$T/ul.json" "$gone" "$kept" > "$T/ul.chk" 2>&1; tally trace-unlinked "$T/ul.chk"
+echo a > "$T/ul/gone"
+$MG trace -o "$T/ul.txt" --path "$T/ul/gone" -- python3 -c "$ulw" "$T/ul" > /dev/null 2>&1
+grep -q ' gone (deleted) ' "$T/ul.txt" && ok "trace text: an unlinked file's name is followed by (deleted)" \
+	|| bad "trace text lacks 'gone (deleted)': $(cat "$T/ul.txt")"
 $MG trace --path "$T/rp/f" -- sh -c "echo d >> '$T/rp/f'" > /dev/null 2> "$T/rp2.err"
 grep -q 'now names another inode' "$T/rp2.err" && bad "trace --path written in place: a replaced note" \
 	|| ok "trace --path written in place: no replaced note"
