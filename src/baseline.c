@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "escape.h"
+#include <sys/stat.h>
 #include "baseline.h"
+#include "report.h"
 
 void mg_workload_id_free(struct mg_workload_id *id)
 {
@@ -30,6 +32,41 @@ static bool get_u64(json_t *o, const char *key, uint64_t *v)
 		return false;
 	*v = (uint64_t)json_integer_value(n);
 	return true;
+}
+
+/*
+ * What makes a report no baseline, though it has figures: another schema
+ * version than this mgtrace writes, a figure that is negative or not finite
+ * (every figure is a count over a count or over seconds: 0 to below 1e15), or
+ * a test hook that
+ * faked the run's events (test_hook). -EINVAL with err set; 0 otherwise.
+ */
+static int check_report(const char *path, json_t *root, const struct mg_figures *f, char *err,
+			size_t errlen)
+{
+	json_t *sv = json_object_get(root, "schema_version");
+	int i;
+
+	if (!json_is_integer(sv) || json_integer_value(sv) != MG_SCHEMA_VERSION) {
+		snprintf(err, errlen, "baseline '%s' has schema_version %s%lld, this mgtrace reads %d",
+			 path, json_is_integer(sv) ? "" : "(none) ",
+			 json_is_integer(sv) ? (long long)json_integer_value(sv) : 0LL,
+			 MG_SCHEMA_VERSION);
+		return -EINVAL;
+	}
+	for (i = 0; i < MG_F_NR; i++)
+		if (f->f[i].have && !(f->f[i].value >= 0 && f->f[i].value < 1e15)) {
+			snprintf(err, errlen, "baseline '%s' has %s %g, which no run gives (a figure is "
+				 "a count per count or per second: >= 0 and below 1e15)", path,
+				 mg_figure_name(i), f->f[i].value);
+			return -EINVAL;
+		}
+	if (json_object_get(root, "test_hook")) {
+		snprintf(err, errlen, "baseline '%s' is of a run under a test hook (test_hook: its "
+			 "events were faked), not a measurement", path);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* The identity of the workload of report root into id; -EINVAL with err set when it has none. */
@@ -83,13 +120,17 @@ int mg_baseline_load(const char *path, struct mg_figures *out, struct mg_workloa
 	int i, found = 0, ret;
 
 	memset(out, 0, sizeof(*out));
-	root = json_load_file(path, JSON_DISABLE_EOF_CHECK, &je);
+	/* one report, and nothing after it: two reports run together are no baseline */
+	root = json_load_file(path, 0, &je);
 	if (!root) {
+		struct stat st;
 		FILE *f = fopen(path, "re");
 		int e = f ? EINVAL : errno;
 
 		if (f)
 			fclose(f);
+		if (e == EINVAL && !stat(path, &st) && S_ISDIR(st.st_mode))
+			e = EISDIR;
 		if (e == EINVAL)
 			snprintf(err, errlen, "baseline '%s' is not JSON: %s (line %d)", path, je.text,
 				 je.line);
@@ -107,19 +148,26 @@ int mg_baseline_load(const char *path, struct mg_figures *out, struct mg_workloa
 	}
 	for (i = 0; i < MG_F_NR; i++) {
 		json_t *v = json_object_get(figo, mg_figure_name(i));
+		json_t *u = json_object_get(json_object_get(root, "floor_figures_unavailable"),
+					    mg_figure_name(i));
 
 		if (json_is_number(v)) {
 			out->f[i].have = true;
 			out->f[i].value = json_number_value(v);
 			found++;
 		} else {
-			snprintf(out->f[i].why, sizeof(out->f[i].why), "unavailable in the baseline");
+			snprintf(out->f[i].why, sizeof(out->f[i].why), "unavailable in the baseline%s%s",
+				 json_is_string(u) ? ": " : "", json_is_string(u) ? json_string_value(u) : "");
 		}
 	}
 	if (!found) {
 		snprintf(err, errlen, "baseline '%s' has no floor figure", path);
 		json_decref(root);
 		return -EINVAL;
+	}
+	if ((ret = check_report(path, root, out, err, errlen))) {
+		json_decref(root);
+		return ret;
 	}
 	ret = load_id(path, root, &tmp, err, errlen);
 	json_decref(root);

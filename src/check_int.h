@@ -46,6 +46,7 @@ struct check_opts {
 	double limit[MG_F_NR];		/* absolute thresholds (--max-*); < 0: off (default) */
 	const char *baseline;		/* --baseline FILE */
 	double baseline_factor;
+	bool factor_given;		/* --baseline-factor was given (it needs --baseline) */
 	struct mg_figures base;		/* its figures */
 	char baseline_warn[700];	/* why its figures may differ (kernel, filesystem); "": none */
 };

@@ -230,6 +230,8 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 		json_object_set_new(j, "pass", g->result < 0 ? json_null() : json_boolean(g->result));
 		if (!cs->fig.f[i].have)
 			json_object_set_new(j, "unavailable", json_string(cs->fig.f[i].why));
+		else if (g->result < 0 && g->why[0])
+			json_object_set_new(j, "not_evaluated", json_string(g->why));
 		json_array_append_new(a, j);
 	}
 	json_object_set_new(o, "gates", a);

@@ -31,7 +31,8 @@ static int usage(FILE *f, int code)
 		"                          --threads and --rate; any duration); another workload\n"
 		"                          is refused (exit 2), another kernel or filesystem noted\n"
 		"      --baseline-factor F allowed growth: baseline * F + slack (default 2; slack 0.02,\n"
-		"                          or 1000/s for floor_swaps_per_sec)\n"
+		"                          1000/s for floor_swaps_per_sec, 0.1 for\n"
+		"                          floor_cmpxchg_fail_ratio); needs --baseline\n"
 		"  --max-floor-swap-ratio R        floor_swaps / ctime_updates\n"
 		"  --max-fine-stamp-ratio R        fine_stamps / ctime_updates\n"
 		"  --max-floor-swaps-per-sec N     floor_swaps per second\n"
@@ -122,6 +123,7 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 		case O_BASE: o->baseline = optarg; break;
 		case O_FACTOR:
 			errno = 0;
+			o->factor_given = true;
 			o->baseline_factor = strtod(optarg, &end);
 			if (!*optarg || *end || errno || !(o->baseline_factor >= 1) ||
 			    isinf(o->baseline_factor))
@@ -179,6 +181,9 @@ int check_baseline_open(struct check_opts *o)
 	int r;
 
 	o->baseline_warn[0] = 0;
+	if (!o->baseline && o->factor_given)
+		return mg_err(MG_EXIT_USAGE, "check: --baseline-factor without --baseline gates "
+			      "nothing (a CI job meant to gate would pass unchecked)");
 	if (!o->baseline)
 		return MG_EXIT_OK;
 	if ((r = mg_baseline_load(o->baseline, &o->base, &base, e, sizeof(e))))

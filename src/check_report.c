@@ -77,8 +77,7 @@ void check_gate_text(const struct check_state *cs, int i, char *buf, size_t len)
 	if (g->have_base && n < len)
 		snprintf(buf + n, len - n, "%s%.6g %s %.6g allowed (baseline %.6g x %g + %g)",
 			 n ? "; " : "", v, v > g->allowed ? ">" : "<=", g->allowed, g->base,
-			 cs->o.baseline_factor, i == MG_F_SWAPS_PER_SEC ? MG_BASELINE_SLACK_PER_SEC :
-			 MG_BASELINE_SLACK);
+			 cs->o.baseline_factor, mg_baseline_slack(i));
 }
 
 /*
@@ -365,8 +364,9 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 			continue;
 		}
 		if (g->result < 0) {
-			fprintf(f, "%-6s %-30s %.6g (%s, derived), no gate\n", "-", mg_figure_name(i),
-				cs->fig.f[i].value, mg_figure_formula(i));
+			fprintf(f, "%-6s %-30s %.6g (%s, derived), %s\n", g->why[0] ? "?" : "-",
+				mg_figure_name(i), cs->fig.f[i].value, mg_figure_formula(i),
+				g->why[0] ? g->why : "no gate");
 			continue;
 		}
 		check_gate_text(cs, i, buf, sizeof(buf));
@@ -408,7 +408,7 @@ static void gate_expected(const struct check_state *cs, int i, char *buf, size_t
 	if (g->have_base && n < len)
 		n += snprintf(buf + n, len - n, "%s <= %.6g (baseline %.6g x %g + %g)",
 			      g->limit >= 0 ? " and" : "", g->allowed, g->base, cs->o.baseline_factor,
-			      i == MG_F_SWAPS_PER_SEC ? MG_BASELINE_SLACK_PER_SEC : MG_BASELINE_SLACK);
+			      mg_baseline_slack(i));
 	if (n < len)
 		snprintf(buf + n, len - n, ", got %.6g", v);
 }
@@ -445,8 +445,8 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 		tc[n].name = mg_figure_name(i);
 		tc[n].kinds[0] = tc[n].kinds[1] = -1;
 		if (g->result < 0)
-			snprintf(tc[n].skip, sizeof(tc[n].skip), "%s", g->limit >= 0 || g->have_base ?
-				 g->why : "no gate set");
+			snprintf(tc[n].skip, sizeof(tc[n].skip), "%s", g->why[0] ? g->why :
+				 "no gate set");
 		else if (!g->result)
 			gate_expected(cs, i, tc[n].fail, sizeof(tc[n].fail));
 	}

@@ -61,6 +61,12 @@ void mg_figures_from_report(struct mg_figures *out, const struct mg_report *rep)
 	}
 }
 
+double mg_baseline_slack(enum mg_figure f)
+{
+	return f == MG_F_SWAPS_PER_SEC ? MG_BASELINE_SLACK_PER_SEC :
+	       f == MG_F_FAIL_RATIO ? MG_BASELINE_SLACK_CMPXCHG : MG_BASELINE_SLACK;
+}
+
 int mg_gates_eval(struct mg_gate gates[MG_F_NR], const struct mg_figures *now,
 		  const double limits[MG_F_NR], const struct mg_figures *base, double factor)
 {
@@ -77,9 +83,13 @@ int mg_gates_eval(struct mg_gate gates[MG_F_NR], const struct mg_figures *now,
 		if (base && base->f[i].have) {
 			g->have_base = true;
 			g->base = base->f[i].value;
-			g->allowed = g->base * factor + (i == MG_F_SWAPS_PER_SEC ?
-							 MG_BASELINE_SLACK_PER_SEC : MG_BASELINE_SLACK);
+			g->allowed = g->base * factor + mg_baseline_slack(i);
 			any = true;
+		} else if (base) {
+			/* asked for, and not evaluated: said, never a gate silently off */
+			snprintf(g->why, sizeof(g->why), "no baseline gate: %s", base->f[i].why);
+			if (limits[i] < 0)
+				continue;
 		}
 		if (!any)
 			continue;

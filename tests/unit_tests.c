@@ -1824,13 +1824,13 @@ static void test_baseline_workload(void)
 	{
 		char text[400];
 
-		snprintf(text, sizeof(text), "{\"type\":\"check\",\"kernel_release\":\"6.18.0\","
+		snprintf(text, sizeof(text), "{\"schema_version\":1,\"type\":\"check\",\"kernel_release\":\"6.18.0\","
 			 "\"workload\":\"command\",\"command\":%s,\"duration_s\":0.01,"
 			 "\"floor_figures\":{\"floor_swaps_per_sec\":5}}\n", s);
 		write_tmp(pc, text);
 	}
 	free(s);
-	write_tmp(pb, "{\"type\":\"check\",\"kernel_release\":\"6.18.0\",\"workload\":\"built-in\","
+	write_tmp(pb, "{\"schema_version\":1,\"type\":\"check\",\"kernel_release\":\"6.18.0\",\"workload\":\"built-in\","
 		  "\"workload_dir\":{\"dev\":\"0:39\",\"mount\":null,\"fs\":\"tmpfs\"},"
 		  "\"workload_params\":{\"threads\":2,\"files_per_thread\":2,\"rate_per_thread\":20000},"
 		  "\"duration_s\":3.0,\"floor_figures\":{\"floor_swaps_per_update\":0.4}}\n");
@@ -2050,7 +2050,7 @@ static void test_verdict(void)
 	/* baseline files */
 	fd = mkstemp(path);
 	f = fdopen(fd, "w");
-	fprintf(f, "{\"type\":\"check\",\"workload\":\"built-in\",\"floor_figures\":"
+	fprintf(f, "{\"schema_version\":1,\"type\":\"check\",\"workload\":\"built-in\",\"floor_figures\":"
 		   "{\"floor_swaps_per_update\":0.25,\"floor_swaps_per_sec\":12.5}}\n");
 	fclose(f);
 	CHECK(EQ(mg_baseline_load(path, &base, &bid, err, sizeof(err)), 0) &&
@@ -2065,12 +2065,60 @@ static void test_verdict(void)
 	CHECK(EQ(mg_baseline_load(path, &base, &bid, err, sizeof(err)), -EINVAL),
 	      "verdict: a stat report is refused as a baseline: %s", err);
 	f = fopen(path, "w");
-	fprintf(f, "{\"type\":\"check\",\"floor_figures\":{\"floor_swaps_per_sec\":1}}\n");
+	fprintf(f, "{\"schema_version\":1,\"type\":\"check\",\"floor_figures\":{\"floor_swaps_per_sec\":1}}\n");
 	fclose(f);
 	CHECK(EQ(mg_baseline_load(path, &base, &bid, err, sizeof(err)), -EINVAL) &&
 	      strstr(err, "does not record its workload"),
 	      "verdict: a check report without its workload is refused: %s", err);
+	{	/* what makes a report no baseline: each refused in one line, the good one loads */
+		static const struct { const char *text, *why; } bad[] = {
+			{ "{\"schema_version\":2,\"type\":\"check\",\"workload\":\"built-in\","
+			  "\"floor_figures\":{\"floor_swaps_per_sec\":1}}\n", "schema_version 2" },
+			{ "{\"type\":\"check\",\"workload\":\"built-in\","
+			  "\"floor_figures\":{\"floor_swaps_per_sec\":1}}\n", "schema_version (none)" },
+			{ "{\"schema_version\":1,\"type\":\"check\",\"workload\":\"built-in\","
+			  "\"floor_figures\":{\"floor_swaps_per_sec\":-1}}\n", "floor_swaps_per_sec -1" },
+			{ "{\"schema_version\":1,\"type\":\"check\",\"workload\":\"built-in\","
+			  "\"floor_figures\":{\"floor_swaps_per_sec\":1e300}}\n", "1e+300" },
+			{ "{\"schema_version\":1,\"type\":\"check\",\"workload\":\"built-in\","
+			  "\"test_hook\":\"x\",\"floor_figures\":{\"floor_swaps_per_sec\":1}}\n", "test hook" },
+			{ "{\"schema_version\":1,\"type\":\"check\",\"workload\":\"built-in\","
+			  "\"floor_figures\":{\"floor_swaps_per_sec\":1}}\n{\"type\":\"check\"}\n",
+			  "is not JSON" },
+		};
+		size_t k;
+
+		for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+			f = fopen(path, "w");
+			fputs(bad[k].text, f);
+			fclose(f);
+			CHECK(EQ(mg_baseline_load(path, &base, &bid, err, sizeof(err)), -EINVAL) &&
+			      strstr(err, bad[k].why) && !strchr(err, '\n'),
+			      "baseline: refused, case %zu (want '%s'): %s", k, bad[k].why, err);
+		}
+		f = fopen(path, "w");
+		fputs("{\"schema_version\":1,\"type\":\"check\",\"workload\":\"built-in\","
+		      "\"floor_figures\":{\"floor_swaps_per_sec\":1,\"floor_cmpxchg_fail_ratio\":null},"
+		      "\"floor_figures_unavailable\":{\"floor_cmpxchg_fail_ratio\":\"no fine stamps\"}}\n", f);
+		fclose(f);
+		ASSERT_EQ(mg_baseline_load(path, &base, &bid, err, sizeof(err)), 0,
+			  "baseline: a report with a null figure loads: %s", err);
+		mg_workload_id_free(&bid);
+		mg_gates_eval(g, &now, off, &base, 2);
+		CHECK(EQ(g[MG_F_FAIL_RATIO].result, -1) &&
+		      strstr(g[MG_F_FAIL_RATIO].why, "no baseline gate: unavailable in the baseline: "
+			     "no fine stamps") && EQ(g[MG_F_SWAPS_PER_SEC].result, 0),
+		      "baseline: a figure null in the baseline says why it is not gated (%s)",
+		      g[MG_F_FAIL_RATIO].why);
+		CHECK(GT(mg_baseline_slack(MG_F_FAIL_RATIO), 0.099) &&
+		      LT(mg_baseline_slack(MG_F_SWAPS_PER_UPDATE), 0.021),
+		      "baseline: the cmpxchg-failure ratio has its own slack (0.1), the others 0.02");
+	}
 	unlink(path);
+	ASSERT_EQ(mkdir(path, 0700), 0, "baseline: a directory made to be refused");
+	CHECK(EQ(mg_baseline_load(path, &base, &bid, err, sizeof(err)), -EISDIR),
+	      "baseline: a directory is -EISDIR: %s", err);
+	rmdir(path);
 	CHECK(EQ(mg_baseline_load(path, &base, &bid, err, sizeof(err)), -ENOENT),
 	      "verdict: a missing baseline is -ENOENT: %s", err);
 	test_baseline_workload();

@@ -51,6 +51,8 @@ $MG check --json -o "$T/cf.json" -- false > /dev/null 2>&1; rc=$?
 	|| bad "check -- false: exit $rc"
 badcase "check: unwritable --junit is refused before the run" 2 "cannot open" $MG check --junit /proc/x -d 0.2
 badcase "check: missing --dir" 2 "cannot use --dir" $MG check -D /nonexistent
+badcase "check: --baseline-factor without --baseline" 2 "without --baseline gates nothing" \
+	$MG check --baseline-factor 2 -d 0.2
 # a --dir on a filesystem without FS_MGTIME (ramfs) is refused: its timestamps are all
 # coarse-grained, a PASS there would check nothing (the kernel says so: no fill_mg_cmtime);
 # the must-pass direction is check-ext4 above (and every --dir run on tmpfs, xfs, btrfs)
