@@ -463,12 +463,29 @@ static void kprobe_link_misses(struct kp_missed *t, size_t n)
 	}
 }
 
+/* True when name is one of the NULL-terminated names (NULL: none is). */
+static bool named(const char *const *names, const char *name)
+{
+	for (; names && *names; names++)
+		if (!strcmp(*names, name))
+			return true;
+	return false;
+}
+
 uint64_t mg_obj_recursion_misses(const struct bpf_object *obj, char *detail, size_t len)
+{
+	return mg_obj_misses_split(obj, NULL, detail, len, NULL, NULL, 0);
+}
+
+uint64_t mg_obj_misses_split(const struct bpf_object *obj, const char *const *apart,
+			     char *detail, size_t len, uint64_t *apart_total, char *apart_detail,
+			     size_t alen)
 {
 	struct kp_missed kp[64];
 	struct bpf_program *prog;
 	uint64_t total = 0;
-	size_t n = detail ? strlen(detail) : 0, nkp = 0, i;
+	size_t n = detail ? strlen(detail) : 0, an = apart_detail ? strlen(apart_detail) : 0;
+	size_t nkp = 0, i;
 
 	if (!obj)
 		return 0;
@@ -488,6 +505,14 @@ uint64_t mg_obj_recursion_misses(const struct bpf_object *obj, char *detail, siz
 	for (i = 0; i < nkp; i++) {
 		if (!kp[i].missed)
 			continue;
+		if (named(apart, kp[i].name)) {
+			*apart_total += kp[i].missed;
+			if (apart_detail && an < alen)
+				an += snprintf(apart_detail + an, alen - an, "%s%s(probe missed)=%llu",
+					       an ? " " : "", kp[i].name,
+					       (unsigned long long)kp[i].missed);
+			continue;
+		}
 		total += kp[i].missed;
 		if (detail && n < len)
 			n += snprintf(detail + n, len - n, "%s%s(probe missed)=%llu", n ? " " : "",
@@ -500,6 +525,14 @@ uint64_t mg_obj_recursion_misses(const struct bpf_object *obj, char *detail, siz
 
 		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &ilen) || !info.recursion_misses)
 			continue;
+		if (named(apart, bpf_program__name(prog))) {
+			*apart_total += info.recursion_misses;
+			if (apart_detail && an < alen)
+				an += snprintf(apart_detail + an, alen - an, "%s%s=%llu", an ? " " : "",
+					       bpf_program__name(prog),
+					       (unsigned long long)info.recursion_misses);
+			continue;
+		}
 		total += info.recursion_misses;
 		if (detail && n < len)
 			n += snprintf(detail + n, len - n, "%s%s=%llu", n ? " " : "",

@@ -180,6 +180,14 @@ struct mg_link_info_kprobe {
  */
 struct bpf_object;
 uint64_t mg_obj_recursion_misses(const struct bpf_object *obj, char *detail, size_t len);
+/*
+ * The same, with the misses of the programs named in apart (NULL-terminated) added to
+ * *apart_total and described in apart_detail instead: programs whose skipped runs the
+ * caller knows cannot hide an event (they only leave a decision undecided).
+ */
+uint64_t mg_obj_misses_split(const struct bpf_object *obj, const char *const *apart,
+			     char *detail, size_t len, uint64_t *apart_total, char *apart_detail,
+			     size_t alen);
 
 /* Detach and unload; safe on a closed or failed session. */
 void mg_session_close(struct mg_session *s);

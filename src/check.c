@@ -55,8 +55,8 @@ static int record_op(void *ctx, int thread, int file, uint64_t t0, uint64_t t1,
 	static __thread uint32_t tid;
 	static __thread char comm[16];
 	struct check_state *cs = ctx;
+	struct mg_op op;
 	uint32_t dev;
-	size_t i;
 
 	if (!tid) {
 		tid = (uint32_t)gettid();
@@ -66,16 +66,11 @@ static int record_op(void *ctx, int thread, int file, uint64_t t0, uint64_t t1,
 	}
 	if (mg_kdev_from_user(st->st_dev, &dev))
 		return EOVERFLOW;
-	i = atomic_fetch_add_explicit(&cs->nops, 1, memory_order_relaxed);
-	if (i >= MAX_OPS) {
-		cs->ops_capped = true;
-		return 0;
-	}
-	cs->ops[i] = (struct mg_op){ .start_ns = t0, .end_ns = t1, .ctime = ts_of(&st->st_ctim),
-				     .mtime = ts_of(&st->st_mtim), .ino = st->st_ino,
-				     .dev = dev, .thread = (uint32_t)thread, .tid = tid,
-				     .cpu = (uint32_t)sched_getcpu() };
-	memcpy(cs->ops[i].comm, comm, sizeof(comm));
+	op = (struct mg_op){ .start_ns = t0, .end_ns = t1, .ctime = ts_of(&st->st_ctim),
+			     .mtime = ts_of(&st->st_mtim), .ino = st->st_ino, .dev = dev,
+			     .thread = (uint32_t)thread, .tid = tid, .cpu = (uint32_t)sched_getcpu() };
+	memcpy(op.comm, comm, sizeof(comm));
+	check_order_record(cs, thread, &op);
 	return 0;
 }
 
@@ -118,8 +113,7 @@ static int workload_start(struct check_state *cs)
 	char why[300];
 	int err;
 
-	cs->ops = calloc(MAX_OPS, sizeof(*cs->ops));
-	if (!cs->ops)
+	if (check_order_start(cs, cs->o.threads))
 		return mg_err(MG_EXIT_FAIL, "out of memory");
 	if ((err = mg_wl_start(&cs->wl, &o, why, sizeof(why))))
 		return mg_err(err == -ENOMEM || err == -EAGAIN ? MG_EXIT_FAIL : MG_EXIT_ENV,
@@ -131,7 +125,17 @@ static int workload_start(struct check_state *cs)
 
 static int workload_finish(struct check_state *cs)
 {
-	int err = cs->wl_started ? mg_wl_finish(&cs->wl) : 0;
+	int err;
+
+	/* the threads may wait on a full ring for their last modifications: keep taking */
+	if (cs->wl_started) {
+		mg_wl_stop(&cs->wl);
+		while (mg_wl_running(&cs->wl)) {
+			check_order_consume(cs, false);
+			usleep(1000);
+		}
+	}
+	err = cs->wl_started ? mg_wl_finish(&cs->wl) : 0;
 
 	cs->wl_started = false;
 	return err;
@@ -223,6 +227,8 @@ static int event_loop(struct check_state *cs)
 		feed_pending(cs, false);
 		if ((err = mg_events_consume(&cs->ev)) < 0)
 			return mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
+		if (check_order_consume(cs, false))
+			return mg_err(MG_EXIT_FAIL, "out of memory judging cross-file ordering");
 		/* forget inodes gone when the map fills (judged in BPF) */
 		mg_judge_collect(&cs->judge, cs->run.sess.skel, cs->run.sess.nr_cpus);
 		if (mg_run_wait(&cs->run, &zero))	/* a signal (run.stop_sig) or COMMAND's end */
@@ -258,16 +264,25 @@ static void decide(struct check_state *cs, struct mg_verdict *v)
 
 	/* a signal before the planned end (the built-in workload's duration, COMMAND's own exit) */
 	cs->interrupt_why[0] = 0;
-	if (r->stop_sig)
+	if (r->stop_sig) {
+		struct mg_cmd_end ce = {
+			.abandoned = r->child_abandoned, .signal = r->child_signal,
+			.status = r->child_status,
+			.after_stop_s = r->child_end_ns > r->stop_ns ?
+					(double)(r->child_end_ns - r->stop_ns) / 1e9 : 0.0,
+		};
+
 		mg_verdict_interrupt_text(cs->interrupt_why, sizeof(cs->interrupt_why),
 					  mg_signal_name(r->stop_sig), r->stop_ns > r->first.t_ns ?
 					  (double)(r->stop_ns - r->first.t_ns) / 1e9 : 0.0,
-					  cs->o.argv ? -1.0 : cs->o.duration);
+					  cs->o.argv ? -1.0 : cs->o.duration, cs->o.argv ? &ce : NULL);
+	}
 	cs->status_from_signal = cs->o.argv && mg_run_status_from_stop(r);
 	in = (struct mg_verdict_in){
 		.faults = mg_checker_faults(cs->chk), .gates_failed = cs->gates_failed,
 		.gates_unknown = cs->gates_unknown, .command = cs->o.argv != NULL,
-		.command_status = cs->run.child_status, .lost = st->lost,
+		.command_status = cs->run.child_status, .command_signal = cs->run.child_signal,
+		.lost = st->lost,
 		.untracked = st->untracked_events, .events = st->events, .missed = st->missed,
 		.max_inodes = cs->o.max_inodes, .ringbuf_bytes = cs->o.ringbuf_bytes,
 		.not_followed = mg_judge_tree_not_followed(&cs->judge),
@@ -329,7 +344,7 @@ static void cleanup(struct check_state *cs)
 	mg_checker_free(cs->chk);
 	mg_judge_free(&cs->judge);
 	free(cs->pending);
-	free(cs->ops);
+	check_order_free(cs);
 	cs->out = NULL;
 	if (cs->junit)
 		fclose(cs->junit);
@@ -503,14 +518,20 @@ int cmd_check(int argc, char **argv)
 	mg_checker_lost(cs.chk, lost);
 	/* runs the kernel skipped (recursion_misses): events neither delivered nor counted lost */
 	cs.missed_detail[0] = 0;
+	cs.undeciding_detail[0] = 0;
 	mg_checker_missed(cs.chk, mg_session_recursion_misses(&cs.run.sess, cs.missed_detail,
 							      sizeof(cs.missed_detail)) +
-			  (cs.floor.skel ? mg_obj_recursion_misses(cs.floor.skel->obj,
-								   cs.missed_detail,
-								   sizeof(cs.missed_detail)) : 0));
-	if (!cs.o.argv)
-		cs.order_violations = mg_order_check(cs.chk, cs.ops,
-						     atomic_load(&cs.nops) < MAX_OPS ? atomic_load(&cs.nops) : MAX_OPS);
+			  (cs.floor.skel ? mg_obj_misses_split(cs.floor.skel->obj,
+							       mg_floor_undeciding_progs,
+							       cs.missed_detail,
+							       sizeof(cs.missed_detail),
+							       &cs.undeciding_misses,
+							       cs.undeciding_detail,
+							       sizeof(cs.undeciding_detail)) : 0));
+	if (!cs.o.argv && check_order_consume(&cs, true)) {
+		ret = mg_err(MG_EXIT_FAIL, "check: out of memory judging cross-file ordering");
+		goto out;
+	}
 	if (mg_report_build(&rep, &cs.run.cfg, &cs.run.first, &cs.run.cur)) {
 		ret = mg_err(MG_EXIT_FAIL, "out of memory");
 		goto out;

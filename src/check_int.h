@@ -27,7 +27,16 @@
 #include "verdict.h"
 #include "workload.h"
 
-#define MAX_OPS (4u << 20)		/* ordering observations kept (about 200 MB at most) */
+/* Modifications a workload thread may record ahead of the event loop (88 bytes each). */
+#define CHECK_RING_OPS 4096
+
+/* One workload thread's modifications on their way to the ordering judge (check_order.c). */
+struct check_ring {
+	_Atomic uint64_t head;		/* appended so far (the workload thread writes it) */
+	_Atomic uint64_t tail;		/* taken so far (the event loop writes it) */
+	_Atomic uint64_t last_end;	/* end_ns of the latest appended; 0: none yet */
+	struct mg_op ops[CHECK_RING_OPS];
+};
 #define MG_BATCH_EVENTS 65536	/* events consumed before the loop checks signals again */
 #define CHECK_WL_FILES 2		/* files per thread of the built-in workload */
 
@@ -57,18 +66,20 @@ struct check_state {
 	struct mg_checker *chk;
 	struct mg_events ev;		/* the ring buffer (events.c) */
 	FILE *out;
-	/* built-in workload (workload.c); its threads record ordering observations */
+	/* built-in workload (workload.c); its threads hand their modifications to the
+	 * ordering judge (check_order.c) */
 	struct mg_workload wl;
 	bool wl_started;
-	struct mg_op *ops;
-	atomic_size_t nops;
-	bool ops_capped;
+	struct check_ring *rings;	/* one per workload thread */
+	uint64_t nrings;
+	struct mg_order *order;		/* the cross-file-ordering judge (order.c) */
+	atomic_bool order_failed;	/* it ran out of memory: the threads stop waiting on it */
 	uint64_t order_violations;
 	/* clock watch */
 	struct mg_event *pending;	/* events newer than the last clock sample, held back */
 	size_t npending;		/* at most MG_BATCH_EVENTS */
 	/* a signal ended the run before its planned end (mg_verdict_interrupt_text); "": none */
-	char interrupt_why[200];
+	char interrupt_why[320];
 	bool status_from_signal;	/* COMMAND's status is that signal's (mg_run_status_from_stop) */
 	FILE *junit;			/* --junit, opened before the run */
 	const char *wl_fs;		/* mg_fs_name() of the built-in workload's directory */
@@ -81,6 +92,10 @@ struct check_state {
 	char floor_why[400];		/* why the floor invariants are not checked ("": they are) */
 	char floor_read_why[120];	/* why "floor moves forward" alone is not ("": it is) */
 	char missed_detail[400];	/* "prog=n ..." of programs whose runs were skipped */
+	/* skipped runs that can only leave a fine stamp undecided (mg_floor_undeciding_progs):
+	 * counted and said, not inconclusive */
+	uint64_t undeciding_misses;
+	char undeciding_detail[200];
 	struct mg_floor floor;		/* bpf/floor.bpf.c, with a function-probe backend */
 	struct mg_judge judge;		/* the ctime events judged in BPF (tp_btf: judge.c) */
 };
@@ -112,5 +127,17 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 		      const struct mg_verdict *v);
 /* The JUnit XML suite to cs->junit, which it closes. Returns 0 or MG_EXIT_FAIL. */
 int check_write_junit(struct check_state *cs, const struct mg_verdict *v);
+
+/* check_order.c: the built-in workload's modifications to the ordering judge. */
+/* The judge and one ring per workload thread; 0 or -ENOMEM. */
+int check_order_start(struct check_state *cs, uint64_t threads);
+/* A workload thread (index thread) appends op; waits while its ring is full. */
+void check_order_record(struct check_state *cs, int thread, const struct mg_op *op);
+/*
+ * The event loop takes what the rings hold and judges what it can (all of it when
+ * final, after the threads were joined). 0 or -ENOMEM.
+ */
+int check_order_consume(struct check_state *cs, bool final);
+void check_order_free(struct check_state *cs);
 
 #endif

@@ -71,7 +71,10 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 	if (cs->o.argv) {
 		/* the same encoding --baseline compares (baseline.c) */
 		json_object_set_new(o, "command", mg_argv_json(cs->o.argv));
-		json_object_set_new(o, "command_status", json_integer(cs->run.child_status));
+		json_object_set_new(o, "command_status", cs->run.child_abandoned ? json_null() :
+				    json_integer(cs->run.child_status));
+		json_object_set_new(o, "command_signal", cs->run.child_signal ?
+				    json_string(mg_signal_name(cs->run.child_signal)) : json_null());
 		json_object_set_new(o, "command_status_from_signal",
 				    json_boolean(cs->status_from_signal));
 	}
@@ -129,6 +132,10 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 	json_object_set_new(o, "judged", jd);
 	json_object_set_new(o, "lost_events", json_integer((json_int_t)st->lost));
 	json_object_set_new(o, "missed_bpf_runs", json_integer((json_int_t)st->missed));
+	json_object_set_new(o, "missed_bpf_runs_undeciding", json_integer((json_int_t)cs->undeciding_misses));
+	if (cs->undeciding_misses)
+		json_object_set_new(o, "missed_bpf_runs_undeciding_by_program",
+				    mg_json_cstr(cs->undeciding_detail));
 	if (st->missed)
 		json_object_set_new(o, "missed_bpf_runs_by_program", mg_json_cstr(cs->missed_detail));
 	json_object_set_new(o, "floor_probes", cs->floor.skel ? json_string(cs->floor.probe) :
@@ -184,10 +191,14 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 				    json_integer((json_int_t)st->undecided[i]));
 		json_object_set_new(inv, mg_violation_name(i), k);
 	}
-	if (!cs->o.argv)
-		json_object_set_new(inv, "ordering_modifications",
-				    json_integer((json_int_t)(atomic_load(&cs->nops) < MAX_OPS ?
-							      atomic_load(&cs->nops) : MAX_OPS)));
+	if (!cs->o.argv && cs->order) {
+		uint64_t taken, judged;
+		size_t held;
+
+		mg_order_counts(cs->order, &taken, &judged, &held);
+		json_object_set_new(inv, "ordering_modifications", json_integer((json_int_t)judged));
+		json_object_set_new(inv, "ordering_modifications_held_peak", json_integer((json_int_t)held));
+	}
 	json_object_set_new(o, "invariants", inv);
 	a = json_array();
 	{

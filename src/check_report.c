@@ -63,6 +63,22 @@ const char *mg_benign_why(enum mg_benign_kind k)
 	return k < MG_B_NR_KINDS ? benign[k].why : "?";
 }
 
+/*
+ * What the run covers, for the text report and JUnit: judging is system-wide unless
+ * --tree, and the counters, floor figures and gates are always the kernel's global
+ * counts (two CI jobs on one machine see each other's events there).
+ */
+static const char *check_scope_text(const struct check_state *cs)
+{
+	return cs->o.tree ?
+	       "judging: COMMAND's process tree (--tree, below); counters, floor figures and "
+	       "gates: system-wide (the kernel's counters are global: other processes' updates "
+	       "count too)" :
+	       "system-wide: every process's timestamp events are judged, not only the "
+	       "workload's (--tree narrows judging to COMMAND's tree), and the counters, floor "
+	       "figures and gates are the kernel's global counts";
+}
+
 /* One line for a gate: "0.31 <= 0.7 (limit)", "0.9 > 0.47 allowed (baseline 0.3 x 1.5 + 0.01)". */
 void check_gate_text(const struct check_state *cs, int i, char *buf, size_t len)
 {
@@ -270,7 +286,7 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 	fputs(", ", f);
 	if (cs->o.argv)
 		mg_text_fput(f, cs->o.argv[0], strlen(cs->o.argv[0]), false);
-	fprintf(f, "%s workload\n", cs->o.argv ? "" : "built-in");
+	fprintf(f, "%s workload\nscope: %s\n", cs->o.argv ? "" : "built-in", check_scope_text(cs));
 	if (!cs->o.argv && cs->wl.have_dir_dev) {
 		mlen = mg_kdev_mount(cs->wl.dir_dev, mnt, sizeof(mnt));
 		fprintf(f, "workload directory: dev %s, mounted on ", mg_kdev_str(cs->wl.dir_dev, dev));
@@ -310,6 +326,10 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 		fprintf(f, "BPF program runs skipped by the kernel (recursion_misses): %llu (%s): "
 			"their events were never seen\n", (unsigned long long)st->missed,
 			cs->missed_detail);
+	if (cs->undeciding_misses)
+		fprintf(f, "floor probe runs skipped at a coarse call's return: %llu (%s): each can "
+			"only leave its fine stamp undecided (counted there), not inconclusive\n",
+			(unsigned long long)cs->undeciding_misses, cs->undeciding_detail);
 	fprintf(f, "not faults (outside the kernel's contract, or races the events cannot decide):\n");
 	for (i = 0; i < MG_B_NR_KINDS; i++)
 		fprintf(f, "  %-30s %10llu  %s\n", mg_benign_name(i),
@@ -342,10 +362,13 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 				fprintf(f, ", %llu undecided (near a clock step of their size)",
 					(unsigned long long)und);
 		}
-		if (l->kinds[0] == MG_V_ORDER)
-			fprintf(f, " in %zu modifications%s",
-				atomic_load(&cs->nops) < MAX_OPS ? atomic_load(&cs->nops) : MAX_OPS,
-				cs->ops_capped ? " (recording capped)" : "");
+		if (l->kinds[0] == MG_V_ORDER && cs->order) {
+			uint64_t taken, judged;
+			size_t held;
+
+			mg_order_counts(cs->order, &taken, &judged, &held);
+			fprintf(f, " in %llu modifications", (unsigned long long)judged);
+		}
 		if (l->kinds[0] == MG_V_FLOOR_BACKWARD)
 			fprintf(f, " in %llu floor reads", (unsigned long long)st->floor_checked);
 		if (l->kinds[0] == MG_V_FINE_UNNEEDED)
@@ -376,13 +399,18 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 	/* so are the run's own end and COMMAND's status (JUnit): one line per FAIL */
 	if (cs->interrupt_why[0])
 		fprintf(f, "%-6s %-30s %s\n", "INTR", "workload ran to its end", cs->interrupt_why);
-	if (cs->o.argv && cs->status_from_signal)
+	if (cs->o.argv && cs->run.child_abandoned)
+		fprintf(f, "%-6s %-30s not judged: COMMAND did not end (no exit status)\n", "-",
+			"COMMAND succeeds");
+	else if (cs->o.argv && cs->status_from_signal)
 		fprintf(f, "%-6s %-30s not judged: exit status %d is from %s, which interrupted "
 			"the run\n", "-", "COMMAND succeeds", cs->run.child_status,
 			mg_signal_name(cs->run.child_status - 128));
 	else if (cs->o.argv)
-		fprintf(f, "%-6s %-30s exit status %d (expected 0)\n", cs->run.child_status ?
-			"FAIL" : "PASS", "COMMAND succeeds", cs->run.child_status);
+		fprintf(f, "%-6s %-30s exit status %d%s%s (expected 0)\n", cs->run.child_status ?
+			"FAIL" : "PASS", "COMMAND succeeds", cs->run.child_status,
+			cs->run.child_signal ? ", killed by " : "",
+			cs->run.child_signal ? mg_signal_name(cs->run.child_signal) : "");
 	vs = mg_checker_reports(cs->chk, &n);
 	for (i = 0; i < n; i++) {
 		put_violation(f, cs, &vs[i], false, -1);
@@ -436,8 +464,10 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 		if (lines[i].na)
 			snprintf(tc[n].skip, sizeof(tc[n].skip), "%s", lines[i].na);
 		else if (line_sum(st, &lines[i], NULL))
-			snprintf(tc[n].fail, sizeof(tc[n].fail), "expected 0 violations, got %llu",
-				 (unsigned long long)line_sum(st, &lines[i], NULL));
+			snprintf(tc[n].fail, sizeof(tc[n].fail), "expected 0 violations, got %llu%s",
+				 (unsigned long long)line_sum(st, &lines[i], NULL), cs->judge.sum.lost ?
+				 " (some not listed below: violation records were lost to a full ring "
+				 "buffer, raise --ringbuf-size; the count is exact)" : "");
 	}
 	for (i = 0; i < MG_F_NR; i++, n++) {
 		const struct mg_gate *g = &cs->gates[i];
@@ -453,13 +483,18 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 	if (cs->o.argv) {
 		tc[n].name = "COMMAND succeeds";
 		tc[n].kinds[0] = tc[n].kinds[1] = -1;
-		if (cs->status_from_signal)
+		if (cs->run.child_abandoned)
+			snprintf(tc[n].skip, sizeof(tc[n].skip), "COMMAND did not end, not even "
+				 "after SIGKILL: no exit status");
+		else if (cs->status_from_signal)
 			snprintf(tc[n].skip, sizeof(tc[n].skip), "exit status %d is from %s, which "
 				 "interrupted the run", cs->run.child_status,
 				 mg_signal_name(cs->run.child_status - 128));
 		else if (cs->run.child_status)
-			snprintf(tc[n].fail, sizeof(tc[n].fail), "expected exit status 0, got %d",
-				 cs->run.child_status);
+			snprintf(tc[n].fail, sizeof(tc[n].fail), "expected exit status 0, got %d%s%s%s",
+				 cs->run.child_status, cs->run.child_signal ? " (killed by " : "",
+				 cs->run.child_signal ? mg_signal_name(cs->run.child_signal) : "",
+				 cs->run.child_signal ? ")" : "");
 		n++;
 	}
 	for (i = 0; i < n; i++) {
@@ -474,7 +509,7 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 	/* what was checked: external bytes, escaped as in text output (docs/json.md "Strings") */
 	fprintf(f, "  <properties>\n    <property name=\"kernel_release\" value=\"");
 	mg_xml_fput(f, cs->run.env.release, strlen(cs->run.env.release));
-	fprintf(f, "\"/>\n");
+	fprintf(f, "\"/>\n    <property name=\"scope\" value=\"%s\"/>\n", check_scope_text(cs));
 	for (i = 0; cs->o.argv && cs->o.argv[i]; i++) {
 		fprintf(f, "    <property name=\"command[%d]\" value=\"", i);
 		mg_xml_fput(f, cs->o.argv[i], strlen(cs->o.argv[i]));

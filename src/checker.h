@@ -259,11 +259,36 @@ struct mg_op {
 
 /*
  * Invariant 3: for every pair where op A ended before op B began, B's ctime and
- * mtime are equal to or later than A's. Sorts ops in place (O(n log n)); calls
- * mg_checker_add() for each violating B (against the latest-stamped earlier A),
- * with A's start and B's end as the observation times.
- * Returns the number of violations.
+ * mtime are equal to or later than A's. Judged as ops are taken (order.c), in
+ * memory for the ops around the frontier rather than the run: each violating B
+ * goes to mg_checker_add() (against the latest-stamped A that ended before B
+ * began), with A's start and B's end as the observation times.
  */
-uint64_t mg_order_check(struct mg_checker *c, struct mg_op *ops, size_t n);
+struct mg_order;
+
+/* A new, empty judge; NULL when out of memory. */
+struct mg_order *mg_order_new(void);
+void mg_order_free(struct mg_order *o);
+
+/* Take one op (copied), in any order. 0 or -ENOMEM. */
+int mg_order_add(struct mg_order *o, const struct mg_op *op);
+
+/*
+ * Judge, in order of start, every op taken whose start is at most frontier_ns
+ * (the caller's promise: every op that ends at or before frontier_ns has been
+ * taken) and whose end is at most sampled_ns (the clock steps are recorded up
+ * to then, as for events; UINT64_MAX for both at the end of the run). *found
+ * is the number of violations added. 0, or -ENOMEM (then ops were lost: the
+ * caller must not call the invariant checked).
+ */
+int mg_order_run(struct mg_order *o, struct mg_checker *c, uint64_t frontier_ns,
+		 uint64_t sampled_ns, uint64_t *found);
+
+/* Ops taken, judged, and the most held at once (pending and not yet folded). */
+void mg_order_counts(const struct mg_order *o, uint64_t *taken, uint64_t *judged,
+		     size_t *held_peak);
+
+/* All of ops at once (tests): the number of violations, or -ENOMEM. */
+int64_t mg_order_check(struct mg_checker *c, const struct mg_op *ops, size_t n);
 
 #endif

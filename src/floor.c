@@ -189,6 +189,10 @@ int mg_floor_lost(const struct mg_floor *f, int nr_cpus, uint64_t *lost)
 	return 0;
 }
 
+const char *const mg_floor_undeciding_progs[] = {
+	"fe_floor_coarse_exit", "kp_floor_coarse_entry", "kp_floor_coarse_exit", NULL,
+};
+
 void mg_floor_close(struct mg_floor *f)
 {
 	floor_bpf__destroy(f->skel);

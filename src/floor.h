@@ -56,4 +56,13 @@ int mg_floor_lost(const struct mg_floor *f, int nr_cpus, uint64_t *lost);
 /* Detach and unload; safe on a closed or failed object. */
 void mg_floor_close(struct mg_floor *f);
 
+/*
+ * The programs of floor.bpf.c whose skipped runs cannot hide an event or a violation
+ * (NULL-terminated): the capture at the coarse call's return. A run skipped there
+ * (another task's program preempted on the CPU: recursion_misses, or a kprobe miss)
+ * leaves that call's coarse_exits at 0, and its fine stamp, if any, is reported
+ * undecided (counted in fine_stamps_undecided), never decided on a wrong state.
+ */
+extern const char *const mg_floor_undeciding_progs[];
+
 #endif

@@ -1,26 +1,123 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * order.c - invariant 3, cross-file ordering, on user-space observations of
- * the built-in workload (see mg_order_check() in checker.h): whenever one
+ * the built-in workload (see struct mg_order in checker.h): whenever one
  * modification ended before another began, the later one's ctime and mtime
  * are equal or later (Documentation/filesystems/multigrain-ts.rst).
+ *
+ * Judged as the workload runs, in bounded memory. Each op is judged when it
+ * is the earliest-starting op taken, and every op that can end before it
+ * began has been taken (its start is at most the frontier the caller gives):
+ * it is then compared with the latest stamps of the ops that ended before it
+ * began, which were folded into two maxima when the judged ops' starts passed
+ * their ends. An op is held from when it is taken until it is folded, so what
+ * is held is the ops around the frontier, not the run.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "checker.h"
 
-static int by_start(const void *a, const void *b)
-{
-	const struct mg_op *x = a, *y = b;
+/* A binary min-heap of ops, by start (by_end false) or by end. */
+struct heap {
+	struct mg_op *v;
+	size_t n, cap;
+	bool by_end;
+};
 
-	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+struct mg_order {
+	struct heap pending;		/* taken, not judged yet: by start */
+	struct heap ended;		/* judged, not folded yet: by end */
+	bool have_c, have_m;
+	struct mg_op maxc, maxm;	/* the folded ops with the latest ctime and mtime */
+	uint64_t taken, judged, found;
+	size_t held_peak;
+};
+
+static uint64_t key(const struct heap *h, size_t i)
+{
+	return h->by_end ? h->v[i].end_ns : h->v[i].start_ns;
 }
 
-static int by_end(const void *a, const void *b)
+static void swap_ops(struct mg_op *a, struct mg_op *b)
 {
-	const struct mg_op *x = *(const struct mg_op *const *)a, *y = *(const struct mg_op *const *)b;
+	struct mg_op t = *a;
 
-	return x->end_ns < y->end_ns ? -1 : x->end_ns > y->end_ns;
+	*a = *b;
+	*b = t;
+}
+
+static int heap_push(struct heap *h, const struct mg_op *op)
+{
+	size_t i;
+
+	if (h->n == h->cap) {
+		size_t cap = h->cap ? h->cap * 2 : 1024;
+		struct mg_op *v = realloc(h->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		h->v = v;
+		h->cap = cap;
+	}
+	i = h->n++;
+	h->v[i] = *op;
+	while (i && key(h, (i - 1) / 2) > key(h, i)) {
+		swap_ops(&h->v[i], &h->v[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	return 0;
+}
+
+/* Remove the top (the heap is not empty). */
+static void heap_pop(struct heap *h)
+{
+	size_t i = 0;
+
+	h->v[0] = h->v[--h->n];
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < h->n && key(h, l) < key(h, m))
+			m = l;
+		if (r < h->n && key(h, r) < key(h, m))
+			m = r;
+		if (m == i)
+			break;
+		swap_ops(&h->v[i], &h->v[m]);
+		i = m;
+	}
+}
+
+struct mg_order *mg_order_new(void)
+{
+	struct mg_order *o = calloc(1, sizeof(*o));
+
+	if (o)
+		o->ended.by_end = true;
+	return o;
+}
+
+void mg_order_free(struct mg_order *o)
+{
+	if (!o)
+		return;
+	free(o->pending.v);
+	free(o->ended.v);
+	free(o);
+}
+
+int mg_order_add(struct mg_order *o, const struct mg_op *op)
+{
+	int err = heap_push(&o->pending, op);
+	size_t held = o->pending.n + o->ended.n;
+
+	if (err)
+		return err;
+	o->taken++;
+	if (held > o->held_peak)
+		o->held_peak = held;
+	return 0;
 }
 
 static void order_violation(struct mg_checker *c, const struct mg_op *a, const struct mg_op *b,
@@ -44,39 +141,69 @@ static void order_violation(struct mg_checker *c, const struct mg_op *a, const s
 	mg_checker_add(c, &v);
 }
 
-uint64_t mg_order_check(struct mg_checker *c, struct mg_op *ops, size_t n)
+int mg_order_run(struct mg_order *o, struct mg_checker *c, uint64_t frontier_ns,
+		 uint64_t sampled_ns, uint64_t *found)
 {
-	const struct mg_op **ends, *maxc = NULL, *maxm = NULL;
-	uint64_t found = 0;
-	size_t i, j = 0;
+	uint64_t n = 0;
 
-	if (!n)
-		return 0;
-	ends = malloc(n * sizeof(*ends));
-	if (!ends)
-		return 0;
-	qsort(ops, n, sizeof(*ops), by_start);
-	for (i = 0; i < n; i++)
-		ends[i] = &ops[i];
-	qsort(ends, n, sizeof(*ends), by_end);
-	for (i = 0; i < n; i++) {
-		const struct mg_op *b = &ops[i];
+	while (o->pending.n) {
+		struct mg_op b = o->pending.v[0];
 
-		/* every op that completed before b began */
-		for (; j < n && ends[j]->end_ns < b->start_ns; j++) {
-			if (!maxc || mg_ts_cmp(ends[j]->ctime, maxc->ctime) > 0)
-				maxc = ends[j];
-			if (!maxm || mg_ts_cmp(ends[j]->mtime, maxm->mtime) > 0)
-				maxm = ends[j];
+		if (b.start_ns > frontier_ns || b.end_ns > sampled_ns)
+			break;
+		heap_pop(&o->pending);
+		/* every op that completed before b began: all taken (b.start <= frontier) */
+		while (o->ended.n && o->ended.v[0].end_ns < b.start_ns) {
+			const struct mg_op *a = &o->ended.v[0];
+
+			if (!o->have_c || mg_ts_cmp(a->ctime, o->maxc.ctime) > 0) {
+				o->maxc = *a;
+				o->have_c = true;
+			}
+			if (!o->have_m || mg_ts_cmp(a->mtime, o->maxm.mtime) > 0) {
+				o->maxm = *a;
+				o->have_m = true;
+			}
+			heap_pop(&o->ended);
 		}
-		if (maxc && mg_ts_cmp(b->ctime, maxc->ctime) < 0) {
-			order_violation(c, maxc, b, "ctime");
-			found++;
-		} else if (maxm && mg_ts_cmp(b->mtime, maxm->mtime) < 0) {
-			order_violation(c, maxm, b, "mtime");
-			found++;
+		if (o->have_c && mg_ts_cmp(b.ctime, o->maxc.ctime) < 0) {
+			order_violation(c, &o->maxc, &b, "ctime");
+			n++;
+		} else if (o->have_m && mg_ts_cmp(b.mtime, o->maxm.mtime) < 0) {
+			order_violation(c, &o->maxm, &b, "mtime");
+			n++;
+		}
+		o->judged++;
+		if (heap_push(&o->ended, &b)) {
+			*found = n;
+			o->found += n;
+			return -ENOMEM;
 		}
 	}
-	free(ends);
-	return found;
+	*found = n;
+	o->found += n;
+	return 0;
+}
+
+void mg_order_counts(const struct mg_order *o, uint64_t *taken, uint64_t *judged,
+		     size_t *held_peak)
+{
+	*taken = o->taken;
+	*judged = o->judged;
+	*held_peak = o->held_peak;
+}
+
+int64_t mg_order_check(struct mg_checker *c, const struct mg_op *ops, size_t n)
+{
+	struct mg_order *o = mg_order_new();
+	uint64_t found;
+	size_t i;
+	int err = o ? 0 : -ENOMEM;
+
+	for (i = 0; !err && i < n; i++)
+		err = mg_order_add(o, &ops[i]);
+	if (!err)
+		err = mg_order_run(o, c, UINT64_MAX, UINT64_MAX, &found);
+	mg_order_free(o);
+	return err ? err : (int64_t)found;
 }

@@ -109,7 +109,9 @@ bool mg_run_status_from_stop(const struct mg_run *r)
 {
 	int n = r->child_status - 128;
 
-	return r->child_done && n > 0 && n < 64 && (r->stop_sigs & 1ull << n);
+	/* the stop signal passed on, or the SIGKILL a second one sent (forward_stop()) */
+	return r->child_done && n > 0 && n < 64 && ((r->stop_sigs & 1ull << n) ||
+		(r->stops_forwarded > 1 && r->child_signal == SIGKILL));
 }
 
 const char *mg_signal_name(int sig)
@@ -276,13 +278,40 @@ int mg_run_start(struct mg_run *r)
 	return 0;
 }
 
-static int status_code(int st)
+/* COMMAND reaped with wait status st: its exit code (128+N for signal N), its signal. */
+static void reaped(struct mg_run *r, int st)
 {
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return MG_EXIT_FAIL;
+	r->child_signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+	r->child_status = WIFEXITED(st) ? WEXITSTATUS(st) :
+			  WIFSIGNALED(st) ? 128 + WTERMSIG(st) : MG_EXIT_FAIL;
+	r->child_done = true;
+	r->child_end_ns = mg_now_ns();
+}
+
+/*
+ * A stop signal while COMMAND runs: pass it on and let COMMAND end (then
+ * summarise); a second one kills COMMAND; a third gives up on a COMMAND that
+ * SIGKILL did not end (blocked in the kernel: a frozen filesystem, a dead NFS
+ * server). Returns 1 when the run ends now.
+ */
+static int forward_stop(struct mg_run *r, int sig)
+{
+	switch (r->stops_forwarded++) {
+	case 0:
+		kill(r->child, sig);
+		return 0;
+	case 1:
+		fprintf(stderr, "mgtrace: %s again: COMMAND (pid %d) has not ended; sending it "
+			"SIGKILL (a third signal ends the run without waiting for it)\n",
+			mg_signal_name(sig), (int)r->child);
+		kill(r->child, SIGKILL);
+		return 0;
+	default:
+		fprintf(stderr, "mgtrace: COMMAND (pid %d) has not ended after SIGKILL (blocked in "
+			"the kernel?): the run ends without its exit status\n", (int)r->child);
+		r->child_abandoned = true;
+		return 1;
+	}
 }
 
 int mg_run_wait(struct mg_run *r, const struct timespec *timeout)
@@ -305,8 +334,7 @@ int mg_run_wait(struct mg_run *r, const struct timespec *timeout)
 	sig = timeout ? sigtimedwait(&r->sigs, &si, timeout) : sigwaitinfo(&r->sigs, &si);
 	if (sig == SIGCHLD) {
 		if (r->child && !r->child_done && waitpid(r->child, &st, WNOHANG) == r->child) {
-			r->child_status = status_code(st);
-			r->child_done = true;
+			reaped(r, st);
 			return 1;
 		}
 		return 0;
@@ -314,9 +342,9 @@ int mg_run_wait(struct mg_run *r, const struct timespec *timeout)
 	if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
 		mg_out_stop(sig);	/* output that blocks from now on is abandoned in time */
 		note_stop(r, sig);
-		if (!r->child || r->child_done)
+		if (!r->child || r->child_done || r->child_abandoned)
 			return 1;
-		kill(r->child, sig);	/* let COMMAND end, then summarise */
+		return forward_stop(r, sig);
 	}
 	return 0;
 }
@@ -333,11 +361,11 @@ void mg_run_end_child(struct mg_run *r)
 {
 	int st;
 
-	if (!r->child || r->child_done)
+	if (!r->child || r->child_done || r->child_abandoned)
 		return;
 	kill(r->child, SIGTERM);
 	if (waitpid(r->child, &st, 0) == r->child)
-		r->child_status = status_code(st);
+		reaped(r, st);
 	r->child_done = true;
 }
 
@@ -461,20 +489,24 @@ bool mg_run_end_child_within(struct mg_run *r, int ms)
 {
 	int st, i;
 
-	if (!r->child || r->child_done)
+	if (!r->child || r->child_done || r->child_abandoned)
 		return false;
 	kill(r->child, SIGTERM);
 	for (i = 0; i <= ms / 10; i++) {
 		if (waitpid(r->child, &st, WNOHANG) == r->child) {
-			r->child_status = status_code(st);
-			r->child_done = true;
+			reaped(r, st);
 			return false;
 		}
 		usleep(10000);
 	}
 	kill(r->child, SIGKILL);	/* stuck, maybe writing to the output we abandoned */
-	if (waitpid(r->child, &st, 0) == r->child)
-		r->child_status = status_code(st);
-	r->child_done = true;
+	for (i = 0; i <= ms / 10; i++) {	/* SIGKILL waits for a task blocked in the kernel */
+		if (waitpid(r->child, &st, WNOHANG) == r->child) {
+			reaped(r, st);
+			return true;
+		}
+		usleep(10000);
+	}
+	r->child_abandoned = true;
 	return true;
 }

@@ -35,7 +35,15 @@ struct mg_run {
 	int exec_fd;			/* the child's exec: EOF on success, else its errno */
 	int exec_err;			/* errno of COMMAND's failed exec (mg_run_start), or 0 */
 	int child_status;		/* COMMAND's exit code (128+N for signal N) */
+	int child_signal;		/* the signal that killed COMMAND (WTERMSIG), or 0: it
+					 * exited, maybe with a status above 128 of its own */
 	bool child_done;
+	uint64_t child_end_ns;		/* when COMMAND was reaped, CLOCK_MONOTONIC ns; 0: not */
+	/* Stop signals passed on while COMMAND ran (mg_run_wait): the first is sent as it
+	 * came, the second as SIGKILL, and a third ends the run without waiting for a
+	 * COMMAND stuck in the kernel (child_abandoned: no status, never reaped here). */
+	int stops_forwarded;
+	bool child_abandoned;
 	sigset_t sigs, oldmask;		/* SIGINT, SIGTERM, SIGHUP, SIGCHLD: blocked, taken synchronously */
 	bool sigs_blocked;		/* mg_run_block_signals() ran */
 	/* The first SIGINT, SIGTERM or SIGHUP taken (mg_run_wait, mg_run_stop_pending) before
@@ -82,7 +90,8 @@ int mg_run_stop_pending(struct mg_run *r);
 
 /*
  * True when COMMAND's exit status is one a stop signal taken before COMMAND ended
- * would give: killed by signal N, or exited 128+N (a shell's way), N in stop_sigs.
+ * would give: killed by signal N, or exited 128+N (a shell's way), N in stop_sigs; or
+ * killed by the SIGKILL a second stop signal sent (mg_run_wait()).
  */
 bool mg_run_status_from_stop(const struct mg_run *r);
 

@@ -108,14 +108,25 @@ int mg_gates_eval(struct mg_gate gates[MG_F_NR], const struct mg_figures *now,
 }
 
 void mg_verdict_interrupt_text(char *buf, size_t len, const char *signame, double after_s,
-			       double planned_s)
+			       double planned_s, const struct mg_cmd_end *cmd)
 {
-	if (planned_s >= 0)
+	const char *a;
+
+	if (planned_s >= 0 || !cmd)
 		snprintf(buf, len, "interrupted by %s after %.2f s of %g s: the workload did not run "
 			 "to its end", signame, after_s, planned_s);
-	else
-		snprintf(buf, len, "interrupted by %s after %.2f s: COMMAND did not run to its end",
+	else if (cmd->abandoned)
+		snprintf(buf, len, "interrupted by %s after %.2f s: COMMAND did not end, not even "
+			 "after SIGKILL (blocked in the kernel?); the run ended without its status",
 			 signame, after_s);
+	else if (cmd->signal)
+		snprintf(buf, len, "interrupted by %s after %.2f s: COMMAND was killed by SIG%s "
+			 "%.2f s later and did not run to its end", signame, after_s,
+			 (a = sigabbrev_np(cmd->signal)) ? a : "?", cmd->after_stop_s);
+	else
+		snprintf(buf, len, "interrupted by %s after %.2f s: COMMAND, sent the signal, exited "
+			 "%.2f s later with status %d: whether it cut its work short is not known",
+			 signame, after_s, cmd->after_stop_s, cmd->status);
 }
 
 /*
@@ -163,8 +174,13 @@ void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in)
 		/* a workload that failed cannot vouch for anything: CI must see it */
 		v->code = MG_EXIT_FAIL;
 		v->word = "FAIL";
-		snprintf(v->reason, sizeof(v->reason), "COMMAND exited with status %d%s%s",
-			 in->command_status, sep, intr);
+		if (in->command_signal)
+			snprintf(v->reason, sizeof(v->reason), "COMMAND was killed by SIG%s (status "
+				 "%d)%s%s", sigabbrev_np(in->command_signal) ?
+				 sigabbrev_np(in->command_signal) : "?", in->command_status, sep, intr);
+		else
+			snprintf(v->reason, sizeof(v->reason), "COMMAND exited with status %d%s%s",
+				 in->command_status, sep, intr);
 	} else if (in->interrupted) {
 		/* a window cut short vouches for less than was asked: never a pass (CI timeouts) */
 		v->code = MG_EXIT_INCONCLUSIVE;

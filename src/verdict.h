@@ -96,6 +96,7 @@ struct mg_verdict_in {
 	int gates_unknown;		/* gates set but not evaluated */
 	bool command;			/* a COMMAND was the workload */
 	int command_status;		/* its exit status (0: success) */
+	int command_signal;		/* the signal that killed it (command_status 128+N), or 0 */
 	uint64_t lost, untracked, events;
 	uint64_t lock_failed;		/* events not judged: their inode lock failed */
 	uint64_t step_undecided;	/* violations near a clock step of their size */
@@ -125,13 +126,24 @@ struct mg_verdict {
  */
 void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in);
 
+/* How COMMAND ended after the run's stop signal was passed on to it (check -- COMMAND). */
+struct mg_cmd_end {
+	bool abandoned;			/* not even SIGKILL ended it: the run gave up (no status) */
+	int signal;			/* the signal that killed it, or 0: it exited */
+	int status;			/* its exit code (128+N when killed by signal N) */
+	double after_stop_s;		/* seconds from the stop signal to its end */
+};
+
 /*
  * The line for a run a signal ended early: "interrupted by SIGINT after 0.15 s of 5 s: the
- * workload did not run to its end" (the built-in workload: planned_s its duration), or
- * "... after 1.50 s: COMMAND did not run to its end" (planned_s < 0). after_s: seconds
- * from the run's start to the signal.
+ * workload did not run to its end" (the built-in workload: planned_s its duration, cmd
+ * NULL), or for COMMAND (planned_s < 0) what became of it: "... after 1.50 s: COMMAND was
+ * killed by SIGINT 0.01 s later and did not run to its end", "...: COMMAND, sent the
+ * signal, exited 8.70 s later with status 0: whether it cut its work short is not known",
+ * or that it did not end even after SIGKILL. after_s: seconds from the run's start to the
+ * signal.
  */
 void mg_verdict_interrupt_text(char *buf, size_t len, const char *signame, double after_s,
-			       double planned_s);
+			       double planned_s, const struct mg_cmd_end *cmd);
 
 #endif

@@ -34,12 +34,21 @@ const char *mg_fs_name(const char *dir)
 	}
 }
 
-static void file_path(const struct mg_workload *wl, int thread, int file, char *buf, size_t len)
+/* A file's name in the directory: "shared-f<i>" or "t<thread>-f<i>". */
+static void file_name(const struct mg_workload *wl, int thread, int file, char *buf, size_t len)
 {
 	if (wl->o.shared)
-		snprintf(buf, len, "%s/shared-f%d", wl->dir, file + 1);
+		snprintf(buf, len, "shared-f%d", file + 1);
 	else
-		snprintf(buf, len, "%s/t%d-f%d", wl->dir, thread, file + 1);
+		snprintf(buf, len, "t%d-f%d", thread, file + 1);
+}
+
+static void file_path(const struct mg_workload *wl, int thread, int file, char *buf, size_t len)
+{
+	char name[64];
+
+	file_name(wl, thread, file, name, sizeof(name));
+	snprintf(buf, len, "%s/%s", wl->dir, name);
 }
 
 /* Sleep until iteration n of a thread that started at start is due. */
@@ -174,6 +183,7 @@ int mg_wl_start(struct mg_workload *wl, const struct mg_wl_opts *o, char *err, s
 	int e;
 
 	memset(wl, 0, sizeof(*wl));
+	wl->pfd = wl->dfd = -1;
 	wl->o = *o;
 	if (!o->threads || !o->files || o->files > MG_WL_MAX_FILES || o->nsteps < 1 ||
 	    o->nsteps > MG_WL_MAX_STEPS) {
@@ -190,6 +200,10 @@ int mg_wl_start(struct mg_workload *wl, const struct mg_wl_opts *o, char *err, s
 	if (!o->parent && !private_mounts() &&
 	    !mount(o->prefix, wl->dir, "tmpfs", MS_NOSUID | MS_NODEV, "size=16m,mode=0700"))
 		wl->mounted = true;
+	/* removed through these at the end, so a lazy umount of its filesystem during the run
+	 * does not leave the directory behind (its path then names another one, or none) */
+	wl->pfd = open(parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	wl->dfd = open(wl->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	wl->have_dir_dev = !stat(wl->dir, &st) && !mg_kdev_from_user(st.st_dev, &wl->dir_dev);
 	if (o->dir_ready && (e = o->dir_ready(wl->dir, o->ctx, err, errlen)) < 0) {
 		mg_wl_finish(wl);
@@ -228,7 +242,8 @@ bool mg_wl_running(struct mg_workload *wl)
 
 int mg_wl_finish(struct mg_workload *wl)
 {
-	char path[4200];
+	char name[64];
+	const char *base = strrchr(wl->dir, '/');
 	uint64_t i;
 	int err = 0;
 
@@ -237,17 +252,25 @@ int mg_wl_finish(struct mg_workload *wl)
 		pthread_join(wl->t[i].tid, NULL);
 		if (wl->t[i].err && !err)
 			err = wl->t[i].err;
-		for (int f = 0; f < (int)wl->o.files; f++) {
-			file_path(wl, (int)i, f, path, sizeof(path));
-			unlink(path);	/* shared: the first thread's pass removes it, ENOENT after */
+		for (int f = 0; wl->dfd >= 0 && f < (int)wl->o.files; f++) {
+			file_name(wl, (int)i, f, name, sizeof(name));
+			/* shared: the first thread's pass removes it, ENOENT after */
+			unlinkat(wl->dfd, name, 0);
 		}
 	}
 	wl->nthreads = 0;
 	if (wl->mounted)
 		umount2(wl->dir, MNT_DETACH);
 	wl->mounted = false;
-	if (wl->dir[0])
+	if (wl->dfd >= 0)
+		close(wl->dfd);
+	if (wl->dir[0] && base && wl->pfd >= 0)
+		unlinkat(wl->pfd, base + 1, AT_REMOVEDIR);
+	else if (wl->dir[0])
 		rmdir(wl->dir);
+	if (wl->pfd >= 0)
+		close(wl->pfd);
+	wl->dfd = wl->pfd = -1;
 	return err;
 }
 

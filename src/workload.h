@@ -82,6 +82,8 @@ struct mg_wl_thread {
 struct mg_workload {
 	struct mg_wl_opts o;
 	char dir[4096];			/* the fresh directory */
+	int pfd, dfd;			/* O_PATH fds of its parent and of itself (or of the
+					 * tmpfs mounted on it); -1: none */
 	bool mounted;			/* a tmpfs is mounted on dir */
 	bool have_dir_dev;
 	uint32_t dir_dev;		/* its kernel dev_t */

@@ -717,6 +717,26 @@ def check_workload_dir(c, r, dev, mount):
     c.check(r.get("verdict") == "PASS", f"check --dir: {r.get('verdict')} ({r.get('reason')})")
 
 
+def check_command_end(c, r, verdict, signal, pattern):
+    """A check -- COMMAND report: VERDICT; command_signal SIGNAL ("null": none); the reason
+    matches the regular expression PATTERN; command_status null exactly when COMMAND did not
+    end ("not even after SIGKILL"), else 128 + the signal's number when one killed it."""
+    c.check(r.get("verdict") == verdict, f"verdict {r.get('verdict')} (want {verdict}): {r.get('reason')}")
+    want = None if signal == "null" else signal
+    c.check("command_signal" in r and r["command_signal"] == want,
+            f"command_signal {r.get('command_signal', 'absent')} (want {want})")
+    c.check(bool(re.search(pattern, r.get("reason", ""))), f"the reason {r.get('reason')!r} "
+            f"matches {pattern!r}")
+    st = r.get("command_status", "absent")
+    if "not even after SIGKILL" in pattern:
+        c.check(st is None, f"command_status null for a COMMAND that did not end ({st})")
+    elif want:
+        num = {"SIGKILL": 9, "SIGTERM": 15, "SIGINT": 2}[want]
+        c.check(st == 128 + num, f"command_status {st} (want {128 + num})")
+    else:
+        c.check(isinstance(st, int), f"command_status an exit code ({st})")
+
+
 def check_interrupted(c, r, sig, verdict, status=None):
     """A check report of a run SIG (e.g. SIGINT; "none": no signal) ended early: VERDICT
     with its exit code; "interrupted" names SIG, after_s within planned_s (built-in), and
@@ -1270,6 +1290,20 @@ def selftest_host(results):
     run("trace-filter: another file", check_trace_filter, seq, 8, "mgtestA", 5)
     run("trace-tids: one thread where two are wanted", check_trace_tids, seq, "f", 2)
     run("trace-tids: two threads", check_trace_tids, seq + [ev("stat", tid=43)], "f", 2, want_fail=False)
+    ce = {"verdict": "INCONCLUSIVE", "command_signal": "SIGKILL", "command_status": 137,
+          "reason": "interrupted by SIGTERM after 1.00 s: COMMAND was killed by SIGKILL 0.50 s later"}
+    run("command-end: killed by the second signal", check_command_end, ce, "INCONCLUSIVE", "SIGKILL",
+        "COMMAND was killed by SIGKILL", want_fail=False)
+    for label, mut in (("no command_signal", lambda r: r.pop("command_signal")),
+                       ("said as an exit", lambda r: r.update(reason="COMMAND exited with status 137")),
+                       ("a FAIL", lambda r: r.update(verdict="FAIL"))):
+        bad = cp(ce)
+        mut(bad)
+        run("command-end: " + label, check_command_end, bad, "INCONCLUSIVE", "SIGKILL",
+            "COMMAND was killed by SIGKILL")
+    run("command-end: a status for a COMMAND that did not end", check_command_end,
+        dict(ce, command_signal=None, reason="x: not even after SIGKILL"), "INCONCLUSIVE", "null",
+        "not even after SIGKILL")
     ul = [ev("ctime_swap", unlinked=False), ev("stat", unlinked=False), ev("ctime_swap", unlinked=True),
           ev("ctime_swap", ino=8, unlinked=False)]
     run("trace-unlinked: linked, then unlinked", check_trace_unlinked, ul, 9, 8, want_fail=False)
@@ -1801,6 +1835,7 @@ HOST_CMDS = {
         pids=int(opt(a, "--pids")) if "--pids" in a else None),
     "trace-summary": lambda c, a: check_trace_summary(c, load_lines(a[0]), a[1], a[2:]),
     "workload-dir": lambda c, a: check_workload_dir(c, first_report(a[0]), a[1], a[2]),
+    "command-end": lambda c, a: check_command_end(c, first_report(a[0]), a[1], a[2], a[3]),
     "trace-unlinked": lambda c, a: check_trace_unlinked(c, load_lines(a[0]), int(a[1]), int(a[2])),
     "trace-dev": lambda c, a: check_trace_dev(c, load_lines(a[0]), a[1], int(a[2])),
     "interrupted": lambda c, a: check_interrupted(c, first_report(a[0]), a[1], a[2],

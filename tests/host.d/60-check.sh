@@ -65,6 +65,24 @@ mkdir -p "$T/ramfs" && if mount -t ramfs mgtrace-test "$T/ramfs"; then
 else
 	skip "check: --dir on ramfs" "cannot mount ramfs"
 fi
+# its filesystem lazily unmounted during the run (umount -l): the workload's directory is
+# still removed (through descriptors opened at the start), not left on the image
+if truncate -s 32M "$T/lz.img" && mkfs.ext4 -q -F "$T/lz.img" && mkdir -p "$T/lz" &&
+	mount -o loop "$T/lz.img" "$T/lz"; then
+	$MG check -d 1.5 --dir "$T/lz" > "$T/lz.out" 2>&1 & p=$!
+	sleep 0.8; umount -l "$T/lz"; wait $p; rc=$?
+	sleep 0.5
+	if mount -o loop "$T/lz.img" "$T/lz"; then
+		left=$(ls -A "$T/lz" | grep mgtrace-check)
+		[ $rc = 0 ] && [ -z "$left" ] && ok "check --dir, its filesystem lazily unmounted mid-run: PASS, nothing left on it" \
+			|| bad "check --dir, umount -l mid-run: exit $rc, left on the image: $left ($(tail -1 "$T/lz.out"))"
+		umount "$T/lz"
+	else
+		bad "check --dir, umount -l mid-run: the image cannot be mounted again"
+	fi
+else
+	skip "check: --dir lazily unmounted" "cannot make or mount an ext4 image"
+fi
 # the fine-stamp test hook is announced and named in the report even where the floor
 # invariants cannot be checked (tracepoints only: they stay unchecked, the verdict holds)
 if tracepoint_host "check: invert-fine hook where the floor is unchecked"; then

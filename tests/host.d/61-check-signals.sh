@@ -69,4 +69,44 @@ $MG check --json -o "$T/sk.json" -- sh -c 'kill -TERM $$' > /dev/null 2>&1; rc=$
 	|| bad "check -- COMMAND killed by its own SIGTERM: exit $rc (want 1)"
 python3 tests/checkjson.py interrupted "$T/sk.json" none FAIL 143 > "$T/sk.chk" 2>&1
 tally "check -- COMMAND killed by its own SIGTERM" "$T/sk.chk"
+# COMMAND killed by SIGKILL it sent itself: FAIL, and said as a kill, not as "exited 137"
+$MG check --json -o "$T/s9.json" -- sh -c 'kill -KILL $$' > /dev/null 2>&1; rc=$?
+python3 tests/checkjson.py command-end "$T/s9.json" FAIL SIGKILL "COMMAND was killed by SIGKILL \\(status 137\\)" \
+	> "$T/s9.chk" 2>&1; tally "check -- COMMAND killed by its own SIGKILL (exit $rc)" "$T/s9.chk"
+# 5. COMMAND that ignores the stop signal and runs to its own end: the report says it exited
+# after the signal, never that it "did not run to its end"; INCONCLUSIVE all the same
+ign="import signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(float(sys.argv[1]))"
+$MG check --json -o "$T/sg.json" -- python3 -c "$ign" 2 > /dev/null 2>&1 & p=$!
+sleep 1; kill -TERM $p; wait $p; rc=$?
+python3 tests/checkjson.py command-end "$T/sg.json" INCONCLUSIVE null "exited [0-9.]+ s later with status 0" \
+	> "$T/sg.chk" 2>&1; tally "check -- COMMAND ignoring SIGTERM, one SIGTERM (exit $rc)" "$T/sg.chk"
+# ... a second stop signal kills it (SIGKILL, said on stderr): still INCONCLUSIVE, not a
+# COMMAND failure (its 137 is mgtrace's doing)
+$MG check --json -o "$T/s2.json" -- python3 -c "$ign" 30 > /dev/null 2> "$T/s2.err" & p=$!
+sleep 1; kill -TERM $p; sleep 0.5; kill -TERM $p; wait $p; rc=$?
+python3 tests/checkjson.py command-end "$T/s2.json" INCONCLUSIVE SIGKILL "COMMAND was killed by SIGKILL" \
+	> "$T/s2.chk" 2>&1; tally "check -- COMMAND ignoring SIGTERM, two SIGTERMs (exit $rc)" "$T/s2.chk"
+grep -q "sending it SIGKILL" "$T/s2.err" && ok "check: the second stop signal is said on stderr" \
+	|| bad "check: no SIGKILL line after the second stop signal: $(cat "$T/s2.err")"
+# ... and a COMMAND that not even SIGKILL ends (blocked on a frozen filesystem): the third
+# signal ends the run without COMMAND's status, instead of waiting for a thaw
+if truncate -s 16M "$T/frz.img" && mkfs.ext4 -q -F "$T/frz.img" && mkdir -p "$T/frz" &&
+	mount -o loop "$T/frz.img" "$T/frz" && fsfreeze -f "$T/frz"; then
+	$MG check --json -o "$T/s3.json" -- sh -c "echo x > '$T/frz/f'" > /dev/null 2> "$T/s3.err" & p=$!
+	sleep 1.5; kill -TERM $p; sleep 0.5; kill -TERM $p; sleep 0.5; kill -TERM $p
+	for i in $(seq 50); do kill -0 $p 2> /dev/null || break; sleep 0.1; done
+	if kill -0 $p 2> /dev/null; then
+		bad "check -- COMMAND blocked on a frozen filesystem: still waiting 5 s after the third SIGTERM"
+		fsfreeze -u "$T/frz"; wait $p
+	else
+		wait $p; rc=$?
+		fsfreeze -u "$T/frz"
+		python3 tests/checkjson.py command-end "$T/s3.json" INCONCLUSIVE null "not even after SIGKILL" \
+			> "$T/s3.chk" 2>&1; tally "check -- COMMAND blocked on a frozen filesystem, three SIGTERMs (exit $rc)" "$T/s3.chk"
+	fi
+	sleep 0.3; umount "$T/frz"
+else
+	fsfreeze -u "$T/frz" 2> /dev/null; umount "$T/frz" 2> /dev/null
+	skip "check -- COMMAND on a frozen filesystem" "cannot make, mount or freeze an ext4 image"
+fi
 expect "check and signals: nothing left attached" test "$(left_attached)" = 0
