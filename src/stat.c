@@ -247,10 +247,10 @@ static int main_loop(struct stat_run *r)
 			prom_write(r, n);
 			mg_run_copy_snap(R, &R->prev, &R->cur);
 			/* after a stall (the machine, a blocked output) the next interval ends at
-			 * the first boundary still ahead: one longer interval, not a burst of
+			 * the first boundary at least half an interval ahead: one longer interval, not a burst of
 			 * near-empty ones (each row says its real length: JSON duration_s) */
 			next += interval_ns;
-			for (uint64_t now = mg_now_ns(); next <= now;)
+			for (uint64_t now = mg_now_ns(); next <= now + interval_ns / 2;)
 				next += interval_ns;
 			/* the output or --prometheus failed (a closed pipe, a full disk) or was
 			 * abandoned: the run ends here, as at COUNT (COMMAND is ended) */
@@ -272,7 +272,9 @@ static int main_loop(struct stat_run *r)
 			    ", COMMAND killed (SIGKILL: SIGTERM did not end it)" :
 			    ", COMMAND ended (SIGTERM)");
 	mg_run_end_child(R);
-	if ((err = mg_run_snap(R, &R->cur)))
+	/* ended at an interval (COUNT, a failed output): the summary is that interval's end,
+	 * so the rows add up to it exactly; ended otherwise, a last, partial row */
+	if (!(counted_out && n > 0) && (err = mg_run_snap(R, &R->cur)))
 		return err;
 	if (interval_ns && !counted_out && R->cur.t_ns > R->prev.t_ns)
 		stat_print_interval(r, ++n, true);

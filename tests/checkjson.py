@@ -228,6 +228,21 @@ def check_stat(c, objs, backend=None, funcs=False, kernel_percpu=False,
                 f"({s['mismatches']!r}, {s.get('mismatches_unavailable')!r})")
 
 
+def check_interval_sums(c, objs):
+    """stat -I: every counter's interval rows add up to the summary exactly (the summary
+    window is the intervals': it ends at the last one when COUNT ended the run)."""
+    iv = [o for o in objs if o.get("type") == "interval"]
+    s = summary_of(objs)
+    if not c.check(iv and s and "counters" in s, f"{len(iv)} intervals and a summary"):
+        return
+    off = {k: (sum(o["counters"].get(k, {}).get("total") or 0 for o in iv), r.get("total"))
+           for k, r in s["counters"].items() if isinstance(r.get("total"), int) and
+           all(isinstance(o["counters"].get(k, {}).get("total"), int) for o in iv)}
+    bad = {k: v for k, v in off.items() if v[0] != v[1]}
+    c.check(off and not bad, f"every counter's {len(iv)} interval rows add up to the summary "
+            f"exactly ({len(off)} counters; off (rows, summary): {bad})")
+
+
 def check_intervals(c, objs, n, match=False, expect_no=None):
     """N intervals and a summary; with match, every compared row of each lies in its
     bracket (but expect_no, which must lie outside in each)."""
@@ -1525,6 +1540,16 @@ def selftest():
     c = Checker(quiet=True)
     check_intervals(c, [{"type": "interval", "interval": 1}, {"type": "summary"}], 2)
     results.append(("intervals: fails on a missing interval", bool(c.failures)))
+    sums = [{"type": "interval", "interval": 1, "counters": {"a": {"total": 3}, "b": {"total": None}}},
+            {"type": "interval", "interval": 2, "counters": {"a": {"total": 4}, "b": {"total": 1}}},
+            {"type": "summary", "counters": {"a": {"total": 7}, "b": {"total": 2}}}]
+    c = Checker(quiet=True)
+    check_interval_sums(c, sums)
+    results.append(("interval-sums: rows that add up pass", not c.failures))
+    sums[2]["counters"]["a"]["total"] = 8
+    c = Checker(quiet=True)
+    check_interval_sums(c, sums)
+    results.append(("interval-sums: fails on a summary one above its rows", bool(c.failures)))
     ivs = [dict(good, type="interval", interval=1), dict(good, type="interval", interval=2), good]
     c = Checker(quiet=True)
     check_intervals(c, json.loads(json.dumps(ivs)), 2, match=True)
@@ -1835,6 +1860,7 @@ HOST_CMDS = {
         pids=int(opt(a, "--pids")) if "--pids" in a else None),
     "trace-summary": lambda c, a: check_trace_summary(c, load_lines(a[0]), a[1], a[2:]),
     "workload-dir": lambda c, a: check_workload_dir(c, first_report(a[0]), a[1], a[2]),
+    "interval-sums": lambda c, a: check_interval_sums(c, load_lines(a[0])),
     "command-end": lambda c, a: check_command_end(c, first_report(a[0]), a[1], a[2], a[3]),
     "trace-unlinked": lambda c, a: check_trace_unlinked(c, load_lines(a[0]), int(a[1]), int(a[2])),
     "trace-dev": lambda c, a: check_trace_dev(c, load_lines(a[0]), a[1], int(a[2])),

@@ -4,6 +4,12 @@ echo "# intervals, COMMAND status, signals"
 $MG stat --json -i 0.2 -c 3 -o "$T/iv.json" > /dev/null 2>&1
 python3 tests/checkjson.py intervals "$T/iv.json" 3 > "$T/c" 2>&1; tally intervals "$T/c"
 schema_valid intervals stat "$T/iv.json"
+# the rows add up to the summary exactly: COUNT ending the run under load (the summary ends at
+# the last interval, not at a later snapshot), and COMMAND ending it (a last, partial row)
+$MG stat --json -e all -I 100 -c 5 -o "$T/ivc.json" -- $MG stress --duration 5 > /dev/null 2>&1
+python3 tests/checkjson.py interval-sums "$T/ivc.json" > "$T/c" 2>&1; tally "stat -I 100 -c 5 under stress: rows add up" "$T/c"
+$MG stat --json -e all -I 100 -o "$T/ive.json" -- $MG stress --duration 0.45 > /dev/null 2>&1
+python3 tests/checkjson.py interval-sums "$T/ive.json" > "$T/c" 2>&1; tally "stat -I 100 -- stress 0.45 s: rows add up" "$T/c"
 $MG stat -- sh -c 'exit 7' > /dev/null 2>&1; rc=$?
 [ $rc = 7 ] && ok "stat -- COMMAND exits with COMMAND's status (7)" || bad "COMMAND status: got $rc"
 $MG stat -- /nonexistent/cmd > /dev/null 2> "$T/err"; rc=$?
