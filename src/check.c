@@ -281,7 +281,9 @@ static void decide(struct check_state *cs, struct mg_verdict *v)
 	in = (struct mg_verdict_in){
 		.faults = mg_checker_faults(cs->chk), .gates_failed = cs->gates_failed,
 		.gates_unknown = cs->gates_unknown, .command = cs->o.argv != NULL,
-		.command_status = cs->run.child_status, .command_signal = cs->run.child_signal,
+		/* a COMMAND the run gave up on has no status: not a COMMAND failure */
+		.command_status = cs->run.child_abandoned ? 0 : cs->run.child_status,
+		.command_signal = cs->run.child_signal,
 		.lost = st->lost,
 		.untracked = st->untracked_events, .events = st->events, .missed = st->missed,
 		.max_inodes = cs->o.max_inodes, .ringbuf_bytes = cs->o.ringbuf_bytes,

@@ -71,8 +71,7 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 	if (cs->o.argv) {
 		/* the same encoding --baseline compares (baseline.c) */
 		json_object_set_new(o, "command", mg_argv_json(cs->o.argv));
-		json_object_set_new(o, "command_status", cs->run.child_abandoned ? json_null() :
-				    json_integer(cs->run.child_status));
+		json_object_set_new(o, "command_status", mg_run_status_json(&cs->run));
 		json_object_set_new(o, "command_signal", cs->run.child_signal ?
 				    json_string(mg_signal_name(cs->run.child_signal)) : json_null());
 		json_object_set_new(o, "command_status_from_signal",

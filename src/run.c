@@ -310,6 +310,7 @@ static int forward_stop(struct mg_run *r, int sig)
 		fprintf(stderr, "mgtrace: COMMAND (pid %d) has not ended after SIGKILL (blocked in "
 			"the kernel?): the run ends without its exit status\n", (int)r->child);
 		r->child_abandoned = true;
+		r->child_status = MG_EXIT_FAIL;	/* mgtrace's exit code: not COMMAND's success */
 		return 1;
 	}
 }
@@ -383,6 +384,11 @@ void mg_run_cleanup(struct mg_run *r)
 	mg_snap_free(&r->first);
 	mg_snap_free(&r->prev);
 	mg_snap_free(&r->cur);
+}
+
+json_t *mg_run_status_json(const struct mg_run *r)
+{
+	return r->child_abandoned ? json_null() : json_integer(r->child_status);
 }
 
 json_t *mg_run_json_header(struct mg_run *r, const char *type)
@@ -508,5 +514,6 @@ bool mg_run_end_child_within(struct mg_run *r, int ms)
 		usleep(10000);
 	}
 	r->child_abandoned = true;
+	r->child_status = MG_EXIT_FAIL;
 	return true;
 }

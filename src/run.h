@@ -159,6 +159,9 @@ bool mg_run_end_child_within(struct mg_run *r, int ms);
 /* Release everything; safe after any failure. */
 void mg_run_cleanup(struct mg_run *r);
 
+/* COMMAND's exit code as JSON: null when the run gave up on it (child_abandoned). */
+json_t *mg_run_status_json(const struct mg_run *r);
+
 /* JSON object with the fields every stat/check object starts with. New reference. */
 json_t *mg_run_json_header(struct mg_run *r, const char *type);
 /* {backend: {attached, reason}} for every backend tried. New reference. */

@@ -82,7 +82,7 @@ static void summary_json(struct stat_run *r, struct mg_report *rep, uint64_t mis
 	json_object_set_new(o, "backend_attempts", mg_run_json_attempts(R));
 	if (r->o.argv) {
 		json_object_set_new(o, "command", mg_argv_json(r->o.argv));
-		json_object_set_new(o, "command_status", json_integer(R->child_status));
+		json_object_set_new(o, "command_status", mg_run_status_json(R));
 		json_object_set_new(o, "command_ended_by_count", json_boolean(r->ended_child));
 	}
 	if (r->follow) {

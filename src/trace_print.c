@@ -239,7 +239,7 @@ void trace_print_summary(struct trace_state *t)
 		json_object_set_new(o, "malformed_records",
 				    json_integer((json_int_t)(t->bad_kind + t->ev.short_records)));
 		if (t->o.argv)
-			json_object_set_new(o, "command_status", json_integer(t->run.child_status));
+			json_object_set_new(o, "command_status", mg_run_status_json(&t->run));
 		json_object_set_new(o, "processes", json_string(t->procs));
 		if (t->follow) {
 			json_object_set_new(o, "processes_followed",

@@ -732,6 +732,12 @@ def check_workload_dir(c, r, dev, mount):
     c.check(r.get("verdict") == "PASS", f"check --dir: {r.get('verdict')} ({r.get('reason')})")
 
 
+def check_command_status(c, objs, want):
+    """The last object's command_status is WANT: "null", or an exit code."""
+    got = objs[-1].get("command_status", "absent") if objs else "no object"
+    c.check(got == (None if want == "null" else int(want)), f"command_status {got!r} (want {want})")
+
+
 def check_command_end(c, r, verdict, signal, pattern):
     """A check -- COMMAND report: VERDICT; command_signal SIGNAL ("null": none); the reason
     matches the regular expression PATTERN; command_status null exactly when COMMAND did not
@@ -1316,6 +1322,8 @@ def selftest_host(results):
         mut(bad)
         run("command-end: " + label, check_command_end, bad, "INCONCLUSIVE", "SIGKILL",
             "COMMAND was killed by SIGKILL")
+    run("command-status: null", check_command_status, [{"command_status": None}], "null", want_fail=False)
+    run("command-status: 0 where null is wanted", check_command_status, [{"command_status": 0}], "null")
     run("command-end: a status for a COMMAND that did not end", check_command_end,
         dict(ce, command_signal=None, reason="x: not even after SIGKILL"), "INCONCLUSIVE", "null",
         "not even after SIGKILL")
@@ -1860,6 +1868,7 @@ HOST_CMDS = {
         pids=int(opt(a, "--pids")) if "--pids" in a else None),
     "trace-summary": lambda c, a: check_trace_summary(c, load_lines(a[0]), a[1], a[2:]),
     "workload-dir": lambda c, a: check_workload_dir(c, first_report(a[0]), a[1], a[2]),
+    "command-status": lambda c, a: check_command_status(c, load_lines(a[0]), a[1]),
     "interval-sums": lambda c, a: check_interval_sums(c, load_lines(a[0])),
     "command-end": lambda c, a: check_command_end(c, first_report(a[0]), a[1], a[2], a[3]),
     "trace-unlinked": lambda c, a: check_trace_unlinked(c, load_lines(a[0]), int(a[1]), int(a[2])),

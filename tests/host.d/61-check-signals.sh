@@ -104,6 +104,22 @@ if truncate -s 16M "$T/frz.img" && mkfs.ext4 -q -F "$T/frz.img" && mkdir -p "$T/
 		python3 tests/checkjson.py command-end "$T/s3.json" INCONCLUSIVE null "not even after SIGKILL" \
 			> "$T/s3.chk" 2>&1; tally "check -- COMMAND blocked on a frozen filesystem, three SIGTERMs (exit $rc)" "$T/s3.chk"
 	fi
+	# stat shares the run (src/run.c): exit 1, not COMMAND's success, and command_status null
+	sleep 0.3; fsfreeze -f "$T/frz"
+	$MG stat --json -o "$T/s4.json" -- sh -c "echo y > '$T/frz/g'" > /dev/null 2> "$T/s4.err" & p=$!
+	sleep 1; kill -TERM $p; sleep 0.3; kill -TERM $p; sleep 0.3; kill -TERM $p
+	for i in $(seq 50); do kill -0 $p 2> /dev/null || break; sleep 0.1; done
+	if kill -0 $p 2> /dev/null; then
+		bad "stat -- COMMAND blocked on a frozen filesystem: still waiting 5 s after the third SIGTERM"
+		fsfreeze -u "$T/frz"; wait $p
+	else
+		wait $p; rc=$?
+		fsfreeze -u "$T/frz"
+		[ $rc = 1 ] && ok "stat -- COMMAND blocked on a frozen filesystem, three SIGTERMs: exit 1" \
+			|| bad "stat -- COMMAND on a frozen filesystem: exit $rc (want 1: no COMMAND status)"
+		python3 tests/checkjson.py command-status "$T/s4.json" null > "$T/s4.chk" 2>&1
+		tally "stat -- COMMAND on a frozen filesystem: command_status null" "$T/s4.chk"
+	fi
 	sleep 0.3; umount "$T/frz"
 else
 	fsfreeze -u "$T/frz" 2> /dev/null; umount "$T/frz" 2> /dev/null
