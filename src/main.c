@@ -138,11 +138,6 @@ int main(int argc, char **argv)
 	/* a closed pipe (mgtrace ... | head) is a failed write, reported with exit 5
 	 * (MG_EXIT_OUTPUT) after detaching, not a death by SIGPIPE mid-report */
 	signal(SIGPIPE, SIG_IGN);
-	{	/* latch the stop signals' dispositions mgtrace was started with (util.h) */
-		sigset_t s;
-
-		mg_stop_sigset(&s);
-	}
 	mg_libbpf_setup();
 	/* the shared options may come before the command, as bpftool's global ones */
 	opterr = 0;

@@ -63,24 +63,10 @@ int mg_err(int code, const char *fmt, ...)
 
 void mg_stop_sigset(sigset_t *set)
 {
-	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
-	static int ignored = -1;	/* bit per index: ignored when mgtrace started */
-	size_t i;
-
-	/* first call, before anything is blocked or handled: the dispositions mgtrace got */
-	if (ignored < 0) {
-		ignored = 0;
-		for (i = 0; i < sizeof(stops) / sizeof(stops[0]); i++) {
-			struct sigaction sa;
-
-			if (!sigaction(stops[i], NULL, &sa) && sa.sa_handler == SIG_IGN)
-				ignored |= 1 << i;
-		}
-	}
 	sigemptyset(set);
-	for (i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
-		if (!(ignored & 1 << i))
-			sigaddset(set, stops[i]);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
 }
 
 uint64_t mg_now_ns(void)

@@ -43,9 +43,9 @@ uint64_t mg_now_ns(void);
 /*
  * *set = the signals that ask a run to stop: SIGINT, SIGTERM and SIGHUP (a closed
  * terminal or ssh session), taken synchronously (src/run.c) and watched by the
- * output (src/output.c); but not one mgtrace was started with ignored (SIG_IGN), as
- * a shell's background job gets SIGINT and nohup SIGHUP: it stays ignored, as
- * make and perf leave it. The dispositions are read at the first call.
+ * output (src/output.c). Taken even when mgtrace was started with one ignored (a
+ * shell's background job, nohup), as perf stat takes SIGINT: a script's
+ * `kill -INT $!` must end the run it started.
  */
 void mg_stop_sigset(sigset_t *set);
 

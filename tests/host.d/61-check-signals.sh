@@ -125,11 +125,4 @@ else
 	fsfreeze -u "$T/frz" 2> /dev/null; umount "$T/frz" 2> /dev/null
 	skip "check -- COMMAND on a frozen filesystem" "cannot make, mount or freeze an ext4 image"
 fi
-# started with SIGINT ignored (a non-interactive shell's background job): a SIGINT meant for
-# the foreground is not taken as a stop, as make and perf leave it ignored; SIGTERM still is
-sh -c '"$0" check --json -o "$1" -- sleep 1.5 > /dev/null 2>&1 & echo $! > "$2"; wait' \
-	$MG "$T/bg.json" "$T/bg.pid" & p=$!
-sleep 0.8; kill -INT "$(cat "$T/bg.pid")"; wait $p
-python3 tests/checkjson.py interrupted "$T/bg.json" none PASS > "$T/bg.chk" 2>&1
-tally "check started with SIGINT ignored, sent SIGINT: not interrupted, PASS" "$T/bg.chk"
 expect "check and signals: nothing left attached" test "$(left_attached)" = 0
