@@ -230,14 +230,18 @@ def check_stat(c, objs, backend=None, funcs=False, kernel_percpu=False,
 
 def check_interval_sums(c, objs):
     """stat -I: every counter's interval rows add up to the summary exactly (the summary
-    window is the intervals': it ends at the last one when COUNT ended the run)."""
+    window is the intervals': it ends at the last one when COUNT ended the run). A derived
+    row printed as 0 for a difference below 0 counts with its raw_difference."""
     iv = [o for o in objs if o.get("type") == "interval"]
     s = summary_of(objs)
     if not c.check(iv and s and "counters" in s, f"{len(iv)} intervals and a summary"):
         return
-    off = {k: (sum(o["counters"].get(k, {}).get("total") or 0 for o in iv), r.get("total"))
-           for k, r in s["counters"].items() if isinstance(r.get("total"), int) and
-           all(isinstance(o["counters"].get(k, {}).get("total"), int) for o in iv)}
+
+    def val(r):
+        return r.get("raw_difference", r.get("total"))
+    off = {k: (sum(val(o["counters"][k]) for o in iv), val(r))
+           for k, r in s["counters"].items() if isinstance(val(r), int) and
+           all(isinstance(val(o["counters"].get(k, {})), int) for o in iv)}
     bad = {k: v for k, v in off.items() if v[0] != v[1]}
     c.check(off and not bad, f"every counter's {len(iv)} interval rows add up to the summary "
             f"exactly ({len(off)} counters; off (rows, summary): {bad})")
@@ -1548,9 +1552,11 @@ def selftest():
     c = Checker(quiet=True)
     check_intervals(c, [{"type": "interval", "interval": 1}, {"type": "summary"}], 2)
     results.append(("intervals: fails on a missing interval", bool(c.failures)))
-    sums = [{"type": "interval", "interval": 1, "counters": {"a": {"total": 3}, "b": {"total": None}}},
-            {"type": "interval", "interval": 2, "counters": {"a": {"total": 4}, "b": {"total": 1}}},
-            {"type": "summary", "counters": {"a": {"total": 7}, "b": {"total": 2}}}]
+    sums = [{"type": "interval", "interval": 1, "counters": {"a": {"total": 3}, "b": {"total": None},
+                                                             "d": {"total": 1}}},
+            {"type": "interval", "interval": 2, "counters": {"a": {"total": 4}, "b": {"total": 1},
+                                                             "d": {"total": 0, "raw_difference": -1}}},
+            {"type": "summary", "counters": {"a": {"total": 7}, "b": {"total": 2}, "d": {"total": 0}}}]
     c = Checker(quiet=True)
     check_interval_sums(c, sums)
     results.append(("interval-sums: rows that add up pass", not c.failures))
