@@ -47,11 +47,17 @@ static int check_report(const char *path, json_t *root, const struct mg_figures 
 	json_t *sv = json_object_get(root, "schema_version");
 	int i;
 
+	if (!sv) {
+		snprintf(err, errlen, "baseline '%s' has no schema_version, this mgtrace reads %d",
+			 path, MG_SCHEMA_VERSION);
+		return -EINVAL;
+	}
 	if (!json_is_integer(sv) || json_integer_value(sv) != MG_SCHEMA_VERSION) {
-		snprintf(err, errlen, "baseline '%s' has schema_version %s%lld, this mgtrace reads %d",
-			 path, json_is_integer(sv) ? "" : "(none) ",
-			 json_is_integer(sv) ? (long long)json_integer_value(sv) : 0LL,
-			 MG_SCHEMA_VERSION);
+		char *s = json_dumps(sv, JSON_ENCODE_ANY | JSON_COMPACT);
+
+		snprintf(err, errlen, "baseline '%s' has schema_version %.40s, this mgtrace reads %d",
+			 path, s ? s : "?", MG_SCHEMA_VERSION);
+		free(s);
 		return -EINVAL;
 	}
 	for (i = 0; i < MG_F_NR; i++)
@@ -61,7 +67,8 @@ static int check_report(const char *path, json_t *root, const struct mg_figures 
 				 mg_figure_name(i), f->f[i].value);
 			return -EINVAL;
 		}
-	if (json_object_get(root, "test_hook")) {
+	if (json_is_string(json_object_get(root, "test_hook")) ||
+	    json_is_true(json_object_get(root, "test_hook"))) {
 		snprintf(err, errlen, "baseline '%s' is of a run under a test hook (test_hook: its "
 			 "events were faked), not a measurement", path);
 		return -EINVAL;
@@ -121,7 +128,7 @@ int mg_baseline_load(const char *path, struct mg_figures *out, struct mg_workloa
 
 	memset(out, 0, sizeof(*out));
 	/* one report, and nothing after it: two reports run together are no baseline */
-	root = json_load_file(path, 0, &je);
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
 		struct stat st;
 		FILE *f = fopen(path, "re");
@@ -155,6 +162,11 @@ int mg_baseline_load(const char *path, struct mg_figures *out, struct mg_workloa
 			out->f[i].have = true;
 			out->f[i].value = json_number_value(v);
 			found++;
+		} else if (v && !json_is_null(v)) {
+			snprintf(err, errlen, "baseline '%s' has %s of the wrong type (a number, or null "
+				 "when unavailable)", path, mg_figure_name(i));
+			json_decref(root);
+			return -EINVAL;
 		} else {
 			snprintf(out->f[i].why, sizeof(out->f[i].why), "unavailable in the baseline%s%s",
 				 json_is_string(u) ? ": " : "", json_is_string(u) ? json_string_value(u) : "");

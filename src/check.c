@@ -81,10 +81,14 @@ static int record_op(void *ctx, int thread, int file, uint64_t t0, uint64_t t1,
  */
 static int wl_dir_multigrain(const char *dir, void *ctx, char *err, size_t errlen)
 {
-	const char *parent = ((struct check_state *)ctx)->o.dir;
+	struct check_state *cs = ctx;
+	const char *parent = cs->o.dir;
 	char why[300], fstype[32];
 	int mg = mg_fs_multigrain(dir, why, sizeof(why));
 
+	/* where it is, as mountinfo says (stat's st_dev is not in it on a btrfs subvolume) */
+	cs->have_wl_mount = !mg_path_mount(dir, &cs->wl_mount_dev, cs->wl_mount,
+					   sizeof(cs->wl_mount));
 	if (mg < 0)
 		fprintf(stderr, "mgtrace: check: cannot tell whether the workload's directory is "
 			"multigrain (%s); checking on\n", why);
@@ -231,9 +235,11 @@ static int event_loop(struct check_state *cs)
 			return mg_err(MG_EXIT_FAIL, "out of memory judging cross-file ordering");
 		/* forget inodes gone when the map fills (judged in BPF) */
 		mg_judge_collect(&cs->judge, cs->run.sess.skel, cs->run.sess.nr_cpus);
-		if (mg_run_wait(&cs->run, &zero))	/* a signal (run.stop_sig) or COMMAND's end */
-			break;
+		/* the planned end first: a signal taken after it (a loop running late on a
+		 * saturated machine) did not cut the run short */
 		if (!cs->o.argv && (mg_now_ns() >= end || !mg_wl_running(&cs->wl)))
+			break;
+		if (mg_run_wait(&cs->run, &zero))	/* a signal (run.stop_sig) or COMMAND's end */
 			break;
 	}
 	return 0;

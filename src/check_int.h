@@ -34,7 +34,6 @@
 struct check_ring {
 	_Atomic uint64_t head;		/* appended so far (the workload thread writes it) */
 	_Atomic uint64_t tail;		/* taken so far (the event loop writes it) */
-	_Atomic uint64_t last_end;	/* end_ns of the latest appended; 0: none yet */
 	struct mg_op ops[CHECK_RING_OPS];
 };
 #define MG_BATCH_EVENTS 65536	/* events consumed before the loop checks signals again */
@@ -83,6 +82,9 @@ struct check_state {
 	bool status_from_signal;	/* COMMAND's status is that signal's (mg_run_status_from_stop) */
 	FILE *junit;			/* --junit, opened before the run */
 	const char *wl_fs;		/* mg_fs_name() of the built-in workload's directory */
+	bool have_wl_mount;		/* wl_mount and wl_mount_dev were found */
+	unsigned int wl_mount_dev;	/* its superblock's s_dev, as events name it */
+	char wl_mount[4096];		/* its mount point */
 	int64_t last_offset;		/* CLOCK_REALTIME - CLOCK_MONOTONIC at the last sample, ns */
 	int64_t last_halfwidth;		/* that sample's uncertainty, ns */
 	uint64_t last_sample;		/* CLOCK_MONOTONIC just before that sample was read */

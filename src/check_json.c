@@ -81,10 +81,15 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 	if (!cs->o.argv) {
 		json_t *wd = json_object();
 
-		json_object_set_new(wd, "dev", cs->wl.have_dir_dev ?
-				    json_string(mg_kdev_str(cs->wl.dir_dev, dev)) : json_null());
-		json_object_set_new(wd, "mount", cs->wl.have_dir_dev ? json_mount(cs->wl.dir_dev) :
-				    json_null());
+		if (cs->have_wl_mount) {	/* as events name it (mountinfo's s_dev) */
+			json_object_set_new(wd, "dev", json_string(mg_kdev_str(cs->wl_mount_dev, dev)));
+			json_object_set_new(wd, "mount", mg_json_cstr(cs->wl_mount));
+		} else {
+			json_object_set_new(wd, "dev", cs->wl.have_dir_dev ?
+					    json_string(mg_kdev_str(cs->wl.dir_dev, dev)) : json_null());
+			json_object_set_new(wd, "mount", cs->wl.have_dir_dev ?
+					    json_mount(cs->wl.dir_dev) : json_null());
+		}
 		json_object_set_new(wd, "fs", json_string(cs->wl_fs ? cs->wl_fs : "unknown"));
 		json_object_set_new(o, "workload_dir", wd);
 		/* what makes two built-in runs the same workload (--baseline), beside the fs */

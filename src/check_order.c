@@ -6,12 +6,17 @@
  * Each workload thread owns a ring (single producer, single consumer): the
  * thread appends each timed modification, the event loop takes them. A full
  * ring makes its thread wait (sched_yield) until the loop catches up: never a
- * modification dropped. The judge needs a frontier, a time by which every
- * modification that ended has been taken: a thread's modifications are
- * appended in order, each after it ended, so every one of its modifications
- * that ended at or before its latest appended end is in its ring; the
- * frontier is the least of those ends over the threads (0 until each thread
- * has appended one).
+ * modification dropped. The judge (mg_order_run()) needs a frontier F such
+ * that every modification not taken yet starts at or after F: then each one it
+ * judges (start <= F) has every modification that ended before it began taken,
+ * and none judged later began before it. The loop reads the clock (X), then
+ * each thread's phase (mg_wl_thread::phase), then its ring. A thread seen idle
+ * has appended everything it did and reads its next start after X: its
+ * frontier is X. A thread seen timing or ending holds one modification that
+ * started at op_start (or, before op_start is stored, later than the value
+ * read): its frontier is op_start. F is the least over the threads: about now,
+ * unless a thread was preempted inside a timed write, and the judge holds the
+ * modifications since the oldest such start, not the run.
  */
 #include <errno.h>
 #include <sched.h>
@@ -38,26 +43,30 @@ void check_order_record(struct check_state *cs, int thread, const struct mg_op *
 		sched_yield();	/* the event loop is behind: wait for it, never drop */
 	}
 	q->ops[h % CHECK_RING_OPS] = *op;
+	/* before the thread's phase goes back to idle: a consumer that sees it idle sees this */
 	atomic_store_explicit(&q->head, h + 1, memory_order_release);
-	/* after head: a consumer that sees this end sees the op */
-	atomic_store_explicit(&q->last_end, op->end_ns, memory_order_release);
 }
 
 int check_order_consume(struct check_state *cs, bool final)
 {
-	uint64_t frontier = UINT64_MAX, found, i;
+	uint64_t frontier = UINT64_MAX, found, i, x = mg_now_ns();
 	int err;
 
 	if (!cs->order)
 		return 0;
+	atomic_thread_fence(memory_order_seq_cst);	/* X is read before any phase */
 	for (i = 0; i < cs->nrings; i++) {
 		struct check_ring *q = &cs->rings[i];
-		uint64_t end = atomic_load_explicit(&q->last_end, memory_order_acquire);
-		uint64_t t = atomic_load_explicit(&q->tail, memory_order_relaxed);
-		uint64_t h = atomic_load_explicit(&q->head, memory_order_acquire);
+		struct mg_wl_thread *wt = i < cs->wl.nthreads ? &cs->wl.t[i] : NULL;
+		uint64_t f = x, t, h;
 
-		if (end < frontier)
-			frontier = end;
+		/* a thread not started yet (none here after mg_wl_start) has appended nothing */
+		if (wt && atomic_load(&wt->phase) != MG_WL_IDLE)
+			f = atomic_load(&wt->op_start);
+		if (f < frontier)
+			frontier = f;
+		t = atomic_load_explicit(&q->tail, memory_order_relaxed);
+		h = atomic_load_explicit(&q->head, memory_order_acquire);
 		for (; t < h; t++)
 			if ((err = mg_order_add(cs->order, &q->ops[t % CHECK_RING_OPS]))) {
 				atomic_store(&cs->order_failed, true);

@@ -287,7 +287,11 @@ void check_print_text(struct check_state *cs, const struct mg_report *rep,
 	if (cs->o.argv)
 		mg_text_fput(f, cs->o.argv[0], strlen(cs->o.argv[0]), false);
 	fprintf(f, "%s workload\nscope: %s\n", cs->o.argv ? "" : "built-in", check_scope_text(cs));
-	if (!cs->o.argv && cs->wl.have_dir_dev) {
+	if (!cs->o.argv && cs->have_wl_mount) {
+		fprintf(f, "workload directory: dev %s, mounted on ", mg_kdev_str(cs->wl_mount_dev, dev));
+		mg_text_fput(f, cs->wl_mount, strlen(cs->wl_mount), false);
+		fputc('\n', f);
+	} else if (!cs->o.argv && cs->wl.have_dir_dev) {
 		mlen = mg_kdev_mount(cs->wl.dir_dev, mnt, sizeof(mnt));
 		fprintf(f, "workload directory: dev %s, mounted on ", mg_kdev_str(cs->wl.dir_dev, dev));
 		if (mlen >= 0)

@@ -356,3 +356,18 @@ int mg_path_fstype(const char *path, char *buf, size_t len)
 	free(m.sopts);
 	return ret;
 }
+
+int mg_path_mount(const char *path, unsigned int *kdev, char *buf, size_t len)
+{
+	struct mnt_line m = { 0 };
+	struct statx stx;
+	char err[PATH_MAX + 100];
+	int ret = resolve_one(path, &stx, &m, NULL, err, sizeof(err));
+
+	if (!ret) {
+		*kdev = m.dev;
+		snprintf(buf, len, "%s", m.point);
+	}
+	free(m.sopts);
+	return ret;
+}

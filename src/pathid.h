@@ -65,4 +65,12 @@ bool mg_ident_replaced(const char *path, const struct mg_ident_set *s, struct mg
  */
 int mg_path_fstype(const char *path, char *buf, size_t len);
 
+/*
+ * The mount of path, by the mount id statx gives (no timestamps asked): its device
+ * as the kernel's events name it (the superblock's s_dev from mountinfo, which is
+ * not stat's st_dev on a btrfs subvolume) into *kdev and its mount point into buf.
+ * Returns 0, or a negative errno (buf untouched).
+ */
+int mg_path_mount(const char *path, unsigned int *kdev, char *buf, size_t len);
+
 #endif

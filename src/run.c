@@ -292,13 +292,17 @@ static void reaped(struct mg_run *r, int st)
  * A stop signal while COMMAND runs: pass it on and let COMMAND end (then
  * summarise); a second one kills COMMAND; a third gives up on a COMMAND that
  * SIGKILL did not end (blocked in the kernel: a frozen filesystem, a dead NFS
- * server). Returns 1 when the run ends now.
+ * server). Returns 1 when the run ends now. A signal the terminal sent
+ * (si_code SI_KERNEL: Ctrl-C, a hangup) went to the whole foreground process
+ * group, COMMAND included when it is still in mgtrace's group: it is not sent
+ * a second time (as perf and time leave it).
  */
-static int forward_stop(struct mg_run *r, int sig)
+static int forward_stop(struct mg_run *r, int sig, const siginfo_t *si)
 {
 	switch (r->stops_forwarded++) {
 	case 0:
-		kill(r->child, sig);
+		if (!(si->si_code == SI_KERNEL && getpgid(r->child) == getpgrp()))
+			kill(r->child, sig);
 		return 0;
 	case 1:
 		fprintf(stderr, "mgtrace: %s again: COMMAND (pid %d) has not ended; sending it "
@@ -345,7 +349,7 @@ int mg_run_wait(struct mg_run *r, const struct timespec *timeout)
 		note_stop(r, sig);
 		if (!r->child || r->child_done || r->child_abandoned)
 			return 1;
-		return forward_stop(r, sig);
+		return forward_stop(r, sig, &si);
 	}
 	return 0;
 }

@@ -92,14 +92,19 @@ static int iterate(struct mg_wl_thread *t, const int *fds)
 				return errno;
 			break;
 		case MG_WL_TWRITE:
+			/* published before each clock read (seq_cst): see mg_wl_thread::phase */
+			atomic_store(&t->phase, MG_WL_TIMING);
 			t0 = mg_now_ns();
+			atomic_store(&t->op_start, t0);
 			if (pwrite(fd, &b, 1, 0) != 1)
 				return errno ? errno : EIO;
+			atomic_store(&t->phase, MG_WL_ENDING);
 			t1 = mg_now_ns();
 			if (fstat(fd, &st))
 				return errno;
 			if (o->hook && (err = o->hook(o->ctx, t->idx, file, t0, t1, &st)))
 				return err;
+			atomic_store(&t->phase, MG_WL_IDLE);
 			break;
 		}
 	}
@@ -148,6 +153,7 @@ static void *thread_main(void *arg)
 			pace(t->start_ns, t->iterations, o->rate);
 	}
 out:
+	atomic_store(&t->phase, MG_WL_IDLE);	/* a failed step records nothing more */
 	for (i = 0; i < n; i++)
 		close(fds[i]);
 	atomic_fetch_sub(&wl->running, 1);

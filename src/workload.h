@@ -76,7 +76,20 @@ struct mg_wl_thread {
 	uint32_t dev[MG_WL_MAX_FILES];	/* kernel dev_t of each file (ident.h) */
 	uint64_t ino[MG_WL_MAX_FILES];
 	int err;			/* 0 or errno of the first failure */
+	/*
+	 * Where the thread is in a timed write (MG_WL_TWRITE), for an observer that
+	 * must know which of its modifications can still start or end before a time
+	 * X it read first: MG_WL_TIMING is stored before t0 is read and MG_WL_ENDING
+	 * before t1, both seq_cst, and MG_WL_IDLE after the hook returned. Seen IDLE
+	 * after X, every modification the thread has not handed to the hook yet
+	 * starts after X; seen TIMING or ENDING, the one in hand started at op_start
+	 * (its t0; until t0 is stored, the previous one's, which is earlier).
+	 */
+	_Atomic int phase;
+	_Atomic uint64_t op_start;	/* t0 of the timed write in hand, CLOCK_MONOTONIC ns */
 };
+
+enum { MG_WL_IDLE, MG_WL_TIMING, MG_WL_ENDING };	/* mg_wl_thread::phase */
 
 /* A running workload. */
 struct mg_workload {

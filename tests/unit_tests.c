@@ -2086,7 +2086,14 @@ static void test_verdict(void)
 			{ "{\"schema_version\":2,\"type\":\"check\",\"workload\":\"built-in\","
 			  "\"floor_figures\":{\"floor_swaps_per_sec\":1}}\n", "schema_version 2" },
 			{ "{\"type\":\"check\",\"workload\":\"built-in\","
-			  "\"floor_figures\":{\"floor_swaps_per_sec\":1}}\n", "schema_version (none)" },
+			  "\"floor_figures\":{\"floor_swaps_per_sec\":1}}\n", "no schema_version" },
+			{ "{\"schema_version\":\"1\",\"type\":\"check\",\"workload\":\"built-in\","
+			  "\"floor_figures\":{\"floor_swaps_per_sec\":1}}\n", "schema_version \"1\"" },
+			{ "{\"schema_version\":1,\"type\":\"check\",\"workload\":\"built-in\","
+			  "\"floor_figures\":{\"floor_swaps_per_sec\":\"1\"}}\n", "of the wrong type" },
+			{ "{\"schema_version\":1,\"type\":\"check\",\"workload\":\"built-in\","
+			  "\"floor_figures\":{\"floor_swaps_per_sec\":1},\"floor_figures\":{}}\n",
+			  "duplicate object key" },
 			{ "{\"schema_version\":1,\"type\":\"check\",\"workload\":\"built-in\","
 			  "\"floor_figures\":{\"floor_swaps_per_sec\":-1}}\n", "floor_swaps_per_sec -1" },
 			{ "{\"schema_version\":1,\"type\":\"check\",\"workload\":\"built-in\","
@@ -2108,7 +2115,7 @@ static void test_verdict(void)
 			      "baseline: refused, case %zu (want '%s'): %s", k, bad[k].why, err);
 		}
 		f = fopen(path, "w");
-		fputs("{\"schema_version\":1,\"type\":\"check\",\"workload\":\"built-in\","
+		fputs("{\"schema_version\":1,\"type\":\"check\",\"workload\":\"built-in\",\"test_hook\":false,"
 		      "\"floor_figures\":{\"floor_swaps_per_sec\":1,\"floor_cmpxchg_fail_ratio\":null},"
 		      "\"floor_figures_unavailable\":{\"floor_cmpxchg_fail_ratio\":\"no fine stamps\"}}\n", f);
 		fclose(f);

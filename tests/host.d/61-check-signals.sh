@@ -125,4 +125,21 @@ else
 	fsfreeze -u "$T/frz" 2> /dev/null; umount "$T/frz" 2> /dev/null
 	skip "check -- COMMAND on a frozen filesystem" "cannot make, mount or freeze an ext4 image"
 fi
+# Ctrl-C at a terminal reaches COMMAND from the terminal itself (the foreground process group):
+# mgtrace does not send it a second one (a COMMAND that exits 0 on the first SIGINT and 9 on a
+# second within 0.5 s must exit 0: INCONCLUSIVE, not a COMMAND failure)
+two="import signal, sys, time
+n = [0]
+def h(s, f):
+    n[0] += 1
+    if n[0] > 1:
+        sys.exit(9)
+signal.signal(signal.SIGINT, h)
+t = time.time()
+while not n[0] and time.time() - t < 20:
+    time.sleep(0.05)
+time.sleep(0.5)"
+python3 tests/ttysig.py 1.5 "$T/tty.out" $MG check --json -o "$T/tty.json" -- python3 -c "$two"; rc=$?
+python3 tests/checkjson.py command-end "$T/tty.json" INCONCLUSIVE null "exited [0-9.]+ s later with status 0" \
+	> "$T/tty.chk" 2>&1; tally "check -- COMMAND, Ctrl-C at its terminal: one SIGINT reaches COMMAND (exit $rc)" "$T/tty.chk"
 expect "check and signals: nothing left attached" test "$(left_attached)" = 0
