@@ -89,41 +89,39 @@ python3 tests/checkjson.py command-end "$T/s2.json" INCONCLUSIVE SIGKILL "COMMAN
 grep -q "sending it SIGKILL" "$T/s2.err" && ok "check: the second stop signal is said on stderr" \
 	|| bad "check: no SIGKILL line after the second stop signal: $(cat "$T/s2.err")"
 # ... and a COMMAND that not even SIGKILL ends (blocked on a frozen filesystem): the third
-# signal ends the run without COMMAND's status, instead of waiting for a thaw
-if truncate -s 16M "$T/frz.img" && mkfs.ext4 -q -F "$T/frz.img" && mkdir -p "$T/frz" &&
-	mount -o loop "$T/frz.img" "$T/frz" && fsfreeze -f "$T/frz"; then
-	$MG check --json -o "$T/s3.json" -- sh -c "echo x > '$T/frz/f'" > /dev/null 2> "$T/s3.err" & p=$!
-	sleep 1.5; kill -TERM $p; sleep 0.5; kill -TERM $p; sleep 0.5; kill -TERM $p
+# signal ends the run without COMMAND's status, instead of waiting for a thaw.
+# frozen_stops CMD FILE: run `$MG CMD --json -o $T/FILE.json -- (a write to the frozen $T/frz)`,
+# three SIGTERMs 0.4 s apart; sets rc (its exit) or fails when it still waits 5 s later; thaws
+frozen_stops() {
+	local p i
+	fsfreeze -f "$T/frz"
+	$MG $1 --json -o "$T/$2.json" -- sh -c "echo x > '$T/frz/$2'" > /dev/null 2> "$T/$2.err" & p=$!
+	sleep 1.5; kill -TERM $p; sleep 0.4; kill -TERM $p; sleep 0.4; kill -TERM $p
 	for i in $(seq 50); do kill -0 $p 2> /dev/null || break; sleep 0.1; done
 	if kill -0 $p 2> /dev/null; then
-		bad "check -- COMMAND blocked on a frozen filesystem: still waiting 5 s after the third SIGTERM"
-		fsfreeze -u "$T/frz"; wait $p
-	else
-		wait $p; rc=$?
-		fsfreeze -u "$T/frz"
+		bad "$1 -- COMMAND blocked on a frozen filesystem: still waiting 5 s after the third SIGTERM"
+		fsfreeze -u "$T/frz"; wait $p; return 1
+	fi
+	wait $p; rc=$?
+	fsfreeze -u "$T/frz"; sleep 0.3
+}
+if truncate -s 16M "$T/frz.img" && mkfs.ext4 -q -F "$T/frz.img" && mkdir -p "$T/frz" &&
+	mount -o loop "$T/frz.img" "$T/frz"; then
+	if frozen_stops check s3; then
 		python3 tests/checkjson.py command-end "$T/s3.json" INCONCLUSIVE null "not even after SIGKILL" \
 			> "$T/s3.chk" 2>&1; tally "check -- COMMAND blocked on a frozen filesystem, three SIGTERMs (exit $rc)" "$T/s3.chk"
 	fi
 	# stat shares the run (src/run.c): exit 1, not COMMAND's success, and command_status null
-	sleep 0.3; fsfreeze -f "$T/frz"
-	$MG stat --json -o "$T/s4.json" -- sh -c "echo y > '$T/frz/g'" > /dev/null 2> "$T/s4.err" & p=$!
-	sleep 1; kill -TERM $p; sleep 0.3; kill -TERM $p; sleep 0.3; kill -TERM $p
-	for i in $(seq 50); do kill -0 $p 2> /dev/null || break; sleep 0.1; done
-	if kill -0 $p 2> /dev/null; then
-		bad "stat -- COMMAND blocked on a frozen filesystem: still waiting 5 s after the third SIGTERM"
-		fsfreeze -u "$T/frz"; wait $p
-	else
-		wait $p; rc=$?
-		fsfreeze -u "$T/frz"
+	if frozen_stops stat s4; then
 		[ $rc = 1 ] && ok "stat -- COMMAND blocked on a frozen filesystem, three SIGTERMs: exit 1" \
 			|| bad "stat -- COMMAND on a frozen filesystem: exit $rc (want 1: no COMMAND status)"
 		python3 tests/checkjson.py command-status "$T/s4.json" null > "$T/s4.chk" 2>&1
 		tally "stat -- COMMAND on a frozen filesystem: command_status null" "$T/s4.chk"
 	fi
-	sleep 0.3; umount "$T/frz"
+	umount "$T/frz"
 else
-	fsfreeze -u "$T/frz" 2> /dev/null; umount "$T/frz" 2> /dev/null
-	skip "check -- COMMAND on a frozen filesystem" "cannot make, mount or freeze an ext4 image"
+	umount "$T/frz" 2> /dev/null
+	skip "check -- COMMAND on a frozen filesystem" "cannot make or mount an ext4 image"
 fi
 # Ctrl-C at a terminal reaches COMMAND from the terminal itself (the foreground process group):
 # mgtrace does not send it a second one (a COMMAND that exits 0 on the first SIGINT and 9 on a
