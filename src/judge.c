@@ -178,15 +178,14 @@ unsigned int mg_judge_tick_ms(const struct mg_judge *j)
 
 void mg_judge_collect(struct mg_judge *j, struct mgtrace_bpf *skel, int nr_cpus)
 {
-	struct mg_judge_counts now;
+	struct { uint64_t inodes; } now;
 	struct mg_gc_ctx c = {};
 	uint64_t entries, t0;
 
-	if (!j->active || j->gc_why[0] || !skel)
+	if (!j->active || j->gc_why[0] || !skel || !skel->bss)
 		return;
-	if (sum_percpu(bpf_map__fd(skel->maps.judge_counts), nr_cpus,
-		       (unsigned long long *)&now, sizeof(now) / sizeof(unsigned long long)))
-		return;
+	/* from the mapped .bss, not a map syscall (bpf/mg_judge.bpf.h judge_inodes_entered) */
+	now.inodes = __atomic_load_n(&skel->bss->judge_inodes_entered, __ATOMIC_RELAXED);
 	entries = now.inodes - j->gc_sum.collected;
 	t0 = mg_now_ns();
 	if (j->gc_read_ns && t0 > j->gc_read_ns) {
