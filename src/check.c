@@ -88,13 +88,12 @@ static int wl_dir_multigrain(const char *dir, void *ctx, char *err, size_t errle
 
 	/* where it is, as mountinfo says (stat's st_dev is not in it on a btrfs subvolume) */
 	cs->have_wl_mount = !mg_path_mount(dir, &cs->wl_mount_dev, cs->wl_mount,
-					   sizeof(cs->wl_mount));
+					   sizeof(cs->wl_mount), fstype, sizeof(fstype));
 	if (mg < 0)
 		fprintf(stderr, "mgtrace: check: cannot tell whether the workload's directory is "
 			"multigrain (%s); checking on\n", why);
 	if (mg)
 		return 0;
-	mg_path_fstype(dir, fstype, sizeof(fstype));
 	snprintf(err, errlen, "the workload's directory under %s is on %s, which is not multigrain "
 		 "(a stat() there fired no timestamp:fill_mg_cmtime: no FS_MGTIME), so its "
 		 "timestamps are all coarse-grained and there is nothing to check; choose --dir on a "
@@ -234,7 +233,7 @@ static int event_loop(struct check_state *cs)
 		if (check_order_consume(cs, false))
 			return mg_err(MG_EXIT_FAIL, "out of memory judging cross-file ordering");
 		/* forget inodes gone when the map fills (judged in BPF) */
-		mg_judge_collect(&cs->judge, cs->run.sess.skel, cs->run.sess.nr_cpus);
+		mg_judge_collect(&cs->judge, cs->run.sess.skel);
 		/* the planned end first: a signal taken after it (a loop running late on a
 		 * saturated machine) did not cut the run short */
 		if (!cs->o.argv && (mg_now_ns() >= end || !mg_wl_running(&cs->wl)))

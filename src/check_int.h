@@ -73,7 +73,6 @@ struct check_state {
 	uint64_t nrings;
 	struct mg_order *order;		/* the cross-file-ordering judge (order.c) */
 	atomic_bool order_failed;	/* it ran out of memory: the threads stop waiting on it */
-	uint64_t order_violations;
 	/* clock watch */
 	struct mg_event *pending;	/* events newer than the last clock sample, held back */
 	size_t npending;		/* at most MG_BATCH_EVENTS */

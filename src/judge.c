@@ -176,28 +176,27 @@ unsigned int mg_judge_tick_ms(const struct mg_judge *j)
 	return j->gc_tick_ms ? j->gc_tick_ms : 10;
 }
 
-void mg_judge_collect(struct mg_judge *j, struct mgtrace_bpf *skel, int nr_cpus)
+void mg_judge_collect(struct mg_judge *j, struct mgtrace_bpf *skel)
 {
-	struct { uint64_t inodes; } now;
 	struct mg_gc_ctx c = {};
-	uint64_t entries, t0;
+	uint64_t entries, t0, inodes;
 
 	if (!j->active || j->gc_why[0] || !skel || !skel->bss)
 		return;
 	/* from the mapped .bss, not a map syscall (bpf/mg_judge.bpf.h judge_inodes_entered) */
-	now.inodes = __atomic_load_n(&skel->bss->judge_inodes_entered, __ATOMIC_RELAXED);
-	entries = now.inodes - j->gc_sum.collected;
+	inodes = __atomic_load_n(&skel->bss->judge_inodes_entered, __ATOMIC_RELAXED);
+	entries = inodes - j->gc_sum.collected;
 	t0 = mg_now_ns();
 	if (j->gc_read_ns && t0 > j->gc_read_ns) {
 		/* wake up often enough that max/8 inodes enter between two reads at this rate */
-		double rate = (now.inodes - j->gc_read_inodes) * 1e9 / (double)(t0 - j->gc_read_ns);
+		double rate = (inodes - j->gc_read_inodes) * 1e9 / (double)(t0 - j->gc_read_ns);
 		double ms = rate > 0 ? (j->max_inodes / 8.0) * 1e3 / rate : 50;
 
 		j->gc_tick_ms = ms < 2 ? 2 : ms > 50 ? 50 : (unsigned int)ms;
 	}
 	j->gc_read_ns = t0;
-	j->gc_read_inodes = now.inodes;
-	if (entries < j->max_inodes / 4 || now.inodes - j->gc_at_inodes < j->max_inodes / 8 + 1)
+	j->gc_read_inodes = inodes;
+	if (entries < j->max_inodes / 4 || inodes - j->gc_at_inodes < j->max_inodes / 8 + 1)
 		return;
 	t0 = mg_now_ns();
 	{
@@ -215,7 +214,7 @@ void mg_judge_collect(struct mg_judge *j, struct mgtrace_bpf *skel, int nr_cpus)
 	j->gc_sum.alive += c.alive;
 	j->gc_sum.kept_pending += c.kept_pending;
 	j->gc_sum.collected += c.collected;
-	j->gc_at_inodes = now.inodes;
+	j->gc_at_inodes = inodes;
 }
 
 void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)

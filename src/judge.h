@@ -101,12 +101,14 @@ int mg_judge_floor_finish(struct mg_checker *c, struct floor_bpf *skel, int nr_c
  * visits every entry, costs at most 8 visits per inode entered), run one pass
  * of the syscall program inode_gc (bpf/mg_inodegc.bpf.h, BPF_PROG_TEST_RUN): the
  * entries of inodes gone are deleted, so a workload that creates and deletes
- * more files over its life than --max-inodes fits. Reads the per-CPU
- * "judge_counts" (nr_cpus entries). A pass that fails sets gc_why and is not
+ * more files over its life than --max-inodes fits. Reads the inodes entered
+ * from the mapped .bss (judge_inodes_entered), with no bpf() syscall: a map
+ * syscall would skip kprobe programs on its CPU while preempted (docs/kernel-facts.md).
+ * A pass that fails sets gc_why and is not
  * tried again; the map then fills as before (untracked events, inconclusive).
  * Returns nothing.
  */
-void mg_judge_collect(struct mg_judge *j, struct mgtrace_bpf *skel, int nr_cpus);
+void mg_judge_collect(struct mg_judge *j, struct mgtrace_bpf *skel);
 
 /*
  * How long check's event loop may wait between two mg_judge_collect() calls,

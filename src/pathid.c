@@ -345,25 +345,15 @@ bool mg_ident_replaced(const char *path, const struct mg_ident_set *s, struct mg
 	return true;
 }
 
-int mg_path_fstype(const char *path, char *buf, size_t len)
+int mg_path_mount(const char *path, unsigned int *kdev, char *buf, size_t len, char *fstype,
+		  size_t flen)
 {
 	struct mnt_line m = { 0 };
 	struct statx stx;
 	char err[PATH_MAX + 100];
 	int ret = resolve_one(path, &stx, &m, NULL, err, sizeof(err));
 
-	snprintf(buf, len, "%s", ret ? "unknown" : m.fstype);
-	free(m.sopts);
-	return ret;
-}
-
-int mg_path_mount(const char *path, unsigned int *kdev, char *buf, size_t len)
-{
-	struct mnt_line m = { 0 };
-	struct statx stx;
-	char err[PATH_MAX + 100];
-	int ret = resolve_one(path, &stx, &m, NULL, err, sizeof(err));
-
+	snprintf(fstype, flen, "%s", ret ? "unknown" : m.fstype);
 	if (!ret) {
 		*kdev = m.dev;
 		snprintf(buf, len, "%s", m.point);

@@ -59,18 +59,13 @@ bool mg_ident_copied_up(const struct mg_ident_set *s, struct mg_ident *now);
 bool mg_ident_replaced(const char *path, const struct mg_ident_set *s, struct mg_ident *now);
 
 /*
- * The filesystem type of path's mount as /proc/self/mountinfo names it ("ext4",
- * "overlay", ...) into buf, from a statx that asks for no timestamps. Returns 0,
- * or a negative errno with buf "unknown".
- */
-int mg_path_fstype(const char *path, char *buf, size_t len);
-
-/*
  * The mount of path, by the mount id statx gives (no timestamps asked): its device
  * as the kernel's events name it (the superblock's s_dev from mountinfo, which is
- * not stat's st_dev on a btrfs subvolume) into *kdev and its mount point into buf.
- * Returns 0, or a negative errno (buf untouched).
+ * not stat's st_dev on a btrfs subvolume) into *kdev, its mount point into buf and
+ * its filesystem type as mountinfo names it ("ext4", "overlay", ...) into fstype.
+ * Returns 0, or a negative errno (buf untouched, fstype "unknown").
  */
-int mg_path_mount(const char *path, unsigned int *kdev, char *buf, size_t len);
+int mg_path_mount(const char *path, unsigned int *kdev, char *buf, size_t len, char *fstype,
+		  size_t flen);
 
 #endif
