@@ -477,6 +477,22 @@ uint64_t mg_obj_recursion_misses(const struct bpf_object *obj, char *detail, siz
 	return mg_obj_misses_split(obj, NULL, detail, len, NULL, NULL, 0);
 }
 
+/* One tally of skipped runs: its total and its "prog=n ..." text (detail may be NULL). */
+struct miss_tally {
+	uint64_t *total;
+	char *detail;
+	size_t len, n;
+};
+
+/* Add program name's m skipped runs (tag: "" or "(probe missed)") to t. */
+static void tally_miss(struct miss_tally *t, const char *name, const char *tag, uint64_t m)
+{
+	*t->total += m;
+	if (t->detail && t->n < t->len)
+		t->n += snprintf(t->detail + t->n, t->len - t->n, "%s%s%s=%llu", t->n ? " " : "",
+				 name, tag, (unsigned long long)m);
+}
+
 uint64_t mg_obj_misses_split(const struct bpf_object *obj, const char *const *apart,
 			     char *detail, size_t len, uint64_t *apart_total, char *apart_detail,
 			     size_t alen)
@@ -484,7 +500,9 @@ uint64_t mg_obj_misses_split(const struct bpf_object *obj, const char *const *ap
 	struct kp_missed kp[64];
 	struct bpf_program *prog;
 	uint64_t total = 0;
-	size_t n = detail ? strlen(detail) : 0, an = apart_detail ? strlen(apart_detail) : 0;
+	struct miss_tally main_t = { &total, detail, len, detail ? strlen(detail) : 0 };
+	struct miss_tally apart_t = { apart_total, apart_detail, alen,
+				      apart_detail ? strlen(apart_detail) : 0 };
 	size_t nkp = 0, i;
 
 	if (!obj)
@@ -502,22 +520,10 @@ uint64_t mg_obj_misses_split(const struct bpf_object *obj, const char *const *ap
 	}
 	if (nkp)
 		kprobe_link_misses(kp, nkp);
-	for (i = 0; i < nkp; i++) {
-		if (!kp[i].missed)
-			continue;
-		if (named(apart, kp[i].name)) {
-			*apart_total += kp[i].missed;
-			if (apart_detail && an < alen)
-				an += snprintf(apart_detail + an, alen - an, "%s%s(probe missed)=%llu",
-					       an ? " " : "", kp[i].name,
-					       (unsigned long long)kp[i].missed);
-			continue;
-		}
-		total += kp[i].missed;
-		if (detail && n < len)
-			n += snprintf(detail + n, len - n, "%s%s(probe missed)=%llu", n ? " " : "",
-				      kp[i].name, (unsigned long long)kp[i].missed);
-	}
+	for (i = 0; i < nkp; i++)
+		if (kp[i].missed)
+			tally_miss(named(apart, kp[i].name) ? &apart_t : &main_t, kp[i].name,
+				   "(probe missed)", kp[i].missed);
 	bpf_object__for_each_program(prog, obj) {
 		struct bpf_prog_info info = { 0 };
 		__u32 ilen = sizeof(info);
@@ -525,18 +531,8 @@ uint64_t mg_obj_misses_split(const struct bpf_object *obj, const char *const *ap
 
 		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &ilen) || !info.recursion_misses)
 			continue;
-		if (named(apart, bpf_program__name(prog))) {
-			*apart_total += info.recursion_misses;
-			if (apart_detail && an < alen)
-				an += snprintf(apart_detail + an, alen - an, "%s%s=%llu", an ? " " : "",
-					       bpf_program__name(prog),
-					       (unsigned long long)info.recursion_misses);
-			continue;
-		}
-		total += info.recursion_misses;
-		if (detail && n < len)
-			n += snprintf(detail + n, len - n, "%s%s=%llu", n ? " " : "",
-				      bpf_program__name(prog), (unsigned long long)info.recursion_misses);
+		tally_miss(named(apart, bpf_program__name(prog)) ? &apart_t : &main_t,
+			   bpf_program__name(prog), "", info.recursion_misses);
 	}
 	return total;
 }

@@ -206,6 +206,7 @@ static void print_text_event(struct trace_state *t, const struct mg_event *e, in
 void trace_print_summary(struct trace_state *t)
 {
 	struct mg_ident now, *cu = &now, rep;
+	char dev[MG_KDEV_STRLEN];
 	bool copied = mg_ident_copied_up(&t->o.ids, &now);
 	/* the path names another inode now (renamed over): its events were not traced */
 	bool replaced = !copied && mg_ident_replaced(t->o.path, &t->o.ids, &rep);
@@ -252,24 +253,22 @@ void trace_print_summary(struct trace_state *t)
 			json_object_set_new(o, "inodes_note", json_string(t->o.ids.note));
 		if (copied)
 			json_object_set_new(o, "copied_up_untraced",
-					    json_sprintf("%u:%u:%llu", cu->dev >> 20, cu->dev & 0xfffff,
-							 cu->ino));
+					    json_sprintf("%s:%llu", mg_kdev_str(cu->dev, dev), cu->ino));
 		if (replaced)
 			json_object_set_new(o, "path_replaced_untraced",
-					    json_sprintf("%u:%u:%llu", rep.dev >> 20, rep.dev & 0xfffff,
-							 rep.ino));
+					    json_sprintf("%s:%llu", mg_kdev_str(rep.dev, dev), rep.ino));
 		mg_json_print_line(mg_out, o);
 		json_decref(o);
 		return;
 	}
 	if (copied)
 		fprintf(stderr, "mgtrace: note: the file was copied up during the trace to upper inode "
-			"%u:%u:%llu (%s), whose events were not traced\n", cu->dev >> 20,
-			cu->dev & 0xfffff, cu->ino, cu->why);
+			"%s:%llu (%s), whose events were not traced\n", mg_kdev_str(cu->dev, dev),
+			cu->ino, cu->why);
 	if (replaced)
-		fprintf(stderr, "mgtrace: note: the path now names another inode, %u:%u:%llu "
+		fprintf(stderr, "mgtrace: note: the path now names another inode, %s:%llu "
 			"(the file was replaced during the trace, as by a rename over it), whose "
-			"events were not traced\n", rep.dev >> 20, rep.dev & 0xfffff, rep.ino);
+			"events were not traced\n", mg_kdev_str(rep.dev, dev), rep.ino);
 	fprintf(stderr, "mgtrace: %llu events printed, %llu lost", (unsigned long long)t->printed,
 		(unsigned long long)t->lost_seen);
 	if (t->bad_kind + t->ev.short_records)
