@@ -68,6 +68,11 @@ static: mgtrace.static
 mgtrace.static: $(OBJS)
 	$(CC) $(CFLAGS) -static $^ -o $@ $(LDFLAGS) -lbpf -lelf -lz -lzstd -ljansson -lpthread
 
+# the observer outside mgtrace of the differential tests (tests/observer.py): static, so
+# that the VM stage's initramfs carries it as it is
+$(OUT)/mgobserve: tests/mgobserve.c | $(OUT)
+	$(CC) $(CFLAGS) -static $< -o $@
+
 $(OUT)/unit_tests: tests/unit_tests.c $(LIB_OBJS) $(HDRS)
 	$(CC) $(CFLAGS) -Isrc tests/unit_tests.c $(LIB_OBJS) -o $@ $(LDFLAGS) $(LDLIBS)
 
@@ -87,11 +92,11 @@ man: $(OUT)/mgtrace.8
 $(OUT)/mgtrace.8: docs/mgtrace.8.scd | $(OUT)
 	$(SCDOC) < $< > $@.tmp && mv $@.tmp $@
 
-test-host: mgtrace man $(OUT)/unit_tests
+test-host: mgtrace man $(OUT)/unit_tests $(OUT)/mgobserve
 	tests/run-host-tests.sh
 
-test-vm: mgtrace.static
-	tests/vm/vm-test.sh ./mgtrace.static
+test-vm: mgtrace.static $(OUT)/mgobserve
+	MGTRACE_VM_OBSERVER=$(OUT)/mgobserve tests/vm/vm-test.sh ./mgtrace.static
 
 install: mgtrace man
 	install -D -m 0755 mgtrace $(DESTDIR)$(SBINDIR)/mgtrace

@@ -12,8 +12,8 @@
  * inode's address with its identity (dev, ino, generation): the inode is gone
  * when the memory there no longer holds that identity (freed and reused, or
  * unreadable), or when the kernel is freeing it (i_state I_FREEING or I_CLEAR,
- * set by evict() before the filesystem lets it go; read where the kernel's BTF
- * has the flags as enum inode_state_flags_t, else the identity alone decides).
+ * set by evict() before the filesystem lets it go; read by mg_inode_state() in
+ * either layout of i_state, else the identity alone decides).
  * A live inode always holds its identity, so its state is never forgotten:
  * an event of it after a wrong "gone" could only start its state afresh (as
  * at attach), never judge it against forgotten state. An entry holding a
@@ -32,7 +32,7 @@ static __always_inline bool mg_inode_alive(const struct mg_inode_key *key)
 	struct inode *inode = (struct inode *)key->addr;
 	struct super_block *sb = NULL;
 	unsigned long ino = 0;
-	__u64 state = 0;
+	struct mg_istate st;
 	__u32 gen = 0;
 	dev_t dev = 0;
 
@@ -41,14 +41,9 @@ static __always_inline bool mg_inode_alive(const struct mg_inode_key *key)
 	    bpf_core_read(&sb, sizeof(sb), &inode->i_sb) || !sb ||
 	    bpf_core_read(&dev, sizeof(dev), &sb->s_dev) || dev != key->dev)
 		return false;
-	if (bpf_core_enum_value_exists(enum inode_state_flags_t, I_FREEING) &&
-	    bpf_core_enum_value_exists(enum inode_state_flags_t, I_CLEAR)) {
-		if (bpf_core_read(&state, bpf_core_field_size(inode->i_state), &inode->i_state))
-			return false;
-		if (state & (bpf_core_enum_value(enum inode_state_flags_t, I_FREEING) |
-			     bpf_core_enum_value(enum inode_state_flags_t, I_CLEAR)))
-			return false;
-	}
+	/* the state unknown (no i_state layout in the kernel's BTF): the identity decides */
+	if (!mg_inode_state(inode, &st) && (st.state & (st.i_freeing | st.i_clear)))
+		return false;
 	return true;
 }
 

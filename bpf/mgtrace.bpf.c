@@ -177,18 +177,18 @@ static __always_inline __u32 event_ctime(struct inode *inode, struct timespec64 
 
 /*
  * MG_EVF_INODE_SETUP for a ctime set (inode_set_ctime_to_ts) of an inode being set
- * up: i_state has I_NEW (iget: loaded from disk), or the flags are not in the
- * kernel's BTF as enum inode_state_flags_t (their values then unknown: the set is
- * never judged as a change after a query). 0 otherwise. A probe read: sets are rare.
+ * up: i_state has I_NEW (iget: loaded from disk); MG_EVF_STATE_UNKNOWN when its
+ * state cannot be read (no layout of i_state known in the kernel's BTF: the set is
+ * then counted as undecided, never taken as judged). 0 otherwise. A probe read:
+ * sets are rare.
  */
 static __always_inline __u32 set_flags(struct inode *inode)
 {
-	__u64 state = 0;
+	struct mg_istate s;
 
-	if (!bpf_core_enum_value_exists(enum inode_state_flags_t, I_NEW) ||
-	    bpf_core_read(&state, bpf_core_field_size(inode->i_state), &inode->i_state))
-		return MG_EVF_INODE_SETUP;
-	return state & bpf_core_enum_value(enum inode_state_flags_t, I_NEW) ? MG_EVF_INODE_SETUP : 0;
+	if (mg_inode_state(inode, &s))
+		return MG_EVF_STATE_UNKNOWN;
+	return s.state & s.i_new ? MG_EVF_INODE_SETUP : 0;
 }
 
 /*

@@ -65,6 +65,9 @@ enum mg_benign_kind {
 	MG_B_UNSEEN,		/* getattr of an older value not among the last MG_HIST the
 				 * inode held (no traced update since installed it),
 				 * within 1 s of the newer one: undecided */
+	MG_B_SET_UNDECIDED,	/* a set over a QUERIED ctime a getattr showed, of an inode
+				 * whose i_state could not be read (MG_EVF_STATE_UNKNOWN):
+				 * whether it is being set up is unknown: undecided */
 	MG_B_NR_KINDS,
 };
 
@@ -456,7 +459,9 @@ MG_RULE_INLINE void mg_rule_queried_swap(struct mg_rstate *s, const struct mg_ri
  * like a swap, when the ctime it replaces carried QUERIED and is the latest
  * value a getattr was seen to show (max, max_statted: QUERIED is then this
  * inode's own, not a stale bit of the memory it was allocated in), and the
- * inode is not being set up (MG_EVF_INODE_SETUP: I_NEW, loaded from disk).
+ * inode is not being set up (MG_EVF_INODE_SETUP: I_NEW, loaded from disk). Where
+ * the inode's state could not be read (MG_EVF_STATE_UNKNOWN) the set is counted
+ * as undecided (MG_B_SET_UNDECIDED), never passed silently.
  * Documentation/filesystems/multigrain-ts.rst asks a FS_MGTIME filesystem to
  * set the ctime only through inode_set_ctime_current(), which takes a
  * fine-grained time after a query; a set copies a time taken for another inode
@@ -468,11 +473,17 @@ MG_RULE_INLINE void mg_rule_queried_swap(struct mg_rstate *s, const struct mg_ri
  * as a query before the set (where the kernel's swap path would tolerate a
  * query concurrent with its decision).
  */
-MG_RULE_INLINE int mg_rule_set_after_query(const struct mg_rstate *s, const struct mg_rin *in)
+MG_RULE_INLINE int mg_rule_set_over_query(const struct mg_rstate *s, const struct mg_rin *in)
 {
 	return in->o.kind == MG_EV_CTIME_SET && !(in->flags & MG_EVF_INODE_SETUP) &&
 	       (in->old_nsec & MG_I_CTIME_QUERIED) && s->known && s->max_statted &&
 	       s->max.nsec == (in->old_nsec & ~MG_I_CTIME_QUERIED);
+}
+
+/* A set over a query held to invariant 2: its inode's state was read (not being set up). */
+MG_RULE_INLINE int mg_rule_set_after_query(const struct mg_rstate *s, const struct mg_rin *in)
+{
+	return mg_rule_set_over_query(s, in) && !(in->flags & MG_EVF_STATE_UNKNOWN);
 }
 
 /* The rules of mg_rule_event(), before the state's quiet word is set. */
@@ -492,6 +503,8 @@ MG_RULE_INLINE void mg_rule_event_(struct mg_rstate *s, const struct mg_rin *in,
 	if ((k == MG_EV_CTIME_SWAP && (in->old_nsec & MG_I_CTIME_QUERIED)) ||
 	    mg_rule_set_after_query(s, in))
 		mg_rule_queried_swap(s, in, tai_minus_real, out);
+	else if (k == MG_EV_CTIME_SET && mg_rule_set_over_query(s, in))
+		mg_rule_benign(out, MG_B_SET_UNDECIDED, &s->max, &in->o);
 	/*
 	 * The kernel skips only when the value it loaded equals the new time exactly,
 	 * and a time's nanoseconds never carry QUERIED: it never skips over a QUERIED

@@ -88,13 +88,17 @@ enum mg_event_kind {
 						 * (struct mg_floor_judge_counts): sent because it
 						 * breaks a floor invariant */
 #define MG_EVF_INODE_SETUP	(1U << 5)	/* MG_EV_CTIME_SET: the inode is being set up (i_state
-						 * I_NEW: loaded from disk, initialised), or its state
-						 * could not be read: the set is not a change after a
-						 * query (include/mg_rules.h) */
+						 * I_NEW: loaded from disk, initialised): the set is not
+						 * a change after a query (include/mg_rules.h) */
 #define MG_EVF_UNLINKED		(1U << 6)	/* the inode had no link left at the event (i_nlink 0:
 						 * unlinked while open, or an O_TMPFILE not yet
 						 * linked): its name is the one it had, as the
 						 * "(deleted)" of /proc/PID/fd */
+#define MG_EVF_STATE_UNKNOWN	(1U << 7)	/* MG_EV_CTIME_SET: i_state could not be read (its
+						 * layout is not in the kernel's BTF, or the read
+						 * failed): whether the inode is being set up is
+						 * unknown, and a set after a query is undecided
+						 * (MG_B_SET_UNDECIDED), never judged nor passed */
 
 /*
  * The kernel's condition for a fine-grained stamp (fs/inode.c

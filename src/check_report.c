@@ -48,6 +48,9 @@ static const struct {
 	[MG_B_UNSEEN] = { "unseen_values",
 			  "getattr of an older value not among the last 4 values the inode held, "
 			  "within 1 s of the newer one: undecided" },
+	[MG_B_SET_UNDECIDED] = { "sets_state_unknown",
+				 "set over a QUERIED ctime of an inode whose i_state this "
+				 "kernel's BTF does not describe: undecided" },
 	[MG_B_SKIP_UNDECIDED] = { "skips_after_concurrent_query",
 				  "skip of a value a getattr reported; the query may follow the "
 				  "update's decision (no entry time)" },

@@ -309,7 +309,7 @@ VIOLATION_KINDS = ("ctime_regression", "not_later_after_query", "skip_after_quer
 NOT_FAULTS = ("stale_reads", "reordered_swaps", "unverified_queried_updates", "granularity_equal",
               "future_ctime", "unsure_seconds", "torn_reads", "skips_after_concurrent_query",
               "concurrent_updates", "concurrent_updates_undecided", "concurrent_reads",
-              "unseen_values")
+              "unseen_values", "sets_state_unknown")
 
 
 def check_injected(c, r):
@@ -598,7 +598,7 @@ def check_junit_gate(c, root, tests, breached, text="(limit)"):
 NOT_FAULT_KEYS = ("stale_reads", "reordered_swaps", "unverified_queried_updates", "granularity_equal",
                   "future_ctime", "unsure_seconds", "torn_reads", "skips_after_concurrent_query",
                   "concurrent_updates", "concurrent_updates_undecided", "concurrent_reads", "unseen_values",
-                  "clock_steps", "clock_steps_bpf")
+                  "sets_state_unknown", "clock_steps", "clock_steps_bpf")
 
 
 def categories(r):

@@ -7,6 +7,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import checkjson  # noqa: E402
+import observer  # noqa: E402
 
 out, label = sys.argv[1], sys.argv[2]
 # smoke runs (MGTEST_SMOKE=1) send only these; the rest must exist otherwise
@@ -14,7 +15,8 @@ SMOKE = os.environ.get("MGTEST_SMOKE") == "1"
 SMOKE_SET = {"probe", "stat-fentry-tmpfs", "stat-kprobe-tmpfs", "stat-tracepoint-tmpfs", "hot-fentry",
              "hot-kprobe", "latency-fentry", "trace-fentry", "trace-kprobe", "check-fentry",
              "check-kprobe", "check-tracepoint", "check-invert-fine-fentry", "check-inject-fentry",
-             "check-inject-kprobe", "check-inject-tracepoint", "top-fentry"}
+             "check-inject-kprobe", "check-inject-tracepoint", "top-fentry",
+             "diff-fentry-tmpfs", "diff-kprobe-tmpfs", "diff-tracepoint-tmpfs"}
 
 
 def load(name):
@@ -393,3 +395,35 @@ for be in ("fentry", "kprobe"):
                         f"p50~{h['p50_ns_estimate']:.0f}ns p99~{h['p99_ns_estimate']:.0f}ns ({h['probe']})")
     print(f"# {label} {name}: " + "; ".join(figs))
     report(name, c)
+
+# the differential steps: check against the observer outside mgtrace (tests/observer.py), on
+# tmpfs and ext4 with every backend: check's violations equal the observer's own count exactly,
+# and every comparison fails on a doctored copy of this very pair
+for be in ("fentry", "kprobe", "tracepoint"):
+    for fs in ("tmpfs", "ext4"):
+        name = f"diff-{be}-{fs}"
+        objs = load(name)
+        if objs is None:
+            continue
+        rep = [o for o in objs if o.get("type") == "check"]
+        obs = [o for o in objs if o.get("type") == "observer"]
+        ex = [o for o in objs if o.get("type") == "exit"]
+        if not (rep and obs and ex):
+            print(f"FAIL {label}/{name}: check's report, the observer's line and the exit status "
+                  f"({len(rep)}, {len(obs)}, {len(ex)})")
+            continue
+        c = checkjson.Checker(quiet=True)
+        observer.compare(c, rep[0], obs[0], ex[0]["rc"])
+        inv = rep[0]["invariants"]
+        print(f"# {label} {name}: observer saw {obs[0]['not_later_total']} not later ("
+              + ", ".join(f"{k} {v['not_later']['dir']}+{v['not_later']['file']}/{v['done']}"
+                          for k, v in obs[0]["ops"].items())
+              + f"); check {rep[0]['verdict']} with {inv['not_later_after_query']['violations']} "
+              f"not_later_after_query, {inv['ctime_regression']['violations']} regressions, "
+              f"events {inv['events_by_kind']}")
+        report(name, c)
+        bad = [lbl for lbl, ok, _ in observer.selftest_pair(rep[0], obs[0], ex[0]["rc"])[1:] if not ok]
+        if bad:
+            print(f"FAIL {label}/{name}-doctored: these doctored copies passed: {bad}")
+        else:
+            print(f"PASS {label}/{name}-doctored")

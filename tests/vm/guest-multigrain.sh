@@ -86,7 +86,22 @@ top_floor() {
 	printf '%s\n' "$out" | grep -v '^{' >&2
 	return $rc
 }
+# differential BACKEND DIR: check against an observer outside mgtrace (tests/mgobserve.c), which
+# counts with its own stat() calls every op after a query that left a ctime not later (link,
+# unlink, rename, chmod, write, setxattr, create); check's violations must equal that count
+# exactly (check-multigrain.py, tests/observer.py). Sends check's report, the observer's line and
+# check's exit status; the exit status is judged on the host.
+differential() {
+	local rc=0
+	$MG check --json -o /tmp/diff.json --backend "$1" --tree -- /bin/mgobserve -n 100 "$2" \
+		> /tmp/obs.json 2> /tmp/diff.err || rc=$?
+	cat /tmp/diff.json /tmp/obs.json
+	printf '{"type":"exit","rc":%d}\n' "$rc"
+	cat /tmp/diff.err >&2
+	return 0
+}
 check mgtrace-present test -x $MG
+check mgobserve-present test -x /bin/mgobserve
 full && mount_ext4 /mnt/x
 run_json probe 0 $MG probe --json
 check probe-leaves-nothing test "$(left_attached)" = 0
@@ -113,6 +128,11 @@ full && run_json top-file-fentry 0 top_floor file
 # (exit 4 accepted only for BPF runs a preemptible kernel skipped: check-multigrain.py)
 for be in fentry kprobe tracepoint; do
 	run_json "check-$be" 0,4 $MG check --json --backend "$be" --duration 1
+done
+# the differential steps, on tmpfs and (full set) on ext4, with every backend
+for be in fentry kprobe tracepoint; do
+	run_json "diff-$be-tmpfs" 0 differential "$be" /tmp/mgdiff
+	full && run_json "diff-$be-ext4" 0 differential "$be" /mnt/x/mgdiff
 done
 # a violation found in BPF reaches the verdict with each backend: MGTRACE_TEST_INJECT=1 is a
 # test hook that judges a synthetic regression through BPF_PROG_TEST_RUN (exit 1)

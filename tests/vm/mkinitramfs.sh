@@ -12,8 +12,10 @@
 # Contents: busybox-static with all applet symlinks, guest-init.sh as /init,
 # guest-lib.sh as /lib/mgtest.sh, and /ext4.img, an empty ext4 image of
 # $MGTRACE_VM_EXT4_MB MiB (default 64) made with the host's mkfs.ext4,
-# which the guest loop-mounts; and the host tools of $MGTRACE_VM_TOOLS
-# (default bpftool) with their shared libraries.
+# which the guest loop-mounts; the host tools of $MGTRACE_VM_TOOLS
+# (default bpftool) with their shared libraries; and $MGTRACE_VM_OBSERVER, a
+# static tests/mgobserve.c (the observer of the differential steps), as
+# /bin/mgobserve when set.
 set -eu
 
 [ $# -ge 3 ] || { echo "usage: $0 OUT MGTRACE_STATIC GUEST_SCRIPT [KERNEL_ROOT]" >&2; exit 2; }
@@ -35,6 +37,12 @@ for a in $("$busybox" --list-full); do
 	[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
 done
 cp "$bin" "$root/bin/mgtrace"
+if [ -n "${MGTRACE_VM_OBSERVER:-}" ]; then
+	[ -x "$MGTRACE_VM_OBSERVER" ] || die "$MGTRACE_VM_OBSERVER is not an executable"
+	ldd "$MGTRACE_VM_OBSERVER" >/dev/null 2>&1 && die "$MGTRACE_VM_OBSERVER is not statically linked"
+	cp "$MGTRACE_VM_OBSERVER" "$root/bin/mgobserve"
+	chmod 755 "$root/bin/mgobserve"
+fi
 cp "$here/guest-init.sh" "$root/init"
 cp "$here/guest-lib.sh" "$root/lib/mgtest.sh"
 cp "$script" "$root/test.sh"

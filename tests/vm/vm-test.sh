@@ -10,6 +10,9 @@
 #        MGTRACE_VM_JOBS     kernels booted at once (default 2)
 #        MGTRACE_SHARED      the shared folder of local kernels (default: the
 #                            repository's ../shared)
+#        MGTRACE_VM_OBSERVER a static tests/mgobserve.c for the differential steps
+#                            (default: the repository's build/mgobserve; make test-vm
+#                            builds it); absent: the stage refuses to start
 #        plus those of fetch-kernel.sh, mkinitramfs.sh and run-vm.sh.
 # For each kernel: fetch-kernel.sh (or, for a "local" entry, the image under
 # $MGTRACE_SHARED/kernels checked against its SHA256SUMS), mkinitramfs.sh
@@ -31,6 +34,10 @@ kernels=${MGTRACE_VM_KERNELS:-$here/kernels.txt}
 outroot=${MGTRACE_VM_OUT:-/tmp/mgtrace-vm}
 jobs=${MGTRACE_VM_JOBS:-2}
 shared=${MGTRACE_SHARED:-$repo/../shared}
+MGTRACE_VM_OBSERVER=${MGTRACE_VM_OBSERVER:-$repo/build/mgobserve}
+[ -x "$MGTRACE_VM_OBSERVER" ] || { echo "vm-test: $MGTRACE_VM_OBSERVER is missing (make build/mgobserve)" >&2; exit 2; }
+MGTRACE_VM_OBSERVER=$(cd "$(dirname "$MGTRACE_VM_OBSERVER")" && pwd)/$(basename "$MGTRACE_VM_OBSERVER")
+export MGTRACE_VM_OBSERVER
 mkdir -p "$outroot"
 all=$outroot/results
 : > "$all"
