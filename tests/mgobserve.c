@@ -29,7 +29,7 @@
  *    "iterations":N,"ops":{OP:{"done":n,"unsupported":null|"errno text",
  *    "not_later":{"dir":n,"file":n}}},"stats":n (stat() calls made),"not_later_total":n,
  *    "breaks":[{"op":..,"role":..,"ino":..,"before":[s,ns],"after":[s,ns]}]}
- * ("breaks" holds the first 1000). Exit 0, or 1 with one line on stderr when
+ * ("breaks" holds the first 65536). Exit 0, or 1 with one line on stderr when
  * an op fails for any reason but an unsupported xattr (ENOTSUP, EOPNOTSUPP).
  */
 #ifndef _GNU_SOURCE
@@ -53,7 +53,7 @@ static const char *op_names[OP_NR] = {
 enum { ROLE_DIR, ROLE_FILE, ROLE_NR };
 static const char *role_names[ROLE_NR] = { "dir", "file" };
 
-#define MAX_BREAKS 1000
+#define MAX_BREAKS 65536
 
 struct brk {
 	int op, role;

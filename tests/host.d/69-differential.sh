@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+# 69-differential.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
+# check against an observer outside mgtrace (issue 32): tests/mgobserve.c counts, with its own
+# stat() calls, every create, link, unlink, rename, chmod, write and setxattr after a query that
+# left a ctime not later; check --tree around it must count exactly as many violations, each
+# stored report a break the observer saw, having judged every op and every stat()
+# (tests/observer.py compare; its selftest shows each comparison failing on doctored copies).
+# On tmpfs, ext4, ext4 -I 128 (whole seconds: an equal ctime is granularity), xfs, btrfs and
+# overlayfs over tmpfs; tmpfs also beside an outside stress (load). (--tree needs judging in
+# BPF; the user-space rules are the same code, include/mg_rules.h, run on 62's inputs.)
+echo "# differential: check against the workload's own stat() calls"
+OBS=build/mgobserve
+python3 tests/observer.py selftest > "$T/observer-selftest.chk" 2>&1
+tally observer-selftest "$T/observer-selftest.chk"
+# diffcase NAME DIR [--gran-coarse] [-- CHECK-ARGS...]: check --tree -- mgobserve -n 100 DIR
+diffcase() {
+	local name=$1 dir=$2 gran= rc; shift 2
+	[ "${1:-}" = --gran-coarse ] && { gran=--gran-coarse; shift; }
+	[ "${1:-}" = -- ] && shift
+	$MG check --json -o "$T/$name.json" --tree "$@" -- $OBS -n 100 "$dir" \
+		> "$T/$name.obs" 2> "$T/$name.err"; rc=$?
+	python3 tests/observer.py compare "$T/$name.json" "$T/$name.obs" $rc $gran \
+		> "$T/$name.chk" 2>&1
+	tally "$name" "$T/$name.chk"
+	echo "#   $name: $(grep -m1 "check's violations" "$T/$name.chk" | sed 's/^[a-zA-Z]* *//')"
+	schema_valid "$name" check "$T/$name.json"
+}
+mkdir -p "$T/dt"
+mount -t tmpfs mgtrace-diff "$T/dt"
+diffcase diff-tmpfs "$T/dt/d"
+# under load: an outside stress on another tmpfs (out of --tree's scope) changes nothing
+$MG stress --threads 2 --duration 30 > /dev/null 2>&1 &
+stress_pid=$!
+diffcase diff-tmpfs-load "$T/dt/dl"
+kill "$stress_pid" 2>/dev/null; wait "$stress_pid" 2>/dev/null
+# overlayfs over tmpfs: events come from the real (upper) inodes, the stat()s through overlay
+mkdir -p "$T/dt/lower" "$T/dt/upper" "$T/dt/work" "$T/ovl"
+if mount -t overlay overlay -o "lowerdir=$T/dt/lower,upperdir=$T/dt/upper,workdir=$T/dt/work" "$T/ovl"; then
+	diffcase diff-overlay "$T/ovl/d"
+	umount "$T/ovl"
+else
+	bad "diff-overlay: overlayfs over tmpfs could not be mounted"
+fi
+umount "$T/dt"
+# diffimg NAME MKFS... -- [CASE-ARGS]: a loop image made with MKFS, mounted, one diffcase
+diffimg() {
+	local name=$1 mkfs=() ; shift
+	while [ "$1" != "--" ]; do mkfs+=("$1"); shift; done; shift
+	truncate -s 320M "$T/$name.img"
+	mkdir -p "$T/$name.mnt"
+	if "${mkfs[@]}" "$T/$name.img" > /dev/null 2>&1 && mount -o loop "$T/$name.img" "$T/$name.mnt"; then
+		diffcase "$name" "$T/$name.mnt/d" "$@"
+		umount "$T/$name.mnt"
+	else
+		bad "$name: ${mkfs[*]} loop image could not be made or mounted"
+	fi
+	rm -f "$T/$name.img"
+}
+diffimg diff-ext4 mkfs.ext4 -q -F --
+diffimg diff-ext4-128 mkfs.ext4 -q -F -I 128 -- --gran-coarse
+diffimg diff-xfs mkfs.xfs -q -f --
+diffimg diff-btrfs mkfs.btrfs -q -f --
