@@ -194,8 +194,42 @@ struct mg_set_ctime {
 	} set_ctime SEC(".maps")
 
 /*
+ * mgtrace's PID namespace (nsfs device, new_encode_dev, and inode of
+ * /proc/self/ns/pid), set by user space only when it is not the initial one
+ * (src/pidns.c): the ids an event shows are then those mgtrace's caller sees.
+ * The filters and maps keep the kernel's ids (user space turns its own into
+ * them, src/pidns.c), which bpf_get_current_pid_tgid() gives.
+ */
+const volatile __u64 pidns_dev = 0, pidns_ino = 0;
+
+/*
+ * The ids the current task shows for id (bpf_get_current_pid_tgid()): its own in
+ * the initial PID namespace, else those of mgtrace's namespace. Returns 0, or
+ * MG_EVF_PID_OUTSIDE with both 0 for a task outside that namespace (its ids there
+ * do not exist: never shown as if they were the caller's).
+ */
+static __always_inline __u32 mg_shown_ids(__u64 id, __u32 *pid, __u32 *tgid)
+{
+	struct bpf_pidns_info ns;
+
+	*pid = (__u32)id;
+	*tgid = id >> 32;
+	if (!pidns_ino)
+		return 0;
+	if (bpf_get_ns_current_pid_tgid(pidns_dev, pidns_ino, &ns, sizeof(ns))) {
+		*pid = 0;
+		*tgid = 0;
+		return MG_EVF_PID_OUTSIDE;
+	}
+	*pid = ns.pid;
+	*tgid = ns.tgid;
+	return 0;
+}
+
+/*
  * Fill what every event record shares: its times (CLOCK_MONOTONIC, then TAI:
- * their difference is the realtime offset at the event), kind, task, CPU, the
+ * their difference is the realtime offset at the event), kind, task (its ids as
+ * mgtrace's caller sees them: mg_shown_ids()), CPU, the
  * inode's identity (dev, ino as the caller read them; inode may be NULL),
  * granularity and name, and, if want_entry, the entry time of the enclosing
  * inode_set_ctime_current() from set_ctime_map (0 if unknown or not wanted). The
@@ -211,12 +245,10 @@ static __always_inline void mg_event_fill(struct mg_event *e, enum mg_event_kind
 	e->ts_ns = bpf_ktime_get_ns();
 	e->tai_ns = bpf_ktime_get_tai_ns();
 	e->kind = kind;
-	e->flags = 0;
 	e->dev = dev;
 	e->ino = ino;
 	e->inode_addr = (__u64)inode;
-	e->pid = (__u32)id;
-	e->tgid = id >> 32;
+	e->flags = mg_shown_ids(id, &e->pid, &e->tgid);
 	e->cpu = bpf_get_smp_processor_id();
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	e->ctime_sec = 0;

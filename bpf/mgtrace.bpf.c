@@ -259,7 +259,13 @@ static __always_inline void judge_event(enum mg_event_kind kind, struct inode *i
 	key.addr = (__u64)inode;
 	in = &sc->in;
 	in->o.kind = kind;
-	in->o.pid = (__u32)id;
+	if (pidns_ino) {	/* the ids mgtrace's caller sees (0: outside its namespace) */
+		__u32 tgid;
+
+		mg_shown_ids(id, &in->o.pid, &tgid);
+	} else {
+		in->o.pid = (__u32)id;
+	}
 	in->o.entry_ns = 0;
 	/* set_ctime is filled only by bpf/floor.bpf.c's function probes */
 	if (judge_entry_ns && (kind == MG_EV_CTIME_SWAP || kind == MG_EV_CTIME_SKIP)) {

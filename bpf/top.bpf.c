@@ -148,7 +148,7 @@ static __always_inline struct mg_top_val *row(void *m, struct mg_top_key *k, __u
 static __always_inline void top_add(struct inode *inode, __u32 bits)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tgid = id >> 32, zero = 0;
+	__u32 tgid = id >> 32, zero = 0, pid;
 	struct mg_top_key k = {};
 	struct mg_top_val *v;
 	void *m;
@@ -164,6 +164,8 @@ static __always_inline void top_add(struct inode *inode, __u32 bits)
 		goto err;
 	add(v, bits);
 	k.special = 0;
+	/* rows show the caller's ids (0: a process outside mgtrace's PID namespace) */
+	mg_shown_ids(id, &pid, &tgid);
 	if (by == MG_TOP_BY_PID)
 		k.tgid = tgid;
 	else if (by == MG_TOP_BY_COMM)

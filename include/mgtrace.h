@@ -94,6 +94,9 @@ enum mg_event_kind {
 						 * unlinked while open, or an O_TMPFILE not yet
 						 * linked): its name is the one it had, as the
 						 * "(deleted)" of /proc/PID/fd */
+#define MG_EVF_PID_OUTSIDE	(1U << 8)	/* the task is outside mgtrace's PID namespace:
+						 * pid and tgid are 0, its ids there unknown
+						 * (bpf/mg_common.bpf.h mg_shown_ids()) */
 #define MG_EVF_STATE_UNKNOWN	(1U << 7)	/* MG_EV_CTIME_SET: i_state could not be read (its
 						 * layout is not in the kernel's BTF, or the read
 						 * failed): whether the inode is being set up is
@@ -278,4 +281,15 @@ struct mg_top_val {
 #define MG_TOP_ENTRIES_DEFAULT	10240
 #define MG_TOP_ENTRIES_MAX	1000000
 
+
+/*
+ * The context of bpf/pidns.bpf.c's pid_xlate (BPF_PROG_TEST_RUN): a vpid of the
+ * caller's PID namespace in, the kernel's (initial namespace's) tgid and tid of
+ * its task out, 0 when it names none.
+ */
+struct mg_pid_xlate {
+	unsigned int vpid;
+	unsigned int tgid;
+	unsigned int tid;
+};
 #endif /* MGTRACE_H */

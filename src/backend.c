@@ -9,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "backend.h"
+#include "pidns.h"
 #include "mgtrace.skel.h"
 #include "util.h"
 
@@ -298,6 +299,7 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 	}
 	/* the process filter: of events, or of counts in process scope (stat -p, --tree) */
 	skel->rodata->count_scoped = o->count_scoped;
+	MG_PIDNS_RODATA(skel);
 	skel->rodata->filter_tgid = o->filter_tgid;
 	skel->rodata->filter_tree = (o->events || o->count_scoped) && o->traced_tgids_fd > 0;
 	/* the process set is shared with bpf/follow.bpf.c; unused, it shrinks to one entry */

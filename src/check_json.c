@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "check_int.h"
+#include "pidns.h"
 
 /* An observation of a violation report; its comm cut at a character boundary (escape.h). */
 static json_t *json_obs(const struct mg_obs *o)
@@ -17,7 +18,9 @@ static json_t *json_obs(const struct mg_obs *o)
 	json_object_set_new(j, "event", mg_json_cstr(mg_event_kind_name(o->kind)));
 	json_object_set_new(j, "entry_mono_ns", o->entry_ns ? json_integer((json_int_t)o->entry_ns) :
 			    json_null());
-	json_object_set_new(j, "pid", json_integer(o->pid));
+	/* 0 where mgtrace runs in a PID namespace of its own: a task outside it (pidns.h) */
+	json_object_set_new(j, "pid", !o->pid && mg_pidns_self(NULL, NULL) > 0 ? json_null() :
+			    json_integer(o->pid));
 	json_object_set_new(j, "cpu", json_integer(o->cpu));
 	json_object_set_new(j, "comm", mg_json_str(o->comm, n));
 	json_object_set_new(j, "comm_truncated", json_boolean(cut));

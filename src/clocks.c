@@ -29,6 +29,7 @@
 #include "clocks.skel.h"
 #include "commands.h"
 #include "kenv.h"
+#include "pidns.h"
 #include "report.h"
 #include "opts.h"
 #include "util.h"
@@ -174,8 +175,12 @@ static struct clocks_bpf *open_counter(const char **flavour, char *why, size_t l
 			err = -errno;
 			break;
 		}
-		skel->rodata->tgid = getpid();
-		skel->rodata->tid = gettid();
+		/* the kernel's ids of this thread, as BPF sees them (pidns.h) */
+		if ((err = mg_pid_kernel(gettid(), (uint32_t *)&skel->rodata->tgid,
+					 (uint32_t *)&skel->rodata->tid, why, len))) {
+			clocks_bpf__destroy(skel);
+			return NULL;
+		}
 		skel->rodata->nr = SYS_clock_gettime;
 		bpf_program__set_autoload(skel->progs.tpb_clk_sys_enter, btf);
 		bpf_program__set_autoload(skel->progs.rtp_clk_sys_enter, !btf);

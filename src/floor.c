@@ -7,6 +7,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "floor.h"
+#include "pidns.h"
 #include "floor.skel.h"
 #include "mgtrace.skel.h"
 #include "util.h"
@@ -101,6 +102,7 @@ static int floor_try(struct mg_floor *f, const struct mg_kenv *env, struct mg_se
 	}
 	select_progs(skel, be);
 	skel->rodata->filter_tgid = sess->skel->rodata->filter_tgid;
+	MG_PIDNS_RODATA(skel);
 	skel->rodata->filter_tree = o->traced_tgids_fd > 0;
 	skel->rodata->wakeup_bytes = sess->skel->rodata->wakeup_bytes;
 	skel->rodata->filter_nids = o->nids;

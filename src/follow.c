@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 #include "mgtrace.h"
 #include "follow.h"
+#include "pidns.h"
 #include "follow.skel.h"
 
 /* Descendants found by the /proc scan, per skeleton (a process has one follow set). */
@@ -23,7 +24,13 @@ static int add_tree(struct follow_bpf *f, __u32 pid, __u32 parent, int depth)
 	DIR *dir;
 	int err;
 
-	err = bpf_map__update_elem(f->maps.traced_tgids, &pid, sizeof(pid), &parent,
+	__u32 kpid;
+	char why[256];
+
+	/* the map holds the kernel's ids (a PID namespace's pid is turned into it) */
+	if (mg_pid_kernel((pid_t)pid, &kpid, NULL, why, sizeof(why)))
+		return 0;	/* exited meanwhile, or (reported at the root) untranslatable */
+	err = bpf_map__update_elem(f->maps.traced_tgids, &kpid, sizeof(kpid), &parent,
 				   sizeof(parent), BPF_ANY);
 	if (err || depth > 64)
 		return err;
@@ -45,7 +52,7 @@ static int add_tree(struct follow_bpf *f, __u32 pid, __u32 parent, int depth)
 
 			for (char *t = strtok_r(buf, " \n", &save); t; t = strtok_r(NULL, " \n", &save)) {
 				found_at_start++;
-				if ((err = add_tree(f, (__u32)strtoul(t, NULL, 10), pid, depth + 1)))
+				if ((err = add_tree(f, (__u32)strtoul(t, NULL, 10), kpid, depth + 1)))
 					break;
 			}
 		}
@@ -62,10 +69,16 @@ struct follow_bpf *mg_follow_open(pid_t root, bool existing, char *why, size_t l
 	char w[2][160];
 	int btf;
 
+	__u32 kroot, kparent;
+
 	found_at_start = 0;
+	/* BPF sees the kernel's ids: in a PID namespace of its own, mgtrace's are turned into them */
+	if (mg_pid_kernel(root, &kroot, NULL, why, len) ||
+	    mg_pid_kernel(getpid(), &kparent, NULL, why, len))
+		return NULL;
 	for (btf = 1; btf >= 0; btf--) {
 		struct follow_bpf *f = follow_bpf__open();
-		__u32 pid = (__u32)root, parent = (__u32)getpid();
+		__u32 pid = kroot, parent = kparent;
 		int err;
 
 		if (!f) {
@@ -83,7 +96,7 @@ struct follow_bpf *mg_follow_open(pid_t root, bool existing, char *why, size_t l
 		if (!err)
 			err = follow_bpf__attach(f);
 		if (!err && existing)
-			err = add_tree(f, pid, parent, 0);
+			err = add_tree(f, (__u32)root, parent, 0);
 		if (!err)
 			return f;
 		snprintf(w[btf], sizeof(w[btf]), "%s", strerror(err < 0 ? -err : EINVAL));

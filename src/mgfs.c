@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "mgfs.h"
+#include "pidns.h"
 #include "mgfs.skel.h"
 
 int mg_fs_multigrain(const char *path, char *why, size_t len)
@@ -20,7 +21,11 @@ int mg_fs_multigrain(const char *path, char *why, size_t len)
 		snprintf(why, len, "bpf/mgfs.bpf.c: open: %s", strerror(-err));
 		return err;
 	}
-	s->rodata->tid = (__u32)gettid();
+	/* the kernel's id of this thread, as BPF sees it (pidns.h) */
+	if ((err = mg_pid_kernel(gettid(), NULL, (uint32_t *)&s->rodata->tid, why, len))) {
+		mgfs_bpf__destroy(s);
+		return err;
+	}
 	if ((err = mgfs_bpf__load(s)) || (err = mgfs_bpf__attach(s))) {
 		snprintf(why, len, "raw_tp/fill_mg_cmtime: %s", strerror(-err));
 		mgfs_bpf__destroy(s);

@@ -9,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "follow.h"
+#include "pidns.h"
 #include "top_int.h"
 #include "top.skel.h"
 #include "util.h"
@@ -124,6 +125,7 @@ static int try_one(struct top_state *t, enum mg_backend be, bool btf, const char
 		return -errno;
 	choose(s, be, btf, t->o.by);
 	s->rodata->by = t->o.by;
+	MG_PIDNS_RODATA(s);
 	s->rodata->filter_tree = t->follow != NULL;
 	err = bpf_map__set_max_entries(s->maps.top_a, n);
 	if (!err)

@@ -18,11 +18,19 @@
 #include "opts.h"
 #include "report.h"
 #include "top_int.h"
+#include "pidns.h"
 #include "util.h"
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
 
 /* Text column headers and widths, by enum mg_top_counter. */
+/* A row's pid 0 where mgtrace runs in a PID namespace of its own: processes outside it
+ * (bpf/mg_common.bpf.h mg_shown_ids()). In the initial namespace 0 is the idle task. */
+static bool top_pid_outside(uint32_t pid)
+{
+	return !pid && mg_pidns_self(NULL, NULL) > 0;
+}
+
 static const char *const col_names[MG_TOP_NR] = {
 	"FINE_STAMPS", "FLOOR_SWAPS", "UNKNOWN", "CTIME_SWAPS", "AFTER_QUERY", "SKIPS", "STATS",
 };
@@ -176,7 +184,10 @@ static void print_label(struct top_state *t, const struct top_row *r)
 	case MG_TOP_BY_PID:
 		n = mg_name_len(r->comm, sizeof(r->comm), 0, &cut);
 		mg_text_escape(buf, sizeof(buf), r->comm, n, cut);
-		fprintf(t->out, "%-7u %-16s", r->key.tgid, buf);
+		if (top_pid_outside(r->key.tgid))	/* every process outside mgtrace's PID namespace */
+			fprintf(t->out, "%-7s %-16s", "-", "(other pidns)");
+		else
+			fprintf(t->out, "%-7u %-16s", r->key.tgid, buf);
 		break;
 	case MG_TOP_BY_COMM:
 		n = mg_name_len(r->key.comm, sizeof(r->key.comm), 0, &cut);
@@ -309,10 +320,13 @@ static json_t *row_json(struct top_state *t, const struct top_row *r)
 		n = mg_name_len(r->key.comm, sizeof(r->key.comm), 0, &cut);
 		json_object_set_new(o, "comm", mg_json_str(r->key.comm, n));
 	} else {
-		json_object_set_new(o, "pid", json_integer(t->o.by == MG_TOP_BY_PID ? r->key.tgid :
-							   r->tgid));
+		uint32_t pid = t->o.by == MG_TOP_BY_PID ? r->key.tgid : r->tgid;
+
+		/* null: processes outside mgtrace's PID namespace, which has no ids for them */
+		json_object_set_new(o, "pid", top_pid_outside(pid) ? json_null() : json_integer(pid));
 		n = mg_name_len(r->comm, sizeof(r->comm), 0, &cut);
-		json_object_set_new(o, "comm", mg_json_str(r->comm, n));
+		json_object_set_new(o, "comm", t->o.by == MG_TOP_BY_PID && top_pid_outside(pid) ?
+				    json_null() : mg_json_str(r->comm, n));
 	}
 	return o;
 }

@@ -24,6 +24,7 @@
 #include "escape.h"
 #include "events.h"
 #include "trace_int.h"
+#include "pidns.h"
 #include "floor.h"
 #include "follow.h"
 #include "follow.skel.h"
@@ -325,7 +326,17 @@ int cmd_trace(int argc, char **argv)
 		goto out;
 	so.ringbuf_bytes = (unsigned int)t.o.ringbuf_bytes;
 	so.event_mask = t.o.mask & ~EV_FLOOR;
-	so.filter_tgid = t.o.argv && !t.o.all && !t.o.pid ? (unsigned int)t.run.child : 0;
+	if (t.o.argv && !t.o.all && !t.o.pid) {
+		char why[300];
+		uint32_t k;
+
+		/* --no-inherit: COMMAND's own tgid, as BPF sees it (pidns.h) */
+		if (mg_pid_kernel(t.run.child, &k, NULL, why, sizeof(why))) {
+			ret = mg_err(MG_EXIT_ENV, "trace: cannot follow COMMAND: %s", why);
+			goto out;
+		}
+		so.filter_tgid = k;
+	}
 	so.traced_tgids_fd = t.follow ? bpf_map__fd(t.follow->maps.traced_tgids) : 0;
 	so.filter_nids = (unsigned int)t.o.ids.n;
 	for (int i = 0; i < t.o.ids.n; i++) {

@@ -70,8 +70,11 @@ static void print_json_event(struct trace_state *t, const struct mg_event *e, in
 	json_object_set_new(o, "time_realtime_ns", json_integer(real));
 	json_object_set_new(o, "time_mono_ns", json_integer((json_int_t)e->ts_ns));
 	json_object_set_new(o, "cpu", json_integer(e->cpu));
-	json_object_set_new(o, "pid", json_integer(e->tgid));
-	json_object_set_new(o, "tid", json_integer(e->pid));
+	/* a task outside mgtrace's PID namespace has no ids there (pidns.h): null */
+	json_object_set_new(o, "pid", e->flags & MG_EVF_PID_OUTSIDE ? json_null() :
+			    json_integer(e->tgid));
+	json_object_set_new(o, "tid", e->flags & MG_EVF_PID_OUTSIDE ? json_null() :
+			    json_integer(e->pid));
 	event_names(e, &comm_len, &comm_cut, &name_len, &name_cut);
 	json_object_set_new(o, "comm", mg_json_str(e->comm, comm_len));
 	json_object_set_new(o, "comm_truncated", json_boolean(comm_cut));
@@ -155,7 +158,7 @@ void trace_on_event(void *ctx, const struct mg_event *e)
 /* One event as a text line of mg_out. */
 static void print_text_event(struct trace_state *t, const struct mg_event *e, int64_t real)
 {
-	char tm[32], det[160], name[4 * MG_NAME_LEN + 24], comm[4 * 16 + 8], dev[MG_KDEV_STRLEN];
+	char tm[32], pid[16], det[160], name[4 * MG_NAME_LEN + 24], comm[4 * 16 + 8], dev[MG_KDEV_STRLEN];
 	size_t comm_len, name_len;
 	bool comm_cut, name_cut;
 
@@ -197,7 +200,11 @@ static void print_text_event(struct trace_state *t, const struct mg_event *e, in
 	mg_text_escape(name, sizeof(name), e->name, name_len, name_cut);
 	if (name[0] && (e->flags & MG_EVF_UNLINKED))
 		strcat(name, " (deleted)");	/* as /proc/PID/fd; room kept above */
-	fprintf(mg_out, "%s %3u %7u %-15s %-13s %-7s %-10llu %-16s %s\n", tm, e->cpu, e->tgid, comm,
+	if (e->flags & MG_EVF_PID_OUTSIDE)
+		snprintf(pid, sizeof(pid), "-");	/* outside mgtrace's PID namespace */
+	else
+		snprintf(pid, sizeof(pid), "%u", e->tgid);
+	fprintf(mg_out, "%s %3u %7s %-15s %-13s %-7s %-10llu %-16s %s\n", tm, e->cpu, pid, comm,
 	       trace_kind_names[e->kind], mg_kdev_str(e->dev, dev), (unsigned long long)e->ino,
 	       name[0] ? name : "-", det);
 }
