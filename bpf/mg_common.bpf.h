@@ -35,64 +35,41 @@ struct dentry___anon_du {
 } __attribute__((preserve_access_index));
 
 /*
- * struct inode's i_state, in both layouts the kernels have had. Up to 6.18 it is
- * an enum inode_state_flags_t (vmlinux/vmlinux.h); from 6.19 on it is a struct
- * inode_state_flags wrapping an enum inode_state_flags_enum __state, read by
- * the kernel only through inode_state_read() and friends. A CO-RE field of the
- * one layout does not resolve on a kernel of the other (an enum is no struct),
- * and neither do the enum values by the other enum's name: mgtrace judged no
- * ctime set on any kernel after 6.18 (issue 32) because only the first was asked.
+ * struct inode's i_state, as user space found it in the kernel's BTF (src/kenv.c
+ * probe_istate()): up to 6.18 an enum inode_state_flags_t; from 6.19 on a struct
+ * inode_state_flags wrapping an enum inode_state_flags_enum __state (read by the
+ * kernel only through inode_state_read()). Its offset, size and the values of the
+ * flags asked about come in as constants, not CO-RE relocations: a relocation of
+ * a type one kernel lacks sends libbpf 1.1 through the module BTFs, which a loader
+ * without CAP_SYS_ADMIN may not list (the whole load then fails), and a CO-RE
+ * read of one layout does not relocate on the other. mgtrace once asked only for
+ * 6.18's layout and judged no ctime set on any later kernel (issue 32).
+ * istate_size 0: the layout is not known.
  */
-enum inode_state_flags_enum___v619 {
-	I_NEW___v619 = 1,
-	I_FREEING___v619 = 256,
-	I_CLEAR___v619 = 512,
-};
-struct inode_state_flags___v619 {
-	enum inode_state_flags_enum___v619 __state;
-} __attribute__((preserve_access_index));
-struct inode___v619 {
-	struct inode_state_flags___v619 i_state;
-} __attribute__((preserve_access_index));
+const volatile __u32 istate_off = 0, istate_size = 0;
+const volatile __u32 istate_i_new = 0, istate_i_freeing = 0, istate_i_clear = 0;
 
 /* The state flags of one inode, with the values of the flags mgtrace asks about. */
 struct mg_istate {
-	__u64 state;		/* i_state (either layout) */
-	__u64 i_new, i_freeing, i_clear;	/* I_NEW, I_FREEING, I_CLEAR in this kernel */
+	__u32 state;				/* i_state (either layout) */
+	__u32 i_new, i_freeing, i_clear;	/* I_NEW, I_FREEING, I_CLEAR in this kernel */
 };
 
 /*
- * Read inode's i_state into *s. Returns 0, or -1 when the kernel's BTF has
- * neither layout (with the three flags) or the read failed: the state is then
- * unknown, and a caller must say so, never take it for "no flag set".
+ * Read inode's i_state into *s. Returns 0, or -1 when its layout is unknown or the
+ * read failed: the state is then unknown, and a caller must say so, never take it
+ * for "no flag set".
  */
 static __always_inline int mg_inode_state(struct inode *inode, struct mg_istate *s)
 {
-	struct inode___v619 *in619 = (void *)inode;
-
 	s->state = 0;
-	if (bpf_core_field_exists(in619->i_state.__state) &&
-	    bpf_core_enum_value_exists(enum inode_state_flags_enum___v619, I_NEW___v619) &&
-	    bpf_core_enum_value_exists(enum inode_state_flags_enum___v619, I_FREEING___v619) &&
-	    bpf_core_enum_value_exists(enum inode_state_flags_enum___v619, I_CLEAR___v619)) {
-		s->i_new = bpf_core_enum_value(enum inode_state_flags_enum___v619, I_NEW___v619);
-		s->i_freeing = bpf_core_enum_value(enum inode_state_flags_enum___v619,
-						   I_FREEING___v619);
-		s->i_clear = bpf_core_enum_value(enum inode_state_flags_enum___v619, I_CLEAR___v619);
-		return bpf_core_read(&s->state, bpf_core_field_size(in619->i_state.__state),
-				     &in619->i_state.__state) ? -1 : 0;
-	}
-	if (bpf_core_field_exists(inode->i_state) &&
-	    bpf_core_enum_value_exists(enum inode_state_flags_t, I_NEW) &&
-	    bpf_core_enum_value_exists(enum inode_state_flags_t, I_FREEING) &&
-	    bpf_core_enum_value_exists(enum inode_state_flags_t, I_CLEAR)) {
-		s->i_new = bpf_core_enum_value(enum inode_state_flags_t, I_NEW);
-		s->i_freeing = bpf_core_enum_value(enum inode_state_flags_t, I_FREEING);
-		s->i_clear = bpf_core_enum_value(enum inode_state_flags_t, I_CLEAR);
-		return bpf_core_read(&s->state, bpf_core_field_size(inode->i_state),
-				     &inode->i_state) ? -1 : 0;
-	}
-	return -1;
+	if (istate_size != sizeof(s->state) ||
+	    bpf_probe_read_kernel(&s->state, sizeof(s->state), (char *)inode + istate_off))
+		return -1;
+	s->i_new = istate_i_new;
+	s->i_freeing = istate_i_freeing;
+	s->i_clear = istate_i_clear;
+	return 0;
 }
 
 static __always_inline void mg_inode_name(struct inode *inode, char *name, int len,

@@ -100,3 +100,32 @@ int read_pcpu(void *ctx)
 	status = 0;
 	return 0;
 }
+
+/*
+ * The start self-test of the reader where debugfs is absent (src/kcounters.c
+ * pcpu_selftest()): the ctime_ns_xchg and ctime_xchg_skip events of each CPU,
+ * counted while user space makes a known number of ctime updates on a memfd.
+ * fs/inode.c inode_set_ctime_current() fires ctime_ns_xchg right before it adds
+ * one to mg_ctime_swaps, on the same CPU. Attached only for that test.
+ */
+__u64 st_xchg[MG_MAX_CPUS], st_skip[MG_MAX_CPUS];
+
+SEC("raw_tp/ctime_ns_xchg")
+int st_on_xchg(void *ctx)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	if (cpu < MG_MAX_CPUS)
+		__sync_fetch_and_add(&st_xchg[cpu], 1);
+	return 0;
+}
+
+SEC("raw_tp/ctime_xchg_skip")
+int st_on_skip(void *ctx)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	if (cpu < MG_MAX_CPUS)
+		__sync_fetch_and_add(&st_skip[cpu], 1);
+	return 0;
+}

@@ -300,6 +300,14 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 	/* the process filter: of events, or of counts in process scope (stat -p, --tree) */
 	skel->rodata->count_scoped = o->count_scoped;
 	MG_PIDNS_RODATA(skel);
+	/* inode.i_state as this kernel's BTF has it (bpf/mg_common.bpf.h mg_inode_state()) */
+	if (env->istate.known) {
+		skel->rodata->istate_off = env->istate.off;
+		skel->rodata->istate_size = env->istate.size;
+		skel->rodata->istate_i_new = env->istate.i_new;
+		skel->rodata->istate_i_freeing = env->istate.i_freeing;
+		skel->rodata->istate_i_clear = env->istate.i_clear;
+	}
 	skel->rodata->filter_tgid = o->filter_tgid;
 	skel->rodata->filter_tree = (o->events || o->count_scoped) && o->traced_tgids_fd > 0;
 	/* the process set is shared with bpf/follow.bpf.c; unused, it shrinks to one entry */

@@ -55,6 +55,15 @@ struct mg_kenv {
 					 * (MG_FN_REAL_MG, MG_FN_COARSE_MG) */
 	char ctime_nsec[64];		/* type of inode.i_ctime_nsec ("u32"), "absent" */
 	int debugfs;			/* 0 ok, -ENODEV not mounted, -ENOENT file missing, other -errno */
+	/* struct inode's i_state as BTF shows it (probe_istate(); bpf/mg_common.bpf.h) */
+	struct {
+		bool known;		/* offset, 4-byte size and the three flags found */
+		unsigned int off, size;	/* byte offset in struct inode of the flags word */
+		unsigned int i_new, i_freeing, i_clear;	/* the flags' values */
+		char layout[128];	/* "enum inode_state_flags_t" (to 6.18), "struct
+					 * inode_state_flags { enum inode_state_flags_enum
+					 * __state; }" (6.19+), or why it is unknown */
+	} istate;
 };
 
 /* Names of the probed functions, indexed by enum mg_func (include/mgtrace.h). */

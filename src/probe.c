@@ -139,6 +139,12 @@ int cmd_probe(int argc, char **argv)
 						    json_string(env.func_proto[mg_floor_funcs[i]]) :
 						    json_null());
 			json_object_set_new(a, "inode_i_ctime_nsec", json_string(env.ctime_nsec));
+			/* check reads it for I_NEW (sets) and I_FREEING/I_CLEAR (its inode GC) */
+			json_object_set_new(a, "inode_i_state", env.istate.known ?
+					    json_string(env.istate.layout) : json_null());
+			if (!env.istate.known)
+				json_object_set_new(a, "inode_i_state_unknown",
+						    json_string(env.istate.layout));
 			json_object_set_new(a, "problem", mg_interface_problem(&env) ?
 					    json_string(mg_interface_problem(&env)) : json_null());
 		}
@@ -211,6 +217,13 @@ int cmd_probe(int argc, char **argv)
 			fprintf(mg_out, "%-22s %s\n", i ? "" : "floor functions",
 			       env.func_proto[mg_floor_funcs[i]]);
 	fprintf(mg_out, "%-22s %s (I_CTIME_QUERIED is its bit 31)\n", "inode.i_ctime_nsec", env.ctime_nsec);
+	if (env.istate.known)
+		fprintf(mg_out, "%-22s %s at offset %u (I_NEW %#x, I_FREEING %#x, I_CLEAR %#x)\n",
+			"inode.i_state", env.istate.layout, env.istate.off, env.istate.i_new,
+			env.istate.i_freeing, env.istate.i_clear);
+	else
+		fprintf(mg_out, "%-22s unknown: %s (check counts a set after a query as "
+			"sets_state_unknown, undecided)\n", "inode.i_state", env.istate.layout);
 	if (mg_interface_problem(&env))
 		fprintf(mg_out, "%-22s %s\n", "interface changed", mg_interface_problem(&env));
 	if (!dbg_err)
