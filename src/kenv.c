@@ -504,23 +504,37 @@ int mg_debugfs_read(uint64_t out[MG_K_NR_COUNTERS])
 #include <linux/capability.h>
 #include <sys/syscall.h>
 
-/* CAP_BPF (39) and CAP_PERFMON (38) are in the second capability word. */
-static bool have_bpf_caps(void)
+/*
+ * The capabilities BPF tracing needs that this process lacks in its effective set:
+ * "" when it has them, else "CAP_BPF", "CAP_PERFMON" or both. The kernel's
+ * bpf_capable() is CAP_BPF or CAP_SYS_ADMIN, perfmon_capable() CAP_PERFMON or
+ * CAP_SYS_ADMIN (include/linux/capability.h). CAP_BPF (39) and CAP_PERFMON (38)
+ * are in the second capability word, CAP_SYS_ADMIN (21) in the first.
+ */
+static const char *missing_bpf_caps(void)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2];
+	bool admin, bpf, perfmon;
 
 	if (syscall(SYS_capget, &h, d))
-		return false;
-	return (d[1].effective & (1u << (39 - 32))) && (d[1].effective & (1u << (38 - 32)));
+		return "CAP_BPF and CAP_PERFMON (capget failed)";
+	admin = d[0].effective & (1u << 21);
+	bpf = admin || (d[1].effective & (1u << (39 - 32)));
+	perfmon = admin || (d[1].effective & (1u << (38 - 32)));
+	return bpf && perfmon ? "" : !bpf && !perfmon ? "CAP_BPF and CAP_PERFMON" :
+	       !bpf ? "CAP_BPF" : "CAP_PERFMON";
 }
 
 int mg_env_require(const struct mg_kenv *env, bool need_mg)
 {
 	const char *why;
 
-	if (geteuid() != 0 && !have_bpf_caps())
-		return mg_err(MG_EXIT_ENV, "needs root, or CAP_BPF and CAP_PERFMON");
+	why = missing_bpf_caps();
+	if (why[0])	/* root too: a container or a unit may have dropped them */
+		return mg_err(MG_EXIT_ENV, "needs %s (or CAP_SYS_ADMIN), missing from this "
+			      "process's effective capabilities%s", why,
+			      geteuid() ? "" : " (it runs as root: they were dropped)");
 	if (!env->btf)
 		return mg_err(MG_EXIT_ENV, "kernel %s has no BTF (/sys/kernel/btf/vmlinux): "
 			      "CONFIG_DEBUG_INFO_BTF is required", env->release);

@@ -25,7 +25,8 @@
  * comparison (tests/checkjson.py observer) knows the filesystem.
  *
  * Prints one JSON line on stdout:
- *   {"type":"observer","dir":..,"dir_ino":..,"file_ino":..,"dev":"MAJ:MIN",
+ *   {"type":"observer","dir":..,"pid":getpid() (one thread: also its tid),"dir_ino":..,
+ *    "file_ino_last":..,"dev":"MAJ:MIN",
  *    "iterations":N,"ops":{OP:{"done":n,"unsupported":null|"errno text",
  *    "not_later":{"dir":n,"file":n}}},"stats":n (stat() calls made),"not_later_total":n,
  *    "breaks":[{"op":..,"role":..,"ino":..,"before":[s,ns],"after":[s,ns]}]}
@@ -349,8 +350,9 @@ int main(int argc, char **argv)
 
 	printf("{\"type\":\"observer\",\"dir\":");
 	json_str(dirpath);
-	printf(",\"dir_ino\":%llu,\"file_ino_last\":%llu,\"dev\":\"%u:%u\",\"iterations\":%ld,\"ops\":{",
-	       dir_ino, file_ino, major(ds.st_dev), minor(ds.st_dev), n);
+	printf(",\"pid\":%d,\"dir_ino\":%llu,\"file_ino_last\":%llu,\"dev\":\"%u:%u\","
+	       "\"iterations\":%ld,\"ops\":{", (int)getpid(), dir_ino, file_ino, major(ds.st_dev),
+	       minor(ds.st_dev), n);
 	for (i = 0, c = 0; i < OP_NR; i++) {
 		if (!want[i] && i != OP_CREATE && i != OP_UNLINK)
 			continue;

@@ -64,6 +64,11 @@ def compare(c, r, o, rc, gran_coarse=False):
     c.check(not unmatched or len(breaks) < total,
             f"each of the {len(reps)} stored reports is a break the observer saw "
             f"(unmatched: {unmatched[:3]})")
+    # the reports name the observer as its caller sees it (a PID namespace's pid in one)
+    if "pid" in o:
+        pids = sorted({v["later"].get("pid") for v in reps})
+        c.check(all(p == o["pid"] for p in pids), f"the stored reports name the observer's "
+                f"pid {o['pid']} (they name {pids[:4]})")
     # judged at all: a PASS is only worth what it judged
     k = inv["events_by_kind"]
     ops = sum(v["done"] for v in o["ops"].values())
@@ -138,6 +143,10 @@ def doctored(r, o):
         r6["violations"][0]["later"]["ctime_nsec"] = (r6["violations"][0]["later"]["ctime_nsec"]
                                                       + 1) % 1000000000
         cases.append(("a report of a ctime the observer never saw", r6, o, 1))
+    if r.get("violations") and "pid" in o:
+        r8 = cp(r)
+        r8["violations"][0]["later"]["pid"] = o["pid"] + 4194304
+        cases.append(("a report naming a pid other than the observer's", r8, o, 1))
     r7 = cp(r)
     r7["invariants"]["not_later_after_query"]["explained_by_clock_step"] = 1
     cases.append(("a violation explained by a clock step that never was", r7, o, 1))
@@ -158,7 +167,7 @@ def selftest_pair(r, o, rc, gran_coarse=False):
 
 
 def selftest():
-    obs = {"type": "observer", "stats": 10, "not_later_total": 2, "ops": {
+    obs = {"type": "observer", "pid": 7, "stats": 10, "not_later_total": 2, "ops": {
         "create": {"done": 2, "not_later": {"dir": 0, "file": 0}},
         "link": {"done": 1, "not_later": {"dir": 1, "file": 0}},
         "unlink": {"done": 3, "not_later": {"dir": 1, "file": 0}}},
@@ -171,7 +180,7 @@ def selftest():
         "sets_state_unknown": 0, "untracked_events": 0,
         "events_by_kind": {"ctime_swap": 4, "ctime_skip": 0, "ctime_set": 3, "stat": 12}},
         "violations": [{"kind": "not_later_after_query", "ino": 2,
-                        "later": {"ctime_sec": 5, "ctime_nsec": 10}}]}
+                        "later": {"ctime_sec": 5, "ctime_nsec": 10, "pid": 7}}]}
     res = selftest_pair(rep, obs, 1)
     # a coarse filesystem: the equal ctime is granularity, only the earlier one a violation
     coarse = json.loads(json.dumps(rep))

@@ -1,0 +1,157 @@
+# SPDX-License-Identifier: GPL-2.0
+# 48-containers.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
+# Where CI and production run (issue 26): a mount namespace without debugfs (every container),
+# a PID namespace of its own (unshare -pfm --mount-proc, as a container has), and capabilities
+# instead of root (setpriv). In each, check is compared with the observer outside mgtrace
+# (tests/mgobserve.c, tests/observer.py): a PASS there must have judged the workload.
+echo "# containers: no debugfs, a PID namespace, capabilities instead of root"
+OBS=build/mgobserve
+mkdir -p "$T/ct"
+mount -t tmpfs mgtrace-ct "$T/ct"
+# nodebug CMD...: CMD in a mount namespace of its own where debugfs is not mounted
+nodebug() { unshare -m sh -c 'umount /sys/kernel/debug 2>/dev/null; exec "$@"' sh "$@"; }
+# inpidns CMD...: CMD in a PID and mount namespace of its own, with its own /proc
+inpidns() { unshare -pfm --mount-proc "$@"; }
+# ctdiff NAME WRAP...: check --tree -- mgobserve under WRAP, compared with the observer
+ctdiff() {
+	local name=$1 rc; shift
+	"$@" $MG check --json -o "$T/$name.json" --tree -- $OBS -n 50 "$T/ct/$name" \
+		> "$T/$name.obs" 2> "$T/$name.err"; rc=$?
+	python3 tests/observer.py compare "$T/$name.json" "$T/$name.obs" $rc > "$T/$name.chk" 2>&1
+	tally "$name" "$T/$name.chk"
+	schema_valid "$name" check "$T/$name.json"
+}
+
+# 1. no debugfs: every command runs; stat's per-CPU reader is validated at start instead
+nodebug $MG probe --json > "$T/nd-probe.json" 2> "$T/nd-probe.err"
+python3 - "$T/nd-probe.json" > "$T/nd-probe.chk" 2>&1 <<'EOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+def check(c, m): print(("ok   " if c else "FAIL ") + m)
+check(p["debugfs"]["readable"] is False, f"probe: debugfs not readable ({p['debugfs'].get('reason')})")
+m = p.get("percpu_method") or ""
+check(p.get("percpu_readable") and ("validated at start" in m or "ksym" in m),
+      f"probe: the per-CPU reader is validated at start or by ksym: {m}")
+EOF
+tally nd-probe "$T/nd-probe.chk"
+nodebug $MG stat --json -o "$T/nd-stat.json" -- $MG stress --threads 2 --duration 1 > /dev/null 2>&1
+python3 - "$T/nd-stat.json" > "$T/nd-stat.chk" 2>&1 <<'EOF'
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])][-1]
+def check(c, m): print(("ok   " if c else "FAIL ") + m)
+ctr = s["counters"]
+check(s["kernel_per_cpu"] and "validated at start" in s["kernel_per_cpu"],
+      f"stat: per-CPU counters validated at start: {s['kernel_per_cpu']}")
+for k in ("ctime_updates", "ctime_swaps", "fine_stamps", "floor_swaps"):
+    r = ctr[k]
+    check(r["source"] == "kernel" and (r["total"] or 0) > 0 and "match" not in r,
+          f"stat: {k} {r['total']} from the kernel, no debugfs match claimed")
+check(ctr["ctime_updates"]["total"] >= ctr["ctime_swaps"]["total"] and
+      ctr["fine_stamps"]["total"] >= ctr["floor_swaps"]["total"],
+      "stat: updates >= swaps, fine stamps >= floor swaps")
+EOF
+tally nd-stat "$T/nd-stat.chk"
+schema_valid nd-stat stat "$T/nd-stat.json"
+# a doctored offset is rejected without debugfs too: the counter is then unavailable, not wrong
+for alias in ctime_updates=ctime_swaps ctime_swaps=ctime_updates fine_stamps=ctime_swaps floor_swaps=ctime_updates; do
+	nodebug env MGTRACE_TEST_PCPU_ALIAS=$alias $MG probe --json > "$T/nd-alias.json" 2> /dev/null
+	if grep -q 'rejected by its self-test' "$T/nd-alias.json"; then
+		ok "nd-alias $alias: rejected by the self-test"
+	else
+		bad "nd-alias $alias: a doctored offset was not rejected: $(head -c 300 "$T/nd-alias.json")"
+	fi
+done
+nodebug $MG trace --json -o "$T/nd-trace.json" -- sh -c "echo x > $T/ct/nd; stat $T/ct/nd > /dev/null"
+python3 tests/checkjson.py json-lines "$T/nd-trace.json" > "$T/nd-trace.chk" 2>&1
+tally nd-trace "$T/nd-trace.chk"
+grep -q '"event":"ctime_swap"' "$T/nd-trace.json" && ok "nd-trace: events without debugfs" ||
+	bad "nd-trace: no ctime_swap event without debugfs"
+nodebug $MG check --json -o "$T/nd-check2.json" -d 1 -D "$T/ct" > /dev/null 2>&1 &&
+	ok "nd-check-builtin: PASS without debugfs" || bad "nd-check-builtin: exit $? without debugfs"
+ctdiff nd-diff nodebug
+
+# 2. a PID namespace of its own: pids go into BPF as the kernel's, and come out as the caller's
+ctdiff ns-diff inpidns
+inpidns $MG stat --json -o "$T/ns-stat.json" --tree -b tracepoint -- $OBS -n 20 "$T/ct/ns-stat" \
+	> "$T/ns-stat.obs" 2> /dev/null
+python3 - "$T/ns-stat.json" "$T/ns-stat.obs" > "$T/ns-stat.chk" 2>&1 <<'EOF'
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])][-1]
+o = json.loads(open(sys.argv[2]).readline())
+def check(c, m): print(("ok   " if c else "FAIL ") + m)
+ops = sum(v["done"] for v in o["ops"].values())
+c = s["counters"]
+n = (c["ctime_swaps"]["total"] or 0) + (c["ctime_skips"]["total"] or 0) + (c["ctime_sets"]["total"] or 0)
+check(n >= ops, f"stat --tree in a PID namespace: {n} ctime events >= the observer's {ops} ops")
+check((c["stat_queries"]["total"] or 0) >= o["stats"],
+      f"stat --tree: {c['stat_queries']['total']} getattrs >= the observer's {o['stats']} stat() calls")
+EOF
+tally ns-stat "$T/ns-stat.chk"
+# trace -p: the events of the namespace's pid, and the run ends when it exits
+inpidns sh -c "sh -c 'sleep 0.5; echo y > $T/ct/tp; stat $T/ct/tp > /dev/null; sleep 0.2' & p=\$!; \
+	echo \$p > $T/ns-tp.pid; exec $MG trace --json -o $T/ns-tp.json -p \$p" > /dev/null 2> "$T/ns-tp.err"
+rc=$?
+python3 - "$T/ns-tp.json" "$(cat "$T/ns-tp.pid")" "$rc" > "$T/ns-tp.chk" 2>&1 <<'EOF'
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+ev = [e for e in ev if e.get("type") == "event"]
+pid, rc = int(sys.argv[2]), int(sys.argv[3])
+def check(c, m): print(("ok   " if c else "FAIL ") + m)
+check(rc == 0, f"trace -p {pid} in a PID namespace ends when its target exits (exit {rc})")
+check(any(e["pid"] == pid and e["event"] == "ctime_swap" for e in ev),
+      f"trace -p: a ctime_swap of pid {pid} as the namespace numbers it ({sorted({e['pid'] for e in ev})})")
+check(all(e["pid"] is not None and e["pid"] < 4194304 for e in ev), "trace -p: every pid is the namespace's")
+EOF
+tally ns-tp "$T/ns-tp.chk"
+inpidns $MG check --json -o "$T/ns-check.json" -d 1 -D "$T/ct" > /dev/null 2>&1 &&
+	ok "ns-check-builtin: PASS in a PID namespace (check --dir asks the kernel there)" ||
+	bad "ns-check-builtin: exit $? in a PID namespace"
+# top by pid: the COMMAND's row carries the namespace's pid
+inpidns $MG top --json -o "$T/ns-top.json" -b tracepoint -i 1 -c 1 -- $OBS -n 30 "$T/ct/ns-top" > "$T/ns-top.obs" 2> /dev/null
+python3 - "$T/ns-top.json" "$T/ns-top.obs" > "$T/ns-top.chk" 2>&1 <<'EOF'
+import json, sys
+tops = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+o = json.loads(open(sys.argv[2]).readline())
+rows = [r for t in tops if t.get("type") == "top" for r in t["rows"]]
+def check(c, m): print(("ok   " if c else "FAIL ") + m)
+check(any(r["pid"] == o["pid"] and r["comm"] == "mgobserve" for r in rows),
+      f"top in a PID namespace: mgobserve's row has its pid {o['pid']} ({[(r['pid'], r['comm']) for r in rows][:4]})")
+EOF
+tally ns-top "$T/ns-top.chk"
+# clocks counts its own system calls: the same classification as outside the namespace
+$MG clocks --json > "$T/clk-host.json" 2> /dev/null
+inpidns $MG clocks --json > "$T/clk-ns.json" 2> /dev/null
+python3 - "$T/clk-host.json" "$T/clk-ns.json" > "$T/clk-ns.chk" 2>&1 <<'EOF'
+import json, sys
+def cls(p):
+    o = json.load(open(p))
+    return {c["name"]: c["served_by"] for c in o.get("clocks", [])}
+a, b = cls(sys.argv[1]), cls(sys.argv[2])
+print(("ok   " if a and a == b else "FAIL ") + f"clocks in a PID namespace classify as outside it: {b}")
+EOF
+tally clk-ns "$T/clk-ns.chk"
+
+# 3. capabilities instead of root: a user with CAP_BPF and CAP_PERFMON only
+cp $MG "$T/mgtrace-cap" && cp $OBS "$T/mgobserve-cap" && chmod 755 "$T" "$T/mgtrace-cap" "$T/mgobserve-cap"
+mkdir -p "$T/ct/cap" && chmod 777 "$T/ct/cap"
+capuser() { setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+bpf,+perfmon \
+	--ambient-caps=+bpf,+perfmon "$@"; }
+for c in "probe" "stat -- true" "trace -- true" "top -i 1 -c 1"; do
+	if capuser "$T/mgtrace-cap" $c > "$T/cap.out" 2> "$T/cap.err"; then
+		ok "cap $c: runs as uid 65534 with CAP_BPF and CAP_PERFMON"
+	else
+		bad "cap $c: exit $? as uid 65534 with CAP_BPF and CAP_PERFMON: $(tail -2 "$T/cap.err")"
+	fi
+done
+capuser "$T/mgtrace-cap" check --json -o "$T/ct/cap/c.json" --tree -- "$T/mgobserve-cap" -n 30 \
+	"$T/ct/cap/d" > "$T/cap-diff.obs" 2> "$T/cap-diff.err"; rc=$?
+python3 tests/observer.py compare "$T/ct/cap/c.json" "$T/cap-diff.obs" $rc > "$T/cap-diff.chk" 2>&1
+tally cap-diff "$T/cap-diff.chk"
+# a missing capability is named, one line, exit 3, nothing left attached
+badcase cap-no-bpf 3 "needs CAP_BPF (or CAP_SYS_ADMIN)" \
+	setpriv --inh-caps=-bpf,-sys_admin --bounding-set=-bpf,-sys_admin $MG trace -- true
+badcase cap-no-perfmon 3 "needs CAP_PERFMON (or CAP_SYS_ADMIN)" \
+	setpriv --inh-caps=-perfmon,-sys_admin --bounding-set=-perfmon,-sys_admin $MG check -d 0.2
+badcase cap-none 3 "needs CAP_BPF and CAP_PERFMON" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$T/mgtrace-cap" stat -- true
+umount "$T/ct"
