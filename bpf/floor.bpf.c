@@ -266,9 +266,10 @@ static __always_inline void on_exit(void)
 	}
 	if (!mg_ids_match(filter_devs, filter_inos, filter_nids, dev, ino))
 		goto out;
-	if (cpu == en->cpu && swaps == en->swaps + 1)
+	/* without the kernel's counter (CONFIG_DEBUG_FS=n) every outcome stays unknown */
+	if (MG_FLOOR_SWAPS_KNOWN && cpu == en->cpu && swaps == en->swaps + 1)
 		kind = MG_EV_FLOOR_SWAP;
-	else if (cpu == en->cpu && swaps == en->swaps)
+	else if (MG_FLOOR_SWAPS_KNOWN && cpu == en->cpu && swaps == en->swaps)
 		kind = MG_EV_FLOOR_FAIL;
 	after = floor_now();
 	flags = en->flags;

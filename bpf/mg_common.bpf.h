@@ -263,10 +263,20 @@ static __always_inline void mg_event_fill(struct mg_event *e, enum mg_event_kind
  * function probes around ktime_get_real_ts64_mg() (floor.bpf.c, top.bpf.c),
  * which tell a swap of their own by the count moving by one on their CPU.
  */
-extern const unsigned long timekeeping_mg_floor_swaps __ksym;
+extern const unsigned long timekeeping_mg_floor_swaps __ksym __weak;
 
+/*
+ * The counter exists: it is defined only with CONFIG_DEBUG_FS. Without it (weak:
+ * resolved to 0, and the branches on it pruned by the verifier) no probe can tell a
+ * floor swap from a failed cmpxchg: both leave the caller a floor value.
+ */
+#define MG_FLOOR_SWAPS_KNOWN (&timekeeping_mg_floor_swaps != 0)
+
+/* This CPU's count so far; 0 when the kernel has no such counter (MG_FLOOR_SWAPS_KNOWN). */
 static __always_inline __u64 mg_floor_swaps_here(void)
 {
+	if (!MG_FLOOR_SWAPS_KNOWN)
+		return 0;
 	return *(const unsigned long *)bpf_this_cpu_ptr(&timekeeping_mg_floor_swaps);
 }
 

@@ -273,7 +273,10 @@ static __always_inline void floor_exit(void)
 
 	if (!e)
 		return;
-	if (cpu == e->cpu && swaps == e->swaps + 1)
+	/* without the kernel's counter (CONFIG_DEBUG_FS=n) every outcome is unknown */
+	if (!MG_FLOOR_SWAPS_KNOWN)
+		bits |= 1u << MG_TOP_FLOOR_UNKNOWN;
+	else if (cpu == e->cpu && swaps == e->swaps + 1)
 		bits |= 1u << MG_TOP_FLOOR_SWAPS;
 	else if (cpu != e->cpu || swaps != e->swaps)
 		bits |= 1u << MG_TOP_FLOOR_UNKNOWN;

@@ -143,6 +143,16 @@ static void from_kernel(struct mg_row *r, const struct mg_report_cfg *cfg,
 		}
 		return;
 	}
+	if (cfg->kcounter_absent[k]) {
+		snprintf(r->detail, sizeof(r->detail), "%s", sym);
+		set_unavail(r, k == MG_K_FLOOR_SWAPS ?
+			    "the kernel has no timekeeping_mg_floor_swaps (defined only with "
+			    "CONFIG_DEBUG_FS), and no probe can tell a floor swap from a failed "
+			    "cmpxchg without it" :
+			    "the kernel has no such counter (fs/inode.c defines it only with "
+			    "CONFIG_DEBUG_FS)");
+		return;
+	}
 	if (a->dbg_err || b->dbg_err) {
 		snprintf(r->detail, sizeof(r->detail), "%s", sym);
 		set_unavail(r, "neither per-CPU ksyms nor debugfs are readable");

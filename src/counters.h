@@ -94,6 +94,9 @@ struct mg_report_cfg {
 					 * their rows are unavailable, with tp_off_why */
 	const char *tp_off_why;		/* e.g. "not counted: opt in with -e %s (or -e all)"; one
 					 * %s, the row's name */
+	bool kcounter_absent[MG_K_NR_COUNTERS];	/* the kernel has no such counter (not in its
+					 * BTF: fs/inode.c and kernel/time/timekeeping.c
+					 * define them only with CONFIG_DEBUG_FS) */
 	bool nfsd;			/* nfsd is loaded (/sys/module/nfsd): the kernel's
 					 * mg_ctime_swaps may also count NFS delegated-timestamp
 					 * swaps (inode_set_ctime_deleg(), fs/inode.c), which

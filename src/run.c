@@ -59,6 +59,8 @@ int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session
 		.nfsd = !access("/sys/module/nfsd", F_OK),
 	};
 	memcpy(r->cfg.func_probe, r->sess.func_probe, sizeof(r->cfg.func_probe));
+	for (int k = 0; k < MG_K_NR_COUNTERS; k++)
+		r->cfg.kcounter_absent[k] = r->env.btf && !r->env.ksym_in_btf[k];
 	if (mg_test_hook_skew(&r->cfg.skew_row, &r->cfg.skew_n))
 		return MG_EXIT_USAGE;
 	if (mg_snap_alloc(&r->first, r->sess.nr_cpus, kpc) ||

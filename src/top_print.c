@@ -156,7 +156,11 @@ void top_print_start(struct top_state *t)
 	fprintf(t->out, "mgtrace top: by %s, %s, every %.2f s, sorted by %s (%s)\n",
 		top_by_names[t->o.by], t->scope, t->o.interval, top_counter_names[t->sort],
 		t->b.tp_btf ? "tp_btf" : "raw_tp");
-	if (t->b.floor_probe)
+	if (t->b.floor_probe && !t->run.env.ksym_in_btf[MG_K_FLOOR_SWAPS])
+		fprintf(t->out, "fine stamps: %s on ktime_get_real_ts64_mg; floor swaps: unknown "
+			"(the kernel has no timekeeping_mg_floor_swaps: CONFIG_DEBUG_FS=n), each "
+			"fine stamp counted as floor_unknown\n", t->b.floor_probe);
+	else if (t->b.floor_probe)
 		fprintf(t->out, "fine stamps and floor swaps: %s on ktime_get_real_ts64_mg\n",
 			t->b.floor_probe);
 	else
@@ -352,6 +356,10 @@ static void print_json(struct top_state *t, struct top_table *tb)
 	json_object_set_new(o, "scope", json_string(t->scope));
 	json_object_set_new(o, "backend", json_string(mg_backend_name(t->b.backend)));
 	json_object_set_new(o, "tracepoints", json_string(t->b.tp_btf ? "tp_btf" : "raw_tp"));
+	if (t->b.floor_probe && !t->run.env.ksym_in_btf[MG_K_FLOOR_SWAPS])
+		json_object_set_new(o, "floor_swaps_unknown", json_string("the kernel has no "
+				    "timekeeping_mg_floor_swaps (CONFIG_DEBUG_FS=n): every fine stamp "
+				    "is counted as floor_unknown"));
 	json_object_set_new(o, "floor_probe", t->b.floor_probe ? json_string(t->b.floor_probe) :
 			    json_null());
 	for (int c = 0; c < MG_TOP_NR; c++) {
