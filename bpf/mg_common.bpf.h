@@ -36,14 +36,15 @@ struct dentry___anon_du {
 
 /*
  * struct inode's i_state, as user space found it in the kernel's BTF (src/kenv.c
- * probe_istate()): up to 6.18 an enum inode_state_flags_t; from 6.19 on a struct
+ * probe_istate()): from 6.12 to 6.17 a u32 with the flags as macros (their values
+ * are not in BTF), in 6.18 an enum inode_state_flags_t; from 6.19 on a struct
  * inode_state_flags wrapping an enum inode_state_flags_enum __state (read by the
  * kernel only through inode_state_read()). Its offset, size and the values of the
  * flags asked about come in as constants, not CO-RE relocations: a relocation of
  * a type one kernel lacks sends libbpf 1.1 through the module BTFs, which a loader
  * without CAP_SYS_ADMIN may not list (the whole load then fails), and a CO-RE
  * read of one layout does not relocate on the other. mgtrace once asked only for
- * 6.18's layout and judged no ctime set on any later kernel (issue 32).
+ * 6.18's layout and judged no ctime set on any other kernel (issue 32).
  * istate_size 0: the layout is not known.
  */
 const volatile __u32 istate_off = 0, istate_size = 0;

@@ -246,7 +246,8 @@ static long long enum_value(const struct btf *btf, int id, const char *name)
 
 /*
  * Where struct inode's state flags are and what I_NEW, I_FREEING and I_CLEAR are:
- * i_state is an enum (to 6.18) or a struct with one enum member (6.19+), 4 bytes.
+ * i_state is a u32 with macro flags (6.12 to 6.17), an enum (6.18) or a struct with
+ * one enum member (6.19+), 4 bytes.
  */
 static void probe_istate(struct mg_kenv *env, const struct btf *btf)
 {
@@ -273,9 +274,25 @@ static void probe_istate(struct mg_kenv *env, const struct btf *btf)
 		tid = btf__resolve_type(btf, btf_members(mt)->type);
 		mt = tid > 0 ? btf__type_by_id(btf, tid) : NULL;
 	}
+	if (mt && btf_is_int(mt) && mt->size == 4 && !outer[0]) {
+		/*
+		 * 6.12 to 6.17: a u32 whose flags are macros, so BTF has no values;
+		 * include/linux/fs.h defines them from 6.12 (where __I_NEW, __I_SYNC and
+		 * __I_LRU_ISOLATING became bits 0 to 2) until 6.18 made them an enum
+		 * with other values. Multigrain timestamps (6.13+) exist only there.
+		 */
+		snprintf(env->istate.layout, sizeof(env->istate.layout), "u32 (flags as macros: "
+			 "include/linux/fs.h values of 6.12 to 6.17)");
+		env->istate.size = 4;
+		env->istate.i_new = 1u << 0;
+		env->istate.i_freeing = 1u << 7;
+		env->istate.i_clear = 1u << 8;
+		env->istate.known = true;
+		return;
+	}
 	if (!mt || !btf_is_enum(mt) || mt->size != 4) {
 		snprintf(env->istate.layout, sizeof(env->istate.layout), "inode.i_state is neither "
-			 "a 4-byte enum nor a struct holding one");
+			 "a u32, a 4-byte enum nor a struct holding one");
 		return;
 	}
 	v[0] = enum_value(btf, tid, "I_NEW");

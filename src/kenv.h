@@ -60,7 +60,8 @@ struct mg_kenv {
 		bool known;		/* offset, 4-byte size and the three flags found */
 		unsigned int off, size;	/* byte offset in struct inode of the flags word */
 		unsigned int i_new, i_freeing, i_clear;	/* the flags' values */
-		char layout[128];	/* "enum inode_state_flags_t" (to 6.18), "struct
+		char layout[128];	/* "u32 (flags as macros ...)" (6.12 to 6.17),
+					 * "enum inode_state_flags_t" (6.18), "struct
 					 * inode_state_flags { enum inode_state_flags_enum
 					 * __state; }" (6.19+), or why it is unknown */
 	} istate;
