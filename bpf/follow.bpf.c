@@ -33,9 +33,16 @@ MG_TRACED_TGIDS_MAP;
 
 struct mg_follow_counts follow_counts = {};
 
-static __always_inline void on_fork(struct task_struct *parent, struct task_struct *child)
+/*
+ * btf: tp_btf, whose task pointers are BTF-typed: read with direct loads, which
+ * need no bpf_probe_read_kernel (lockdown=confidentiality takes that away);
+ * raw_tp reads them with CO-RE probe reads.
+ */
+static __always_inline void on_fork(struct task_struct *parent, struct task_struct *child,
+				    bool btf)
 {
-	__u32 ptgid = BPF_CORE_READ(parent, tgid), ctgid = BPF_CORE_READ(child, tgid);
+	__u32 ptgid = btf ? parent->tgid : BPF_CORE_READ(parent, tgid);
+	__u32 ctgid = btf ? child->tgid : BPF_CORE_READ(child, tgid);
 
 	if (ptgid == ctgid || !bpf_map_lookup_elem(&traced_tgids, &ptgid))
 		return;
@@ -45,11 +52,11 @@ static __always_inline void on_fork(struct task_struct *parent, struct task_stru
 		__sync_fetch_and_add(&follow_counts.followed, 1);
 }
 
-static __always_inline void on_exit(struct task_struct *p)
+static __always_inline void on_exit(struct task_struct *p, bool btf)
 {
-	__u32 tgid = BPF_CORE_READ(p, tgid);
+	__u32 tgid = btf ? p->tgid : BPF_CORE_READ(p, tgid);
 
-	if (BPF_CORE_READ(p, signal, live.counter) != 0)
+	if ((btf ? p->signal->live.counter : BPF_CORE_READ(p, signal, live.counter)) != 0)
 		return;		/* other threads of the group still run */
 	if (!bpf_map_delete_elem(&traced_tgids, &tgid))
 		__sync_fetch_and_add(&follow_counts.exited, 1);
@@ -58,27 +65,27 @@ static __always_inline void on_exit(struct task_struct *p)
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(tpb_follow_fork, struct task_struct *parent, struct task_struct *child)
 {
-	on_fork(parent, child);
+	on_fork(parent, child, true);
 	return 0;
 }
 
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(tpb_follow_exit, struct task_struct *p)
 {
-	on_exit(p);
+	on_exit(p, true);
 	return 0;
 }
 
 SEC("raw_tp/sched_process_fork")
 int BPF_PROG(rtp_follow_fork, struct task_struct *parent, struct task_struct *child)
 {
-	on_fork(parent, child);
+	on_fork(parent, child, false);
 	return 0;
 }
 
 SEC("raw_tp/sched_process_exit")
 int BPF_PROG(rtp_follow_exit, struct task_struct *p)
 {
-	on_exit(p);
+	on_exit(p, false);
 	return 0;
 }

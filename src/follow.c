@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 #include "mgtrace.h"
 #include "follow.h"
+#include "loadlog.h"
 #include "pidns.h"
 #include "follow.skel.h"
 
@@ -66,7 +67,7 @@ static int add_tree(struct follow_bpf *f, __u32 pid, __u32 parent, int depth)
 
 struct follow_bpf *mg_follow_open(pid_t root, bool existing, char *why, size_t len)
 {
-	char w[2][160];
+	char w[2][200];
 	int btf;
 
 	__u32 kroot, kparent;
@@ -81,6 +82,7 @@ struct follow_bpf *mg_follow_open(pid_t root, bool existing, char *why, size_t l
 		__u32 pid = kroot, parent = kparent;
 		int err;
 
+		mg_libbpf_log_reset();
 		if (!f) {
 			snprintf(w[btf], sizeof(w[btf]), "open: %s", strerror(errno));
 			continue;
@@ -99,7 +101,10 @@ struct follow_bpf *mg_follow_open(pid_t root, bool existing, char *why, size_t l
 			err = add_tree(f, (__u32)root, parent, 0);
 		if (!err)
 			return f;
-		snprintf(w[btf], sizeof(w[btf]), "%s", strerror(err < 0 ? -err : EINVAL));
+		if (err < 0)
+			mg_libbpf_cause(err, "load", false, w[btf], sizeof(w[btf]));
+		else
+			snprintf(w[btf], sizeof(w[btf]), "%s", strerror(EINVAL));
 		follow_bpf__destroy(f);
 	}
 	snprintf(why, len, "sched_process_fork/exit as tp_btf: %s, as raw_tp: %s", w[1], w[0]);

@@ -91,6 +91,15 @@ enum mg_load_cause mg_classify_load_log(const char *log, int err, const char *st
 		snprintf(cause, len, "CO-RE relocation failed: %s is not in this kernel's BTF", line);
 		return MG_CAUSE_CORE_RELO;
 	}
+	/* lockdown=confidentiality (LOCKDOWN_BPF_READ_KERNEL): the verifier knows no helper
+	 * that reads kernel memory (kernel/trace/bpf_trace.c returns no prototype for it) */
+	if ((p = strstr(log, "unknown func bpf_probe_read_kernel")) ||
+	    (p = strstr(log, "unknown func bpf_probe_read_compat"))) {
+		snprintf(cause, len, "the verifier knows no bpf_probe_read_kernel: kernel lockdown="
+			 "confidentiality takes away BPF reads of kernel memory "
+			 "(LOCKDOWN_BPF_READ_KERNEL), which this program needs");
+		return MG_CAUSE_LOCKDOWN_READ;
+	}
 	/* libbpf's log fixup for a map reference left poisoned: BPF map 'NAME' is referenced
 	 * but wasn't created; or its own "map 'NAME': failed to create: ..." */
 	p = strstr(log, "is referenced but wasn't created");

@@ -37,6 +37,7 @@ enum mg_load_cause {
 	MG_CAUSE_CORE_RELO,	/* a CO-RE relocation found no such type/field in kernel BTF */
 	MG_CAUSE_MAP,		/* a map the program uses was not created */
 	MG_CAUSE_UNTRACEABLE,	/* the kernel refuses to trace the function */
+	MG_CAUSE_LOCKDOWN_READ,	/* lockdown=confidentiality: no bpf_probe_read_kernel */
 };
 
 /*
