@@ -91,10 +91,14 @@ enum mg_load_cause mg_classify_load_log(const char *log, int err, const char *st
 		snprintf(cause, len, "CO-RE relocation failed: %s is not in this kernel's BTF", line);
 		return MG_CAUSE_CORE_RELO;
 	}
-	/* lockdown=confidentiality (LOCKDOWN_BPF_READ_KERNEL): the verifier knows no helper
-	 * that reads kernel memory (kernel/trace/bpf_trace.c returns no prototype for it) */
-	if ((p = strstr(log, "unknown func bpf_probe_read_kernel")) ||
-	    (p = strstr(log, "unknown func bpf_probe_read_compat"))) {
+	/*
+	 * lockdown=confidentiality (LOCKDOWN_BPF_READ_KERNEL): the verifier knows no helper
+	 * that reads kernel memory (kernel/trace/bpf_trace.c returns no prototype for it).
+	 * libbpf's feature probe then finds no bpf_probe_read_kernel and rewrites the calls
+	 * into the old bpf_probe_read, which the verifier refuses too (seen on Debian 6.18).
+	 */
+	if ((p = strstr(log, "unknown func bpf_probe_read")) ||
+	    (p = strstr(log, "cannot use helper bpf_probe_read"))) {
 		snprintf(cause, len, "the verifier knows no bpf_probe_read_kernel: kernel lockdown="
 			 "confidentiality takes away BPF reads of kernel memory "
 			 "(LOCKDOWN_BPF_READ_KERNEL), which this program needs");

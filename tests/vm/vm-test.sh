@@ -69,11 +69,12 @@ local_kernel() {
 # result lines go to $outroot/LABEL/all.results.
 run_kernel() {
 	local suite=$1 pattern=$2 label=$3 expect=$4 opts=$5
-	local out=$outroot/$label smoke=0 api=mainline t tf ti tb kroot kernel mods k attempt o
+	local out=$outroot/$label smoke=0 api=mainline append= t tf ti tb kroot kernel mods k attempt o
 	for o in $opts; do
 		case $o in
 		smoke) smoke=1 ;;
 		api=*) api=${o#api=} ;;
+		append=*) append="$append ${o#append=}" ;;
 		*) echo "FAIL $label/kernels.txt: unknown option $o" >> "$outroot/$label.bad" ;;
 		esac
 	done
@@ -112,6 +113,7 @@ run_kernel() {
 		;;
 	"") [ -n "$kroot" ] || export MGTRACE_VM_MODULES= ;;
 	esac
+	if [ -n "$append" ]; then echo "# $label: kernel command line +$append" >> "$res"; fi
 	if [ "$smoke" = 1 ] && [ "$expect" = multigrain ]; then
 		echo "SKIP $label/long-steps: smoke set ($SMOKE_SKIPS not run)" >> "$res"
 	fi
@@ -125,7 +127,7 @@ run_kernel() {
 	# A kernel that dies before /init ran (seen: an int3 Oops in early text patching
 	# under TCG, before any mgtrace code) is booted once more, and that is reported.
 	for attempt in 1 2; do
-		MGTRACE_VM_APPEND="${MGTRACE_VM_APPEND:-} mgtest_smoke=$smoke" \
+		MGTRACE_VM_APPEND="${MGTRACE_VM_APPEND:-}$append mgtest_smoke=$smoke" \
 		"$here/run-vm.sh" "$kernel" "$out/initramfs.gz" "$out" "$label" \
 			> "$out/run.results" || true
 		grep -q "MGTEST INFO kernel" "$out/console.log" && break
