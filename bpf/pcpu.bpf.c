@@ -110,22 +110,25 @@ int read_pcpu(void *ctx)
  */
 __u64 st_xchg[MG_MAX_CPUS], st_skip[MG_MAX_CPUS];
 
-SEC("raw_tp/ctime_ns_xchg")
-int st_on_xchg(void *ctx)
+/* Count one event of this CPU in counts[]. */
+static __always_inline void st_count(__u64 *counts)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 
 	if (cpu < MG_MAX_CPUS)
-		__sync_fetch_and_add(&st_xchg[cpu], 1);
+		__sync_fetch_and_add(&counts[cpu], 1);
+}
+
+SEC("raw_tp/ctime_ns_xchg")
+int st_on_xchg(void *ctx)
+{
+	st_count(st_xchg);
 	return 0;
 }
 
 SEC("raw_tp/ctime_xchg_skip")
 int st_on_skip(void *ctx)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
-
-	if (cpu < MG_MAX_CPUS)
-		__sync_fetch_and_add(&st_skip[cpu], 1);
+	st_count(st_skip);
 	return 0;
 }

@@ -100,11 +100,12 @@ static int not_later(struct timespec a, struct timespec b)	/* b <= a */
 /*
  * The inodes an op changes: the directory (roles[ROLE_DIR]) and/or the file
  * it names as file_before before the op and file_after after it (roles[ROLE_FILE]).
- * Their ctimes are taken before and after fn(); fn returns 0, or the errno of an
+ * Their ctimes are taken before and after fn(a, b); fn returns 0, or the errno of an
  * unsupported op (which is then not tried again).
  */
 static void observe(int op, const int roles[ROLE_NR], const char *file_before,
-		    const char *file_after, int (*fn)(void))
+		    const char *file_after, int (*fn)(const char *, const char *),
+		    const char *a, const char *b)
 {
 	struct timespec before[ROLE_NR], after[ROLE_NR];
 	unsigned long long ino[ROLE_NR] = { 0, 0 };
@@ -115,7 +116,7 @@ static void observe(int op, const int roles[ROLE_NR], const char *file_before,
 	for (r = 0; r < ROLE_NR; r++)
 		if (roles[r])
 			before[r] = ctime_of(r == ROLE_DIR ? "" : file_before, &ino[r]);
-	e = fn();
+	e = fn(a, b);
 	if (e) {
 		st.unsupported[op] = strerror(e);
 		return;
@@ -134,79 +135,55 @@ static void observe(int op, const int roles[ROLE_NR], const char *file_before,
 	}
 }
 
-static int do_create(void)
+/* The ops: names a and b in the directory (b unused by some); 0, or die() on failure. */
+static int do_create(const char *a, const char *b)
 {
-	int fd = openat(dirfd_, "f", O_CREAT | O_EXCL | O_WRONLY, 0644);
+	int fd = openat(dirfd_, a, O_CREAT | O_EXCL | O_WRONLY, 0644);
 
+	(void)b;
 	if (fd < 0)
-		die("cannot create", "f");
+		die("cannot create", a);
 	close(fd);
 	return 0;
 }
 
-static int do_create_t(void)
+static int do_unlink(const char *a, const char *b)
 {
-	int fd = openat(dirfd_, "t", O_CREAT | O_EXCL | O_WRONLY, 0644);
-
-	if (fd < 0)
-		die("cannot create", "t");
-	close(fd);
+	(void)b;
+	if (unlinkat(dirfd_, a, 0))
+		die("cannot unlink", a);
 	return 0;
 }
 
-static int do_unlink_t(void)
+static int do_link(const char *a, const char *b)
 {
-	if (unlinkat(dirfd_, "t", 0))
-		die("cannot unlink", "t");
+	if (linkat(dirfd_, a, dirfd_, b, 0))
+		die("cannot link to", b);
 	return 0;
 }
 
-static int do_link(void)
+static int do_rename(const char *a, const char *b)
 {
-	if (linkat(dirfd_, "f", dirfd_, "g", 0))
-		die("cannot link f to", "g");
-	return 0;
-}
-
-static int do_unlink_g(void)
-{
-	if (unlinkat(dirfd_, "g", 0))
-		die("cannot unlink", "g");
-	return 0;
-}
-
-static int do_unlink_f(void)
-{
-	if (unlinkat(dirfd_, "f", 0))
-		die("cannot unlink", "f");
-	return 0;
-}
-
-static int do_rename(void)
-{
-	if (renameat(dirfd_, "f", dirfd_, "h"))
-		die("cannot rename f to", "h");
-	return 0;
-}
-
-static int do_rename_back(void)
-{
-	if (renameat(dirfd_, "h", dirfd_, "f"))
-		die("cannot rename h to", "f");
+	if (renameat(dirfd_, a, dirfd_, b))
+		die("cannot rename to", b);
 	return 0;
 }
 
 static mode_t mode = 0600;
-static int do_chmod(void)
+static int do_chmod(const char *a, const char *b)
 {
+	(void)a;
+	(void)b;
 	mode = mode == 0600 ? 0644 : 0600;
 	if (fchmodat(dirfd_, "f", mode, 0))
 		die("cannot chmod", "f");
 	return 0;
 }
 
-static int do_write(void)
+static int do_write(const char *a, const char *b)
 {
+	(void)a;
+	(void)b;
 	int fd = openat(dirfd_, "f", O_WRONLY | O_APPEND);
 
 	if (fd < 0 || write(fd, "x", 1) != 1)
@@ -216,12 +193,14 @@ static int do_write(void)
 }
 
 static unsigned long xattr_seq;
-static int do_setxattr(void)
+static int do_setxattr(const char *a, const char *b)
 {
 	char val[32];
 	int fd = openat(dirfd_, "f", O_RDONLY);
 	int n = snprintf(val, sizeof(val), "%lu", ++xattr_seq);
 
+	(void)a;
+	(void)b;
 	if (fd < 0)
 		die("cannot open", "f");
 	if (fsetxattr(fd, "user.mgobserve", val, (size_t)n, 0)) {
@@ -320,30 +299,30 @@ int main(int argc, char **argv)
 				 both[ROLE_NR] = { 1, 1 };
 
 		/* every op done is observed, whichever sequences -o chose */
-		observe(OP_CREATE, dir, NULL, NULL, do_create);
+		observe(OP_CREATE, dir, NULL, NULL, do_create, "f", NULL);
 		ctime_of("f", &file_ino);
 		if (want[OP_LINK]) {
-			observe(OP_LINK, both, "f", "f", do_link);
-			observe(OP_UNLINK, both, "f", "f", do_unlink_g);
+			observe(OP_LINK, both, "f", "f", do_link, "f", "g");
+			observe(OP_UNLINK, both, "f", "f", do_unlink, "g", NULL);
 		}
 		if (want[OP_UNLINK]) {
 			/* a name made and removed with its inode never queried (fs/libfs.c
 			 * __simple_unlink() copies that inode's fresh ctime onto the directory) */
-			observe(OP_CREATE, dir, NULL, NULL, do_create_t);
-			observe(OP_UNLINK, dir, NULL, NULL, do_unlink_t);
+			observe(OP_CREATE, dir, NULL, NULL, do_create, "t", NULL);
+			observe(OP_UNLINK, dir, NULL, NULL, do_unlink, "t", NULL);
 		}
 		if (want[OP_RENAME]) {
-			observe(OP_RENAME, both, "f", "h", do_rename);
-			observe(OP_RENAME, both, "h", "f", do_rename_back);
+			observe(OP_RENAME, both, "f", "h", do_rename, "f", "h");
+			observe(OP_RENAME, both, "h", "f", do_rename, "h", "f");
 		}
 		if (want[OP_CHMOD])
-			observe(OP_CHMOD, file, "f", "f", do_chmod);
+			observe(OP_CHMOD, file, "f", "f", do_chmod, "f", NULL);
 		if (want[OP_WRITE])
-			observe(OP_WRITE, file, "f", "f", do_write);
+			observe(OP_WRITE, file, "f", "f", do_write, "f", NULL);
 		if (want[OP_SETXATTR])
-			observe(OP_SETXATTR, file, "f", "f", do_setxattr);
+			observe(OP_SETXATTR, file, "f", "f", do_setxattr, "f", NULL);
 		/* the file's last name: the directory only (no name is left to stat the file by) */
-		observe(OP_UNLINK, dir, NULL, NULL, do_unlink_f);
+		observe(OP_UNLINK, dir, NULL, NULL, do_unlink, "f", NULL);
 		if (pause)
 			nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
 	}

@@ -21,7 +21,11 @@ within the contract: only the observer's earlier ctimes must be violations, and 
 are granularity_equal (at least as many).
 """
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkjson import Checker  # noqa: E402  (ok/FAIL lines, as every checker prints them)
 
 VIOLATION_KINDS = ("ctime_regression", "not_later_after_query", "skip_after_query")
 
@@ -83,6 +87,15 @@ def compare(c, r, o, rc, gran_coarse=False):
             f"nothing lost ({r['lost_events']}) or untracked ({inv['untracked_events']})")
 
 
+def split(objs):
+    """(check report, observer line, check's exit status) from the JSON lines a step sent
+    (the exit status as {"type":"exit","rc":N}); None for each part that is missing."""
+    def first(t):
+        return next((o for o in objs if o.get("type") == t), None)
+    ex = first("exit")
+    return first("check"), first("observer"), ex["rc"] if ex else None
+
+
 def load_first(path, typ):
     with open(path) as f:
         for line in f:
@@ -92,19 +105,6 @@ def load_first(path, typ):
                 if o.get("type") == typ:
                     return o
     raise ValueError(f"{path}: no {typ!r} JSON line")
-
-
-class Checker:
-    def __init__(self, quiet=False):
-        self.failures = []
-        self.quiet = quiet
-
-    def check(self, cond, msg):
-        if not cond:
-            self.failures.append(msg)
-        if not self.quiet:
-            print(("ok   " if cond else "FAIL ") + msg)
-        return cond
 
 
 def doctored(r, o):

@@ -49,8 +49,7 @@ def refused(c, name, rc):
 
 
 def exit_of(o):
-    e = [x for x in o if x.get("type") == "exit"]
-    return e[0]["rc"] if e else None
+    return observer.split(o)[2]
 
 
 print(f"# {label}: lockdown {lockdown}, debugfs {'present' if debugfs else 'absent'}")
@@ -105,13 +104,11 @@ for be in ("fentry", "kprobe", "tracepoint"):
     name = f"diff-{be}-tmpfs"
     o = objs(name) or []
     c = observer.Checker(quiet=True)
-    rep = [x for x in o if x.get("type") == "check"]
-    obs = [x for x in o if x.get("type") == "observer"]
-    rc = exit_of(o)
+    rep, obs, rc = observer.split(o)
     if rep and obs:
-        observer.compare(c, rep[0], obs[0], rc)
-        print(f"# {label} {name}: observer {obs[0]['not_later_total']}, check "
-              f"{rep[0]['invariants']['not_later_after_query']['violations']}")
+        observer.compare(c, rep, obs, rc)
+        print(f"# {label} {name}: observer {obs['not_later_total']}, check "
+              f"{rep['invariants']['not_later_after_query']['violations']}")
     else:
         refused(c, name, rc)
     report(name, c)

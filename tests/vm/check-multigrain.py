@@ -405,24 +405,22 @@ for be in ("fentry", "kprobe", "tracepoint"):
         objs = load(name)
         if objs is None:
             continue
-        rep = [o for o in objs if o.get("type") == "check"]
-        obs = [o for o in objs if o.get("type") == "observer"]
-        ex = [o for o in objs if o.get("type") == "exit"]
-        if not (rep and obs and ex):
+        rep, obs, rc = observer.split(objs)
+        if rep is None or obs is None or rc is None:
             print(f"FAIL {label}/{name}: check's report, the observer's line and the exit status "
-                  f"({len(rep)}, {len(obs)}, {len(ex)})")
+                  f"(missing: {[n for n, x in (('report', rep), ('observer', obs), ('exit', rc)) if x is None]})")
             continue
         c = checkjson.Checker(quiet=True)
-        observer.compare(c, rep[0], obs[0], ex[0]["rc"])
-        inv = rep[0]["invariants"]
-        print(f"# {label} {name}: observer saw {obs[0]['not_later_total']} not later ("
+        observer.compare(c, rep, obs, rc)
+        inv = rep["invariants"]
+        print(f"# {label} {name}: observer saw {obs['not_later_total']} not later ("
               + ", ".join(f"{k} {v['not_later']['dir']}+{v['not_later']['file']}/{v['done']}"
-                          for k, v in obs[0]["ops"].items())
-              + f"); check {rep[0]['verdict']} with {inv['not_later_after_query']['violations']} "
+                          for k, v in obs["ops"].items())
+              + f"); check {rep['verdict']} with {inv['not_later_after_query']['violations']} "
               f"not_later_after_query, {inv['ctime_regression']['violations']} regressions, "
               f"events {inv['events_by_kind']}")
         report(name, c)
-        bad = [lbl for lbl, ok, _ in observer.selftest_pair(rep[0], obs[0], ex[0]["rc"])[1:] if not ok]
+        bad = [lbl for lbl, ok, _ in observer.selftest_pair(rep, obs, rc)[1:] if not ok]
         if bad:
             print(f"FAIL {label}/{name}-doctored: these doctored copies passed: {bad}")
         else:
