@@ -42,7 +42,7 @@ static __always_inline bool mg_inode_alive(const struct mg_inode_key *key)
 	    bpf_core_read(&dev, sizeof(dev), &sb->s_dev) || dev != key->dev)
 		return false;
 	/* the state unknown (no i_state layout in the kernel's BTF): the identity decides */
-	if (!mg_inode_state(inode, &st) && (st.state & (st.i_freeing | st.i_clear)))
+	if (!mg_inode_state(inode, &st, false) && (st.state & (st.i_freeing | st.i_clear)))
 		return false;
 	return true;
 }

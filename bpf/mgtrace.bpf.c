@@ -179,14 +179,14 @@ static __always_inline __u32 event_ctime(struct inode *inode, struct timespec64 
  * MG_EVF_INODE_SETUP for a ctime set (inode_set_ctime_to_ts) of an inode being set
  * up: i_state has I_NEW (iget: loaded from disk); MG_EVF_STATE_UNKNOWN when its
  * state cannot be read (no layout of i_state known in the kernel's BTF: the set is
- * then counted as undecided, never taken as judged). 0 otherwise. A probe read:
- * sets are rare.
+ * then counted as undecided, never taken as judged). 0 otherwise. btf: a direct
+ * load (tp_btf, which lockdown=confidentiality leaves), else a probe read.
  */
-static __always_inline __u32 set_flags(struct inode *inode)
+static __always_inline __u32 set_flags(struct inode *inode, bool btf)
 {
 	struct mg_istate s;
 
-	if (mg_inode_state(inode, &s))
+	if (mg_inode_state(inode, &s, btf))
 		return MG_EVF_STATE_UNKNOWN;
 	return s.state & s.i_new ? MG_EVF_INODE_SETUP : 0;
 }
@@ -219,7 +219,7 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 		      kind == MG_EV_CTIME_SWAP || kind == MG_EV_CTIME_SKIP);
 	e->flags |= event_ctime(inode, ctime, new, &sec, &nsec, false);
 	if (kind == MG_EV_CTIME_SET)
-		e->flags |= set_flags(inode);
+		e->flags |= set_flags(inode, false);
 	e->ctime_sec = sec;
 	e->ctime_nsec = nsec;
 	if (mtime) {
@@ -275,7 +275,7 @@ static __always_inline void judge_event(enum mg_event_kind kind, struct inode *i
 	}
 	in->flags = event_ctime(inode, ctime, new, &in->o.sec, &in->o.nsec, true);
 	if (kind == MG_EV_CTIME_SET)
-		in->flags |= set_flags(inode);
+		in->flags |= set_flags(inode, true);
 	in->old_nsec = old;
 	in->cur_nsec = cur;
 	in->time_gran = inode->i_sb->s_time_gran;

@@ -300,6 +300,8 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 	/* the process filter: of events, or of counts in process scope (stat -p, --tree) */
 	skel->rodata->count_scoped = o->count_scoped;
 	MG_PIDNS_RODATA(skel);
+	/* lockdown=confidentiality: no bpf_probe_read_kernel, so no names (mg_inode_name()) */
+	skel->rodata->no_kernel_reads = MG_NO_KERNEL_READS(env);
 	/* inode.i_state as this kernel's BTF has it (bpf/mg_common.bpf.h mg_inode_state()) */
 	if (env->istate.known) {
 		skel->rodata->istate_off = env->istate.off;

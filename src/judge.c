@@ -31,8 +31,13 @@ int mg_judge_pre_load(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf,
 		if ((err = bpf_map__set_max_entries(skel->maps.events, j->ringbuf_bytes)))
 			return err;
 	}
-	/* the pass that forgets inodes gone (bpf/mg_inodegc.bpf.h): only when judging here */
-	bpf_program__set_autoload(skel->progs.inode_gc, j->configured);
+	/* the pass that forgets inodes gone (bpf/mg_inodegc.bpf.h): only when judging here,
+	 * and not under lockdown=confidentiality: it reads freed inodes' memory with
+	 * bpf_probe_read_kernel, which that lockdown takes away */
+	bpf_program__set_autoload(skel->progs.inode_gc, j->configured && !MG_NO_KERNEL_READS(j->env));
+	if (j->configured && MG_NO_KERNEL_READS(j->env))
+		snprintf(j->gc_why, sizeof(j->gc_why), "lockdown=confidentiality takes away "
+			 "bpf_probe_read_kernel, which the inode GC needs");
 	/* check --tree: inodes enter the map only through COMMAND's tree (bpf/follow.bpf.c's
 	 * process map); without judging here user space refuses --tree (check.c) */
 	skel->rodata->judge_tree = j->configured && j->tree_fd > 0;

@@ -8,6 +8,7 @@
 #define MG_KENV_H
 
 #include <stdbool.h>
+#include <string.h>
 #include <stdint.h>
 #include "mgtrace.h"
 
@@ -66,6 +67,12 @@ struct mg_kenv {
 					 * __state; }" (6.19+), or why it is unknown */
 	} istate;
 };
+
+/*
+ * lockdown=confidentiality (LOCKDOWN_BPF_READ_KERNEL): BPF may not read kernel memory
+ * with bpf_probe_read_kernel; only direct loads of BTF-typed pointers (tp_btf, fentry).
+ */
+#define MG_NO_KERNEL_READS(env) (!strcmp((env)->lockdown, "confidentiality"))
 
 /* Names of the probed functions, indexed by enum mg_func (include/mgtrace.h). */
 extern const char *const mg_func_names[MG_NR_FUNCS];

@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 #include "follow.h"
 #include "pidns.h"
+#include "kenv.h"
 #include "top_int.h"
 #include "top.skel.h"
 #include "util.h"
@@ -125,6 +126,8 @@ static int try_one(struct top_state *t, enum mg_backend be, bool btf, const char
 		return -errno;
 	choose(s, be, btf, t->o.by);
 	s->rodata->by = t->o.by;
+	/* lockdown=confidentiality: no bpf_probe_read_kernel, so no file names */
+	s->rodata->no_kernel_reads = MG_NO_KERNEL_READS(&t->run.env);
 	MG_PIDNS_RODATA(s);
 	s->rodata->filter_tree = t->follow != NULL;
 	err = bpf_map__set_max_entries(s->maps.top_a, n);
