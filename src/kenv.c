@@ -549,9 +549,11 @@ int mg_env_require(const struct mg_kenv *env, bool need_mg)
 
 	why = missing_bpf_caps();
 	if (why[0])	/* root too: a container or a unit may have dropped them */
-		return mg_err(MG_EXIT_ENV, "needs %s (or CAP_SYS_ADMIN), missing from this "
-			      "process's effective capabilities%s", why,
-			      geteuid() ? "" : " (it runs as root: they were dropped)");
+		return geteuid() ?
+		       mg_err(MG_EXIT_ENV, "needs root, or CAP_BPF and CAP_PERFMON (or "
+			      "CAP_SYS_ADMIN): this process lacks %s", why) :
+		       mg_err(MG_EXIT_ENV, "needs %s (or CAP_SYS_ADMIN), dropped from this root "
+			      "process's effective capabilities", why);
 	if (!env->btf)
 		return mg_err(MG_EXIT_ENV, "kernel %s has no BTF (/sys/kernel/btf/vmlinux): "
 			      "CONFIG_DEBUG_INFO_BTF is required", env->release);

@@ -59,7 +59,7 @@ static int usage(FILE *f, int code)
 	fprintf(f, "\nWithout a command, mgtrace runs `stat` around a 3 s `stress` run.\n"
 		"Exit codes: 0 ok (stat, trace, top -- COMMAND: COMMAND's status), 1 failure (check:\n"
 		"violation), 2 usage (also a path that does not exist, -p of no process), 3 environment\n"
-		"unsupported (not root, no BTF, no multigrain timestamps, debugfs not mounted, a path the\n"
+		"unsupported (neither root nor CAP_BPF+CAP_PERFMON, no BTF, no multigrain timestamps, a path the\n"
 		"machine refuses), 4 check inconclusive, 5 output not written (-o, stdout, --junit,\n"
 		"--prometheus), 126/127 COMMAND cannot be executed / was not found (one line, no report).\n");
 	return code;

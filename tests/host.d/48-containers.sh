@@ -152,6 +152,6 @@ badcase cap-no-bpf 3 "needs CAP_BPF (or CAP_SYS_ADMIN)" \
 	setpriv --inh-caps=-bpf,-sys_admin --bounding-set=-bpf,-sys_admin $MG trace -- true
 badcase cap-no-perfmon 3 "needs CAP_PERFMON (or CAP_SYS_ADMIN)" \
 	setpriv --inh-caps=-perfmon,-sys_admin --bounding-set=-perfmon,-sys_admin $MG check -d 0.2
-badcase cap-none 3 "needs CAP_BPF and CAP_PERFMON" \
+badcase cap-none 3 "needs root, or CAP_BPF and CAP_PERFMON" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$T/mgtrace-cap" stat -- true
 umount "$T/ct"
