@@ -22,11 +22,10 @@ static int add_tree(struct follow_bpf *f, __u32 pid, __u32 parent, int depth)
 {
 	char path[64], buf[4096];
 	struct dirent *d;
-	DIR *dir;
-	int err;
-
-	__u32 kpid;
 	char why[256];
+	DIR *dir;
+	__u32 kpid;
+	int err;
 
 	/* the map holds the kernel's ids (a PID namespace's pid is turned into it) */
 	if (mg_pid_kernel((pid_t)pid, &kpid, NULL, why, sizeof(why)))
@@ -68,9 +67,8 @@ static int add_tree(struct follow_bpf *f, __u32 pid, __u32 parent, int depth)
 struct follow_bpf *mg_follow_open(pid_t root, bool existing, char *why, size_t len)
 {
 	char w[2][200];
-	int btf;
-
 	__u32 kroot, kparent;
+	int btf;
 
 	found_at_start = 0;
 	/* BPF sees the kernel's ids: in a PID namespace of its own, mgtrace's are turned into them */

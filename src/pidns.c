@@ -39,7 +39,8 @@ int mg_pid_kernel(pid_t vpid, uint32_t *tgid, uint32_t *tid, char *why, size_t l
 	struct mg_pid_xlate x = { .vpid = (uint32_t)vpid };
 	/* a syscall program's context is copied back into ctx_in (no ctx_out) */
 	LIBBPF_OPTS(bpf_test_run_opts, run, .ctx_in = &x, .ctx_size_in = sizeof(x));
-	struct pidns_bpf *s;
+	/* loaded once and kept: a /proc scan of a tree translates every child (never attached) */
+	static struct pidns_bpf *s;
 	int err;
 
 	if (mg_pidns_self(NULL, NULL) <= 0) {
@@ -49,7 +50,8 @@ int mg_pid_kernel(pid_t vpid, uint32_t *tgid, uint32_t *tid, char *why, size_t l
 			*tid = (uint32_t)vpid;
 		return 0;
 	}
-	s = pidns_bpf__open_and_load();
+	if (!s)
+		s = pidns_bpf__open_and_load();
 	if (!s) {
 		err = -errno;
 		snprintf(why, len, "mgtrace runs in a PID namespace of its own and cannot turn its "
@@ -58,7 +60,6 @@ int mg_pid_kernel(pid_t vpid, uint32_t *tgid, uint32_t *tid, char *why, size_t l
 		return err;
 	}
 	err = bpf_prog_test_run_opts(bpf_program__fd(s->progs.pid_xlate), &run);
-	pidns_bpf__destroy(s);
 	if (err) {
 		err = -errno;
 		snprintf(why, len, "pid %d: the PID namespace translation failed: %s", (int)vpid,
