@@ -94,3 +94,37 @@ print(("ok  " if "/mgtrace-top-test" in names else "FAIL") + f" top --by cgroup 
 else
 	skip "top --by cgroup names" "no cgroup2 mount to make a cgroup in"
 fi
+# ... relative to the caller's cgroup namespace root, as /proc/self/cgroup names them: top in
+# `unshare -C` (the host's cgroup2 mount, whose mountinfo root is then "/..") run from
+# /mgtrace-cgns names the workload's cgroup /inner, and a cgroup outside the namespace has no
+# name but the reason. The twin without the namespace must name the same cgroup
+# /mgtrace-cgns/inner: the check tells the two apart.
+if [ -n "$CG" ] && command -v unshare > /dev/null && mkdir -p "$CG/mgtrace-cgns/inner" 2> /dev/null; then
+	for mode in ns host; do
+		pre=; [ $mode = ns ] && pre="unshare -C"
+		sh -c "echo \$\$ > '$CG/mgtrace-cgns/cgroup.procs' || exit 9
+			sh -c 'echo \$\$ > \"$CG/mgtrace-cgns/inner/cgroup.procs\" && exec $MG stress --threads 1 --ops 300000' > /dev/null 2>&1 &
+			$pre $MG top -a --by cgroup -I 400 -c 1 --json -o '$T/top-cgns-$mode.json' > /dev/null 2> '$T/top-cgns-$mode.err'
+			wait" < /dev/null
+	done
+	rmdir "$CG/mgtrace-cgns/inner" "$CG/mgtrace-cgns"
+	python3 -c '
+import json, sys
+def rows(p):
+    return [json.loads(l) for l in open(p) if l.strip()][-1]["rows"]
+ns, host = rows(sys.argv[1]), rows(sys.argv[2])
+names = [r["cgroup"] for r in ns]
+out = [r for r in ns if r["cgroup"] is None]
+good = ("/inner" in names and not any(n and n.startswith("/mgtrace-cgns") for n in names)
+        and all(r["cgroup_unnamed"].startswith("outside the caller") for r in out)
+        and all(r["cgroup_unnamed"] is None for r in ns if r["cgroup"] is not None))
+why = [r["cgroup_unnamed"] for r in out]
+print(("ok  " if good else "FAIL") + f" top --by cgroup in a cgroup namespace: rows {names}, unnamed {why}")
+hn = [r["cgroup"] for r in host]
+print(("ok  " if "/mgtrace-cgns/inner" in hn and "/inner" not in hn else "FAIL")
+      + f" must-fail twin: the same cgroup outside the namespace is /mgtrace-cgns/inner: rows {hn}")' \
+		"$T/top-cgns-ns.json" "$T/top-cgns-host.json" > "$T/top-cgns.chk" 2>&1
+	tally top-cgroup-ns "$T/top-cgns.chk"
+else
+	skip "top --by cgroup in a cgroup namespace" "no cgroup2 mount to make a cgroup in, or no unshare"
+fi
