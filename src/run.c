@@ -495,6 +495,9 @@ void mg_run_print_backend(struct mg_run *r, FILE *f)
 	else
 		fprintf(f, "kernel per-CPU counters: %s%s\n", r->kr ? "read from BPF, " :
 			"unavailable: ", r->kr ? mg_kreader_method(r->kr) : r->kr_why);
+	if (!r->cfg.scoped && mg_debugfs_problem(&r->env))
+		fprintf(f, "debugfs totals: unavailable: %s; nothing is compared with them\n",
+			mg_debugfs_problem(&r->env));
 }
 
 bool mg_run_end_child_within(struct mg_run *r, int ms)

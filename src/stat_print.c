@@ -22,19 +22,29 @@ static json_t *header(struct stat_run *r, const char *type)
 
 /*
  * "mismatches": rows outside their debugfs bracket; null with
- * "mismatches_unavailable" when no row was compared (process scope), never a 0
- * that stands for "nothing compared".
+ * "mismatches_unavailable" when no row was compared (process scope, or no
+ * debugfs reading: mg_debugfs_problem() says why), never a 0 that stands for
+ * "nothing compared".
  */
-static void mismatches_json(json_t *o, const struct mg_report *rep)
+static void mismatches_json(json_t *o, const struct stat_run *r, const struct mg_report *rep)
 {
+	char why[512];
+	const char *dbg = mg_debugfs_problem(&r->run.env);
+
 	if (rep->compared) {
 		json_object_set_new(o, "mismatches", json_integer(rep->mismatches));
 		return;
 	}
+	if (r->run.cfg.scoped)
+		snprintf(why, sizeof(why), "no counter was compared with debugfs (process scope: "
+			 "the kernel's counters are global)");
+	else if (dbg)
+		snprintf(why, sizeof(why), "no counter was compared with debugfs: %s", dbg);
+	else
+		snprintf(why, sizeof(why), "no counter was compared with debugfs (no row has a "
+			 "debugfs counterpart with this backend)");
 	json_object_set_new(o, "mismatches", json_null());
-	json_object_set_new(o, "mismatches_unavailable",
-			    json_string("no counter was compared with debugfs (process scope: "
-					"the kernel's counters are global)"));
+	json_object_set_new(o, "mismatches_unavailable", json_string(why));
 }
 
 void stat_print_interval(struct stat_run *r, uint64_t n, bool partial)
@@ -54,7 +64,7 @@ void stat_print_interval(struct stat_run *r, uint64_t n, bool partial)
 		json_object_set_new(o, "partial", json_boolean(partial));
 		json_object_set_new(o, "elapsed_s", json_real((R->cur.t_ns - R->first.t_ns) / 1e9));
 		json_object_set_new(o, "duration_s", json_real(rep.seconds));
-		mismatches_json(o, &rep);
+		mismatches_json(o, r, &rep);
 		json_object_set_new(o, "counters", mg_report_json(&rep));
 		mg_json_print_line(r->out, o);
 		json_decref(o);
@@ -93,7 +103,7 @@ static void summary_json(struct stat_run *r, struct mg_report *rep, uint64_t mis
 		json_object_set_new(o, "processes_not_followed",
 				    json_integer((json_int_t)mg_follow_not_followed(r->follow)));
 	}
-	mismatches_json(o, rep);
+	mismatches_json(o, r, rep);
 	json_object_set_new(o, "bpf_recursion_misses", json_integer((json_int_t)misses));
 	json_object_set_new(o, "bpf_recursion_misses_by_program", json_string(mdetail));
 	json_object_set_new(o, "counters", mg_report_json(rep));

@@ -143,6 +143,26 @@ for c in "probe" "stat -- true" "trace -- true" "top -i 1 -c 1"; do
 		bad "cap $c: exit $? as uid 65534 with CAP_BPF and CAP_PERFMON: $(tail -2 "$T/cap.err")"
 	fi
 done
+# debugfs is root's (mode 0700): such a user's system-wide stat says so, in text and JSON, and
+# compares nothing with it; root's twin compares (mismatches is a number)
+capuser "$T/mgtrace-cap" stat -i 1 -c 1 > "$T/cap-st.txt" 2>&1
+capuser "$T/mgtrace-cap" stat -i 1 -c 1 --json -o "$T/ct/cap/st.json" > /dev/null 2>&1
+$MG stat -i 1 -c 1 --json -o "$T/cap-st-root.json" > /dev/null 2>&1
+python3 - "$T/cap-st.txt" "$T/ct/cap/st.json" "$T/cap-st-root.json" > "$T/cap-st.chk" 2>&1 <<'PY'
+import json, sys
+txt = open(sys.argv[1]).read()
+last = lambda p: [json.loads(l) for l in open(p) if l.strip()][-1]
+u, r = last(sys.argv[2]), last(sys.argv[3])
+line = [l for l in txt.splitlines() if l.startswith("debugfs totals: unavailable:")]
+print(("ok   " if line and "not readable by this user (EACCES" in line[0] else "FAIL ")
+      + f"cap stat names the unreadable debugfs: {line}")
+why = u.get("mismatches_unavailable") or ""
+print(("ok   " if u["mismatches"] is None and "not readable by this user" in why else "FAIL ")
+      + f"cap stat JSON: mismatches {u['mismatches']!r}, {why!r}")
+print(("ok   " if isinstance(r["mismatches"], int) and "mismatches_unavailable" not in r else "FAIL ")
+      + f"twin: root's stat compares with debugfs: mismatches {r['mismatches']!r}")
+PY
+tally cap-stat-debugfs "$T/cap-st.chk"
 capuser "$T/mgtrace-cap" check --json -o "$T/ct/cap/c.json" --tree -- "$T/mgobserve-cap" -n 30 \
 	"$T/ct/cap/d" > "$T/cap-diff.obs" 2> "$T/cap-diff.err"; rc=$?
 python3 tests/observer.py compare "$T/ct/cap/c.json" "$T/cap-diff.obs" $rc > "$T/cap-diff.chk" 2>&1

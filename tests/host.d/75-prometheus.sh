@@ -44,22 +44,33 @@ else
 	else
 		skip unit-verify "systemd-analyze is not installed"
 	fi
-	# the unit's CapabilityBoundingSet is enough for the exporter, and each of CAP_BPF and
-	# CAP_PERFMON is needed (the process runs as root, as the unit's User=root)
+	# the unit's user and capabilities are enough for the exporter, and each of CAP_BPF and
+	# CAP_PERFMON is needed: mgtrace runs as a non-root uid (65534 stands for the unit's
+	# User=prometheus) with exactly the unit's ambient capabilities, which must equal its
+	# bounding set; the per-CPU counters are then validated at start (debugfs is root's)
 	caps=$(sed -n 's/^CapabilityBoundingSet=//p' contrib/mgtrace-exporter.service)
+	acaps=$(sed -n 's/^AmbientCapabilities=//p' contrib/mgtrace-exporter.service)
+	uuser=$(sed -n 's/^User=//p' contrib/mgtrace-exporter.service)
+	[ -n "$caps" ] && [ "$caps" = "$acaps" ] && [ -n "$uuser" ] && [ "$uuser" != root ] \
+		&& ok "the unit runs as $uuser, not root, with ambient = bounding capabilities ($caps)" \
+		|| bad "the unit's User=$uuser, CapabilityBoundingSet=$caps, AmbientCapabilities=$acaps"
 	capset() { echo "-all$(for c in "$@"; do printf ',+%s' "$(echo "${c#CAP_}" | tr A-Z a-z)"; done)"; }
-	mkdir "$T/caps"
-	setpriv --bounding-set="$(capset $caps)" --inh-caps=-all -- \
-		$MG stat -c 1 -i 0.2 --prometheus "$T/caps/m.prom" > /dev/null 2> "$T/caps.err"
+	mkdir "$T/caps" && chown 65534:65534 "$T/caps" && chmod 755 "$T"
+	cp "$MG" "$T/caps-mgtrace" && chmod 755 "$T/caps-mgtrace"
+	asuser() { local set; set=$(capset "$@"); shift $#; setpriv --reuid=65534 --regid=65534 \
+		--clear-groups --inh-caps="$set" --ambient-caps="$set" --bounding-set="$set" -- \
+		"$T/caps-mgtrace" stat -c 1 -i 0.2 --prometheus "$T/caps/m.prom"; }
+	asuser $caps > /dev/null 2> "$T/caps.err"
 	rc=$?
 	[ $rc = 0 ] && grep -q '^mgtrace_floor_swaps_total{cpu="0"} ' "$T/caps/m.prom" \
-		&& ok "the exporter runs with the unit's bounding set only ($caps)" \
-		|| bad "the exporter runs with the unit's bounding set only ($caps): exit $rc $(cat "$T/caps.err")"
-	for c in CAP_BPF CAP_PERFMON; do
-		setpriv --bounding-set="$(capset $(echo $caps | tr ' ' '\n' | grep -vx $c))" --inh-caps=-all -- \
-			$MG stat -c 1 -i 0.2 --prometheus "$T/caps/n.prom" > /dev/null 2> "$T/caps.err"
+		&& grep -q 'kernel_per_cpu="per-CPU via BTF offsets, validated at start' "$T/caps/m.prom" \
+		&& ok "the exporter runs as uid 65534 with the unit's capabilities only ($caps), counters validated at start" \
+		|| bad "the exporter runs as uid 65534 with the unit's capabilities only ($caps): exit $rc $(cat "$T/caps.err") $(grep mgtrace_info "$T/caps/m.prom")"
+	for c in $caps; do
+		asuser $(echo $caps | tr ' ' '\n' | grep -vx $c) > /dev/null 2> "$T/caps.err"
 		rc=$?
-		[ $rc = 3 ] && ok "without $c the exporter exits 3: $(cat "$T/caps.err")" \
+		[ $rc = 3 ] \
+			&& ok "without $c the exporter exits 3: $(cat "$T/caps.err")" \
 			|| bad "without $c the exporter exits 3: exit $rc $(cat "$T/caps.err")"
 	done
 	expect "capabilities: nothing left attached" test "$(left_attached)" = 0
