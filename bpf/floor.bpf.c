@@ -283,7 +283,7 @@ static __always_inline void on_exit(void)
 		bump(1);
 		goto out;
 	}
-	mg_event_fill(e, kind, inode, dev, ino, id, &set_ctime, true);
+	mg_event_fill(e, kind, inode, dev, ino, id, &set_ctime, true, false);
 	e->cpu = cpu;
 	ts = en->ts;	/* a local copy: CO-RE relocates kernel types only, not struct entry */
 	e->ctime_sec = BPF_CORE_READ(ts, tv_sec);

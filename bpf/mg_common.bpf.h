@@ -231,7 +231,7 @@ static __always_inline __u32 mg_shown_ids(__u64 id, __u32 *pid, __u32 *tgid)
  */
 static __always_inline void mg_event_fill(struct mg_event *e, enum mg_event_kind kind,
 					  struct inode *inode, __u32 dev, __u64 ino, __u64 id,
-					  void *set_ctime_map, bool want_entry)
+					  void *set_ctime_map, bool want_entry, bool btf)
 {
 	struct mg_set_ctime *r;
 
@@ -261,15 +261,17 @@ static __always_inline void mg_event_fill(struct mg_event *e, enum mg_event_kind
 		e->time_gran = 0;
 		return;
 	}
-	e->gen = BPF_CORE_READ(inode, i_generation);
-	e->time_gran = BPF_CORE_READ(inode, i_sb, s_time_gran);
+	/* btf: a BTF-typed inode (tp_btf), read by direct loads, which
+	 * lockdown=confidentiality leaves (no bpf_probe_read_kernel) */
+	e->gen = btf ? inode->i_generation : BPF_CORE_READ(inode, i_generation);
+	e->time_gran = btf ? inode->i_sb->s_time_gran : BPF_CORE_READ(inode, i_sb, s_time_gran);
 	if (want_entry) {
 		r = bpf_map_lookup_elem(set_ctime_map, &id);
 		if (r && r->inode == inode)
 			e->entry_ns = r->entry_ns;
 	}
 	mg_inode_name(inode, e->name, sizeof(e->name), &e->name_len);
-	if (!BPF_CORE_READ(inode, __i_nlink))
+	if (!(btf ? inode->__i_nlink : BPF_CORE_READ(inode, __i_nlink)))
 		e->flags |= MG_EVF_UNLINKED;
 }
 

@@ -193,12 +193,14 @@ static __always_inline __u32 set_flags(struct inode *inode, bool btf)
 
 /*
  * Event mode: reserve, fill and submit one record for inode. ctime/mtime may be
- * NULL (taken from the inode then). Returns nothing: a failed reservation is
- * counted as lost, never dropped silently.
+ * NULL (taken from the inode then). btf: the tp_btf programs, which read the
+ * typed arguments by direct loads (lockdown=confidentiality takes
+ * bpf_probe_read_kernel away); a constant in each program. Returns nothing: a
+ * failed reservation is counted as lost, never dropped silently.
  */
 static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 				 struct timespec64 *ctime, struct timespec64 *mtime,
-				 __u32 old, __u32 new, __u32 cur)
+				 __u32 old, __u32 new, __u32 cur, bool btf)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	struct mg_event *e;
@@ -207,7 +209,7 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 	__u32 dev;
 	__u64 ino;
 
-	if (!passes(kind, inode, id, &dev, &ino, false))
+	if (!passes(kind, inode, id, &dev, &ino, btf))
 		return;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
@@ -216,15 +218,15 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 	}
 	/* only an update runs inside inode_set_ctime_current: no lookup for the others */
 	mg_event_fill(e, kind, inode, dev, ino, id, &set_ctime,
-		      kind == MG_EV_CTIME_SWAP || kind == MG_EV_CTIME_SKIP);
-	e->flags |= event_ctime(inode, ctime, new, &sec, &nsec, false);
+		      kind == MG_EV_CTIME_SWAP || kind == MG_EV_CTIME_SKIP, btf);
+	e->flags |= event_ctime(inode, ctime, new, &sec, &nsec, btf);
 	if (kind == MG_EV_CTIME_SET)
-		e->flags |= set_flags(inode, false);
+		e->flags |= set_flags(inode, btf);
 	e->ctime_sec = sec;
 	e->ctime_nsec = nsec;
 	if (mtime) {
-		e->mtime_sec = BPF_CORE_READ(mtime, tv_sec);
-		e->mtime_nsec = BPF_CORE_READ(mtime, tv_nsec);
+		e->mtime_sec = MG_READ(btf, mtime->tv_sec, mtime, tv_sec);
+		e->mtime_nsec = MG_READ(btf, mtime->tv_nsec, mtime, tv_nsec);
 	}
 	e->old_nsec = old;
 	e->cur_nsec = cur;
@@ -294,7 +296,7 @@ static __always_inline void judge_event(enum mg_event_kind kind, struct inode *i
 		if ((can_judge) && judge)						\
 			judge_event(kind, inode, ctime, old, new, cur);			\
 		else if (emit_events)							\
-			emit(kind, inode, ctime, mtime, old, new, cur);			\
+			emit(kind, inode, ctime, mtime, old, new, cur, can_judge);	\
 	} while (0)
 
 static __always_inline void on_ctime_ns_xchg(struct inode *inode, __u32 old, __u32 new, __u32 cur,
