@@ -73,6 +73,10 @@ mgtrace.static: $(OBJS)
 $(OUT)/mgobserve: tests/mgobserve.c | $(OUT)
 	$(CC) $(CFLAGS) -static $< -o $@
 
+# a seccomp filter that fails bpf() as a container's default profile does (48-containers)
+$(OUT)/denybpf: tests/denybpf.c | $(OUT)
+	$(CC) $(CFLAGS) $< -o $@
+
 $(OUT)/unit_tests: tests/unit_tests.c $(LIB_OBJS) $(HDRS)
 	$(CC) $(CFLAGS) -Isrc tests/unit_tests.c $(LIB_OBJS) -o $@ $(LDFLAGS) $(LDLIBS)
 
@@ -92,7 +96,7 @@ man: $(OUT)/mgtrace.8
 $(OUT)/mgtrace.8: docs/mgtrace.8.scd | $(OUT)
 	$(SCDOC) < $< > $@.tmp && mv $@.tmp $@
 
-test-host: mgtrace man $(OUT)/unit_tests $(OUT)/mgobserve
+test-host: mgtrace man $(OUT)/unit_tests $(OUT)/mgobserve $(OUT)/denybpf
 	tests/run-host-tests.sh
 
 test-vm: mgtrace.static $(OUT)/mgobserve

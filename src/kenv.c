@@ -518,6 +518,7 @@ int mg_debugfs_read(uint64_t out[MG_K_NR_COUNTERS])
 	return 0;
 }
 
+#include <linux/bpf.h>
 #include <linux/capability.h>
 #include <sys/syscall.h>
 
@@ -543,6 +544,56 @@ static const char *missing_bpf_caps(void)
 	       !bpf ? "CAP_BPF" : "CAP_PERFMON";
 }
 
+/* The Seccomp: field of /proc/self/status: 0 none, 1 strict, 2 filter; -1 unknown. */
+static int seccomp_mode(void)
+{
+	char line[256];
+	int mode = -1;
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Seccomp: %d", &mode) == 1)
+			break;
+	fclose(f);
+	return mode;
+}
+
+/*
+ * Whether bpf() itself is refused to this process although it holds the
+ * capabilities: a one-entry BPF_MAP_TYPE_ARRAY, which CAP_BPF may always
+ * create, is made and closed. Returns NULL when it is allowed, else the reason:
+ * a seccomp filter (a container runtime's default profile, Docker's and
+ * podman's, allows bpf() only with CAP_SYS_ADMIN) or, without one, an LSM.
+ */
+static const char *bpf_syscall_refused(void)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = 4;
+	attr.value_size = 4;
+	attr.max_entries = 1;
+	fd = (int)syscall(SYS_bpf, BPF_MAP_CREATE, &attr, sizeof(attr));
+	if (fd >= 0) {
+		close(fd);
+		return NULL;
+	}
+	if (errno != EPERM && errno != EACCES)
+		return NULL;	/* not a refusal: let the load say what it is */
+	if (seccomp_mode() == 2)
+		return "bpf() is refused by this process's seccomp filter (Seccomp: 2 in "
+		       "/proc/self/status), not for a missing capability: container runtimes' "
+		       "default profiles allow bpf() only with CAP_SYS_ADMIN (podman/docker run "
+		       "--security-opt seccomp=unconfined, a profile that allows bpf, or --cap-add "
+		       "SYS_ADMIN)";
+	return "bpf() is refused (EPERM) although this process has CAP_BPF and CAP_PERFMON and "
+	       "no seccomp filter: a security module's policy (SELinux, AppArmor, BPF LSM) denies it";
+}
+
 int mg_env_require(const struct mg_kenv *env, bool need_mg)
 {
 	const char *why;
@@ -554,6 +605,8 @@ int mg_env_require(const struct mg_kenv *env, bool need_mg)
 			      "CAP_SYS_ADMIN): this process lacks %s", why) :
 		       mg_err(MG_EXIT_ENV, "needs %s (or CAP_SYS_ADMIN), dropped from this root "
 			      "process's effective capabilities", why);
+	if ((why = bpf_syscall_refused()))
+		return mg_err(MG_EXIT_ENV, "%s", why);
 	if (!env->btf)
 		return mg_err(MG_EXIT_ENV, "kernel %s has no BTF (/sys/kernel/btf/vmlinux): "
 			      "CONFIG_DEBUG_INFO_BTF is required", env->release);
