@@ -233,7 +233,7 @@ static void explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_bac
 				 "returning a struct" : "");
 	for (i = 0; !cause[0] && i < nf; i++)
 		if (func_probe(env, be, hot, i) && !strcmp(func_probe(env, be, hot, i), "kprobe") &&
-		    !mg_kallsyms_has(mg_func_names[i]))
+		    mg_kallsyms_lookup(mg_func_names[i]) == 0)	/* hidden addresses: listed */
 			snprintf(cause, sizeof(cause), "%s missing from kallsyms", mg_func_names[i]);
 	for (i = 0; !cause[0] && be == MG_BE_TRACEPOINT && tp_btf && i < MG_NR_TPS; i++)
 		if (!env->tp_in_btf[i])

@@ -336,9 +336,9 @@ static void floor_setup(struct check_state *cs)
 		return;
 	}
 	cs->floor_why[0] = 0;
-	if (!mg_kallsyms_has("mg_floor"))
+	if (mg_kallsyms_problem("mg_floor", true))
 		snprintf(cs->floor_read_why, sizeof(cs->floor_read_why),
-			 "mg_floor is not in /proc/kallsyms: its moves cannot be read");
+			 "%s: its moves cannot be read", mg_kallsyms_problem("mg_floor", true));
 }
 
 static void cleanup(struct check_state *cs)

@@ -124,11 +124,11 @@ static int floor_try(struct mg_floor *f, const struct mg_kenv *env, struct mg_se
 		err = floor_bpf__load(skel);
 	if (err) {
 		mg_attempt_explain(a, env, be, err, "load");
-		if (!mg_kallsyms_all()) {
+		if (mg_kallsyms_problem("timekeeping_mg_floor_swaps", true)) {
 			size_t n = strlen(a->why);
 
-			snprintf(a->why + n, sizeof(a->why) - n, "; timekeeping_mg_floor_swaps "
-				 "also needs CONFIG_KALLSYMS_ALL");
+			snprintf(a->why + n, sizeof(a->why) - n, "; also: %s",
+				 mg_kallsyms_problem("timekeeping_mg_floor_swaps", true));
 		}
 		floor_bpf__destroy(skel);
 		return err;

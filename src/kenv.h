@@ -135,8 +135,20 @@ const char *mg_debugfs_problem(const struct mg_kenv *env);
  */
 int mg_debugfs_read(uint64_t out[MG_K_NR_COUNTERS]);
 
+/*
+ * `sym` in /proc/kallsyms: 1 listed with its address, 0 not listed, -EPERM listed
+ * with its address hidden (zeros: no CAP_SYSLOG under kptr_restrict), -errno when
+ * the file cannot be read.
+ */
+int mg_kallsyms_lookup(const char *sym);
 /* True if `sym` is listed in /proc/kallsyms with a non-zero address. */
 bool mg_kallsyms_has(const char *sym);
+/*
+ * Why `sym`'s address cannot be had from /proc/kallsyms, one clause ("X is not in
+ * /proc/kallsyms", "X's address is hidden ..."), or NULL when it can. data: a data
+ * symbol (names CONFIG_KALLSYMS_ALL). The string lives until the fourth next call.
+ */
+const char *mg_kallsyms_problem(const char *sym, bool data);
 
 #endif
 

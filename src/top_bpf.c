@@ -200,10 +200,12 @@ int top_bpf_open(struct top_state *t)
 			snprintf(why[be] + len, sizeof(why[be]) - len, "; raw_tp: %s",
 				 mg_libbpf_cause(err, stage, false, cause, sizeof(cause)));
 		} else {
+			const char *ks = mg_kallsyms_problem("timekeeping_mg_floor_swaps", true);
+
 			memset(&a, 0, sizeof(a));
 			mg_attempt_explain(&a, &t->run.env, be, err, stage);
-			snprintf(why[be], sizeof(why[be]), "%.120s%s", a.why, mg_kallsyms_all() ? "" :
-				 "; timekeeping_mg_floor_swaps also needs CONFIG_KALLSYMS_ALL");
+			snprintf(why[be], sizeof(why[be]), "%.120s%s%s", a.why, ks ? "; also: " : "",
+				 ks ? ks : "");
 		}
 	}
 	if (!b->skel) {

@@ -181,6 +181,17 @@ badcase seccomp-bpf-trace 3 "refused by this process's seccomp filter" build/den
 setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin $MG stat -- true > /dev/null 2> "$T/sc.err" \
 	&& ok "twin: the same stat without the seccomp filter runs" \
 	|| bad "twin: the same stat without the seccomp filter: $(cat "$T/sc.err")"
+# without CAP_SYSLOG /proc/kallsyms lists every symbol with a zero address: a function
+# probe's refusal must not call the function "missing from kallsyms" (it blamed that in a
+# container without securityfs, where the cause was the lockdown)
+if setpriv --inh-caps=-syslog --bounding-set=-syslog grep -q '^0\{16\} T inode_set_ctime_current$' /proc/kallsyms; then
+	unshare -m sh -c "umount /sys/kernel/security 2> /dev/null; setpriv --inh-caps=-syslog \
+		--bounding-set=-syslog $MG stat -b fentry -- true" > /dev/null 2> "$T/ks.err"
+	if grep -q "missing from kallsyms" "$T/ks.err"; then bad "hidden kallsyms addresses taken as missing: $(cat "$T/ks.err")"
+	else ok "hidden kallsyms addresses are not 'missing': $(cat "$T/ks.err")"; fi
+else
+	skip "hidden kallsyms addresses" "this kernel shows addresses without CAP_SYSLOG (kptr_restrict $(cat /proc/sys/kernel/kptr_restrict))"
+fi
 badcase cap-none 3 "needs root, or CAP_BPF and CAP_PERFMON" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$T/mgtrace-cap" stat -- true
 umount "$T/ct"
