@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "check_int.h"
+#include "pidns.h"
 #include "util.h"
 
 /* ---- names of violation and not-fault kinds (checker.h) ---- */
@@ -141,7 +142,12 @@ static void put_obs(FILE *f, const struct mg_obs *o, bool xml)
 	bool cut;
 	size_t n = mg_name_len(o->comm, sizeof(o->comm), 0, &cut);
 
-	fprintf(f, "%lld.%09u (pid %u ", (long long)o->ctime.sec, o->ctime.nsec, o->pid);
+	/* pid 0 in a PID namespace of mgtrace's own: a process outside it, "-" as trace
+	 * prints it (JSON null: check_json.c) */
+	if (!o->pid && mg_pidns_self(NULL, NULL) > 0)
+		fprintf(f, "%lld.%09u (pid - ", (long long)o->ctime.sec, o->ctime.nsec);
+	else
+		fprintf(f, "%lld.%09u (pid %u ", (long long)o->ctime.sec, o->ctime.nsec, o->pid);
 	put_bytes(f, o->comm, n, cut, xml);
 	fprintf(f, " cpu %u at %.6f s)", o->cpu, o->t_ns / 1e9);
 }
