@@ -479,7 +479,7 @@ int cmd_default(const char *self)
 	fprintf(stderr, "mgtrace: running a built-in demonstration workload; to watch your own: "
 		"mgtrace stat -- COMMAND\n"
 		"mgtrace: (mgtrace stress --duration 3: threads writing and stat()ing files on a "
-		"tmpfs)\n");
+		"tmpfs of its own, or in /tmp where it cannot mount one; its next line says which)\n");
 	argv[0] = (char *)self;
 	r.o.argv = argv;
 	r.o.demo = true;
