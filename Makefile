@@ -96,7 +96,7 @@ man: $(OUT)/mgtrace.8
 $(OUT)/mgtrace.8: docs/mgtrace.8.scd | $(OUT)
 	$(SCDOC) < $< > $@.tmp && mv $@.tmp $@
 
-test-host: mgtrace man $(OUT)/unit_tests $(OUT)/mgobserve $(OUT)/denybpf
+test-host: mgtrace mgtrace.static man $(OUT)/unit_tests $(OUT)/mgobserve $(OUT)/denybpf
 	tests/run-host-tests.sh
 
 test-vm: mgtrace.static $(OUT)/mgobserve

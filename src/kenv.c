@@ -500,7 +500,8 @@ const char *mg_debugfs_problem(const struct mg_kenv *env)
 	switch (env->debugfs) {
 	case 0: return NULL;
 	case -ENODEV: return "debugfs is not mounted at " MG_DEBUGFS_DIR
-			     " (mount -t debugfs none " MG_DEBUGFS_DIR ")";
+			     " (mount -t debugfs none " MG_DEBUGFS_DIR "; in a container, "
+			     "which may not mount it: -v " MG_DEBUGFS_DIR ":" MG_DEBUGFS_DIR ":ro)";
 	case -ENOENT: return MG_DEBUGFS_FILE " is missing (kernel without multigrain "
 			     "timestamps or without CONFIG_DEBUG_FS)";
 	case -EACCES:

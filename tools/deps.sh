@@ -7,7 +7,7 @@ set -eu
 PKGS="make gcc libc6-dev clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev
 libjansson-dev pkg-config python3 util-linux
 qemu-system-x86 busybox-static cpio e2fsprogs xz-utils debian-archive-keyring
-bpftrace linux-perf time btrfs-progs xfsprogs
+bpftrace linux-perf time btrfs-progs xfsprogs podman runc
 prometheus prometheus-node-exporter scdoc man-db bash-completion python3-jsonschema"
 missing=""
 for p in $PKGS; do

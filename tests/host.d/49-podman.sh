@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+# 49-podman.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
+# mgtrace in a real container: podman (Debian's 4.3), rootfs of the static mgtrace and
+# busybox-static, the README's line (--cap-add BPF --cap-add PERFMON --security-opt
+# seccomp=unconfined --tmpfs /tmp): probe, stat, check (PASS, the container's pids under
+# --tree), trace and top run; without seccomp=unconfined the default profile's refusal of
+# bpf() is named in one line, exit 3; nothing left attached. Skipped without podman
+# (tools/deps.sh installs it).
+echo "# podman"
+if ! command -v podman > /dev/null || [ ! -x ./mgtrace.static ] || ! command -v busybox > /dev/null; then
+	skip podman "podman, ./mgtrace.static (make mgtrace.static) or busybox-static missing"
+else
+	R="$T/podroot"
+	mkdir -p "$R/bin" "$R/tmp" "$R/proc" "$R/sys" "$R/dev" "$R/etc"
+	cp ./mgtrace.static "$R/bin/mgtrace"; cp "$(command -v busybox)" "$R/bin/busybox"
+	for a in sh touch stat head cat; do ln -sf busybox "$R/bin/$a"; done
+	# Two host settings this machine needs, detected, not assumed: crun 1.8 refuses a hybrid
+	# cgroup layout (runc does not), and podman's default rlimits may exceed the hard limits
+	PODRUN="podman"
+	if grep -q ' - cgroup ' /proc/self/mountinfo && command -v runc > /dev/null; then PODRUN="podman --runtime runc"; fi
+	# (podman's own processes run with RLIMIT_NPROC 32768 here, runc cannot raise it)
+	np=$(ulimit -Hu); [ "$np" = unlimited ] || [ "$np" -gt 32768 ] && np=32768
+	PODRUN="$PODRUN run --rm --network none --ulimit nofile=$(ulimit -Hn):$(ulimit -Hn) --ulimit nproc=$np:$np"
+	MIN="--cap-add BPF --cap-add PERFMON --security-opt seccomp=unconfined --tmpfs /tmp"
+	pod() { timeout 120 $PODRUN "$@"; }
+	for c in "probe" "stat -c 1" "top -c 1"; do
+		pod $MIN --rootfs "$R" mgtrace $c > "$T/pod.out" 2> "$T/pod.err" \
+			&& ok "podman $MIN: mgtrace $c" \
+			|| bad "podman $MIN: mgtrace $c: exit $? $(tail -2 "$T/pod.err")"
+	done
+	pod $MIN --rootfs "$R" mgtrace check -d 2 > "$T/pod.out" 2>&1
+	rc=$?
+	[ $rc = 0 ] && grep -q '^verdict: PASS' "$T/pod.out" && grep -q 'mounted on /tmp' "$T/pod.out" \
+		&& ok "podman: check -d 2 PASS on the container's tmpfs" || bad "podman: check -d 2: exit $rc $(tail -3 "$T/pod.out")"
+	pod $MIN --rootfs "$R" mgtrace check --tree -- sh -c 'echo "SHPID $$"; touch /tmp/x; stat /tmp/x > /dev/null; touch /tmp/x' \
+		> "$T/pod-tree.out" 2>&1
+	rc=$?
+	python3 - "$T/pod-tree.out" $rc > "$T/pod-tree.chk" 2>&1 <<'PY'
+import re, sys
+txt = open(sys.argv[1]).read()
+sh = re.findall(r"^SHPID (\d+)$", txt, re.M)
+pid = re.findall(r"COMMAND \(pid (\d+)\)", txt)
+ev = re.findall(r"^events \(attach to detach\): (\d+) ", txt, re.M)
+print(("ok   " if sys.argv[2] == "0" and "verdict: PASS" in txt else "FAIL ")
+      + f"podman: check --tree PASS (exit {sys.argv[2]})")
+print(("ok   " if sh and pid == sh else "FAIL ") + f"podman: COMMAND's pid is the container's ({pid} = {sh})")
+print(("ok   " if ev and int(ev[0]) > 0 else "FAIL ") + f"podman: --tree judged events ({ev})")
+PY
+	tally podman-tree "$T/pod-tree.chk"
+	pod --rootfs "$R" sh -c 'mgtrace trace -- touch /tmp/y' > "$T/pod.out" 2> "$T/pod.err"
+	rc=$?
+	# no flags: the default capability set lacks CAP_BPF; named, one line
+	[ $rc = 3 ] && grep -q '^mgtrace: needs CAP_BPF and CAP_PERFMON' "$T/pod.err" && [ "$(wc -l < "$T/pod.err")" = 1 ] \
+		&& ok "podman without flags: $(cat "$T/pod.err")" || bad "podman without flags: exit $rc $(cat "$T/pod.err")"
+	pod --cap-add BPF --cap-add PERFMON --rootfs "$R" mgtrace trace -- touch /tmp/y > "$T/pod.out" 2> "$T/pod.err"
+	rc=$?
+	[ $rc = 3 ] && grep -q "refused by this process's seccomp filter" "$T/pod.err" && [ "$(wc -l < "$T/pod.err")" = 1 ] \
+		&& ok "podman's default seccomp profile named: $(cat "$T/pod.err")" \
+		|| bad "podman's default seccomp profile: exit $rc $(cat "$T/pod.err")"
+	pod $MIN --rootfs "$R" sh -c 'mgtrace trace -- touch /tmp/y' > "$T/pod.out" 2> "$T/pod.err"
+	rc=$?
+	# with COMMAND, trace's records go to stderr, COMMAND keeps stdout
+	[ $rc = 0 ] && grep -q 'ctime_swap\|ctime_skip' "$T/pod.err" \
+		&& ok "podman: trace -- touch shows its ctime events" || bad "podman: trace: exit $rc $(tail -2 "$T/pod.err") $(head -3 "$T/pod.out")"
+	[ "$(left_attached)" = 0 ] && ok "podman: nothing left attached" || bad "podman: BPF objects left behind"
+fi
