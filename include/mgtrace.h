@@ -64,16 +64,26 @@ enum mg_func {
 	MG_NR_FUNCS,
 };
 
-/* Kinds of struct mg_event; also bits of the event_mask filter (1 << kind). */
+/*
+ * Kinds of struct mg_event; also bits of the event_mask filter (1 << kind).
+ * Defined in include/mg_vocab.def (MG_KIND): CTIME_SWAP (timestamp:ctime_ns_xchg:
+ * ctime = new value; old/cur carry QUERIED), CTIME_SKIP (ctime_xchg_skip: ctime
+ * unchanged), STAT (fill_mg_cmtime: ctime/mtime reported to getattr), CTIME_SET
+ * (inode_set_ctime_to_ts: explicit ctime), FLOOR_SWAP/FLOOR_FAIL/FLOOR_UNKNOWN
+ * (ktime_get_real_ts64_mg swapped mg_floor, lost the cmpxchg, outcome unknown:
+ * bpf/floor.bpf.c).
+ */
 enum mg_event_kind {
-	MG_EV_CTIME_SWAP,	/* timestamp:ctime_ns_xchg: ctime = new value; old/cur carry QUERIED */
-	MG_EV_CTIME_SKIP,	/* timestamp:ctime_xchg_skip: ctime unchanged (already equal) */
-	MG_EV_STAT,		/* timestamp:fill_mg_cmtime: ctime/mtime reported to getattr */
-	MG_EV_CTIME_SET,	/* timestamp:inode_set_ctime_to_ts: explicit ctime */
-	MG_EV_FLOOR_SWAP,	/* ktime_get_real_ts64_mg swapped mg_floor (bpf/floor.bpf.c) */
-	MG_EV_FLOOR_FAIL,	/* ktime_get_real_ts64_mg lost the cmpxchg: took the newer floor */
-	MG_EV_FLOOR_UNKNOWN,	/* outcome unknown: the task migrated or was preempted by another swap */
+#define MG_KIND(ID, name, alias, help) MG_EV_##ID,
+#include "mg_vocab.def"
 	MG_EV_NR_KINDS,
+};
+
+/* The timestamp:* tracepoints (include/mg_vocab.def, MG_TRACEPOINT); bits of tp_mask. */
+enum mg_tp {
+#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in) MG_TP_##ID,
+#include "mg_vocab.def"
+	MG_NR_TPS,
 };
 
 /* struct mg_event::flags */

@@ -52,10 +52,9 @@ static const struct { size_t fentry, kprobe; } func_progs[MG_NR_FUNCS] = {
 
 /* Its tracepoint programs per mg_tp_names[] index: as tp_btf and as raw_tp. */
 static const struct { size_t tp_btf, raw_tp; } tp_progs[MG_NR_TPS] = {
-	{ P(tpb_ctime_ns_xchg), P(rtp_ctime_ns_xchg) },
-	{ P(tpb_ctime_xchg_skip), P(rtp_ctime_xchg_skip) },
-	{ P(tpb_fill_mg_cmtime), P(rtp_fill_mg_cmtime) },
-	{ P(tpb_set_ctime_to_ts), P(rtp_set_ctime_to_ts) },
+#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in)	\
+	[MG_TP_##ID] = { P(tpb_##prog), P(rtp_##prog) },
+#include "mg_vocab.def"
 #undef P
 };
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "check_int.h"
 #include "pidns.h"
+#include "vocab.h"
 
 /* An observation of a violation report; its comm cut at a character boundary (escape.h). */
 static json_t *json_obs(const struct mg_obs *o)
@@ -64,6 +65,8 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 	json_t *o = mg_run_json_header(&cs->run, "check"), *a, *inv, *jd, *jk;
 	const struct mg_violation *vs;
 	size_t n, i;
+	unsigned int k;
+	uint64_t nfloor;
 	char dev[MG_KDEV_STRLEN], nb[32], judged[512];
 
 	json_object_set_new(o, "verdict", json_string(v->word));
@@ -157,13 +160,15 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 	inv = json_object();
 	json_object_set_new(inv, "events", json_integer((json_int_t)st->events));
 	/* the same window (attach to detach) as judged.events_without_*: the text's events line */
+	/* the tracepoint kinds by name, the floor kinds as one "floor" (include/mg_vocab.def) */
 	jk = json_object();
-	json_object_set_new(jk, "ctime_swap", json_integer((json_int_t)st->by_kind[MG_EV_CTIME_SWAP]));
-	json_object_set_new(jk, "ctime_skip", json_integer((json_int_t)st->by_kind[MG_EV_CTIME_SKIP]));
-	json_object_set_new(jk, "stat", json_integer((json_int_t)st->by_kind[MG_EV_STAT]));
-	json_object_set_new(jk, "ctime_set", json_integer((json_int_t)st->by_kind[MG_EV_CTIME_SET]));
-	json_object_set_new(jk, "floor", json_integer((json_int_t)(st->by_kind[MG_EV_FLOOR_SWAP] +
-			    st->by_kind[MG_EV_FLOOR_FAIL] + st->by_kind[MG_EV_FLOOR_UNKNOWN])));
+	for (k = 0, nfloor = 0; k < MG_EV_NR_KINDS; k++)
+		if (MG_KINDS_FLOOR & 1u << k)
+			nfloor += st->by_kind[k];
+		else
+			json_object_set_new(jk, mg_event_kind_name(k),
+					    json_integer((json_int_t)st->by_kind[k]));
+	json_object_set_new(jk, "floor", json_integer((json_int_t)nfloor));
 	json_object_set_new(inv, "events_by_kind", jk);
 	json_object_set_new(inv, "inodes", json_integer((json_int_t)st->inodes));
 	json_object_set_new(inv, "untracked_events", json_integer((json_int_t)st->untracked_events));

@@ -8,10 +8,24 @@
 #include "kenv.h"
 
 static const char *const row_names[MG_R_NR] = {
-	"ctime_updates", "fine_stamps", "floor_swaps", "floor_cmpxchg_fails",
-	"ctime_swaps", "ctime_skips", "ctime_cmpxchg_fails", "stat_queries",
-	"ctime_sets", "current_time", "coarse_mg",
+#define MG_ROW(ID, name, help) [MG_R_##ID] = name,
+#include "mg_vocab.def"
 };
+
+static const char *const row_helps[MG_R_NR] = {
+#define MG_ROW(ID, name, help) [MG_R_##ID] = help,
+#include "mg_vocab.def"
+};
+
+const char *mg_row_name(int row)
+{
+	return row >= 0 && row < MG_R_NR ? row_names[row] : NULL;
+}
+
+const char *mg_row_help(int row)
+{
+	return row >= 0 && row < MG_R_NR ? row_helps[row] : NULL;
+}
 
 int mg_row_by_name(const char *name)
 {
@@ -185,6 +199,25 @@ static void from_tp(struct mg_row *r, const struct mg_report_cfg *cfg, int n,
 		return;
 	}
 	from_bpf(r, n, a, b, c);
+}
+
+/*
+ * Every tracepoint's row from its BPF counter (include/mg_vocab.def: row and
+ * bpf_counter of each MG_TRACEPOINT), except those in skip (1 << enum mg_tp).
+ */
+static void rows_from_tps(struct mg_row *R, const struct mg_report_cfg *cfg, int n,
+			  const struct mg_snap *a, const struct mg_snap *b, unsigned int skip)
+{
+	static const struct { int row, ctr; } tps[MG_NR_TPS] = {
+#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in)	\
+		[MG_TP_##ID] = { row, bpf_counter },
+#include "mg_vocab.def"
+	};
+	int i;
+
+	for (i = 0; i < MG_NR_TPS; i++)
+		if (!(skip & 1u << i))
+			from_tp(&R[tps[i].row], cfg, n, a, b, tps[i].ctr, i);
 }
 
 /*
@@ -384,10 +417,7 @@ static void build_scoped(struct mg_row *R, const struct mg_report_cfg *cfg,
 	}
 	snprintf(R[MG_R_FLOOR_SWAPS].detail, sizeof(R[0].detail), "timekeeping_mg_floor_swaps");
 	set_off(&R[MG_R_FLOOR_SWAPS], global);
-	from_tp(&R[MG_R_CTIME_SWAPS], cfg, n, a, b, MG_BPF_CTIME_SWAPS, 0);
-	from_tp(&R[MG_R_CTIME_SKIPS], cfg, n, a, b, MG_BPF_CTIME_SKIPS, 1);
-	from_tp(&R[MG_R_STAT_QUERIES], cfg, n, a, b, MG_BPF_STAT_QUERIES, 2);
-	from_tp(&R[MG_R_CTIME_SETS], cfg, n, a, b, MG_BPF_CTIME_SETS, 3);
+	rows_from_tps(R, cfg, n, a, b, 0);
 	test_skew(R, cfg);
 }
 
@@ -429,13 +459,9 @@ int mg_report_build(struct mg_report *rep, const struct mg_report_cfg *cfg,
 
 	from_kernel(&R[MG_R_FLOOR_SWAPS], cfg, a, b, MG_K_FLOOR_SWAPS, "timekeeping_mg_floor_swaps");
 
-	if (cfg->tp_off & 1u << 0)	/* not attached: the kernel counts it */
+	if (cfg->tp_off & 1u << MG_TP_CTIME_NS_XCHG)	/* not attached: the kernel counts it */
 		from_kernel(&R[MG_R_CTIME_SWAPS], cfg, a, b, MG_K_CTIME_SWAPS, "mg_ctime_swaps");
-	else
-		from_tp(&R[MG_R_CTIME_SWAPS], cfg, n, a, b, MG_BPF_CTIME_SWAPS, 0);
-	from_tp(&R[MG_R_CTIME_SKIPS], cfg, n, a, b, MG_BPF_CTIME_SKIPS, 1);
-	from_tp(&R[MG_R_STAT_QUERIES], cfg, n, a, b, MG_BPF_STAT_QUERIES, 2);
-	from_tp(&R[MG_R_CTIME_SETS], cfg, n, a, b, MG_BPF_CTIME_SETS, 3);
+	rows_from_tps(R, cfg, n, a, b, cfg->tp_off & 1u << MG_TP_CTIME_NS_XCHG);
 
 	test_skew(R, cfg);
 	compare(&R[MG_R_CTIME_UPDATES], a, b, MG_K_CTIME_UPDATES);

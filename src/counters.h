@@ -20,21 +20,17 @@ enum mg_src {
 	MG_SRC_UNAVAILABLE,	/* not measurable here; the row's why says why */
 };
 
-/* Rows in output order. */
+/* Rows in output order (include/mg_vocab.def, MG_ROW). */
 enum mg_row_id {
-	MG_R_CTIME_UPDATES,
-	MG_R_FINE_STAMPS,
-	MG_R_FLOOR_SWAPS,
-	MG_R_FLOOR_CMPXCHG_FAILS,
-	MG_R_CTIME_SWAPS,
-	MG_R_CTIME_SKIPS,
-	MG_R_CTIME_CMPXCHG_FAILS,
-	MG_R_STAT_QUERIES,
-	MG_R_CTIME_SETS,
-	MG_R_CURRENT_TIME,
-	MG_R_COARSE_MG,
+#define MG_ROW(ID, name, help) MG_R_##ID,
+#include "mg_vocab.def"
 	MG_R_NR,
 };
+
+/* A row's name ("ctime_swaps"), by enum mg_row_id; NULL out of range. */
+const char *mg_row_name(int row);
+/* A row's Prometheus HELP text, NULL for a derived row (include/mg_vocab.def). */
+const char *mg_row_help(int row);
 
 /*
  * A reading of every counter source, taken in this order (src/run.c, mg_run_snap):

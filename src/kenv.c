@@ -20,7 +20,8 @@
 #endif
 
 const char *const mg_tp_names[MG_NR_TPS] = {
-	"ctime_ns_xchg", "ctime_xchg_skip", "fill_mg_cmtime", "inode_set_ctime_to_ts",
+#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in) [MG_TP_##ID] = tp,
+#include "mg_vocab.def"
 };
 
 const char *const mg_kcounter_syms[MG_K_NR_COUNTERS] = {
@@ -171,10 +172,8 @@ static void proto_shape(const struct btf *btf, const struct btf_type *proto, int
  * TP_PROTO after the hidden void *__data) and of the floor functions.
  */
 static const char *const tp_want[MG_NR_TPS] = {
-	"(struct inode *, u32, u32, u32)",			/* ctime_ns_xchg(inode, old, new, cur) */
-	"(struct inode *, struct timespec64 *)",		/* ctime_xchg_skip(inode, ctime) */
-	"(struct inode *, struct timespec64 *, struct timespec64 *)", /* fill_mg_cmtime */
-	"(struct inode *, struct timespec64 *)",		/* inode_set_ctime_to_ts(inode, ctime) */
+#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in) [MG_TP_##ID] = proto,
+#include "mg_vocab.def"
 };
 
 /* Compare the tracepoints' and ktime_get_*_mg's BTF prototypes and inode.i_ctime_nsec. */

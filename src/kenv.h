@@ -23,8 +23,7 @@ enum mg_api {
 	MG_API_UNKNOWN,		/* the function exists with another prototype */
 };
 
-/* The four timestamp:* tracepoints, in this order everywhere. */
-#define MG_NR_TPS 4
+/* The timestamp:* tracepoints' names, by enum mg_tp (include/mg_vocab.def). */
 extern const char *const mg_tp_names[MG_NR_TPS];
 
 /* The kernel's per-CPU counter symbols, indexed by enum mg_kernel_counter. */

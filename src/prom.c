@@ -22,20 +22,6 @@
 #include "report.h"
 #include "util.h"
 
-/* HELP text of each row's counter family, in enum mg_row_id order. */
-static const char *const row_help[MG_R_NR] = {
-	"ctime updates of multigrain inodes (inode_set_ctime_current on FS_MGTIME inodes)",
-	"fine-grained timestamps taken (ktime_get_real_ts64_mg called for a queried inode)",
-	"cmpxchg swaps of the global floor mg_floor that succeeded",
-	NULL,	/* floor_cmpxchg_fails: derived */
-	"ctime values swapped into an inode (cmpxchg of i_ctime_nsec succeeded)",
-	"ctime updates skipped: the new time equals the stored ctime exactly, no swap needed (timestamp:ctime_xchg_skip)",
-	NULL,	/* ctime_cmpxchg_fails: derived */
-	"getattrs of multigrain inodes, each marking the ctime I_CTIME_QUERIED if not yet (timestamp:fill_mg_cmtime)",
-	"explicit ctime sets (timestamp:inode_set_ctime_to_ts)",
-	"current_time calls (function probe, --hot)",
-	"ktime_get_coarse_real_ts64_mg calls (function probe, --hot)",
-};
 
 /* Write s as a Prometheus label value: mgtrace's text escape (escape.h), then \\ and \". */
 static void put_label(FILE *f, const char *s)
@@ -131,7 +117,7 @@ int mg_prom_render(FILE *f, struct mg_run *r, const char *scope, uint64_t interv
 		if (strcmp(row_state(row), "exported"))
 			continue;
 		snprintf(name, sizeof(name), "mgtrace_%s_total", row->name);
-		family(f, name, "counter", row_help[i] ? row_help[i] : row->name);
+		family(f, name, "counter", mg_row_help(i) ? mg_row_help(i) : row->name);
 		if (!row->have_percpu) {
 			fprintf(f, "%s %" PRId64 "\n", name, row->total);
 			continue;

@@ -68,8 +68,6 @@ void mg_clock_iso(char *buf, size_t len);
  */
 json_t *mg_report_json(const struct mg_report *r);
 
-/* The name of an event kind as trace and check print it ("ctime_swap", ...), or NULL. */
-const char *mg_event_kind_name(unsigned int kind);
 
 /* Version of every JSON object mgtrace prints (docs/json.md). */
 #define MG_SCHEMA_VERSION 1

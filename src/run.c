@@ -32,7 +32,7 @@ int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session
 		want = MG_BE_KERNEL;
 	/* without the kernel's per-CPU counters, ctime_swaps needs timestamp:ctime_ns_xchg */
 	if (so.tp_select && want != MG_BE_KERNEL && !r->kr)
-		so.tp_mask |= 1u << 0;
+		so.tp_mask |= 1u << MG_TP_CTIME_NS_XCHG;
 	/* our parse of the kernel BTF served the interface checks and the per-CPU reader's
 	 * offsets; freed before libbpf parses its own copy to load the programs, so the two
 	 * copies (5.5 MiB each on 6.18) are never held at once */

@@ -21,6 +21,7 @@
 #include "prom.h"
 #include "stat_int.h"
 #include "util.h"
+#include "vocab.h"
 
 static int usage(FILE *f, int code)
 {
@@ -48,10 +49,11 @@ static int usage(FILE *f, int code)
 		"      --interval-count N  the same as -c (perf's name)\n"
 		"      --rate           interval values per second instead of counts\n"
 		"  -x, --field-separator SEP  fields separated by SEP, no padding (as perf stat -x)\n"
-		"  -e, --events LIST    also count these event counters (comma-separated):\n"
-		"                       stat_queries (timestamp:fill_mg_cmtime), ctime_skips\n"
-		"                       (timestamp:ctime_xchg_skip), ctime_sets\n"
-		"                       (timestamp:inode_set_ctime_to_ts), or all\n"
+		"  -e, --events LIST    also count these events (comma-separated): stat\n"
+		"                       (timestamp:fill_mg_cmtime; counter stat_queries), ctime_skip\n"
+		"                       (timestamp:ctime_xchg_skip; ctime_skips), ctime_set\n"
+		"                       (timestamp:inode_set_ctime_to_ts; ctime_sets), all, or\n"
+		"                       tracepoints as perf names them, with globs: timestamp:*\n"
 		"  -b, --backend B      auto (default): the kernel's per-CPU counters where\n"
 		"                       readable, else fentry, kprobe, then tracepoints only;\n"
 		"                       kernel: those counters or fail; fentry, kprobe,\n"
@@ -79,34 +81,24 @@ static int usage(FILE *f, int code)
 	return code;
 }
 
-/* Event counters -e names, in mg_tp_names[] order (ctime_swaps is the kernel's). */
-static const char *const event_names[MG_NR_TPS] = {
-	NULL, "ctime_skips", "stat_queries", "ctime_sets",
-};
-
-/* Parse -e LIST into *mask (1 << tracepoint index). Returns 0 or MG_EXIT_USAGE (printed). */
+/*
+ * -e LIST (vocab.h mg_events_parse) into *mask: 1 << enum mg_tp of each opt-in
+ * tracepoint named (ctime_swap is always counted: accepted, nothing to add).
+ * Returns 0 or MG_EXIT_USAGE (printed).
+ */
 static int parse_events(const char *list, unsigned int *mask)
 {
-	char buf[256], *save = NULL, *t;
-	int i;
+	unsigned int k, i;
+	int err = mg_events_parse("stat", list, MG_KINDS_TP, &k);
 
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(t, "all")) {
-			*mask |= (1u << MG_NR_TPS) - 2;
-			continue;
-		}
-		for (i = 1; i < MG_NR_TPS; i++)
-			if (!strcmp(t, event_names[i]))
-				break;
-		if (i == MG_NR_TPS)
-			return mg_err(MG_EXIT_USAGE, "stat: unknown event counter '%s' (stat_queries, "
-				      "ctime_skips, ctime_sets, all%s)", t, !strcmp(t, "ctime_swaps") ?
-				      "; ctime_swaps is always counted" : "");
-		*mask |= 1u << i;
-	}
+	if (err)
+		return err;
+	for (i = 0; i < MG_EV_NR_KINDS; i++)
+		if (k & 1u << i && mg_tp_opt_in(mg_tp_of_kind(i)))
+			*mask |= 1u << mg_tp_of_kind(i);
 	if (!*mask)
-		return mg_err(MG_EXIT_USAGE, "stat: empty event list '%s'", list);
+		return mg_err(MG_EXIT_USAGE, "stat: -e '%s' adds nothing: ctime_swaps is always "
+			      "counted (opt-in: ctime_skip, stat, ctime_set)", list);
 	return 0;
 }
 

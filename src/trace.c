@@ -36,13 +36,14 @@
 #include "run.h"
 #include "testhook.h"
 #include "util.h"
+#include "vocab.h"
 #include "opts.h"
 
 static int usage(FILE *f, int code)
 {
 	fprintf(f,
 		"Usage: mgtrace trace [-a | -p PID] [--comm NAME] [--path FILE | --inode MAJ:MIN:INO]\n"
-		"                     [-e floor,ctime,stat,set] [-b B] [-j] [-o FILE] [-v]\n"
+		"                     [-e LIST] [-b B] [-j] [-o FILE] [-v]\n"
 		"                     [--no-inherit] [-- COMMAND [ARGS...]]\n"
 		"Stream multigrain events in order: floor swaps and lost floor cmpxchgs (function-probe\n"
 		"backends), ctime swaps (old/new, QUERIED decoded), ctime skips, stat queries and\n"
@@ -56,7 +57,10 @@ static int usage(FILE *f, int code)
 		"      --path FILE      only this file: the inode the kernel's events name (device from\n"
 		"                       /proc/self/mountinfo) and, on overlayfs, its real inode\n"
 		"      --inode M:m:INO  only this inode (device major:minor, inode number)\n"
-		"  -e, --events LIST    comma list of floor, ctime, stat, set (default: all available)\n"
+		"  -e, --events LIST    comma list of ctime_swap, ctime_skip, stat, ctime_set, floor\n"
+		"                       (floor_swap, floor_fail, floor_unknown), ctime (swap and\n"
+		"                       skip), timestamp:TRACEPOINT with globs (timestamp:*), all\n"
+		"                       (default: all available)\n"
 		"  -b, --backend B      floor events: auto (fentry, then kprobe), fentry or kprobe\n"
 		"  -j, --json           one JSON object per event, then a summary object\n"
 		"  -o, --output FILE    events to FILE (default: stdout; stderr with COMMAND, as perf)\n"
@@ -74,27 +78,19 @@ static int usage(FILE *f, int code)
 	return code;
 }
 
+/*
+ * -e LIST (vocab.h mg_events_parse) into *mask: 1 << kind for the tracepoint kinds,
+ * EV_FLOOR for the floor object (its three kinds). Returns 0 or MG_EXIT_USAGE.
+ */
 static int parse_events(const char *s, unsigned int *mask)
 {
-	char buf[128], *tok, *save;
+	unsigned int k;
+	int err = mg_events_parse("trace", s, MG_KINDS_ALL, &k);
 
-	if (strlen(s) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, s);
-	*mask = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "floor"))
-			*mask |= EV_FLOOR;
-		else if (!strcmp(tok, "ctime"))
-			*mask |= 1u << MG_EV_CTIME_SWAP | 1u << MG_EV_CTIME_SKIP;
-		else if (!strcmp(tok, "stat"))
-			*mask |= 1u << MG_EV_STAT;
-		else if (!strcmp(tok, "set"))
-			*mask |= 1u << MG_EV_CTIME_SET;
-		else
-			return -EINVAL;
-	}
-	return *mask ? 0 : -EINVAL;
+	if (err)
+		return err;
+	*mask = (k & MG_KINDS_TP) | (k & MG_KINDS_FLOOR ? EV_FLOOR : 0);
+	return 0;
 }
 
 static int parse_opts(struct trace_opts *o, int argc, char **argv)
@@ -152,8 +148,7 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 			break;
 		case 'e':
 			if (parse_events(optarg, &o->mask))
-				return mg_err(MG_EXIT_USAGE, "trace: invalid event list '%s' "
-					      "(comma list of floor, ctime, stat, set)", optarg);
+				return MG_EXIT_USAGE;
 			o->events_given = true;
 			break;
 		case 'b':

@@ -48,9 +48,6 @@ struct trace_state {
 	uint64_t by_kind[MG_EV_NR_KINDS];
 };
 
-/* Event names as printed, by enum mg_event_kind. */
-extern const char *const trace_kind_names[MG_EV_NR_KINDS];
-
 /* The event handler (events.c): one text line or one JSON object per event. */
 void trace_on_event(void *ctx, const struct mg_event *e);
 /* The lines that say which processes and inodes are traced (text mode). */

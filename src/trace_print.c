@@ -9,15 +9,8 @@
 #include "opts.h"
 #include "trace_int.h"
 #include "util.h"
+#include "vocab.h"
 
-const char *const trace_kind_names[MG_EV_NR_KINDS] = {
-	"ctime_swap", "ctime_skip", "stat", "ctime_set", "floor_swap", "floor_fail", "floor_unknown",
-};
-
-const char *mg_event_kind_name(unsigned int kind)
-{
-	return kind < MG_EV_NR_KINDS ? trace_kind_names[kind] : NULL;
-}
 
 static json_t *ids_json(struct trace_state *t);
 static void print_text_event(struct trace_state *t, const struct mg_event *e, int64_t real);
@@ -66,7 +59,7 @@ static void print_json_event(struct trace_state *t, const struct mg_event *e, in
 	bool comm_cut, name_cut;
 
 	json_object_set_new(o, "type", json_string("event"));
-	json_object_set_new(o, "event", json_string(trace_kind_names[e->kind]));
+	json_object_set_new(o, "event", json_string(mg_event_kind_name(e->kind)));
 	json_object_set_new(o, "time_realtime_ns", json_integer(real));
 	json_object_set_new(o, "time_mono_ns", json_integer((json_int_t)e->ts_ns));
 	json_object_set_new(o, "cpu", json_integer(e->cpu));
@@ -205,7 +198,7 @@ static void print_text_event(struct trace_state *t, const struct mg_event *e, in
 	else
 		snprintf(pid, sizeof(pid), "%u", e->tgid);
 	fprintf(mg_out, "%s %3u %7s %-15s %-13s %-7s %-10llu %-16s %s\n", tm, e->cpu, pid, comm,
-	       trace_kind_names[e->kind], mg_kdev_str(e->dev, dev), (unsigned long long)e->ino,
+	       mg_event_kind_name(e->kind), mg_kdev_str(e->dev, dev), (unsigned long long)e->ino,
 	       name[0] ? name : "-", det);
 }
 
@@ -241,7 +234,7 @@ void trace_print_summary(struct trace_state *t)
 			json_object_set_new(o, "floor_unavailable", json_string(t->floor_why));
 		json_object_set_new(o, "events", json_integer((json_int_t)t->printed));
 		for (k = 0; k < MG_EV_NR_KINDS; k++)
-			json_object_set_new(by, trace_kind_names[k], json_integer((json_int_t)t->by_kind[k]));
+			json_object_set_new(by, mg_event_kind_name(k), json_integer((json_int_t)t->by_kind[k]));
 		json_object_set_new(o, "by_event", by);
 		json_object_set_new(o, "lost_events", json_integer((json_int_t)t->lost_seen));
 		json_object_set_new(o, "malformed_records",

@@ -53,6 +53,12 @@ python3 tests/checkjson.py stat "$T/zero-opt-in.json" --expect-backend kernel --
 zero_case zero-tracepoint-backend 'link:ctime_ns_xchg .*link:fill_mg_cmtime' --backend tracepoint
 # -e all: the three event tracepoints, never ctime_ns_xchg (it would sort first)
 zero_case zero-all '^link:ctime_xchg_skip link:fill_mg_cmtime link:inode_set_ctime_to_ts prog:' -e all
+# one vocabulary (include/mg_vocab.def): the event's name, perf's and bpftrace's tracepoint
+# names and globs select the same programs as the counter's name
+zero_case zero-kind-name '^link:fill_mg_cmtime prog:tpb_fill_mg_cm[a-z_]*$' -e stat
+zero_case zero-perf-name '^link:fill_mg_cmtime prog:tpb_fill_mg_cm[a-z_]*$' -e timestamp:fill_mg_cmtime
+zero_case zero-bpftrace-name '^link:ctime_xchg_skip prog:tpb_ctime_xchg_skip$' -e tracepoint:timestamp:ctime_xchg_skip
+zero_case zero-glob '^link:ctime_xchg_skip link:fill_mg_cmtime link:inode_set_ctime_to_ts prog:' -e 'timestamp:*'
 # text: the backend line says no program is on the path; rows not opted in are listed in one
 # line (-v: each with why and how to opt in)
 $MG stat -- true > "$T/zero.txt" 2>&1
@@ -64,6 +70,8 @@ $MG stat -v -- true > "$T/zero-v.txt" 2>&1
 grep -q '^stat_queries  *n/a  *unavailable .*opt in with -e stat_queries' "$T/zero-v.txt" \
 	&& ok "zero text -v: each row not counted says how to opt in" \
 	|| bad "zero text -v: $(grep -E '^(stat_queries)' "$T/zero-v.txt")"
-badcase "stat -e unknown" 2 "unknown event counter 'bogus'" $MG stat -e bogus -- true
+badcase "stat -e unknown" 2 "unknown event 'bogus'" $MG stat -e bogus -- true
+badcase "stat -e empty item" 2 "empty item in event list 'stat,,ctime_set'" $MG stat -e stat,,ctime_set -- true
+badcase "stat -e floor" 2 "event 'floor' is not one stat selects" $MG stat -e floor -- true
 badcase "stat -e ctime_swaps" 2 "ctime_swaps is always counted" $MG stat -e ctime_swaps -- true
 [ "$(left_attached)" = 0 ] && ok "zero: nothing left attached" || bad "zero: BPF objects left behind"

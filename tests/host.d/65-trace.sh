@@ -37,7 +37,10 @@ grep -q 'TIME(REALTIME)' "$T/trace.txt" && [ "$(grep -c ' ctime_swap ' "$T/trace
 	&& grep -q 'QUERIED' "$T/trace.txt" && ok "trace text: REALTIME header, 2 swaps with QUERIED decoded" \
 	|| bad "trace text: $(head -5 "$T/trace.txt")"
 badcase "trace: floor events without function probes" 3 "floor events unavailable" $MG trace --events floor -- true
-badcase "trace: bad event list" 2 "invalid event list" $MG trace --events bogus
+badcase "trace: bad event list" 2 "unknown event 'bogus'" $MG trace --events bogus
+badcase "trace: empty item in an event list" 2 "empty item in event list 'ctime,,stat'" $MG trace -e ctime,,stat
+badcase "trace: a glob that matches no tracepoint" 2 "unknown event 'timestamp:nope\*'" $MG trace -e 'timestamp:nope*'
+badcase "trace: one floor kind alone" 2 "select them as floor" $MG trace -e floor_swap
 badcase "trace: bad inode" 2 "invalid inode" $MG trace --inode 8:1
 badcase "trace: missing path" 2 "cannot stat" $MG trace --path /nonexistent/x
 badcase "trace: tracepoint backend for floor" 2 "invalid backend" $MG trace --backend tracepoint
