@@ -45,8 +45,7 @@ int mg_tp_opt_in(int tp)
 	return tp >= 0 && tp < MG_NR_TPS ? tps[tp].opt_in : 0;
 }
 
-/* The kinds one item names (1 << kind), 0 when none. */
-static unsigned int item_kinds(const char *t)
+unsigned int mg_event_item(const char *t)
 {
 	unsigned int m = 0;
 	const char *p;
@@ -86,7 +85,7 @@ int mg_events_parse(const char *cmd, const char *list, unsigned int allowed, uns
 			*next++ = 0;
 		if (!*t)
 			return mg_err(MG_EXIT_USAGE, "%s: empty item in event list '%s'", cmd, list);
-		m = item_kinds(t);
+		m = mg_event_item(t);
 		if (!m)
 			return mg_err(MG_EXIT_USAGE, "%s: unknown event '%s' (%s)", cmd, t,
 				      mg_events_names(allowed));
@@ -108,14 +107,16 @@ const char *mg_events_names(unsigned int allowed)
 	size_t n = 0;
 	int i;
 
+	const unsigned int ctime = 1u << MG_EV_CTIME_SWAP | 1u << MG_EV_CTIME_SKIP;
+
 	buf[0] = 0;
-	for (i = 0; i < MG_EV_NR_KINDS; i++)
-		if (allowed & 1u << i)
+	for (i = 0; i < MG_EV_NR_KINDS; i++)	/* the floor kinds only together */
+		if (allowed & 1u << i & ~MG_KINDS_FLOOR)
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s, ", kinds[i].name);
 	if (allowed & MG_KINDS_FLOOR)
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "floor, ");
-	if (allowed & (1u << MG_EV_CTIME_SWAP | 1u << MG_EV_CTIME_SKIP))
+	if ((allowed & ctime) == ctime)
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "ctime, ");
-	snprintf(buf + n, sizeof(buf) - n, "timestamp:TRACEPOINT (globs: timestamp:*), all");
+	snprintf(buf + n, sizeof(buf) - n, "all, timestamp:*");
 	return buf;
 }

@@ -35,7 +35,13 @@ int mg_tp_opt_in(int tp);
  */
 int mg_events_parse(const char *cmd, const char *list, unsigned int allowed, unsigned int *kinds);
 
-/* The accepted -e spellings for --help: "ctime_swap, ctime_skip, ..., timestamp:*, all". */
+/*
+ * The kinds one -e item names (1 << kind, every kind for "all"), 0 when none:
+ * the item grammar of mg_events_parse().
+ */
+unsigned int mg_event_item(const char *item);
+
+/* The -e spellings to offer for allowed, ", "-separated: "ctime_swap, ..., all, timestamp:*". */
 const char *mg_events_names(unsigned int allowed);
 
 #endif

@@ -73,5 +73,6 @@ grep -q '^stat_queries  *n/a  *unavailable .*opt in with -e stat_queries' "$T/ze
 badcase "stat -e unknown" 2 "unknown event 'bogus'" $MG stat -e bogus -- true
 badcase "stat -e empty item" 2 "empty item in event list 'stat,,ctime_set'" $MG stat -e stat,,ctime_set -- true
 badcase "stat -e floor" 2 "event 'floor' is not one stat selects" $MG stat -e floor -- true
+badcase "stat -e timestamp:ctime_ns_xchg" 2 "ctime_swaps is always counted" $MG stat -e timestamp:ctime_ns_xchg -- true
 badcase "stat -e ctime_swaps" 2 "ctime_swaps is always counted" $MG stat -e ctime_swaps -- true
 [ "$(left_attached)" = 0 ] && ok "zero: nothing left attached" || bad "zero: BPF objects left behind"

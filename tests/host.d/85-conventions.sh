@@ -64,8 +64,8 @@ else
 	same "$want" "$(c mgtrace top -s '')" "top -s values"
 	want=$(mgtrace stat -e bogus 2>&1 | sed 's/.*(\(.*\)).*/\1/; s/,//g')
 	same "$want" "$(c mgtrace stat -e '')" "stat -e values"
-	same "stat_queries,ctime_skips stat_queries,ctime_sets" "$(c mgtrace stat -e stat_queries,ct)" "stat -e: the next item of a list"
-	want=$(mgtrace trace --events bogus 2>&1 | sed 's/.*comma list of \(.*\)).*/\1/; s/,//g')
+	same "stat_queries,ctime_skip stat_queries,ctime_set" "$(c mgtrace stat -e stat_queries,ct)" "stat -e: the next item of a list"
+	want=$(mgtrace trace --events bogus 2>&1 | sed 's/.*(\(.*\)).*/\1/; s/,//g')
 	same "$want" "$(c mgtrace trace --events '')" "trace --events values"
 	mkdir -p "$3/dir.d"; : > "$3/file.prom"
 	same "$3/dir.d $3/file.prom" "$(c mgtrace stat --prometheus "$3/")" "stat --prometheus: file names"
