@@ -23,9 +23,10 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
   counter-min FILE ROW N       the summary's ROW total is >= N
   pcpu-rejected FILE           probe --json: a doctored BTF offset is rejected, saying why
   widest-bracket FILE          (extractor) the widest debugfs bracket of a stat --json file
-  bpf-ours [--probes] [--count]  (extractor) bpftool -j prog/link show on stdin: our programs
-                               and timestamp:* links ("prog:NAME link:TP"); --count: the number
-                               of our programs listed (links naming one count too)
+  bpf-ours [--probes] [--count] [--leaked]  (extractor) bpftool -j prog/link show on stdin:
+                               our programs and timestamp:* links ("prog:NAME link:TP"); --count:
+                               the number of our programs listed; --leaked: not those a running
+                               mgtrace holds (another run's)
   junit-gate FILE TESTS GATE [TEXT]  check --junit: TESTS testcases, GATE the one failure
                                (its message containing TEXT, default "(limit)")
   categories FILE              (extractor) a check report's not-fault categories, one line
@@ -565,14 +566,45 @@ OUR_PROG_PREFIXES = ("fe_", "kp_", "tpb_", "rtp_", "read_kcounters", "read_pcpu"
 TIMESTAMP_TPS = ("ctime_ns_xchg", "ctime_xchg_skip", "fill_mg_cmtime", "inode_set_ctime_to_ts")
 
 
-def bpf_ours(lines, probes_only=False):
+def held_by_live_mgtrace(proc="/proc"):
+    """The BPF program and link ids an fd of a running mgtrace holds (its /proc/PID/exe is
+    named mgtrace*): {"prog": set, "link": set}, from each fd's fdinfo (prog_id:, link_id:).
+    Such objects belong to a run that is still going (another test's, or an exporter on the
+    machine), not to one that has ended and left them behind."""
+    held = {"prog": set(), "link": set()}
+    for pid in (d for d in os.listdir(proc) if d.isdigit()):
+        try:
+            if not os.path.basename(os.readlink(f"{proc}/{pid}/exe")).startswith("mgtrace"):
+                continue
+            fds = os.listdir(f"{proc}/{pid}/fdinfo")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                with open(f"{proc}/{pid}/fdinfo/{fd}") as f:
+                    for line in f:
+                        k, _, v = line.partition(":")
+                        if k in ("prog_id", "link_id"):
+                            held[k[:4]].add(int(v))
+            except (OSError, ValueError):
+                pass
+    return held
+
+
+def bpf_ours(lines, probes_only=False, leaked_only=False):
     """From `bpftool -j prog show` / `link show` lines: our programs and timestamp:* links,
     as sorted words "prog:NAME" / "link:TP". probes_only: the probe programs (fe_, kp_,
-    tpb_, rtp_), not the per-CPU readers."""
+    tpb_, rtp_), not the per-CPU readers. leaked_only: not those a running mgtrace holds
+    (held_by_live_mgtrace()), so that a test counts what it left, not what other runs hold."""
     seen = []
     pfx = OUR_PROG_PREFIXES[:4] if probes_only else OUR_PROG_PREFIXES
+    held = held_by_live_mgtrace() if leaked_only else {"prog": set(), "link": set()}
     for line in lines:
         for o in (json.loads(line) if line.strip() else []):
+            if o.get("id") in held["prog" if "tp_name" not in o and "prog_id" not in o else "link"]:
+                continue
+            if o.get("prog_id") in held["prog"]:
+                continue
             if o.get("tp_name") in TIMESTAMP_TPS:
                 seen.append("link:" + o["tp_name"])
             name = o.get("name") or o.get("prog_name") or ""
@@ -1854,8 +1886,9 @@ HOST_CMDS = {
     "counter-min": lambda c, a: check_counter_min(c, load_lines(a[0]), a[1], int(a[2])),
     "pcpu-rejected": lambda c, a: check_pcpu_rejected(c, load_lines(a[0])[0]),
     "widest-bracket": lambda c, a: widest_bracket(load_lines(a[0])),
-    "bpf-ours": lambda c, a: " ".join(sorted(set(bpf_ours(sys.stdin, "--probes" in a)))) if "--count" not in a
-    else sum(w.startswith("prog:") for w in bpf_ours(sys.stdin, "--probes" in a)),
+    "bpf-ours": lambda c, a: " ".join(sorted(set(bpf_ours(sys.stdin, "--probes" in a, "--leaked" in a))))
+    if "--count" not in a else sum(w.startswith("prog:") for w in bpf_ours(sys.stdin, "--probes" in a,
+                                                                           "--leaked" in a)),
     "junit-gate": lambda c, a: check_junit_gate(c, ET.parse(a[0]).getroot(), int(a[1]), a[2],
                                                 *a[3:4]),
     "categories": lambda c, a: categories(first_report(a[0])),

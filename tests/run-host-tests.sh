@@ -23,8 +23,15 @@ pass=0 fail=0 skipped=0
 
 [ "$(id -u)" = 0 ] || { echo "run-host-tests: must run as root"; exit 1; }
 # One live-kernel test or benchmark at a time: they count the same global events.
-exec 9> /run/lock/mgtrace-tests.lock
-flock 9
+# The holder writes its pid into the lock file, so that a run that waits says for whom.
+LOCK=/run/lock/mgtrace-tests.lock
+exec 9>> "$LOCK"
+if ! flock -n 9; then
+	holder=$(cat "$LOCK" 2> /dev/null)
+	echo "# waiting for $LOCK, held by PID ${holder:-unknown}${holder:+ ($(tr '\0' ' ' < /proc/$holder/cmdline 2> /dev/null | cut -c1-80))}"
+	flock 9
+fi
+echo $$ > "$LOCK"
 # mgtrace reports debugfs and securityfs problems as such; the tests need them mounted.
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 mountpoint -q /sys/kernel/security || mount -t securityfs none /sys/kernel/security
