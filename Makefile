@@ -41,7 +41,7 @@ BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
 UNITDIR  := $(PREFIX)/lib/systemd/system
 SCHEMAS  := $(wildcard docs/schema/*.schema.json)
 
-.PHONY: all deps run test test-host test-vm static install uninstall man vmlinux clean
+.PHONY: all deps run test test-host test-vm unit check static install uninstall man vmlinux clean
 # keep the BPF objects and skeletons: they are inputs of every src/*.o
 .SECONDARY:
 
@@ -91,6 +91,15 @@ run: deps
 	./mgtrace
 
 test: test-host test-vm
+
+# Without root or BPF, in seconds: the unit tests (tests/unit_tests.c; UNIT="-t NAME" picks
+# some) and the checkers' self-tests, each failing its must-fail cases. `make check` is the
+# same, as packagers' build servers call it.
+unit: $(OUT)/unit_tests
+	$(OUT)/unit_tests $(UNIT)
+	python3 tests/checkjson.py selftest
+	python3 tests/observer.py selftest
+check: unit
 
 man: $(OUT)/mgtrace.8
 $(OUT)/mgtrace.8: docs/mgtrace.8.scd | $(OUT)

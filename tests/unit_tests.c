@@ -3051,40 +3051,63 @@ static void test_link_info_layout(void)
 	btf__free(btf);
 }
 
-int main(void)
+/* Every test, in run order; -t NAME runs those whose name contains NAME. */
+static const struct { const char *name; void (*fn)(void); } tests[] = {
+	{ "check_macros", test_check_macros },
+	{ "link_info_layout", test_link_info_layout },
+	{ "prog_tables", test_prog_tables },
+	{ "top_opts", test_top_opts },
+	{ "vocab", test_vocab },
+	{ "interface_problem", test_interface_problem },
+	{ "classify_load_log", test_classify_load_log },
+	{ "utf8_names", test_utf8_names },
+	{ "json_str", test_json_str },
+	{ "text_escape", test_text_escape },
+	{ "kdev", test_kdev },
+	{ "parse_u64", test_parse_u64 },
+	{ "parse_seconds", test_parse_seconds },
+	{ "report_funcs_kpc", test_report_funcs_kpc },
+	{ "report_tracepoint_only", test_report_tracepoint_only },
+	{ "report_zero_cost", test_report_zero_cost },
+	{ "prom", test_prom },
+	{ "bracket", test_bracket },
+	{ "kpc_check", test_kpc_check },
+	{ "report_busy", test_report_busy },
+	{ "rules", test_rules },
+	{ "rule_needs_context", test_rule_needs_context },
+	{ "checker_floor_judged", test_checker_floor_judged },
+	{ "rule_clock", test_rule_clock },
+	{ "checker_kernel_steps", test_checker_kernel_steps },
+	{ "checker_many_steps", test_checker_many_steps },
+	{ "checker", test_checker },
+	{ "fine_needed", test_fine_needed },
+	{ "order_check", test_order_check },
+	{ "verdict", test_verdict },
+	{ "latency_math", test_latency_math },
+	{ "output", test_output },
+};
+
+/* usage: unit_tests [-t NAME]... ; prints "ok"/"FAIL" lines and "unit: N passed, N failed, N skipped". */
+int main(int argc, char **argv)
 {
-	test_check_macros();
-	test_link_info_layout();
-	test_prog_tables();
-	test_top_opts();
-	test_vocab();
-	test_interface_problem();
-	test_classify_load_log();
-	test_utf8_names();
-	test_json_str();
-	test_text_escape();
-	test_kdev();
-	test_parse_u64();
-	test_parse_seconds();
-	test_report_funcs_kpc();
-	test_report_tracepoint_only();
-	test_report_zero_cost();
-	test_prom();
-	test_bracket();
-	test_kpc_check();
-	test_report_busy();
-	test_rules();
-	test_rule_needs_context();
-	test_checker_floor_judged();
-	test_rule_clock();
-	test_checker_kernel_steps();
-	test_checker_many_steps();
-	test_checker();
-	test_fine_needed();
-	test_order_check();
-	test_verdict();
-	test_latency_math();
-	test_output();
-	printf("unit: %d passed, %d failed\n", passed, failed);
+	size_t i, skipped = 0;
+	int j, want;
+
+	for (j = 1; j < argc; j++)
+		if (strcmp(argv[j], "-t") || j + 1 == argc) {
+			fprintf(stderr, "usage: %s [-t NAME]...\n", argv[0]);
+			return 2;
+		} else {
+			j++;
+		}
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		for (j = 1, want = argc == 1; j + 1 < argc && !want; j += 2)
+			want = strstr(tests[i].name, argv[j + 1]) != NULL;
+		if (want)
+			tests[i].fn();
+		else
+			skipped++;
+	}
+	printf("unit: %d passed, %d failed, %zu skipped\n", passed, failed, skipped);
 	return failed ? 1 : 0;
 }
