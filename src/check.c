@@ -355,6 +355,7 @@ static void cleanup(struct check_state *cs)
 	cs->out = NULL;
 	if (cs->junit)
 		fclose(cs->junit);
+	cs->junit = NULL;
 }
 
 /* A stop signal while loading or attaching: one line, exit 4, no report; cleanup() detaches. */
@@ -374,6 +375,7 @@ int cmd_check(int argc, char **argv)
 	struct mg_verdict v;
 	struct mg_bpf_counts *scratch;
 	uint64_t lost;
+	bool judged = false;
 	int ret, err;
 
 	if ((ret = check_parse_opts(&cs.o, argc, argv)))
@@ -394,6 +396,7 @@ int cmd_check(int argc, char **argv)
 	if (cs.o.junit && !(cs.junit = fopen(cs.o.junit, "we"))) {
 		ret = mg_err(mg_path_exit(errno), "check: cannot open '%s': %s", cs.o.junit,
 			     strerror(errno));
+		cs.o.junit = NULL;	/* no error report where none can be written */
 		goto out;
 	}
 	if (cs.o.dir && access(cs.o.dir, W_OK | X_OK)) {
@@ -551,6 +554,7 @@ int cmd_check(int argc, char **argv)
 		check_print_text(&cs, &rep, &v);
 	mg_report_free(&rep);
 	ret = v.code;
+	judged = true;
 	/* a report that could not be written: exit 5 instead of a pass or an inconclusive
 	 * verdict; a failed check keeps 1 */
 	if (cs.o.junit && (err = check_write_junit(&cs, &v)) &&
@@ -558,6 +562,13 @@ int cmd_check(int argc, char **argv)
 		ret = err;
 out:
 	cleanup(&cs);
+	/* no verdict (an unsupported environment, COMMAND not run): the reports asked for say
+	 * why, never left empty */
+	if (!judged && ret) {
+		if (cs.o.junit)
+			check_write_junit_error(&cs, ret);
+		mg_out_error("check", ret);
+	}
 	if ((err = mg_out_close()) && (ret == MG_EXIT_OK || ret == MG_EXIT_INCONCLUSIVE))
 		ret = err;
 	return ret;

@@ -4,9 +4,11 @@
  * XML suite, and the helpers the JSON report (check_json.c) shares. The
  * verdict itself is decided in check.c from verdict.c.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "check_int.h"
+#include "opts.h"
 #include "pidns.h"
 #include "util.h"
 
@@ -568,4 +570,30 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 	}
 	fprintf(f, "</testsuite>\n");
 	return fclose(f) ? mg_err(MG_EXIT_OUTPUT, "check: writing '%s' failed", cs->o.junit) : 0;
+}
+
+int check_write_junit_error(struct check_state *cs, int code)
+{
+	FILE *f = cs->junit;
+	int err = 0;
+
+	cs->junit = NULL;
+	if (!f && !(f = fopen(cs->o.junit, "we")))
+		return mg_err(mg_path_exit(errno), "check: cannot open '%s': %s", cs->o.junit,
+			      strerror(errno));
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(f, "<testsuite name=\"mgtrace check\" tests=\"1\" failures=\"0\" errors=\"1\" "
+		"skipped=\"0\">\n  <properties>\n    <property name=\"exit_code\" value=\"%d\"/>\n"
+		"  </properties>\n", code);
+	fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"check ran\"><error type=\"exit %d\" "
+		"message=\"", code);
+	mg_xml_fput(f, mg_last_err, strlen(mg_last_err));
+	fprintf(f, "\">mgtrace check could not judge (exit %d): ", code);
+	mg_xml_fput(f, mg_last_err, strlen(mg_last_err));
+	fprintf(f, "</error></testcase>\n</testsuite>\n");
+	if (fflush(f))
+		err = errno;
+	if (fclose(f) && !err)
+		err = errno;
+	return err ? mg_err(MG_EXIT_OUTPUT, "check: writing '%s': %s", cs->o.junit, strerror(err)) : 0;
 }

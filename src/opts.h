@@ -53,6 +53,15 @@ int mg_out_open(const char *cmd, bool command);
  */
 int mg_out_close(void);
 
+/*
+ * Before mg_out_close() of a run that ends with code (an exit code; 0: nothing done):
+ * where results are JSON, or go to a file (-o), and the command wrote nothing there, one
+ * error record, so that a report asked for is never left empty: JSON {"type":"error",
+ * "command", "exit_code", "reason" (mg_last_err), "errno" (the E... name the reason
+ * gives, or null)} (docs/schema/error.schema.json), or one text line.
+ */
+void mg_out_error(const char *cmd, int code);
+
 /* True once a write of mg_out failed (or was abandoned): nothing more is written, and a
  * streaming command ends its run (exit MG_EXIT_OUTPUT). */
 bool mg_out_failed(void);

@@ -17,6 +17,7 @@
  * not a terminal at once; anything else (a terminal) after poll() in pieces of at most
  * PIPE_BUF bytes.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -30,6 +31,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <jansson.h>
 #include "opts.h"
 #include "util.h"
 
@@ -46,6 +48,7 @@ static struct {
 	enum out_mode mode;
 	int sigfd;		/* signalfd of SIGINT, SIGTERM, SIGHUP, or -1 */
 	int err;		/* errno of the first failed write (ETIMEDOUT: abandoned), or 0 */
+	uint64_t bytes;		/* written so far: 0 means the command reported nothing */
 	int stop_sig;		/* the signal that asked the run to stop, or 0 */
 	uint64_t stop_deadline_ns;	/* CLOCK_MONOTONIC; 0: no stop asked */
 	const char *name;	/* "standard output", "standard error", or -o's path */
@@ -161,6 +164,7 @@ static ssize_t cookie_write(void *cookie, const char *buf, size_t size)
 		else
 			done += (size_t)w;
 	}
+	out.bytes += done;
 	if (out.err) {
 		errno = out.err;
 		return -1;
@@ -219,6 +223,7 @@ int mg_out_open(const char *cmd, bool command)
 	int fd = command ? STDERR_FILENO : STDOUT_FILENO;
 
 	out.err = out.stop_sig = 0;
+	out.bytes = 0;
 	out.stop_deadline_ns = 0;
 	out.note[0] = 0;
 	out.own_fd = false;
@@ -281,4 +286,49 @@ int mg_out_close(void)
 		snprintf(why, sizeof(why), "%s", strerror(out.err));
 	return mg_err(MG_EXIT_OUTPUT, "writing '%s': %s%s%s", out.name, why,
 		      out.note[0] ? "; " : "", out.note);
+}
+
+/* The errno name (E...) a message names, as a word, or NULL: "load failed: EPERM (...)". */
+static const char *named_errno(const char *msg)
+{
+	static char word[32];
+	const char *p = msg;
+	size_t n;
+	int e;
+
+	while ((p = strchr(p, 'E'))) {
+		n = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+		if ((p == msg || !isalnum((unsigned char)p[-1])) && n >= 3 && n < sizeof(word) &&
+		    !isalnum((unsigned char)p[n])) {
+			memcpy(word, p, n);
+			word[n] = 0;
+			for (e = 1; e < 134; e++)
+				if (strerrorname_np(e) && !strcmp(strerrorname_np(e), word))
+					return word;
+		}
+		p += n ? n : 1;
+	}
+	return NULL;
+}
+
+void mg_out_error(const char *cmd, int code)
+{
+	const char *en;
+	json_t *o;
+
+	/* with COMMAND and no -o the results go to stderr, where the reason already is */
+	if (!code || out.bytes || out.err || !mg_out || (!mg_json_output && !mg_output_path) ||
+	    (!mg_output_path && !strcmp(out.name, "standard error")))
+		return;
+	if (!mg_json_output) {
+		fprintf(mg_out, "mgtrace %s: error (exit %d): %s\n", cmd, code, mg_last_err);
+		return;
+	}
+	en = named_errno(mg_last_err);
+	o = json_pack("{s:i, s:s, s:s, s:i, s:s, s:o}", "schema_version", 1, "type", "error",
+		      "command", cmd, "exit_code", code, "reason", mg_last_err,
+		      "errno", en ? json_string(en) : json_null());
+	if (o && !json_dumpf(o, mg_out, JSON_COMPACT | JSON_PRESERVE_ORDER))
+		fputc('\n', mg_out);
+	json_decref(o);
 }

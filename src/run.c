@@ -153,6 +153,7 @@ int mg_run_spawn(struct mg_run *r, char **argv)
 	char c;
 
 	mg_run_block_signals(r);	/* a SIGCHLD is never missed */
+	r->argv0 = argv[0];
 	if (pipe2(p, O_CLOEXEC))
 		return mg_err(MG_EXIT_FAIL, "pipe: %s", strerror(errno));
 	/* exec's outcome: the write end closes on a successful exec (O_CLOEXEC) */
@@ -361,6 +362,9 @@ int mg_run_exec_failed(struct mg_run *r)
 	if (!r->exec_err)
 		return 0;
 	mg_run_end_child(r);
+	/* the child said it on stderr; the reason is kept for the reports (mg_out_error()) */
+	snprintf(mg_last_err, sizeof(mg_last_err), "cannot run COMMAND '%s': %s",
+		 r->argv0 ? r->argv0 : "?", strerror(r->exec_err));
 	return r->exec_err == ENOENT ? 127 : 126;
 }
 
@@ -525,4 +529,11 @@ bool mg_run_end_child_within(struct mg_run *r, int ms)
 	r->child_abandoned = true;
 	r->child_status = MG_EXIT_FAIL;
 	return true;
+}
+
+bool mg_run_refused(const struct mg_run *r, int ret)
+{
+	if (ret == 126 || ret == 127)
+		return r->exec_err != 0;
+	return (ret == MG_EXIT_USAGE || ret == MG_EXIT_ENV) && !r->child_done;
 }

@@ -34,6 +34,7 @@ struct mg_run {
 	int go_fd;			/* releases the child once counting began */
 	int exec_fd;			/* the child's exec: EOF on success, else its errno */
 	int exec_err;			/* errno of COMMAND's failed exec (mg_run_start), or 0 */
+	const char *argv0;		/* COMMAND's name (mg_run_spawn), for the reports */
 	int child_status;		/* COMMAND's exit code (128+N for signal N) */
 	int child_signal;		/* the signal that killed COMMAND (WTERMSIG), or 0: it
 					 * exited, maybe with a status above 128 of its own */
@@ -103,6 +104,13 @@ const char *mg_signal_name(int sig);
  * filter) until mg_run_release(). Returns an exit code.
  */
 int mg_run_spawn(struct mg_run *r, char **argv);
+
+/*
+ * Whether exit code ret is mgtrace's own refusal, before any result (2 usage, 3
+ * environment, or 126/127: COMMAND could not be run), not COMMAND's exit status: the
+ * case where the reports asked for get an error record (mg_out_error()).
+ */
+bool mg_run_refused(const struct mg_run *r, int ret);
 
 /*
  * Release COMMAND, if held: it execs now (or exits 127 if the pipe broke). Waits for

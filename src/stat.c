@@ -454,6 +454,8 @@ out:
 	mg_follow_close(r->follow);
 	r->follow = NULL;
 	free(r->online);
+	if (mg_run_refused(&r->run, ret))
+		mg_out_error("stat", ret);
 	if (mg_out_close() && !ret)
 		ret = MG_EXIT_OUTPUT;
 	return ret;

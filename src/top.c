@@ -288,12 +288,12 @@ int cmd_top(int argc, char **argv)
 	t.run.go_fd = -1;
 	if ((ret = top_parse_opts(&t.o, argc, argv)))
 		return ret;
-	mg_kenv_probe(&t.run.env);
-	if ((ret = mg_env_require(&t.run.env, true)))
-		return ret;
 	if ((ret = mg_out_open("top", t.o.argv != NULL)))
 		return ret;
 	t.out = mg_out;
+	mg_kenv_probe(&t.run.env);
+	if ((ret = mg_env_require(&t.run.env, true)))
+		goto out;
 	mg_run_block_signals(&t.run);
 	if (t.o.argv && (ret = mg_run_spawn(&t.run, t.o.argv)))
 		goto out;
@@ -314,6 +314,8 @@ out:
 	top_bpf_close(&t.b);
 	mg_follow_close(t.follow);
 	mg_run_cleanup(&t.run);
+	if (mg_run_refused(&t.run, ret))
+		mg_out_error("top", ret);
 	if (mg_out_close() && !ret)
 		ret = MG_EXIT_OUTPUT;
 	return ret;

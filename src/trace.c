@@ -303,7 +303,7 @@ int cmd_trace(int argc, char **argv)
 		return ret;
 	mg_kenv_probe(&t.run.env);
 	if ((ret = mg_env_require(&t.run.env, true)))
-		return ret;
+		goto out;
 	/* COMMAND first (held on a pipe), so that its pid can be a load-time filter. */
 	mg_run_block_signals(&t.run);
 	if (t.o.argv && (ret = mg_run_spawn(&t.run, t.o.argv)))
@@ -403,6 +403,8 @@ out:
 	mg_floor_close(&t.floor);
 	mg_run_cleanup(&t.run);
 	mg_follow_close(t.follow);
+	if (mg_run_refused(&t.run, ret))
+		mg_out_error("trace", ret);
 	if (mg_out_close() && !ret)
 		ret = MG_EXIT_OUTPUT;
 	return ret;

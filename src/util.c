@@ -49,15 +49,16 @@ int mg_parse_seconds(const char *s, double max_s, double *out)
 	return 0;
 }
 
+char mg_last_err[1024];
+
 int mg_err(int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("mgtrace: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(mg_last_err, sizeof(mg_last_err), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "mgtrace: %s\n", mg_last_err);
 	return code;
 }
 

@@ -36,6 +36,8 @@ int mg_parse_seconds(const char *s, double max_s, double *out);
 
 /* Print "mgtrace: <msg>\n" to stderr and return code (for `return mg_err(...)`). */
 int mg_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The last mg_err() message, without "mgtrace: " ("" before the first): what an error report says. */
+extern char mg_last_err[1024];
 
 /* CLOCK_MONOTONIC now, in ns. */
 uint64_t mg_now_ns(void);

@@ -20,8 +20,12 @@ else
 	$MG stress --json -o "$T/js/stress.json" --duration 0.2 > /dev/null 2>&1
 	$MG top -j -c 2 -i 0.3 -o "$T/js/top.json" -- $MG stress --duration 1 > /dev/null 2>&1
 	$MG top -j -B file -c 1 -i 0.3 -o "$T/js/top-file.json" -- $MG stress --duration 0.5 > /dev/null 2>&1
+	# refusals: an error record, never an empty file (bpf() refused by a seccomp filter, COMMAND not found)
+	build/denybpf $MG check --json -d 1 -o "$T/js/error-env.json" > /dev/null 2>&1
+	$MG stat --json -o "$T/js/error-cmd.json" -- /nonexistent/cmd > /dev/null 2>&1
 	for s in stat:stat.json stat:stat-cmd.json stat:stat-ended.json probe:probe.json check:check.json check:check-cmd.json \
-		clocks:clocks.json trace:trace.json stress:stress.json top:top.json top:top-file.json; do
+		clocks:clocks.json trace:trace.json stress:stress.json top:top.json top:top-file.json \
+		error:error-env.json error:error-cmd.json; do
 		schema=${s%%:*} f=$T/js/${s#*:}
 		python3 tests/schemacheck.py validate "$schema" "$f" > "$T/js.chk" 2>&1
 		tally "schema-$schema" "$T/js.chk"
@@ -40,7 +44,7 @@ else
 	done
 	# every object type the docs name has a schema that was exercised
 	types=$(python3 tests/schemacheck.py types "$T"/js/*.json)
-	[ "$types" = "check clocks event interval probe stress summary top trace_summary" ] \
+	[ "$types" = "check clocks error event interval probe stress summary top trace_summary" ] \
 		&& ok "schemas validated on the types $types" || bad "schemas validated on the types: $types"
 	expect "schemas: nothing left attached" test "$(left_attached)" = 0
 fi

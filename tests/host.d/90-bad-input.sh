@@ -91,7 +91,8 @@ else
 	bad "check -- sleep 5, SIGHUP: exit $rc, $(grep FAIL "$T/hup.chk"), report: $(head -c 200 "$T/hup.json" 2>/dev/null)"
 fi
 # a COMMAND that cannot be run: one line and 127 (not found) or 126 (not executable), no
-# report, no verdict (a CI typo is not a kernel fault), nothing left attached; stdout empty
+# verdict (a CI typo is not a kernel fault), nothing left attached; stdout empty (a report file
+# asked for gets the error record: below)
 for c in "check" "check --json" "trace" "trace --json" "stat" "top"; do
 	for x in /nonexistent/cmd /etc/passwd; do
 		want=127; [ "$x" = /etc/passwd ] && want=126
@@ -104,3 +105,48 @@ for c in "check" "check --json" "trace" "trace --json" "stat" "top"; do
 		fi
 	done
 done
+
+# Every report asked for is written on a refusal too, never left empty (issue 28): check's
+# --junit is one <error> testcase with the reason and the exit code, -o --json an error
+# record (docs/schema/error.schema.json), a text -o one line; stat, trace and top alike.
+# The twin: a run that reports has no error record.
+rm -f "$T"/rf-*
+build/denybpf $MG check -d 1 --junit "$T/rf-env.xml" --json -o "$T/rf-env.json" 2> /dev/null; rc1=$?
+$MG check --junit "$T/rf-cmd.xml" -o "$T/rf-cmd.txt" -- /nonexistent/cmd 2> /dev/null; rc2=$?
+build/denybpf $MG stat -o "$T/rf-stat.txt" -- true 2> /dev/null; rc3=$?
+build/denybpf $MG trace -j -o "$T/rf-trace.json" 2> /dev/null; rc4=$?
+build/denybpf $MG top -j -c 1 -o "$T/rf-top.json" 2> /dev/null; rc5=$?
+$MG check -d 0.3 --junit "$T/rf-ok.xml" --json -o "$T/rf-ok.json" 2> /dev/null; rc6=$?
+python3 - "$T" $rc1 $rc2 $rc3 $rc4 $rc5 $rc6 > "$T/rf.chk" 2>&1 <<'PY'
+import json, sys, xml.etree.ElementTree as ET
+t, rc = sys.argv[1], [int(x) for x in sys.argv[2:]]
+def say(ok, what): print(("ok   " if ok else "FAIL ") + what)
+def junit_error(p, code, text):
+    s = ET.parse(p).getroot()
+    cases = s.findall("testcase")
+    e = cases[0].find("error") if len(cases) == 1 else None
+    say(s.tag == "testsuite" and s.get("errors") == "1" and s.get("tests") == "1" and e is not None
+        and e.get("type") == f"exit {code}" and text in (e.get("message") or ""),
+        f"{p}: one <error> testcase, exit {code}, reason '{text}'")
+def error_json(p, cmd, code, text, errno=None):
+    o = [json.loads(l) for l in open(p) if l.strip()]
+    say(len(o) == 1 and o[0]["type"] == "error" and o[0]["command"] == cmd and o[0]["exit_code"] == code
+        and text in o[0]["reason"] and (errno is None or o[0]["errno"] == errno),
+        f"{p}: one error record ({cmd}, exit {code}, '{text}', errno {errno}): {o}")
+say(rc[:5] == [3, 127, 3, 3, 3], f"the refusals' exit codes: {rc[:5]}")
+junit_error(f"{t}/rf-env.xml", 3, "seccomp filter")
+error_json(f"{t}/rf-env.json", "check", 3, "seccomp filter")
+junit_error(f"{t}/rf-cmd.xml", 127, "cannot run COMMAND '/nonexistent/cmd'")
+txt = open(f"{t}/rf-cmd.txt").read()
+say(txt.startswith("mgtrace check: error (exit 127): cannot run COMMAND"), f"text -o: one error line: {txt!r}")
+txt = open(f"{t}/rf-stat.txt").read()
+say(txt.startswith("mgtrace stat: error (exit 3): bpf() is refused"), f"stat text -o: {txt!r}")
+error_json(f"{t}/rf-trace.json", "trace", 3, "seccomp filter")
+error_json(f"{t}/rf-top.json", "top", 3, "seccomp filter")
+o = [json.loads(l) for l in open(f"{t}/rf-ok.json") if l.strip()]
+s = ET.parse(f"{t}/rf-ok.xml").getroot()
+say(rc[5] == 0 and o and all(x["type"] != "error" for x in o) and s.get("errors") == "0",
+    f"twin: a run that judged has its report, no error record (exit {rc[5]}, types {[x['type'] for x in o]})")
+PY
+tally report-on-refusal "$T/rf.chk"
+schema_valid rf-env error "$T/rf-env.json"
