@@ -170,6 +170,9 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 	if (o->tree && o->judge_user)
 		return mg_err(MG_EXIT_USAGE, "check: --tree scopes judging in BPF: not with "
 			      "--judge user");
+	if (o->junit && mg_output_path && mg_same_file(mg_output_path, o->junit))
+		return mg_err(MG_EXIT_USAGE, "check: -o '%s' and --junit '%s' are one file: each "
+			      "output needs its own", mg_output_path, o->junit);
 	return MG_EXIT_OK;
 }
 

@@ -153,12 +153,29 @@ int mg_prom_render(FILE *f, struct mg_run *r, const char *scope, uint64_t interv
 	return ferror(f) ? -EIO : 0;
 }
 
-int mg_prom_check_path(const char *path)
+int mg_prom_check_path(const char *path, char *resolved, size_t len)
 {
-	char buf[PATH_MAX], *dir;
+	char buf[PATH_MAX], tmp[PATH_MAX + 16], *dir;
 	struct stat st;
+	int fd;
 
-	snprintf(buf, sizeof(buf), "%s", path);
+	snprintf(resolved, len, "%s", path);
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+		/* written through: the target is replaced, the symlink stays */
+		if (!realpath(path, buf))
+			return mg_err(errno == ENOENT ? MG_EXIT_USAGE : mg_path_exit(errno),
+				      "stat: --prometheus '%s': a symlink whose target %s", path,
+				      errno == ENOENT ? "does not exist" : strerror(errno));
+		snprintf(resolved, len, "%s", buf);
+	}
+	if (!stat(resolved, &st) && S_ISDIR(st.st_mode))
+		return mg_err(MG_EXIT_USAGE, "stat: --prometheus '%s' is a directory", path);
+	if (!stat(resolved, &st) && !S_ISREG(st.st_mode))
+		return mg_err(MG_EXIT_USAGE, "stat: --prometheus '%s' is not a regular file (%s): "
+			      "it would be replaced by one", path, S_ISCHR(st.st_mode) ? "a character "
+			      "device" : S_ISBLK(st.st_mode) ? "a block device" : S_ISFIFO(st.st_mode) ?
+			      "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" : "not a file");
+	snprintf(buf, sizeof(buf), "%s", resolved);
 	dir = dirname(buf);
 	/* as -o's open decides (mg_path_exit): absent is usage (2), refused is environment (3) */
 	if (stat(dir, &st))
@@ -170,8 +187,14 @@ int mg_prom_check_path(const char *path)
 	if (access(dir, W_OK))
 		return mg_err(mg_path_exit(errno), "stat: --prometheus '%s': directory '%s' not writable: "
 			      "%s", path, dir, strerror(errno));
-	if (!stat(path, &st) && S_ISDIR(st.st_mode))
-		return mg_err(MG_EXIT_USAGE, "stat: --prometheus '%s' is a directory", path);
+	/* the temporary file the writes rename over FILE: /proc, say, takes none */
+	snprintf(tmp, sizeof(tmp), "%s/.mgtrace-check.XXXXXX", dir);
+	if ((fd = mkstemp(tmp)) < 0)
+		return mg_err(mg_path_exit(errno) == MG_EXIT_USAGE ? MG_EXIT_ENV : mg_path_exit(errno),
+			      "stat: --prometheus '%s': directory '%s' cannot hold the temporary file "
+			      "written beside it: %s", path, dir, strerror(errno));
+	close(fd);
+	unlink(tmp);
 	return 0;
 }
 

@@ -12,12 +12,16 @@
 
 /*
  * Check, before anything is attached, that FILE can be written as mg_prom_write()
- * writes it: its directory exists and is writable. Returns 0, or with one line
- * printed MG_EXIT_USAGE (no such directory, not a directory, FILE a directory) or
- * MG_EXIT_ENV (the machine refuses it: permission denied, read-only filesystem),
- * as -o's open decides (mg_path_exit()).
+ * writes it (a temporary file beside it renamed over it), and resolve it: a symlink
+ * is followed to its target, which is what gets replaced (resolved, len bytes). Its
+ * directory must exist, be writable and hold a temporary file (one is made and
+ * removed); FILE, if it exists, must be a regular file (/dev/null is never
+ * replaced). Returns 0, or with one line printed MG_EXIT_USAGE (no such directory,
+ * not a directory, FILE not a regular file, a dangling symlink) or MG_EXIT_ENV (the
+ * machine refuses it: permission denied, read-only filesystem, /proc), as -o's open
+ * decides (mg_path_exit()).
  */
-int mg_prom_check_path(const char *path);
+int mg_prom_check_path(const char *path, char *resolved, size_t len);
 
 /*
  * Render the counters of r, cumulative from its first snapshot to r->cur, to f:

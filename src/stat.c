@@ -6,6 +6,7 @@
  * for the same window, and every mismatch is flagged.
  */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -109,6 +110,8 @@ static int parse_events(const char *list, unsigned int *mask)
 	return 0;
 }
 
+static char prom_path[PATH_MAX];	/* --prometheus FILE, a symlink resolved */
+
 static int parse_opts(struct stat_opts *o, int argc, char **argv)
 {
 	int cmd_err, e;
@@ -152,9 +155,9 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 		case 'A': o->per_cpu = true; break;
 		case O_RATE: o->rate = true; break;
 		case O_PROM:
-			if ((e = mg_prom_check_path(optarg)))
+			if ((e = mg_prom_check_path(optarg, prom_path, sizeof(prom_path))))
 				return e;
-			o->prom = optarg;
+			o->prom = prom_path;
 			break;
 		case 'x':
 			if (!*optarg || strchr(optarg, '\n'))
@@ -200,6 +203,9 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 			      "backend kernel has only the kernel's global counters");
 	if (o->sep && mg_json_output)
 		return mg_err(MG_EXIT_USAGE, "stat: -x and --json exclude each other");
+	if (o->prom && mg_output_path && mg_same_file(mg_output_path, o->prom))
+		return mg_err(MG_EXIT_USAGE, "stat: -o '%s' and --prometheus '%s' are one file: "
+			      "each output needs its own", mg_output_path, o->prom);
 	return MG_EXIT_OK;
 }
 

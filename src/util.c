@@ -11,6 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
+#include <libgen.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include "util.h"
 
 int mg_verbose;
@@ -198,4 +201,27 @@ int mg_online_cpus(bool *online, int n)
 	for (cpu = 0; cpu < n; cpu++)
 		count += online[cpu];
 	return count;
+}
+
+/* dir's realpath, "/", base: path as it would be created; false when dir cannot be resolved. */
+static bool canon_path(const char *path, char *out, size_t len)
+{
+	char d[PATH_MAX], b[PATH_MAX], r[PATH_MAX];
+
+	snprintf(d, sizeof(d), "%s", path);
+	snprintf(b, sizeof(b), "%s", path);
+	if (!realpath(dirname(d), r))
+		return false;
+	snprintf(out, len, "%s/%s", r, basename(b));
+	return true;
+}
+
+bool mg_same_file(const char *a, const char *b)
+{
+	char ra[PATH_MAX + 2], rb[PATH_MAX + 2];
+	struct stat sa, sb;
+
+	if (!stat(a, &sa) && !stat(b, &sb))
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	return canon_path(a, ra, sizeof(ra)) && canon_path(b, rb, sizeof(rb)) && !strcmp(ra, rb);
 }

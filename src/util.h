@@ -39,6 +39,13 @@ int mg_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 /* The last mg_err() message, without "mgtrace: " ("" before the first): what an error report says. */
 extern char mg_last_err[1024];
 
+/*
+ * Whether paths a and b name one file: the same inode where both exist, else the same
+ * resolved directory and name (where the later open or rename would put it). For
+ * refusing one path named for two outputs (-o X --junit X).
+ */
+bool mg_same_file(const char *a, const char *b);
+
 /* CLOCK_MONOTONIC now, in ns. */
 uint64_t mg_now_ns(void);
 

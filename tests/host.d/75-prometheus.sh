@@ -178,6 +178,21 @@ fi
 
 badcase prom-no-dir 2 "does not exist" $MG stat --prometheus /nonexistent-dir/m.prom
 badcase prom-dir 2 "is a directory" $MG stat --prometheus /tmp
+# files that are not mgtrace's to replace (issue 28 item 0): refused at start, before COMMAND
+badcase prom-dev-null 2 "is not a regular file (a character device)" $MG stat --prometheus /dev/null -- true
+[ -c /dev/null ] && ok "/dev/null is still a character device" || bad "/dev/null was replaced: $(ls -la /dev/null)"
+badcase prom-proc 3 "cannot hold the temporary file" $MG stat --prometheus /proc/uptime -- touch "$T/prom-ran"
+[ ! -e "$T/prom-ran" ] && ok "--prometheus /proc/uptime: refused before COMMAND ran" || bad "--prometheus /proc/uptime: COMMAND ran first"
+badcase prom-same-as-o 2 "are one file" $MG stat -o "$T/same.prom" --prometheus "$T/./same.prom" -- true
+badcase junit-same-as-o 2 "are one file" $MG check -o "$T/same.xml" --junit "$T/same.xml" -- true
+ln -sf "$T/nowhere/x.prom" "$T/dangling.prom"
+badcase prom-dangling-symlink 2 "a symlink whose target does not exist" $MG stat --prometheus "$T/dangling.prom" -- true
+# a symlink is written through: its target gets the metrics, the link stays a link
+echo old > "$T/target.prom"; ln -sf "$T/target.prom" "$T/link.prom"
+$MG stat --prometheus "$T/link.prom" -- true > /dev/null 2>&1
+[ -L "$T/link.prom" ] && grep -q '^mgtrace_info' "$T/target.prom" \
+	&& ok "--prometheus through a symlink: the target written, the link kept" \
+	|| bad "--prometheus through a symlink: link $(ls -la "$T/link.prom"), target $(head -c 80 "$T/target.prom")"
 # a --prometheus file that can no longer be written (its filesystem filled up mid-run) ends the
 # run as a failed -o does: exit 5, one line with the write's own error, fewer intervals than -c
 mkdir -p "$T/pfull" && mount -t tmpfs -o size=64k mgtrace-pfull "$T/pfull"
