@@ -111,9 +111,22 @@ static int cmd_help(int argc, char **argv)
 	return c->fn(2, (char *[]){ (char *)c->name, "--help", NULL });
 }
 
+/* mgtrace version [-j|--json]: "mgtrace X.Y.Z", or {"schema_version":1,"type":"version","version":...}. */
 static int cmd_version(int argc, char **argv)
 {
-	printf("mgtrace %s\n", MGTRACE_VERSION);
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
+			mg_json_output = true;
+		else
+			return mg_err(MG_EXIT_USAGE, "version: unrecognized argument '%s' (-j, --json)",
+				      argv[i]);
+	}
+	if (mg_json_output)
+		printf("{\"schema_version\":1,\"type\":\"version\",\"version\":\"%s\"}\n", MGTRACE_VERSION);
+	else
+		printf("mgtrace %s\n", MGTRACE_VERSION);
 	return MG_EXIT_OK;
 }
 

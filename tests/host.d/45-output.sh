@@ -57,11 +57,12 @@ python3 tests/checkjson.py stat-csv-fields "$T/xt.csv" ';' > "$T/xt.chk" 2>&1 \
 	&& ok "stat -x ';' --tree: plain fields, the global floor_swaps <not supported>" \
 	|| bad "stat -x ';' --tree: $(grep FAIL "$T/xt.chk") $(grep -E '^(floor_swaps|per-CPU)' "$T/xt.csv" | head -2)"
 
-# a COMMAND that cannot run: one line, exit 127, no report of zeros
+# a COMMAND that cannot run: one line, exit 127, no report of zeros: the -o file says why
 $MG stat -o "$T/nx.txt" -- /nonexistent/cmd > "$T/nx.out" 2> "$T/nx.err"; rc=$?
-[ $rc = 127 ] && [ "$(wc -l < "$T/nx.err")" = 1 ] && [ ! -s "$T/nx.txt" ] && [ ! -s "$T/nx.out" ] \
-	&& ok "stat -- /nonexistent: exit 127, one line ($(cat "$T/nx.err")), no report" \
-	|| bad "stat -- /nonexistent: exit $rc, stderr '$(cat "$T/nx.err")', report $(wc -c < "$T/nx.txt") bytes"
+[ $rc = 127 ] && [ "$(wc -l < "$T/nx.err")" = 1 ] && [ ! -s "$T/nx.out" ] \
+	&& [ "$(cat "$T/nx.txt")" = "mgtrace stat: error (exit 127): cannot run COMMAND '/nonexistent/cmd': No such file or directory" ] \
+	&& ok "stat -- /nonexistent: exit 127, one line ($(cat "$T/nx.err")), the -o file says why" \
+	|| bad "stat -- /nonexistent: exit $rc, stderr '$(cat "$T/nx.err")', report '$(cat "$T/nx.txt")'"
 $MG stat --json -- /nonexistent/cmd > /dev/null 2> "$T/nxj.err"; rc=$?
 [ $rc = 127 ] && [ "$(wc -l < "$T/nxj.err")" = 1 ] && ok "stat --json -- /nonexistent: exit 127, one line" \
 	|| bad "stat --json -- /nonexistent: exit $rc: $(cat "$T/nxj.err")"
@@ -94,3 +95,9 @@ else
 fi
 badcase "stat --prometheus in a missing directory" 2 "does not exist" \
 	$MG stat --prometheus "$T/none/m.prom" -- true
+
+MGABS_OUT=$(readlink -f "$MG")
+# -o - is standard output, as for most tools: no file named '-' is made
+(cd "$T" && "$MGABS_OUT" probe -j -o - > "$T/dash.out" 2> /dev/null)
+[ ! -e "$T/-" ] && head -c 1 "$T/dash.out" | grep -q '{' && ok "-o -: standard output, no file named '-'" \
+	|| bad "-o -: $(ls -la "$T/-" 2>&1 | head -1), stdout $(head -c 80 "$T/dash.out")"

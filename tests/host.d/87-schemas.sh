@@ -23,9 +23,10 @@ else
 	# refusals: an error record, never an empty file (bpf() refused by a seccomp filter, COMMAND not found)
 	build/denybpf $MG check --json -d 1 -o "$T/js/error-env.json" > /dev/null 2>&1
 	$MG stat --json -o "$T/js/error-cmd.json" -- /nonexistent/cmd > /dev/null 2>&1
+	$MG version --json > "$T/js/version.json" 2> /dev/null
 	for s in stat:stat.json stat:stat-cmd.json stat:stat-ended.json probe:probe.json check:check.json check:check-cmd.json \
 		clocks:clocks.json trace:trace.json stress:stress.json top:top.json top:top-file.json \
-		error:error-env.json error:error-cmd.json; do
+		error:error-env.json error:error-cmd.json version:version.json; do
 		schema=${s%%:*} f=$T/js/${s#*:}
 		python3 tests/schemacheck.py validate "$schema" "$f" > "$T/js.chk" 2>&1
 		tally "schema-$schema" "$T/js.chk"
@@ -44,7 +45,7 @@ else
 	done
 	# every object type the docs name has a schema that was exercised
 	types=$(python3 tests/schemacheck.py types "$T"/js/*.json)
-	[ "$types" = "check clocks error event interval probe stress summary top trace_summary" ] \
+	[ "$types" = "check clocks error event interval probe stress summary top trace_summary version" ] \
 		&& ok "schemas validated on the types $types" || bad "schemas validated on the types: $types"
 	expect "schemas: nothing left attached" test "$(left_attached)" = 0
 fi
