@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # floor-api-guest.sh - /test.sh of the floor-API experiment (bench/floor-api).
 # Runs every workload mgbench_reps times (kernel argument, default 3) for
 # mgbench_dur seconds (default 2) under `mgtrace stat/check --backend fentry`

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 # floor-api-table.py - the table of bench/floor-api from its output directory.
 # usage: floor-api-table.py OUTDIR
 # Reads OUTDIR/<kernel>-<round>/<workload>-<rep>.json (mgtrace stat or check --json,

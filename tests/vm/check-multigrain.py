@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 # check-multigrain.py - host-side assertions on what guest-multigrain.sh sent.
 # usage: check-multigrain.py OUTDIR LABEL; prints "PASS|FAIL LABEL/name[: why]"
 # lines and "# LABEL ..." lines with the measured figures.

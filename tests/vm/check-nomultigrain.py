@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 # check-nomultigrain.py - host-side assertions on what guest-nomultigrain.sh sent.
 # usage: check-nomultigrain.py OUTDIR LABEL; prints "PASS|FAIL LABEL/name" lines.
 import os

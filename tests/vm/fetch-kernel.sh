@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # fetch-kernel.sh - download and unpack a Debian linux-image package.
 #
 # usage: fetch-kernel.sh SUITE PACKAGE-PATTERN

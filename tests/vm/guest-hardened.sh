@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # guest-hardened.sh - guest tests for hardened and reduced kernels (issue 26): no debugfs
 # (debugfs=off, or a kernel built without CONFIG_DEBUG_FS: no multigrain per-CPU counters at
 # all) and lockdown=confidentiality (no BPF reads of kernel memory). Runs as /test.sh under

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # guest-init.sh - /init of the mgtrace test initramfs (busybox sh, PID 1).
 #
 # Mounts the pseudo filesystems, loads the modules shipped in /lib/modules

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # guest-lib.sh - helpers for guest test scripts, installed as /lib/mgtest.sh.
 #
 # Console protocol (parsed by run-vm.sh):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # guest-multigrain.sh - guest tests for kernels with multigrain timestamps
 # (6.13+).  Runs as /test.sh under /init; helpers come from /lib/mgtest.sh.
 # Each mgtrace run sends its JSON to the host, where check-multigrain.py

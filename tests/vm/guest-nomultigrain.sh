@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # guest-nomultigrain.sh - guest tests for kernels without multigrain
 # timestamps (< 6.13).  Runs as /test.sh under /init; helpers come from
 # /lib/mgtest.sh.  probe must report the lack and exit 0; stat must exit 3

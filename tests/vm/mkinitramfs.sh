@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # mkinitramfs.sh - build the gzip'ed cpio (newc) initramfs of a test VM.
 #
 # usage: mkinitramfs.sh OUT MGTRACE_STATIC GUEST_SCRIPT [KERNEL_ROOT]

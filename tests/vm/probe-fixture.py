@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 # probe-fixture.py - compare a kernel's `mgtrace probe --json` with its fixture.
 # usage: probe-fixture.py PROBE_JSON FIXTURE LABEL
 # Only the fields that describe the kernel's interface are compared (see

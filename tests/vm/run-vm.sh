@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # run-vm.sh - boot a kernel + initramfs under qemu (TCG) and check the log.
 #
 # usage: run-vm.sh VMLINUZ INITRAMFS OUTDIR [LABEL]

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # vm-test.sh - boot every kernel of kernels.txt under qemu and run the
 # guest tests with a static mgtrace binary.
 #
