@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include "check_int.h"
 #include "opts.h"
 #include "pidns.h"
@@ -456,17 +458,39 @@ static void gate_expected(const struct check_state *cs, int i, char *buf, size_t
 		snprintf(buf + n, len - n, ", got %.6g", v);
 }
 
+/*
+ * The XML declaration and <testsuite> with what the strict Ant JUnit schema requires:
+ * counts, timestamp (UTC, ISO 8601 without a zone, as that schema's type has it),
+ * hostname and time (s, the run's window: attach to detach).
+ */
+static void suite_open(FILE *f, int tests, int failures, int errors, int skipped, double secs)
+{
+	char host[256] = "localhost", when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "localhost");
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", gmtime_r(&now, &tm));
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(f, "<testsuite name=\"mgtrace check\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
+		"skipped=\"%d\" timestamp=\"%s\" hostname=\"", tests, failures, errors, skipped, when);
+	mg_xml_fput(f, host, strlen(host));
+	fprintf(f, "\" time=\"%.3f\">\n", secs);
+}
+
 int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 {
 	const struct mg_check_stats *st = mg_checker_stats(cs->chk);
 	FILE *f = cs->junit;
 	struct inv_line lines[8];
 	/* kinds: the violation kinds whose reports a failed testcase lists (-1: none) */
-	struct { const char *name; char fail[240]; char skip[200]; int kinds[2]; }
+	struct { const char *name; char fail[240]; char skip[512]; const char *type; int kinds[2]; }
 		tc[8 + MG_F_NR + 1];
 	const struct mg_violation *vs;
 	size_t nv, j;
 	int i, n = 0, nl, failures = 0, skipped = 0, errors;
+	double secs;
 
 	cs->junit = NULL;
 	vs = mg_checker_reports(cs->chk, &nv);
@@ -476,6 +500,7 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 		tc[n].name = lines[i].name;
 		tc[n].kinds[0] = lines[i].kinds[0];
 		tc[n].kinds[1] = lines[i].kinds[1];
+		tc[n].type = "violation";
 		if (lines[i].na)
 			snprintf(tc[n].skip, sizeof(tc[n].skip), "%s", lines[i].na);
 		else if (line_sum(st, &lines[i], NULL))
@@ -488,6 +513,7 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 		const struct mg_gate *g = &cs->gates[i];
 
 		tc[n].name = mg_figure_name(i);
+		tc[n].type = "gate";
 		tc[n].kinds[0] = tc[n].kinds[1] = -1;
 		if (g->result < 0)
 			snprintf(tc[n].skip, sizeof(tc[n].skip), "%s", g->why[0] ? g->why :
@@ -497,6 +523,7 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 	}
 	if (cs->o.argv) {
 		tc[n].name = "COMMAND succeeds";
+		tc[n].type = "command";
 		tc[n].kinds[0] = tc[n].kinds[1] = -1;
 		if (cs->run.child_abandoned)
 			snprintf(tc[n].skip, sizeof(tc[n].skip), "COMMAND did not end, not even "
@@ -518,9 +545,10 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 	}
 	/* errors: a run a signal cut short; incomplete events (an INCONCLUSIVE not the signal's) */
 	errors = (cs->interrupt_why[0] != 0) + (v->code == MG_EXIT_INCONCLUSIVE && !v->interrupted);
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	fprintf(f, "<testsuite name=\"mgtrace check\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
-		"skipped=\"%d\">\n", n + errors, failures, errors, skipped);
+	secs = cs->run.cur.t_ns > cs->run.first.t_ns ?
+	       (double)(cs->run.cur.t_ns - cs->run.first.t_ns) / 1e9 : 0;
+	/* the two run-level testcases are always there: the count never changes between runs */
+	suite_open(f, n + 2, failures, errors, skipped, secs);
 	/* what was checked: external bytes, escaped as in text output (docs/json.md "Strings") */
 	fprintf(f, "  <properties>\n    <property name=\"kernel_release\" value=\"");
 	mg_xml_fput(f, cs->run.env.release, strlen(cs->run.env.release));
@@ -534,14 +562,14 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 	for (i = 0; i < n; i++) {
 		fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"");
 		mg_xml_fput(f, tc[i].name, strlen(tc[i].name));
-		fprintf(f, "\">");
+		fprintf(f, "\" time=\"%.3f\">", secs);
 		if (tc[i].skip[0]) {
 			fprintf(f, "<skipped message=\"");
 			mg_xml_fput(f, tc[i].skip, strlen(tc[i].skip));
 			fprintf(f, "\"/>");
 		} else if (tc[i].fail[0]) {
 			/* the body lists the stored reports of this testcase's kinds, one a line */
-			fprintf(f, "<failure message=\"");
+			fprintf(f, "<failure type=\"%s\" message=\"", tc[i].type);
 			mg_xml_fput(f, tc[i].fail, strlen(tc[i].fail));
 			fprintf(f, "\">");
 			for (j = 0; j < nv; j++) {
@@ -556,18 +584,21 @@ int check_write_junit(struct check_state *cs, const struct mg_verdict *v)
 		}
 		fprintf(f, "</testcase>\n");
 	}
+	fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"workload ran to its end\" "
+		"time=\"%.3f\">", secs);
 	if (cs->interrupt_why[0]) {
-		fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"workload ran to its end\">"
-			"<error message=\"");
+		fprintf(f, "<error type=\"interrupted\" message=\"");
 		mg_xml_fput(f, cs->interrupt_why, strlen(cs->interrupt_why));
-		fprintf(f, "\"/></testcase>\n");
+		fprintf(f, "\"/>");
 	}
+	fprintf(f, "</testcase>\n  <testcase classname=\"mgtrace.check\" name=\"events complete\" "
+		"time=\"%.3f\">", secs);
 	if (v->code == MG_EXIT_INCONCLUSIVE && !v->interrupted) {
-		fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"events complete\">"
-			"<error message=\"");
+		fprintf(f, "<error type=\"inconclusive\" message=\"");
 		mg_xml_fput(f, v->reason, strlen(v->reason));
-		fprintf(f, "\"/></testcase>\n");
+		fprintf(f, "\"/>");
 	}
+	fprintf(f, "</testcase>\n");
 	fprintf(f, "</testsuite>\n");
 	return fclose(f) ? mg_err(MG_EXIT_OUTPUT, "check: writing '%s' failed", cs->o.junit) : 0;
 }
@@ -581,12 +612,11 @@ int check_write_junit_error(struct check_state *cs, int code)
 	if (!f && !(f = fopen(cs->o.junit, "we")))
 		return mg_err(mg_path_exit(errno), "check: cannot open '%s': %s", cs->o.junit,
 			      strerror(errno));
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	fprintf(f, "<testsuite name=\"mgtrace check\" tests=\"1\" failures=\"0\" errors=\"1\" "
-		"skipped=\"0\">\n  <properties>\n    <property name=\"exit_code\" value=\"%d\"/>\n"
+	suite_open(f, 1, 0, 1, 0, 0);
+	fprintf(f, "  <properties>\n    <property name=\"exit_code\" value=\"%d\"/>\n"
 		"  </properties>\n", code);
-	fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"check ran\"><error type=\"exit %d\" "
-		"message=\"", code);
+	fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"check ran\" time=\"0.000\">"
+		"<error type=\"exit %d\" message=\"", code);
 	mg_xml_fput(f, mg_last_err, strlen(mg_last_err));
 	fprintf(f, "\">mgtrace check could not judge (exit %d): ", code);
 	mg_xml_fput(f, mg_last_err, strlen(mg_last_err));

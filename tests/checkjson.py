@@ -911,6 +911,24 @@ def check_junit_text(c, root, text):
     c.check(bool(fails) and all("expected" in (f.get("message") or "") and "got" in (f.get("message") or "")
                                 for f in fails),
             f"junit: every failure says expected and got: {[f.get('message') for f in fails]}")
+    check_junit_strict(c, root)
+
+
+def check_junit_strict(c, root):
+    """What the strict Ant JUnit schema requires: timestamp (ISO 8601, no zone), hostname and
+    time on the testsuite, name and time on each testcase, type on each failure and error;
+    tests= the testcases listed."""
+    miss = [a for a in ("name", "tests", "failures", "errors", "skipped", "timestamp", "hostname", "time")
+            if root.get(a) is None]
+    c.check(not miss and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", root.get("timestamp") or "")
+            is not None, f"junit: testsuite attributes (missing {miss}, timestamp {root.get('timestamp')!r})")
+    cases = root.findall("testcase")
+    c.check(cases and int(root.get("tests", -1)) == len(cases) and
+            all(t.get("name") and t.get("time") is not None for t in cases),
+            f"junit: {len(cases)} testcases, tests={root.get('tests')}, each with name and time")
+    bad = [t.get("name") for t in cases for e in list(t.iter("failure")) + list(t.iter("error"))
+           if not e.get("type")]
+    c.check(not bad, f"junit: every failure and error has a type (not: {bad})")
 
 
 def check_counts_sane(c, objs, n):
@@ -1096,14 +1114,24 @@ def selftest_host(results):
         f.write("stress: 2 threads x 4 files ...\n")
     run("json-lines: a line of COMMAND's output among the JSON", check_json_lines, tf.name)
     os.unlink(tf.name)
-    jt = ET.fromstring('<testsuite failures="1"><testcase name="COMMAND succeeds"><failure '
+    jt_s = ('<testsuite name="s" tests="1" failures="1" errors="0" skipped="0" '
+                       'timestamp="2026-12-02T01:00:00" hostname="h" time="1.0"><testcase '
+                       'name="COMMAND succeeds" time="1.0"><failure type="command" '
                        'message="expected exit status 0, got 1"/></testcase></testsuite>')
+    jt = ET.fromstring(jt_s)
     run("junit-text: one failure per FAIL line", check_junit_text, jt, ["FAIL   COMMAND succeeds  x\n"],
         want_fail=False)
     run("junit-text: a FAIL line without a failure", check_junit_text, jt,
         ["FAIL   COMMAND succeeds  x\n", "FAIL   floor gate\n"])
     run("junit-text: failures=0 while the text fails", check_junit_text, ET.fromstring(
         '<testsuite failures="0"><testcase name="a"/></testsuite>'), ["FAIL   COMMAND succeeds\n"])
+    run("junit-text: a suite without timestamp and hostname (the strict Ant schema)", check_junit_text,
+        ET.fromstring('<testsuite name="s" tests="1" failures="1" errors="0" skipped="0" time="1">'
+                      '<testcase name="COMMAND succeeds" time="1"><failure type="command" '
+                      'message="expected exit status 0, got 1"/></testcase></testsuite>'),
+        ["FAIL   COMMAND succeeds  x\n"])
+    run("junit-text: a failure without a type", check_junit_text, ET.fromstring(
+        jt_s.replace(' type="command"', '')), ["FAIL   COMMAND succeeds  x\n"])
     run("junit-text: a message without expected and actual", check_junit_text, ET.fromstring(
         '<testsuite failures="1"><testcase name="a"><failure message="0.9 &gt; 0.7"/></testcase></testsuite>'),
         ["FAIL   a\n"])

@@ -35,7 +35,7 @@ check_case check-max-inodes 4 --verdict INCONCLUSIVE -- --duration 1 --max-inode
 
 # JUnit for CI systems, parsed with a real XML parser
 $MG check --duration 1 --max-floor-swap-ratio 0.0001 --junit "$T/junit.xml" > /dev/null 2>&1
-python3 tests/checkjson.py junit-gate "$T/junit.xml" 9 floor_swaps_per_update \
+python3 tests/checkjson.py junit-gate "$T/junit.xml" 11 floor_swaps_per_update \
 	"expected floor_swaps_per_update <= 0.0001 (limit), got " > "$T/junit.chk" 2>&1
 tally junit "$T/junit.chk"
 

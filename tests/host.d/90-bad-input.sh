@@ -126,6 +126,7 @@ def junit_error(p, code, text):
     cases = s.findall("testcase")
     e = cases[0].find("error") if len(cases) == 1 else None
     say(s.tag == "testsuite" and s.get("errors") == "1" and s.get("tests") == "1" and e is not None
+        and all(s.get(a) for a in ("timestamp", "hostname", "time")) and cases[0].get("time")
         and e.get("type") == f"exit {code}" and text in (e.get("message") or ""),
         f"{p}: one <error> testcase, exit {code}, reason '{text}'")
 def error_json(p, cmd, code, text, errno=None):
