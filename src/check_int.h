@@ -129,7 +129,7 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 /* The JUnit XML suite to cs->junit, which it closes. Returns 0 or MG_EXIT_FAIL. */
 int check_write_junit(struct check_state *cs, const struct mg_verdict *v);
 /*
- * A run that ends before a verdict (code: its exit code, 2, 3, 5, 126, 127): the JUnit
+ * A run that ends before a verdict (code: its exit code: 2, 3, 4 (a stop signal before judging), 126, 127): the JUnit
  * suite of one <error> testcase carrying mg_last_err, opened here if it was not yet, and
  * closed. Returns 0, or one line and mg_path_exit()/MG_EXIT_OUTPUT.
  */
