@@ -38,7 +38,10 @@ for cmd in stat top; do
 	else $MG top -a -I 100 -c 8 --json -o "$T/stall-$cmd.json" > /dev/null 2>&1 &
 	fi
 	spid=$!
-	sleep 0.35; kill -STOP $spid; sleep 1; kill -CONT $spid
+	# stopped once counting has begun (its first interval written), not while it loads: on a
+	# busy machine loading can take longer than any fixed delay
+	for i in $(seq 100); do [ -s "$T/stall-$cmd.json" ] && break; sleep 0.05; done
+	sleep 0.15; kill -STOP $spid; sleep 1; kill -CONT $spid
 	wait $spid; rc=$?
 	python3 - "$T/stall-$cmd.json" "$cmd" "$rc" > "$T/stall-$cmd.chk" 2>&1 <<'PY'
 import json, sys
