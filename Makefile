@@ -20,8 +20,14 @@ DESTDIR  ?=
 OUT      := build
 ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' -e 's/s390x/s390/')
 
+# The version, in one place (VERSION): the binary, the man page's title line, the package.
+VERSION  := $(shell cat VERSION)
+# CFLAGS and CPPFLAGS are the user's (make CFLAGS=..., dpkg-buildflags): what the build
+# needs is in MG_CPPFLAGS and MG_CFLAGS, which a command-line CFLAGS does not replace
 CFLAGS   ?= -g -O2
-CFLAGS   += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE -Iinclude -I$(OUT)
+MG_CPPFLAGS := -D_GNU_SOURCE -DMGTRACE_VERSION='"$(VERSION)"' -Iinclude -I$(OUT)
+MG_CFLAGS   := -Wall -Wextra -Wno-unused-parameter -std=gnu11
+ALL_CFLAGS   = $(MG_CPPFLAGS) $(CPPFLAGS) $(MG_CFLAGS) $(CFLAGS)
 LDLIBS   := -lbpf -lelf -lz -ljansson
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude -Ivmlinux -Wall -Wno-unused-function
 
@@ -59,26 +65,26 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
 
 $(OUT)/%.o: src/%.c $(HDRS) $(SKELS) | $(OUT)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 mgtrace: $(OBJS)
-	$(CC) $(CFLAGS) $^ -o $@ $(LDFLAGS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDFLAGS) $(LDLIBS)
 
 static: mgtrace.static
 mgtrace.static: $(OBJS)
-	$(CC) $(CFLAGS) -static $^ -o $@ $(LDFLAGS) -lbpf -lelf -lz -lzstd -ljansson -lpthread
+	$(CC) $(ALL_CFLAGS) -static $^ -o $@ $(LDFLAGS) -lbpf -lelf -lz -lzstd -ljansson -lpthread
 
 # the observer outside mgtrace of the differential tests (tests/observer.py): static, so
 # that the VM stage's initramfs carries it as it is
 $(OUT)/mgobserve: tests/mgobserve.c | $(OUT)
-	$(CC) $(CFLAGS) -static $< -o $@
+	$(CC) $(ALL_CFLAGS) -static $< -o $@
 
 # a seccomp filter that fails bpf() as a container's default profile does (48-containers)
 $(OUT)/denybpf: tests/denybpf.c | $(OUT)
-	$(CC) $(CFLAGS) $< -o $@
+	$(CC) $(ALL_CFLAGS) $< -o $@
 
 $(OUT)/unit_tests: tests/unit_tests.c $(LIB_OBJS) $(HDRS)
-	$(CC) $(CFLAGS) -Isrc tests/unit_tests.c $(LIB_OBJS) -o $@ $(LDFLAGS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Isrc tests/unit_tests.c $(LIB_OBJS) -o $@ $(LDFLAGS) $(LDLIBS)
 
 deps:
 	sh tools/deps.sh
@@ -102,8 +108,8 @@ unit: $(OUT)/unit_tests
 check: unit
 
 man: $(OUT)/mgtrace.8
-$(OUT)/mgtrace.8: docs/mgtrace.8.scd | $(OUT)
-	$(SCDOC) < $< > $@.tmp && mv $@.tmp $@
+$(OUT)/mgtrace.8: docs/mgtrace.8.scd VERSION | $(OUT)
+	sed '1s/^mgtrace(8)$$/mgtrace(8) "mgtrace $(VERSION)"/' $< | $(SCDOC) > $@.tmp && mv $@.tmp $@
 
 test-host: mgtrace mgtrace.static man $(OUT)/unit_tests $(OUT)/mgobserve $(OUT)/denybpf
 	tests/run-host-tests.sh

@@ -16,7 +16,9 @@
 #include "opts.h"
 #include "util.h"
 
-#define MGTRACE_VERSION "0.1.0"
+#ifndef MGTRACE_VERSION
+#error "MGTRACE_VERSION comes from the VERSION file (Makefile)"
+#endif
 
 struct cmd {
 	const char *name;
