@@ -127,21 +127,3 @@ if git rev-parse --git-dir > /dev/null 2>&1; then
 else
 	skip spdx "not a git checkout"
 fi
-
-# a packager's build (issue 28 item 9): make CFLAGS=... CPPFLAGS=... (dpkg-buildflags) builds
-# from a clean clone, the user's CPPFLAGS reach every object (_FORTIFY_SOURCE: _chk symbols),
-# and the version comes from VERSION
-if git rev-parse --git-dir > /dev/null 2>&1 && git clone -q . "$T/pkgbuild" 2> /dev/null; then
-	if make -s -C "$T/pkgbuild" -j2 CFLAGS="-g -O2 -fstack-protector-strong" \
-		CPPFLAGS="-D_FORTIFY_SOURCE=2" mgtrace > "$T/pkgbuild.log" 2>&1; then
-		n=$(nm -D "$T/pkgbuild/mgtrace" | grep -c '_chk@')
-		v=$("$T/pkgbuild/mgtrace" version)
-		[ "$n" -gt 0 ] && [ "$v" = "mgtrace $(cat VERSION)" ] \
-			&& ok "make CFLAGS=... CPPFLAGS=-D_FORTIFY_SOURCE=2 from a clean clone: $n _chk symbols, $v" \
-			|| bad "packager's build: $n _chk symbols, version '$v'"
-	else
-		bad "make CFLAGS=... CPPFLAGS=... from a clean clone: $(tail -3 "$T/pkgbuild.log")"
-	fi
-else
-	skip pkgbuild "not a git checkout"
-fi
