@@ -313,6 +313,7 @@ static void floor_setup(struct check_state *cs)
 	struct mg_floor_opts fo = { .backend = cs->run.sess.backend,
 				    .test_invert_fine = cs->o.test_invert_fine,
 				    .judge = !cs->o.judge_user };
+	const char *ks;
 	int err;
 
 	if (!mg_backend_has_funcs(cs->run.sess.backend)) {
@@ -336,9 +337,10 @@ static void floor_setup(struct check_state *cs)
 		return;
 	}
 	cs->floor_why[0] = 0;
-	if (mg_kallsyms_problem("mg_floor", true))
+	ks = mg_kallsyms_problem("mg_floor", true);	/* one scan of /proc/kallsyms */
+	if (ks)
 		snprintf(cs->floor_read_why, sizeof(cs->floor_read_why),
-			 "%s: its moves cannot be read", mg_kallsyms_problem("mg_floor", true));
+			 "%s: its moves cannot be read", ks);
 }
 
 static void cleanup(struct check_state *cs)

@@ -124,11 +124,12 @@ static int floor_try(struct mg_floor *f, const struct mg_kenv *env, struct mg_se
 		err = floor_bpf__load(skel);
 	if (err) {
 		mg_attempt_explain(a, env, be, err, "load");
-		if (mg_kallsyms_problem("timekeeping_mg_floor_swaps", true)) {
+		const char *ks = mg_kallsyms_problem("timekeeping_mg_floor_swaps", true);
+
+		if (ks) {	/* one scan of /proc/kallsyms */
 			size_t n = strlen(a->why);
 
-			snprintf(a->why + n, sizeof(a->why) - n, "; also: %s",
-				 mg_kallsyms_problem("timekeeping_mg_floor_swaps", true));
+			snprintf(a->why + n, sizeof(a->why) - n, "; also: %s", ks);
 		}
 		floor_bpf__destroy(skel);
 		return err;
