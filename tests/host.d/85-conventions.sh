@@ -117,11 +117,11 @@ for prefix in /usr /opt/mgtrace; do
 done
 
 # the license: COPYING is GPL-2.0's text, and every tracked source, script and build file has
-# an SPDX line (data files and prose aside: JSON, Markdown, fixtures, the generated vmlinux.h)
+# an SPDX line (data files and prose aside: JSON, Markdown, fixtures, VERSION, the generated vmlinux.h)
 if git rev-parse --git-dir > /dev/null 2>&1; then
 	grep -q "GNU GENERAL PUBLIC LICENSE" COPYING 2> /dev/null && grep -q "Version 2, June 1991" COPYING \
 		&& ok "COPYING is the GPL-2.0 text" || bad "COPYING is the GPL-2.0 text"
-	nospdx=$(git ls-files | grep -vE '\.(json|md)$|^COPYING$|^vmlinux/|^\.gitignore$|^tests/schema-fixtures/|^tests/vm/probe/' |
+	nospdx=$(git ls-files | grep -vE '\.(json|md)$|^COPYING$|^VERSION$|^vmlinux/|^\.gitignore$|^tests/schema-fixtures/|^tests/vm/probe/' |
 		while read -r f; do grep -q "SPDX-License-Identifier" "$f" || echo "$f"; done | xargs)
 	[ -z "$nospdx" ] && ok "every tracked source file has an SPDX line" || bad "files without an SPDX line: $nospdx"
 else
