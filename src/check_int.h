@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * check_int.h - what the parts of `mgtrace check` share: its options and run
- * state (check.c owns them), and the renderers (check_report.c: text and
- * JUnit; check_json.c: JSON). Not a public interface.
+ * state (check.c owns them), the result model (check_result.c) and the
+ * renderers that read only it (check_text.c, check_json.c, check_junit.c).
+ * Not a public interface.
  */
 #ifndef MG_CHECK_INT_H
 #define MG_CHECK_INT_H
@@ -113,21 +114,90 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv);
  * stderr in text mode (JSON: "baseline_warning"). Returns 0 or an exit code.
  */
 int check_baseline_open(struct check_opts *o);
+/* ---- the result model (check_result.c): decided once, rendered three ways ---- */
+
+/* The outcome of one line of the report: an invariant, a gate, COMMAND's status. */
+enum check_outcome {
+	CHECK_PASS,
+	CHECK_FAIL,
+	CHECK_UNDECIDED,	/* violations near a clock step of their size, no fault */
+	CHECK_NOT_CHECKED,	/* not applicable to this run: why says why */
+};
+
+/* One invariant's line: its violation kinds summed (checker.h counts). */
+struct check_inv {
+	const char *name;		/* "no ctime regression", ... (JUnit testcase name) */
+	int kinds[2];			/* enum mg_violation_kind counted, -1: none */
+	enum check_outcome result;
+	const char *why;		/* CHECK_NOT_CHECKED: why (static or in check_state) */
+	uint64_t violations, explained, undecided, faults;
+	bool clock_steps;		/* explained/undecided apply (steps can explain it) */
+	char scope[96];			/* " in N floor reads", ...: what it judged ("": nothing said) */
+};
+
+/* The "COMMAND succeeds" line (check -- COMMAND only). */
+struct check_cmd_line {
+	bool present;			/* a COMMAND was the workload */
+	enum check_outcome result;	/* PASS, FAIL, or NOT_CHECKED (no status to judge) */
+	char text[240];			/* the text report's words after the name */
+	char junit[240];		/* the JUnit failure or skipped message ("": passed) */
+};
+
+#define CHECK_NR_INV 5
+
+/*
+ * What `mgtrace check` found, filled once by check_collect() from the run's state,
+ * and all that the text, JSON and JUnit renderers read. cs and rep are the run's
+ * facts (read-only); the rest is decided here.
+ */
+struct check_result {
+	const struct check_state *cs;
+	const struct mg_report *rep;	/* the counters around the workload (report.c) */
+	const struct mg_check_stats *st; /* the checker's counts (checker.c) */
+	struct mg_verdict v;
+	struct check_inv inv[CHECK_NR_INV];
+	int ninv;
+	struct check_cmd_line cmd;
+	const char *scope;		/* what the run covers (system-wide or --tree), one line */
+	const char *floor_unchecked;	/* why the floor invariants were not (both) checked, "" */
+	uint64_t floor_events;		/* floor swaps + cmpxchg fails + unknown, from the events */
+	char judged[512];		/* where and how the ctime events were judged (judge.c) */
+	double window_s;		/* attach to detach, s (JUnit times) */
+	int junit_errors;		/* interrupted + inconclusive not the signal's (0 to 2) */
+};
+
+/*
+ * Decide the run: the floor figures and gates (cs->fig, cs->gates), the interruption
+ * line (cs->interrupt_why), the verdict, and every line of r. rep outlives r.
+ */
+void check_collect(struct check_result *r, struct check_state *cs, const struct mg_report *rep);
 /* One line for gate i: "0.31 <= 0.7 (limit)" and/or "... allowed (baseline ...)". */
 void check_gate_text(const struct check_state *cs, int i, char *buf, size_t len);
 /* The name to print for a violation (the event's, or the built-in workload's file), or NULL. */
 const char *check_violation_name(const struct check_state *cs, const struct mg_violation *v,
 				 char *buf, size_t buflen, size_t *len, bool *cut);
-/* Why the floor invariants were not (both) checked ("" when they were). */
-const char *check_floor_unchecked(const struct check_state *cs);
-/* The text report on cs->out. */
-void check_print_text(struct check_state *cs, const struct mg_report *rep,
-		      const struct mg_verdict *v);
-/* The JSON report on cs->out (one line). */
-void check_print_json(struct check_state *cs, const struct mg_report *rep,
-		      const struct mg_verdict *v);
-/* The JUnit XML suite to cs->junit, which it closes. Returns 0 or MG_EXIT_FAIL. */
-int check_write_junit(struct check_state *cs, const struct mg_verdict *v);
+/*
+ * One violation report as a line (no newline) on f: external bytes escaped for text
+ * (xml false) or XML character data. ex: the not-fault kind of an example, -1 for a
+ * violation (check_text.c).
+ */
+void check_put_violation(FILE *f, const struct check_state *cs, const struct mg_violation *v,
+			 bool xml, int ex);
+/* The text report on f. */
+void check_print_text(const struct check_result *r, FILE *f);
+/* The JSON report on f (one line). */
+void check_print_json(const struct check_result *r, FILE *f);
+/*
+ * The JUnit XML suite to f, which it closes (path: --junit, for the error line).
+ * Returns 0 or MG_EXIT_OUTPUT.
+ */
+int check_write_junit(const struct check_result *r, FILE *f, const char *path);
+/* check_workload.c: the built-in workload, its modifications recorded for the ordering judge. */
+/* Start its threads (MG_EXIT_OK, or one line and an exit code). */
+int check_workload_start(struct check_state *cs);
+/* Stop and join them, taking their last modifications; 0 or the workload's errno. */
+int check_workload_finish(struct check_state *cs);
+
 /*
  * A run that ends before a verdict (code: its exit code: 2, 3, 4 (a stop signal before judging), 126, 127): the JUnit
  * suite of one <error> testcase carrying mg_last_err, opened here if it was not yet, and

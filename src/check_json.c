@@ -58,21 +58,17 @@ static json_t *json_interrupted(const struct check_state *cs)
 	return j;
 }
 
-void check_print_json(struct check_state *cs, const struct mg_report *rep,
-		       const struct mg_verdict *v)
+/* The verdict, the workload (COMMAND or built-in: its directory and parameters). */
+static void json_workload(json_t *o, const struct check_result *r)
 {
-	const struct mg_check_stats *st = mg_checker_stats(cs->chk);
-	json_t *o = mg_run_json_header(&cs->run, "check"), *a, *inv, *jd, *jk;
-	const struct mg_violation *vs;
-	size_t n, i;
-	unsigned int k;
-	uint64_t nfloor;
-	char dev[MG_KDEV_STRLEN], nb[32], judged[512];
+	const struct check_state *cs = r->cs;
+	char dev[MG_KDEV_STRLEN];
+	json_t *wd;
 
-	json_object_set_new(o, "verdict", json_string(v->word));
-	json_object_set_new(o, "exit_code", json_integer(v->code));
-	json_object_set_new(o, "reason", json_string(v->reason));
-	json_object_set_new(o, "duration_s", json_real(rep->seconds));
+	json_object_set_new(o, "verdict", json_string(r->v.word));
+	json_object_set_new(o, "exit_code", json_integer(r->v.code));
+	json_object_set_new(o, "reason", json_string(r->v.reason));
+	json_object_set_new(o, "duration_s", json_real(r->rep->seconds));
 	json_object_set_new(o, "workload", json_string(cs->o.argv ? "command" : "built-in"));
 	if (cs->o.argv) {
 		/* the same encoding --baseline compares (baseline.c) */
@@ -84,69 +80,78 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 				    json_boolean(cs->status_from_signal));
 	}
 	json_object_set_new(o, "interrupted", json_interrupted(cs));
-	if (!cs->o.argv) {
-		json_t *wd = json_object();
-
-		if (cs->have_wl_mount) {	/* as events name it (mountinfo's s_dev) */
-			json_object_set_new(wd, "dev", json_string(mg_kdev_str(cs->wl_mount_dev, dev)));
-			json_object_set_new(wd, "mount", mg_json_cstr(cs->wl_mount));
-		} else {
-			json_object_set_new(wd, "dev", cs->wl.have_dir_dev ?
-					    json_string(mg_kdev_str(cs->wl.dir_dev, dev)) : json_null());
-			json_object_set_new(wd, "mount", cs->wl.have_dir_dev ?
-					    json_mount(cs->wl.dir_dev) : json_null());
-		}
-		json_object_set_new(wd, "fs", json_string(cs->wl_fs ? cs->wl_fs : "unknown"));
-		json_object_set_new(o, "workload_dir", wd);
-		/* what makes two built-in runs the same workload (--baseline), beside the fs */
-		wd = json_object();
-		json_object_set_new(wd, "threads", json_integer((json_int_t)cs->o.threads));
-		json_object_set_new(wd, "files_per_thread", json_integer(CHECK_WL_FILES));
-		json_object_set_new(wd, "rate_per_thread", json_integer((json_int_t)cs->o.rate));
-		json_object_set_new(o, "workload_params", wd);
+	if (cs->o.argv)
+		return;
+	wd = json_object();
+	if (cs->have_wl_mount) {	/* as events name it (mountinfo's s_dev) */
+		json_object_set_new(wd, "dev", json_string(mg_kdev_str(cs->wl_mount_dev, dev)));
+		json_object_set_new(wd, "mount", mg_json_cstr(cs->wl_mount));
+	} else {
+		json_object_set_new(wd, "dev", cs->wl.have_dir_dev ?
+				    json_string(mg_kdev_str(cs->wl.dir_dev, dev)) : json_null());
+		json_object_set_new(wd, "mount", cs->wl.have_dir_dev ?
+				    json_mount(cs->wl.dir_dev) : json_null());
 	}
-	jd = json_object();
-	mg_judge_describe(&cs->judge, judged, sizeof(judged));
-	json_object_set_new(jd, "where", json_string(cs->judge.active ? "bpf" : "user"));
-	json_object_set_new(jd, "text", json_string(judged));
-	json_object_set_new(jd, "inode_map_entries", json_integer((json_int_t)cs->judge.map_inodes));
-	json_object_set_new(jd, "inode_map_max_entries", json_integer((json_int_t)cs->judge.max_inodes));
-	json_object_set_new(jd, "inode_map_entry_bytes", json_integer((json_int_t)cs->judge.value_bytes));
-	json_object_set_new(jd, "ringbuf_bytes", json_integer((json_int_t)cs->judge.ringbuf_used));
-	json_object_set_new(jd, "violation_records", json_integer((json_int_t)cs->judge.sum.records));
-	json_object_set_new(jd, "violation_records_lost", json_integer((json_int_t)cs->judge.sum.lost));
-	if (cs->judge.active) {
-		json_object_set_new(jd, "clock_brackets", json_integer((json_int_t)cs->judge.sum.clock_brackets));
-		json_object_set_new(jd, "events_without_context_read",
-				    json_integer((json_int_t)cs->judge.sum.context_free));
-		json_object_set_new(jd, "events_without_lock",
-				    json_integer((json_int_t)cs->judge.sum.quiet));
-		json_object_set_new(jd, "inodes_forgotten",
-				    json_integer((json_int_t)cs->judge.gc_sum.collected));
-		json_object_set_new(jd, "inode_gc_passes", json_integer((json_int_t)cs->judge.gc_passes));
-		json_object_set_new(jd, "inode_gc_ms", json_real(cs->judge.gc_ns / 1e6));
-		json_object_set_new(jd, "inodes_gone_kept_held",
-				    json_integer((json_int_t)cs->judge.gc_sum.kept_pending));
-		json_object_set_new(jd, "inode_gc_unavailable", cs->judge.gc_why[0] ?
-				    mg_json_cstr(cs->judge.gc_why) : json_null());
+	json_object_set_new(wd, "fs", json_string(cs->wl_fs ? cs->wl_fs : "unknown"));
+	json_object_set_new(o, "workload_dir", wd);
+	/* what makes two built-in runs the same workload (--baseline), beside the fs */
+	wd = json_object();
+	json_object_set_new(wd, "threads", json_integer((json_int_t)cs->o.threads));
+	json_object_set_new(wd, "files_per_thread", json_integer(CHECK_WL_FILES));
+	json_object_set_new(wd, "rate_per_thread", json_integer((json_int_t)cs->o.rate));
+	json_object_set_new(o, "workload_params", wd);
+}
+
+#define JI(x) json_integer((json_int_t)(x))
+
+/* "judged": where and how the ctime events were judged (judge.c). */
+static json_t *json_judged(const struct check_result *r)
+{
+	const struct check_state *cs = r->cs;
+	const struct mg_judge *jg = &cs->judge;
+	json_t *jd = json_object();
+
+	json_object_set_new(jd, "where", json_string(jg->active ? "bpf" : "user"));
+	json_object_set_new(jd, "text", json_string(r->judged));
+	json_object_set_new(jd, "inode_map_entries", JI(jg->map_inodes));
+	json_object_set_new(jd, "inode_map_max_entries", JI(jg->max_inodes));
+	json_object_set_new(jd, "inode_map_entry_bytes", JI(jg->value_bytes));
+	json_object_set_new(jd, "ringbuf_bytes", JI(jg->ringbuf_used));
+	json_object_set_new(jd, "violation_records", JI(jg->sum.records));
+	json_object_set_new(jd, "violation_records_lost", JI(jg->sum.lost));
+	if (jg->active) {
+		json_object_set_new(jd, "clock_brackets", JI(jg->sum.clock_brackets));
+		json_object_set_new(jd, "events_without_context_read", JI(jg->sum.context_free));
+		json_object_set_new(jd, "events_without_lock", JI(jg->sum.quiet));
+		json_object_set_new(jd, "inodes_forgotten", JI(jg->gc_sum.collected));
+		json_object_set_new(jd, "inode_gc_passes", JI(jg->gc_passes));
+		json_object_set_new(jd, "inode_gc_ms", json_real(jg->gc_ns / 1e6));
+		json_object_set_new(jd, "inodes_gone_kept_held", JI(jg->gc_sum.kept_pending));
+		json_object_set_new(jd, "inode_gc_unavailable", jg->gc_why[0] ?
+				    mg_json_cstr(jg->gc_why) : json_null());
 	}
 	json_object_set_new(jd, "scope", json_string(cs->o.tree ? "tree" : "system-wide"));
 	json_object_set_new(jd, "tree_processes_followed", cs->o.tree ?
-			    json_integer((json_int_t)mg_judge_tree_followed(&cs->judge) + 1) :
-			    json_null());
+			    JI(mg_judge_tree_followed(jg) + 1) : json_null());
 	json_object_set_new(jd, "tree_processes_not_followed", cs->o.tree ?
-			    json_integer((json_int_t)mg_judge_tree_not_followed(&cs->judge)) :
-			    json_null());
+			    JI(mg_judge_tree_not_followed(jg)) : json_null());
 	json_object_set_new(jd, "tree_processes_alive_at_end", cs->o.tree ?
-			    json_integer((json_int_t)cs->judge.tree_alive_at_end) : json_null());
-	json_object_set_new(o, "judged", jd);
-	json_object_set_new(o, "lost_events", json_integer((json_int_t)st->lost));
-	json_object_set_new(o, "missed_bpf_runs", json_integer((json_int_t)st->missed));
-	json_object_set_new(o, "missed_bpf_runs_undeciding", json_integer((json_int_t)cs->undeciding_misses));
+			    JI(jg->tree_alive_at_end) : json_null());
+	return jd;
+}
+
+/* Lost and skipped runs, the floor probes, a test hook in use. */
+static void json_losses(json_t *o, const struct check_result *r)
+{
+	const struct check_state *cs = r->cs;
+
+	json_object_set_new(o, "lost_events", JI(r->st->lost));
+	json_object_set_new(o, "missed_bpf_runs", JI(r->st->missed));
+	json_object_set_new(o, "missed_bpf_runs_undeciding", JI(cs->undeciding_misses));
 	if (cs->undeciding_misses)
 		json_object_set_new(o, "missed_bpf_runs_undeciding_by_program",
 				    mg_json_cstr(cs->undeciding_detail));
-	if (st->missed)
+	if (r->st->missed)
 		json_object_set_new(o, "missed_bpf_runs_by_program", mg_json_cstr(cs->missed_detail));
 	json_object_set_new(o, "floor_probes", cs->floor.skel ? json_string(cs->floor.probe) :
 			    json_null());
@@ -157,87 +162,89 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 	if (cs->o.test_invert_fine)
 		json_object_set_new(o, "test_hook", json_string("MGTRACE_TEST_INVERT_FINE=1: every "
 				    "fine-stamp decision inverted (a test of the check itself)"));
-	inv = json_object();
-	json_object_set_new(inv, "events", json_integer((json_int_t)st->events));
-	/* the same window (attach to detach) as judged.events_without_*: the text's events line */
-	/* the tracepoint kinds by name, the floor kinds as one "floor" (include/mg_vocab.def) */
-	jk = json_object();
-	for (k = 0, nfloor = 0; k < MG_EV_NR_KINDS; k++)
-		if (MG_KINDS_FLOOR & 1u << k)
-			nfloor += st->by_kind[k];
-		else
-			json_object_set_new(jk, mg_event_kind_name(k),
-					    json_integer((json_int_t)st->by_kind[k]));
-	json_object_set_new(jk, "floor", json_integer((json_int_t)nfloor));
-	json_object_set_new(inv, "events_by_kind", jk);
-	json_object_set_new(inv, "inodes", json_integer((json_int_t)st->inodes));
-	json_object_set_new(inv, "untracked_events", json_integer((json_int_t)st->untracked_events));
-	json_object_set_new(inv, "out_of_scope_events", cs->o.tree ?
-			    json_integer((json_int_t)st->out_of_scope_events) : json_null());
-	json_object_set_new(inv, "lock_failed_events",
-			    json_integer((json_int_t)st->lock_failed_events));
-	json_object_set_new(inv, "events_without_inode_number",
-			    json_integer((json_int_t)st->no_ino_events));
-	for (i = 0; i < MG_B_NR_KINDS; i++)
-		json_object_set_new(inv, mg_benign_name(i), json_integer((json_int_t)st->benign[i]));
-	json_object_set_new(inv, "clock_steps", json_integer((json_int_t)st->clock_steps));
-	json_object_set_new(inv, "clock_steps_not_kept", json_integer((json_int_t)st->steps_not_kept));
-	json_object_set_new(inv, "clock_steps_bpf", cs->judge.active ?
-			    json_integer((json_int_t)st->kernel_steps) : json_null());
-	json_object_set_new(inv, "floor_reads_checked", json_integer((json_int_t)st->floor_checked));
-	json_object_set_new(inv, "fine_stamps_decided", json_integer((json_int_t)st->fine_checked));
-	json_object_set_new(inv, "fine_stamps_undecided", json_integer((json_int_t)st->fine_undecided));
-	json_object_set_new(inv, "floor_events",
-			    json_integer((json_int_t)(st->by_kind[MG_EV_FLOOR_SWAP] +
-						      st->by_kind[MG_EV_FLOOR_FAIL] +
-						      st->by_kind[MG_EV_FLOOR_UNKNOWN])));
-	json_object_set_new(inv, "floor_invariants_checked", json_boolean(!check_floor_unchecked(cs)[0]));
-	if (check_floor_unchecked(cs)[0])
-		json_object_set_new(inv, "floor_invariants_unchecked", json_string(check_floor_unchecked(cs)));
-	for (i = 0; i < MG_V_NR_KINDS; i++) {
-		json_t *k = json_object();
+}
 
-		json_object_set_new(k, "violations", json_integer((json_int_t)st->violations[i]));
-		json_object_set_new(k, "explained_by_clock_step", json_integer((json_int_t)st->explained[i]));
-		json_object_set_new(k, "undecided_near_clock_step",
-				    json_integer((json_int_t)st->undecided[i]));
-		json_object_set_new(inv, mg_violation_name(i), k);
+/* "invariants": the events judged, the not-faults, and each violation kind's counts. */
+static json_t *json_invariants(const struct check_result *r)
+{
+	const struct check_state *cs = r->cs;
+	const struct mg_check_stats *st = r->st;
+	json_t *inv = json_object(), *jk = json_object();
+	unsigned int k;
+	size_t i;
+
+	json_object_set_new(inv, "events", JI(st->events));
+	/* the same window (attach to detach) as judged.events_without_*: the text's events line;
+	 * the tracepoint kinds by name, the floor kinds as one "floor" (include/mg_vocab.def) */
+	for (k = 0; k < MG_EV_NR_KINDS; k++)
+		if (!(MG_KINDS_FLOOR & 1u << k))
+			json_object_set_new(jk, mg_event_kind_name(k), JI(st->by_kind[k]));
+	json_object_set_new(jk, "floor", JI(r->floor_events));
+	json_object_set_new(inv, "events_by_kind", jk);
+	json_object_set_new(inv, "inodes", JI(st->inodes));
+	json_object_set_new(inv, "untracked_events", JI(st->untracked_events));
+	json_object_set_new(inv, "out_of_scope_events", cs->o.tree ? JI(st->out_of_scope_events) :
+			    json_null());
+	json_object_set_new(inv, "lock_failed_events", JI(st->lock_failed_events));
+	json_object_set_new(inv, "events_without_inode_number", JI(st->no_ino_events));
+	for (i = 0; i < MG_B_NR_KINDS; i++)
+		json_object_set_new(inv, mg_benign_name(i), JI(st->benign[i]));
+	json_object_set_new(inv, "clock_steps", JI(st->clock_steps));
+	json_object_set_new(inv, "clock_steps_not_kept", JI(st->steps_not_kept));
+	json_object_set_new(inv, "clock_steps_bpf", cs->judge.active ? JI(st->kernel_steps) :
+			    json_null());
+	json_object_set_new(inv, "floor_reads_checked", JI(st->floor_checked));
+	json_object_set_new(inv, "fine_stamps_decided", JI(st->fine_checked));
+	json_object_set_new(inv, "fine_stamps_undecided", JI(st->fine_undecided));
+	json_object_set_new(inv, "floor_events", JI(r->floor_events));
+	json_object_set_new(inv, "floor_invariants_checked", json_boolean(!r->floor_unchecked[0]));
+	if (r->floor_unchecked[0])
+		json_object_set_new(inv, "floor_invariants_unchecked", json_string(r->floor_unchecked));
+	for (i = 0; i < MG_V_NR_KINDS; i++) {
+		json_t *j = json_object();
+
+		json_object_set_new(j, "violations", JI(st->violations[i]));
+		json_object_set_new(j, "explained_by_clock_step", JI(st->explained[i]));
+		json_object_set_new(j, "undecided_near_clock_step", JI(st->undecided[i]));
+		json_object_set_new(inv, mg_violation_name(i), j);
 	}
 	if (!cs->o.argv && cs->order) {
 		uint64_t taken, judged;
 		size_t held;
 
 		mg_order_counts(cs->order, &taken, &judged, &held);
-		json_object_set_new(inv, "ordering_modifications", json_integer((json_int_t)judged));
-		json_object_set_new(inv, "ordering_modifications_held_peak", json_integer((json_int_t)held));
+		json_object_set_new(inv, "ordering_modifications", JI(judged));
+		json_object_set_new(inv, "ordering_modifications_held_peak", JI(held));
 	}
-	json_object_set_new(o, "invariants", inv);
-	a = json_array();
-	{
-		const struct mg_clock_step *steps = mg_checker_steps(cs->chk, &n);
+	return inv;
+}
 
-		for (i = 0; i < n; i++) {
-			json_t *j = json_object();
+/* "clock_steps", "floor_figures" (and unavailable), "gates", the baseline. */
+static void json_gates(json_t *o, const struct check_result *r)
+{
+	const struct check_state *cs = r->cs;
+	const struct mg_clock_step *steps;
+	json_t *a = json_array(), *fo = json_object(), *fu = json_object();
+	size_t n, i;
 
-			json_object_set_new(j, "t0_mono_ns", json_integer((json_int_t)steps[i].t0_ns));
-			json_object_set_new(j, "t1_mono_ns", json_integer((json_int_t)steps[i].t1_ns));
-			json_object_set_new(j, "delta_ns", json_integer(steps[i].delta_ns));
-			json_array_append_new(a, j);
-		}
+	steps = mg_checker_steps(cs->chk, &n);
+	for (i = 0; i < n; i++) {
+		json_t *j = json_object();
+
+		json_object_set_new(j, "t0_mono_ns", JI(steps[i].t0_ns));
+		json_object_set_new(j, "t1_mono_ns", JI(steps[i].t1_ns));
+		json_object_set_new(j, "delta_ns", json_integer(steps[i].delta_ns));
+		json_array_append_new(a, j);
 	}
 	json_object_set_new(o, "clock_steps", a);
-	{
-		json_t *fo = json_object(), *fu = json_object();
-
-		for (i = 0; i < MG_F_NR; i++) {
-			if (cs->fig.f[i].have)
-				json_object_set_new(fo, mg_figure_name(i), json_real(cs->fig.f[i].value));
-			else
-				json_object_set_new(fu, mg_figure_name(i), json_string(cs->fig.f[i].why));
-		}
-		json_object_set_new(o, "floor_figures", fo);
-		json_object_set_new(o, "floor_figures_unavailable", fu);
+	for (i = 0; i < MG_F_NR; i++) {
+		if (cs->fig.f[i].have)
+			json_object_set_new(fo, mg_figure_name(i), json_real(cs->fig.f[i].value));
+		else
+			json_object_set_new(fu, mg_figure_name(i), json_string(cs->fig.f[i].why));
 	}
+	json_object_set_new(o, "floor_figures", fo);
+	json_object_set_new(o, "floor_figures_unavailable", fu);
 	a = json_array();
 	for (i = 0; i < MG_F_NR; i++) {
 		const struct mg_gate *g = &cs->gates[i];
@@ -264,58 +271,66 @@ void check_print_json(struct check_state *cs, const struct mg_report *rep,
 		if (cs->o.baseline_warn[0])
 			json_object_set_new(o, "baseline_warning", mg_json_cstr(cs->o.baseline_warn));
 	}
+}
+
+/* A violation report, or a not-fault example (full false: no kind, timestamp, steps, mount). */
+static json_t *json_violation(const struct check_state *cs, const struct mg_violation *v, bool full)
+{
+	char dev[MG_KDEV_STRLEN], nb[32];
+	json_t *j = json_object();
+	const char *name;
+	size_t nlen;
+	bool cut;
+
+	name = check_violation_name(cs, v, nb, sizeof(nb), &nlen, &cut);
+	if (full) {
+		json_object_set_new(j, "kind", json_string(mg_violation_name(v->kind)));
+		json_object_set_new(j, "timestamp", json_string(v->what));
+	}
+	json_object_set_new(j, "dev", json_string(mg_kdev_str(v->dev, dev)));
+	json_object_set_new(j, "ino", JI(v->ino));
+	json_object_set_new(j, "gen", json_integer(v->gen));
+	if (full)
+		json_object_set_new(j, "mount", json_mount(v->dev));
+	json_object_set_new(j, "name", name ? mg_json_str(name, nlen) : json_null());
+	json_object_set_new(j, "name_truncated", json_boolean(cut));
+	if (full) {
+		json_object_set_new(j, "step_explained", json_boolean(v->step_explained));
+		json_object_set_new(j, "step_undecided", json_boolean(v->step_undecided));
+	}
+	json_object_set_new(j, "earlier", json_obs(&v->earlier));
+	json_object_set_new(j, "later", json_obs(&v->later));
+	return j;
+}
+
+void check_print_json(const struct check_result *r, FILE *f)
+{
+	const struct check_state *cs = r->cs;
+	json_t *o = mg_run_json_header(&cs->run, "check"), *a;
+	const struct mg_violation *vs;
+	size_t n, i, k;
+
+	json_workload(o, r);
+	json_object_set_new(o, "judged", json_judged(r));
+	json_losses(o, r);
+	json_object_set_new(o, "invariants", json_invariants(r));
+	json_gates(o, r);
 	a = json_array();
 	vs = mg_checker_reports(cs->chk, &n);
-	for (i = 0; i < n; i++) {
-		json_t *j = json_object();
-		const char *name;
-		size_t nlen;
-		bool cut;
-
-		name = check_violation_name(cs, &vs[i], nb, sizeof(nb), &nlen, &cut);
-		json_object_set_new(j, "kind", json_string(mg_violation_name(vs[i].kind)));
-		json_object_set_new(j, "timestamp", json_string(vs[i].what));
-		json_object_set_new(j, "dev", json_string(mg_kdev_str(vs[i].dev, dev)));
-		json_object_set_new(j, "ino", json_integer((json_int_t)vs[i].ino));
-		json_object_set_new(j, "gen", json_integer(vs[i].gen));
-		json_object_set_new(j, "mount", json_mount(vs[i].dev));
-		json_object_set_new(j, "name", name ? mg_json_str(name, nlen) : json_null());
-		json_object_set_new(j, "name_truncated", json_boolean(cut));
-		json_object_set_new(j, "step_explained", json_boolean(vs[i].step_explained));
-		json_object_set_new(j, "step_undecided", json_boolean(vs[i].step_undecided));
-		json_object_set_new(j, "earlier", json_obs(&vs[i].earlier));
-		json_object_set_new(j, "later", json_obs(&vs[i].later));
-		json_array_append_new(a, j);
-	}
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, json_violation(cs, &vs[i], true));
 	json_object_set_new(o, "violations", a);
 	a = json_object();
 	for (i = 0; i < MG_B_NR_KINDS; i++) {
-		const struct mg_violation *ex;
 		json_t *l = json_array();
-		size_t ne, k;
 
-		ex = mg_checker_examples(cs->chk, (unsigned int)i, &ne);
-		for (k = 0; k < ne; k++) {
-			json_t *j = json_object();
-			const char *name;
-			size_t nlen;
-			bool cut;
-
-			name = check_violation_name(cs, &ex[k], nb, sizeof(nb), &nlen, &cut);
-			json_object_set_new(j, "dev", json_string(mg_kdev_str(ex[k].dev, dev)));
-			json_object_set_new(j, "ino", json_integer((json_int_t)ex[k].ino));
-			json_object_set_new(j, "gen", json_integer(ex[k].gen));
-			json_object_set_new(j, "name", name ? mg_json_str(name, nlen) : json_null());
-			json_object_set_new(j, "name_truncated", json_boolean(cut));
-			json_object_set_new(j, "earlier", json_obs(&ex[k].earlier));
-			json_object_set_new(j, "later", json_obs(&ex[k].later));
-			json_array_append_new(l, j);
-		}
+		vs = mg_checker_examples(cs->chk, (unsigned int)i, &n);
+		for (k = 0; k < n; k++)
+			json_array_append_new(l, json_violation(cs, &vs[k], false));
 		json_object_set_new(a, mg_benign_name(i), l);
 	}
 	json_object_set_new(o, "not_fault_examples", a);
-	json_object_set_new(o, "counters", mg_report_json(rep));
-	mg_json_print_line(cs->out, o);
+	json_object_set_new(o, "counters", mg_report_json(r->rep));
+	mg_json_print_line(f, o);
 	json_decref(o);
 }
-

@@ -37,7 +37,10 @@ int mg_kreader_read(struct mg_kreader *r, uint64_t *out);
 /* True for the BTF-offset reader, whose every reading must be checked against debugfs. */
 bool mg_kreader_needs_check(const struct mg_kreader *r);
 
-/* How the reader reads: "per-CPU ksym" or "per-CPU via BTF offsets, checked against debugfs". */
+/*
+ * How the reader reads: "per-CPU ksym", "per-CPU via BTF offsets, checked against
+ * debugfs" or "..., validated at start (...)". Valid while r is open: the last is r's own.
+ */
 const char *mg_kreader_method(const struct mg_kreader *r);
 
 /* Unload; NULL is fine. */

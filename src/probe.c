@@ -73,7 +73,7 @@ int cmd_probe(int argc, char **argv)
 	struct mg_kreader *kr;
 	uint64_t dbg[MG_K_NR_COUNTERS];
 	char kr_why[384] = "";
-	const char *kr_method = NULL;
+	char kr_method[256] = "";
 	bool mg;
 	int c, i, ret, kerr = 0, dbg_err, ncpu = mg_nr_cpus();
 	enum mg_backend chosen = MG_BE_AUTO;
@@ -102,7 +102,8 @@ int cmd_probe(int argc, char **argv)
 	dbg_err = mg_debugfs_read(dbg);
 	kr = mg_kreader_open(ncpu, &kerr, kr_why, sizeof(kr_why));
 	if (kr)
-		kr_method = mg_kreader_method(kr);	/* a static string */
+		/* copied: a start self-test's text lives in kr, closed next */
+		snprintf(kr_method, sizeof(kr_method), "%s", mg_kreader_method(kr));
 	mg_kreader_close(kr);
 	for (i = MG_BE_FENTRY; i <= MG_BE_TRACEPOINT; i++) {
 		probe_backend(&env, i, &bp[i]);

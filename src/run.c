@@ -401,7 +401,7 @@ json_t *mg_run_status_json(const struct mg_run *r)
 	return r->child_abandoned ? json_null() : json_integer(r->child_status);
 }
 
-json_t *mg_run_json_header(struct mg_run *r, const char *type)
+json_t *mg_run_json_header(const struct mg_run *r, const char *type)
 {
 	json_t *o = json_object(), *fp = json_object();
 	int i;
@@ -449,7 +449,7 @@ json_t *mg_run_json_attempts(struct mg_run *r)
 	return a;
 }
 
-void mg_run_print_backend(struct mg_run *r, FILE *f)
+void mg_run_print_backend(const struct mg_run *r, FILE *f)
 {
 	int b, n;
 

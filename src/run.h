@@ -171,10 +171,10 @@ void mg_run_cleanup(struct mg_run *r);
 json_t *mg_run_status_json(const struct mg_run *r);
 
 /* JSON object with the fields every stat/check object starts with. New reference. */
-json_t *mg_run_json_header(struct mg_run *r, const char *type);
+json_t *mg_run_json_header(const struct mg_run *r, const char *type);
 /* {backend: {attached, reason}} for every backend tried. New reference. */
 json_t *mg_run_json_attempts(struct mg_run *r);
 /* Text lines: backend, probe type per function, refused backends, kernel per-CPU reader. */
-void mg_run_print_backend(struct mg_run *r, FILE *f);
+void mg_run_print_backend(const struct mg_run *r, FILE *f);
 
 #endif

@@ -88,7 +88,9 @@ sleep 1.5; kill -HUP $hp; wait $hp; rc=$?
 if [ $rc = 4 ] && python3 tests/checkjson.py interrupted "$T/hup.json" SIGHUP INCONCLUSIVE 129 > "$T/hup.chk" 2>&1; then
 	ok "check -- sleep 5, SIGHUP: COMMAND ended by it, report written, INCONCLUSIVE, exit 4"
 else
-	bad "check -- sleep 5, SIGHUP: exit $rc, $(grep FAIL "$T/hup.chk"), report: $(head -c 200 "$T/hup.json" 2>/dev/null)"
+	bad "check -- sleep 5, SIGHUP: exit $rc, $(grep FAIL "$T/hup.chk"), report: $(python3 -c 'import json, sys
+d = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+print(d.get("type"), d.get("verdict"), "interrupted:", d.get("interrupted"), "reason:", d.get("reason", d.get("error")))' "$T/hup.json" 2>&1 | head -c 600), stderr: $(grep -v libbpf "$T/hup.err" | head -c 300)"
 fi
 # a COMMAND that cannot be run: one line and 127 (not found) or 126 (not executable), no
 # verdict (a CI typo is not a kernel fault), nothing left attached; stdout empty (a report file

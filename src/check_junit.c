@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check_junit.c - the JUnit XML suite of `mgtrace check --junit FILE`, rendered
+ * from its result (check_result.c): one testcase an invariant, a gate and
+ * COMMAND's status, and two run-level testcases; or, for a run that ended
+ * before a verdict, one <error> testcase.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "check_int.h"
+#include "opts.h"
+#include "util.h"
+
+/*
+ * A breached gate as JUnit wants it, expected against actual: "expected
+ * floor_swaps_per_update <= 0.7 (limit), got 0.999001". Both bounds when both are set.
+ */
+static void gate_expected(const struct check_state *cs, int i, char *buf, size_t len)
+{
+	const struct mg_gate *g = &cs->gates[i];
+	double v = cs->fig.f[i].value;
+	size_t n = 0;
+
+	n += snprintf(buf, len, "expected %s", mg_figure_name(i));
+	if (g->limit >= 0 && n < len)
+		n += snprintf(buf + n, len - n, " <= %.6g (limit)", g->limit);
+	if (g->have_base && n < len)
+		n += snprintf(buf + n, len - n, "%s <= %.6g (baseline %.6g x %g + %g)",
+			      g->limit >= 0 ? " and" : "", g->allowed, g->base, cs->o.baseline_factor,
+			      mg_baseline_slack(i));
+	if (n < len)
+		snprintf(buf + n, len - n, ", got %.6g", v);
+}
+
+/*
+ * The XML declaration and <testsuite> with what the strict Ant JUnit schema requires:
+ * counts, timestamp (UTC, ISO 8601 without a zone, as that schema's type has it),
+ * hostname and time (s, the run's window: attach to detach).
+ */
+static void suite_open(FILE *f, int tests, int failures, int errors, int skipped, double secs)
+{
+	char host[256] = "localhost", when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "localhost");
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", gmtime_r(&now, &tm));
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(f, "<testsuite name=\"mgtrace check\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
+		"skipped=\"%d\" timestamp=\"%s\" hostname=\"", tests, failures, errors, skipped, when);
+	mg_xml_fput(f, host, strlen(host));
+	fprintf(f, "\" time=\"%.3f\">\n", secs);
+}
+
+/* One testcase of the suite: its name, and its failure or skipped message ("": none). */
+struct junit_case {
+	const char *name;
+	char fail[240];
+	char skip[512];
+	const char *type;		/* failure type: violation, gate, command */
+	int kinds[2];			/* the violation kinds whose reports a failure lists (-1: none) */
+};
+
+/* The testcases: the invariants, the gates, COMMAND's status; returns how many. */
+static int junit_cases(const struct check_result *r, struct junit_case *tc)
+{
+	const struct check_state *cs = r->cs;
+	int i, n = 0;
+
+	for (i = 0; i < r->ninv; i++, n++) {
+		const struct check_inv *l = &r->inv[i];
+
+		tc[n] = (struct junit_case){ .name = l->name, .type = "violation",
+					     .kinds = { l->kinds[0], l->kinds[1] } };
+		if (l->result == CHECK_NOT_CHECKED)
+			snprintf(tc[n].skip, sizeof(tc[n].skip), "%s", l->why);
+		else if (l->faults)
+			snprintf(tc[n].fail, sizeof(tc[n].fail), "expected 0 violations, got %llu%s",
+				 (unsigned long long)l->faults, cs->judge.sum.lost ?
+				 " (some not listed below: violation records were lost to a full ring "
+				 "buffer, raise --ringbuf-size; the count is exact)" : "");
+	}
+	for (i = 0; i < MG_F_NR; i++, n++) {
+		const struct mg_gate *g = &cs->gates[i];
+
+		tc[n] = (struct junit_case){ .name = mg_figure_name(i), .type = "gate",
+					     .kinds = { -1, -1 } };
+		if (g->result < 0)
+			snprintf(tc[n].skip, sizeof(tc[n].skip), "%s", g->why[0] ? g->why :
+				 "no gate set");
+		else if (!g->result)
+			gate_expected(cs, i, tc[n].fail, sizeof(tc[n].fail));
+	}
+	if (r->cmd.present) {
+		tc[n] = (struct junit_case){ .name = "COMMAND succeeds", .type = "command",
+					     .kinds = { -1, -1 } };
+		snprintf(r->cmd.result == CHECK_NOT_CHECKED ? tc[n].skip : tc[n].fail,
+			 sizeof(tc[n].fail), "%s", r->cmd.junit);
+		n++;
+	}
+	return n;
+}
+
+/* A testcase's element; a failure's body lists the stored reports of its kinds, one a line. */
+static void junit_case(FILE *f, const struct check_result *r, const struct junit_case *tc)
+{
+	const struct mg_violation *vs;
+	size_t nv, j;
+
+	fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"");
+	mg_xml_fput(f, tc->name, strlen(tc->name));
+	fprintf(f, "\" time=\"%.3f\">", r->window_s);
+	if (tc->skip[0]) {
+		fprintf(f, "<skipped message=\"");
+		mg_xml_fput(f, tc->skip, strlen(tc->skip));
+		fprintf(f, "\"/>");
+	} else if (tc->fail[0]) {
+		fprintf(f, "<failure type=\"%s\" message=\"", tc->type);
+		mg_xml_fput(f, tc->fail, strlen(tc->fail));
+		fprintf(f, "\">");
+		vs = mg_checker_reports(r->cs->chk, &nv);
+		for (j = 0; j < nv; j++) {
+			if (vs[j].step_explained || vs[j].step_undecided ||
+			    ((int)vs[j].kind != tc->kinds[0] && (int)vs[j].kind != tc->kinds[1]))
+				continue;
+			check_put_violation(f, r->cs, &vs[j], true, -1);
+			fputc('\n', f);
+		}
+		fprintf(f, "</failure>");
+	}
+	fprintf(f, "</testcase>\n");
+}
+
+/* A run-level testcase: passed, or an <error> of type with message. */
+static void junit_run_case(FILE *f, const char *name, double secs, const char *type,
+			   const char *message)
+{
+	fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"%s\" time=\"%.3f\">", name, secs);
+	if (type) {
+		fprintf(f, "<error type=\"%s\" message=\"", type);
+		mg_xml_fput(f, message, strlen(message));
+		fprintf(f, "\"/>");
+	}
+	fprintf(f, "</testcase>\n");
+}
+
+int check_write_junit(const struct check_result *r, FILE *f, const char *path)
+{
+	const struct check_state *cs = r->cs;
+	struct junit_case tc[CHECK_NR_INV + MG_F_NR + 1];
+	int i, n, failures = 0, skipped = 0;
+
+	n = junit_cases(r, tc);
+	for (i = 0; i < n; i++) {
+		failures += tc[i].fail[0] != 0;
+		skipped += tc[i].skip[0] != 0;
+	}
+	/* the two run-level testcases are always there: the count never changes between runs */
+	suite_open(f, n + 2, failures, r->junit_errors, skipped, r->window_s);
+	/* what was checked: external bytes, escaped as in text output (docs/json.md "Strings") */
+	fprintf(f, "  <properties>\n    <property name=\"kernel_release\" value=\"");
+	mg_xml_fput(f, cs->run.env.release, strlen(cs->run.env.release));
+	fprintf(f, "\"/>\n    <property name=\"scope\" value=\"%s\"/>\n", r->scope);
+	for (i = 0; cs->o.argv && cs->o.argv[i]; i++) {
+		fprintf(f, "    <property name=\"command[%d]\" value=\"", i);
+		mg_xml_fput(f, cs->o.argv[i], strlen(cs->o.argv[i]));
+		fprintf(f, "\"/>\n");
+	}
+	fprintf(f, "  </properties>\n");
+	for (i = 0; i < n; i++)
+		junit_case(f, r, &tc[i]);
+	/* errors: a run a signal cut short; incomplete events (an INCONCLUSIVE not the signal's) */
+	junit_run_case(f, "workload ran to its end", r->window_s,
+		       cs->interrupt_why[0] ? "interrupted" : NULL, cs->interrupt_why);
+	junit_run_case(f, "events complete", r->window_s,
+		       r->v.code == MG_EXIT_INCONCLUSIVE && !r->v.interrupted ? "inconclusive" : NULL,
+		       r->v.reason);
+	fprintf(f, "</testsuite>\n");
+	return fclose(f) ? mg_err(MG_EXIT_OUTPUT, "check: writing '%s' failed", path) : 0;
+}
+
+int check_write_junit_error(struct check_state *cs, int code)
+{
+	FILE *f = cs->junit;
+	int err = 0;
+
+	cs->junit = NULL;
+	if (!f && !(f = fopen(cs->o.junit, "we")))
+		return mg_err(mg_path_exit(errno), "check: cannot open '%s': %s", cs->o.junit,
+			      strerror(errno));
+	suite_open(f, 1, 0, 1, 0, 0);
+	fprintf(f, "  <properties>\n    <property name=\"exit_code\" value=\"%d\"/>\n"
+		"  </properties>\n", code);
+	fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"check ran\" time=\"0.000\">"
+		"<error type=\"exit %d\" message=\"", code);
+	mg_xml_fput(f, mg_last_err, strlen(mg_last_err));
+	fprintf(f, "\">mgtrace check could not judge (exit %d): ", code);
+	mg_xml_fput(f, mg_last_err, strlen(mg_last_err));
+	fprintf(f, "</error></testcase>\n</testsuite>\n");
+	if (fflush(f))
+		err = errno;
+	if (fclose(f) && !err)
+		err = errno;
+	return err ? mg_err(MG_EXIT_OUTPUT, "check: writing '%s': %s", cs->o.junit, strerror(err)) : 0;
+}

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check_text.c - the text report of `mgtrace check`, rendered from its result
+ * (check_result.c), and the violation line it shares with the JUnit suite
+ * (check_junit.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "check_int.h"
+#include "opts.h"
+#include "pidns.h"
+#include "util.h"
+
+/* External bytes in a text line (xml false) or in XML character data (xml true). */
+static void put_bytes(FILE *f, const char *s, size_t len, bool cut, bool xml)
+{
+	if (!xml) {
+		mg_text_fput(f, s, len, cut);
+		return;
+	}
+	mg_xml_fput(f, s, len);
+	if (cut)
+		fputs("\\...", f);
+}
+
+static void put_obs(FILE *f, const struct mg_obs *o, bool xml)
+{
+	bool cut;
+	size_t n = mg_name_len(o->comm, sizeof(o->comm), 0, &cut);
+
+	/* pid 0 in a PID namespace of mgtrace's own: a process outside it, "-" as trace
+	 * prints it (JSON null: check_json.c) */
+	if (!o->pid && mg_pidns_self(NULL, NULL) > 0)
+		fprintf(f, "%lld.%09u (pid - ", (long long)o->ctime.sec, o->ctime.nsec);
+	else
+		fprintf(f, "%lld.%09u (pid %u ", (long long)o->ctime.sec, o->ctime.nsec, o->pid);
+	put_bytes(f, o->comm, n, cut, xml);
+	fprintf(f, " cpu %u at %.6f s)", o->cpu, o->t_ns / 1e9);
+}
+
+/*
+ * One violation report as a text line (no newline): kind (not for a not-fault
+ * example), dev MAJ:MIN, inode, mount point and name (escaped), and the two
+ * observations. ex: the not-fault kind of an example (enum mg_benign_kind), -1
+ * for a violation. The rules judge two kinds on one observation (earlier and
+ * later the same, include/mg_rules.h): unverified_queried_updates (the value the
+ * QUERIED swap replaced was never observed) and unsure_seconds; their line
+ * shows it once, so it never reads as an equal ctime seen twice.
+ */
+
+void check_put_violation(FILE *f, const struct check_state *cs, const struct mg_violation *v,
+			 bool xml, int ex)
+{
+	bool example = ex >= 0;
+	char dev[MG_KDEV_STRLEN], mnt[4096], nb[32];
+	int mlen = mg_kdev_mount(v->dev, mnt, sizeof(mnt));
+	const char *name;
+	size_t nlen;
+	bool cut;
+
+	/* an example (put_examples) has no violation kind of its own */
+	if (!example && v->step_undecided)
+		fprintf(f, "violation %s (undecided: a realtime clock step back of its size from %llu "
+			"ms before the earlier observation on): ", mg_violation_name(v->kind),
+			MG_STEP_NEAR_NS / 1000000);
+	else if (!example)
+		fprintf(f, "violation %s%s: ", mg_violation_name(v->kind),
+			v->step_explained ? " (explained by a realtime clock step)" : "");
+	fprintf(f, "dev %s ino %llu gen %u (", mg_kdev_str(v->dev, dev), (unsigned long long)v->ino,
+		v->gen);
+	if (mlen >= 0)
+		put_bytes(f, mnt, (size_t)mlen, false, xml);
+	else
+		fputs("?", f);
+	fputs(": ", f);
+	name = check_violation_name(cs, v, nb, sizeof(nb), &nlen, &cut);
+	if (name)
+		put_bytes(f, name, nlen, cut, xml);
+	else
+		fputs("?", f);
+	fprintf(f, ") %s ", v->what);
+	if (ex == MG_B_UNVERIFIED) {
+		fputs("(previous ctime not observed) then ", f);
+	} else if (ex == MG_B_SEC_UNSURE) {
+		put_obs(f, &v->later, xml);
+		fputs(" (one observation: its seconds may be another update's)", f);
+		return;
+	} else {
+		put_obs(f, &v->earlier, xml);
+		fputs(" then ", f);
+	}
+	put_obs(f, &v->later, xml);
+	/* a set is no update the kernel could make later (include/mg_rules.h,
+	 * mg_rule_set_after_query()): say which path wrote it */
+	if (!example && v->kind == MG_V_NOT_LATER && v->later.kind == MG_EV_CTIME_SET)
+		fputs(" set by inode_set_ctime_to_ts over the QUERIED ctime (a time copied onto "
+		      "the inode, not taken fresh after the query)", f);
+}
+
+/* The not-fault examples: one line each, as a violation's, under "e.g. KIND". */
+static void put_examples(FILE *f, const struct check_state *cs)
+{
+	const struct mg_violation *ex;
+	size_t n, i;
+	unsigned int k;
+
+	for (k = 0; k < MG_B_NR_KINDS; k++) {
+		ex = mg_checker_examples(cs->chk, k, &n);
+		for (i = 0; i < n; i++) {
+			fprintf(f, "  e.g. %s: ", mg_benign_name(k));
+			check_put_violation(f, cs, &ex[i], false, (int)k);
+			fputc('\n', f);
+		}
+	}
+}
+
+/* The header: kernel, workload, scope, the workload's directory, the backend, the counters. */
+static void text_header(const struct check_result *r, FILE *f)
+{
+	const struct check_state *cs = r->cs;
+	char dev[MG_KDEV_STRLEN], mnt[4096];
+	int mlen;
+
+	fprintf(f, "\nmgtrace check: %.3f s on kernel ", r->rep->seconds);
+	mg_text_fput(f, cs->run.env.release, strlen(cs->run.env.release), false);
+	fputs(", ", f);
+	if (cs->o.argv)
+		mg_text_fput(f, cs->o.argv[0], strlen(cs->o.argv[0]), false);
+	fprintf(f, "%s workload\nscope: %s\n", cs->o.argv ? "" : "built-in", r->scope);
+	if (!cs->o.argv && cs->have_wl_mount) {
+		fprintf(f, "workload directory: dev %s, mounted on ", mg_kdev_str(cs->wl_mount_dev, dev));
+		mg_text_fput(f, cs->wl_mount, strlen(cs->wl_mount), false);
+		fputc('\n', f);
+	} else if (!cs->o.argv && cs->wl.have_dir_dev) {
+		mlen = mg_kdev_mount(cs->wl.dir_dev, mnt, sizeof(mnt));
+		fprintf(f, "workload directory: dev %s, mounted on ", mg_kdev_str(cs->wl.dir_dev, dev));
+		if (mlen >= 0)
+			mg_text_fput(f, mnt, (size_t)mlen, false);
+		else
+			fputs("? (not in /proc/self/mountinfo)", f);
+		fputc('\n', f);
+	}
+	mg_run_print_backend(&cs->run, f);
+	fputc('\n', f);
+	mg_report_print_summary(f, r->rep, &(struct mg_print_opts){ .verbose = mg_verbose > 0 });
+}
+
+/* What was judged: the events, the judging, the tree, skipped runs, not-faults, clock steps. */
+static void text_events(const struct check_result *r, FILE *f)
+{
+	const struct check_state *cs = r->cs;
+	const struct mg_check_stats *st = r->st;
+	size_t i;
+
+	/* the counters above are read around the workload; events are judged from attach to
+	 * detach, a little wider: the two counts of one kind can differ by what came between */
+	fprintf(f, "\nevents (attach to detach): %llu (ctime swaps %llu, skips %llu, stat queries "
+		"%llu, sets %llu, floor %llu) on %llu inodes; lost %llu; untracked %llu; not judged, "
+		"no inode number yet %llu\n",
+		(unsigned long long)st->events, (unsigned long long)st->by_kind[MG_EV_CTIME_SWAP],
+		(unsigned long long)st->by_kind[MG_EV_CTIME_SKIP],
+		(unsigned long long)st->by_kind[MG_EV_STAT], (unsigned long long)st->by_kind[MG_EV_CTIME_SET],
+		(unsigned long long)r->floor_events,
+		(unsigned long long)st->inodes, (unsigned long long)st->lost,
+		(unsigned long long)st->untracked_events, (unsigned long long)st->no_ino_events);
+	fprintf(f, "judged: %s\n", r->judged);
+	if (cs->o.tree)
+		fprintf(f, "scope (--tree): inodes COMMAND (pid %d) and its descendants touched first; "
+			"%llu process(es) followed, %llu not followed, %llu still running when COMMAND "
+			"exited (not judged after it); out of scope (other inodes, other processes) "
+			"%llu events\n", (int)cs->run.child,
+			(unsigned long long)mg_judge_tree_followed(&cs->judge) + 1,
+			(unsigned long long)mg_judge_tree_not_followed(&cs->judge),
+			(unsigned long long)cs->judge.tree_alive_at_end,
+			(unsigned long long)st->out_of_scope_events);
+	if (st->missed)
+		fprintf(f, "BPF program runs skipped by the kernel (recursion_misses): %llu (%s): "
+			"their events were never seen\n", (unsigned long long)st->missed,
+			cs->missed_detail);
+	if (cs->undeciding_misses)
+		fprintf(f, "floor probe runs skipped at a coarse call's return: %llu (%s): each can "
+			"only leave its fine stamp undecided (counted there), not inconclusive\n",
+			(unsigned long long)cs->undeciding_misses, cs->undeciding_detail);
+	fprintf(f, "not faults (outside the kernel's contract, or races the events cannot decide):\n");
+	for (i = 0; i < MG_B_NR_KINDS; i++)
+		fprintf(f, "  %-30s %10llu  %s\n", mg_benign_name(i),
+			(unsigned long long)st->benign[i], mg_benign_why(i));
+	put_examples(f, cs);
+	fprintf(f, "realtime clock steps: %llu (recorded at any size)", (unsigned long long)st->clock_steps);
+	if (cs->judge.active)
+		fprintf(f, "; seen in BPF: %llu (%llu records, one per CPU that saw a step)",
+			(unsigned long long)st->kernel_steps, (unsigned long long)st->kernel_step_records);
+	if (st->steps_not_kept)
+		fprintf(f, "; not kept: %llu (past the checker's bound, counted as lost)",
+			(unsigned long long)st->steps_not_kept);
+	fputc('\n', f);
+}
+
+static const char *const outcome_word[] = {
+	[CHECK_PASS] = "PASS", [CHECK_FAIL] = "FAIL", [CHECK_UNDECIDED] = "UNDEC",
+	[CHECK_NOT_CHECKED] = "-",
+};
+
+/* One line an invariant: PASS, FAIL, UNDEC or "-" (not checked), its counts, what it judged. */
+static void text_invariants(const struct check_result *r, FILE *f)
+{
+	int i;
+
+	for (i = 0; i < r->ninv; i++) {
+		const struct check_inv *l = &r->inv[i];
+
+		if (l->result == CHECK_NOT_CHECKED) {
+			fprintf(f, "%-6s %-30s not checked: %s\n", "-", l->name, l->why);
+			continue;
+		}
+		fprintf(f, "%-6s %-30s %llu violation(s)", outcome_word[l->result], l->name,
+			(unsigned long long)l->violations);
+		if (l->clock_steps) {
+			fprintf(f, ", %llu explained by clock steps", (unsigned long long)l->explained);
+			if (l->undecided)
+				fprintf(f, ", %llu undecided (near a clock step of their size)",
+					(unsigned long long)l->undecided);
+		}
+		fprintf(f, "%s\n", l->scope);
+	}
+}
+
+/* One line a floor figure: its gate's outcome, or "-" (no gate) and "?" (gate not evaluated). */
+static void text_gates(const struct check_result *r, FILE *f)
+{
+	const struct check_state *cs = r->cs;
+	int i;
+
+	for (i = 0; i < MG_F_NR; i++) {
+		const struct mg_gate *g = &cs->gates[i];
+		char buf[200];
+
+		if (!cs->fig.f[i].have) {
+			fprintf(f, "%-6s %-30s unavailable: %s\n", g->result < 0 && (g->limit >= 0 ||
+				g->have_base) ? "?" : "-", mg_figure_name(i), cs->fig.f[i].why);
+			continue;
+		}
+		if (g->result < 0) {
+			fprintf(f, "%-6s %-30s %.6g (%s, derived), %s\n", g->why[0] ? "?" : "-",
+				mg_figure_name(i), cs->fig.f[i].value, mg_figure_formula(i),
+				g->why[0] ? g->why : "no gate");
+			continue;
+		}
+		check_gate_text(cs, i, buf, sizeof(buf));
+		fprintf(f, "%-6s %-30s %s (%s, derived)\n", g->result ? "PASS" : "FAIL",
+			mg_figure_name(i), buf, mg_figure_formula(i));
+	}
+}
+
+void check_print_text(const struct check_result *r, FILE *f)
+{
+	const struct check_state *cs = r->cs;
+	const struct mg_violation *vs;
+	size_t n, i;
+
+	text_header(r, f);
+	text_events(r, f);
+	text_invariants(r, f);
+	text_gates(r, f);
+	/* so are the run's own end and COMMAND's status (JUnit): one line per FAIL */
+	if (cs->interrupt_why[0])
+		fprintf(f, "%-6s %-30s %s\n", "INTR", "workload ran to its end", cs->interrupt_why);
+	if (r->cmd.present)
+		fprintf(f, "%-6s %-30s %s\n", outcome_word[r->cmd.result], "COMMAND succeeds",
+			r->cmd.text);
+	vs = mg_checker_reports(cs->chk, &n);
+	for (i = 0; i < n; i++) {
+		check_put_violation(f, cs, &vs[i], false, -1);
+		fputc('\n', f);
+	}
+	fprintf(f, "verdict: %s (%s)\n", r->v.word, r->v.reason);
+	fflush(f);
+}
