@@ -78,11 +78,12 @@ fi
 # layout mounts it at /sys/fs/cgroup/unified under a tmpfs: the names were null there)
 CG=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
 if [ -n "$CG" ] && mkdir "$CG/mgtrace-top-test" 2> /dev/null; then
-	sh -c "echo \$\$ > '$CG/mgtrace-top-test/cgroup.procs' && exec $MG stress --threads 1 --ops 300000" \
+	# the workload runs for as long as top may take to load under load, then is stopped
+	sh -c "echo \$\$ > '$CG/mgtrace-top-test/cgroup.procs' && exec $MG stress --threads 1 --duration 20" \
 		> /dev/null 2>&1 &
 	cgpid=$!
 	$MG top -a --by cgroup -I 400 -c 1 --json -o "$T/top-cg.json" > /dev/null 2>&1
-	wait $cgpid
+	kill -INT $cgpid 2> /dev/null; wait $cgpid
 	rmdir "$CG/mgtrace-top-test"
 	python3 -c '
 import json, sys
@@ -103,9 +104,9 @@ if [ -n "$CG" ] && command -v unshare > /dev/null && mkdir -p "$CG/mgtrace-cgns/
 	for mode in ns host; do
 		pre=; [ $mode = ns ] && pre="unshare -C"
 		sh -c "echo \$\$ > '$CG/mgtrace-cgns/cgroup.procs' || exit 9
-			sh -c 'echo \$\$ > \"$CG/mgtrace-cgns/inner/cgroup.procs\" && exec $MG stress --threads 1 --ops 300000' > /dev/null 2>&1 &
+			sh -c 'echo \$\$ > \"$CG/mgtrace-cgns/inner/cgroup.procs\" && exec $MG stress --threads 1 --duration 20' > /dev/null 2>&1 &
 			$pre $MG top -a --by cgroup -I 400 -c 1 --json -o '$T/top-cgns-$mode.json' > /dev/null 2> '$T/top-cgns-$mode.err'
-			wait" < /dev/null
+			kill -INT \$! 2> /dev/null; wait" < /dev/null
 	done
 	rmdir "$CG/mgtrace-cgns/inner" "$CG/mgtrace-cgns"
 	python3 -c '
