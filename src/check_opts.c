@@ -9,92 +9,148 @@
 #include <sys/utsname.h>
 #include "check_int.h"
 #include "opts.h"
+#include "optab.h"
+#include "commands.h"
 
-static int usage(FILE *f, int code)
+/* O_MAX + enum mg_figure: the absolute thresholds */
+enum { O_MAX = MG_OPTID_FIRST_CMD, O_JUNIT = O_MAX + MG_F_NR, O_INODES, O_RATE, O_BASE, O_FACTOR,
+       O_JUDGE };
+
+static const struct mg_opt check_opts[] = {
+	MG_OPT_HEADING("Floor gates (off unless set; a correct kernel makes every update fine-grained when\n"
+		       "each one follows a query):\n"),
+	{ .val = O_BASE, .lname = "baseline", .arg = "FILE",
+	  .help = "fail when a floor figure grows past the one in FILE (an\n"
+	  "earlier check --json report of the same workload: the\n"
+	  "same COMMAND argv, or the built-in one with the same\n"
+	  "--threads and --rate; any duration); another workload\n"
+	  "is refused (exit 2), another kernel or filesystem noted", .kind = MG_OV_FILE },
+	{ .val = O_FACTOR, .lname = "baseline-factor", .arg = "F",
+	  .help = "allowed growth: baseline * F + slack (default 2; slack 0.02,\n"
+	  "1000/s for floor_swaps_per_sec, 0.1 for\n"
+	  "floor_cmpxchg_fail_ratio); needs --baseline" },
+	{ .val = O_MAX + MG_F_SWAPS_PER_UPDATE, .lname = "max-floor-swap-ratio", .arg = "R",
+	  .help = "floor_swaps / ctime_updates" },
+	{ .val = O_MAX + MG_F_FINE_PER_UPDATE, .lname = "max-fine-stamp-ratio", .arg = "R",
+	  .help = "fine_stamps / ctime_updates" },
+	{ .val = O_MAX + MG_F_SWAPS_PER_SEC, .lname = "max-floor-swaps-per-sec", .arg = "N",
+	  .help = "floor_swaps per second" },
+	{ .val = O_MAX + MG_F_FAIL_RATIO, .lname = "max-floor-cmpxchg-fail-ratio", .arg = "R",
+	  .help = "floor_cmpxchg_fails / fine_stamps;\n"
+	  "a negative value turns a threshold off" },
+	MG_OPT_HEADING("Tracing and judging:\n"),
+	MG_OPT_BACKEND("auto fentry kprobe tracepoint",
+		       "auto, fentry, kprobe or tracepoint (as in `mgtrace stat`)"),
+	MG_OPTS_COMMON("JSON report", "the report to FILE (default: stdout; stderr with COMMAND)",
+		       "every row with its reason, each refused backend"),
+	{ .val = O_JUNIT, .lname = "junit", .arg = "FILE",
+	  .help = "also write a JUnit XML test suite to FILE", .kind = MG_OV_FILE },
+	MG_OPT_RINGBUF("BPF ring buffer bytes, a power of 2 >= 4096 (default 16777216;\n"
+		       "judged in BPF, where only violations cross it: 1048576)"),
+	{ .val = O_INODES, .lname = "max-inodes", .arg = "N",
+	  .help = "inodes tracked, 1 to 268435456 (default 262144; in BPF about\n"
+	  "400 bytes each, only for inodes seen; in BPF, inodes that\n"
+	  "no longer exist are forgotten); events of further inodes\n"
+	  "are counted as untracked: inconclusive" },
+	{ .val = O_JUDGE, .lname = "judge", .arg = "WHERE",
+	  .help = "bpf (default: judge each ctime event in BPF at the event, where\n"
+	  "tracepoints load as tp_btf) or user (every event crosses the\n"
+	  "ring buffer to the same rules in user space)", .kind = MG_OV_WORDS, .words = "bpf user" },
+	MG_OPT_SCOPE_TREE("judge only the inodes COMMAND and its descendants touch\n"
+			  "first (an event of theirs enters an inode; after that\n"
+			  "every process's events of it are judged); other inodes'\n"
+			  "events are counted as out of scope. Needs COMMAND and\n"
+			  "judging in BPF. The counters, floor figures and gates\n"
+			  "stay system-wide (the kernel's counters are global)"),
+	MG_OPT_HEADING("Built-in workload (without COMMAND): threads doing write(f1) stat(f2) write(f2)\n"
+		       "stat(f2) write(f1) stat(f1) on a private tmpfs (or --dir):\n"),
+	{ .val = 't', .lname = "threads", .arg = "N",
+	  .help = "worker threads (default: online CPUs)" },
+	{ .val = 'd', .lname = "duration", .arg = "S", .help = "seconds (default 3)" },
+	{ .val = O_RATE, .lname = "rate", .arg = "N",
+	  .help = "iterations per second per thread (default 20000; 0: unpaced)" },
+	{ .val = 'D', .lname = "dir", .arg = "PATH",
+	  .help = "work in a fresh directory under PATH, which must be on a\n"
+	  "multigrain filesystem (else exit 3)", .kind = MG_OV_DIR },
+	{ 0 }
+};
+
+const struct mg_cmd_opts check_cmdopts = {
+	.name = "check",
+	.synopsis = "[options] [-- COMMAND [ARGS...]]",
+	.about = "Trace a workload (the built-in one, or COMMAND), assert the multigrain invariants and\n"
+		 "the floor thresholds, and print a verdict.\n"
+		 "Invariants, as the kernel promises them (no stricter): (1) no ctime regression per inode;\n"
+		 "(2) an update after a query yields a later ctime (at the filesystem's granularity);\n"
+		 "(3) built-in workload only: a modification that began after another ended shows an\n"
+		 "equal or later ctime/mtime; with a function-probe backend, (4) the floor never moves\n"
+		 "back and no fine-grained stamp is taken outside the kernel's condition. Clock steps,\n"
+		 "stored or set ctimes later than the clock, coarse granularity and undecidable races\n"
+		 "are counted in their own categories, never as kernel faults.\n",
+	.opts = check_opts,
+	.exit_note = "check: 0 all hold, 1 violation or floor gate failed, 4 inconclusive (events lost or\n"
+		     "untracked, or SIGINT/SIGTERM/SIGHUP before the planned end), 5 the report could\n"
+		     "not be written.\n",
+	.command = true,
+};
+
+/*
+ * One of check's options (c, its value arg) into o. Returns 0, 1 for a number out of
+ * its range (the caller names the option), or -MG_EXIT_USAGE (printed).
+ */
+static int check_opt(struct check_opts *o, int c, const char *arg)
 {
-	fprintf(f,
-		"Usage: mgtrace check [options] [-- COMMAND [ARGS...]]\n"
-		"Trace a workload (the built-in one, or COMMAND), assert the multigrain invariants and\n"
-		"the floor thresholds, and print a verdict.\n"
-		"Invariants, as the kernel promises them (no stricter): (1) no ctime regression per inode;\n"
-		"(2) an update after a query yields a later ctime (at the filesystem's granularity);\n"
-		"(3) built-in workload only: a modification that began after another ended shows an\n"
-		"equal or later ctime/mtime; with a function-probe backend, (4) the floor never moves\n"
-		"back and no fine-grained stamp is taken outside the kernel's condition. Clock steps,\n"
-		"stored or set ctimes later than the clock, coarse granularity and undecidable races\n"
-		"are counted in their own categories, never as kernel faults.\n"
-		"Floor gates (off unless set; a correct kernel makes every update fine-grained when\n"
-		"each one follows a query):\n"
-		"      --baseline FILE     fail when a floor figure grows past the one in FILE (an\n"
-		"                          earlier check --json report of the same workload: the\n"
-		"                          same COMMAND argv, or the built-in one with the same\n"
-		"                          --threads and --rate; any duration); another workload\n"
-		"                          is refused (exit 2), another kernel or filesystem noted\n"
-		"      --baseline-factor F allowed growth: baseline * F + slack (default 2; slack 0.02,\n"
-		"                          1000/s for floor_swaps_per_sec, 0.1 for\n"
-		"                          floor_cmpxchg_fail_ratio); needs --baseline\n"
-		"  --max-floor-swap-ratio R        floor_swaps / ctime_updates\n"
-		"  --max-fine-stamp-ratio R        fine_stamps / ctime_updates\n"
-		"  --max-floor-swaps-per-sec N     floor_swaps per second\n"
-		"  --max-floor-cmpxchg-fail-ratio R  floor_cmpxchg_fails / fine_stamps\n"
-		"                                  a negative value turns a threshold off\n"
-		"  -b, --backend B       auto, fentry, kprobe or tracepoint (as in `mgtrace stat`)\n"
-		"  -j, --json            JSON report\n"
-		"  -o, --output FILE     the report to FILE (default: stdout; stderr with COMMAND)\n"
-		"  -v, --verbose         every row with its reason, each refused backend\n"
-		"      --junit FILE      also write a JUnit XML test suite to FILE\n"
-		"      --ringbuf-size B  BPF ring buffer bytes, a power of 2 >= 4096 (default 16777216;\n"
-		"                        judged in BPF, where only violations cross it: 1048576)\n"
-		"      --max-inodes N    inodes tracked, 1 to 268435456 (default 262144; in BPF about\n"
-		"                        400 bytes each, only for inodes seen; in BPF, inodes that\n"
-		"                        no longer exist are forgotten); events of further inodes\n"
-		"                        are counted as untracked: inconclusive\n"
-		"      --judge WHERE     bpf (default: judge each ctime event in BPF at the event, where\n"
-		"                        tracepoints load as tp_btf) or user (every event crosses the\n"
-		"                        ring buffer to the same rules in user space)\n"
-		"      --tree            judge only the inodes COMMAND and its descendants touch\n"
-		"                        first (an event of theirs enters an inode; after that\n"
-		"                        every process's events of it are judged); other inodes'\n"
-		"                        events are counted as out of scope. Needs COMMAND and\n"
-		"                        judging in BPF. The counters, floor figures and gates\n"
-		"                        stay system-wide (the kernel's counters are global)\n"
-		"  Built-in workload (without COMMAND): threads doing write(f1) stat(f2) write(f2)\n"
-		"  stat(f2) write(f1) stat(f1) on a private tmpfs (or --dir):\n"
-		"  -t, --threads N       worker threads (default: online CPUs)\n"
-		"  -d, --duration S      seconds (default 3)\n"
-		"      --rate N          iterations per second per thread (default 20000; 0: unpaced)\n"
-		"  -D, --dir PATH        work in a fresh directory under PATH, which must be on a\n"
-		"                        multigrain filesystem (else exit 3)\n"
-		"Exit codes: 0 all hold, 1 violation or floor gate failed, 2 usage, 3 environment\n"
-		"unsupported, 4 inconclusive (events lost or untracked, or SIGINT/SIGTERM/SIGHUP\n"
-		"before the planned end), 5 the report could not be written, 126/127 COMMAND\n"
-		"cannot be executed / was not found (one line, no report).\n");
-	return code;
+	char *end;
+
+	switch (c) {
+	case O_MAX ... O_MAX + MG_F_NR - 1: {
+		double *l = &o->limit[c - O_MAX];
+
+		errno = 0;
+		*l = strtod(arg, &end);
+		if (!*arg || *end || errno || isnan(*l) || isinf(*l))
+			return -mg_err(MG_EXIT_USAGE, "check: invalid value '%s' for --max-%s",
+				       arg, mg_figure_option(c - O_MAX));
+		return 0;
+	}
+	case O_BASE: o->baseline = arg; return 0;
+	case O_FACTOR:
+		errno = 0;
+		o->factor_given = true;
+		o->baseline_factor = strtod(arg, &end);
+		if (!*arg || *end || errno || !(o->baseline_factor >= 1) ||
+		    isinf(o->baseline_factor))
+			return -mg_err(MG_EXIT_USAGE, "check: invalid --baseline-factor '%s' "
+				       "(a number >= 1)", arg);
+		return 0;
+	case 'b':
+		return mg_opt_backend("check", arg, MG_OPT_BE_TRACEPOINT, &o->backend) ?
+		       -MG_EXIT_USAGE : 0;
+	case O_JUNIT: o->junit = arg; return 0;
+	case MG_OPTID_RINGBUF:
+		o->ringbuf_set = true;
+		return mg_opt_ringbuf("check", arg, &o->ringbuf_bytes) ? -MG_EXIT_USAGE : 0;
+	case O_INODES: return mg_parse_u64(arg, 1, 1ull << 28, &o->max_inodes) != 0;
+	case O_JUDGE:
+		if (strcmp(arg, "bpf") && strcmp(arg, "user"))
+			return -mg_err(MG_EXIT_USAGE, "check: invalid --judge '%s' (bpf or user)", arg);
+		o->judge_user = !strcmp(arg, "user");
+		return 0;
+	case MG_OPTID_TREE: o->tree = true; return 0;
+	case 't': return mg_parse_u64(arg, 1, 1024, &o->threads) != 0;
+	case 'd': return mg_parse_seconds(arg, 86400, &o->duration) != 0;
+	case O_RATE: return mg_parse_u64(arg, 0, 100000000, &o->rate) != 0;
+	case 'D': o->dir = arg; return 0;
+	}
+	return 0;
 }
 
 int check_parse_opts(struct check_opts *o, int argc, char **argv)
 {
-	int cmd_err;
-	/* O_MAX + enum mg_figure: the absolute thresholds */
-	enum { O_MAX = 256, O_JUNIT = O_MAX + MG_F_NR, O_RB, O_INODES, O_RATE, O_BASE, O_FACTOR, O_JUDGE,
-	       O_TREE };
-	static const struct option lo[] = {
-		{ "max-floor-swap-ratio", required_argument, 0, O_MAX + MG_F_SWAPS_PER_UPDATE },
-		{ "max-fine-stamp-ratio", required_argument, 0, O_MAX + MG_F_FINE_PER_UPDATE },
-		{ "max-floor-swaps-per-sec", required_argument, 0, O_MAX + MG_F_SWAPS_PER_SEC },
-		{ "max-floor-cmpxchg-fail-ratio", required_argument, 0, O_MAX + MG_F_FAIL_RATIO },
-		{ "baseline", required_argument, 0, O_BASE },
-		{ "baseline-factor", required_argument, 0, O_FACTOR },
-		{ "backend", required_argument, 0, 'b' }, MG_OPT_COMMON_LONG,
-		{ "junit", required_argument, 0, O_JUNIT },
-		{ "ringbuf-size", required_argument, 0, O_RB },
-		{ "max-inodes", required_argument, 0, O_INODES },
-		{ "judge", required_argument, 0, O_JUDGE }, { "tree", no_argument, 0, O_TREE },
-		{ "threads", required_argument, 0, 't' }, { "duration", required_argument, 0, 'd' },
-		{ "rate", required_argument, 0, O_RATE }, { "dir", required_argument, 0, 'D' },
-		{ "help", no_argument, 0, 'h' }, { 0 } };
+	struct mg_opt_parser p;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int c;
+	const char *arg;
+	int c, e;
 
 	for (c = 0; c < MG_F_NR; c++)
 		o->limit[c] = -1;
@@ -104,69 +160,20 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 	o->threads = ncpu > 0 ? (uint64_t)ncpu : 1;
 	o->duration = 3;
 	o->rate = 20000;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:b:t:d:D:h" MG_OPT_COMMON_SHORT, lo, NULL)) != -1) {
-		int e = 0;
-		char *end;
-
-		switch (c) {
-		case O_MAX ... O_MAX + MG_F_NR - 1: {
-			double *l = &o->limit[c - O_MAX];
-
-			errno = 0;
-			*l = strtod(optarg, &end);
-			if (!*optarg || *end || errno || isnan(*l) || isinf(*l))
-				return mg_err(MG_EXIT_USAGE, "check: invalid value '%s' for --max-%s",
-					      optarg, mg_figure_option(c - O_MAX));
-			break;
-		}
-		case O_BASE: o->baseline = optarg; break;
-		case O_FACTOR:
-			errno = 0;
-			o->factor_given = true;
-			o->baseline_factor = strtod(optarg, &end);
-			if (!*optarg || *end || errno || !(o->baseline_factor >= 1) ||
-			    isinf(o->baseline_factor))
-				return mg_err(MG_EXIT_USAGE, "check: invalid --baseline-factor '%s' "
-					      "(a number >= 1)", optarg);
-			break;
-		case 'b':
-			if (mg_opt_backend("check", optarg, MG_OPT_BE_TRACEPOINT, &o->backend))
-				return MG_EXIT_USAGE;
-			break;
-		case O_JUNIT: o->junit = optarg; break;
-		case O_RB:
-			if (mg_opt_ringbuf("check", optarg, &o->ringbuf_bytes))
-				return MG_EXIT_USAGE;
-			o->ringbuf_set = true;
-			break;
-		case O_INODES: e = mg_parse_u64(optarg, 1, 1ull << 28, &o->max_inodes); break;
-		case O_JUDGE:
-			if (strcmp(optarg, "bpf") && strcmp(optarg, "user"))
-				return mg_err(MG_EXIT_USAGE, "check: invalid --judge '%s' (bpf or user)",
-					      optarg);
-			o->judge_user = !strcmp(optarg, "user");
-			break;
-		case O_TREE: o->tree = true; break;
-		case 't': e = mg_parse_u64(optarg, 1, 1024, &o->threads); break;
-		case 'd': e = mg_parse_seconds(optarg, 86400, &o->duration); break;
-		case O_RATE: e = mg_parse_u64(optarg, 0, 100000000, &o->rate); break;
-		case 'D': o->dir = optarg; break;
-		case 'h': exit(usage(stdout, MG_EXIT_OK));
-		default:
-			if (!mg_opt_common(c, optarg))
-				return mg_bad_option("check", c, argv);
-		}
+	mg_opt_begin(&p, &check_cmdopts, argc, argv);
+	while ((c = mg_opt_next(&p, &arg)) > 0) {
+		if ((e = check_opt(o, c, arg)) < 0)
+			return -e;
 		if (e)
-			return mg_err(MG_EXIT_USAGE, "check: invalid value '%s' for %s", optarg,
+			return mg_err(MG_EXIT_USAGE, "check: invalid value '%s' for %s", arg,
 				      argv[optind - 1][0] == '-' && argv[optind - 1][1] == '-' ?
 				      argv[optind - 1] : argv[optind - 2]);
 	}
-	if ((cmd_err = mg_opt_command("check", argc, argv, &o->argv)))
-		return cmd_err;
-	if (o->tree && !o->argv)
-		return mg_err(MG_EXIT_USAGE, "check: --tree needs -- COMMAND");
+	if (c < 0)
+		return -c;
+	if ((e = mg_opt_command("check", argc, argv, &o->argv)) ||
+	    (e = mg_opt_scope_check("check", 0, false, &o->tree, o->argv != NULL)))
+		return e;
 	if (o->tree && o->judge_user)
 		return mg_err(MG_EXIT_USAGE, "check: --tree scopes judging in BPF: not with "
 			      "--judge user");

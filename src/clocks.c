@@ -77,25 +77,32 @@ struct clk_opts {
 	int cpu;		/* CPU to pin to, or -1 */
 };
 
-static int usage(FILE *f, int code)
-{
-	fprintf(f,
-		"Usage: mgtrace clocks [--iterations N] [--cpu CPU] [-j] [-o FILE] [-v]\n"
-		"Measure clock_gettime() for each POSIX clock: ns per call (median, min and max\n"
-		"of %d runs), clock_getres(), and whether libc served it from the vDSO or by a\n"
-		"system call, established by counting this thread's clock_gettime system calls\n"
-		"with a BPF program on sys_enter during a loop of N calls per clock (the timed\n"
-		"runs are made with it detached). Also prints the current and available\n"
-		"clocksources.\n"
-		"  -n, --iterations N   calls per run (1 to %d, default %d)\n"
-		"  -C, --cpu CPU        pin the measuring thread to this online CPU\n"
-		"  -j, --json           one JSON object instead of the table\n"
-		"  -o, --output FILE    the results to FILE instead of stdout\n"
-		"Exit codes: 0 ok, 1 failure, 2 usage, 3 environment unsupported (not root, no BTF,\n"
-		"sys_enter tracepoint not attachable, -o refused), 5 output not written.\n",
-		CLK_RUNS, CLK_MAX_ITERS, CLK_DEF_ITERS);
-	return code;
-}
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static const struct mg_opt clocks_opts[] = {
+	{ .val = 'n', .lname = "iterations", .arg = "N",
+	  .help = "calls per run (1 to " STR(CLK_MAX_ITERS) ", default "
+	  STR(CLK_DEF_ITERS) ")" },
+	{ .val = 'C', .lname = "cpu", .arg = "CPU",
+	  .help = "pin the measuring thread to this online CPU", .kind = MG_OV_CPU },
+	MG_OPTS_COMMON("one JSON object instead of the table",
+		       "the results to FILE instead of stdout", NULL),
+	{ 0 }
+};
+
+const struct mg_cmd_opts clocks_cmdopts = {
+	.name = "clocks",
+	.synopsis = "[--iterations N] [--cpu CPU] [-j] [-o FILE] [-v]",
+	.about = "Measure clock_gettime() for each POSIX clock: ns per call (median, min and max\n"
+		 "of " STR(CLK_RUNS) " runs), clock_getres(), and whether libc served it from the vDSO or by a\n"
+		 "system call, established by counting this thread's clock_gettime system calls\n"
+		 "with a BPF program on sys_enter during a loop of N calls per clock (the timed\n"
+		 "runs are made with it detached). Also prints the current and available\n"
+		 "clocksources.\n",
+	.opts = clocks_opts,
+	.exit_note = "clocks: 3 also when the sys_enter tracepoint cannot be attached.\n",
+};
 
 /*
  * True when cpu is in the kernel's online CPU list ("0-3,6"), read from
@@ -118,9 +125,8 @@ static bool cpu_online(int cpu, char *list, size_t len)
 
 static int parse_opts(struct clk_opts *o, int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "iterations", required_argument, 0, 'n' }, { "cpu", required_argument, 0, 'C' },
-		MG_OPT_COMMON_LONG, { "help", no_argument, 0, 'h' }, { 0 } };
+	struct mg_opt_parser p;
+	const char *arg;
 	char list[256];
 	uint64_t v;
 	int c;
@@ -128,33 +134,28 @@ static int parse_opts(struct clk_opts *o, int argc, char **argv)
 	memset(o, 0, sizeof(*o));
 	o->iters = CLK_DEF_ITERS;
 	o->cpu = -1;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":n:C:h" MG_OPT_COMMON_SHORT, lo, NULL)) != -1) {
+	mg_opt_begin(&p, &clocks_cmdopts, argc, argv);
+	while ((c = mg_opt_next(&p, &arg)) > 0) {
 		switch (c) {
 		case 'n':
-			if (mg_parse_u64(optarg, 1, CLK_MAX_ITERS, &o->iters))
+			if (mg_parse_u64(arg, 1, CLK_MAX_ITERS, &o->iters))
 				return mg_err(MG_EXIT_USAGE, "clocks: invalid iterations '%s' "
-					      "(1 to %d)", optarg, CLK_MAX_ITERS);
+					      "(1 to %d)", arg, CLK_MAX_ITERS);
 			break;
 		case 'C':
-			if (mg_parse_u64(optarg, 0, INT_MAX, &v))
+			if (mg_parse_u64(arg, 0, INT_MAX, &v))
 				return mg_err(MG_EXIT_USAGE, "clocks: invalid CPU '%s' "
-					      "(an online CPU number)", optarg);
+					      "(an online CPU number)", arg);
 			if (!cpu_online((int)v, list, sizeof(list)))
 				return mg_err(MG_EXIT_USAGE, "clocks: CPU %s is not online "
-					      "(online: %s)", optarg, list);
+					      "(online: %s)", arg, list);
 			o->cpu = (int)v;
 			break;
-		case 'h': exit(usage(stdout, MG_EXIT_OK));
-		default:
-			if (!mg_opt_common(c, optarg))
-				return mg_bad_option("clocks", c, argv);
 		}
 	}
-	if (optind < argc)
-		return mg_err(MG_EXIT_USAGE, "clocks: unexpected argument '%s'", argv[optind]);
-	return MG_EXIT_OK;
+	if (c < 0)
+		return -c;
+	return mg_opt_no_operands(&p);
 }
 
 /*

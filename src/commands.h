@@ -3,6 +3,8 @@
 #ifndef MG_COMMANDS_H
 #define MG_COMMANDS_H
 
+#include "optab.h"
+
 int cmd_probe(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_stress(int argc, char **argv);
@@ -16,5 +18,9 @@ int cmd_top(int argc, char **argv);
 int cmd_clocks(int argc, char **argv);
 /* `mgtrace` alone: stat --per-cpu around a short stress run. */
 int cmd_default(const char *self);
+
+/* Each command's option table (optab.h): its getopt, usage and `help --options`. */
+extern const struct mg_cmd_opts probe_cmdopts, stat_cmdopts, stress_cmdopts, check_cmdopts,
+	trace_cmdopts, top_cmdopts, clocks_cmdopts;
 
 #endif

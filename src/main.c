@@ -14,6 +14,7 @@
 #include "backend.h"
 #include "commands.h"
 #include "opts.h"
+#include "optab.h"
 #include "util.h"
 
 #ifndef MGTRACE_VERSION
@@ -24,27 +25,28 @@ struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);	/* argv[0] is the command name */
 	const char *help;			/* one line for `mgtrace help` */
+	const struct mg_cmd_opts *opts;		/* its option table (optab.h), or NULL */
 };
 
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
 static const struct cmd cmds[] = {
-	{ "probe", cmd_probe, "what this kernel offers: multigrain API, tracepoints, counters, backends" },
-	{ "stat", cmd_stat, "count floor swaps, fine-grained stamps and ctime updates, per CPU" },
-	{ "trace", cmd_trace, "stream floor swaps, ctime swaps/skips, stat queries and ctime sets" },
+	{ "probe", cmd_probe, "what this kernel offers: multigrain API, tracepoints, counters, backends", &probe_cmdopts },
+	{ "stat", cmd_stat, "count floor swaps, fine-grained stamps and ctime updates, per CPU", &stat_cmdopts },
+	{ "trace", cmd_trace, "stream floor swaps, ctime swaps/skips, stat queries and ctime sets", &trace_cmdopts },
 	{ "check", cmd_check, "verify the invariants: no ctime regression, change visibility,\n"
-	  "           ordering, the floor; floor gates (exit 0 pass, 1 fail, 4 inconclusive)" },
+	  "           ordering, the floor; floor gates (exit 0 pass, 1 fail, 4 inconclusive)", &check_cmdopts },
 	{ "top", cmd_top, "which processes, comms, files or cgroups cause floor swaps, fine stamps,\n"
-	  "           ctime swaps and stat queries, refreshed every interval" },
-	{ "stress", cmd_stress, "built-in workload: threads writing and stat()ing files" },
-	{ "clocks", cmd_clocks, "cost of clock_gettime() per clock, and whether it is vDSO or a system call" },
-	{ "help", cmd_help, "this text; `mgtrace help COMMAND` for a command's options" },
-	{ "version", cmd_version, "print the version" },
+	  "           ctime swaps and stat queries, refreshed every interval", &top_cmdopts },
+	{ "stress", cmd_stress, "built-in workload: threads writing and stat()ing files", &stress_cmdopts },
+	{ "clocks", cmd_clocks, "cost of clock_gettime() per clock, and whether it is vDSO or a system call", &clocks_cmdopts },
+	{ "help", cmd_help, "this text; `mgtrace help COMMAND` for a command's options", NULL },
+	{ "version", cmd_version, "print the version", NULL },
 };
 #define NR_CMDS (sizeof(cmds) / sizeof(cmds[0]))
 
-static int usage(FILE *f, int code)
+static void main_usage(FILE *f)
 {
 	size_t i;
 
@@ -58,12 +60,24 @@ static int usage(FILE *f, int code)
 		"Commands (a unique prefix is enough):\n");
 	for (i = 0; i < NR_CMDS; i++)
 		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].help);
-	fprintf(f, "\nWithout a command, mgtrace runs `stat` around a 3 s `stress` run.\n"
-		"Exit codes: 0 ok (stat, trace, top -- COMMAND: COMMAND's status), 1 failure (check:\n"
-		"violation), 2 usage (also a path that does not exist, -p of no process), 3 environment\n"
-		"unsupported (neither root nor CAP_BPF+CAP_PERFMON, no BTF, no multigrain timestamps, a path the\n"
-		"machine refuses), 4 check inconclusive, 5 output not written (-o, stdout, --junit,\n"
-		"--prometheus), 126/127 COMMAND cannot be executed / was not found (one line, no report).\n");
+	fprintf(f, "\nWithout a command, mgtrace runs `stat` around a 3 s `stress` run.\n");
+	mg_opt_exit_codes(f, NULL);
+}
+
+static const struct mg_opt main_opts[] = {
+	MG_OPTS_COMMON("JSON lines instead of text", "results to FILE", "more detail"),
+	{ .val = 'V', .lname = "version", .help = "print the version" },
+	{ 0 }
+};
+
+/* mgtrace's own options, before the command's name */
+static const struct mg_cmd_opts main_cmdopts = {
+	.name = "mgtrace", .opts = main_opts, .command = true, .usage_fn = main_usage,
+};
+
+static int usage(FILE *f, int code)
+{
+	main_usage(f);
 	return code;
 }
 
@@ -97,12 +111,33 @@ static int unknown(const char *s, bool ambiguous)
 		      ambiguous ? "ambiguous" : "unknown", s);
 }
 
-/* `mgtrace help [COMMAND]`: COMMAND's --help, or the command list. */
+/*
+ * `mgtrace help [COMMAND]`: COMMAND's --help, or the command list. `mgtrace help
+ * --options [COMMAND]`: the option table (optab.h mg_opt_dump()) of COMMAND (a
+ * unique prefix: its full name first), or mgtrace's own; what the bash completion
+ * reads.
+ */
 static int cmd_help(int argc, char **argv)
 {
 	const struct cmd *c;
 	bool amb;
 
+	if (argc >= 2 && !strcmp(argv[1], "--options")) {
+		if (argc > 3)
+			return mg_err(MG_EXIT_USAGE, "help: --options takes one COMMAND");
+		if (argc < 3) {
+			mg_opt_dump(&main_cmdopts, stdout);
+			return MG_EXIT_OK;
+		}
+		if (!(c = cmd_select(argv[2], &amb)))
+			return unknown(argv[2], amb);
+		if (!c->opts) {
+			printf("command\t%s\n", c->name);
+			return MG_EXIT_OK;
+		}
+		mg_opt_dump(c->opts, stdout);
+		return MG_EXIT_OK;
+	}
 	if (argc < 2 || !strcmp(argv[1], "help"))
 		return usage(stdout, MG_EXIT_OK);
 	c = cmd_select(argv[1], &amb);
@@ -137,8 +172,8 @@ int main(int argc, char **argv)
 	const struct cmd *c;
 	bool amb;
 
-	static const struct option lo[] = { MG_OPT_COMMON_LONG, { "help", no_argument, 0, 'h' },
-		{ "version", no_argument, 0, 'V' }, { 0 } };
+	struct mg_opt_parser p;
+	const char *arg;
 	int o;
 
 	/*
@@ -155,17 +190,12 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	mg_libbpf_setup();
 	/* the shared options may come before the command, as bpftool's global ones */
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, "+:" MG_OPT_COMMON_SHORT "hV", lo, NULL)) != -1) {
-		if (mg_opt_common(o, optarg))
-			continue;
-		if (o == 'h')
-			return usage(stdout, MG_EXIT_OK);
+	mg_opt_begin(&p, &main_cmdopts, argc, argv);
+	while ((o = mg_opt_next(&p, &arg)) > 0)
 		if (o == 'V')
 			return cmd_version(0, NULL);
-		return mg_err(MG_EXIT_USAGE, "%s '%s' (try 'mgtrace --help')", o == ':' ?
-			      "option needs a value" : "unrecognized option", argv[optind - 1]);
-	}
+	if (o < 0)
+		return -o;
 	argc -= optind - 1;
 	argv += optind - 1;
 	if (argc < 2)

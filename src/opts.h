@@ -2,9 +2,10 @@
 /*
  * opts.h - options shared by the commands, each with one parser and one error
  * message. --json, -o FILE and -v are global, as bpftool's json_output: every
- * command's getopt table includes MG_OPT_COMMON_LONG/_SHORT and hands those
- * letters to mg_opt_common(); main() takes them before the command name too
- * (`mgtrace -j probe`). --backend and --ringbuf-size are parsed here as well.
+ * command's option table (optab.h) has MG_OPTS_COMMON, whose letters
+ * mg_opt_next() hands to mg_opt_common(); main() takes them before the command
+ * name too (`mgtrace -j probe`). --backend and --ringbuf-size are parsed here as
+ * well.
  */
 #ifndef MG_OPTS_H
 #define MG_OPTS_H
@@ -26,12 +27,6 @@ extern const char *mg_output_path;
  * stdout. Diagnostics and errors always go to stderr.
  */
 extern FILE *mg_out;
-
-/* The shared letters and long options, for each command's getopt_long() tables. */
-#define MG_OPT_COMMON_SHORT "jo:v"
-#define MG_OPT_COMMON_LONG \
-	{ "json", no_argument, 0, 'j' }, { "output", required_argument, 0, 'o' }, \
-	{ "verbose", no_argument, 0, 'v' }
 
 /* Take c (a getopt return) if it is a shared option. Returns true when taken. */
 bool mg_opt_common(int c, const char *arg);

@@ -19,68 +19,11 @@
 #include "commands.h"
 #include "counters.h"
 #include "opts.h"
+#include "optab.h"
 #include "prom.h"
 #include "stat_int.h"
 #include "util.h"
 #include "vocab.h"
-
-static int usage(FILE *f, int code)
-{
-	fprintf(f,
-		"Usage: mgtrace stat [-a | -p PID | --tree] [-A] [-I MS | -i SECONDS] [-c COUNT] [--rate]\n"
-		"                    [-x SEP] [-e EVENTS] [-b auto|kernel|fentry|kprobe|tracepoint]\n"
-		"                    [-H] [-L] [-j] [-o FILE] [-v] [--prometheus FILE]\n"
-		"                    [-- COMMAND [ARGS...]]\n"
-		"Count multigrain timestamp events until interrupted (SIGINT/SIGTERM/SIGHUP), for COUNT\n"
-		"intervals, or for the lifetime of COMMAND (then exit with its status).\n"
-		"By default ctime_updates, ctime_swaps, fine_stamps and floor_swaps come from the\n"
-		"kernel's own per-CPU counters, with no program on the write or stat path; the\n"
-		"counters that exist only as tracepoint events are opt-in with -e.\n"
-		"Scope: system-wide by default, with COMMAND too (the floor is global and so are the\n"
-		"kernel's counters; COMMAND only sets the window).\n"
-		"  -a, --all-cpus       system-wide (the default)\n"
-		"  -p, --pid PID        only PID and its descendants: their tracepoint (and function-\n"
-		"                       probe) events, filtered by tgid in BPF; no kernel counters\n"
-		"      --tree           with COMMAND: only COMMAND and its descendants, as -p\n"
-		"  -A, --per-cpu        per-CPU table (online CPUs) in the summary and every interval\n"
-		"  -I, --interval-ms MS print a row every MS milliseconds (10..86400000), as perf's -I\n"
-		"  -i, --interval S     the same in seconds (0.01..86400)\n"
-		"  -c, --count N        stop after N intervals (default interval 1 s); with COMMAND\n"
-		"                       still running, mgtrace ends it (SIGTERM) and exits 0\n"
-		"      --interval-count N  the same as -c (perf's name)\n"
-		"      --rate           interval values per second instead of counts\n"
-		"  -x, --field-separator SEP  fields separated by SEP, no padding (as perf stat -x)\n"
-		"  -e, --events LIST    also count these events (comma-separated): stat\n"
-		"                       (timestamp:fill_mg_cmtime; counter stat_queries), ctime_skip\n"
-		"                       (timestamp:ctime_xchg_skip; ctime_skips), ctime_set\n"
-		"                       (timestamp:inode_set_ctime_to_ts; ctime_sets), all, or\n"
-		"                       tracepoints as perf names them, with globs: timestamp:*\n"
-		"  -b, --backend B      auto (default): the kernel's per-CPU counters where\n"
-		"                       readable, else fentry, kprobe, then tracepoints only;\n"
-		"                       kernel: those counters or fail; fentry, kprobe,\n"
-		"                       tracepoint: count with probes, every event counter on\n"
-		"  -H, --hot            also count current_time and ktime_get_coarse_real_ts64_mg\n"
-		"                       (they run on every write; function-probe backends only)\n"
-		"  -L, --latency        log2 histograms (ns) of the time spent in\n"
-		"                       ktime_get_real_ts64_mg and inode_set_ctime_current (function-\n"
-		"                       probe backends only; with -A, each CPU's histogram)\n"
-		"  -j, --json           one JSON object per line: each interval and the summary\n"
-		"  -o, --output FILE    results to FILE (default: stdout; stderr with COMMAND, as perf)\n"
-		"  -v, --verbose        also the rows not counted, refused backends, source notes\n"
-		"      --prometheus FILE\n"
-		"                       also write the counters, cumulative since start, in the\n"
-		"                       Prometheus text format to FILE (atomically: a temporary\n"
-		"                       file in its directory renamed over it), at start, every\n"
-		"                       interval and at the end; for node_exporter's textfile\n"
-		"                       collector\n"
-		"Exit codes: 0 ok (or COMMAND's status; 0 when COUNT intervals ended COMMAND),\n"
-		"1 runtime failure, 2 usage (also -p of no process, a path that does not exist),\n"
-		"3 environment unsupported (also a path the machine refuses), 5 output not written\n"
-		"(-o, stdout, --prometheus; the run ends at the first failed write; silent for a\n"
-		"reader that went away, as | head); 127/126: COMMAND cannot be run (nothing is\n"
-		"reported).\n");
-	return code;
-}
 
 /*
  * -e LIST (vocab.h mg_events_parse) into *mask: 1 << enum mg_tp of each opt-in
@@ -112,77 +55,131 @@ static int parse_events(const char *list, unsigned int *mask)
 
 static char prom_path[PATH_MAX];	/* --prometheus FILE, a symlink resolved */
 
+/* -e's words: the opt-in tracepoints' kinds (vocab.h) */
+static const char *stat_event_words(void)
+{
+	unsigned int i, opt_in = 0;
+
+	for (i = 0; i < MG_EV_NR_KINDS; i++)
+		if (mg_tp_opt_in(mg_tp_of_kind(i)))
+			opt_in |= 1u << i;
+	return mg_events_names(opt_in);
+}
+
+enum { O_RATE = MG_OPTID_FIRST_CMD, O_PROM };
+
+static const struct mg_opt stat_opts[] = {
+	MG_OPTS_SCOPE("all-cpus", "system-wide (the default)",
+		      "only PID and its descendants: their tracepoint (and function-\n"
+		      "probe) events, filtered by tgid in BPF; no kernel counters"),
+	MG_OPT_SCOPE_TREE("with COMMAND: only COMMAND and its descendants, as -p"),
+	{ .val = 'A', .lname = "per-cpu",
+	  .help = "per-CPU table (online CPUs) in the summary and every interval" },
+	MG_OPTS_INTERVAL("print a row", "",
+			 "stop after N intervals (default interval 1 s); with COMMAND\n"
+			 "still running, mgtrace ends it (SIGTERM) and exits 0"),
+	{ .val = O_RATE, .lname = "rate", .help = "interval values per second instead of counts" },
+	{ .val = 'x', .lname = "field-separator", .arg = "SEP",
+	  .help = "fields separated by SEP, no padding (as perf stat -x)" },
+	{ .val = 'e', .lname = "events", .arg = "LIST",
+	  .help = "also count these events (comma-separated): stat\n"
+	  "(timestamp:fill_mg_cmtime; counter stat_queries), ctime_skip\n"
+	  "(timestamp:ctime_xchg_skip; ctime_skips), ctime_set\n"
+	  "(timestamp:inode_set_ctime_to_ts; ctime_sets), all, or\n"
+	  "tracepoints as perf names them, with globs: timestamp:*", .kind = MG_OV_LIST, .words_fn = stat_event_words },
+	MG_OPT_BACKEND("auto kernel fentry kprobe tracepoint",
+		       "auto (default): the kernel's per-CPU counters where\n"
+		       "readable, else fentry, kprobe, then tracepoints only;\n"
+		       "kernel: those counters or fail; fentry, kprobe,\n"
+		       "tracepoint: count with probes, every event counter on"),
+	{ .val = 'H', .lname = "hot",
+	  .help = "also count current_time and ktime_get_coarse_real_ts64_mg\n"
+	  "(they run on every write; function-probe backends only)" },
+	{ .val = 'L', .lname = "latency", .help = "log2 histograms (ns) of the time spent in\n"
+	  "ktime_get_real_ts64_mg and inode_set_ctime_current (function-\n"
+	  "probe backends only; with -A, each CPU's histogram)" },
+	MG_OPTS_COMMON("one JSON object per line: each interval and the summary",
+		       "results to FILE (default: stdout; stderr with COMMAND, as perf)",
+		       "also the rows not counted, refused backends, source notes"),
+	{ .val = O_PROM, .lname = "prometheus", .arg = "FILE",
+	  .help = "also write the counters, cumulative since start, in the\n"
+	  "Prometheus text format to FILE (atomically: a temporary\n"
+	  "file in its directory renamed over it), at start, every\n"
+	  "interval and at the end; for node_exporter's textfile\n"
+	  "collector", .kind = MG_OV_FILE },
+	{ 0 }
+};
+
+const struct mg_cmd_opts stat_cmdopts = {
+	.name = "stat",
+	.synopsis = "[-a | -p PID | --tree] [-A] [-I MS | -i SECONDS] [-c COUNT] [--rate]\n"
+		    "[-x SEP] [-e EVENTS] [-b auto|kernel|fentry|kprobe|tracepoint]\n"
+		    "[-H] [-L] [-j] [-o FILE] [-v] [--prometheus FILE]\n"
+		    "[-- COMMAND [ARGS...]]",
+	.about = "Count multigrain timestamp events until interrupted (SIGINT/SIGTERM/SIGHUP), for COUNT\n"
+		 "intervals, or for the lifetime of COMMAND (then exit with its status).\n"
+		 "By default ctime_updates, ctime_swaps, fine_stamps and floor_swaps come from the\n"
+		 "kernel's own per-CPU counters, with no program on the write or stat path; the\n"
+		 "counters that exist only as tracepoint events are opt-in with -e.\n"
+		 "Scope: system-wide by default, with COMMAND too (the floor is global and so are the\n"
+		 "kernel's counters; COMMAND only sets the window).\n",
+	.opts = stat_opts,
+	.exit_note = "stat: 0 also when COUNT intervals ended COMMAND.\n",
+	.command = true,
+};
+
 static int parse_opts(struct stat_opts *o, int argc, char **argv)
 {
-	int cmd_err, e;
-	enum { O_TREE = 256, O_RATE, O_ICOUNT, O_PROM };
-	static const struct option lo[] = {
-		{ "interval", required_argument, 0, 'i' }, { "interval-ms", required_argument, 0, 'I' },
-		{ "count", required_argument, 0, 'c' }, { "interval-count", required_argument, 0, O_ICOUNT },
-		{ "per-cpu", no_argument, 0, 'A' }, { "pid", required_argument, 0, 'p' },
-		{ "all-cpus", no_argument, 0, 'a' }, { "tree", no_argument, 0, O_TREE },
-		{ "rate", no_argument, 0, O_RATE }, { "field-separator", required_argument, 0, 'x' },
-		MG_OPT_COMMON_LONG, { "backend", required_argument, 0, 'b' },
-		{ "hot", no_argument, 0, 'H' }, { "latency", no_argument, 0, 'L' },
-		{ "help", no_argument, 0, 'h' }, { "events", required_argument, 0, 'e' },
-		{ "prometheus", required_argument, 0, O_PROM }, { 0 } };
-	int c, ival_opt = 0;
+	struct mg_opt_parser p;
+	const char *arg;
+	int c, e, ival_opt = 0;
 
-	optind = 1;
-	opterr = 0;
-	/* '+': stop at the first non-option, which starts COMMAND. */
-	while ((c = getopt_long(argc, argv, "+:i:I:c:Ap:ax:b:HLhe:" MG_OPT_COMMON_SHORT, lo,
-				NULL)) != -1) {
+	mg_opt_begin(&p, &stat_cmdopts, argc, argv);
+	while ((c = mg_opt_next(&p, &arg)) > 0) {
+		if ((e = mg_opt_scope("stat", c, arg, &o->pid, &o->all, &o->tree)) < 0)
+			return -e;
+		if (e)
+			continue;
 		switch (c) {
 		case 'i':
 		case 'I':
-			if (mg_opt_interval("stat", c, optarg, &o->interval, &ival_opt, NULL))
+			if (mg_opt_interval("stat", c, arg, &o->interval, &ival_opt, NULL))
 				return MG_EXIT_USAGE;
 			break;
 		case 'c':
-		case O_ICOUNT:
-			if (mg_opt_interval("stat", 'c', optarg, NULL, NULL, &o->count))
+		case MG_OPTID_ICOUNT:
+			if (mg_opt_interval("stat", 'c', arg, NULL, NULL, &o->count))
 				return MG_EXIT_USAGE;
 			break;
-		case 'p':
-			if (mg_parse_u64(optarg, 1, 4194304, &o->pid))
-				return mg_err(MG_EXIT_USAGE, "stat: invalid pid '%s'", optarg);
-			if (mg_check_pid("stat", o->pid))
-				return MG_EXIT_USAGE;
-			break;
-		case 'a': o->all = true; break;
-		case O_TREE: o->tree = true; break;
 		case 'A': o->per_cpu = true; break;
 		case O_RATE: o->rate = true; break;
 		case O_PROM:
-			if ((e = mg_prom_check_path(optarg, prom_path, sizeof(prom_path))))
+			if ((e = mg_prom_check_path(arg, prom_path, sizeof(prom_path))))
 				return e;
 			o->prom = prom_path;
 			break;
 		case 'x':
-			if (!*optarg || strchr(optarg, '\n'))
-				return mg_err(MG_EXIT_USAGE, "stat: invalid field separator '%s'", optarg);
-			o->sep = optarg;
+			if (!*arg || strchr(arg, '\n'))
+				return mg_err(MG_EXIT_USAGE, "stat: invalid field separator '%s'", arg);
+			o->sep = arg;
 			break;
 		case 'b':
 			/* "kernel" is stat's own: the other commands need their probes */
-			if (mg_opt_backend("stat", optarg, MG_OPT_BE_TRACEPOINT | MG_OPT_BE_KERNEL,
+			if (mg_opt_backend("stat", arg, MG_OPT_BE_TRACEPOINT | MG_OPT_BE_KERNEL,
 					   &o->backend))
 				return MG_EXIT_USAGE;
 			o->backend_given = o->backend != MG_BE_AUTO && o->backend != MG_BE_KERNEL;
 			break;
 		case 'e':
-			if (parse_events(optarg, &o->events))
+			if (parse_events(arg, &o->events))
 				return MG_EXIT_USAGE;
 			break;
 		case 'H': o->hot = true; break;
 		case 'L': o->latency = true; break;
-		case 'h': exit(usage(stdout, MG_EXIT_OK));
-		default:
-			if (!mg_opt_common(c, optarg))
-				return mg_bad_option("stat", c, argv);
 		}
 	}
+	if (c < 0)
+		return -c;
 	if (o->count && !o->interval)
 		o->interval = 1;
 	if (o->hot && o->backend == MG_BE_TRACEPOINT)
@@ -191,13 +188,9 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 	if (o->latency && o->backend == MG_BE_TRACEPOINT)
 		return mg_err(MG_EXIT_USAGE, "stat: --latency needs a function-probe backend "
 			      "(fentry or kprobe), not tracepoint");
-	if ((cmd_err = mg_opt_command("stat", argc, argv, &o->argv)))
-		return cmd_err;
-	if ((o->pid != 0) + o->tree + o->all > 1)
-		return mg_err(MG_EXIT_USAGE, "stat: -a (system-wide), -p PID and --tree exclude "
-			      "each other");
-	if (o->tree && !o->argv)
-		return mg_err(MG_EXIT_USAGE, "stat: --tree needs COMMAND");
+	if ((e = mg_opt_command("stat", argc, argv, &o->argv)) ||
+	    (e = mg_opt_scope_check("stat", o->pid, o->all, &o->tree, o->argv != NULL)))
+		return e;
 	if ((o->pid || o->tree) && o->backend == MG_BE_KERNEL)
 		return mg_err(MG_EXIT_USAGE, "stat: process scope (-p, --tree) counts events in BPF; "
 			      "backend kernel has only the kernel's global counters");

@@ -25,112 +25,134 @@
 #include "commands.h"
 #include "escape.h"
 #include "opts.h"
+#include "optab.h"
 #include "report.h"
 #include "util.h"
 #include "workload.h"
 
-static int usage(FILE *f, int code)
+static const struct mg_opt stress_opts[] = {
+	{ .val = 't', .lname = "threads", .arg = "N",
+	  .help = "worker threads, 1..1024 (default: online CPUs)" },
+	{ .val = 'f', .lname = "files", .arg = "M",
+	  .help = "files per thread, 1..256 (default 4)" },
+	{ .val = 'd', .lname = "duration", .arg = "S",
+	  .help = "run for S seconds, up to 86400 (default 3)" },
+	{ .val = 'n', .lname = "ops", .arg = "N",
+	  .help = "stop each thread after N write+stat pairs instead" },
+	{ .val = 'D', .lname = "dir", .arg = "PATH",
+	  .help = "work in a fresh directory under PATH (default: a tmpfs\n"
+	  "mounted on a fresh directory under /tmp, else /tmp)", .kind = MG_OV_DIR },
+	{ .val = 'S', .lname = "no-stat",
+	  .help = "write only, no fstat(): every ctime update takes the coarse\n"
+	  "path (no fine-grained stamps); --ops then counts writes" },
+	{ .val = 's', .lname = "shared",
+	  .help = "every thread writes and stats the same M files (one thread's\n"
+	  "stat races with another's write on one inode)" },
+	{ .val = 'R', .lname = "race",
+	  .help = "the chmod-against-fstat race: all threads share one file;\n"
+	  "even threads fchmod it (0600/0644 in turn), odd threads\n"
+	  "fstat it (needs 2 threads or more); --ops counts each\n"
+	  "thread's calls" },
+	MG_OPTS_COMMON("the result as one JSON object (docs/json.md)",
+		       "the result to FILE instead of stdout", NULL),
+	{ 0 }
+};
+
+const struct mg_cmd_opts stress_cmdopts = {
+	.name = "stress",
+	.synopsis = "[--threads N] [--files M] [--duration SECONDS | --ops N] [--dir PATH]\n"
+		    "[--no-stat] [--shared | --race] [--json] [-o FILE]",
+	.about = "Write and stat files from N threads (one per CPU by default) so that fine-grained\n"
+		 "timestamps and floor swaps happen on every CPU; print write+stat operations per second.\n",
+	.opts = stress_opts,
+};
+
+/* stress's options (a run's parameters) */
+struct stress_opts {
+	struct mg_wl_opts wl;
+	double duration;
+	bool no_stat, race;
+};
+
+/* Parse into so (defaults first). Returns 0, or MG_EXIT_USAGE with one line printed. */
+static int stress_parse_opts(struct stress_opts *so, int argc, char **argv)
 {
-	fprintf(f,
-		"Usage: mgtrace stress [--threads N] [--files M] [--duration SECONDS | --ops N] [--dir PATH]\n"
-		"                      [--no-stat] [--shared | --race] [--json] [-o FILE]\n"
-		"Write and stat files from N threads (one per CPU by default) so that fine-grained\n"
-		"timestamps and floor swaps happen on every CPU; print write+stat operations per second.\n"
-		"  -t, --threads N      worker threads, 1..1024 (default: online CPUs)\n"
-		"  -f, --files M        files per thread, 1..256 (default 4)\n"
-		"  -d, --duration S     run for S seconds, up to 86400 (default 3)\n"
-		"  -n, --ops N          stop each thread after N write+stat pairs instead\n"
-		"  -D, --dir PATH       work in a fresh directory under PATH (default: a tmpfs\n"
-		"                       mounted on a fresh directory under /tmp, else /tmp)\n"
-		"  -S, --no-stat        write only, no fstat(): every ctime update takes the coarse\n"
-		"                       path (no fine-grained stamps); --ops then counts writes\n"
-		"  -s, --shared         every thread writes and stats the same M files (one thread's\n"
-		"                       stat races with another's write on one inode)\n"
-		"  -R, --race           the chmod-against-fstat race: all threads share one file;\n"
-		"                       even threads fchmod it (0600/0644 in turn), odd threads\n"
-		"                       fstat it (needs 2 threads or more); --ops counts each\n"
-		"                       thread's calls\n"
-		"  -j, --json           the result as one JSON object (docs/json.md)\n"
-		"  -o, --output FILE    the result to FILE instead of stdout\n"
-		"Exit codes: 0 ok, 1 runtime failure, 2 usage (also: --dir does not exist),\n"
-		"3 environment (--dir or -o refused: permission denied, read-only), 5 output not\n"
-		"written.\n");
-	return code;
+	struct mg_wl_opts *o = &so->wl;
+	bool duration_given = false;
+	struct mg_opt_parser p;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *arg;
+	int c;
+
+	so->duration = 3;
+	o->files = 4;
+	o->prefix = "mgtrace-stress";
+	o->threads = ncpu > 0 ? (uint64_t)ncpu : 1;
+	mg_opt_begin(&p, &stress_cmdopts, argc, argv);
+	while ((c = mg_opt_next(&p, &arg)) > 0) {
+		int e = 0;
+
+		switch (c) {
+		case 't': e = mg_parse_u64(arg, 1, 1024, &o->threads); break;
+		case 'f': e = mg_parse_u64(arg, 1, MG_WL_MAX_FILES, &o->files); break;
+		case 'd': e = mg_parse_seconds(arg, 86400, &so->duration); duration_given = true; break;
+		case 'n': e = mg_parse_u64(arg, 1, UINT64_MAX, &o->iterations); break;
+		case 'D': o->parent = arg; break;
+		case 'S': so->no_stat = true; break;
+		case 's': o->shared = true; break;
+		case 'R': so->race = true; break;
+		}
+		if (e)
+			return mg_err(MG_EXIT_USAGE, "stress: invalid value '%s' for --%s", arg,
+				      c == 't' ? "threads" : c == 'f' ? "files" :
+				      c == 'd' ? "duration" : "ops");
+	}
+	if (c < 0)
+		return -c;
+	if ((c = mg_opt_no_operands(&p)))
+		return c;
+	if (duration_given && o->iterations)
+		return mg_err(MG_EXIT_USAGE, "stress: --duration and --ops exclude each other");
+	if (so->no_stat && so->race)
+		return mg_err(MG_EXIT_USAGE, "stress: --no-stat and --race exclude each other");
+	if (so->race && o->threads < 2)
+		return mg_err(MG_EXIT_USAGE, "stress: --race needs 2 threads or more");
+	return 0;
 }
 
 int cmd_stress(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "threads", required_argument, 0, 't' }, { "files", required_argument, 0, 'f' },
-		{ "duration", required_argument, 0, 'd' }, { "ops", required_argument, 0, 'n' },
-		{ "dir", required_argument, 0, 'D' }, { "no-stat", no_argument, 0, 'S' },
-		{ "shared", no_argument, 0, 's' },
-		{ "race", no_argument, 0, 'R' }, MG_OPT_COMMON_LONG,
-		{ "help", no_argument, 0, 'h' }, { 0 } };
-	struct mg_wl_opts o = { .files = 4, .prefix = "mgtrace-stress" };
+	struct stress_opts so = { 0 };
+	struct mg_wl_opts *op = &so.wl;
 	struct mg_wl_step steps[2];
 	const char *fs, *mode;
 	struct mg_workload wl;
-	double duration = 3, secs;
-	bool duration_given = false, no_stat = false, race = false;
+	double secs;
 	uint64_t total, t0;
 	char why[300];
 	sigset_t sigs;
-	int c, err, sig;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int err, sig;
 
-	o.threads = ncpu > 0 ? (uint64_t)ncpu : 1;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:f:d:n:D:SsRh" MG_OPT_COMMON_SHORT, lo, NULL)) != -1) {
-		int e = 0;
-
-		switch (c) {
-		case 't': e = mg_parse_u64(optarg, 1, 1024, &o.threads); break;
-		case 'f': e = mg_parse_u64(optarg, 1, MG_WL_MAX_FILES, &o.files); break;
-		case 'd': e = mg_parse_seconds(optarg, 86400, &duration); duration_given = true; break;
-		case 'n': e = mg_parse_u64(optarg, 1, UINT64_MAX, &o.iterations); break;
-		case 'D': o.parent = optarg; break;
-		case 'S': no_stat = true; break;
-		case 's': o.shared = true; break;
-		case 'R': race = true; break;
-		case 'h': return usage(stdout, MG_EXIT_OK);
-		default:
-			if (!mg_opt_common(c, optarg))
-				return mg_bad_option("stress", c, argv);
-		}
-		if (e)
-			return mg_err(MG_EXIT_USAGE, "stress: invalid value '%s' for --%s", optarg,
-				      c == 't' ? "threads" : c == 'f' ? "files" :
-				      c == 'd' ? "duration" : "ops");
-	}
-	if (optind < argc)
-		return mg_err(MG_EXIT_USAGE, "stress: unexpected argument '%s'", argv[optind]);
-	if (duration_given && o.iterations)
-		return mg_err(MG_EXIT_USAGE, "stress: --duration and --ops exclude each other");
+	if ((err = stress_parse_opts(&so, argc, argv)))
+		return err;
 	if ((err = mg_out_open("stress", false)))
 		return err;
-
 	/*
 	 * One iteration: write+stat of one file (write only with --no-stat); the
 	 * thread takes its files in turn, so --ops counts write+stat pairs.
 	 */
-	o.steps = steps;
-	o.nsteps = no_stat ? 1 : 2;
+	op->steps = steps;
+	op->nsteps = so.no_stat ? 1 : 2;
 	steps[0] = (struct mg_wl_step){ MG_WL_WRITE, 0 };
 	steps[1] = (struct mg_wl_step){ MG_WL_STAT, 0 };
-	o.rotate_files = true;
-	if (no_stat && race)
-		return mg_err(MG_EXIT_USAGE, "stress: --no-stat and --race exclude each other");
-	if (race && o.threads < 2)
-		return mg_err(MG_EXIT_USAGE, "stress: --race needs 2 threads or more");
-	if (race) {
+	op->rotate_files = true;
+	if (so.race) {
 		/* one file, shared: chmod from even threads, fstat from odd ones */
-		o.nsteps = 1;
+		op->nsteps = 1;
 		steps[0] = (struct mg_wl_step){ MG_WL_RACE, 0 };
-		o.files = 1;
-		o.rotate_files = false;
-		o.shared = true;
+		op->files = 1;
+		op->rotate_files = false;
+		op->shared = true;
 	}
 
 	/* Block SIGINT/SIGTERM before the threads exist, so sigtimedwait() below gets them. */
@@ -138,9 +160,9 @@ int cmd_stress(int argc, char **argv)
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
-	if ((err = mg_wl_start(&wl, &o, why, sizeof(why))))
+	if ((err = mg_wl_start(&wl, op, why, sizeof(why))))
 		return mg_err(err == -ENOMEM || err == -EAGAIN ? MG_EXIT_FAIL :
-			      o.parent ? mg_path_exit(-err) : MG_EXIT_ENV, "stress: %s", why);
+			      op->parent ? mg_path_exit(-err) : MG_EXIT_ENV, "stress: %s", why);
 	/*
 	 * Wait for the duration (or, with --ops, for the threads to finish); SIGINT and
 	 * SIGTERM end the run early either way. The rate does not depend on this
@@ -149,12 +171,12 @@ int cmd_stress(int argc, char **argv)
 	fs = mg_fs_name(wl.dir);
 	t0 = mg_now_ns();
 	while (mg_wl_running(&wl)) {
-		uint64_t now = mg_now_ns(), end = t0 + (uint64_t)(duration * 1e9), left;
+		uint64_t now = mg_now_ns(), end = t0 + (uint64_t)(so.duration * 1e9), left;
 		struct timespec ts;
 
-		if (!o.iterations && now >= end)
+		if (!op->iterations && now >= end)
 			break;
-		left = o.iterations ? 10000000ull : end - now < 10000000ull ? end - now : 10000000ull;
+		left = op->iterations ? 10000000ull : end - now < 10000000ull ? end - now : 10000000ull;
 		ts.tv_sec = left / 1000000000ull;
 		ts.tv_nsec = left % 1000000000ull;
 		if ((sig = sigtimedwait(&sigs, NULL, &ts)) > 0) {
@@ -165,19 +187,19 @@ int cmd_stress(int argc, char **argv)
 	err = mg_wl_finish(&wl);
 	total = mg_wl_iterations(&wl);
 	secs = mg_wl_elapsed_ns(&wl) / 1e9;
-	mode = race ? "chmod|fstat" : no_stat ? "write" : "write+stat";
+	mode = so.race ? "chmod|fstat" : so.no_stat ? "write" : "write+stat";
 	if (mg_json_output) {
 		json_t *j = json_object();
 		struct utsname u;
 
 		uname(&u);
 		mg_json_put_header(j, "stress", u.release);
-		json_object_set_new(j, "threads", json_integer((json_int_t)o.threads));
-		json_object_set_new(j, "files", json_integer((json_int_t)o.files));
+		json_object_set_new(j, "threads", json_integer((json_int_t)op->threads));
+		json_object_set_new(j, "files", json_integer((json_int_t)op->files));
 		json_object_set_new(j, "dir", mg_json_cstr(wl.dir));
 		json_object_set_new(j, "fstype", mg_json_cstr(fs));
 		json_object_set_new(j, "ops", json_string(mode));
-		json_object_set_new(j, "shared", json_boolean(o.shared));
+		json_object_set_new(j, "shared", json_boolean(op->shared));
 		json_object_set_new(j, "iterations", json_integer((json_int_t)total));
 		json_object_set_new(j, "seconds", json_real(secs));
 		json_object_set_new(j, "ops_per_s", json_real(secs > 0 ? total / secs : 0));
@@ -185,9 +207,9 @@ int cmd_stress(int argc, char **argv)
 		json_decref(j);
 	} else {
 		fprintf(mg_out, "stress: %llu threads x %llu files on %s (%s): %llu %s ops in %.3f s = "
-			"%.0f ops/s%s\n", (unsigned long long)o.threads, (unsigned long long)o.files,
+			"%.0f ops/s%s\n", (unsigned long long)op->threads, (unsigned long long)op->files,
 			wl.dir, fs, (unsigned long long)total, mode, secs, secs > 0 ? total / secs : 0,
-			o.shared ? " (files shared by all threads)" : "");
+			op->shared ? " (files shared by all threads)" : "");
 	}
 	mg_wl_free(&wl);
 	if (err)

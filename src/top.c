@@ -23,51 +23,6 @@
 #include "top_int.h"
 #include "util.h"
 
-static int usage(FILE *f, int code)
-{
-	fprintf(f,
-		"Usage: mgtrace top [-a | -p PID | --tree] [-B pid|comm|file|cgroup] [-s KEY] [-r N] [-C]\n"
-		"                   [-I MS | -i SECONDS] [-c COUNT] [-b auto|fentry|kprobe|tracepoint]\n"
-		"                   [--max-entries N] [-j] [-o FILE] [-v] [-- COMMAND [ARGS...]]\n"
-		"Show, every interval (default 1 s), the processes (or comms, files, cgroups) that\n"
-		"cause multigrain work: fine-grained stamps and floor swaps (function-probe\n"
-		"backends), updates after a query (timestamp:ctime_ns_xchg with I_CTIME_QUERIED in\n"
-		"the old value: the proxy for fine stamps), ctime swaps, ctime skips and stat\n"
-		"queries. Counted in BPF hash maps, read once per interval. With COMMAND, top runs\n"
-		"until COMMAND exits and exits with its status.\n"
-		"Scope: system-wide by default, with COMMAND too (COMMAND only sets the window).\n"
-		"  -a, --all-cpus       system-wide (the default)\n"
-		"  -p, --pid PID        only PID and its descendants (tgid filter in BPF; forks\n"
-		"                       followed in BPF, running descendants read from /proc)\n"
-		"      --tree           with COMMAND: only COMMAND and its descendants, as -p\n"
-		"  -B, --by KEY         one row per pid (default), comm, file (dev:ino, name) or\n"
-		"                       cgroup (cgroup v2 path)\n"
-		"  -s, --sort KEY       floor_swaps, fine_stamps, floor_unknown, ctime_swaps,\n"
-		"                       queried_swaps, ctime_skips, stat_queries (default: floor_swaps\n"
-		"                       with function probes, else queried_swaps)\n"
-		"  -r, --rows N         text rows per table (default 20; JSON has every row)\n"
-		"  -C, --noclear        do not clear the screen between tables (only a terminal is)\n"
-		"  -I, --interval-ms MS a table every MS milliseconds (10..86400000), as perf's -I\n"
-		"  -i, --interval S     the same in seconds (0.01..86400; default 1)\n"
-		"  -c, --count N        stop after N tables; with COMMAND still running, mgtrace\n"
-		"                       ends it (SIGTERM) and exits 0\n"
-		"      --interval-count N  the same as -c (perf's name)\n"
-		"  -b, --backend B      auto (fentry, kprobe, then tracepoints), fentry, kprobe,\n"
-		"                       tracepoint\n"
-		"      --max-entries N  rows each BPF map holds (default %u); events of rows\n"
-		"                       that do not fit are counted as not attributed\n"
-		"  -j, --json           one JSON object per table (docs/json.md)\n"
-		"  -o, --output FILE    results to FILE (default: stdout; stderr with COMMAND, as perf)\n"
-		"  -v, --verbose        every column's source, and why a backend was refused\n"
-		"Exit codes: 0 ok (or COMMAND's status; 0 when COUNT tables ended COMMAND),\n"
-		"1 runtime failure, 2 usage (also -p of no process, a path that does not exist),\n"
-		"3 environment unsupported (also a path the machine refuses), 5 output not written\n"
-		"(the run ends at the first failed write; silent for a reader that went away, as\n"
-		"| head); 127/126: COMMAND cannot be run (nothing is reported).\n",
-		MG_TOP_ENTRIES_DEFAULT);
-	return code;
-}
-
 static int parse_name(const char *what, const char *s, const char *const *names, int n, int *out)
 {
 	for (int i = 0; i < n; i++)
@@ -84,83 +39,117 @@ static int parse_name(const char *what, const char *s, const char *const *names,
 		      "ctime_swaps, queried_swaps, ctime_skips, stat_queries, auto");
 }
 
+enum { O_MAX = MG_OPTID_FIRST_CMD };
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static const struct mg_opt top_opts[] = {
+	MG_OPTS_SCOPE("all-cpus", "system-wide (the default)",
+		      "only PID and its descendants (tgid filter in BPF; forks\n"
+		      "followed in BPF, running descendants read from /proc)"),
+	MG_OPT_SCOPE_TREE("with COMMAND: only COMMAND and its descendants, as -p"),
+	{ .val = 'B', .lname = "by", .arg = "KEY",
+	  .help = "one row per pid (default), comm, file (dev:ino, name) or\n"
+	  "cgroup (cgroup v2 path)", .kind = MG_OV_WORDS, .words = "pid comm file cgroup" },
+	{ .val = 's', .lname = "sort", .arg = "KEY",
+	  .help = "floor_swaps, fine_stamps, floor_unknown, ctime_swaps,\n"
+	  "queried_swaps, ctime_skips, stat_queries (default: floor_swaps\n"
+	  "with function probes, else queried_swaps)", .kind = MG_OV_WORDS, .words = "floor_swaps fine_stamps floor_unknown ctime_swaps queried_swaps ctime_skips stat_queries auto" },
+	{ .val = 'r', .lname = "rows", .arg = "N",
+	  .help = "text rows per table (default 20; JSON has every row)" },
+	{ .val = 'C', .lname = "noclear",
+	  .help = "do not clear the screen between tables (only a terminal is)" },
+	MG_OPTS_INTERVAL("a table", "; default 1",
+			 "stop after N tables; with COMMAND still running, mgtrace\n"
+			 "ends it (SIGTERM) and exits 0"),
+	MG_OPT_BACKEND("auto fentry kprobe tracepoint",
+		       "auto (fentry, kprobe, then tracepoints), fentry, kprobe,\n"
+		       "tracepoint"),
+	{ .val = O_MAX, .lname = "max-entries", .arg = "N",
+	  .help = "rows each BPF map holds (default " STR(MG_TOP_ENTRIES_DEFAULT)
+	  "); events of rows\nthat do not fit are counted as not attributed" },
+	MG_OPTS_COMMON("one JSON object per table (docs/json.md)",
+		       "results to FILE (default: stdout; stderr with COMMAND, as perf)",
+		       "every column's source, and why a backend was refused"),
+	{ 0 }
+};
+
+const struct mg_cmd_opts top_cmdopts = {
+	.name = "top",
+	.synopsis = "[-a | -p PID | --tree] [-B pid|comm|file|cgroup] [-s KEY] [-r N] [-C]\n"
+		    "[-I MS | -i SECONDS] [-c COUNT] [-b auto|fentry|kprobe|tracepoint]\n"
+		    "[--max-entries N] [-j] [-o FILE] [-v] [-- COMMAND [ARGS...]]",
+	.about = "Show, every interval (default 1 s), the processes (or comms, files, cgroups) that\n"
+		 "cause multigrain work: fine-grained stamps and floor swaps (function-probe\n"
+		 "backends), updates after a query (timestamp:ctime_ns_xchg with I_CTIME_QUERIED in\n"
+		 "the old value: the proxy for fine stamps), ctime swaps, ctime skips and stat\n"
+		 "queries. Counted in BPF hash maps, read once per interval. With COMMAND, top runs\n"
+		 "until COMMAND exits and exits with its status.\n"
+		 "Scope: system-wide by default, with COMMAND too (COMMAND only sets the window).\n",
+	.opts = top_opts,
+	.exit_note = "top: 0 also when COUNT tables ended COMMAND.\n",
+	.command = true,
+};
+
 int top_parse_opts(struct top_opts *o, int argc, char **argv)
 {
-	int cmd_err;
-	enum { O_MAX = 256, O_TREE, O_ICOUNT };
-	static const struct option lo[] = {
-		{ "pid", required_argument, 0, 'p' }, { "tree", no_argument, 0, O_TREE },
-		{ "all-cpus", no_argument, 0, 'a' }, { "by", required_argument, 0, 'B' },
-		{ "sort", required_argument, 0, 's' }, { "rows", required_argument, 0, 'r' },
-		{ "noclear", no_argument, 0, 'C' }, { "count", required_argument, 0, 'c' },
-		{ "interval-count", required_argument, 0, O_ICOUNT },
-		{ "interval", required_argument, 0, 'i' }, { "interval-ms", required_argument, 0, 'I' },
-		{ "backend", required_argument, 0, 'b' }, { "max-entries", required_argument, 0, O_MAX },
-		{ "help", no_argument, 0, 'h' }, MG_OPT_COMMON_LONG, { 0 } };
-	int c, v, ival_opt = 0;
+	struct mg_opt_parser p;
+	const char *arg;
+	int c, e, v, ival_opt = 0;
 
 	o->interval = 1;
 	o->rows = 20;
 	o->max_entries = MG_TOP_ENTRIES_DEFAULT;
 	o->sort = TOP_SORT_AUTO;
-	optind = 0;	/* 0: getopt starts afresh, also when called more than once (unit tests) */
-	opterr = 0;
-	/* '+': stop at the first non-option, which starts COMMAND. */
-	while ((c = getopt_long(argc, argv, "+:p:aB:s:r:Cc:i:I:b:h" MG_OPT_COMMON_SHORT, lo,
-				NULL)) != -1) {
+	mg_opt_begin(&p, &top_cmdopts, argc, argv);
+	while ((c = mg_opt_next(&p, &arg)) > 0) {
+		if ((e = mg_opt_scope("top", c, arg, &o->pid, &o->all, &o->tree)) < 0)
+			return -e;
+		if (e)
+			continue;
 		switch (c) {
-		case 'p':
-			if (mg_parse_u64(optarg, 1, 4194304, &o->pid))
-				return mg_err(MG_EXIT_USAGE, "top: invalid pid '%s'", optarg);
-			break;
-		case O_TREE: o->tree = true; break;
-		case 'a': o->all = true; break;
 		case 'B':
-			if (parse_name("by", optarg, top_by_names, MG_TOP_BY_NR, &v))
+			if (parse_name("by", arg, top_by_names, MG_TOP_BY_NR, &v))
 				return MG_EXIT_USAGE;
 			o->by = v;
 			break;
 		case 's':
-			if (parse_name("sort", optarg, top_counter_names, MG_TOP_NR, &o->sort))
+			if (parse_name("sort", arg, top_counter_names, MG_TOP_NR, &o->sort))
 				return MG_EXIT_USAGE;
 			break;
 		case 'r':
-			if (mg_parse_u64(optarg, 1, 100000, &o->rows))
-				return mg_err(MG_EXIT_USAGE, "top: invalid rows '%s' (1 to 100000)", optarg);
+			if (mg_parse_u64(arg, 1, 100000, &o->rows))
+				return mg_err(MG_EXIT_USAGE, "top: invalid rows '%s' (1 to 100000)", arg);
 			break;
 		case 'C': o->noclear = true; break;
 		case 'c':
-		case O_ICOUNT:
-			if (mg_opt_interval("top", 'c', optarg, NULL, NULL, &o->count))
+		case MG_OPTID_ICOUNT:
+			if (mg_opt_interval("top", 'c', arg, NULL, NULL, &o->count))
 				return MG_EXIT_USAGE;
 			break;
 		case 'i':
 		case 'I':
-			if (mg_opt_interval("top", c, optarg, &o->interval, &ival_opt, NULL))
+			if (mg_opt_interval("top", c, arg, &o->interval, &ival_opt, NULL))
 				return MG_EXIT_USAGE;
 			break;
 		case 'b':
-			if (mg_opt_backend("top", optarg, MG_OPT_BE_TRACEPOINT, &o->backend))
+			if (mg_opt_backend("top", arg, MG_OPT_BE_TRACEPOINT, &o->backend))
 				return MG_EXIT_USAGE;
 			break;
 		case O_MAX:
-			if (mg_parse_u64(optarg, 1, MG_TOP_ENTRIES_MAX, &o->max_entries))
+			if (mg_parse_u64(arg, 1, MG_TOP_ENTRIES_MAX, &o->max_entries))
 				return mg_err(MG_EXIT_USAGE, "top: invalid --max-entries '%s' (1 to %u)",
-					      optarg, MG_TOP_ENTRIES_MAX);
+					      arg, MG_TOP_ENTRIES_MAX);
 			break;
-		case 'h': exit(usage(stdout, MG_EXIT_OK));
-		default:
-			if (!mg_opt_common(c, optarg))
-				return mg_bad_option("top", c, argv);
 		}
 	}
+	if (c < 0)
+		return -c;
 	o->json = mg_json_output;
-	if ((cmd_err = mg_opt_command("top", argc, argv, &o->argv)))
-		return cmd_err;
-	if ((o->pid != 0) + o->tree + o->all > 1)
-		return mg_err(MG_EXIT_USAGE, "top: -a (system-wide), -p PID and --tree exclude each other");
-	if (o->tree && !o->argv)
-		return mg_err(MG_EXIT_USAGE, "top: --tree needs -- COMMAND");
+	if ((e = mg_opt_command("top", argc, argv, &o->argv)) ||
+	    (e = mg_opt_scope_check("top", o->pid, o->all, &o->tree, o->argv != NULL)))
+		return e;
 	return MG_EXIT_OK;
 }
 

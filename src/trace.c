@@ -39,45 +39,6 @@
 #include "vocab.h"
 #include "opts.h"
 
-static int usage(FILE *f, int code)
-{
-	fprintf(f,
-		"Usage: mgtrace trace [-a | -p PID] [--comm NAME] [--path FILE | --inode MAJ:MIN:INO]\n"
-		"                     [-e LIST] [-b B] [-j] [-o FILE] [-v]\n"
-		"                     [--no-inherit] [-- COMMAND [ARGS...]]\n"
-		"Stream multigrain events in order: floor swaps and lost floor cmpxchgs (function-probe\n"
-		"backends), ctime swaps (old/new, QUERIED decoded), ctime skips, stat queries and\n"
-		"explicit ctime sets, each with time, CPU, pid, comm, dev:ino and file name.\n"
-		"TIME is CLOCK_REALTIME: the event's CLOCK_MONOTONIC stamp plus the offset between\n"
-		"the two clocks when tracing began (JSON also gives the raw CLOCK_MONOTONIC ns).\n"
-		"Scope: system-wide without COMMAND; with COMMAND, COMMAND and its descendants.\n"
-		"  -a, --all            system-wide, also with COMMAND\n"
-		"  -p, --pid PID        only PID and its descendants (those it has now and later forks)\n"
-		"      --comm NAME      only tasks with this comm\n"
-		"      --path FILE      only this file: the inode the kernel's events name (device from\n"
-		"                       /proc/self/mountinfo) and, on overlayfs, its real inode\n"
-		"      --inode M:m:INO  only this inode (device major:minor, inode number)\n"
-		"  -e, --events LIST    comma list of ctime_swap, ctime_skip, stat, ctime_set, floor\n"
-		"                       (floor_swap, floor_fail, floor_unknown), ctime (swap and\n"
-		"                       skip), timestamp:TRACEPOINT with globs (timestamp:*), all\n"
-		"                       (default: all available)\n"
-		"  -b, --backend B      floor events: auto (fentry, then kprobe), fentry or kprobe\n"
-		"  -j, --json           one JSON object per event, then a summary object\n"
-		"  -o, --output FILE    events to FILE (default: stdout; stderr with COMMAND, as perf)\n"
-		"  -v, --verbose        libbpf's messages too\n"
-		"      --no-inherit     with COMMAND: only COMMAND's own process, not its children\n"
-		"      --ringbuf-size B ring buffer bytes, a power of 2 >= 4096 (default 16777216)\n"
-		"Filters run in BPF. Lost events are printed where they are noticed (\"lost N events\")\n"
-		"and counted in the summary. Processes are followed across forks in BPF (one hash\n"
-		"lookup per event). With COMMAND, mgtrace exits with COMMAND's status.\n"
-		"Exit codes: 0 ok (or COMMAND's status), 1 runtime failure, 2 usage (also -p of no\n"
-		"process, a path that does not exist), 3 environment unsupported (also a path the\n"
-		"machine refuses), 5 output not written (the run ends at the first failed write;\n"
-		"silent for a reader that went away, as | head); 127/126: COMMAND cannot be run\n"
-		"(nothing is reported).\n");
-	return code;
-}
-
 /*
  * -e LIST (vocab.h mg_events_parse) into *mask: 1 << kind for the tracepoint kinds,
  * EV_FLOOR for the floor object (its three kinds). Returns 0 or MG_EXIT_USAGE.
@@ -93,51 +54,93 @@ static int parse_events(const char *s, unsigned int *mask)
 	return 0;
 }
 
+static const char *trace_event_words(void)
+{
+	return mg_events_names(MG_KINDS_ALL);
+}
+
+enum { O_NOINH = MG_OPTID_FIRST_CMD, O_COMM, O_INODE, O_PATH };
+
+static const struct mg_opt trace_opts[] = {
+	{ .val = 'a', .lname = "all", .help = "system-wide, also with COMMAND" },
+	{ .val = 'a', .lname = "all-cpus" },	/* an alias, as stat and top spell it */
+	{ .val = 'p', .lname = "pid", .arg = "PID",
+	  .help = "only PID and its descendants (those it has now and later forks)",
+	  .kind = MG_OV_PID },
+	{ .val = O_COMM, .lname = "comm", .arg = "NAME",
+	  .help = "only tasks with this comm", .kind = MG_OV_COMM },
+	{ .val = O_PATH, .lname = "path", .arg = "FILE",
+	  .help = "only this file: the inode the kernel's events name (device from\n"
+	  "/proc/self/mountinfo) and, on overlayfs, its real inode", .kind = MG_OV_FILE },
+	{ .val = O_INODE, .lname = "inode", .arg = "M:m:INO",
+	  .help = "only this inode (device major:minor, inode number)" },
+	{ .val = 'e', .lname = "events", .arg = "LIST",
+	  .help = "comma list of ctime_swap, ctime_skip, stat, ctime_set, floor\n"
+	  "(floor_swap, floor_fail, floor_unknown), ctime (swap and\n"
+	  "skip), timestamp:TRACEPOINT with globs (timestamp:*), all\n"
+	  "(default: all available)", .kind = MG_OV_LIST, .words_fn = trace_event_words },
+	MG_OPT_BACKEND("auto fentry kprobe", "floor events: auto (fentry, then kprobe), fentry or kprobe"),
+	MG_OPTS_COMMON("one JSON object per event, then a summary object",
+		       "events to FILE (default: stdout; stderr with COMMAND, as perf)",
+		       "libbpf's messages too"),
+	{ .val = O_NOINH, .lname = "no-inherit",
+	  .help = "with COMMAND: only COMMAND's own process, not its children" },
+	MG_OPT_RINGBUF("ring buffer bytes, a power of 2 >= 4096 (default 16777216)"),
+	{ 0 }
+};
+
+const struct mg_cmd_opts trace_cmdopts = {
+	.name = "trace",
+	.synopsis = "[-a | -p PID] [--comm NAME] [--path FILE | --inode MAJ:MIN:INO]\n"
+		    "[-e LIST] [-b B] [-j] [-o FILE] [-v]\n"
+		    "[--no-inherit] [-- COMMAND [ARGS...]]",
+	.about = "Stream multigrain events in order: floor swaps and lost floor cmpxchgs (function-probe\n"
+		 "backends), ctime swaps (old/new, QUERIED decoded), ctime skips, stat queries and\n"
+		 "explicit ctime sets, each with time, CPU, pid, comm, dev:ino and file name.\n"
+		 "TIME is CLOCK_REALTIME: the event's CLOCK_MONOTONIC stamp plus the offset between\n"
+		 "the two clocks when tracing began (JSON also gives the raw CLOCK_MONOTONIC ns).\n"
+		 "Scope: system-wide without COMMAND; with COMMAND, COMMAND and its descendants.\n",
+	.opts = trace_opts,
+	.after = "Filters run in BPF. Lost events are printed where they are noticed (\"lost N events\")\n"
+		 "and counted in the summary. Processes are followed across forks in BPF (one hash\n"
+		 "lookup per event). With COMMAND, mgtrace exits with COMMAND's status.\n",
+	.command = true,
+};
+
 static int parse_opts(struct trace_opts *o, int argc, char **argv)
 {
-	int cmd_err;
-	enum { O_RB = 256, O_NOINH, O_COMM, O_INODE, O_PATH };
-	static const struct option lo[] = {
-		{ "pid", required_argument, 0, 'p' }, { "comm", required_argument, 0, O_COMM },
-		{ "path", required_argument, 0, O_PATH }, { "inode", required_argument, 0, O_INODE },
-		{ "all-cpus", no_argument, 0, 'a' },
-		{ "events", required_argument, 0, 'e' }, { "backend", required_argument, 0, 'b' },
-		MG_OPT_COMMON_LONG, { "all", no_argument, 0, 'a' },
-		{ "ringbuf-size", required_argument, 0, O_RB }, { "help", no_argument, 0, 'h' },
-		{ "no-inherit", no_argument, 0, O_NOINH }, { 0 } };
+	struct mg_opt_parser p;
 	unsigned int maj, min;
 	unsigned long long ino;
 	bool inode_given = false;
 	char extra, why[320];
-	int c;
+	const char *arg;
+	int c, e;
 
 	o->mask = ~0u;
 	o->ringbuf_bytes = MG_RINGBUF_DEFAULT;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:p:e:b:ah" MG_OPT_COMMON_SHORT, lo, NULL)) != -1) {
+	mg_opt_begin(&p, &trace_cmdopts, argc, argv);
+	while ((c = mg_opt_next(&p, &arg)) > 0) {
+		if ((e = mg_opt_scope("trace", c, arg, &o->pid, &o->all, NULL)) < 0)
+			return -e;
+		if (e)
+			continue;
 		switch (c) {
-		case 'p':
-			if (mg_parse_u64(optarg, 1, 4194304, &o->pid))
-				return mg_err(MG_EXIT_USAGE, "trace: invalid pid '%s'", optarg);
-			if (mg_check_pid("trace", o->pid))
-				return MG_EXIT_USAGE;
-			break;
 		case O_COMM:
-			if (!*optarg || strlen(optarg) > 15)
+			if (!*arg || strlen(arg) > 15)
 				return mg_err(MG_EXIT_USAGE, "trace: invalid comm '%s' (1 to 15 characters)",
-					      optarg);
-			strcpy(o->comm, optarg);
+					      arg);
+			strcpy(o->comm, arg);
 			break;
 		case O_PATH:
-			if (mg_ident_resolve(optarg, &o->ids, why, sizeof(why)))
+			if (mg_ident_resolve(arg, &o->ids, why, sizeof(why)))
 				return mg_err(MG_EXIT_USAGE, "trace: %s", why);
-			o->path = optarg;
+			o->path = arg;
 			break;
 		case O_INODE:
-			if (sscanf(optarg, "%u:%u:%llu%c", &maj, &min, &ino, &extra) != 3 ||
+			if (sscanf(arg, "%u:%u:%llu%c", &maj, &min, &ino, &extra) != 3 ||
 			    maj >= 4096 || min >= (1u << 20) || !ino)
-				return mg_err(MG_EXIT_USAGE, "trace: invalid inode '%s' (MAJ:MIN:INO)", optarg);
+				return mg_err(MG_EXIT_USAGE, "trace: invalid inode '%s' (MAJ:MIN:INO)", arg);
 			memset(&o->ids, 0, sizeof(o->ids));
 			o->ids.n = 1;
 			o->ids.id[0].dev = mg_kdev(maj, min);
@@ -147,35 +150,32 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 			inode_given = true;
 			break;
 		case 'e':
-			if (parse_events(optarg, &o->mask))
+			if (parse_events(arg, &o->mask))
 				return MG_EXIT_USAGE;
 			o->events_given = true;
 			break;
 		case 'b':
-			if (mg_opt_backend("trace", optarg, 0, &o->backend))
+			if (mg_opt_backend("trace", arg, 0, &o->backend))
 				return MG_EXIT_USAGE;
 			break;
-		case 'a': o->all = true; break;
 		case O_NOINH: o->no_inherit = true; break;
-		case O_RB:
-			if (mg_opt_ringbuf("trace", optarg, &o->ringbuf_bytes))
+		case MG_OPTID_RINGBUF:
+			if (mg_opt_ringbuf("trace", arg, &o->ringbuf_bytes))
 				return MG_EXIT_USAGE;
 			break;
-		case 'h': exit(usage(stdout, MG_EXIT_OK));
-		default:
-			if (!mg_opt_common(c, optarg))
-				return mg_bad_option("trace", c, argv);
 		}
 	}
+	if (c < 0)
+		return -c;
 	o->json = mg_json_output;
 	if (o->path && inode_given)
 		return mg_err(MG_EXIT_USAGE, "trace: --path and --inode exclude each other");
-	if ((cmd_err = mg_opt_command("trace", argc, argv, &o->argv)))
-		return cmd_err;
+	if ((e = mg_opt_command("trace", argc, argv, &o->argv)))
+		return e;
 	if (o->no_inherit && (!o->argv || o->all || o->pid))
 		return mg_err(MG_EXIT_USAGE, "trace: --no-inherit needs COMMAND, without --all or --pid");
-	if (o->all && o->pid)
-		return mg_err(MG_EXIT_USAGE, "trace: -a (system-wide) and -p PID exclude each other");
+	if ((e = mg_opt_scope_check("trace", o->pid, o->all, NULL, o->argv != NULL)))
+		return e;
 	/* the kernel's events carry the superblock's s_dev; stat(1) of a file in a btrfs
 	 * subvolume gives the subvolume's anonymous device, which no event carries */
 	if (inode_given) {
@@ -290,9 +290,72 @@ static void note_lost(struct trace_state *t)
 	t->lost_seen = lost;
 }
 
-int cmd_trace(int argc, char **argv)
+/*
+ * The processes traced (t->procs) and the session's BPF filters in so: -p, COMMAND's
+ * tree (followed) or its own tgid (--no-inherit), --path/--inode, --comm. Returns an
+ * exit code.
+ */
+static int trace_scope(struct trace_state *t, struct mg_session_opts *so)
+{
+	int ret;
+
+	if (t->o.pid)
+		snprintf(t->procs_buf, sizeof(t->procs_buf), "pid %llu and its descendants (forks "
+			 "followed in BPF)", (unsigned long long)t->o.pid), t->procs = t->procs_buf;
+	else if (!t->o.argv || t->o.all)
+		t->procs = "system-wide";
+	else if (t->o.no_inherit)
+		t->procs = "COMMAND's own process (--no-inherit)";
+	else
+		t->procs = "COMMAND and its descendants (forks followed in BPF)";
+	if (((t->o.argv && !t->o.all && !t->o.no_inherit) || t->o.pid) && (ret = follow_open(t)))
+		return ret;
+	so->ringbuf_bytes = (unsigned int)t->o.ringbuf_bytes;
+	so->event_mask = t->o.mask & ~EV_FLOOR;
+	if (t->o.argv && !t->o.all && !t->o.pid) {
+		char why[300];
+		uint32_t k;
+
+		/* --no-inherit: COMMAND's own tgid, as BPF sees it (pidns.h) */
+		if (mg_pid_kernel(t->run.child, &k, NULL, why, sizeof(why))) {
+			return mg_err(MG_EXIT_ENV, "trace: cannot follow COMMAND: %s", why);
+		}
+		so->filter_tgid = k;
+	}
+	so->traced_tgids_fd = t->follow ? bpf_map__fd(t->follow->maps.traced_tgids) : 0;
+	so->filter_nids = (unsigned int)t->o.ids.n;
+	for (int i = 0; i < t->o.ids.n; i++) {
+		so->filter_devs[i] = t->o.ids.id[i].dev;
+		so->filter_inos[i] = t->o.ids.id[i].ino;
+	}
+	memcpy(so->filter_comm, t->o.comm, sizeof(so->filter_comm));
+	return MG_EXIT_OK;
+}
+
+/* Consume events until COMMAND ends, a signal, or a failed write. Returns an exit code. */
+static int trace_loop(struct trace_state *t)
 {
 	static const struct timespec zero = { 0, 0 };
+	int err;
+
+	for (;;) {
+		/* events are submitted without wakeups below a backlog: consume on a timer too */
+		err = mg_events_wait(&t->ev, 100);
+		if (!err)
+			err = mg_events_consume(&t->ev);
+		if (err < 0) {
+			return mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
+		}
+		note_lost(t);
+		/* a closed pipe, a full disk, or output abandoned after a stop: the run ends */
+		if (mg_out_failed() || mg_run_wait(&t->run, &zero))
+			break;
+	}
+	return MG_EXIT_OK;
+}
+
+int cmd_trace(int argc, char **argv)
+{
 	struct trace_state t = { 0 };
 	struct mg_session_opts so = { .events = true };
 	int ret, err;
@@ -308,37 +371,8 @@ int cmd_trace(int argc, char **argv)
 	mg_run_block_signals(&t.run);
 	if (t.o.argv && (ret = mg_run_spawn(&t.run, t.o.argv)))
 		goto out;
-	if (t.o.pid)
-		snprintf(t.procs_buf, sizeof(t.procs_buf), "pid %llu and its descendants (forks "
-			 "followed in BPF)", (unsigned long long)t.o.pid), t.procs = t.procs_buf;
-	else if (!t.o.argv || t.o.all)
-		t.procs = "system-wide";
-	else if (t.o.no_inherit)
-		t.procs = "COMMAND's own process (--no-inherit)";
-	else
-		t.procs = "COMMAND and its descendants (forks followed in BPF)";
-	if (((t.o.argv && !t.o.all && !t.o.no_inherit) || t.o.pid) && (ret = follow_open(&t)))
+	if ((ret = trace_scope(&t, &so)))
 		goto out;
-	so.ringbuf_bytes = (unsigned int)t.o.ringbuf_bytes;
-	so.event_mask = t.o.mask & ~EV_FLOOR;
-	if (t.o.argv && !t.o.all && !t.o.pid) {
-		char why[300];
-		uint32_t k;
-
-		/* --no-inherit: COMMAND's own tgid, as BPF sees it (pidns.h) */
-		if (mg_pid_kernel(t.run.child, &k, NULL, why, sizeof(why))) {
-			ret = mg_err(MG_EXIT_ENV, "trace: cannot follow COMMAND: %s", why);
-			goto out;
-		}
-		so.filter_tgid = k;
-	}
-	so.traced_tgids_fd = t.follow ? bpf_map__fd(t.follow->maps.traced_tgids) : 0;
-	so.filter_nids = (unsigned int)t.o.ids.n;
-	for (int i = 0; i < t.o.ids.n; i++) {
-		so.filter_devs[i] = t.o.ids.id[i].dev;
-		so.filter_inos[i] = t.o.ids.id[i].ino;
-	}
-	memcpy(so.filter_comm, t.o.comm, sizeof(so.filter_comm));
 	if (!so.event_mask)	/* floor only: keep the tracepoints quiet */
 		so.event_mask = 1u << MG_EV_NR_KINDS;
 	err = mg_session_open(&t.run.sess, &t.run.env, MG_BE_TRACEPOINT, &so);
@@ -374,20 +408,8 @@ int cmd_trace(int argc, char **argv)
 		fprintf(mg_out, "%-18s %3s %7s %-15s %-13s %-7s %-10s %-16s %s\n", "TIME(REALTIME)", "CPU", "PID",
 		       "COMM", "EVENT", "DEV", "INO", "NAME", "DETAILS");
 	}
-	for (;;) {
-		/* events are submitted without wakeups below a backlog: consume on a timer too */
-		err = mg_events_wait(&t.ev, 100);
-		if (!err)
-			err = mg_events_consume(&t.ev);
-		if (err < 0) {
-			ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
-			goto out;
-		}
-		note_lost(&t);
-		/* a closed pipe, a full disk, or output abandoned after a stop: the run ends */
-		if (mg_out_failed() || mg_run_wait(&t.run, &zero))
-			break;
-	}
+	if ((ret = trace_loop(&t)))
+		goto out;
 	if (mg_out_failed())	/* COMMAND may be blocked on the same output */
 		mg_run_end_child_within(&t.run, MG_OUT_STOP_GRACE_MS);
 	mg_run_end_child(&t.run);

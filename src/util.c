@@ -126,13 +126,16 @@ int mg_bad_option(const char *cmd, int c, char **argv)
 	const char *arg = argv[optind - 1];
 	char shortopt[3] = { '-', (char)optopt, 0 };
 
+	/* mgtrace's own options (before a command): no command to name */
+	bool top = !strcmp(cmd, "mgtrace");
+
 	/* long options (and their values) are named as typed; short ones by optopt */
 	if (!strncmp(arg, "--", 2) || !optopt || optopt > 255)
-		return mg_err(MG_EXIT_USAGE, "%s: %s '%s' (try 'mgtrace %s --help')", cmd,
-			      c == ':' || strchr(arg, '=') ? (c == ':' ? what : "option takes no value")
-							    : what, arg, cmd);
-	return mg_err(MG_EXIT_USAGE, "%s: %s '%s' (try 'mgtrace %s --help')", cmd, what,
-		      shortopt, cmd);
+		arg = c == ':' || !strchr(arg, '=') ? arg : (what = "option takes no value", arg);
+	else
+		arg = shortopt;
+	return mg_err(MG_EXIT_USAGE, "%s%s%s '%s' (try 'mgtrace %s%s--help')", top ? "" : cmd,
+		      top ? "" : ": ", what, arg, top ? "" : cmd, top ? "" : " ");
 }
 
 int64_t mg_realtime_offset_bracket(int64_t *halfwidth)

@@ -98,7 +98,8 @@ int mg_online_cpus(bool *online, int n);
 
 /*
  * Report a getopt failure (opterr = 0, optstring starting with ':') as one line:
- * "mgtrace: CMD: unrecognized option 'X' (try 'mgtrace CMD --help')".
- * c is getopt's return ('?' or ':'). Returns MG_EXIT_USAGE.
+ * "mgtrace: CMD: unrecognized option 'X' (try 'mgtrace CMD --help')"; CMD "mgtrace":
+ * an option before the command ("mgtrace: unrecognized option ..."). c is getopt's
+ * return ('?' or ':'). Returns MG_EXIT_USAGE.
  */
 int mg_bad_option(const char *cmd, int c, char **argv);

@@ -3,12 +3,15 @@
 """mancheck.py - the man page and the binary cannot drift apart.
 
   mancheck.py options MAN_TEXT MGTRACE
-      MAN_TEXT: `man -l build/mgtrace.8` rendered (wide, UTF-8). Every long option that
-      `MGTRACE CMD --help` prints appears in CMD's subsection of COMMANDS; every command of
+      MAN_TEXT: `man -l build/mgtrace.8` rendered (wide, UTF-8). Every option of CMD's
+      option table (`MGTRACE help --options CMD`, the table its parser, --help and the
+      bash completion are made from), long and short, appears in CMD's subsection of
+      COMMANDS (--help and -h aside: the man page says it once); every command of
       `MGTRACE --help` has a subsection; every exit code of `MGTRACE --help` is under
       EXIT STATUS.
   mancheck.py selftest MAN_TEXT MGTRACE
-      the same check fails on a copy without one option, one command, one exit code.
+      the same check fails on a copy without one long option, one short option, one
+      command, one exit code.
 Prints "ok ..." / "FAIL ..." lines.
 """
 import re
@@ -61,11 +64,11 @@ def check(text, mg, quiet=False):
             continue
         if c in ("help", "version"):
             continue
-        h = subprocess.run([mg, c, "--help"], capture_output=True, text=True).stdout
-        opts = sorted(set(LONG.findall(h)))
+        table = subprocess.run([mg, "help", "--options", c], capture_output=True, text=True).stdout
+        opts = sorted({o for line in table.splitlines()[1:] for o in line.split("\t")[:2]
+                       if o not in ("-", "-h", "--help")})
         missing = [o for o in opts if not re.search(r"(?<![\w-])" + re.escape(o) + r"(?![\w-])", sec[name])]
-        # a --help with short options only (probe: -j -o -v) leaves nothing to look for
-        ck(not missing, f"{c}: all {len(opts)} long options of --help in its section"
+        ck(opts and not missing, f"{c}: all {len(opts)} options of its table in its section"
            + (f"; missing {missing}" if missing else ""))
     codes = re.findall(r"\b([0-4]) [a-z]", top.split("Exit codes:", 1)[1])
     es = sec.get("EXIT STATUS", "")
@@ -86,6 +89,7 @@ def main(argv):
         bad = 0
         cases = {
             "an option missing (--prometheus)": norm(text).replace("--prometheus", "--prom"),
+            "a short option missing (-H)": re.sub(r"(?<![\w-])-H(?![\w-])", "-Q", norm(text)),
             "a command missing (clocks)": re.sub(r"^   clocks$", "   clock", norm(text), flags=re.M),
             "an exit code missing (4)": re.sub(r"^       4$", "       5", norm(text), flags=re.M),
         }

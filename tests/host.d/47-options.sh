@@ -74,7 +74,7 @@ for c in stat trace top; do
 	fi
 	wait $gp 2>/dev/null
 done
-badcase "stat --tree without COMMAND" 2 "needs COMMAND" $MG stat --tree
+badcase "stat --tree without COMMAND" 2 "needs -- COMMAND" $MG stat --tree
 badcase "stat -x with --json" 2 "exclude each other" $MG stat -x , -j -- true
 
 # -a: system-wide, said in the header; -p PID: only PID's tree, counted in BPF

@@ -47,10 +47,19 @@ else
 	same "stat stress" "$(c mgtrace st)" "a prefix"
 	same "$cmds" "$(c mgtrace help '')" "help COMMAND"
 	for cmd in probe stat trace check top stress clocks; do
-		want=$(mgtrace $cmd --help | grep -oE -- '(^|[[:space:][,])--[a-z][a-z0-9-]*' | sed 's/^[[:space:][,]*//' | sort -u | xargs)
+		want="--help $(mgtrace $cmd --help | grep -oE -- '(^|[[:space:][,])--[a-z][a-z0-9-]*' | sed 's/^[[:space:][,]*//' | sort -u | xargs)"
 		got=$(c mgtrace $cmd -- | tr ' ' '\n' | grep -- '^--.' | xargs)
-		same "$want" "$got" "$cmd: the long options of its --help"
+		same "$want" "$got" "$cmd: the long options of its --help, and --help"
 	done
+	# a unique prefix completes as its command does (it offered nothing)
+	same "auto kernel fentry kprobe tracepoint" "$(c mgtrace sta -b '')" "a command prefix: sta -b values"
+	same "--per-cpu" "$(c mgtrace sta --per)" "a command prefix: sta --per"
+	# a flag takes no value: what follows it is an option again (--rate offered nothing)
+	same "--rate" "$(c mgtrace stat --rate --ra)" "stat --rate is a flag: the next word is an option"
+	same "--all" "$(c mgtrace trace -p 1 --al)" "trace -p 1 --al: the options, not pids (--all-cpus: a hidden alias)"
+	# a list item already given is not offered again
+	same "ctime_skip,ctime_set" "$(c mgtrace stat -e ctime_skip,ctime_s)" "stat -e: an item given is not offered again"
+	same "-j --json -o --output -v --verbose -V --version -h --help" "$(c mgtrace -)" "mgtrace's own options"
 	# option values: the sets the binary's own error messages list
 	for cmd in stat trace check top; do
 		want=$(mgtrace $cmd --backend bogus 2>&1 | sed 's/.*(\(.*\)).*/\1/; s/:.*//; s/,//g')

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * optab.h - every command's options as one declarative table, in the manner of
+ * perf's OPT_* arrays and retsnoop's env.c: getopt_long()'s arguments, the
+ * usage text (with one exit-code block) and `mgtrace help --options CMD` (what
+ * the bash completion and the man page check read) are all generated from it.
+ * The shared groups (common, scope, interval, backend) are written once, here.
+ */
+#ifndef MG_OPTAB_H
+#define MG_OPTAB_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* What an option's value is, for the completion (`help --options`). */
+enum mg_optval {
+	MG_OV_NONE,		/* a number or free text: nothing to offer */
+	MG_OV_WORDS,		/* one of words (or words_fn()) */
+	MG_OV_LIST,		/* a comma-separated list of words (or words_fn()) */
+	MG_OV_FILE,		/* a file name */
+	MG_OV_DIR,		/* a directory */
+	MG_OV_PID,		/* a process id */
+	MG_OV_COMM,		/* a task's comm */
+	MG_OV_CPU,		/* an online CPU number */
+};
+
+/*
+ * One option: val is what mg_opt_next() returns for it (the short letter, or an
+ * id >= MG_OPT_LONG for a long-only option; aliases share a val; an alias without
+ * help is accepted but not shown). An entry with val 0 and help set is a heading
+ * line of the usage text; all zero ends a table.
+ */
+struct mg_opt {
+	int val;
+	const char *lname;		/* long name without "--", or NULL */
+	const char *arg;		/* the value's name in usage ("MS"), NULL: a flag */
+	const char *help;		/* usage text; '\n' starts an aligned continuation line */
+	enum mg_optval kind;
+	const char *words;		/* MG_OV_WORDS/LIST: space-separated, or NULL: words_fn */
+	const char *(*words_fn)(void);	/* the same, computed (the event names, say) */
+};
+
+/* The first val of a long-only option: above every character. */
+#define MG_OPT_LONG 256
+
+/* A heading line in the usage text between groups of options. */
+#define MG_OPT_HEADING(text) { .val = 0, .help = (text) }
+
+/* The options of one command. */
+struct mg_cmd_opts {
+	const char *name;		/* "stat" */
+	const char *synopsis;		/* "Usage: mgtrace stat " is printed before it */
+	const char *about;		/* what the command does, before the options (may be NULL) */
+	const struct mg_opt *opts;	/* ended by an all-zero entry */
+	const char *after;		/* printed after the options, before the exit codes (or NULL) */
+	const char *exit_note;		/* this command's own exit-code notes (or NULL) */
+	bool command;			/* takes -- COMMAND: options stop at the first non-option */
+	/* a usage text of its own instead of the generated one (mgtrace's command list) */
+	void (*usage_fn)(FILE *f);
+};
+
+/* ---- the shared groups ---- */
+
+/* -j, -o, -v: taken by mg_opt_next() itself (opts.h mg_opt_common()). */
+#define MG_OPTS_COMMON(json_help, output_help, verbose_help) \
+	{ .val = 'j', .lname = "json", .help = json_help }, \
+	{ .val = 'o', .lname = "output", .arg = "FILE", .help = output_help, .kind = MG_OV_FILE }, \
+	{ .val = 'v', .lname = "verbose", .help = verbose_help }
+
+/* The vals of the shared long-only options; a command's own start at MG_OPTID_FIRST_CMD. */
+enum { MG_OPTID_ICOUNT = MG_OPT_LONG, MG_OPTID_TREE, MG_OPTID_RINGBUF, MG_OPTID_FIRST_CMD };
+
+/* -I, -i, -c and --interval-count (mg_opt_interval()). */
+#define MG_OPTS_INTERVAL(what, i_default, count_help) \
+	{ .val = 'I', .lname = "interval-ms", .arg = "MS", \
+	  .help = what " every MS milliseconds (10..86400000), as perf's -I" }, \
+	{ .val = 'i', .lname = "interval", .arg = "S", \
+	  .help = "the same in seconds (0.01..86400" i_default ")" }, \
+	{ .val = 'c', .lname = "count", .arg = "N", .help = count_help }, \
+	{ .val = MG_OPTID_ICOUNT, .lname = "interval-count", .arg = "N", \
+	  .help = "the same as -c (perf's name)" }
+
+/* -p PID (the pid must exist) and -a: mg_opt_scope(). */
+#define MG_OPTS_SCOPE(all_name, all_help, pid_help) \
+	{ .val = 'a', .lname = all_name, .help = all_help }, \
+	{ .val = 'p', .lname = "pid", .arg = "PID", .help = pid_help, .kind = MG_OV_PID }
+/* --tree: with COMMAND, only COMMAND and its descendants. */
+#define MG_OPT_SCOPE_TREE(h) { .val = MG_OPTID_TREE, .lname = "tree", .help = (h) }
+
+/* -b B with the backends a command accepts (opts.h mg_opt_backend()). */
+#define MG_OPT_BACKEND(w, h) \
+	{ .val = 'b', .lname = "backend", .arg = "B", .help = (h), .kind = MG_OV_WORDS, .words = (w) }
+
+/* --ringbuf-size B (opts.h mg_opt_ringbuf()). */
+#define MG_OPT_RINGBUF(h) { .val = MG_OPTID_RINGBUF, .lname = "ringbuf-size", .arg = "B", .help = (h) }
+
+/* ---- parsing ---- */
+
+#define MG_OPT_MAX 64		/* options in one command's table, aliases included */
+
+/* A parse of one command's arguments with its table. */
+struct mg_opt_parser {
+	const struct mg_cmd_opts *cmd;
+	int argc;
+	char **argv;
+	struct option lo[MG_OPT_MAX + 2];
+	char so[3 * MG_OPT_MAX + 8];
+};
+
+/*
+ * Begin parsing argv (argv[0]: the command's name) with c's table: getopt_long()'s
+ * short string and long table are built from it, and getopt is reset.
+ */
+void mg_opt_begin(struct mg_opt_parser *p, const struct mg_cmd_opts *c, int argc, char **argv);
+
+/*
+ * The next option of the command's own: its val, with *arg its value (NULL for a
+ * flag). The shared -j, -o and -v are taken here; --help prints the usage and exits
+ * 0. Returns 0 after the last option (getopt's optind: the first operand), or
+ * -MG_EXIT_USAGE for an unknown option or a missing value (one line printed).
+ */
+int mg_opt_next(struct mg_opt_parser *p, const char **arg);
+
+/*
+ * The command's operands after the options: none accepted (a command without
+ * COMMAND), else one line and MG_EXIT_USAGE. Returns 0 or that code.
+ */
+int mg_opt_no_operands(const struct mg_opt_parser *p);
+
+/*
+ * The scope options of stat, trace and top, parsed once: -p PID (1..4194304, the
+ * process must exist: mg_check_pid()), -a, --tree. Returns 1 when val was one of
+ * them (taken into *pid, *all, *tree; tree NULL: the command has no --tree), 0 when
+ * it is not, or -MG_EXIT_USAGE (printed).
+ */
+int mg_opt_scope(const char *cmd, int val, const char *arg, uint64_t *pid, bool *all, bool *tree);
+
+/*
+ * The scope's exclusions: at most one of -a, -p and --tree (tree NULL: the command
+ * has no --tree), and --tree only with COMMAND (have_command). Returns 0 or
+ * MG_EXIT_USAGE (printed).
+ */
+int mg_opt_scope_check(const char *cmd, uint64_t pid, bool all, const bool *tree,
+		       bool have_command);
+
+/* ---- what is generated from the tables ---- */
+
+/* The usage text of c on f: synopsis, about, options, after, the exit codes. Returns code. */
+int mg_opt_usage(const struct mg_cmd_opts *c, FILE *f, int code);
+
+/*
+ * The exit-code block every usage text ends with (the top-level one too), then
+ * note (a command's own, or NULL).
+ */
+void mg_opt_exit_codes(FILE *f, const char *note);
+
+/*
+ * `mgtrace help --options CMD`: c's table, one tab-separated line per option
+ * (also -h): short ("-b" or "-"), long ("--backend" or "-"), the value's name
+ * ("-" for a flag), the value's kind (none, words, list, file, dir, pid, comm,
+ * cpu) and its words (space-separated, or "-"). First a line "command NAME".
+ */
+void mg_opt_dump(const struct mg_cmd_opts *c, FILE *f);
+
+#endif
