@@ -47,7 +47,7 @@ BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
 UNITDIR  := $(PREFIX)/lib/systemd/system
 SCHEMAS  := $(wildcard docs/schema/*.schema.json)
 
-.PHONY: all deps run test test-host test-vm unit check static install uninstall man vmlinux clean
+.PHONY: all deps run test test-host test-vm unit check static install uninstall man vmlinux clean FORCE
 # keep the BPF objects and skeletons: they are inputs of every src/*.o
 .SECONDARY:
 
@@ -83,8 +83,31 @@ $(OUT)/mgobserve: tests/mgobserve.c | $(OUT)
 $(OUT)/denybpf: tests/denybpf.c | $(OUT)
 	$(CC) $(ALL_CFLAGS) $< -o $@
 
-$(OUT)/unit_tests: tests/unit_tests.c $(LIB_OBJS) $(HDRS)
-	$(CC) $(ALL_CFLAGS) -Isrc tests/unit_tests.c $(LIB_OBJS) -o $@ $(LDFLAGS) $(LDLIBS)
+# The unit tests: tests/unit/test_*.c, one file per module, and the runner tests/unit/main.c.
+# The list of tests is made from the files at each build: every line that is UNIT_TEST(name),
+# in file order, is one UNIT(name) of $(OUT)/unit_list.h (rewritten only when it changes); a
+# UNIT_TEST anywhere else stops the build, so that no test is left out of the list silently.
+UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_OBJS  := $(patsubst tests/unit/%.c,$(OUT)/unit/%.o,$(UNIT_SRCS) tests/unit/main.c)
+
+$(OUT)/unit:
+	mkdir -p $@
+
+$(OUT)/unit_list.h: FORCE | $(OUT)
+	@bad=$$(grep -Hn 'UNIT_TEST' $(UNIT_SRCS) | grep -v '^[^:]*:[0-9]*:UNIT_TEST([A-Za-z0-9_]*)$$'); \
+	if [ -n "$$bad" ]; then printf '%s\n' "$@: UNIT_TEST(name) must be a line of its own:" "$$bad" >&2; exit 1; fi; \
+	sed -n 's/^UNIT_TEST(\([A-Za-z0-9_]*\))$$/UNIT(\1)/p' $(UNIT_SRCS) > $@.tmp; \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@ && echo "$@: $$(wc -l < $@) tests"; fi
+
+$(OUT)/unit/%.o: tests/unit/%.c tests/unit/unit.h $(HDRS) $(SKELS) | $(OUT)/unit
+	$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
+
+$(OUT)/unit/main.o: $(OUT)/unit_list.h
+
+$(OUT)/unit_tests: $(UNIT_OBJS) $(LIB_OBJS)
+	$(CC) $(ALL_CFLAGS) $(UNIT_OBJS) $(LIB_OBJS) -o $@ $(LDFLAGS) $(LDLIBS)
+
+FORCE:
 
 deps:
 	sh tools/deps.sh
@@ -98,7 +121,7 @@ run: deps
 
 test: test-host test-vm
 
-# Without root or BPF, in seconds: the unit tests (tests/unit_tests.c; UNIT="-t NAME" picks
+# Without root or BPF, in seconds: the unit tests (tests/unit/; UNIT="-t NAME" picks
 # some) and the checkers' self-tests, each failing its must-fail cases. `make check` is the
 # same, as packagers' build servers call it.
 unit: $(OUT)/unit_tests

@@ -120,7 +120,7 @@ enum mg_tp {
  * the superblock's s_time_gran, s_time_min and s_time_max, is not later than
  * the ctime (ctime_sec, raw i_ctime_nsec), and that ctime has I_CTIME_QUERIED.
  * Returns 1 when a fine stamp is needed, 0 when not. Used by bpf/floor.bpf.c
- * and unit-tested in tests/unit_tests.c.
+ * and unit-tested in tests/unit/test_fine.c.
  */
 static inline int mg_fine_needed(long long now_sec, unsigned int now_nsec, unsigned int gran,
 				 long long time_min, long long time_max, long long ctime_sec,

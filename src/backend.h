@@ -157,7 +157,7 @@ uint64_t mg_session_recursion_misses(const struct mg_session *s, char *detail, s
 /*
  * struct bpf_link_info as the kernel's uapi has it since 6.7, up to the perf-event
  * kprobe's missed count (Debian 12's headers, from 6.1, lack the perf_event member):
- * the union starts at offset 16 (tests/unit_tests.c checks every offset against the
+ * the union starts at offset 16 (tests/unit/test_backend.c checks every offset against the
  * running kernel's BTF).
  */
 struct mg_link_info_kprobe {

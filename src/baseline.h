@@ -3,7 +3,7 @@
  * baseline.h - `mgtrace check --baseline FILE`: the figures of an earlier
  * check --json report, and the identity of the workload it measured, which
  * must be this run's. Pure logic but for reading FILE; unit-tested in
- * tests/unit_tests.c.
+ * tests/unit/test_verdict.c.
  *
  * "The same workload" (README "Floor gates"): the same kind (built-in or
  * COMMAND); for a COMMAND the same argv, byte for byte (as the report encodes

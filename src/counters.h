@@ -2,7 +2,7 @@
 /*
  * counters.h - the counter model: from two snapshots (BPF per-CPU map, kernel
  * per-CPU counters, debugfs totals) to the rows mgtrace prints, each with its
- * source. Pure computation, no BPF calls: unit-tested in tests/unit_tests.c.
+ * source. Pure computation, no BPF calls: unit-tested in tests/unit/test_counters.c.
  */
 #ifndef MG_COUNTERS_H
 #define MG_COUNTERS_H

@@ -3,7 +3,7 @@
  * verdict.h - the floor figures of a `mgtrace check` window, the gates on them
  * (absolute thresholds, off by default, and a baseline from an earlier
  * report, read by baseline.c), and the verdict. Pure logic: no BPF, no I/O;
- * unit-tested in tests/unit_tests.c.
+ * unit-tested in tests/unit/test_verdict.c.
  *
  * The floor figures are ratios and rates of the counters of `mgtrace stat`
  * (floor_swaps, fine_stamps, ctime_updates, floor_cmpxchg_fails), so they are

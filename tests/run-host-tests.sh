@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # run-host-tests.sh - mgtrace's tests on this machine's live kernel (run as root).
 #
-# 1. unit tests (tests/unit_tests.c) and the JSON checker's self-test (every check fails
+# 1. unit tests (tests/unit/) and the JSON checker's self-test (every check fails
 #    on a case that must fail);
 # 2. probe: the backends this kernel allows, with their reasons;
 # 3. stat around the built-in stress on tmpfs and on ext4: BPF counts lie in the bracket of

@@ -3,7 +3,7 @@
 # stat --latency needs a function-probe backend. This kernel refuses fentry and kprobes
 # (the histograms themselves are tested in the VM stage: tests/vm/guest-multigrain.sh),
 # so only the refusals are tested here: exit code, one line, nothing left attached.
-# The histogram math is in tests/unit_tests.c (test_latency_math).
+# The histogram math is in tests/unit/test_latency.c (UNIT_TEST(latency_math)).
 echo "# stat --latency"
 badcase "--latency with tracepoints" 2 "latency needs a function-probe backend (fentry or kprobe), not tracepoint" \
 	$MG stat --latency --backend tracepoint -- true

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_prom.c - tests of src/prom.c: stat --prometheus, its text and its write. */
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "unit.h"
+#include "prom.h"
+
+/*
+ * stat --prometheus: counters with a cpu label and cumulative values; an unavailable row is
+ * absent with its reason in mgtrace_source_info, a derived row absent; label values escaped
+ * (a release with a quote, a backslash and a newline); the atomic write leaves one file,
+ * mode 0644, and a write into a missing directory fails with nothing left.
+ */
+UNIT_TEST(prom)
+{
+	struct mg_run r = { 0 };
+	char *buf = NULL, dir[] = "/tmp/mgtrace-unit.XXXXXX", path[64];
+	size_t len = 0;
+	struct stat st;
+	FILE *f;
+
+	r.cfg = (struct mg_report_cfg){ .nr_cpus = 2, .tp_flavour = "tp_btf", .kpc = true,
+					.prefer_kpc = true, .tp_off = 0xf & ~(1u << 2),
+					.kpc_method = "per-CPU via BTF offsets",
+					.tp_off_why = "not counted: opt in with -e %s (or -e all)", .skew_row = -1 };
+	r.sess.backend = MG_BE_KERNEL;
+	r.sess.nr_cpus = 2;
+	snprintf(r.env.release, sizeof(r.env.release), "a\"b\\c\nd");
+	snprintf(r.kr_why, sizeof(r.kr_why), "no reader in a unit test");
+	make_snaps(&r.first, &r.cur, true);
+	f = open_memstream(&buf, &len);
+	CHECK(IS_TRUE(f) && IS_FALSE(mg_prom_render(f, &r, "system-wide", 3)), "prom: renders");
+	fclose(f);
+	CHECK(STRSTR(buf, "# TYPE mgtrace_ctime_updates_total counter\n"
+		     "mgtrace_ctime_updates_total{cpu=\"0\"} 3\nmgtrace_ctime_updates_total{cpu=\"1\"} 7\n"),
+	      "prom: kernel counter per CPU, cumulative, with its TYPE");
+	CHECK(STRSTR(buf, "mgtrace_stat_queries_total{cpu=\"1\"} 500\n"), "prom: opted-in BPF counter");
+	CHECK(NO_STRSTR(buf, "mgtrace_ctime_skips_total") &&
+	      STRSTR(buf, "counter=\"ctime_skips\",source=\"unavailable\"") &&
+	      STRSTR(buf, "reason=\"not counted: opt in with -e ctime_skips (or -e all)\""),
+	      "prom: an unavailable counter is absent, its reason in mgtrace_source_info");
+	/* derived rows are never in the file, whether exact or approximate */
+	CHECK(NO_STRSTR(buf, "mgtrace_floor_cmpxchg_fails_total") &&
+	      STRSTR(buf, "counter=\"floor_cmpxchg_fails\",source=\"") &&
+	      NO_STRSTR(buf, "counter=\"floor_cmpxchg_fails\",source=\"derived\",from=\"fine_stamps - "
+			"floor_swaps\",state=\"exported\""),
+	      "prom: a derived counter is absent, left to PromQL");
+	CHECK(STRSTR(buf, "kernel_release=\"a\\\"b\\\\\\\\c\\\\nd\""),
+	      "prom: the release's quote, backslash and newline escaped");
+	CHECK(STRSTR(buf, "scope=\"system-wide\"") &&
+	      STRSTR(buf, "kernel_per_cpu=\"unavailable: no reader in a unit test\""),
+	      "prom: the scope, and the per-CPU reader's absence with why");
+	CHECK(STRSTR(buf, "mgtrace_intervals_total 3\n") && STRSTR(buf, "mgtrace_elapsed_seconds 2.5"),
+	      "prom: intervals and the window");
+	free(buf);
+	CHECK(IS_TRUE(mkdtemp(dir)), "prom: a scratch directory");
+	snprintf(path, sizeof(path), "%s/m.prom", dir);
+	CHECK(IS_FALSE(mg_prom_write(path, &r, NULL, 3)) && IS_FALSE(stat(path, &st)) &&
+	      EQ(st.st_mode & 0777, 0644), "prom: written, mode 0644");
+	CHECK(IS_FALSE(mg_prom_write(path, &r, NULL, 4)), "prom: rewritten over the old file");
+	snprintf(path, sizeof(path), "%s/missing/m.prom", dir);
+	CHECK(LT(mg_prom_write(path, &r, NULL, 3), 0), "prom: a missing directory fails");
+	snprintf(path, sizeof(path), "%s/m.prom", dir);
+	unlink(path);
+	CHECK(IS_FALSE(rmdir(dir)), "prom: no temporary file left beside the file");
+	mg_snap_free(&r.first);
+	mg_snap_free(&r.cur);
+}

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_report.c - tests of src/report.c: the report's rows as text, -x fields and JSON. */
+#include <errno.h>
+#include <stdlib.h>
+#include "unit.h"
+#include "report.h"
+
+UNIT_TEST(report_tracepoint_only)
+{
+	struct mg_report_cfg cfg = { .nr_cpus = 2, .func_backend = NULL, .tp_flavour = "raw_tp",
+				     .kpc = false };
+	struct mg_snap a, b;
+	struct mg_report r;
+	const struct mg_row *R;
+	json_t *j, *parsed, *row;
+	json_error_t jerr;
+	char *text;
+
+	make_snaps(&a, &b, false);
+	mg_report_build(&r, &cfg, &a, &b);
+	R = r.rows;
+	CHECK(EQ(R[MG_R_CTIME_UPDATES].src, MG_SRC_KERNEL) &&
+	      IS_TRUE(R[MG_R_CTIME_UPDATES].have_total) &&
+	      IS_FALSE(R[MG_R_CTIME_UPDATES].have_percpu) && EQ(R[MG_R_CTIME_UPDATES].total, 110),
+	      "tracepoint backend: ctime_updates is the debugfs total, no per-CPU values");
+	CHECK(EQ(R[MG_R_FLOOR_SWAPS].total, 15) && IS_TRUE(R[MG_R_FLOOR_SWAPS].why[0]),
+	      "floor_swaps debugfs total 15, per-CPU marked unavailable with a reason");
+	CHECK(EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].src, MG_SRC_DERIVED) &&
+	      IS_FALSE(R[MG_R_FLOOR_CMPXCHG_FAILS].have_percpu) &&
+	      EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].total, 220 - 15),
+	      "floor_cmpxchg_fails derived from totals only");
+	CHECK(EQ(R[MG_R_CURRENT_TIME].src, MG_SRC_UNAVAILABLE) &&
+	      IS_FALSE(R[MG_R_CURRENT_TIME].have_total) &&
+	      STRSTR(R[MG_R_CURRENT_TIME].why, "function-probe"),
+	      "current_time unavailable without a function-probe backend, with the reason");
+
+	j = mg_report_json(&r);
+	text = json_dumps(j, JSON_COMPACT);
+	parsed = json_loads(text, 0, &jerr);
+	CHECK(IS_TRUE(parsed), "report JSON parses back (%s)", parsed ? "ok" : jerr.text);
+	row = json_object_get(parsed, "floor_swaps");
+	CHECK(IS_TRUE(row) && EQ(json_integer_value(json_object_get(row, "total")), 15) &&
+	      IS_TRUE(json_is_null(json_object_get(row, "per_cpu"))) &&
+	      STREQ(json_string_value(json_object_get(row, "source")), "kernel"),
+	      "JSON floor_swaps: total 15, per_cpu null, source kernel");
+	row = json_object_get(parsed, "ctime_swaps");
+	CHECK(IS_TRUE(row) && EQ(json_array_size(json_object_get(row, "per_cpu")), 2) &&
+	      EQ(json_integer_value(json_array_get(json_object_get(row, "per_cpu"), 1)), 300) &&
+	      IS_TRUE(json_is_true(json_object_get(row, "match"))),
+	      "JSON ctime_swaps: per_cpu [30, 300], match true");
+	row = json_object_get(parsed, "current_time");
+	CHECK(IS_TRUE(row) && IS_TRUE(json_is_null(json_object_get(row, "total"))) &&
+	      IS_TRUE(json_string_value(json_object_get(row, "unavailable"))),
+	      "JSON current_time: total null with an 'unavailable' reason");
+	free(text);
+	json_decref(j);
+	json_decref(parsed);
+	mg_report_free(&r);
+
+	/* debugfs-sourced rows carry the bracket of their own count */
+	a.dbg_post[MG_K_FLOOR_SWAPS] += 2;
+	b.dbg_pre[MG_K_FLOOR_SWAPS] -= 1;
+	mg_report_build(&r, &cfg, &a, &b);
+	CHECK(EQ(r.rows[MG_R_FLOOR_SWAPS].total, 15) &&
+	      IS_TRUE(r.rows[MG_R_FLOOR_SWAPS].have_bracket) &&
+	      EQ(r.rows[MG_R_FLOOR_SWAPS].bracket.low, 12) &&
+	      IS_FALSE(r.rows[MG_R_FLOOR_SWAPS].have_kernel) &&
+	      STRSTR(r.rows[MG_R_FLOOR_SWAPS].detail, "[12, 15]"),
+	      "debugfs total: outer delta 15, its bracket [12, 15] in the detail, not compared (%s)",
+	      r.rows[MG_R_FLOOR_SWAPS].detail);
+	mg_report_free(&r);
+
+	/* debugfs unreadable at the end: kernel-sourced rows become unavailable, never 0 */
+	b.dbg_err = -ENOENT;
+	mg_report_build(&r, &cfg, &a, &b);
+	CHECK(EQ(r.rows[MG_R_CTIME_UPDATES].src, MG_SRC_UNAVAILABLE) &&
+	      IS_FALSE(r.rows[MG_R_CTIME_UPDATES].have_total) &&
+	      EQ(r.rows[MG_R_CTIME_CMPXCHG_FAILS].src, MG_SRC_UNAVAILABLE) &&
+	      IS_FALSE(r.rows[MG_R_CTIME_SWAPS].have_kernel),
+	      "without debugfs: kernel rows and their derivations are unavailable, not zero");
+	mg_report_free(&r);
+	mg_snap_free(&a);
+	mg_snap_free(&b);
+}
+
+/* A busy machine: every end read while the counters moved; and the test skew. */
+UNIT_TEST(report_busy)
+{
+	struct mg_report_cfg cfg = { .nr_cpus = 2, .func_backend = NULL, .tp_flavour = "tp_btf",
+				     .kpc = true, .kpc_method = "per-CPU via BTF offsets", .skew_row = -1 };
+	struct mg_snap a, b;
+	struct mg_report r;
+	const struct mg_row *sw, *fl;
+	json_t *j, *row, *br;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	struct mg_print_opts po = { 0 };
+	int k;
+
+	make_snaps(&a, &b, true);
+	/* kernel rows from kpc: deltas (k+1)*10 in all; ctime_swaps from bpf: 330 */
+	for (k = 0; k < MG_K_NR_COUNTERS; k++) {
+		int64_t d = k == MG_K_CTIME_SWAPS ? 330 : (k + 1) * 10;
+
+		a.dbg_pre[k] = 1000;
+		a.dbg_post[k] = 1004;		/* 4 counted while the start was read */
+		b.dbg_pre[k] = 1000 + d - 3;	/* the figure's end was read 3 + 2 into the end read */
+		b.dbg_post[k] = 1000 + d + 4;
+	}
+	mg_report_build(&r, &cfg, &a, &b);
+	sw = &r.rows[MG_R_CTIME_SWAPS];
+	fl = &r.rows[MG_R_FLOOR_SWAPS];
+	CHECK(IS_TRUE(sw->have_kernel) && EQ(sw->total, 330) && EQ(sw->bracket.low, 330 - 7) &&
+	      EQ(sw->bracket.high, 330 + 4) && EQ(sw->bracket.width, 11) &&
+	      EQ(sw->match, MG_MATCH_WITHIN) && IS_FALSE(sw->mismatch), "busy: bpf ctime_swaps 330 within [323, 334]");
+	CHECK(EQ(fl->total, 40) && EQ(fl->match, MG_MATCH_WITHIN) && EQ(r.mismatches, 0),
+	      "busy: kernel floor_swaps 40 within [33, 44]; no mismatch at all (got %d)", r.mismatches);
+	po.cols = mg_report_columns(&r, &po);
+	f = open_memstream(&text, &len);
+	mg_report_print_summary(f, &r, &po);
+	mg_report_print_interval(f, &r, &po, "12:00:01", false);
+	fclose(f);
+	CHECK(STRSTR(text, "323..334  within") && STRSTR(text, "within: the count lies") &&
+	      NO_STRSTR(text, "WARNING") && STRSTR(text, "  within\n") && STRSTR(text, "\n12:00:01 "),
+	      "text: range 323..334, match 'within', a note, the interval row at 12:00:01 says within");
+	for (char *l = text, *e; l && *l; l = e ? e + 1 : NULL) {
+		e = strchr(l, '\n');
+		CHECK(LE((long)(e ? e - l : (long)strlen(l)), 100L), "text: a line within 100 columns: %.*s",
+		      (int)(e ? e - l : (long)strlen(l)), l);
+	}
+	free(text);
+	/* separated fields (-x ,): the header names the summary's rows, numbers without padding */
+	text = NULL;
+	f = open_memstream(&text, &len);
+	po.sep = ",";
+	po.cols = mg_report_columns(&r, &po);
+	mg_report_print_interval_header(f, &po);
+	mg_report_print_interval(f, &r, &po, "12:00:01", true);
+	po.sep = NULL;
+	po.cols = mg_report_columns(&r, &po);
+	fclose(f);
+	CHECK(STRSTR(text, "time,ctime_updates,fine_stamps,floor_swaps,floor_cmpxchg_fails,ctime_swaps,") &&
+	      STRSTR(text, ",debugfs,approximate\n") && STRSTR(text, "\n12:00:01,") &&
+	      STRSTR(text, ",330,") && STRSTR(text, ",within (partial),"),
+	      "-x ,: header of row names, the partial interval's fields, then its approximate "
+	      "rows: %s", text);
+	free(text);
+	j = mg_report_json(&r);
+	row = json_object_get(j, "ctime_swaps");
+	br = json_object_get(row, "debugfs_bracket");
+	CHECK(EQ(json_integer_value(json_object_get(br, "low")), 323) &&
+	      EQ(json_integer_value(json_object_get(br, "high")), 334) &&
+	      EQ(json_integer_value(json_object_get(br, "width")), 11) &&
+	      IS_TRUE(json_is_true(json_object_get(row, "match"))) &&
+	      STREQ(json_string_value(json_object_get(row, "match_kind")), "within"),
+	      "JSON: debugfs_bracket {323, 334, 11}, match true, match_kind within");
+	json_decref(j);
+	mg_report_free(&r);
+
+	/* one event more than the widest reading allows: NO, in text and JSON */
+	b.bpf[1].v[MG_BPF_CTIME_SWAPS] += 5;
+	mg_report_build(&r, &cfg, &a, &b);
+	CHECK(EQ(r.rows[MG_R_CTIME_SWAPS].total, 335) &&
+	      IS_TRUE(r.rows[MG_R_CTIME_SWAPS].mismatch) && EQ(r.mismatches, 1), "busy: 335 above [323, 334] is NO");
+	text = NULL;
+	f = open_memstream(&text, &len);
+	mg_report_print_summary(f, &r, &po);
+	mg_report_print_interval(f, &r, &po, "12:00:02", false);
+	fclose(f);
+	CHECK(STRSTR(text, "323..334  NO") && STRSTR(text, "WARNING: 1 counter") &&
+	      STRSTR(text, "NO: ctime_swaps\n"), "text: NO in the summary and the interval row");
+	free(text);
+	j = mg_report_json(&r);
+	row = json_object_get(j, "ctime_swaps");
+	CHECK(IS_TRUE(json_is_false(json_object_get(row, "match"))) &&
+	      STREQ(json_string_value(json_object_get(row, "match_kind")), "outside"),
+	      "JSON: match false, match_kind outside");
+	json_decref(j);
+	mg_report_free(&r);
+	b.bpf[1].v[MG_BPF_CTIME_SWAPS] -= 5;
+
+	/* the test skew shifts one row out of its bracket and keeps the per-CPU sum */
+	cfg.skew_row = MG_R_FLOOR_SWAPS;
+	cfg.skew_n = 5;
+	mg_report_build(&r, &cfg, &a, &b);
+	fl = &r.rows[MG_R_FLOOR_SWAPS];
+	/* an operand outside its bracket: the difference is unavailable, never 30 - 45 */
+	CHECK(EQ(fl->total, 45) && EQ(fl->percpu[0] + fl->percpu[1], 45) && IS_TRUE(fl->mismatch) &&
+	      EQ(r.rows[MG_R_FLOOR_CMPXCHG_FAILS].src, MG_SRC_UNAVAILABLE) &&
+	      STRSTR(r.rows[MG_R_FLOOR_CMPXCHG_FAILS].why, "floor_swaps 45 differs"),
+	      "skew floor_swaps +5: 45 outside [33, 44], per-CPU sum 45, derived row unavailable: %s",
+	      r.rows[MG_R_FLOOR_CMPXCHG_FAILS].why);
+	mg_report_free(&r);
+	cfg.skew_n = 4;
+	mg_report_build(&r, &cfg, &a, &b);
+	CHECK(IS_FALSE(r.rows[MG_R_FLOOR_SWAPS].mismatch), "skew +4: 44 still within [33, 44]");
+	mg_report_free(&r);
+	CHECK(EQ(mg_row_by_name("ctime_swaps"), MG_R_CTIME_SWAPS) && EQ(mg_row_by_name("nope"), -1),
+	      "row names resolve");
+	mg_snap_free(&a);
+	mg_snap_free(&b);
+}

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_rules.c - tests of include/mg_rules.h, called directly: events, floor, clock. */
+#include "unit.h"
+#include "mg_rules.h"
+
+/* Events and their judging, as BPF runs the rules; test_rules_context.c's too (unit.h). */
+struct mg_rin rin(unsigned int kind, int64_t sec, uint32_t nsec, uint64_t t)
+{
+	struct mg_rin in = { .o = { .sec = sec, .nsec = nsec, .kind = kind, .t_ns = t, .pid = 7,
+				    .cpu = 1 }, .time_gran = 1 };
+
+	strcpy(in.o.comm, "rule");
+	return in;
+}
+
+struct mg_rin rswap(int64_t sec, uint32_t nsec, uint32_t old, uint32_t cur, uint64_t t)
+{
+	struct mg_rin in = rin(MG_EV_CTIME_SWAP, sec, nsec, t);
+
+	in.old_nsec = old;
+	in.cur_nsec = cur;
+	return in;
+}
+
+/*
+ * Judge in on s (tai_minus_real 0). out is filled with garbage and then cleared
+ * with mg_rule_out_init(), as BPF does: only its counts, so every rule below also
+ * shows that no rule reads viol[] or ben before writing them.
+ */
+const struct mg_rout *judge(struct mg_rstate *s, struct mg_rin in)
+{
+	static struct mg_rout out;
+
+	memset(&out, 0xa5, sizeof(out));
+	mg_rule_out_init(&out);
+	mg_rule_event(s, &in, 0, &out);
+	return &out;
+}
+
+/* Only not-fault kind b (count 1) and no violation; b < 0: nothing at all. */
+bool only_benign(const struct mg_rout *o, int b)
+{
+	for (int k = 0; k < MG_B_NR_KINDS; k++)
+		if (o->benign[k] != (k == b))
+			return false;
+	return !o->nviol && !o->overflow;
+}
+
+UNIT_TEST(rules)
+{
+	const uint32_t Q = MG_I_CTIME_QUERIED;
+	const uint64_t S = 1000000000ull;
+	const struct mg_rout *o;
+	struct mg_rstate s;
+	struct mg_rout fin;
+	struct mg_rin in;
+
+	/* no regression: a later ctime holds, an earlier one more than 1 s on is a violation */
+	memset(&s, 0, sizeof(s));
+	CHECK(only_benign(judge(&s, rswap(100, 5, 0, 0, 1000)), -1), "rules: a first swap holds");
+	CHECK(only_benign(judge(&s, rswap(100, 9, 5, 5, 2000)), -1), "rules: a later swap holds");
+	o = judge(&s, rswap(99, 0, 9, 9, 2000 + 2 * S));
+	CHECK(o->nviol == 1 && o->viol[0].kind == MG_V_REGRESSION && o->viol[0].earlier.sec == 100 &&
+	      o->viol[0].earlier.nsec == 9 && o->viol[0].later.sec == 99 &&
+	      o->viol[0].later.pid == 7 && !strcmp(o->viol[0].later.comm, "rule"),
+	      "rules: an earlier ctime 2 s on is a regression, with both observations");
+	/* later after a query: equal fails at 1 ns, is the contract at a coarser granularity */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rin(MG_EV_STAT, 20, 700, 10));
+	o = judge(&s, rswap(20, 700, 700 | Q, 700 | Q, 20));
+	CHECK(o->nviol == 1 && o->viol[0].kind == MG_V_NOT_LATER, "rules: a QUERIED update to an "
+	      "equal ctime is not later");
+	memset(&s, 0, sizeof(s));
+	judge(&s, rin(MG_EV_STAT, 20, 0, 10));
+	in = rswap(20, 0, 0 | Q, 0 | Q, 20);
+	in.time_gran = 1000000000;
+	CHECK(only_benign(judge(&s, in), MG_B_GRANULARITY), "rules: equal at s_time_gran 1 s: "
+	      "granularity_equal");
+	memset(&s, 0, sizeof(s));
+	CHECK(only_benign(judge(&s, rswap(20, 5, 3 | Q, 3 | Q, 20)), MG_B_UNVERIFIED),
+	      "rules: a QUERIED update of a ctime never seen: unverified");
+	/* a skip after a query that finished before the update began */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rin(MG_EV_STAT, 30, 1, 3990));
+	in = rin(MG_EV_CTIME_SKIP, 30, 1, 4000);
+	in.o.entry_ns = 3995;
+	o = judge(&s, in);
+	CHECK(o->nviol == 1 && o->viol[0].kind == MG_V_SKIP_AFTER_QUERY,
+	      "rules: a skip after a query that preceded the update fails");
+	in.o.entry_ns = 3980;
+	CHECK(only_benign(judge(&s, in), MG_B_SKIP_UNDECIDED), "rules: a skip of a query that may "
+	      "follow the decision: undecided");
+	/*
+	 * A set over a QUERIED ctime (its tracepoint fires before its store: old_nsec is the
+	 * replaced value). Real: a git clone on tmpfs, the .git directory (one pid): swap V,
+	 * getattr V twice, unlink in it copies the child's V onto it (a set), then an update
+	 * of the directory finds V without QUERIED and skips. The set is a change after a
+	 * query that shows no later ctime: invariant 2 (mm/shmem.c copies the child's ctime).
+	 */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(40, 848225193, 5, 5, 100));
+	judge(&s, rin(MG_EV_STAT, 40, 848225193, 110));
+	judge(&s, rin(MG_EV_STAT, 40, 848225193, 120));
+	in = rin(MG_EV_CTIME_SET, 40, 848225193, 130);
+	in.old_nsec = 848225193 | Q;
+	o = judge(&s, in);
+	CHECK(o->nviol == 1 && o->viol[0].kind == MG_V_NOT_LATER && o->viol[0].earlier.kind ==
+	      MG_EV_CTIME_SWAP && o->viol[0].later.kind == MG_EV_CTIME_SET, "rules: a set over a QUERIED "
+	      "ctime to the same value: not later after a query (the tmpfs unlink)");
+	in = rin(MG_EV_CTIME_SKIP, 40, 848225193, 140);
+	in.o.entry_ns = 135;
+	CHECK(only_benign(judge(&s, in), -1), "rules: a skip after the set (which stored the "
+	      "ctime without QUERIED) with an entry time after every getattr: nothing (it was "
+	      "a SKIP_AFTER_QUERY before the set cleared max_statted)");
+	/* must-fail direction: without the set the same skip is one */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(40, 848225193, 5, 5, 100));
+	judge(&s, rin(MG_EV_STAT, 40, 848225193, 110));
+	o = judge(&s, in);
+	CHECK(o->nviol == 1 && o->viol[0].kind == MG_V_SKIP_AFTER_QUERY, "rules: the same skip "
+	      "without the set between: a skip after a query");
+	/* a later set over a QUERIED ctime holds */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(40, 100, 5, 5, 100));
+	judge(&s, rin(MG_EV_STAT, 40, 100, 110));
+	in = rin(MG_EV_CTIME_SET, 40, 200, 130);
+	in.old_nsec = 100 | Q;
+	CHECK(only_benign(judge(&s, in), -1), "rules: a set over a QUERIED ctime to a later one holds");
+	/* the inode being set up (I_NEW: loaded from disk over a stale QUERIED bit of its
+	 * memory, an earlier incarnation of the same identity): not a change */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(40, 100, 5, 5, 100));
+	judge(&s, rin(MG_EV_STAT, 40, 100, 110));
+	in = rin(MG_EV_CTIME_SET, 40, 100, 130);
+	in.old_nsec = 100 | Q;
+	in.flags = MG_EVF_INODE_SETUP;
+	CHECK(only_benign(judge(&s, in), -1), "rules: a set of an inode being set up is not judged "
+	      "for visibility");
+	/* i_state unreadable (a kernel whose BTF has no layout of it that BPF knows: every
+	 * kernel after 6.18 until issue 32): the same set is undecided, never passed silently */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(40, 100, 5, 5, 100));
+	judge(&s, rin(MG_EV_STAT, 40, 100, 110));
+	in.flags = MG_EVF_STATE_UNKNOWN;
+	CHECK(only_benign(judge(&s, in), MG_B_SET_UNDECIDED), "rules: a set over a QUERIED ctime "
+	      "of an inode whose state is unknown: undecided");
+	/* must-fail direction: the same set with the state read is a violation */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(40, 100, 5, 5, 100));
+	judge(&s, rin(MG_EV_STAT, 40, 100, 110));
+	in.flags = 0;
+	o = judge(&s, in);
+	CHECK(o->nviol == 1 && o->viol[0].kind == MG_V_NOT_LATER, "rules: the same set with the "
+	      "inode's state read: not later after a query");
+	/* QUERIED on a value no getattr was seen to show: a stale bit, not judged */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(40, 100, 5, 5, 100));
+	in = rin(MG_EV_CTIME_SET, 40, 100, 130);
+	in.old_nsec = 100 | Q;
+	CHECK(only_benign(judge(&s, in), -1), "rules: a set over QUERIED no getattr was seen to "
+	      "set: not judged for visibility");
+	/* a set over a ctime without QUERIED to the same value is no change after a query */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(40, 100, 5, 5, 100));
+	judge(&s, rin(MG_EV_STAT, 40, 100, 110));
+	in = rin(MG_EV_CTIME_SET, 40, 100, 130);
+	in.old_nsec = 100;
+	CHECK(only_benign(judge(&s, in), -1), "rules: a set over a ctime without QUERIED holds");
+	/* delivery-order races */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(50, 10, 0, 0, 50));
+	judge(&s, rswap(50, 30, 20, 20, 52));
+	CHECK(only_benign(judge(&s, rswap(50, 20, 10, 10, 51)), MG_B_REORDERED),
+	      "rules: a swap delivered after the swap that replaced it: reordered");
+	o = judge(&s, rin(MG_EV_STAT, 50, 10, 60));
+	CHECK(only_benign(o, MG_B_STALE_READ), "rules: a getattr of a value held < 1 s before: stale");
+	CHECK(o->has_ben && o->ben.kind == MG_B_STALE_READ && o->ben.earlier.nsec == 30 &&
+	      o->ben.earlier.t_ns == 52 && o->ben.later.nsec == 10 && o->ben.later.t_ns == 60,
+	      "rules: the stale read's example carries the newer value it lost to, and itself");
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(10, 500, 0, 0, 1));
+	judge(&s, rswap(11, 100, 500, 500, 2));
+	CHECK(only_benign(judge(&s, rin(MG_EV_STAT, 10, 100, 3)), MG_B_TORN_READ),
+	      "rules: old seconds with new nanoseconds: torn read");
+	in = rswap(12, 7, 100, 100, 4);
+	in.flags = MG_EVF_SEC_UNSURE;
+	CHECK(only_benign(judge(&s, in), MG_B_SEC_UNSURE), "rules: unsure seconds are not judged");
+	/* overlapping updates */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(100, 0, 0, 0, 1000));
+	in = rswap(99, 3, 0, 0, 1500);
+	in.o.entry_ns = 900;
+	CHECK(only_benign(judge(&s, in), MG_B_CONCURRENT), "rules: an update that began before the "
+	      "newer value's event: concurrent");
+	judge(&s, rswap(101, 0, 0, 0, 2000));
+	CHECK(only_benign(judge(&s, rswap(100, 5, 0, 0, 2500)), MG_B_CONCURRENT_UNDECIDED),
+	      "rules: the same without an entry time, within 1 s: undecided");
+	/* an update after a step of the clock back that BPF found on its CPU: a regression the
+	 * step explains, reported as one (user space attributes it), not taken for overlapping
+	 * updates; only a step found after the latest value's event and at least as large */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(110, 700, 0, 600, 1000));
+	in = rswap(100, 300, 0, 200, 1500);
+	in.step_back_ns = -10000000000ll - 400;	/* 10 s back (+ bracket width) */
+	in.step_back_at = 1400;
+	o = judge(&s, in);
+	CHECK(o->nviol == 1 && o->viol[0].kind == MG_V_REGRESSION && o->viol[0].later.sec == 100 &&
+	      !o->has_ben && s.max.sec == 100,
+	      "rules: an update 10 s back after a 10 s step back: a regression the step explains "
+	      "(violations %u, kind %u, not-fault %u)", o->nviol, o->viol[0].kind, o->has_ben);
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(110, 700, 0, 600, 1000));
+	in.step_back_at = 900;				/* found before the latest value's event */
+	CHECK(only_benign(judge(&s, in), MG_B_CONCURRENT_UNDECIDED),
+	      "rules: a step found before the latest value's event explains nothing");
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(110, 700, 0, 600, 1000));
+	in.step_back_at = 1400;
+	in.step_back_ns = -1000000;			/* 1 ms back: too small for 10 s */
+	CHECK(only_benign(judge(&s, in), MG_B_CONCURRENT_UNDECIDED),
+	      "rules: a step smaller than the regression explains nothing");
+	in.step_back_ns = -10000000400ll + 1000;	/* within the slack */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(110, 700, 0, 600, 1000));
+	o = judge(&s, in);
+	CHECK(o->nviol == 1 && !o->has_ben, "rules: a step within %d ns of the regression's size "
+	      "explains it", MG_STEP_SLACK_NS);
+	/* a new file's ctime (set, not from a swap), then a step back, then an update: the step,
+	 * not a future ctime (the clock at the update is before the file's ctime) */
+	memset(&s, 0, sizeof(s));
+	in = rin(MG_EV_CTIME_SET, 110, 0, 1000);
+	judge(&s, in);
+	in = rswap(100, 300, 0, 200, 1500);
+	in.o.tai_ns = 100ull * S + 1;			/* realtime 100 s (TAI - REAL 0) */
+	CHECK(only_benign(judge(&s, in), MG_B_FUTURE_CTIME),
+	      "rules: without a step found, a set ctime later than the clock is a future ctime");
+	memset(&s, 0, sizeof(s));
+	judge(&s, rin(MG_EV_CTIME_SET, 110, 0, 1000));
+	in.step_back_ns = -10000000000ll - 400;
+	in.step_back_at = 1400;
+	o = judge(&s, in);
+	CHECK(o->nviol == 1 && o->viol[0].kind == MG_V_REGRESSION && !o->has_ben,
+	      "rules: with the step found, it is a regression the step explains");
+	/* a held getattr: its swap comes (concurrent read), never (unseen within 1 s, else a
+	 * regression at the end) */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(100, 0, 0, 0, 1000));
+	CHECK(only_benign(judge(&s, rin(MG_EV_STAT, 99, 5, 1100)), -1) && s.pending,
+	      "rules: a getattr of an older value not seen is held");
+	o = judge(&s, rswap(99, 5, 0, 0, 1200));
+	CHECK(o->benign[MG_B_CONCURRENT_READ] == 1 && !o->nviol && !s.pending,
+	      "rules: ... and its swap resolves it as a concurrent read");
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(100, 0, 0, 0, 1000));
+	judge(&s, rin(MG_EV_STAT, 99, 5, 1100));
+	memset(&fin, 0, sizeof(fin));
+	mg_rule_finish(&s, &fin);
+	CHECK(only_benign(&fin, MG_B_UNSEEN), "rules: a held getattr whose swap never came, within "
+	      "1 s: unseen");
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(100, 0, 0, 0, 1000));
+	judge(&s, rin(MG_EV_STAT, 99, 5, 1000 + 2 * S));
+	memset(&fin, 0, sizeof(fin));
+	mg_rule_finish(&s, &fin);
+	CHECK(fin.nviol == 1 && fin.viol[0].kind == MG_V_REGRESSION && fin.viol[0].later.sec == 99,
+	      "rules: ... 2 s after the newer value: a regression");
+	/* a ctime stored in the future (not from the clock) replaced by the clock */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rin(MG_EV_STAT, 2000000000, 0, 10));
+	in = rswap(1700000000, 0, 0, 0, 20);
+	in.o.tai_ns = (1700000000ull + 37) * S;
+	memset(&fin, 0, sizeof(fin));
+	mg_rule_event(&s, &in, 37 * (int64_t)S, &fin);
+	CHECK(only_benign(&fin, MG_B_FUTURE_CTIME), "rules: a stored ctime later than the clock, "
+	      "replaced: future_ctime");
+	/* the floor */
+	ASSERT_EQ(mg_rule_floor(1, 10, 20, MG_EVF_FINE_NEEDED),
+		  MG_RF_FLOOR_CHECKED | MG_RF_FINE_DECIDED, "rules: floor forward, fine stamp needed");
+	ASSERT_EQ(mg_rule_floor(1, 20, 10, MG_EVF_FINE_UNNEEDED), MG_RF_FLOOR_CHECKED |
+		  MG_RF_FLOOR_BACKWARD | MG_RF_FINE_DECIDED | MG_RF_FINE_UNNEEDED,
+		  "rules: floor backward, fine stamp unneeded: two violations");
+	ASSERT_EQ(mg_rule_floor(0, 20, 10, 0), 0, "rules: floor unread, undecided: nothing checked");
+}
+
+/*
+ * One event through the clock-step rules as bpf/mg_judge.bpf.h runs them: offs is
+ * the kernel's offs_tai at the event, d the delay between the monotonic and the TAI
+ * read, e the delay between the TAI read and the second monotonic read. Returns 1
+ * if a step was reported (its window from *from to t, its size in *dlo..*dhi), and
+ * counts the second reads.
+ */
+static int clock_event(struct mg_rclock *c, uint64_t t, int64_t offs, uint64_t d, uint64_t e,
+		       unsigned long long *from, long long *dlo, long long *dhi, int *t1_reads)
+{
+	unsigned long long tai = t + d + (uint64_t)offs;
+
+	if (!mg_rule_clock_need_t1(c, t, tai))
+		return 0;
+	(*t1_reads)++;
+	return mg_rule_clock_measure(c, t, tai, t + d + e, from, dlo, dhi);
+}
+
+UNIT_TEST(rule_clock)
+{
+	const int64_t offs = 37000000000LL;
+	struct mg_rclock c = { 0 };
+	unsigned long long from = 0;
+	long long lo = 0, hi = 0;
+	int steps = 0, reads = 0, i;
+	uint64_t t = 1000000, r = 12345, ts;
+
+	/* a steady clock with delays of 20 to 60 ns between reads, and now and then an
+	 * interrupt between them (5 us): never a step; a second read on the first event,
+	 * once per refresh, on a slow read and on the event after it */
+	for (i = 0; i < 100000; i++) {
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+		uint64_t d = 20 + (r >> 33) % 40, e = 20 + (r >> 45) % 40;
+
+		if (i % 2000 == 999)
+			d += 5000;
+		else if (i % 2000 == 1999)
+			e += 5000;
+		t += 200;
+		steps += clock_event(&c, t, offs, d, e, &from, &lo, &hi, &reads);
+	}
+	ASSERT_EQ(steps, 0, "clock rules: a steady clock with jittery reads shows no step");
+	CHECK(reads < 100000 / 10, "clock rules: second reads on %d of 100000 events (expected "
+	      "under 10000: first event, refreshes, slow reads)", reads);
+	/* a step back of 100 ns just after a measurement is found at the next event */
+	t += 200;
+	clock_event(&c, t, offs, 30, 30, &from, &lo, &hi, &reads);	/* refresh or not */
+	c.measured = 0;							/* measure here */
+	clock_event(&c, t += 200, offs, 30, 30, &from, &lo, &hi, &reads);
+	ts = t + 100;
+	steps = clock_event(&c, t += 200, offs - 100, 30, 30, &from, &lo, &hi, &reads);
+	CHECK(steps == 1 && lo <= -100 && hi >= -100 && hi < 0 && from <= ts && ts <= t,
+	      "clock rules: a 100 ns step back is found (%d; size %lld..%lld, expected -100 inside, "
+	      "negative; window %llu..%llu around %llu)", steps, lo, hi, from,
+	      (unsigned long long)t, (unsigned long long)ts);
+	CHECK(c.back_lo == lo && c.back_at == t, "clock rules: the step back is kept for the rules "
+	      "(mg_rule_step_explains: %lld at %llu, want %lld at %llu)", c.back_lo, c.back_at, lo,
+	      (unsigned long long)t);
+	/* a measurement (d 30, e 40), a 60 ns step back, an event that passes (d 35), one that
+	 * finds it (d 15): the window starts at the measurement, before the step */
+	c.measured = 0;
+	clock_event(&c, t += 200, offs, 30, 40, &from, &lo, &hi, &reads);
+	ts = t + 100;
+	steps = clock_event(&c, t += 200, offs - 60, 35, 30, &from, &lo, &hi, &reads);
+	steps += clock_event(&c, t += 200, offs - 60, 15, 30, &from, &lo, &hi, &reads);
+	CHECK(steps == 1 && from <= ts && lo <= -60 && hi >= -60,
+	      "clock rules: a step found one event late has a window that holds it (%d; window "
+	      "from %llu, step at %llu; size %lld..%lld)", steps, from, (unsigned long long)ts, lo, hi);
+	/* a step back smaller than the clocks' jitter cannot be shown: 10 ns */
+	ASSERT_EQ(clock_event(&c, t += 200, offs - 70, 50, 30, &from, &lo, &hi, &reads), 0,
+		  "clock rules: a 10 ns step back, inside the clocks' jitter");
+	/* steps forward of 10 us and of 800 ns are found, and 800 ns back after the latter */
+	steps = clock_event(&c, t += 200, offs + 10000, 30, 30, &from, &lo, &hi, &reads);
+	CHECK(steps == 1 && lo <= 10070 && hi >= 10070,
+	      "clock rules: a 10 us step forward is found (%d; size %lld..%lld, expected 10070 "
+	      "inside)", steps, lo, hi);
+	steps = clock_event(&c, t += 200, offs + 10800, 30, 30, &from, &lo, &hi, &reads);
+	steps += clock_event(&c, t += 200, offs + 10000, 30, 30, &from, &lo, &hi, &reads);
+	CHECK(steps == 2 && lo <= -800 && hi >= -800,
+	      "clock rules: 800 ns forward then back: two steps (%d; the second %lld..%lld)", steps,
+	      lo, hi);
+	/* a bracket measured with a slow second read (900 ns) is measured again at the next
+	 * event, so a 300 ns step back after it is found */
+	c.measured = 0;
+	clock_event(&c, t += 200, offs, 30, 900, &from, &lo, &hi, &reads);
+	clock_event(&c, t += 200, offs, 30, 30, &from, &lo, &hi, &reads);
+	steps = clock_event(&c, t += 200, offs - 300, 30, 30, &from, &lo, &hi, &reads);
+	CHECK(steps == 1 && lo <= -300 && hi >= -300,
+	      "clock rules: a step back after a slow measurement is found (%d; size %lld..%lld)",
+	      steps, lo, hi);
+	/* the documented limit: a step forward within the rise allowed (here 60 ns) goes
+	 * unreported, and until the next refresh (100 us) a step back is seen net of it;
+	 * after the refresh the bracket holds the new offset and a step back is sized from it */
+	steps = clock_event(&c, t += 200, offs - 240, 30, 30, &from, &lo, &hi, &reads);
+	ASSERT_EQ(steps, 0, "clock rules: 60 ns forward, inside the rise allowed, unreported");
+	for (i = 0; i < 510; i++)
+		steps += clock_event(&c, t += 200, offs - 240, 30, 30, &from, &lo, &hi, &reads);
+	steps += clock_event(&c, t += 200, offs - 540, 30, 30, &from, &lo, &hi, &reads);
+	CHECK(steps == 1 && lo <= -300 && hi >= -300,
+	      "clock rules: after a refresh a step back is sized from the new bracket (%d; size "
+	      "%lld..%lld, expected -300 inside)", steps, lo, hi);
+}

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_rules_context.c - tests of include/mg_rules.h: what BPF judges context-free, lock-free. */
+#include "unit.h"
+#include "mg_rules.h"
+
+/* The context-free predicate under test: mg_rule_needs_context, or a naive one (every getattr). */
+typedef int (*needs_context_fn)(const struct mg_rstate *s, const struct mg_rin *in, int entry_times);
+
+static int naive_needs_context(const struct mg_rstate *s, const struct mg_rin *in, int entry_times)
+{
+	(void)s;
+	(void)entry_times;
+	return in->o.kind != MG_EV_STAT;
+}
+
+/*
+ * How the side-by-side judging below treats getattrs without the lock: as BPF
+ * does (quiet word, marks, folded under the lock), or one of the naive ways
+ * that must break the property.
+ */
+enum lockfree_model {
+	LF_BPF,			/* mg_rule_is_quiet, mg_rule_can_mark, mg_rule_fold_quiet */
+	LF_NAIVE_QUIET,		/* any getattr of max is quiet (held ones, first ones too) */
+	LF_MARK_ENTRY,		/* marks even when updates carry entry times */
+	LF_NO_FOLD,		/* marks, but the lock's holder never folds them in */
+};
+
+/*
+ * One event of the BPF-like side: judged without the lock (1: quiet or a mark;
+ * *s updated as BPF's exchange would) or not (0).
+ */
+static int lockfree_event(struct mg_rstate *s, const struct mg_rin *in, int entry_times,
+			  enum lockfree_model m)
+{
+	unsigned long long q = s->quiet;
+
+	if (m == LF_NAIVE_QUIET)
+		return s->known && in->o.kind == MG_EV_STAT &&
+		       mg_rule_fp(in->o.sec, in->o.nsec) == mg_rule_fp(s->max.sec, s->max.nsec);
+	if (mg_rule_is_quiet(q, in))
+		return 1;
+	if (mg_rule_can_mark(q, in, m == LF_MARK_ENTRY ? 0 : entry_times)) {
+		s->quiet = q | 1;	/* the compare-and-exchange */
+		return 1;
+	}
+	return 0;
+}
+
+/* Under the lock, before judging: close the word and fold a mark in (mg_judge_close_quiet()). */
+static void lockfree_close(struct mg_rstate *s, enum lockfree_model m)
+{
+	unsigned long long w = s->quiet;
+
+	if (w && !(w & 1))
+		s->quiet = 0;
+	if (m != LF_NO_FOLD)
+		mg_rule_fold_quiet(s, w);
+}
+
+/* The same violation or case: kind and both observations (the padding is never written). */
+static bool same_viol(const struct mg_rviol *a, const struct mg_rviol *b)
+{
+	return a->kind == b->kind && !memcmp(&a->earlier, &b->earlier, sizeof(a->earlier)) &&
+	       !memcmp(&a->later, &b->later, sizeof(a->later));
+}
+
+/* The same report: counts, violations and the first not-fault case (their observations too). */
+static bool same_out(const struct mg_rout *a, const struct mg_rout *b)
+{
+	unsigned int i;
+
+	if (memcmp(a->benign, b->benign, sizeof(a->benign)) || a->nviol != b->nviol ||
+	    a->overflow != b->overflow || a->has_ben != b->has_ben)
+		return false;
+	for (i = 0; i < a->nviol && i < MG_RULE_MAX_VIOL; i++)
+		if (!same_viol(&a->viol[i], &b->viol[i]))
+			return false;
+	return !a->has_ben || same_viol(&a->ben, &b->ben);
+}
+
+/*
+ * A pseudo-random stream of one inode's events (getattrs of the current, the
+ * previous and a not yet swapped value, swaps forward and back, QUERIED swaps,
+ * skips, explicit sets; times 1 ns to 0.6 s apart, so the 1 s windows are
+ * crossed), judged twice side by side: once with every event's clocks, once
+ * as BPF judges it (model m): an event judged without the lock is not judged
+ * at all (quiet, or it marks the quiet word), the word is closed and a mark
+ * folded in before each judged event, and the clocks, task and CPU of the
+ * events pred() calls context-free are left 0. The two must report the same
+ * for every event (a context-free one: nothing) and keep the same state (the
+ * BPF-like one with its mark folded in), but for max_stat_ns when updates
+ * carry no entry time (the only value it is compared with). Returns the events
+ * where they did not; *free_n: how many events were context-free, *quiet_n:
+ * judged without the lock.
+ */
+static unsigned int needs_context_breaks(needs_context_fn pred, enum lockfree_model m,
+					 int entry_times, unsigned int *free_n, unsigned int *quiet_n)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull, t = 1000;
+	int64_t cur_s = 100, prev_s = 100;
+	uint32_t cur_n = 1000, prev_n = 500;
+	unsigned int breaks = 0, i;
+	struct mg_rstate a, b, ma, mb;
+	struct mg_rout oa, ob;
+	struct mg_rin in, inb;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	*free_n = 0;
+	*quiet_n = 0;
+	for (i = 0; i < 20000; i++) {
+		unsigned int r;
+		bool free_ev, lockfree;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		r = (unsigned int)(x % 100);
+		t += 1 + (x >> 8) % (r < 3 ? 600000000ull : 200000ull);
+		if (r < 45)
+			in = rin(MG_EV_STAT, cur_s, cur_n, t);
+		else if (r < 47)
+			in = rin(MG_EV_STAT, prev_s, prev_n, t);
+		else if (r < 49)
+			in = rin(MG_EV_STAT, cur_s, cur_n + 7, t);	/* a value not swapped yet */
+		else if (r < 85 || r >= 97) {
+			uint32_t old = cur_n | ((x >> 20) & 1 ? MG_I_CTIME_QUERIED : 0);
+
+			prev_s = cur_s, prev_n = cur_n;
+			cur_n += 1 + (uint32_t)((x >> 24) % 5000);
+			if (cur_n >= 1000000000u)
+				cur_s++, cur_n -= 1000000000u;
+			in = rswap(cur_s, cur_n, old, old, t);
+		} else if (r < 89)
+			in = rswap(prev_s, prev_n - 1, cur_n, cur_n, t);	/* an older swap */
+		else if (r < 94)
+			in = rin(MG_EV_CTIME_SKIP, cur_s, cur_n, t);
+		else
+			in = rin(MG_EV_CTIME_SET, cur_s - 5, 0, t);
+		if (entry_times && (in.o.kind == MG_EV_CTIME_SWAP || in.o.kind == MG_EV_CTIME_SKIP))
+			in.o.entry_ns = t - 1 - (x >> 30) % 3000;
+		in.o.tai_ns = t + 37 * 1000000000ull;
+		if ((x >> 40) % 50 == 0)
+			in.step_back_ns = -5000, in.step_back_at = t;
+		inb = in;
+		mg_rule_out_init(&oa);
+		lockfree = lockfree_event(&a, &in, entry_times, m);
+		if (lockfree)
+			(*quiet_n)++;
+		free_ev = lockfree || !pred(&a, &in, entry_times);
+		if (free_ev) {
+			(*free_n)++;
+			in.o.t_ns = in.o.tai_ns = 0;
+			in.step_back_ns = 0, in.step_back_at = 0;
+			in.o.pid = in.o.cpu = 0;
+			memset(in.o.comm, 0, sizeof(in.o.comm));
+		}
+		if (!lockfree) {
+			lockfree_close(&a, m);
+			mg_rule_event(&a, &in, 37 * 1000000000ll, &oa);
+		}
+		mg_rule_out_init(&ob);
+		mg_rule_event(&b, &inb, 37 * 1000000000ll, &ob);
+		ma = a, mb = b;
+		mg_rule_fold_quiet(&ma, ma.quiet);	/* the state a mark stands for */
+		if (!entry_times)
+			ma.max_stat_ns = mb.max_stat_ns = 0;
+		if (!same_out(&oa, &ob) || (free_ev && !only_benign(&oa, -1)) ||
+		    memcmp(&ma, &mb, sizeof(ma)))
+			breaks++;
+	}
+	return breaks;
+}
+
+/*
+ * mg_rule_needs_context(): the events BPF judges without reading a clock are
+ * exactly those whose judging does not depend on the clocks.
+ */
+UNIT_TEST(rule_needs_context)
+{
+	unsigned int n0 = 0, n1 = 0, nn = 0, q0 = 0, q1 = 0, qn = 0;
+	struct mg_rstate s;
+	struct mg_rin st;
+
+	ASSERT_EQ(needs_context_breaks(mg_rule_needs_context, LF_BPF, 0, &n0, &q0), 0,
+		  "needs_context: tracepoints only, context-free events judge the same without their context");
+	CHECK(GT(n0, 5000), "needs_context: tracepoints only, most getattrs of the latest ctime are "
+	      "context-free (%u of 20000 events, 9000 getattrs of it)", n0);
+	ASSERT_EQ(needs_context_breaks(mg_rule_needs_context, LF_BPF, 1, &n1, &q1), 0,
+		  "needs_context: with entry times, the same");
+	CHECK(GT(n1, 1000) && LT(n1, n0), "needs_context: with entry times fewer are context-free "
+	      "(%u, against %u): the first getattr of a value keeps its time", n1, n0);
+	/* tracepoints only, the first getattr of a value marks the word: every context-free
+	 * getattr takes no lock; with entry times only the later ones */
+	CHECK(EQ(q0, n0) && GT(q1, 1000) && LT(q1, q0),
+	      "needs_context: getattrs judged without the lock: %u of %u context-free (tracepoints "
+	      "only), %u (entry times)", q0, n0, q1);
+	/* the check can fail: calling every getattr context-free breaks the property */
+	CHECK(GT(needs_context_breaks(naive_needs_context, LF_BPF, 0, &nn, &qn), 0),
+	      "needs_context: a predicate calling every getattr context-free is caught");
+	CHECK(GT(needs_context_breaks(naive_needs_context, LF_BPF, 1, &nn, &qn), 0),
+	      "needs_context: the same with entry times");
+	CHECK(GT(needs_context_breaks(mg_rule_needs_context, LF_NAIVE_QUIET, 0, &nn, &qn), 0),
+	      "needs_context: a lock-free test taking every getattr of the latest ctime (held "
+	      "getattrs too) is caught");
+	CHECK(GT(needs_context_breaks(mg_rule_needs_context, LF_MARK_ENTRY, 1, &nn, &qn), 0),
+	      "needs_context: marks without the lock when updates carry entry times (the "
+	      "getattr's time lost) are caught");
+	CHECK(GT(needs_context_breaks(mg_rule_needs_context, LF_NO_FOLD, 0, &nn, &qn), 0),
+	      "needs_context: marks the lock's holder does not fold in are caught");
+
+	/* the quiet word: markable once the latest ctime is known, quiet once a getattr
+	 * showed it, 0 while a getattr is held */
+	memset(&s, 0, sizeof(s));
+	st = rin(MG_EV_STAT, 100, 5, 2000);
+	CHECK(EQ(mg_rule_quiet(&s), 0) && !mg_rule_can_mark(s.quiet, &st, 0),
+	      "quiet: 0 before anything is known");
+	judge(&s, rswap(100, 5, 0, 0, 1000));
+	CHECK(EQ(s.quiet, mg_rule_fp(100, 5) << 1) && !mg_rule_is_quiet(s.quiet, &st) &&
+	      mg_rule_can_mark(s.quiet, &st, 0) && !mg_rule_can_mark(s.quiet, &st, 1) &&
+	      !mg_rule_can_mark(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_STAT,
+			.sec = 100, .nsec = 6 } }, 0) &&
+	      !mg_rule_can_mark(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_CTIME_SKIP,
+			.sec = 100, .nsec = 5 } }, 0),
+	      "quiet: after a swap, markable by a getattr of its value only, tracepoints only");
+	judge(&s, st);
+	CHECK(EQ(s.quiet, mg_rule_fp(100, 5) << 1 | 1) && mg_rule_is_quiet(s.quiet, &st) &&
+	      !mg_rule_can_mark(s.quiet, &st, 0) &&
+	      !mg_rule_is_quiet(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_CTIME_SKIP,
+			.sec = 100, .nsec = 5 } }) &&
+	      !mg_rule_is_quiet(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_STAT,
+			.sec = 100, .nsec = 6 } }), "quiet: a getattr of it after one, nothing else");
+	judge(&s, rin(MG_EV_STAT, 100, 4, 3000));	/* held */
+	CHECK(EQ(s.quiet, 0), "quiet: not while a getattr is held");
+	CHECK(EQ(mg_rule_fp(-1, 999999999), 0) && NE(mg_rule_fp(0, 0), 0),
+	      "quiet: the one ctime whose word is 0 is 1 ns before the epoch");
+
+	/* a mark folds in only as the mark of the latest ctime, not yet shown */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(100, 5, 0, 0, 1000));
+	mg_rule_fold_quiet(&s, mg_rule_fp(100, 6) << 1 | 1);
+	CHECK(IS_FALSE(s.max_statted), "fold: the mark of another ctime is not folded in");
+	mg_rule_fold_quiet(&s, s.quiet);
+	CHECK(IS_FALSE(s.max_statted), "fold: an unmarked word changes nothing");
+	mg_rule_fold_quiet(&s, s.quiet | 1);
+	CHECK(IS_TRUE(s.max_statted) && EQ(s.max_stat_ns, 0) && EQ(mg_rule_quiet(&s), s.quiet | 1),
+	      "fold: the mark of the latest ctime: shown, at a time unknown");
+	memset(&s, 0, sizeof(s));
+	mg_rule_fold_quiet(&s, 1);
+	CHECK(IS_FALSE(s.max_statted), "fold: nothing on an inode not known (word 1)");
+
+	/* the cases, one by one */
+	memset(&s, 0, sizeof(s));
+	st = rin(MG_EV_STAT, 100, 5, 1000);
+	CHECK(IS_TRUE(mg_rule_needs_context(&s, &st, 0)), "needs_context: an inode not seen yet");
+	judge(&s, rswap(100, 5, 0, 0, 1000));
+	CHECK(IS_FALSE(mg_rule_needs_context(&s, &st, 0)), "needs_context: a getattr of the latest "
+	      "ctime, tracepoints only");
+	CHECK(IS_TRUE(mg_rule_needs_context(&s, &st, 1)), "needs_context: its first getattr keeps "
+	      "its time when updates carry their entry time");
+	judge(&s, st);
+	CHECK(IS_FALSE(mg_rule_needs_context(&s, &st, 1)) && EQ(s.max_stat_ns, 1000),
+	      "needs_context: a second getattr of it does not");
+	st.o.nsec = 4;
+	CHECK(IS_TRUE(mg_rule_needs_context(&s, &st, 0)), "needs_context: a getattr of another value");
+	judge(&s, st);	/* held: an older value not seen before */
+	st.o.nsec = 5;
+	CHECK(IS_TRUE(s.pending) && IS_TRUE(mg_rule_needs_context(&s, &st, 0)),
+	      "needs_context: anything while a getattr is held");
+	st = rswap(100, 5, 5, 5, 3000);
+	CHECK(IS_TRUE(mg_rule_needs_context(&s, &st, 0)), "needs_context: every update");
+}
