@@ -36,7 +36,7 @@ static void test_baseline_workload(void)
 	char *argv_more[] = { "sh", "-c", "touch x\n\xff", "", NULL };
 	struct mg_workload_id cmd, bi, now = { 0 };
 	struct mg_figures fig;
-	char err[600], warn[600];
+	char err[600] = "", warn[600] = "";	/* printed by passing checks too */
 	json_t *a;
 	char *s;
 
