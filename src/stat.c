@@ -379,7 +379,9 @@ static int run_stat(struct stat_run *r)
 	};
 	int ret, nr = mg_nr_cpus();
 
-	if ((ret = mg_out_open("stat", r->o.argv != NULL)))
+	/* with COMMAND, results go to stderr (COMMAND's stdout stays its own); the demo's
+	 * COMMAND is mgtrace's own, and they go to stdout with its result */
+	if ((ret = mg_out_open("stat", r->o.argv != NULL && !r->o.demo)))
 		return ret;
 	r->out = mg_out;
 	r->tty = isatty(mg_out_fd());
@@ -472,14 +474,19 @@ int cmd_stat(int argc, char **argv)
 
 int cmd_default(const char *self)
 {
-	static char *argv[] = { NULL, "stress", "--duration", "3", NULL };
+	static char *argv[] = { NULL, "stress", "--duration", "3", NULL, NULL };
 	struct stat_run r = { 0 };
 
-	/* the first line says what this is and how to watch one's own workload */
-	fprintf(stderr, "mgtrace: running a built-in demonstration workload; to watch your own: "
-		"mgtrace stat -- COMMAND\n"
-		"mgtrace: (mgtrace stress --duration 3: threads writing and stat()ing files on a "
-		"tmpfs of its own, or in /tmp where it cannot mount one; its next line says which)\n");
+	/* the first line says what this is and how to watch one's own workload; with -j,
+	 * stdout carries only JSON lines: stress's result, then the summary */
+	if (mg_json_output)
+		argv[4] = "--json";
+	else
+		fprintf(stderr, "mgtrace: running a built-in demonstration workload; to watch your "
+			"own: mgtrace stat -- COMMAND\n"
+			"mgtrace: (mgtrace stress --duration 3: threads writing and stat()ing files on "
+			"a tmpfs of its own, or in /tmp where it cannot mount one; its next line says "
+			"which)\n");
 	argv[0] = (char *)self;
 	r.o.argv = argv;
 	r.o.demo = true;

@@ -43,6 +43,21 @@ for n in probe stat trace check clocks stress; do
 	[ $rc = 0 ] && python3 tests/checkjson.py json-lines "$T/g-$n.json" > /dev/null 2>&1 \
 		&& ok "mgtrace -j -o FILE $n: the global spelling" || bad "mgtrace -j -o FILE $n: exit $rc"
 done
+# mgtrace -j with no command (the demonstration run): stdout is JSON lines only, stress's
+# result and the summary, and nothing but libbpf may speak on stderr; without -j the
+# demonstration's results are on stdout too (its COMMAND is mgtrace's own)
+$MG -j > "$T/demo.json" 2> "$T/demo.err"; rc=$?
+types=$(python3 -c 'import json, sys; print(" ".join(json.loads(l)["type"] for l in open(sys.argv[1])))' "$T/demo.json" 2>&1)
+[ $rc = 0 ] && [ "$types" = "stress summary" ] && [ -z "$(grep -v '^libbpf' "$T/demo.err")" ] \
+	&& ok "mgtrace -j: stdout is JSON lines ($types), stderr silent" \
+	|| bad "mgtrace -j: exit $rc, types '$types', stderr: $(head -c 300 "$T/demo.err")"
+# the check can fail: a text line among them is not JSON
+{ cat "$T/demo.json"; echo "stress: 2 threads"; } > "$T/demo-bad.json"
+python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/demo-bad.json" 2> /dev/null \
+	&& bad "mgtrace -j twin: a text line passed as JSON" || ok "mgtrace -j twin: a text line on stdout is caught"
+$MG > "$T/demo.txt" 2> /dev/null; rc=$?
+[ $rc = 0 ] && grep -q "^stress: " "$T/demo.txt" && grep -q "^mgtrace stat: system-wide" "$T/demo.txt" \
+	&& ok "mgtrace: the demonstration's results on stdout" || bad "mgtrace: exit $rc, stdout: $(head -c 300 "$T/demo.txt")"
 # letters a command does not have are refused (usage), never read as another option
 for c in "probe -A" "check -A" "trace -A" "clocks -A" "stress -A" "probe -p 1" "check -p 1" \
 	"clocks -p 1" "stress -p 1" "trace -c 3" "trace -i 8:1:2" "check -a" "probe -a"; do
