@@ -208,6 +208,17 @@ static int stopped_early(struct check_state *cs)
 }
 
 /*
+ * COMMAND's tree, the default scope, cannot be judged in this session (why): judge
+ * system-wide instead, as -a would, and say so in the report (check_state.tree_why).
+ */
+static void tree_fall_back(struct check_state *cs, const char *why)
+{
+	cs->o.tree = false;
+	snprintf(cs->tree_why, sizeof(cs->tree_why), "%s", why);
+	mg_judge_tree_close(&cs->judge);
+}
+
+/*
  * Before the run: the outputs, --dir, the baseline, then the session (loaded and
  * attached), the checker, the ring buffer and the floor probes; COMMAND spawned,
  * waiting to exec. MG_EXIT_OK, or an exit code with one line printed.
@@ -239,17 +250,24 @@ static int check_prepare(struct check_state *cs, struct mg_session_opts *so)
 	cs->judge.env = &cs->run.env;	/* probed by mg_run_setup() before the load */
 	so->pre_load = mg_judge_pre_load;
 	so->pre_load_ctx = &cs->judge;
-	/* --tree: COMMAND before the session, which follows its tree (it waits to exec) */
+	/* the tree (--tree, or COMMAND's by default): COMMAND before the session, which
+	 * follows its tree (it waits to exec); judging in user space cannot scope */
+	if (cs->o.tree && cs->o.tree_default && cs->o.judge_user)
+		tree_fall_back(cs, "--judge user");
 	if (cs->o.tree && ((ret = mg_run_spawn(&cs->run, cs->o.argv)) ||
 			   (ret = mg_judge_tree_open(&cs->judge, cs->run.child))))
 		return ret;
 	if ((ret = mg_run_setup(&cs->run, cs->o.backend, so)) || (ret = stopped_early(cs)))
 		return ret;
 	cs->judge.active = cs->run.sess.skel && cs->run.sess.tp_btf && cs->judge.configured;
-	if (cs->o.tree && !cs->judge.active)
+	if (cs->o.tree && !cs->judge.active && !cs->o.tree_default)
 		return mg_err(MG_EXIT_ENV, "check: --tree needs judging in BPF (tracepoints as "
 			      "tp_btf, bpf_res_spin_lock: kernel 6.15+); this session judges in user "
 			      "space");
+	if (cs->o.tree && !cs->judge.active)
+		tree_fall_back(cs, cs->o.judge_user ? "--judge user" :
+			       "this session judges in user space (tracepoints as tp_btf and "
+			       "bpf_res_spin_lock, kernel 6.15+, are needed to judge in BPF)");
 	cs->judge.ringbuf_used = cs->run.sess.skel ?
 				 bpf_map__max_entries(cs->run.sess.skel->maps.events) : 0;
 	cs->chk = mg_checker_new(cs->judge.active ? 1 : cs->o.max_inodes, 100);

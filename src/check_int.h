@@ -48,7 +48,12 @@ struct check_opts {
 	uint64_t ringbuf_bytes, max_inodes, threads, rate;
 	bool judge_user;		/* --judge user: the ctime events cross to user space */
 	bool ringbuf_set;		/* --ringbuf-size given (else judging in BPF sizes it) */
-	bool tree;			/* --tree: judge the inodes COMMAND's tree touches first */
+	bool tree;			/* judge the inodes COMMAND's tree touches first: --tree,
+					 * or the default with COMMAND (tree_default) */
+	bool tree_default;		/* tree by default (COMMAND without -a or --tree): where
+					 * judging in BPF is not available it falls back to
+					 * system-wide, saying why (check_state.tree_why) */
+	bool all;			/* -a: judge every process's events, also with COMMAND */
 	double duration;
 	const char *dir;
 	char **argv;
@@ -81,6 +86,7 @@ struct check_state {
 	char interrupt_why[320];
 	bool status_from_signal;	/* COMMAND's status is that signal's (mg_run_status_from_stop) */
 	FILE *junit;			/* --junit, opened before the run */
+	char tree_why[300];		/* why a default tree scope fell back to system-wide ("") */
 	const char *wl_fs;		/* mg_fs_name() of the built-in workload's directory */
 	bool have_wl_mount;		/* wl_mount and wl_mount_dev were found */
 	unsigned int wl_mount_dev;	/* its superblock's s_dev, as events name it */
@@ -158,7 +164,8 @@ struct check_result {
 	struct check_inv inv[CHECK_NR_INV];
 	int ninv;
 	struct check_cmd_line cmd;
-	const char *scope;		/* what the run covers (system-wide or --tree), one line */
+	const char *scope;		/* what the run covers (system-wide or COMMAND's tree), one line */
+	char scope_buf[640];
 	const char *floor_unchecked;	/* why the floor invariants were not (both) checked, "" */
 	uint64_t floor_events;		/* floor swaps + cmpxchg fails + unknown, from the events */
 	char judged[512];		/* where and how the ctime events were judged (judge.c) */

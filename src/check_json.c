@@ -131,6 +131,11 @@ static json_t *json_judged(const struct check_result *r)
 				    mg_json_cstr(jg->gc_why) : json_null());
 	}
 	json_object_set_new(jd, "scope", json_string(cs->o.tree ? "tree" : "system-wide"));
+	/* with COMMAND: whether the scope was asked (-a, --tree) or the default, and why the
+	 * default tree fell back to system-wide */
+	json_object_set_new(jd, "scope_default", json_boolean(cs->o.tree_default));
+	json_object_set_new(jd, "tree_unavailable", cs->tree_why[0] ?
+			    mg_json_cstr(cs->tree_why) : json_null());
 	json_object_set_new(jd, "tree_processes_followed", cs->o.tree ?
 			    JI(mg_judge_tree_followed(jg) + 1) : json_null());
 	json_object_set_new(jd, "tree_processes_not_followed", cs->o.tree ?

@@ -59,9 +59,15 @@ static const struct mg_opt check_opts[] = {
 	MG_OPT_SCOPE_TREE("judge only the inodes COMMAND and its descendants touch\n"
 			  "first (an event of theirs enters an inode; after that\n"
 			  "every process's events of it are judged); other inodes'\n"
-			  "events are counted as out of scope. Needs COMMAND and\n"
-			  "judging in BPF. The counters, floor figures and gates\n"
-			  "stay system-wide (the kernel's counters are global)"),
+			  "events are counted as out of scope. The default with\n"
+			  "COMMAND, as perf stat counts COMMAND (where judging in BPF\n"
+			  "is not available, tracepoints as raw_tp or --judge user,\n"
+			  "the default falls back to system-wide and says why; --tree\n"
+			  "given is refused there). The counters, floor figures and\n"
+			  "gates stay system-wide (the kernel's counters are global)"),
+	{ .val = 'a', .lname = "all-cpus",
+	  .help = "with COMMAND: judge every process's events (system-wide),\n"
+	  "as without COMMAND" },
 	MG_OPT_HEADING("Built-in workload (without COMMAND): threads doing write(f1) stat(f2) write(f2)\n"
 		       "stat(f2) write(f1) stat(f1) on a private tmpfs (or --dir):\n"),
 	{ .val = 't', .lname = "threads", .arg = "N",
@@ -137,6 +143,7 @@ static int check_opt(struct check_opts *o, int c, const char *arg)
 		o->judge_user = !strcmp(arg, "user");
 		return 0;
 	case MG_OPTID_TREE: o->tree = true; return 0;
+	case 'a': o->all = true; return 0;
 	case 't': return mg_parse_u64(arg, 1, 1024, &o->threads) != 0;
 	case 'd': return mg_parse_seconds(arg, 86400, &o->duration) != 0;
 	case O_RATE: return mg_parse_u64(arg, 0, 100000000, &o->rate) != 0;
@@ -172,9 +179,12 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 	if (c < 0)
 		return -c;
 	if ((e = mg_opt_command("check", argc, argv, &o->argv)) ||
-	    (e = mg_opt_scope_check("check", 0, false, &o->tree, o->argv != NULL)))
+	    (e = mg_opt_scope_check("check", 0, o->all, &o->tree, o->argv != NULL)))
 		return e;
-	if (o->tree && o->judge_user)
+	/* with COMMAND, its tree is judged unless -a says the whole machine (as perf) */
+	if (o->argv && !o->all && !o->tree)
+		o->tree = o->tree_default = true;
+	if (o->tree && o->judge_user && !o->tree_default)
 		return mg_err(MG_EXIT_USAGE, "check: --tree scopes judging in BPF: not with "
 			      "--judge user");
 	if (o->junit && mg_output_path && mg_same_file(mg_output_path, o->junit))

@@ -69,19 +69,33 @@ const char *mg_benign_why(enum mg_benign_kind k)
 }
 
 /*
- * What the run covers, for the text report and JUnit: judging is system-wide unless
- * --tree, and the counters, floor figures and gates are always the kernel's global
- * counts (two CI jobs on one machine see each other's events there).
+ * What the run covers, for the text report and JUnit, into buf: judging is COMMAND's
+ * tree with COMMAND (--tree or the default; system-wide with -a, or where the default
+ * fell back, saying why), system-wide without; the counters, floor figures and gates are
+ * always the kernel's global counts (two CI jobs on one machine see each other's
+ * events there).
  */
-static const char *scope_text(const struct check_state *cs)
+static const char *scope_text(const struct check_state *cs, char *buf, size_t len)
 {
-	return cs->o.tree ?
-	       "judging: COMMAND's process tree (--tree, below); counters, floor figures and "
-	       "gates: system-wide (the kernel's counters are global: other processes' updates "
-	       "count too)" :
-	       "system-wide: every process's timestamp events are judged, not only the "
-	       "workload's (--tree narrows judging to COMMAND's tree), and the counters, floor "
-	       "figures and gates are the kernel's global counts";
+	static const char global[] = "counters, floor figures and gates: system-wide (the "
+				     "kernel's counters are global: other processes' updates count too)";
+
+	if (cs->o.tree)
+		snprintf(buf, len, "judging: COMMAND's process tree (%s, below); %s",
+			 cs->o.tree_default ? "the default with COMMAND; -a judges every process" :
+			 "--tree", global);
+	else if (cs->o.argv && cs->tree_why[0])
+		snprintf(buf, len, "judging: system-wide, every process's timestamp events: "
+			 "COMMAND's tree, the default, needs judging in BPF, not available here "
+			 "(%s); %s", cs->tree_why, global);
+	else if (cs->o.argv)
+		snprintf(buf, len, "judging: system-wide (-a), every process's timestamp events, "
+			 "not only COMMAND's; %s", global);
+	else
+		snprintf(buf, len, "system-wide: every process's timestamp events are judged, not "
+			 "only the workload's, and the counters, floor figures and gates are the "
+			 "kernel's global counts");
+	return buf;
 }
 
 /* One line for a gate: "0.31 <= 0.7 (limit)", "0.9 > 0.47 allowed (baseline 0.3 x 1.5 + 0.01)". */
@@ -282,7 +296,7 @@ void check_collect(struct check_result *r, struct check_state *cs, const struct 
 	r->st = st;
 	eval_gates(cs, rep);
 	decide(cs, &r->v);
-	r->scope = scope_text(cs);
+	r->scope = scope_text(cs, r->scope_buf, sizeof(r->scope_buf));
 	r->floor_unchecked = cs->floor_why[0] ? cs->floor_why : cs->floor_read_why;
 	r->floor_events = st->by_kind[MG_EV_FLOOR_SWAP] + st->by_kind[MG_EV_FLOOR_FAIL] +
 			  st->by_kind[MG_EV_FLOOR_UNKNOWN];

@@ -168,7 +168,7 @@ static void text_events(const struct check_result *r, FILE *f)
 		(unsigned long long)st->untracked_events, (unsigned long long)st->no_ino_events);
 	fprintf(f, "judged: %s\n", r->judged);
 	if (cs->o.tree)
-		fprintf(f, "scope (--tree): inodes COMMAND (pid %d) and its descendants touched first; "
+		fprintf(f, "scope (COMMAND's tree): inodes COMMAND (pid %d) and its descendants touched first; "
 			"%llu process(es) followed, %llu not followed, %llu still running when COMMAND "
 			"exited (not judged after it); out of scope (other inodes, other processes) "
 			"%llu events\n", (int)cs->run.child,

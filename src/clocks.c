@@ -77,13 +77,11 @@ struct clk_opts {
 	int cpu;		/* CPU to pin to, or -1 */
 };
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
 
 static const struct mg_opt clocks_opts[] = {
 	{ .val = 'n', .lname = "iterations", .arg = "N",
-	  .help = "calls per run (1 to " STR(CLK_MAX_ITERS) ", default "
-	  STR(CLK_DEF_ITERS) ")" },
+	  .help = "calls per run (1 to " MG_STR(CLK_MAX_ITERS) ", default "
+	  MG_STR(CLK_DEF_ITERS) ")" },
 	{ .val = 'C', .lname = "cpu", .arg = "CPU",
 	  .help = "pin the measuring thread to this online CPU", .kind = MG_OV_CPU },
 	MG_OPTS_COMMON("one JSON object instead of the table",
@@ -95,7 +93,7 @@ const struct mg_cmd_opts clocks_cmdopts = {
 	.name = "clocks",
 	.synopsis = "[--iterations N] [--cpu CPU] [-j] [-o FILE] [-v]",
 	.about = "Measure clock_gettime() for each POSIX clock: ns per call (median, min and max\n"
-		 "of " STR(CLK_RUNS) " runs), clock_getres(), and whether libc served it from the vDSO or by a\n"
+		 "of " MG_STR(CLK_RUNS) " runs), clock_getres(), and whether libc served it from the vDSO or by a\n"
 		 "system call, established by counting this thread's clock_gettime system calls\n"
 		 "with a BPF program on sys_enter during a loop of N calls per clock (the timed\n"
 		 "runs are made with it detached). Also prints the current and available\n"

@@ -391,6 +391,13 @@ uint64_t mg_judge_tree_not_followed(const struct mg_judge *j)
 	return j->follow ? mg_follow_not_followed(j->follow) : 0;
 }
 
+void mg_judge_tree_close(struct mg_judge *j)
+{
+	mg_follow_close(j->follow);
+	j->follow = NULL;
+	j->tree_fd = 0;
+}
+
 void mg_judge_free(struct mg_judge *j)
 {
 	mg_follow_close(j->follow);

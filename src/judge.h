@@ -144,6 +144,9 @@ int mg_judge_inject(struct mg_judge *j, struct mgtrace_bpf *skel, struct mg_chec
  */
 int mg_judge_tree_open(struct mg_judge *j, pid_t root);
 
+/* Stop following it (check's default tree scope fell back to system-wide); safe twice. */
+void mg_judge_tree_close(struct mg_judge *j);
+
 /* Processes of the tree followed after the start (forks; check --tree; else 0). */
 uint64_t mg_judge_tree_followed(const struct mg_judge *j);
 

@@ -94,10 +94,14 @@ int mg_opt_scope(const char *cmd, int val, const char *arg, uint64_t *pid, bool 
 
 int mg_opt_scope_check(const char *cmd, uint64_t pid, bool all, const bool *tree, bool have_command)
 {
-	if ((pid != 0) + (tree && *tree) + all > 1)
-		return mg_err(MG_EXIT_USAGE, "%s: -a (system-wide)%s -p PID%s exclude each other", cmd,
-			      tree ? "," : " and", tree ? " and --tree" : "");
-	if (tree && *tree && !have_command)
+	bool t = tree && *tree;
+
+	/* the ones given, named: "-a (system-wide) and --tree exclude each other" */
+	if ((pid != 0) + t + all > 1)
+		return mg_err(MG_EXIT_USAGE, "%s: %s%s%s%s%s exclude each other", cmd,
+			      all ? "-a (system-wide)" : "", all && pid ? (t ? ", " : " and ") : "",
+			      pid ? "-p PID" : "", t ? " and " : "", t ? "--tree" : "");
+	if (t && !have_command)
 		return mg_err(MG_EXIT_USAGE, "%s: --tree needs -- COMMAND", cmd);
 	return 0;
 }

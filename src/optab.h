@@ -61,6 +61,10 @@ struct mg_cmd_opts {
 	void (*usage_fn)(FILE *f);
 };
 
+/* A macro's value as a string, for help texts: MG_STR(MG_PROM_INTERVAL_S) is "15". */
+#define MG_STR_(x) #x
+#define MG_STR(x) MG_STR_(x)
+
 /* ---- the shared groups ---- */
 
 /* -j, -o, -v: taken by mg_opt_next() itself (opts.h mg_opt_common()). */

@@ -6,6 +6,7 @@
  * snapshot (so that rate() works); a counter mgtrace cannot measure is absent,
  * with its reason in mgtrace_source_info, never written as 0.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -37,6 +38,84 @@ static void put_label(FILE *f, const char *s)
 	}
 }
 
+/* --prometheus-label NAME=VALUE: put on every series, before mgtrace's own labels */
+#define MG_PROM_MAX_LABELS 8
+static struct {
+	char name[64], value[256];
+} user_labels[MG_PROM_MAX_LABELS];
+static int n_user_labels;
+
+/* The labels mgtrace puts on its own series: a user label may not take one of them. */
+static const char *const own_labels[] = {
+	"cpu", "counter", "source", "from", "state", "per_cpu", "reason", "backend",
+	"kernel_release", "scope", "tracepoints", "kernel_per_cpu", "nr_cpus",
+};
+
+int mg_prom_add_label(const char *arg)
+{
+	const char *eq = strchr(arg, '='), *p;
+	size_t n = eq ? (size_t)(eq - arg) : 0, i;
+
+	if (!eq || !n || n >= sizeof(user_labels[0].name) || !(isalpha((unsigned char)*arg) ||
+							      *arg == '_'))
+		return mg_err(MG_EXIT_USAGE, "stat: invalid --prometheus-label '%s' (NAME=VALUE, "
+			      "NAME as Prometheus names labels: [a-zA-Z_][a-zA-Z0-9_]*)", arg);
+	for (p = arg; p < eq; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_')
+			return mg_err(MG_EXIT_USAGE, "stat: invalid --prometheus-label '%s' (NAME: "
+				      "[a-zA-Z_][a-zA-Z0-9_]*)", arg);
+	if (n >= 2 && arg[0] == '_' && arg[1] == '_')
+		return mg_err(MG_EXIT_USAGE, "stat: --prometheus-label '%s': names beginning with "
+			      "__ are Prometheus' own", arg);
+	for (i = 0; i < sizeof(own_labels) / sizeof(own_labels[0]); i++)
+		if (strlen(own_labels[i]) == n && !strncmp(arg, own_labels[i], n))
+			return mg_err(MG_EXIT_USAGE, "stat: --prometheus-label '%s': %.*s is a label "
+				      "of mgtrace's own series", arg, (int)n, arg);
+	for (i = 0; i < (size_t)n_user_labels; i++)
+		if (strlen(user_labels[i].name) == n && !strncmp(arg, user_labels[i].name, n))
+			return mg_err(MG_EXIT_USAGE, "stat: --prometheus-label %.*s given twice",
+				      (int)n, arg);
+	if (n_user_labels == MG_PROM_MAX_LABELS)
+		return mg_err(MG_EXIT_USAGE, "stat: at most %d --prometheus-label", MG_PROM_MAX_LABELS);
+	if (strlen(eq + 1) >= sizeof(user_labels[0].value))
+		return mg_err(MG_EXIT_USAGE, "stat: --prometheus-label '%.*s': value longer than "
+			      "%zu bytes", (int)n, arg, sizeof(user_labels[0].value) - 1);
+	snprintf(user_labels[n_user_labels].name, sizeof(user_labels[0].name), "%.*s", (int)n, arg);
+	snprintf(user_labels[n_user_labels].value, sizeof(user_labels[0].value), "%s", eq + 1);
+	n_user_labels++;
+	return 0;
+}
+
+/*
+ * A series' name and the user's labels: "name{job=\"a\"" (then the caller's labels, after
+ * a comma when more, and "}"), or "name{" / "name" without user labels. Returns whether
+ * a "{" was opened (the caller closes it).
+ */
+static bool series(FILE *f, const char *name, bool more)
+{
+	int i;
+
+	fputs(name, f);
+	if (!n_user_labels && !more)
+		return false;
+	fputc('{', f);
+	for (i = 0; i < n_user_labels; i++) {
+		fprintf(f, "%s%s=\"", i ? "," : "", user_labels[i].name);
+		put_label(f, user_labels[i].value);
+		fputc('"', f);
+	}
+	if (n_user_labels && more)
+		fputc(',', f);
+	return true;
+}
+
+/* A series without labels of mgtrace's own: name, the user's labels, the value (printf). */
+#define SERIES(f, name, fmt, ...) do { \
+	if (series(f, name, false)) \
+		fputc('}', f); \
+	fprintf(f, " " fmt "\n", __VA_ARGS__); \
+} while (0)
+
 static void family(FILE *f, const char *name, const char *type, const char *help)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
@@ -58,7 +137,8 @@ static void put_info(FILE *f, struct mg_run *r, const char *scope, const struct 
 
 	family(f, "mgtrace_info", "gauge", "mgtrace stat's run: backend, kernel release, "
 	       "scope, tracepoint flavour and the kernel per-CPU counter reader (value always 1)");
-	fprintf(f, "mgtrace_info{backend=\"");
+	series(f, "mgtrace_info", true);
+	fprintf(f, "backend=\"");
 	put_label(f, mg_backend_name(r->sess.backend));
 	fprintf(f, "\",kernel_release=\"");
 	put_label(f, r->env.release);
@@ -86,8 +166,8 @@ static void put_info(FILE *f, struct mg_run *r, const char *scope, const struct 
 		const struct mg_row *row = &rep->rows[i];
 		const char *state = row_state(row);
 
-		fprintf(f, "mgtrace_source_info{counter=\"%s\",source=\"%s\",from=\"", row->name,
-			mg_src_name(row->src));
+		series(f, "mgtrace_source_info", true);
+		fprintf(f, "counter=\"%s\",source=\"%s\",from=\"", row->name, mg_src_name(row->src));
 		put_label(f, row->detail);
 		fprintf(f, "\",state=\"%s\",per_cpu=\"%s\",reason=\"", state,
 			row->have_percpu ? "yes" : "no");
@@ -119,36 +199,38 @@ int mg_prom_render(FILE *f, struct mg_run *r, const char *scope, uint64_t interv
 		snprintf(name, sizeof(name), "mgtrace_%s_total", row->name);
 		family(f, name, "counter", mg_row_help(i) ? mg_row_help(i) : row->name);
 		if (!row->have_percpu) {
-			fprintf(f, "%s %" PRId64 "\n", name, row->total);
+			SERIES(f, name, "%" PRId64, row->total);
 			continue;
 		}
-		for (cpu = 0; cpu < rep.nr_cpus; cpu++)
-			fprintf(f, "%s{cpu=\"%d\"} %" PRId64 "\n", name, cpu, row->percpu[cpu]);
+		for (cpu = 0; cpu < rep.nr_cpus; cpu++) {
+			series(f, name, true);
+			fprintf(f, "cpu=\"%d\"} %" PRId64 "\n", cpu, row->percpu[cpu]);
+		}
 	}
 	/* CLOCK_REALTIME of the first snapshot (taken with CLOCK_MONOTONIC) */
 	clock_gettime(CLOCK_REALTIME, &now);
 	start = now.tv_sec + now.tv_nsec / 1e9 - (mg_now_ns() - r->first.t_ns) / 1e9;
 	family(f, "mgtrace_start_time_seconds", "gauge",
 	       "Unix time when counting began: every counter is cumulative since then");
-	fprintf(f, "mgtrace_start_time_seconds %.3f\n", start);
+	SERIES(f, "mgtrace_start_time_seconds", "%.3f", start);
 	family(f, "mgtrace_elapsed_seconds", "gauge",
 	       "Seconds counted: from the first snapshot to the one this file was written from");
-	fprintf(f, "mgtrace_elapsed_seconds %.9f\n", (r->cur.t_ns - r->first.t_ns) / 1e9);
+	SERIES(f, "mgtrace_elapsed_seconds", "%.9f", (r->cur.t_ns - r->first.t_ns) / 1e9);
 	family(f, "mgtrace_intervals_total", "counter",
 	       "Intervals (-i) completed when this file was written");
-	fprintf(f, "mgtrace_intervals_total %" PRIu64 "\n", intervals);
+	SERIES(f, "mgtrace_intervals_total", "%" PRIu64, intervals);
 	/* only when a row was compared with debugfs (not in process scope): never a 0
 	 * that stands for "nothing compared" */
 	if (rep.compared) {
 		family(f, "mgtrace_debugfs_mismatches", "gauge", "Counters whose cumulative count "
 		       "lies outside the debugfs multigrain_timestamps bracket of the same window "
 		       "(0 expected; absent when nothing was compared, as in process scope)");
-		fprintf(f, "mgtrace_debugfs_mismatches %d\n", rep.mismatches);
+		SERIES(f, "mgtrace_debugfs_mismatches", "%d", rep.mismatches);
 	}
 	misses = mg_session_recursion_misses(&r->sess, NULL, 0);
 	family(f, "mgtrace_bpf_recursion_misses_total", "counter", "Runs the kernel skipped of "
 	       "mgtrace's BPF programs (recursion_misses): the bpf counters are short by that many");
-	fprintf(f, "mgtrace_bpf_recursion_misses_total %" PRIu64 "\n", misses);
+	SERIES(f, "mgtrace_bpf_recursion_misses_total", "%" PRIu64, misses);
 	mg_report_free(&rep);
 	return ferror(f) ? -EIO : 0;
 }

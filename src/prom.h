@@ -11,6 +11,22 @@
 #include "run.h"
 
 /*
+ * How often stat rewrites --prometheus FILE when no -i/-I interval is given, in
+ * seconds: node_exporter's and Prometheus' usual scrape interval, so a collector
+ * never serves the start values of a long run.
+ */
+#define MG_PROM_INTERVAL_S 15
+
+/*
+ * --prometheus-label NAME=VALUE: one more label on every series of the file, so that
+ * two runs can share a textfile directory (node_exporter drops series that two files
+ * give with the same name and labels). NAME as Prometheus names labels, not one of
+ * mgtrace's own, nor twice; VALUE any bytes (escaped). Returns 0, or MG_EXIT_USAGE
+ * with one line printed.
+ */
+int mg_prom_add_label(const char *arg);
+
+/*
  * Check, before anything is attached, that FILE can be written as mg_prom_write()
  * writes it (a temporary file beside it renamed over it), and resolve it: a symlink
  * is followed to its target, which is what gets replaced (resolved, len bytes). Its

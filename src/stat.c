@@ -66,7 +66,7 @@ static const char *stat_event_words(void)
 	return mg_events_names(opt_in);
 }
 
-enum { O_RATE = MG_OPTID_FIRST_CMD, O_PROM };
+enum { O_RATE = MG_OPTID_FIRST_CMD, O_PROM, O_PROM_LABEL };
 
 static const struct mg_opt stat_opts[] = {
 	MG_OPTS_SCOPE("all-cpus", "system-wide (the default)",
@@ -105,8 +105,12 @@ static const struct mg_opt stat_opts[] = {
 	  .help = "also write the counters, cumulative since start, in the\n"
 	  "Prometheus text format to FILE (atomically: a temporary\n"
 	  "file in its directory renamed over it), at start, every\n"
-	  "interval and at the end; for node_exporter's textfile\n"
-	  "collector", .kind = MG_OV_FILE },
+	  "interval (without -i or -I: every " MG_STR(MG_PROM_INTERVAL_S) " s, node_exporter's\n"
+	  "usual scrape interval, no rows printed) and at the end; for\n"
+	  "node_exporter's textfile collector", .kind = MG_OV_FILE },
+	{ .val = O_PROM_LABEL, .lname = "prometheus-label", .arg = "NAME=VALUE",
+	  .help = "one more label on every series of --prometheus FILE (up to\n"
+	  "8): two runs, each with its own, can share a textfile directory" },
 	{ 0 }
 };
 
@@ -114,7 +118,7 @@ const struct mg_cmd_opts stat_cmdopts = {
 	.name = "stat",
 	.synopsis = "[-a | -p PID | --tree] [-A] [-I MS | -i SECONDS] [-c COUNT] [--rate]\n"
 		    "[-x SEP] [-e EVENTS] [-b auto|kernel|fentry|kprobe|tracepoint]\n"
-		    "[-H] [-L] [-j] [-o FILE] [-v] [--prometheus FILE]\n"
+		    "[-H] [-L] [-j] [-o FILE] [-v] [--prometheus FILE [--prometheus-label NAME=VALUE]]\n"
 		    "[-- COMMAND [ARGS...]]",
 	.about = "Count multigrain timestamp events until interrupted (SIGINT/SIGTERM/SIGHUP), for COUNT\n"
 		 "intervals, or for the lifetime of COMMAND (then exit with its status).\n"
@@ -158,6 +162,11 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 				return e;
 			o->prom = prom_path;
 			break;
+		case O_PROM_LABEL:
+			if ((e = mg_prom_add_label(arg)))
+				return e;
+			o->prom_labels++;
+			break;
 		case 'x':
 			if (!*arg || strchr(arg, '\n'))
 				return mg_err(MG_EXIT_USAGE, "stat: invalid field separator '%s'", arg);
@@ -194,6 +203,9 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 	if ((o->pid || o->tree) && o->backend == MG_BE_KERNEL)
 		return mg_err(MG_EXIT_USAGE, "stat: process scope (-p, --tree) counts events in BPF; "
 			      "backend kernel has only the kernel's global counters");
+	if (o->prom_labels && !o->prom)
+		return mg_err(MG_EXIT_USAGE, "stat: --prometheus-label labels --prometheus FILE's "
+			      "series: give --prometheus");
 	if (o->sep && mg_json_output)
 		return mg_err(MG_EXIT_USAGE, "stat: -x and --json exclude each other");
 	if (o->prom && mg_output_path && mg_same_file(mg_output_path, o->prom))
@@ -216,11 +228,14 @@ static void prom_write(struct stat_run *r, uint64_t n)
 static int main_loop(struct stat_run *r)
 {
 	struct mg_run *R = &r->run;
-	uint64_t n = 0, interval_ns = (uint64_t)(r->o.interval * 1e9), next;
+	uint64_t n = 0, interval_ns = (uint64_t)(r->o.interval * 1e9), tick_ns, next;
 	bool counted_out = false;
 	int err;
 
-	next = R->first.t_ns + interval_ns;
+	/* --prometheus without -i/-I: the file is still rewritten every
+	 * MG_PROM_INTERVAL_S (no rows printed), never left at its start values */
+	tick_ns = interval_ns ? interval_ns : r->o.prom ? MG_PROM_INTERVAL_S * 1000000000ull : 0;
+	next = R->first.t_ns + tick_ns;
 	mg_run_copy_snap(R, &R->cur, &R->first);
 	prom_write(r, 0);
 	/* a --prometheus file that cannot be written ends the run as -o's output does:
@@ -230,33 +245,35 @@ static int main_loop(struct stat_run *r)
 	while (!counted_out) {
 		struct timespec ts;
 
-		if (interval_ns) {
+		if (tick_ns) {
 			uint64_t now = mg_now_ns(), left = next > now ? next - now : 0;
 
 			ts.tv_sec = left / 1000000000ull;
 			ts.tv_nsec = left % 1000000000ull;
 		}
-		if (mg_run_wait(R, interval_ns ? &ts : NULL))
+		if (mg_run_wait(R, tick_ns ? &ts : NULL))
 			break;
-		if (interval_ns && mg_now_ns() >= next) {
+		if (tick_ns && mg_now_ns() >= next) {
 			if ((err = mg_run_snap(R, &R->cur)))
 				return err;
-			stat_print_interval(r, ++n, false);
+			if (interval_ns)
+				stat_print_interval(r, ++n, false);
 			prom_write(r, n);
-			mg_run_copy_snap(R, &R->prev, &R->cur);
+			if (interval_ns)
+				mg_run_copy_snap(R, &R->prev, &R->cur);
 			/* after a stall (the machine, a blocked output) the next interval ends at
 			 * the first boundary at least half an interval ahead: one longer interval, not a burst of
 			 * near-empty ones (each row says its real length: JSON duration_s) */
-			next += interval_ns;
-			for (uint64_t now = mg_now_ns(); next <= now + interval_ns / 2;)
-				next += interval_ns;
+			next += tick_ns;
+			for (uint64_t now = mg_now_ns(); next <= now + tick_ns / 2;)
+				next += tick_ns;
 			/* the output or --prometheus failed (a closed pipe, a full disk) or was
 			 * abandoned: the run ends here, as at COUNT (COMMAND is ended) */
 			if (mg_out_failed() || r->prom_failed) {
 				counted_out = r->out_ended = true;
 				break;
 			}
-			if (r->o.count && n >= r->o.count) {
+			if (interval_ns && r->o.count && n >= r->o.count) {
 				counted_out = true;
 				break;
 			}

@@ -32,6 +32,7 @@ struct stat_opts {
 	unsigned int events;	/* -e: opted-in event counters, 1 << index in mg_tp_names[] */
 	char **argv;		/* COMMAND, or NULL */
 	const char *prom;	/* --prometheus FILE, or NULL */
+	int prom_labels;	/* --prometheus-label given (prom.c keeps them) */
 	bool demo;		/* the no-argument run: COMMAND is the built-in workload */
 };
 

@@ -41,8 +41,6 @@ static int parse_name(const char *what, const char *s, const char *const *names,
 
 enum { O_MAX = MG_OPTID_FIRST_CMD };
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
 
 static const struct mg_opt top_opts[] = {
 	MG_OPTS_SCOPE("all-cpus", "system-wide (the default)",
@@ -67,7 +65,7 @@ static const struct mg_opt top_opts[] = {
 		       "auto (fentry, kprobe, then tracepoints), fentry, kprobe,\n"
 		       "tracepoint"),
 	{ .val = O_MAX, .lname = "max-entries", .arg = "N",
-	  .help = "rows each BPF map holds (default " STR(MG_TOP_ENTRIES_DEFAULT)
+	  .help = "rows each BPF map holds (default " MG_STR(MG_TOP_ENTRIES_DEFAULT)
 	  "); events of rows\nthat do not fit are counted as not attributed" },
 	MG_OPTS_COMMON("one JSON object per table (docs/json.md)",
 		       "results to FILE (default: stdout; stderr with COMMAND, as perf)",

@@ -60,7 +60,7 @@ $MG > "$T/demo.txt" 2> /dev/null; rc=$?
 	&& ok "mgtrace: the demonstration's results on stdout" || bad "mgtrace: exit $rc, stdout: $(head -c 300 "$T/demo.txt")"
 # letters a command does not have are refused (usage), never read as another option
 for c in "probe -A" "check -A" "trace -A" "clocks -A" "stress -A" "probe -p 1" "check -p 1" \
-	"clocks -p 1" "stress -p 1" "trace -c 3" "trace -i 8:1:2" "check -a" "probe -a"; do
+	"clocks -p 1" "stress -p 1" "trace -c 3" "trace -i 8:1:2" "probe -a"; do
 	badcase "$c: not an option of this command" 2 "unrecognized option" $MG $c
 done
 badcase "stat -a with -p" 2 "exclude each other" $MG stat -a -p 1 -- true

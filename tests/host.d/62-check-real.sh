@@ -33,7 +33,7 @@ echo "#     user space: $(cats check-race-user)"
 # 1b. the same race on a file the workload creates during the run: its not-fault examples
 # carry its name (BPF reads it when the inode enters its map)
 check_case check-race-new 0 --verdict PASS --command --judged bpf -- \
-	-- python3 $W race-new "$T/r/new-file" 1
+	-- python3 $W race-new "$T/r/new-file" 2
 python3 tests/checkjson.py example-names "$T/check-race-new.json" "$(stat -c %i "$T/r/new-file")" \
 	new-file > "$T/race-new.chk" 2>&1
 tally check-race-new "$T/race-new.chk"

@@ -50,18 +50,29 @@ tally events-window-user "$T/user-window.chk"
 # --max-inodes 1000) and, 500 times, a file COMMAND made, while COMMAND runs: scoped, its files stay out of the map and the check
 # passes, while its getattrs of COMMAND's file are judged; system-wide (the check can fail)
 # the same workload fills the map: inconclusive
-for scope in tree wide; do
+# The default with COMMAND is its tree, as perf stat counts COMMAND (and -a the whole machine):
+# the same workload passes with no scope option.
+for scope in tree default wide; do
 	A=$T/scope-$scope/a; rm -rf "$T/scope-$scope"; mkdir -p "$A"
 	python3 tests/check_workloads.py statflood "$T/scope-$scope/b" 3000 "$A" 500 60 &
 	flood=$!
 	for i in $(seq 100); do [ -e "$T/scope-$scope/b/f2999" ] && break; sleep 0.05; done
-	if [ $scope = tree ]; then
+	if [ $scope = default ]; then
+		check_case check-tree-default 0 --verdict PASS --command --judged bpf -- \
+			--max-inodes 1000 -- python3 tests/check_workloads.py scoped "$A"
+		python3 tests/checkjson.py tree-scope "$T/check-tree-default.json" 500 > "$T/tree-default.chk" 2>&1
+		tally check-tree-default-scope "$T/tree-default.chk"
+		python3 -c 'import json, sys; j = json.loads(open(sys.argv[1]).readline())["judged"]
+sys.exit(not (j["scope"] == "tree" and j["scope_default"] is True and j["tree_unavailable"] is None))' \
+			"$T/check-tree-default.json" && ok "check -- COMMAND: its tree by default (scope_default)" \
+			|| bad "check -- COMMAND: scope $(head -c 300 "$T/check-tree-default.json")"
+	elif [ $scope = tree ]; then
 		check_case check-tree 0 --verdict PASS --command --judged bpf -- --tree \
 			--max-inodes 1000 -- python3 tests/check_workloads.py scoped "$A"
 		python3 tests/checkjson.py tree-scope "$T/check-tree.json" 500 > "$T/tree.chk" 2>&1
 		tally check-tree-scope "$T/tree.chk"
 	else
-		check_case check-tree-wide 4 --verdict INCONCLUSIVE --command --judged bpf -- \
+		check_case check-tree-wide 4 --verdict INCONCLUSIVE --command --judged bpf -- -a \
 			--max-inodes 1000 -- python3 tests/check_workloads.py scoped "$A"
 		grep -q 'inode map was full: 1000 inode(s), raise --max-inodes' "$T/check-tree-wide.out" \
 			"$T/check-tree-wide.json" && ok "check-tree-wide: the reason names --max-inodes" \

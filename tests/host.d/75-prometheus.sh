@@ -209,3 +209,41 @@ else
 	bad "a full --prometheus filesystem: exit $rc, $rows of 25 intervals: $(cat "$T/pfull.err")"
 fi
 umount "$T/pfull"
+# without -i the file is still rewritten every 15 s (MG_PROM_INTERVAL_S), not left at its start
+# values for a long run: 16 s of a steady workload; the copy taken at 14 s is the start's
+# (its twin: the check can fail) and the one at 16.5 s counts the workload
+mkdir -p "$T/pint" && rm -f "$T/pint/m.prom"
+$MG stat --prometheus "$T/pint/m.prom" -- $MG stress --threads 1 --duration 17 > /dev/null 2>&1 &
+pipid=$!
+sleep 14; cp "$T/pint/m.prom" "$T/pint/at14.prom" 2> /dev/null
+sleep 2.5; cp "$T/pint/m.prom" "$T/pint/at16.prom" 2> /dev/null
+wait $pipid
+el() { awk '$1 == "mgtrace_elapsed_seconds" { print $2 }' "$1" 2> /dev/null; }
+e14=$(el "$T/pint/at14.prom"); e16=$(el "$T/pint/at16.prom")
+awk -v a="$e14" 'BEGIN { exit !(a != "" && a < 1) }' \
+	&& ok "--prometheus without -i: at 14 s the file is still the start's (elapsed $e14 s)" \
+	|| bad "--prometheus without -i: at 14 s elapsed '$e14' (want the start's, < 1 s)"
+awk -v a="$e16" 'BEGIN { exit !(a != "" && a >= 14.9 && a < 16) }' \
+	&& ok "--prometheus without -i: rewritten at 15 s (elapsed $e16 s)" \
+	|| bad "--prometheus without -i: at 16.5 s elapsed '$e16' (want about 15 s: rewritten every 15 s)"
+# --prometheus-label NAME=VALUE on every series: two runs share one directory without
+# colliding (each series differs by job); a bad name, mgtrace's own label, twice: refused
+$MG stat --prometheus "$T/pint/a.prom" --prometheus-label job=wide --prometheus-label 'team=fs "x"' -- true > /dev/null 2>&1
+python3 - "$T/pint/a.prom" > "$T/plabel.chk" 2>&1 <<'PY'
+import re, sys
+def check(c, m): print(("ok   " if c else "FAIL ") + m)
+series = [l for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+check(series and all(re.match(r'^[a-z_]+\{job="wide",team="fs \\"x\\""[,}]', l) for l in series),
+      f"--prometheus-label: every one of {len(series)} series carries job and team first")
+check(any(l.startswith('mgtrace_ctime_updates_total{job="wide",team="fs \\"x\\"",cpu="0"}') for l in series),
+      "--prometheus-label: before mgtrace's own labels (cpu)")
+PY
+tally prom-label "$T/plabel.chk"
+if [ -n "$PROMTOOL" ]; then
+	"$PROMTOOL" check metrics < "$T/pint/a.prom" > "$T/plabel.lint" 2>&1 \
+		&& ok "promtool check metrics: a labelled file" || bad "promtool check metrics, labelled: $(head -c 300 "$T/plabel.lint")"
+fi
+badcase prom-label-syntax 2 "invalid --prometheus-label" $MG stat --prometheus "$T/pint/b.prom" --prometheus-label 9x=1 -- true
+badcase prom-label-own 2 "a label of mgtrace's own series" $MG stat --prometheus "$T/pint/b.prom" --prometheus-label cpu=1 -- true
+badcase prom-label-twice 2 "given twice" $MG stat --prometheus "$T/pint/b.prom" --prometheus-label a=1 --prometheus-label a=2 -- true
+badcase prom-label-alone 2 "give --prometheus" $MG stat --prometheus-label a=1 -- true
