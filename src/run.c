@@ -57,7 +57,7 @@ int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session
 		.prefer_kpc = kpc && (want == MG_BE_AUTO || want == MG_BE_KERNEL),
 		.tp_off = ~r->sess.tp_mask & ((1u << MG_NR_TPS) - 1),
 		.tp_off_why = o->tp_off_why,
-		/* loaded nfsd can make delegated-timestamp swaps (counters.c: deleg_swaps) */
+		/* loaded nfsd can make delegated-timestamp swaps (counters_derived.c) */
 		.nfsd = !access("/sys/module/nfsd", F_OK),
 	};
 	memcpy(r->cfg.func_probe, r->sess.func_probe, sizeof(r->cfg.func_probe));
