@@ -35,8 +35,8 @@ struct dentry___anon_du {
 } __attribute__((preserve_access_index));
 
 /*
- * struct inode's i_state, as user space found it in the kernel's BTF (src/kenv.c
- * probe_istate()): from 6.12 to 6.17 a u32 with the flags as macros (their values
+ * struct inode's i_state, as user space found it in the kernel's BTF (src/interface.c
+ * mg_kenv_probe_istate()): from 6.12 to 6.17 a u32 with the flags as macros (their values
  * are not in BTF), in 6.18 an enum inode_state_flags_t; from 6.19 on a struct
  * inode_state_flags wrapping an enum inode_state_flags_enum __state (read by the
  * kernel only through inode_state_read()). Its offset, size and the values of the

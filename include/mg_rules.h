@@ -329,7 +329,7 @@ MG_RULE_INLINE void mg_rule_resolve_pending(struct mg_rstate *s, const struct mg
  * realtime step that can explain it: one found by its program on its CPU after
  * the latest value's event (its window, which ends at that finding, overlaps
  * the two events), at least gap large (less MG_STEP_SLACK_NS). User space
- * attributes the regression to the same step record (src/checker.c).
+ * attributes the regression to the same step record (src/checker_record.c).
  */
 MG_RULE_INLINE int mg_rule_step_explains(const struct mg_rstate *s, const struct mg_rin *in)
 {

@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* backend.c - choose, load and attach an attach backend (see backend.h). */
+/*
+ * backend.c - choose, load and attach an attach backend (see backend.h): the program
+ * table of bpf/mgtrace.bpf.c that drives autoload, one load+attach per attempt, the
+ * auto order, reading the counters. Why an attempt failed is backend_why.c's; the
+ * runs the kernel skipped, backend_misses.c's. The only caller of mgtrace_bpf__open()
+ * (a static inline carrying the whole object: one copy in the binary).
+ */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -9,6 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "backend.h"
+#include "backend_int.h"
 #include "pidns.h"
 #include "mgtrace.skel.h"
 #include "util.h"
@@ -59,8 +66,8 @@ static const struct { size_t tp_btf, raw_tp; } tp_progs[MG_NR_TPS] = {
 };
 
 /* How function fn is probed under backend be: "fentry", "kprobe" or NULL (not at all). */
-static const char *func_probe(const struct mg_kenv *env, enum mg_backend be, bool hot,
-			      enum mg_func fn)
+const char *mg_func_probe(const struct mg_kenv *env, enum mg_backend be, bool hot,
+			  enum mg_func fn)
 {
 	if (fn >= MG_FN_NR_BASE && !hot)
 		return NULL;
@@ -89,7 +96,7 @@ static void select_progs(struct mgtrace_bpf *skel, const struct mg_kenv *env,
 		bpf_program__set_autoload(MG_SKEL_PROG(skel, tp_progs[i].raw_tp), on && !tp_btf);
 	}
 	for (i = 0; i < MG_NR_FUNCS; i++) {
-		const char *how = func_probe(env, be, o->hot, i);
+		const char *how = mg_func_probe(env, be, o->hot, i);
 
 		bpf_program__set_autoload(MG_SKEL_PROG(skel, func_progs[i].fentry),
 					  how && !strcmp(how, "fentry"));
@@ -164,105 +171,6 @@ int mg_session_progs_check(char *why, size_t len)
 	return err;
 }
 
-static const char *errname(int err)
-{
-	switch (-err) {
-	case EPERM: return "EPERM";
-	case ENOENT: return "ENOENT";
-	case ESRCH: return "ESRCH";
-	case EINVAL: return "EINVAL";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case 524: return "ENOTSUPP";
-	case EACCES: return "EACCES";
-	case EBUSY: return "EBUSY";
-	case E2BIG: return "E2BIG";
-	case ENODEV: return "ENODEV";
-	default: return "error";
-	}
-}
-
-static bool have_kprobe_pmu(void)
-{
-	return !access("/sys/bus/event_source/devices/kprobe/type", R_OK) ||
-	       !access("/sys/kernel/tracing/kprobe_events", F_OK) ||
-	       !access("/sys/kernel/debug/tracing/kprobe_events", F_OK);
-}
-
-/*
- * The program types backend be loads that this kernel lacks, as "program type ...
- * missing" in cause (left empty when all exist). libbpf probes each by loading a
- * trivial program of that type.
- */
-static void missing_prog_type(enum mg_backend be, bool tp_btf, char *cause, size_t len)
-{
-	enum bpf_prog_type t[2] = { tp_btf ? BPF_PROG_TYPE_TRACING : BPF_PROG_TYPE_RAW_TRACEPOINT,
-				    be == MG_BE_FENTRY ? BPF_PROG_TYPE_TRACING :
-				    be == MG_BE_KPROBE ? BPF_PROG_TYPE_KPROBE : t[0] };
-	int i;
-
-	for (i = 0; i < 2; i++)
-		if (libbpf_probe_bpf_prog_type(t[i], NULL) == 0) {
-			snprintf(cause, len, "program type %s missing from this kernel",
-				 libbpf_bpf_prog_type_str(t[i]));
-			return;
-		}
-}
-
-/* Best-known cause of a failed attempt, given the errno and the environment. */
-static void explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_backend be,
-		    bool tp_btf, bool hot, int err, const char *stage)
-{
-	char cause[200] = "";
-	int i, nf = hot ? MG_NR_FUNCS : MG_FN_NR_BASE;
-
-	if (!env->btf && (be == MG_BE_FENTRY || (be == MG_BE_TRACEPOINT && tp_btf)))
-		snprintf(cause, sizeof(cause), "no kernel BTF (/sys/kernel/btf/vmlinux)");
-	for (i = 0; !cause[0] && be == MG_BE_FENTRY && i < nf; i++)
-		if (!env->func_in_btf[i])
-			snprintf(cause, sizeof(cause), "%s missing from kernel BTF", mg_func_names[i]);
-	if (!cause[0] && err == -EPERM && be == MG_BE_FENTRY && strcmp(env->lockdown, "none") &&
-	    strncmp(env->lockdown, "unknown", 7))
-		snprintf(cause, sizeof(cause), "BPF trampolines refused under lockdown=%s",
-			 env->lockdown);
-	for (i = 0; !cause[0] && (err == -ENOENT || err == -EOPNOTSUPP) && i < nf; i++)
-		if (func_probe(env, be, hot, i) && !strcmp(func_probe(env, be, hot, i), "kprobe") &&
-		    !have_kprobe_pmu())
-			snprintf(cause, sizeof(cause), "kernel has no kprobes (CONFIG_KPROBES unset)%s",
-				 be == MG_BE_FENTRY ? "; fentry needs a kprobe on functions "
-				 "returning a struct" : "");
-	for (i = 0; !cause[0] && i < nf; i++)
-		if (func_probe(env, be, hot, i) && !strcmp(func_probe(env, be, hot, i), "kprobe") &&
-		    mg_kallsyms_lookup(mg_func_names[i]) == 0)	/* hidden addresses: listed */
-			snprintf(cause, sizeof(cause), "%s missing from kallsyms", mg_func_names[i]);
-	for (i = 0; !cause[0] && be == MG_BE_TRACEPOINT && tp_btf && i < MG_NR_TPS; i++)
-		if (!env->tp_in_btf[i])
-			snprintf(cause, sizeof(cause), "btf_trace_%s missing from kernel BTF",
-				 mg_tp_names[i]);
-	if (!cause[0] && err == -EPERM && be == MG_BE_FENTRY && geteuid() == 0)
-		snprintf(cause, sizeof(cause), "refused as root: kernel lockdown likely "
-			 "(lockdown %s)", env->lockdown);
-	if (!cause[0] && err == -EPERM)
-		snprintf(cause, sizeof(cause), "not permitted (needs CAP_BPF and CAP_PERFMON)");
-	if (!cause[0])
-		mg_classify_load_log(mg_libbpf_log(), err, stage, be != MG_BE_TRACEPOINT, cause,
-				     sizeof(cause));
-	if (!cause[0] && !strcmp(stage, "load") && err == -EINVAL)
-		missing_prog_type(be, tp_btf, cause, sizeof(cause));
-	if (!cause[0])
-		snprintf(cause, sizeof(cause), "%s%.150s",
-			 strncmp(mg_libbpf_last_error(), "libbpf: ", 8) ? "libbpf: " : "",
-			 mg_libbpf_last_error()[0] ? mg_libbpf_last_error() : strerror(-err));
-	snprintf(a->why, sizeof(a->why), "%s failed: %s (%s)", stage, errname(err), cause);
-}
-
-void mg_attempt_explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_backend be,
-			int err, const char *stage)
-{
-	a->tried = true;
-	a->err = err;
-	explain(a, env, be, true, false, err, stage);
-}
-
 /* One load+attach of the object with the given set of programs. */
 static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_backend be,
 		      bool tp_btf, const struct mg_session_opts *o, struct mg_attempt *a)
@@ -276,7 +184,7 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 	skel = mgtrace_bpf__open();
 	if (!skel) {
 		err = -errno;
-		explain(a, env, be, tp_btf, hot, err, "open");
+		mg_backend_explain(a, env, be, tp_btf, hot, err, "open");
 		return a->err = err;
 	}
 	select_progs(skel, env, be, tp_btf, o);
@@ -292,7 +200,7 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 		err = bpf_map__set_max_entries(skel->maps.events,
 					       o->ringbuf_bytes ? o->ringbuf_bytes : 16u << 20);
 		if (err) {
-			explain(a, env, be, tp_btf, hot, err, "ring buffer size");
+			mg_backend_explain(a, env, be, tp_btf, hot, err, "ring buffer size");
 			goto fail;
 		}
 	}
@@ -317,24 +225,24 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 	else
 		err = bpf_map__set_max_entries(skel->maps.traced_tgids, 1);
 	if (err) {
-		explain(a, env, be, tp_btf, hot, err, "process map");
+		mg_backend_explain(a, env, be, tp_btf, hot, err, "process map");
 		goto fail;
 	}
 	err = o->pre_load ? o->pre_load(skel, be, tp_btf, o->pre_load_ctx) : 0;
 	err = err ? err : mgtrace_bpf__load(skel);
 	if (err) {
-		explain(a, env, be, tp_btf, hot, err, "load");
+		mg_backend_explain(a, env, be, tp_btf, hot, err, "load");
 		goto fail;
 	}
 	err = mgtrace_bpf__attach(skel);
 	if (err) {
-		explain(a, env, be, tp_btf, hot, err, "attach");
+		mg_backend_explain(a, env, be, tp_btf, hot, err, "attach");
 		goto fail;
 	}
 	s->skel = skel;
 	s->tp_mask = o->tp_select ? o->tp_mask : (1u << MG_NR_TPS) - 1;
 	for (int i = 0; i < MG_NR_FUNCS; i++)
-		s->func_probe[i] = func_probe(env, be, hot, i);
+		s->func_probe[i] = mg_func_probe(env, be, hot, i);
 	a->err = 0;
 	snprintf(a->why, sizeof(a->why), "loaded and attached");
 	return 0;
@@ -430,122 +338,6 @@ int mg_session_read(struct mg_session *s, struct mg_bpf_counts *out)
 				 sizeof(*out) * s->nr_cpus, 0))
 		return -errno;
 	return 0;
-}
-
-uint64_t mg_session_recursion_misses(const struct mg_session *s, char *detail, size_t len)
-{
-	if (detail && len)
-		detail[0] = 0;
-	return s->skel ? mg_obj_recursion_misses(s->skel->obj, detail, len) : 0;
-}
-
-/* One kprobe program of an object: its id, name and its links' missed count. */
-struct kp_missed {
-	__u32 prog_id;
-	const char *name;
-	uint64_t missed;
-};
-
-/*
- * Add to each of t[0..n) the missed count of the perf-event kprobe and kretprobe links
- * of its program, from one walk of every BPF link (root): hits in which the kernel did
- * not run the program (kprobe reentrancy, or more returns in flight than the
- * kretprobe's maxactive). Adds nothing where the kernel reports no count (before 6.7).
- */
-static void kprobe_link_misses(struct kp_missed *t, size_t n)
-{
-	__u32 id = 0;
-	size_t i;
-
-	while (!bpf_link_get_next_id(id, &id)) {
-		struct mg_link_info_kprobe info = { 0 };
-		__u32 ilen = sizeof(info);
-		int fd = bpf_link_get_fd_by_id(id);
-
-		if (fd < 0)
-			continue;
-		if (!bpf_obj_get_info_by_fd(fd, &info, &ilen) && info.type == MG_LINK_TYPE_PERF_EVENT &&
-		    ilen == sizeof(info) &&
-		    (info.pe_type == MG_PERF_EVENT_KPROBE || info.pe_type == MG_PERF_EVENT_KRETPROBE))
-			for (i = 0; i < n; i++)
-				if (t[i].prog_id == info.prog_id)
-					t[i].missed += info.missed;
-		close(fd);
-	}
-}
-
-/* True when name is one of the NULL-terminated names (NULL: none is). */
-static bool named(const char *const *names, const char *name)
-{
-	for (; names && *names; names++)
-		if (!strcmp(*names, name))
-			return true;
-	return false;
-}
-
-uint64_t mg_obj_recursion_misses(const struct bpf_object *obj, char *detail, size_t len)
-{
-	return mg_obj_misses_split(obj, NULL, detail, len, NULL, NULL, 0);
-}
-
-/* One tally of skipped runs: its total and its "prog=n ..." text (detail may be NULL). */
-struct miss_tally {
-	uint64_t *total;
-	char *detail;
-	size_t len, n;
-};
-
-/* Add program name's m skipped runs (tag: "" or "(probe missed)") to t. */
-static void tally_miss(struct miss_tally *t, const char *name, const char *tag, uint64_t m)
-{
-	*t->total += m;
-	if (t->detail && t->n < t->len)
-		t->n += snprintf(t->detail + t->n, t->len - t->n, "%s%s%s=%llu", t->n ? " " : "",
-				 name, tag, (unsigned long long)m);
-}
-
-uint64_t mg_obj_misses_split(const struct bpf_object *obj, const char *const *apart,
-			     char *detail, size_t len, uint64_t *apart_total, char *apart_detail,
-			     size_t alen)
-{
-	struct kp_missed kp[64];
-	struct bpf_program *prog;
-	uint64_t total = 0;
-	struct miss_tally main_t = { &total, detail, len, detail ? strlen(detail) : 0 };
-	struct miss_tally apart_t = { apart_total, apart_detail, alen,
-				      apart_detail ? strlen(apart_detail) : 0 };
-	size_t nkp = 0, i;
-
-	if (!obj)
-		return 0;
-	/* a probe hit that ran no program is an event missed as surely as a skipped run */
-	bpf_object__for_each_program(prog, obj) {
-		struct bpf_prog_info info = { 0 };
-		__u32 ilen = sizeof(info);
-		int fd = bpf_program__fd(prog);
-
-		if (nkp < sizeof(kp) / sizeof(kp[0]) && fd >= 0 &&
-		    bpf_program__type(prog) == BPF_PROG_TYPE_KPROBE &&
-		    !bpf_obj_get_info_by_fd(fd, &info, &ilen))
-			kp[nkp++] = (struct kp_missed){ info.id, bpf_program__name(prog), 0 };
-	}
-	if (nkp)
-		kprobe_link_misses(kp, nkp);
-	for (i = 0; i < nkp; i++)
-		if (kp[i].missed)
-			tally_miss(named(apart, kp[i].name) ? &apart_t : &main_t, kp[i].name,
-				   "(probe missed)", kp[i].missed);
-	bpf_object__for_each_program(prog, obj) {
-		struct bpf_prog_info info = { 0 };
-		__u32 ilen = sizeof(info);
-		int fd = bpf_program__fd(prog);
-
-		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &ilen) || !info.recursion_misses)
-			continue;
-		tally_miss(named(apart, bpf_program__name(prog)) ? &apart_t : &main_t,
-			   bpf_program__name(prog), "", info.recursion_misses);
-	}
-	return total;
 }
 
 void mg_session_close(struct mg_session *s)

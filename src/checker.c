@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* checker.c - multigrain invariant checker (see checker.h). */
+/*
+ * checker.c - multigrain invariant checker (see checker.h): the inode table and the
+ * judging of each event by the rules of include/mg_rules.h (ctime events per inode,
+ * floor events alone), and what is still held at the end. What it finds is recorded
+ * by checker_record.c.
+ */
 #include <stdlib.h>
 #include <string.h>
 #include "checker.h"
-
+#include "checker_int.h"
 
 /* Per-inode state: an open-addressing table slot around the shared rule state. */
 struct ino_state {
@@ -14,21 +19,6 @@ struct ino_state {
 	bool name_cut;			/* name was cut by the event buffer (mg_event::name_len) */
 	struct mg_rstate r;		/* include/mg_rules.h: the same state BPF keeps */
 	char name[MG_NAME_LEN];
-};
-
-struct mg_checker {
-	struct ino_state *tab;
-	size_t cap, max_inodes;		/* cap: power of two >= 2 * max_inodes */
-	struct mg_violation *reports;
-	size_t nreports, max_reports;
-	struct mg_steps steps;		/* mg_checker_clock_step, mg_checker_kernel_step */
-	int64_t tai_minus_real;		/* ns: CLOCK_TAI - CLOCK_REALTIME */
-	bool no_floor_inodes;		/* floor events do not enter the table (BPF judges) */
-	bool judged_in_bpf;		/* ctime events judged in BPF (mg_checker_judged_in_bpf) */
-	uint64_t floor_records[2];	/* MG_EVF_JUDGED records: floor backward, fine unneeded */
-	struct mg_violation examples[MG_B_NR_KINDS][MG_EXAMPLES];	/* mg_checker_example */
-	size_t nexamples[MG_B_NR_KINDS];
-	struct mg_check_stats st;
 };
 
 static uint64_t mix(uint64_t x)
@@ -103,88 +93,6 @@ static struct ino_state *lookup(struct mg_checker *c, uint32_t dev, uint64_t ino
 			return s;
 	}
 }
-
-/* a - b in ns, saturated to INT64 range. */
-static int64_t ts_diff(struct mg_ts a, struct mg_ts b)
-{
-	__int128 d = (__int128)(a.sec - b.sec) * 1000000000 + ((int64_t)a.nsec - (int64_t)b.nsec);
-
-	return d > INT64_MAX ? INT64_MAX : d < INT64_MIN ? INT64_MIN : (int64_t)d;
-}
-
-/*
- * When the clock behind observation a's ctime may have been read, at the
- * earliest: an update's entry into inode_set_ctime_current (function probes),
- * which reads the clock after it and fires its tracepoint after the swap, so a
- * preempted update's event can come long after its clock read; else the event.
- */
-static uint64_t read_from(const struct mg_obs *a)
-{
-	return a->entry_ns && a->entry_ns < a->t_ns ? a->entry_ns : a->t_ns;
-}
-
-/*
- * How far the realtime clock stepped back between two observations: the
- * largest of what user space recorded in that window (from the earlier one's
- * clock read on: read_from()), what BPF saw, and what the BPF offsets read at
- * the two events show (never their sum). <= 0 ns.
- */
-static int64_t backward_between(const struct mg_checker *c, const struct mg_obs *a,
-				const struct mg_obs *b)
-{
-	int64_t rec = mg_steps_back_between(&c->steps, read_from(a), b->t_ns), ev = 0;
-
-	/*
-	 * Each event's offset (TAI read after MONOTONIC) is the realtime offset plus the
-	 * time between the two reads (about 65 ns here, more with an interrupt between):
-	 * two events' offsets differ by that jitter with no step at all, which explained
-	 * every other equal ctime after a query (gap 0). Only a fall well past the jitter
-	 * is a step; judged in BPF the clock brackets report steps as records (rec), and
-	 * the offsets are not used.
-	 */
-	if (!c->judged_in_bpf && a->off_known && b->off_known &&
-	    b->off_ns - a->off_ns <= -MG_OFFSET_JITTER_NS)
-		ev = b->off_ns - a->off_ns;
-	return rec < ev ? rec : ev;
-}
-
-void mg_checker_add(struct mg_checker *c, const struct mg_violation *v)
-{
-	struct mg_violation copy = *v;
-	int64_t back = 0, gap = 0, near;
-
-	/* A backward step can explain a later value that is not later, nothing else. */
-	copy.step_undecided = false;
-	if (copy.kind == MG_V_REGRESSION || copy.kind == MG_V_NOT_LATER || copy.kind == MG_V_ORDER) {
-		back = backward_between(c, &copy.earlier, &copy.later);
-		gap = ts_diff(copy.earlier.ctime, copy.later.ctime);	/* >= 0 */
-		if (back < 0 && -back + MG_STEP_SLACK_NS < gap)
-			back = 0;	/* the steps are too small to explain it */
-		if (!back) {
-			near = mg_steps_largest_back_near(&c->steps, read_from(&copy.earlier),
-							  copy.later.t_ns, MG_STEP_NEAR_NS);
-			copy.step_undecided = near < 0 && -near + MG_STEP_SLACK_NS >= gap;
-		}
-	}
-	copy.step_explained = back != 0;
-	copy.step_ns = back;
-	c->st.violations[copy.kind]++;
-	c->st.explained[copy.kind] += copy.step_explained;
-	c->st.undecided[copy.kind] += copy.step_undecided;
-	if (c->nreports < c->max_reports) {
-		c->reports[c->nreports++] = copy;
-		return;
-	}
-	/* full: a violation that fails the check takes the place of one a step explains
-	 * (or leaves undecided), so that the reports always show what failed it */
-	if (!copy.step_explained && !copy.step_undecided)
-		for (size_t i = 0; i < c->nreports; i++)
-			if (c->reports[i].step_explained || c->reports[i].step_undecided) {
-				c->reports[i] = copy;
-				return;
-			}
-}
-
 /* A report's observation from the rules' one. */
 void mg_obs_from_rule(struct mg_obs *o, const struct mg_robs *r)
 {
@@ -239,31 +147,6 @@ void mg_checker_rule_out(struct mg_checker *c, uint32_t dev, uint64_t ino, uint3
 	c->st.violations[MG_V_REGRESSION] += out->overflow;
 	if (out->has_ben)
 		mg_checker_example(c, out->ben.kind, dev, ino, gen, name, name_cut, &out->ben);
-}
-
-void mg_checker_example(struct mg_checker *c, unsigned int k, uint32_t dev, uint64_t ino,
-			uint32_t gen, const char *name, bool name_cut, const struct mg_rviol *ben)
-{
-	struct mg_violation *v;
-
-	if (k >= MG_B_NR_KINDS || c->nexamples[k] >= MG_EXAMPLES)
-		return;
-	v = &c->examples[k][c->nexamples[k]++];
-	*v = (struct mg_violation){ .dev = dev, .gen = gen, .ino = ino, .name_truncated = name_cut };
-	if (name) {
-		memcpy(v->name, name, sizeof(v->name));
-		v->name[sizeof(v->name) - 1] = 0;
-	}
-	strcpy(v->what, "ctime");
-	mg_obs_from_rule(&v->earlier, &ben->earlier);
-	mg_obs_from_rule(&v->later, &ben->later);
-}
-
-const struct mg_violation *mg_checker_examples(const struct mg_checker *c, unsigned int k,
-					       size_t *n)
-{
-	*n = k < MG_B_NR_KINDS ? c->nexamples[k] : 0;
-	return k < MG_B_NR_KINDS ? c->examples[k] : NULL;
 }
 
 /* Floor events (bpf/floor.bpf.c): the two floor invariants (mg_rule_floor). */
@@ -389,125 +272,7 @@ void mg_checker_judged_in_bpf(struct mg_checker *c)
 	c->judged_in_bpf = true;
 }
 
-void mg_checker_import_judged(struct mg_checker *c, const struct mg_judge_counts *sum,
-			      const uint64_t *received, const uint64_t *unheld)
-{
-	int k;
-
-	for (k = 0; k < MG_EV_NR_KINDS; k++) {
-		c->st.events += sum->by_kind[k];
-		c->st.by_kind[k] += sum->by_kind[k];
-	}
-	for (k = 0; k < MG_B_NR_KINDS; k++)
-		c->st.benign[k] += sum->benign[k];
-	for (k = 0; k < MG_V_NR_KINDS; k++) {
-		c->st.violations[k] += unheld[k];
-		if (sum->violations[k] > received[k])
-			c->st.violations[k] += sum->violations[k] - received[k];
-	}
-	c->st.violations[MG_V_REGRESSION] += sum->overflow;
-	c->st.inodes += sum->inodes;
-	c->st.untracked_events += sum->untracked;
-	c->st.lock_failed_events += sum->lock_failed;
-	c->st.no_ino_events += sum->no_ino;
-	c->st.out_of_scope_events += sum->out_of_scope;
-	c->st.lost += sum->lost + sum->steps_lost;	/* a lost step record may hide a step */
-}
-
-void mg_checker_import_floor(struct mg_checker *c, const struct mg_floor_judge_counts *sum)
-{
-	int k;
-
-	for (k = 0; k < 3; k++) {
-		c->st.events += sum->by_kind[k];
-		c->st.by_kind[MG_EV_FLOOR_SWAP + k] += sum->by_kind[k];
-	}
-	c->st.floor_checked += sum->floor_checked;
-	c->st.fine_checked += sum->fine_decided;
-	c->st.fine_undecided += sum->fine_undecided;
-	if (sum->backward > c->floor_records[0])
-		c->st.violations[MG_V_FLOOR_BACKWARD] += sum->backward - c->floor_records[0];
-	if (sum->unneeded > c->floor_records[1])
-		c->st.violations[MG_V_FINE_UNNEEDED] += sum->unneeded - c->floor_records[1];
-}
-
 void mg_checker_set_tai_offset(struct mg_checker *c, int64_t tai_minus_real_ns)
 {
 	c->tai_minus_real = tai_minus_real_ns;
-}
-
-void mg_checker_clock_step(struct mg_checker *c, uint64_t t0_ns, uint64_t t1_ns, int64_t delta_ns)
-{
-	c->st.clock_steps++;
-	if (mg_steps_add_user(&c->steps, t0_ns, t1_ns, delta_ns)) {
-		c->st.lost++;		/* a step not kept may be what explains a violation */
-		c->st.steps_not_kept++;
-	}
-}
-
-void mg_checker_kernel_step(struct mg_checker *c, uint64_t t0_ns, uint64_t t1_ns,
-			    int64_t delta_lo, int64_t delta_hi)
-{
-	int r = mg_steps_add_kernel(&c->steps, t0_ns, t1_ns, delta_lo, delta_hi);
-
-	c->st.kernel_step_records++;
-	if (r == 1)
-		return;		/* the same step seen from another CPU */
-	c->st.kernel_steps++;
-	if (r < 0) {
-		c->st.lost++;		/* as mg_checker_clock_step() */
-		c->st.steps_not_kept++;
-	}
-}
-
-const struct mg_clock_step *mg_checker_steps(const struct mg_checker *c, size_t *n)
-{
-	*n = c->steps.nuser;
-	return c->steps.user;
-}
-
-void mg_checker_missed(struct mg_checker *c, uint64_t n)
-{
-	c->st.missed += n;
-}
-
-void mg_checker_lost(struct mg_checker *c, uint64_t n)
-{
-	c->st.lost += n;
-}
-
-const struct mg_check_stats *mg_checker_stats(const struct mg_checker *c)
-{
-	return &c->st;
-}
-
-const struct mg_violation *mg_checker_reports(const struct mg_checker *c, size_t *n)
-{
-	*n = c->nreports;
-	return c->reports;
-}
-
-uint64_t mg_checker_undecided(const struct mg_checker *c)
-{
-	uint64_t n = 0;
-	int k;
-
-	for (k = 0; k < MG_V_NR_KINDS; k++)
-		n += c->st.undecided[k];
-	return n;
-}
-
-uint64_t mg_checker_faults_of(const struct mg_check_stats *st, enum mg_violation_kind k)
-{
-	return st->violations[k] - st->explained[k] - st->undecided[k];
-}
-
-uint64_t mg_checker_faults(const struct mg_checker *c)
-{
-	uint64_t n = 0;
-	int k;
-
-	for (k = 0; k < MG_V_NR_KINDS; k++)
-		n += mg_checker_faults_of(&c->st, k);
-	return n;
 }

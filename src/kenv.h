@@ -55,7 +55,7 @@ struct mg_kenv {
 					 * (MG_FN_REAL_MG, MG_FN_COARSE_MG) */
 	char ctime_nsec[64];		/* type of inode.i_ctime_nsec ("u32"), "absent" */
 	int debugfs;			/* 0 ok, -ENODEV not mounted, -ENOENT file missing, other -errno */
-	/* struct inode's i_state as BTF shows it (probe_istate(); bpf/mg_common.bpf.h) */
+	/* struct inode's i_state as BTF shows it (mg_kenv_probe_istate(); bpf/mg_common.bpf.h) */
 	struct {
 		bool known;		/* offset, 4-byte size and the three flags found */
 		unsigned int off, size;	/* byte offset in struct inode of the flags word */

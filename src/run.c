@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* run.c - one measurement run shared by stat and check, COMMAND and signals also by trace (see run.h). */
+/*
+ * run.c - one measurement run shared by stat and check (see run.h): setup (the
+ * environment, the kernel per-CPU reader, the session, the snapshots' memory), the
+ * snapshots of every counter source, cleanup, and the backend lines and JSON header
+ * the reports start with. COMMAND and the signals, also trace's, are run_child.c's.
+ */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "report.h"
 #include "opts.h"
@@ -55,7 +57,7 @@ int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session
 		.prefer_kpc = kpc && (want == MG_BE_AUTO || want == MG_BE_KERNEL),
 		.tp_off = ~r->sess.tp_mask & ((1u << MG_NR_TPS) - 1),
 		.tp_off_why = o->tp_off_why,
-		/* loaded nfsd can make delegated-timestamp swaps (counters.c: deleg_swaps) */
+		/* loaded nfsd can make delegated-timestamp swaps (counters_derived.c) */
 		.nfsd = !access("/sys/module/nfsd", F_OK),
 	};
 	memcpy(r->cfg.func_probe, r->sess.func_probe, sizeof(r->cfg.func_probe));
@@ -67,124 +69,6 @@ int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session
 	    mg_snap_alloc(&r->prev, r->sess.nr_cpus, kpc) ||
 	    mg_snap_alloc(&r->cur, r->sess.nr_cpus, kpc))
 		return mg_err(MG_EXIT_FAIL, "out of memory");
-	return MG_EXIT_OK;
-}
-
-void mg_run_block_signals(struct mg_run *r)
-{
-	if (r->sigs_blocked)
-		return;
-	mg_stop_sigset(&r->sigs);	/* SIGHUP too: a closed terminal, summarise too */
-	sigaddset(&r->sigs, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &r->sigs, &r->oldmask);
-	r->sigs_blocked = true;
-}
-
-/* A stop signal taken: the first one is the run's; every one may explain COMMAND's status. */
-static void note_stop(struct mg_run *r, int sig)
-{
-	if (r->child && r->child_done)
-		return;		/* COMMAND ended first: the run reached its end */
-	if (!r->stop_sig) {
-		r->stop_sig = sig;
-		r->stop_ns = mg_now_ns();
-	}
-	if (sig > 0 && sig < 64)
-		r->stop_sigs |= 1ull << sig;
-}
-
-int mg_run_stop_pending(struct mg_run *r)
-{
-	static const struct timespec zero = { 0, 0 };
-	sigset_t stop;
-	int sig;
-
-	mg_stop_sigset(&stop);
-	sig = sigtimedwait(&stop, NULL, &zero);
-	if (sig <= 0)
-		return 0;
-	note_stop(r, sig);
-	return sig;
-}
-
-bool mg_run_status_from_stop(const struct mg_run *r)
-{
-	int n = r->child_status - 128;
-
-	/* the stop signal passed on, or the SIGKILL a second one sent (forward_stop()) */
-	return r->child_done && n > 0 && n < 64 && ((r->stop_sigs & 1ull << n) ||
-		(r->stops_forwarded > 1 && r->child_signal == SIGKILL));
-}
-
-const char *mg_signal_name(int sig)
-{
-	static char buf[32];
-	const char *a = sigabbrev_np(sig);
-
-	if (a)
-		snprintf(buf, sizeof(buf), "SIG%s", a);
-	else
-		snprintf(buf, sizeof(buf), "signal %d", sig);
-	return buf;
-}
-
-void mg_run_release(struct mg_run *r)
-{
-	if (!r->child || r->go_fd < 0)
-		return;
-	/* On a failed write the child reads EOF and exits 127. */
-	ssize_t w = write(r->go_fd, "g", 1);
-	int e = 0;
-
-	(void)w;
-	close(r->go_fd);
-	r->go_fd = -1;
-	/* returns at COMMAND's exec (EOF) or with the errno of its failure */
-	if (r->exec_fd > 0 && read(r->exec_fd, &e, sizeof(e)) == sizeof(e))
-		r->exec_err = e ? e : ENOEXEC;
-	if (r->exec_fd > 0)
-		close(r->exec_fd);
-	r->exec_fd = -1;
-}
-
-int mg_run_spawn(struct mg_run *r, char **argv)
-{
-	int p[2], ep[2];
-	char c;
-
-	mg_run_block_signals(r);	/* a SIGCHLD is never missed */
-	r->argv0 = argv[0];
-	if (pipe2(p, O_CLOEXEC))
-		return mg_err(MG_EXIT_FAIL, "pipe: %s", strerror(errno));
-	/* exec's outcome: the write end closes on a successful exec (O_CLOEXEC) */
-	if (pipe2(ep, O_CLOEXEC)) {
-		close(p[0]);
-		close(p[1]);
-		return mg_err(MG_EXIT_FAIL, "pipe: %s", strerror(errno));
-	}
-	r->child = fork();
-	if (r->child < 0)
-		return mg_err(MG_EXIT_FAIL, "fork: %s", strerror(errno));
-	if (r->child == 0) {
-		int e;
-
-		close(p[1]);
-		close(ep[0]);
-		sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
-		signal(SIGPIPE, SIG_DFL);	/* ignored by mgtrace itself (main.c) */
-		if (read(p[0], &c, 1) != 1)
-			_exit(127);	/* mgtrace went away before counting began */
-		execvp(argv[0], argv);
-		e = errno;
-		fprintf(stderr, "mgtrace: cannot run '%s': %s\n", argv[0], strerror(e));
-		if (write(ep[1], &e, sizeof(e)) != sizeof(e))
-			_exit(126);
-		_exit(e == ENOENT ? 127 : 126);
-	}
-	close(p[0]);
-	close(ep[1]);
-	r->go_fd = p[1];
-	r->exec_fd = ep[0];
 	return MG_EXIT_OK;
 }
 
@@ -281,105 +165,6 @@ int mg_run_start(struct mg_run *r)
 	return 0;
 }
 
-/* COMMAND reaped with wait status st: its exit code (128+N for signal N), its signal. */
-static void reaped(struct mg_run *r, int st)
-{
-	r->child_signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
-	r->child_status = WIFEXITED(st) ? WEXITSTATUS(st) :
-			  WIFSIGNALED(st) ? 128 + WTERMSIG(st) : MG_EXIT_FAIL;
-	r->child_done = true;
-	r->child_end_ns = mg_now_ns();
-}
-
-/*
- * A stop signal while COMMAND runs: pass it on and let COMMAND end (then
- * summarise); a second one kills COMMAND; a third gives up on a COMMAND that
- * SIGKILL did not end (blocked in the kernel: a frozen filesystem, a dead NFS
- * server). Returns 1 when the run ends now. A signal the terminal sent
- * (si_code SI_KERNEL: Ctrl-C, a hangup) went to the whole foreground process
- * group, COMMAND included when it is still in mgtrace's group: it is not sent
- * a second time (as perf and time leave it).
- */
-static int forward_stop(struct mg_run *r, int sig, const siginfo_t *si)
-{
-	switch (r->stops_forwarded++) {
-	case 0:
-		if (!(si->si_code == SI_KERNEL && getpgid(r->child) == getpgrp()))
-			kill(r->child, sig);
-		return 0;
-	case 1:
-		fprintf(stderr, "mgtrace: %s again: COMMAND (pid %d) has not ended; sending it "
-			"SIGKILL (a third signal ends the run without waiting for it)\n",
-			mg_signal_name(sig), (int)r->child);
-		kill(r->child, SIGKILL);
-		return 0;
-	default:
-		fprintf(stderr, "mgtrace: COMMAND (pid %d) has not ended after SIGKILL (blocked in "
-			"the kernel?): the run ends without its exit status\n", (int)r->child);
-		r->child_abandoned = true;
-		r->child_status = MG_EXIT_FAIL;	/* mgtrace's exit code: not COMMAND's success */
-		return 1;
-	}
-}
-
-int mg_run_wait(struct mg_run *r, const struct timespec *timeout)
-{
-	const struct timespec cap = { 0, MG_RUN_ALIVE_MS * 1000000L };
-	siginfo_t si;
-	int sig, st;
-
-	if (r->alive) {
-		if (!timeout || timeout->tv_sec > 0 || timeout->tv_nsec > cap.tv_nsec)
-			timeout = &cap;
-		if (!r->alive(r->alive_arg)) {
-			if (!r->target_gone)
-				fprintf(stderr, "mgtrace: the traced processes have all exited: the "
-					"run ends\n");
-			r->target_gone = true;
-			return 1;
-		}
-	}
-	sig = timeout ? sigtimedwait(&r->sigs, &si, timeout) : sigwaitinfo(&r->sigs, &si);
-	if (sig == SIGCHLD) {
-		if (r->child && !r->child_done && waitpid(r->child, &st, WNOHANG) == r->child) {
-			reaped(r, st);
-			return 1;
-		}
-		return 0;
-	}
-	if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
-		mg_out_stop(sig);	/* output that blocks from now on is abandoned in time */
-		note_stop(r, sig);
-		if (!r->child || r->child_done || r->child_abandoned)
-			return 1;
-		return forward_stop(r, sig, &si);
-	}
-	return 0;
-}
-
-int mg_run_exec_failed(struct mg_run *r)
-{
-	if (!r->exec_err)
-		return 0;
-	mg_run_end_child(r);
-	/* the child said it on stderr; the reason is kept for the reports (mg_out_error()) */
-	snprintf(mg_last_err, sizeof(mg_last_err), "cannot run COMMAND '%s': %s",
-		 r->argv0 ? r->argv0 : "?", strerror(r->exec_err));
-	return r->exec_err == ENOENT ? 127 : 126;
-}
-
-void mg_run_end_child(struct mg_run *r)
-{
-	int st;
-
-	if (!r->child || r->child_done || r->child_abandoned)
-		return;
-	kill(r->child, SIGTERM);
-	if (waitpid(r->child, &st, 0) == r->child)
-		reaped(r, st);
-	r->child_done = true;
-}
-
 void mg_run_cleanup(struct mg_run *r)
 {
 	mg_run_end_child(r);
@@ -394,11 +179,6 @@ void mg_run_cleanup(struct mg_run *r)
 	mg_snap_free(&r->first);
 	mg_snap_free(&r->prev);
 	mg_snap_free(&r->cur);
-}
-
-json_t *mg_run_status_json(const struct mg_run *r)
-{
-	return r->child_abandoned ? json_null() : json_integer(r->child_status);
 }
 
 json_t *mg_run_json_header(const struct mg_run *r, const char *type)
@@ -502,38 +282,4 @@ void mg_run_print_backend(const struct mg_run *r, FILE *f)
 	if (!r->cfg.scoped && mg_debugfs_problem(&r->env))
 		fprintf(f, "debugfs totals: unavailable: %s; nothing is compared with them\n",
 			mg_debugfs_problem(&r->env));
-}
-
-bool mg_run_end_child_within(struct mg_run *r, int ms)
-{
-	int st, i;
-
-	if (!r->child || r->child_done || r->child_abandoned)
-		return false;
-	kill(r->child, SIGTERM);
-	for (i = 0; i <= ms / 10; i++) {
-		if (waitpid(r->child, &st, WNOHANG) == r->child) {
-			reaped(r, st);
-			return false;
-		}
-		usleep(10000);
-	}
-	kill(r->child, SIGKILL);	/* stuck, maybe writing to the output we abandoned */
-	for (i = 0; i <= ms / 10; i++) {	/* SIGKILL waits for a task blocked in the kernel */
-		if (waitpid(r->child, &st, WNOHANG) == r->child) {
-			reaped(r, st);
-			return true;
-		}
-		usleep(10000);
-	}
-	r->child_abandoned = true;
-	r->child_status = MG_EXIT_FAIL;
-	return true;
-}
-
-bool mg_run_refused(const struct mg_run *r, int ret)
-{
-	if (ret == 126 || ret == 127)
-		return r->exec_err != 0;
-	return (ret == MG_EXIT_USAGE || ret == MG_EXIT_ENV) && !r->child_done;
 }

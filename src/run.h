@@ -5,6 +5,7 @@
  * counter source, and an optional COMMAND started once counting has begun.
  * `trace` uses its COMMAND and signal handling (mg_run_block_signals,
  * mg_run_spawn, mg_run_release, mg_run_wait, mg_run_end_child) with its own session.
+ * Defined in run.c (setup, snapshots, reports' header) and run_child.c (COMMAND, signals).
  */
 #ifndef MG_RUN_H
 #define MG_RUN_H

@@ -29,7 +29,7 @@
  * MONOTONIC, struct mg_event) show a step between them only when the later one
  * is lower by at least this much, ns: below it, the time between each event's
  * two clock reads (about 65 ns here, microseconds with an interrupt between)
- * tells offsets apart with no step at all (src/checker.c).
+ * tells offsets apart with no step at all (src/checker_record.c).
  */
 #define MG_OFFSET_JITTER_NS 10000ll
 

@@ -122,6 +122,14 @@ void top_bpf_close(struct top_bpf_state *b);
 /* True when counter c is counted with this backend (floor counters need function probes). */
 bool top_counted(const struct top_state *t, int c);
 
+/*
+ * The name of cgroup id (bpf_get_current_cgroup_id(): the kernfs inode number of its
+ * cgroup v2 directory) relative to the caller's cgroup namespace root, "/" for the
+ * root; cached (the last 256 ids), owned here. NULL where it has none, with *why one
+ * clause: outside the caller's cgroup namespace, or gone. top_cgroup.c.
+ */
+const char *top_cgroup_path(uint64_t id, const char **why);
+
 /* Print the text header lines (once) and one table, text or JSON, to t->out. */
 void top_print_start(struct top_state *t);
 void top_print_table(struct top_state *t, struct top_table *tb);

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * checker_int.h - the checker's state, shared by its two halves: checker.c (the inode
+ * table, judging each event) and checker_record.c (violations recorded and explained,
+ * examples, counts from BPF, clock steps, what is read back). Not a public interface
+ * (checker.h is).
+ */
+#ifndef MG_CHECKER_INT_H
+#define MG_CHECKER_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "checker.h"
+#include "steps.h"
+
+struct ino_state;	/* a slot of the inode table (checker.c) */
+
+/* One checker, from mg_checker_new() to mg_checker_free(). */
+struct mg_checker {
+	struct ino_state *tab;
+	size_t cap, max_inodes;		/* cap: power of two >= 2 * max_inodes */
+	struct mg_violation *reports;
+	size_t nreports, max_reports;
+	struct mg_steps steps;		/* mg_checker_clock_step, mg_checker_kernel_step */
+	int64_t tai_minus_real;		/* ns: CLOCK_TAI - CLOCK_REALTIME */
+	bool no_floor_inodes;		/* floor events do not enter the table (BPF judges) */
+	bool judged_in_bpf;		/* ctime events judged in BPF (mg_checker_judged_in_bpf) */
+	uint64_t floor_records[2];	/* MG_EVF_JUDGED records: floor backward, fine unneeded */
+	struct mg_violation examples[MG_B_NR_KINDS][MG_EXAMPLES];	/* mg_checker_example */
+	size_t nexamples[MG_B_NR_KINDS];
+	struct mg_check_stats st;
+};
+
+#endif
