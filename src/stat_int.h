@@ -36,6 +36,12 @@ struct stat_opts {
 	bool demo;		/* the no-argument run: COMMAND is the built-in workload */
 };
 
+/*
+ * Parse stat's options into o (stat_opts.c). Returns 0, or MG_EXIT_USAGE (or
+ * --prometheus FILE's refusal code) with one line printed; --help exits 0.
+ */
+int stat_parse_opts(struct stat_opts *o, int argc, char **argv);
+
 /* A stat run: the shared measurement run plus stat's options and output. */
 struct stat_run {
 	struct stat_opts o;

@@ -125,6 +125,13 @@ for prefix in /usr /opt/mgtrace; do
 	rm -rf "$D"
 done
 
+# the size limits of docs/architecture.md (src/*.c at most 500 lines, functions at most 100),
+# and the check failing on a breach
+python3 tests/srclimits.py check src/*.c > "$T/srclimits.chk" 2>&1
+tally srclimits "$T/srclimits.chk"
+python3 tests/srclimits.py selftest > "$T/srclimits-self.chk" 2>&1
+tally srclimits-selftest "$T/srclimits-self.chk"
+
 # the license: COPYING is GPL-2.0's text, and every tracked source, script and build file has
 # an SPDX line (data files and prose aside: JSON, Markdown, fixtures, VERSION, the generated vmlinux.h)
 if git rev-parse --git-dir > /dev/null 2>&1; then

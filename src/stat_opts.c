@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/* stat_opts.c - the options of `mgtrace stat`: its option table (optab.h) and parsing. */
+#include <limits.h>
+#include <string.h>
+#include "commands.h"
+#include "opts.h"
+#include "optab.h"
+#include "prom.h"
+#include "stat_int.h"
+#include "util.h"
+#include "vocab.h"
+
+/*
+ * -e LIST (vocab.h mg_events_parse) into *mask: 1 << enum mg_tp of each opt-in
+ * tracepoint named (ctime_swap is always counted: accepted, nothing to add).
+ * Returns 0 or MG_EXIT_USAGE (printed).
+ */
+static int parse_events(const char *list, unsigned int *mask)
+{
+	unsigned int k = 0, i, opt_in = 0;
+	char buf[512], *t, *save = NULL;
+	int err;
+
+	for (i = 0; i < MG_EV_NR_KINDS; i++)
+		if (mg_tp_opt_in(mg_tp_of_kind(i)))
+			opt_in |= 1u << i;
+	/* ctime_swaps alone: counted already (the kernel's counter or its tracepoint) */
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (mg_event_item(t) == 1u << MG_EV_CTIME_SWAP)
+			return mg_err(MG_EXIT_USAGE, "stat: -e %s: ctime_swaps is always counted "
+				      "(%s)", t, mg_events_names(opt_in));
+	if ((err = mg_events_parse("stat", list, opt_in, &k)))
+		return err;
+	for (i = 0; i < MG_EV_NR_KINDS; i++)
+		if (k & 1u << i)
+			*mask |= 1u << mg_tp_of_kind(i);
+	return 0;
+}
+
+static char prom_path[PATH_MAX];	/* --prometheus FILE, a symlink resolved */
+
+/* -e's words: the opt-in tracepoints' kinds (vocab.h) */
+static const char *stat_event_words(void)
+{
+	unsigned int i, opt_in = 0;
+
+	for (i = 0; i < MG_EV_NR_KINDS; i++)
+		if (mg_tp_opt_in(mg_tp_of_kind(i)))
+			opt_in |= 1u << i;
+	return mg_events_names(opt_in);
+}
+
+enum { O_RATE = MG_OPTID_FIRST_CMD, O_PROM, O_PROM_LABEL };
+
+static const struct mg_opt stat_opts[] = {
+	MG_OPTS_SCOPE("all-cpus", "system-wide (the default)",
+		      "only PID and its descendants: their tracepoint (and function-\n"
+		      "probe) events, filtered by tgid in BPF; no kernel counters"),
+	MG_OPT_SCOPE_TREE("with COMMAND: only COMMAND and its descendants, as -p"),
+	{ .val = 'A', .lname = "per-cpu",
+	  .help = "per-CPU table (online CPUs) in the summary and every interval" },
+	MG_OPTS_INTERVAL("print a row", "",
+			 "stop after N intervals (default interval 1 s); with COMMAND\n"
+			 "still running, mgtrace ends it (SIGTERM) and exits 0"),
+	{ .val = O_RATE, .lname = "rate", .help = "interval values per second instead of counts" },
+	{ .val = 'x', .lname = "field-separator", .arg = "SEP",
+	  .help = "fields separated by SEP, no padding (as perf stat -x)" },
+	{ .val = 'e', .lname = "events", .arg = "LIST",
+	  .help = "also count these events (comma-separated): stat\n"
+	  "(timestamp:fill_mg_cmtime; counter stat_queries), ctime_skip\n"
+	  "(timestamp:ctime_xchg_skip; ctime_skips), ctime_set\n"
+	  "(timestamp:inode_set_ctime_to_ts; ctime_sets), all, or\n"
+	  "tracepoints as perf names them, with globs: timestamp:*", .kind = MG_OV_LIST, .words_fn = stat_event_words },
+	MG_OPT_BACKEND("auto kernel fentry kprobe tracepoint",
+		       "auto (default): the kernel's per-CPU counters where\n"
+		       "readable, else fentry, kprobe, then tracepoints only;\n"
+		       "kernel: those counters or fail; fentry, kprobe,\n"
+		       "tracepoint: count with probes, every event counter on"),
+	{ .val = 'H', .lname = "hot",
+	  .help = "also count current_time and ktime_get_coarse_real_ts64_mg\n"
+	  "(they run on every write; function-probe backends only)" },
+	{ .val = 'L', .lname = "latency", .help = "log2 histograms (ns) of the time spent in\n"
+	  "ktime_get_real_ts64_mg and inode_set_ctime_current (function-\n"
+	  "probe backends only; with -A, each CPU's histogram)" },
+	MG_OPTS_COMMON("one JSON object per line: each interval and the summary",
+		       "results to FILE (default: stdout; stderr with COMMAND, as perf)",
+		       "also the rows not counted, refused backends, source notes"),
+	{ .val = O_PROM, .lname = "prometheus", .arg = "FILE",
+	  .help = "also write the counters, cumulative since start, in the\n"
+	  "Prometheus text format to FILE (atomically: a temporary\n"
+	  "file in its directory renamed over it), at start, every\n"
+	  "interval (without -i or -I: every " MG_STR(MG_PROM_INTERVAL_S) " s, node_exporter's\n"
+	  "usual scrape interval, no rows printed) and at the end; for\n"
+	  "node_exporter's textfile collector", .kind = MG_OV_FILE },
+	{ .val = O_PROM_LABEL, .lname = "prometheus-label", .arg = "NAME=VALUE",
+	  .help = "one more label on every series of --prometheus FILE (up to\n"
+	  "8): two runs, each with its own, can share a textfile directory" },
+	{ 0 }
+};
+
+const struct mg_cmd_opts stat_cmdopts = {
+	.name = "stat",
+	.synopsis = "[-a | -p PID | --tree] [-A] [-I MS | -i SECONDS] [-c COUNT] [--rate]\n"
+		    "[-x SEP] [-e EVENTS] [-b auto|kernel|fentry|kprobe|tracepoint]\n"
+		    "[-H] [-L] [-j] [-o FILE] [-v] [--prometheus FILE [--prometheus-label NAME=VALUE]]\n"
+		    "[-- COMMAND [ARGS...]]",
+	.about = "Count multigrain timestamp events until interrupted (SIGINT/SIGTERM/SIGHUP), for COUNT\n"
+		 "intervals, or for the lifetime of COMMAND (then exit with its status).\n"
+		 "By default ctime_updates, ctime_swaps, fine_stamps and floor_swaps come from the\n"
+		 "kernel's own per-CPU counters, with no program on the write or stat path; the\n"
+		 "counters that exist only as tracepoint events are opt-in with -e.\n"
+		 "Scope: system-wide by default, with COMMAND too (the floor is global and so are the\n"
+		 "kernel's counters; COMMAND only sets the window).\n",
+	.opts = stat_opts,
+	.exit_note = "stat: 0 also when COUNT intervals ended COMMAND.\n",
+	.command = true,
+};
+
+int stat_parse_opts(struct stat_opts *o, int argc, char **argv)
+{
+	struct mg_opt_parser p;
+	const char *arg;
+	int c, e, ival_opt = 0;
+
+	mg_opt_begin(&p, &stat_cmdopts, argc, argv);
+	while ((c = mg_opt_next(&p, &arg)) > 0) {
+		if ((e = mg_opt_scope("stat", c, arg, &o->pid, &o->all, &o->tree)) < 0)
+			return -e;
+		if (e)
+			continue;
+		switch (c) {
+		case 'i':
+		case 'I':
+			if (mg_opt_interval("stat", c, arg, &o->interval, &ival_opt, NULL))
+				return MG_EXIT_USAGE;
+			break;
+		case 'c':
+		case MG_OPTID_ICOUNT:
+			if (mg_opt_interval("stat", 'c', arg, NULL, NULL, &o->count))
+				return MG_EXIT_USAGE;
+			break;
+		case 'A': o->per_cpu = true; break;
+		case O_RATE: o->rate = true; break;
+		case O_PROM:
+			if ((e = mg_prom_check_path(arg, prom_path, sizeof(prom_path))))
+				return e;
+			o->prom = prom_path;
+			break;
+		case O_PROM_LABEL:
+			if ((e = mg_prom_add_label(arg)))
+				return e;
+			o->prom_labels++;
+			break;
+		case 'x':
+			if (!*arg || strchr(arg, '\n'))
+				return mg_err(MG_EXIT_USAGE, "stat: invalid field separator '%s'", arg);
+			o->sep = arg;
+			break;
+		case 'b':
+			/* "kernel" is stat's own: the other commands need their probes */
+			if (mg_opt_backend("stat", arg, MG_OPT_BE_TRACEPOINT | MG_OPT_BE_KERNEL,
+					   &o->backend))
+				return MG_EXIT_USAGE;
+			o->backend_given = o->backend != MG_BE_AUTO && o->backend != MG_BE_KERNEL;
+			break;
+		case 'e':
+			if (parse_events(arg, &o->events))
+				return MG_EXIT_USAGE;
+			break;
+		case 'H': o->hot = true; break;
+		case 'L': o->latency = true; break;
+		}
+	}
+	if (c < 0)
+		return -c;
+	if (o->count && !o->interval)
+		o->interval = 1;
+	if (o->hot && o->backend == MG_BE_TRACEPOINT)
+		return mg_err(MG_EXIT_USAGE, "stat: --hot needs a function-probe backend "
+			      "(fentry or kprobe), not tracepoint");
+	if (o->latency && o->backend == MG_BE_TRACEPOINT)
+		return mg_err(MG_EXIT_USAGE, "stat: --latency needs a function-probe backend "
+			      "(fentry or kprobe), not tracepoint");
+	if ((e = mg_opt_command("stat", argc, argv, &o->argv)) ||
+	    (e = mg_opt_scope_check("stat", o->pid, o->all, &o->tree, o->argv != NULL)))
+		return e;
+	if ((o->pid || o->tree) && o->backend == MG_BE_KERNEL)
+		return mg_err(MG_EXIT_USAGE, "stat: process scope (-p, --tree) counts events in BPF; "
+			      "backend kernel has only the kernel's global counters");
+	if (o->prom_labels && !o->prom)
+		return mg_err(MG_EXIT_USAGE, "stat: --prometheus-label labels --prometheus FILE's "
+			      "series: give --prometheus");
+	if (o->sep && mg_json_output)
+		return mg_err(MG_EXIT_USAGE, "stat: -x and --json exclude each other");
+	if (o->prom && mg_output_path && mg_same_file(mg_output_path, o->prom))
+		return mg_err(MG_EXIT_USAGE, "stat: -o '%s' and --prometheus '%s' are one file: "
+			      "each output needs its own", mg_output_path, o->prom);
+	return MG_EXIT_OK;
+}
+
