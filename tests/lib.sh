@@ -34,7 +34,7 @@ our_bpf() {
 }
 
 # leaked_bpf: our BPF programs that no running mgtrace holds (an exporter on the machine, or
-# another run of the tests, holds its own by fd: checkjson.py held_by_live_mgtrace)
+# another run of the tests, holds its own by fd: tests/checkjson/harness.py held_by_live_mgtrace)
 leaked_bpf() {
 	{ bpftool -j prog show; echo; bpftool -j link show; } 2>/dev/null |
 		python3 tests/checkjson.py bpf-ours --count --leaked

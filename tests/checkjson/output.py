@@ -1,0 +1,268 @@
+# SPDX-License-Identifier: GPL-2.0
+"""output.py - mgtrace's output formats and what its options mean there: JSON lines,
+stat -x CSV, scopes (-a, -p), the partial interval of -i, the end by -c, counts under load.
+
+Subcommands: json-first-line, json-lines, counts-sane, scope, partial, stat-csv,
+stat-csv-fields, count-ended.
+"""
+import json
+import os
+import re
+import tempfile
+
+from .checker import cp, events_of, load_lines, selftest_cases, subcommand, summary_of
+
+
+@subcommand("json-first-line", lambda a: (a[0],))
+def check_json_first_line(c, path):
+    """The file's first line is one JSON object."""
+    try:
+        with open(path) as f:
+            o = json.loads(f.readline())
+        c.check(isinstance(o, dict), f"{path}: the first line is a JSON object ({type(o).__name__})")
+    except (ValueError, OSError) as e:
+        c.check(False, f"{path}: the first line is not JSON: {e}")
+
+
+# ---- issue 17: output that parses and says what holds; one meaning per option letter ----
+
+@subcommand("json-lines", lambda a: (a[0], *a[1:2]))
+def check_json_lines(c, path, typ=None):
+    """Every line of path is a JSON object with a type; with typ, the last one has it."""
+    try:
+        objs = load_lines(path)
+    except (ValueError, OSError) as e:
+        c.check(False, f"{path}: not JSON lines: {e}")
+        return
+    c.check(bool(objs) and all(isinstance(o, dict) and "type" in o for o in objs),
+            f"{path}: {len(objs)} JSON objects, each with a type")
+    if typ:
+        c.check(bool(objs) and objs[-1].get("type") == typ,
+                f"{path}: the last object is {typ} ({objs[-1].get('type') if objs else None})")
+
+
+@subcommand("counts-sane", lambda a: (load_lines(a[0]), int(a[1])))
+def check_counts_sane(c, objs, n):
+    """stat --json under load: at least n objects; no count below 0 anywhere; every derived
+    row says whether it is exact (approximate, with the reason when true)."""
+    c.check(len(objs) >= n, f"{len(objs)} objects (want >= {n})")
+    neg = [(o.get("interval"), k, r["total"], r["per_cpu"]) for o in objs for k, r in o["counters"].items()
+           if (r["total"] or 0) < 0 or any(v < 0 for v in r["per_cpu"] or [])]
+    c.check(not neg, f"no count below 0 in any object: {neg[:3]}")
+    der = [r for o in objs for r in o["counters"].values() if r["source"] == "derived"]
+    c.check(bool(der) and all(isinstance(r.get("approximate"), bool) and
+                              (not r["approximate"] or r.get("approximate_why")) for r in der),
+            f"every derived row exact or approximate with a reason ({len(der)} rows, "
+            f"{sum(bool(r.get('approximate')) for r in der)} approximate)")
+
+
+@subcommand("scope", lambda a: (load_lines(a[0]), load_lines(a[1]), load_lines(a[2]),
+                              load_lines(a[3]), int(a[4])))
+def check_scope(c, sa, sp, tp, ta, pid):
+    """stat -a (sa), stat -p PID (sp), trace -p PID (tp) of a writer tree (sh, stat, sleep),
+    trace -a -- COMMAND (ta), beside an outside stress."""
+    sa, sp = summary_of(sa), summary_of(sp)
+    c.check(sa["scope"] == "system-wide", f"stat -a: scope {sa['scope']!r}")
+    c.check(sp["scope"] == f"pid {pid} and its descendants" and "hash lookup" in sp.get("scope_cost", ""),
+            f"stat -p: scope {sp['scope']!r} with its cost {sp.get('scope_cost')!r}")
+    a, p = sa["counters"]["ctime_swaps"]["total"], sp["counters"]["ctime_swaps"]["total"]
+    c.check(p is not None and 0 < p <= 200 and a > 10000,
+            f"stat -p counts the tree's ctime swaps only: {p} against {a} system-wide")
+    fl = sp["counters"]["floor_swaps"]
+    c.check(fl["total"] is None and "global" in (fl.get("unavailable") or ""),
+            "stat -p: the kernel's global floor_swaps is not passed off as the tree's")
+    sq = sp["counters"]["stat_queries"]
+    c.check(bool(sq["total"]) and sq["source"] == "bpf", f"stat -p: the tree's stat queries: {sq['total']}")
+    ev = events_of(tp)
+    c.check(bool(ev) and all(e["comm"] in ("sh", "stat", "sleep") for e in ev),
+            f"trace -p: {len(ev)} events, all of the writer's tree: {sorted({e['comm'] for e in ev})}")
+    c.check(len({e["pid"] for e in ev}) > 1, "trace -p: the writer's children are followed too")
+    c.check(any(e["comm"] == "mgtrace" for e in events_of(ta)),
+            "trace -a -- COMMAND: the outside stress's events too (system-wide)")
+
+
+@subcommand("partial", lambda a: (load_lines(a[0]),))
+def check_partial(c, objs):
+    """stat --json -i 1 -- sleep 1.5: a full interval, then the partial last one; ISO times;
+    a rate per second on every counted row."""
+    import re
+    iv = [o for o in objs if o.get("type") == "interval"]
+    c.check([o["partial"] for o in iv] == [False, True],
+            f"a full interval, then the partial last one: {[o.get('partial') for o in iv]}")
+    c.check(bool(iv) and 0.3 < iv[-1]["duration_s"] < 0.8,
+            f"the partial interval lasts about 0.5 s: {iv[-1]['duration_s'] if iv else None}")
+    c.check(bool(iv) and all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", o.get("time", ""))
+                             for o in iv), "interval time in ISO 8601")
+    c.check(all(r.get("rate_per_s") is not None for o in iv for r in o["counters"].values()
+                if r["total"] is not None), "every counted row has a rate per second")
+
+
+@subcommand("stat-csv", lambda a: (open(a[0]).read().splitlines(), int(a[1])))
+def check_stat_csv(c, lines, n):
+    """stat -x , -c N: a header of row names, N rows of as many fields, then the summary's."""
+    import csv
+    rows = list(csv.reader(lines))
+    hdr = rows[0] if rows else []
+    iv = rows[1:1 + n]
+    c.check(hdr[:2] == ["time", "ctime_updates"] and hdr[-2:] == ["debugfs", "approximate"],
+            f"header: {hdr}")
+    c.check(len(iv) == n and all(len(r) == len(hdr) and r[1].isdigit() for r in iv),
+            f"{n} interval rows of {len(hdr)} fields, numbers unpadded: {iv}")
+    c.check(len(rows) > n + 1 and rows[n + 1][:3] == ["counter", "total", "source"],
+            f"then the summary's header: {rows[n + 1] if len(rows) > n + 1 else None}")
+
+
+CSV_MARKS = ("<not counted>", "<not supported>")
+CSV_TIME = re.compile(r"\d\d:\d\d:\d\d(\.\d{3})?")
+
+
+@subcommand("stat-csv-fields", lambda a: (open(a[0]).read().splitlines(), *a[1:2]))
+def check_stat_csv_fields(c, lines, sep=","):
+    """stat -x , [-A] [-i S]: every line (interval rows, per-CPU tables, the summary) is
+    fields without padding; a value is a number, or perf stat -x's <not counted> (an option
+    would count it: -e, --hot) or <not supported> (this backend or scope cannot), never empty;
+    the summary keeps the reason in its last field."""
+    import csv
+    padded, bad, blocks, marks = [], [], {"time": 0, "per-CPU": 0, "counter": 0}, set()
+    hdr = None
+    for ln, row in enumerate(csv.reader(lines, delimiter=sep), 1):
+        if not row:
+            continue
+        padded += [f"{ln}: {f!r}" for f in row if f != f.strip()]
+        if row[0] in blocks:
+            hdr = row
+            blocks[row[0]] += 1
+            continue
+        if hdr is None or len(row) != len(hdr):
+            bad.append(f"{ln}: {len(row)} fields under {hdr and len(hdr)}: {row}")
+            continue
+        if hdr[0] == "time":
+            vals = row[1:-2]
+            if not CSV_TIME.fullmatch(row[0]):
+                bad.append(f"{ln}: time {row[0]!r}")
+            # the last field names the approximate counters of the row, "-" for none
+            if row[-1] != "-" and not set(row[-1].split(" ")) <= set(hdr[1:-2]):
+                bad.append(f"{ln}: approximate {row[-1]!r} names no column")
+        elif hdr[0] == "per-CPU":
+            vals = row[1:]
+        else:
+            vals = row[1:2]
+            if row[2] == "unavailable":
+                why = row[7]
+                want = ("<not counted>" if "opt in with" in why or "need --hot" in why
+                        else "<not supported>")
+                if " - " not in row[7].split(";")[0] and row[1] != want:
+                    bad.append(f"{ln}: {row[0]} is {row[1]}, its reason says {want}: {why}")
+                if not why:
+                    bad.append(f"{ln}: {row[0]} unavailable without a reason")
+        for v in vals:
+            if v in CSV_MARKS:
+                marks.add(v)
+            elif not v.isdigit():
+                bad.append(f"{ln}: value {v!r} in {row}")
+    c.check(not padded, f"no field padded: {padded[:4]}")
+    c.check(not bad, f"every value a number or <not counted>/<not supported>: {bad[:4]}")
+    c.check(blocks["counter"] == 1, f"one summary block: {blocks}")
+    return marks, blocks
+
+
+@subcommand("count-ended", lambda a: (load_lines(a[0]),))
+def check_count_ended(c, objs):
+    """stat -c N -- COMMAND still running: the summary says mgtrace ended it (status 143)."""
+    s = summary_of(objs) or {}
+    c.check(s.get("command_ended_by_count") is True and s.get("command_status") == 143,
+            f"COMMAND ended by the count, its status 143: {s.get('command_ended_by_count')}, "
+            f"{s.get('command_status')}")
+
+
+@selftest_cases
+def selftest_output(results):
+    """Output that must fail: not JSON lines, padded CSV, the wrong scope."""
+    run = results.run
+    # issue 17 checks
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as tf:
+        tf.write('{"type":"interval"}\n{"type":"summary"}\n')
+    run("json-lines: JSON lines ending in the summary", check_json_lines, tf.name, "summary", want_fail=False)
+    run("json-lines: the wrong last type", check_json_lines, tf.name, "check")
+    with open(tf.name, "a") as f:
+        f.write("stress: 2 threads x 4 files ...\n")
+    run("json-lines: a line of COMMAND's output among the JSON", check_json_lines, tf.name)
+    os.unlink(tf.name)
+    cs = [{"type": "interval", "interval": 1, "counters": {
+        "ctime_updates": {"source": "kernel", "total": 5, "per_cpu": [2, 3]},
+        "floor_cmpxchg_fails": {"source": "derived", "total": 0, "per_cpu": None, "approximate": True,
+                                "approximate_why": "read while the counters moved"}}}]
+    run("counts-sane: counts >= 0, derived approximate with a reason", check_counts_sane, cs, 1, want_fail=False)
+    for label, mut in (("a derived count of -9", lambda o: o["counters"]["floor_cmpxchg_fails"].update(total=-9)),
+                       ("a per-CPU value below 0", lambda o: o["counters"]["ctime_updates"].update(per_cpu=[6, -1])),
+                       ("approximate without a reason",
+                        lambda o: o["counters"]["floor_cmpxchg_fails"].pop("approximate_why")),
+                       ("a derived row silent on exactness",
+                        lambda o: o["counters"]["floor_cmpxchg_fails"].pop("approximate"))):
+        bad = cp(cs)
+        mut(bad[0])
+        run("counts-sane: " + label, check_counts_sane, bad, 1)
+    ctr = {"ctime_swaps": {"total": 20}, "floor_swaps": {"total": None, "unavailable": "process scope: the "
+           "kernel's counter is global"}, "stat_queries": {"total": 40, "source": "bpf"}}
+    sa = [{"type": "summary", "scope": "system-wide", "counters": dict(ctr, ctime_swaps={"total": 99999})}]
+    sp = [{"type": "summary", "scope": "pid 7 and its descendants", "scope_cost": "one hash lookup of its tgid",
+           "counters": ctr}]
+    tp = [{"type": "event", "comm": "sh", "pid": 7}, {"type": "event", "comm": "stat", "pid": 8}]
+    ta = [{"type": "event", "comm": "mgtrace", "pid": 9}]
+    run("scope: the tree's counts and events", check_scope, sa, sp, tp, ta, 7, want_fail=False)
+    run("scope: stat -p counting the machine", check_scope, sa,
+        [dict(sp[0], counters=dict(ctr, ctime_swaps={"total": 99999}))], tp, ta, 7)
+    run("scope: another process's event in trace -p", check_scope, sa, sp,
+        tp + [{"type": "event", "comm": "mgtrace", "pid": 9}], ta, 7)
+    run("scope: the global floor_swaps as the tree's", check_scope, sa,
+        [dict(sp[0], counters=dict(ctr, floor_swaps={"total": 5}))], tp, ta, 7)
+    run("scope: no scope stated", check_scope, [dict(sa[0], scope="")], sp, tp, ta, 7)
+    pi = [{"type": "interval", "partial": False, "duration_s": 1.0, "time": "2026-11-30T22:07:46.123Z",
+           "counters": {"a": {"total": 3, "rate_per_s": 3.0}}},
+          {"type": "interval", "partial": True, "duration_s": 0.5, "time": "2026-11-30T22:07:46.623Z",
+           "counters": {"a": {"total": 1, "rate_per_s": 2.0}}}]
+    run("partial: a full and a partial interval", check_partial, pi, want_fail=False)
+    run("partial: the partial one missing", check_partial, pi[:1])
+    run("partial: a time that is not ISO 8601", check_partial, [pi[0], dict(pi[1], time="22:07:46")])
+    cv = ["time,ctime_updates,x,debugfs,approximate", "22:07:46.123,5,,yes,-",
+          "22:07:46.423,6,,within,x", "counter,total,source", "ctime_updates,11,kernel"]
+    run("stat-csv: rows under the header, then the summary", check_stat_csv, cv, 2, want_fail=False)
+    run("stat-csv: a padded or missing number", check_stat_csv,
+        [cv[0], "22:07:46.123,  5,,yes,-", cv[2], cv[3]], 2)
+    run("stat-csv: no approximate column", check_stat_csv,
+        ["time,ctime_updates,x,debugfs", "22:07:46.123,5,,yes", "22:07:46.423,6,,within"] + cv[3:], 2)
+    xs = ["time,a,b,debugfs,approximate", "22:07:46.123,5,<not supported>,yes,-",
+          "per-CPU,CPU0,CPU1", "a,2,3", "b,<not supported>,<not supported>",
+          "counter,total,source,debugfs_low,debugfs_high,match,approximate,from",
+          'a,5,kernel,5,5,yes,,"mg_ctime_updates"',
+          'b,<not supported>,unavailable,,,,,"needs a function-probe backend and --hot"',
+          'c,<not counted>,unavailable,,,,,"tp_btf x; not counted: opt in with -e c (or -e all)"']
+    run("stat-csv-fields: plain fields, perf's markers", check_stat_csv_fields, xs, want_fail=False)
+    run("stat-csv-fields: a padded per-CPU row", check_stat_csv_fields,
+        xs[:3] + ["a      ,    2,    3"] + xs[4:])
+    run("stat-csv-fields: an unmeasured interval value left empty", check_stat_csv_fields,
+        [xs[0], "22:07:46.123,5,,yes,-"] + xs[2:])
+    run("stat-csv-fields: an approximate row named that is no column", check_stat_csv_fields,
+        [xs[0], "22:07:46.123,5,<not supported>,yes,zz"] + xs[2:])
+    run("stat-csv-fields: the approximate field left empty", check_stat_csv_fields,
+        [xs[0], "22:07:46.123,5,<not supported>,yes,"] + xs[2:])
+    run("stat-csv-fields: an unavailable summary total left empty", check_stat_csv_fields,
+        xs[:7] + ['b,,unavailable,,,,,"needs a function-probe backend and --hot"'] + xs[8:])
+    run("stat-csv-fields: not counted where it cannot be counted", check_stat_csv_fields,
+        xs[:7] + [xs[7].replace("<not supported>", "<not counted>", 1)] + xs[8:])
+    run("stat-csv-fields: not supported where an option counts it", check_stat_csv_fields,
+        xs[:8] + [xs[8].replace("<not counted>", "<not supported>")])
+    run("count-ended: ended by the count", check_count_ended,
+        [{"type": "summary", "command_ended_by_count": True, "command_status": 143}], want_fail=False)
+    run("count-ended: COMMAND ended by itself", check_count_ended,
+        [{"type": "summary", "command_ended_by_count": False, "command_status": 0}])
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+        f.write("mgtrace: unknown command\n")
+        f.flush()
+        run("json-first-line: an error message", check_json_first_line, f.name)
+        f.seek(0)
+        f.truncate()
+        f.write(json.dumps({"type": "check", "floor_figures": {"floor_swaps_per_update": 0.5}}) + "\n")
+        f.flush()
+        run("json-first-line: a report", check_json_first_line, f.name, want_fail=False)
