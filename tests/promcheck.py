@@ -19,9 +19,9 @@
       the Prometheus server's answers (tests/host.d/75-prometheus.sh): every stored
       sample of mgtrace_floor_swaps_total and mgtrace_ctime_updates_total equals the
       JSON cumulated to the mgtrace_intervals_total sample of the same scrape, and the
-      README's two queries agree with those samples.
+      two queries of docs/prometheus.md agree with those samples.
   promcheck.py fetch URL OUT | query BASE OUT | wait-scraped BASE | free-ports N
-      helpers of tests/host.d/75-prometheus.sh: HTTP GET to a file; the README's queries and
+      helpers of tests/host.d/75-prometheus.sh: HTTP GET to a file; docs/prometheus.md's queries and
       the samples they read; wait for a Prometheus server's first scrape; N free local ports.
   promcheck.py selftest
       every check above fails on a doctored input.
@@ -205,7 +205,7 @@ def http_get(url):
 
 
 def query_server(base, out):
-    """Ask the Prometheus server at base the README's queries and the stored samples
+    """Ask the Prometheus server at base the queries of docs/prometheus.md and the stored samples
     they read, all at one evaluation time; write them to out (JSON)."""
     import urllib.parse
     t = time.time()
