@@ -23,6 +23,8 @@
   promcheck.py fetch URL OUT | query BASE OUT | wait-scraped BASE | free-ports N
       helpers of tests/host.d/75-prometheus.sh: HTTP GET to a file; docs/prometheus.md's queries and
       the samples they read; wait for a Prometheus server's first scrape; N free local ports.
+  promcheck.py doc FILE
+      FILE (docs/prometheus.md) shows the queries this test asks, each verbatim on a line.
   promcheck.py selftest
       every check above fails on a doctored input.
 Prints "ok ..." / "FAIL ..." lines (tests/lib.sh tally counts them).
@@ -225,8 +227,22 @@ def query_server(base, out):
         json.dump(res, f)
 
 
+def check_doc(c, text, name):
+    """The documented queries are the ones the test asks the server, verbatim."""
+    lines = {line.strip() for line in text.splitlines()}
+    for k, expr in QUERIES.items():
+        c.check(expr in lines, f"{name} shows query {k} as the test asks it: {expr}")
+
+
 def selftest():
     ok = Checker()
+    doc = "# floor swaps per second\n" + "\n".join(QUERIES.values()) + "\n"
+    c = Checker(quiet=True)
+    check_doc(c, doc, "doc")
+    ok.check(not c.failures, f"selftest: a page with both queries passes {c.failures}")
+    c = Checker(quiet=True)
+    check_doc(c, doc.replace("[1m]))\n", "[5m]))\n", 1), "doc")
+    ok.check(bool(c.failures), "selftest: a page whose query differs from the test's fails")
     objs = [
         {"type": "interval", "counters": {
             "a": {"source": "kernel", "total": 3, "per_cpu": [1, 2]},
@@ -311,6 +327,9 @@ def main(argv):
     elif argv[1] == "scrape":
         with open(argv[2]) as f:
             check_scrape(c, f.read(), load_jsonl(argv[3]), final="--final" in argv)
+    elif argv[1] == "doc":
+        with open(argv[2]) as f:
+            check_doc(c, f.read(), argv[2])
     elif argv[1] == "file":
         with open(argv[2]) as f:
             check_scrape(c, f.read(), load_jsonl(argv[3]), final=True, served=False)

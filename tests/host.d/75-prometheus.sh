@@ -12,6 +12,9 @@ PROMTOOL=$(command -v promtool)
 
 python3 tests/promcheck.py selftest > "$T/prom-self.chk" 2>&1
 tally prom-selftest "$T/prom-self.chk"
+# the page shows the queries this test asks the server
+python3 tests/promcheck.py doc docs/prometheus.md > "$T/prom-doc.chk" 2>&1
+tally prom-doc "$T/prom-doc.chk"
 
 if [ -z "$NODE_EXPORTER" ] || [ -z "$PROMETHEUS" ] || [ -z "$PROMTOOL" ]; then
 	bad "prometheus: prometheus-node-exporter and prometheus (promtool) are installed (sh tools/deps.sh)"
