@@ -122,12 +122,15 @@ run: deps
 test: test-host test-vm
 
 # Without root or BPF, in seconds: the unit tests (tests/unit/; UNIT="-t NAME" picks
-# some) and the checkers' self-tests, each failing its must-fail cases. `make check` is the
-# same, as packagers' build servers call it.
+# some), the checkers' self-tests, each failing its must-fail cases, and the links of README.md
+# and docs/*.md (tests/doclinks.py). `make check` is the same, as packagers' build servers
+# call it.
 unit: $(OUT)/unit_tests
 	$(OUT)/unit_tests $(UNIT)
 	python3 tests/checkjson.py selftest
 	python3 tests/observer.py selftest
+	python3 tests/doclinks.py selftest
+	python3 tests/doclinks.py check README.md docs/*.md
 check: unit
 
 man: $(OUT)/mgtrace.8

@@ -15,8 +15,8 @@
  * QUERIED ctime yields a later one (MG_V_NOT_LATER), and the kernel never skips
  * an update over a query that provably came first (MG_V_SKIP_AFTER_QUERY).
  * What lies outside the contract, or is a race the events cannot decide, is
- * counted by enum mg_benign_kind and never fails the check (README, "Checking
- * invariants in CI", has the table; /work/notes/10.md how each was derived).
+ * counted by enum mg_benign_kind and never fails the check (docs/check.md,
+ * "Not faults", has the table and what each category is).
  */
 #ifndef MG_RULES_H
 #define MG_RULES_H
@@ -911,7 +911,7 @@ enum mg_judge_path {
 };
 
 /*
- * The input and output of bpf/inodegc.bpf.c (BPF_PROG_TEST_RUN, copied back):
+ * The input and output of bpf/mg_inodegc.bpf.h (BPF_PROG_TEST_RUN, copied back):
  * one pass over the entries of "inodes", forgetting those of inodes gone.
  */
 struct mg_gc_ctx {

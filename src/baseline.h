@@ -5,7 +5,7 @@
  * must be this run's. Pure logic but for reading FILE; unit-tested in
  * tests/unit/test_verdict.c.
  *
- * "The same workload" (README "Floor gates"): the same kind (built-in or
+ * "The same workload" (docs/baseline.md "Floor gates"): the same kind (built-in or
  * COMMAND); for a COMMAND the same argv, byte for byte (as the report encodes
  * it, docs/json.md "Strings"); for the built-in workload the same threads,
  * files per thread and pace (iterations per second per thread), when the

@@ -225,7 +225,7 @@ static void inv_add(struct check_result *r, const char *name, int k0, int k1, co
 	l->clock_steps = k0 == MG_V_REGRESSION || k0 == MG_V_ORDER || k0 == MG_V_NOT_LATER;
 }
 
-/* The five invariants (README "check"), with what each judged. */
+/* The five invariants (docs/check.md "The invariants"), with what each judged. */
 static void collect_invariants(struct check_result *r)
 {
 	const struct check_state *cs = r->cs;

@@ -2,7 +2,7 @@
 /*
  * testhook.h - TEST-ONLY hooks, read from the environment. They exist so that the
  * host tests can show that mgtrace's checks fail on a wrong figure; never set them
- * outside tests. When one is set, mgtrace says so on stderr. Documented in the README (Tests).
+ * outside tests. When one is set, mgtrace says so on stderr. Documented in docs/tests.md.
  *
  *   MGTRACE_TEST_SKEW=ROW:N           add N (may be negative) to the count of report
  *                                     row ROW (ctime_updates, fine_stamps, floor_swaps,

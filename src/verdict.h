@@ -65,7 +65,7 @@ struct mg_gate {
  * Chosen from 14 runs of `check -d 1` (built-in workload) on the project's
  * 2-CPU host: floor_swaps_per_update 0.318 to 0.492 (x1.55), floor_swaps_per_sec
  * 29,000 to 39,000 (x1.35), floor_cmpxchg_fail_ratio 0 to 0.0099. Factor 2 with
- * these slacks passes every pair of those runs; see README "Baseline".
+ * these slacks passes every pair of those runs; see docs/baseline.md "Floor gates".
  * floor_cmpxchg_fail_ratio has its own slack: it measures how often two CPUs
  * took a fine-grained stamp at once, which follows the machine's load more
  * than the kernel. 12 runs of `check -d 2` on the same host, shared with other

@@ -19,10 +19,12 @@
       the Prometheus server's answers (tests/host.d/75-prometheus.sh): every stored
       sample of mgtrace_floor_swaps_total and mgtrace_ctime_updates_total equals the
       JSON cumulated to the mgtrace_intervals_total sample of the same scrape, and the
-      README's two queries agree with those samples.
+      two queries of docs/prometheus.md agree with those samples.
   promcheck.py fetch URL OUT | query BASE OUT | wait-scraped BASE | free-ports N
-      helpers of tests/host.d/75-prometheus.sh: HTTP GET to a file; the README's queries and
+      helpers of tests/host.d/75-prometheus.sh: HTTP GET to a file; docs/prometheus.md's queries and
       the samples they read; wait for a Prometheus server's first scrape; N free local ports.
+  promcheck.py doc FILE
+      FILE (docs/prometheus.md) shows the queries this test asks, each verbatim on a line.
   promcheck.py selftest
       every check above fails on a doctored input.
 Prints "ok ..." / "FAIL ..." lines (tests/lib.sh tally counts them).
@@ -205,7 +207,7 @@ def http_get(url):
 
 
 def query_server(base, out):
-    """Ask the Prometheus server at base the README's queries and the stored samples
+    """Ask the Prometheus server at base the queries of docs/prometheus.md and the stored samples
     they read, all at one evaluation time; write them to out (JSON)."""
     import urllib.parse
     t = time.time()
@@ -225,8 +227,22 @@ def query_server(base, out):
         json.dump(res, f)
 
 
+def check_doc(c, text, name):
+    """The documented queries are the ones the test asks the server, verbatim."""
+    lines = {line.strip() for line in text.splitlines()}
+    for k, expr in QUERIES.items():
+        c.check(expr in lines, f"{name} shows query {k} as the test asks it: {expr}")
+
+
 def selftest():
     ok = Checker()
+    doc = "# floor swaps per second\n" + "\n".join(QUERIES.values()) + "\n"
+    c = Checker(quiet=True)
+    check_doc(c, doc, "doc")
+    ok.check(not c.failures, f"selftest: a page with both queries passes {c.failures}")
+    c = Checker(quiet=True)
+    check_doc(c, doc.replace("[1m]))\n", "[5m]))\n", 1), "doc")
+    ok.check(bool(c.failures), "selftest: a page whose query differs from the test's fails")
     objs = [
         {"type": "interval", "counters": {
             "a": {"source": "kernel", "total": 3, "per_cpu": [1, 2]},
@@ -311,6 +327,9 @@ def main(argv):
     elif argv[1] == "scrape":
         with open(argv[2]) as f:
             check_scrape(c, f.read(), load_jsonl(argv[3]), final="--final" in argv)
+    elif argv[1] == "doc":
+        with open(argv[2]) as f:
+            check_doc(c, f.read(), argv[2])
     elif argv[1] == "file":
         with open(argv[2]) as f:
             check_scrape(c, f.read(), load_jsonl(argv[3]), final=True, served=False)

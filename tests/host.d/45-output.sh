@@ -75,7 +75,7 @@ badcase "stress: --dir permission denied" 3 "Permission denied" \
 badcase "stress: -o permission denied" 3 "cannot open" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups $MG stress -o "$T/ro/x" -d 0.1
 badcase "stat: -o in a missing directory" 2 "cannot open" $MG stat -o "$T/none/x" -- true
-# every output option in a read-only filesystem (a tmpfs mounted ro): refused, 3 (README)
+# every output option in a read-only filesystem (a tmpfs mounted ro): refused, 3 (README "Exit codes")
 mkdir -p "$T/rofs"
 if mount -t tmpfs -o ro,size=64k mgtrace-test-ro "$T/rofs"; then
 	R="$T/rofs"

@@ -7,6 +7,14 @@
 # bpf() is named in one line, exit 3; nothing left attached. Skipped without podman
 # (tools/deps.sh installs it).
 echo "# podman"
+MIN="--cap-add BPF --cap-add PERFMON --security-opt seccomp=unconfined --tmpfs /tmp"
+# the README shows the flags this test runs with; the check fails on a copy without one of them
+readme_shows_min() { grep -qF -- "podman run --rm $MIN" "$1"; }
+readme_shows_min README.md && ok "README.md shows the podman line this test runs: $MIN" \
+	|| bad "README.md shows the podman line this test runs: $MIN"
+sed 's| --tmpfs /tmp||' README.md > "$T/readme-nomin.md"
+readme_shows_min "$T/readme-nomin.md" && bad "a README without --tmpfs /tmp in its podman line fails the check" \
+	|| ok "a README without --tmpfs /tmp in its podman line fails the check"
 if ! command -v podman > /dev/null || [ ! -x ./mgtrace.static ] || ! command -v busybox > /dev/null; then
 	skip podman "podman, ./mgtrace.static (make mgtrace.static) or busybox-static missing"
 else
@@ -21,7 +29,6 @@ else
 	# (podman's own processes run with RLIMIT_NPROC 32768 here, runc cannot raise it)
 	np=$(ulimit -Hu); [ "$np" = unlimited ] || [ "$np" -gt 32768 ] && np=32768
 	PODRUN="$PODRUN run --rm --network none --ulimit nofile=$(ulimit -Hn):$(ulimit -Hn) --ulimit nproc=$np:$np"
-	MIN="--cap-add BPF --cap-add PERFMON --security-opt seccomp=unconfined --tmpfs /tmp"
 	pod() { timeout 120 $PODRUN "$@"; }
 	for c in "probe" "stat -c 1" "top -c 1"; do
 		pod $MIN --rootfs "$R" mgtrace $c > "$T/pod.out" 2> "$T/pod.err" \

@@ -21,7 +21,7 @@ check_case check-bpf-inodes 4 --verdict INCONCLUSIVE --judged bpf -- --duration 
 python3 tests/checkjson.py map-full "$T/check-bpf-inodes.json" > "$T/bpf-inodes.chk" 2>&1
 tally check-bpf-inodes "$T/bpf-inodes.chk"
 # a workload creating and deleting 4x more files than --max-inodes fits: the entries of
-# inodes gone are forgotten (bpf/inodegc.bpf.c), the live files' kept; the same workload
+# inodes gone are forgotten (bpf/mg_inodegc.bpf.h), the live files' kept; the same workload
 # judged in user space, where nothing is forgotten, overflows the map (the check can fail),
 # on tmpfs and on an ext4 image with 128-byte inodes (inode numbers handed out again)
 for fs in tmpfs ext4; do

@@ -2,7 +2,7 @@
 # 75-prometheus.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
 # stat --prometheus with the real components from Debian: node_exporter's textfile collector
 # serves the file over HTTP, a Prometheus server scrapes it every second and answers the
-# README's two queries, promtool lints the file and the contrib/ alert rules. The scraped
+# two queries of docs/prometheus.md, promtool lints the file and the contrib/ alert rules. The scraped
 # values must equal mgtrace's own JSON for the same window; both servers are stopped and
 # nothing is left behind.
 echo "# stat --prometheus, node_exporter, Prometheus, promtool"
@@ -12,6 +12,9 @@ PROMTOOL=$(command -v promtool)
 
 python3 tests/promcheck.py selftest > "$T/prom-self.chk" 2>&1
 tally prom-selftest "$T/prom-self.chk"
+# the page shows the queries this test asks the server
+python3 tests/promcheck.py doc docs/prometheus.md > "$T/prom-doc.chk" 2>&1
+tally prom-doc "$T/prom-doc.chk"
 
 if [ -z "$NODE_EXPORTER" ] || [ -z "$PROMETHEUS" ] || [ -z "$PROMTOOL" ]; then
 	bad "prometheus: prometheus-node-exporter and prometheus (promtool) are installed (sh tools/deps.sh)"
@@ -132,7 +135,7 @@ else
 	sed 's/mgtrace_floor_swaps_total/mgtrace_floor_swaps/' "$D/mgtrace.prom" |
 		"$PROMTOOL" check metrics > /dev/null 2>&1 && bad "promtool check metrics: a counter without _total fails" \
 		|| ok "promtool check metrics: a counter without _total fails"
-	# MGTRACE_PROM_OUT=DIR keeps the run's files (the README's excerpt and query output)
+	# MGTRACE_PROM_OUT=DIR keeps the run's files (docs/prometheus.md's excerpt and query output)
 	[ -n "${MGTRACE_PROM_OUT:-}" ] && cp "$D/mgtrace.prom" "$T/live.txt" "$T/tsdb.json" \
 		"$T/prom.json" "$T/live.chk" "$T/final.chk" "$T/tsdb.chk" "$MGTRACE_PROM_OUT/"
 	kill $nep $prp

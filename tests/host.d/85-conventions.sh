@@ -2,7 +2,8 @@
 # 85-conventions.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
 # The conventions of a tool in /usr/sbin: the man page renders without warnings and names every
 # option the binary's --help prints; bash completion offers the commands, options and option
-# values the binary accepts; make install/uninstall honour DESTDIR and PREFIX.
+# values the binary accepts; make install/uninstall honour DESTDIR and PREFIX; every source file
+# has an SPDX line; the README stays at most 300 lines and every documentation link resolves.
 echo "# man page, bash completion, make install"
 MAN8=build/mgtrace.8
 
@@ -143,3 +144,17 @@ if git rev-parse --git-dir > /dev/null 2>&1; then
 else
 	skip spdx "not a git checkout"
 fi
+
+# the README is a front door: at most 300 lines, the rest in docs/ (a 301-line copy must fail)
+readme_short() { [ "$(wc -l < "$1")" -le 300 ]; }
+n=$(wc -l < README.md)
+readme_short README.md && ok "README.md has $n lines (at most 300)" || bad "README.md has $n lines, more than 300"
+{ cat README.md; yes ''; } | head -n 301 > "$T/readme-long.md"
+readme_short "$T/readme-long.md" && bad "a README of $(wc -l < "$T/readme-long.md") lines fails the length check" \
+	|| ok "a README of $(wc -l < "$T/readme-long.md") lines fails the length check"
+
+# every relative link of README.md and docs/*.md leads to a file and heading that exist
+python3 tests/doclinks.py check README.md docs/*.md > "$T/links.chk" 2>&1
+tally doc-links "$T/links.chk"
+python3 tests/doclinks.py selftest > "$T/links-self.chk" 2>&1
+tally doc-links-selftest "$T/links-self.chk"

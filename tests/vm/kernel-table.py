@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-# kernel-table.py - the README's kernel table from a VM stage run.
+# kernel-table.py - the kernel table of docs/tests.md from a VM stage run.
 # usage: kernel-table.py [RESULTS]   (default /tmp/mgtrace-vm/results)
 # One row per kernel label, in run order: the kernel chosen, the set run, then per
 # backend "pass N/N" or "FAIL k/N" over the assertions whose name carries the
