@@ -24,6 +24,22 @@ else
 	tally man-options "$T/man.chk"
 	python3 tests/mancheck.py selftest "$T/man.txt" "$MG" > "$T/man-self.chk" 2>&1
 	tally man-selftest "$T/man-self.chk"
+	# SYNOPSIS has a line for every command of --help; a page without 'mgtrace top' must fail
+	cmds=$($MG --help | sed -n '/^Commands/,/^$/s/^  \([a-z]*\) .*/\1/p' | xargs)
+	syn_missing() { # MANTEXT: the commands of --help that SYNOPSIS lacks
+		local c; for c in $cmds; do
+			sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' "$1" | grep -q "^ *mgtrace $c\( \|$\)" || echo -n "$c "
+		done; }
+	m=$(syn_missing "$T/man.txt")
+	[ -n "$cmds" ] && [ -z "$m" ] && ok "man SYNOPSIS lists every command of --help ($cmds)" \
+		|| bad "man SYNOPSIS lacks: ${m:-(no commands read from --help)}"
+	grep -v '^ *mgtrace top ' "$T/man.txt" > "$T/man-notop.txt"
+	[ "$(syn_missing "$T/man-notop.txt")" = "top " ] && ok "man SYNOPSIS check: a page without 'mgtrace top' fails" \
+		|| bad "man SYNOPSIS check: a page without 'mgtrace top' fails (got '$(syn_missing "$T/man-notop.txt")')"
+	# the title line carries the version (the Makefile's sed on line 1 of docs/mgtrace.8.scd)
+	foot=$(tail -1 "$T/man.txt" | tr -s ' ')
+	case "$foot" in "mgtrace $(cat VERSION) "*) ok "man page footer: $foot" ;;
+	*) bad "man page footer carries 'mgtrace $(cat VERSION)': '$foot'" ;; esac
 fi
 
 # bash completion, in a bash that loads bash-completion and the file (as a login shell's would)
@@ -91,22 +107,35 @@ else
 	tally completion "$T/comp.chk"
 fi
 
-# make install / uninstall with DESTDIR and PREFIX: every file where it belongs, nothing left
+# make install / uninstall with DESTDIR and PREFIX: every file where it belongs, nothing left.
+# The systemd unit goes where systemd looks (pkg-config's systemdsystemunitdir, Debian 12:
+# /lib/systemd/system), whatever PREFIX is; under PREFIX only without systemd's .pc file.
+# outside D PREFIX UNITDIR: the files under D that are neither under D/PREFIX nor D/UNITDIR's unit
+outside() { find "$1" -type f | grep -v -e "^$1$2/" -e "^$1$3/mgtrace-exporter.service$"; }
+: > "$T/inst.stamp"
 for prefix in /usr /opt/mgtrace; do
 	D="$T/inst$(echo $prefix | tr / _)"
+	unitdir=$(pkg-config --variable=systemdsystemunitdir systemd 2> /dev/null)
+	unitdir=${unitdir:-$prefix/lib/systemd/system}
 	if make -s install DESTDIR="$D" PREFIX="$prefix" > "$T/inst.log" 2>&1; then
 		missing=""
-		for f in sbin/mgtrace share/man/man8/mgtrace.8 share/bash-completion/completions/mgtrace \
-			lib/systemd/system/mgtrace-exporter.service share/mgtrace/mgtrace.rules.yml \
-			$(cd docs/schema && ls *.schema.json | sed 's|^|share/mgtrace/schemas/|'); do
-			[ -s "$D$prefix/$f" ] || missing="$missing $f"
+		for f in $prefix/sbin/mgtrace $prefix/share/man/man8/mgtrace.8 \
+			$prefix/share/bash-completion/completions/mgtrace $unitdir/mgtrace-exporter.service \
+			$prefix/share/mgtrace/mgtrace.rules.yml \
+			$(cd docs/schema && ls *.schema.json | sed "s|^|$prefix/share/mgtrace/schemas/|") \
+			$(ls README.md COPYING docs/*.md | sed "s|^\(docs/\)*|$prefix/share/doc/mgtrace/|"); do
+			[ -s "$D$f" ] || missing="$missing $f"
 		done
-		[ -z "$missing" ] && ok "make install DESTDIR PREFIX=$prefix: $(find "$D" -type f | wc -l) files under DESTDIR$prefix" \
+		[ -z "$missing" ] && ok "make install DESTDIR PREFIX=$prefix: $(find "$D" -type f | wc -l) files, unit in $unitdir" \
 			|| bad "make install DESTDIR PREFIX=$prefix: missing$missing"
-		outside=$(find "$D" -type f | grep -v "^$D$prefix/")
-		[ -z "$outside" ] && ok "make install PREFIX=$prefix: nothing outside DESTDIR$prefix" \
-			|| bad "make install PREFIX=$prefix: files outside: $outside"
-		grep -q "^ExecStart=$prefix/sbin/mgtrace stat " "$D$prefix/lib/systemd/system/mgtrace-exporter.service" \
+		out=$(outside "$D" "$prefix" "$unitdir")
+		[ -z "$out" ] && ok "make install PREFIX=$prefix: nothing outside DESTDIR$prefix but DESTDIR$unitdir's unit" \
+			|| bad "make install PREFIX=$prefix: files outside: $out"
+		# the check can fail: the unit, were systemd's directory another, is outside
+		[ "$(outside "$D" "$prefix" /nonexistent)" = "$D$unitdir/mgtrace-exporter.service" ] \
+			&& ok "install check: a unit outside DESTDIR$prefix and the unit directory is reported" \
+			|| bad "install check: a unit outside DESTDIR$prefix and the unit directory is reported"
+		grep -q "^ExecStart=$prefix/sbin/mgtrace stat " "$D$unitdir/mgtrace-exporter.service" \
 			&& ok "installed unit runs $prefix/sbin/mgtrace" || bad "installed unit runs $prefix/sbin/mgtrace"
 		# bash-completion's on-demand loader finds the installed file (XDG_DATA_DIRS/bash-completion/completions)
 		if [ -r "$BC" ] && XDG_DATA_DIRS="$D$prefix/share" bash --norc --noprofile -c \
@@ -122,6 +151,10 @@ for prefix in /usr /opt/mgtrace; do
 	else
 		bad "make install DESTDIR PREFIX=$prefix: $(tail -3 "$T/inst.log")"
 	fi
+	# nothing written to the machine itself: no mgtrace file newer than the test's start there
+	real=$(find "$unitdir" "$prefix" -xdev -newer "$T/inst.stamp" -name '*mgtrace*' 2> /dev/null | head -5 | xargs)
+	[ -z "$real" ] && ok "make install/uninstall DESTDIR PREFIX=$prefix: nothing written outside DESTDIR" \
+		|| bad "make install DESTDIR PREFIX=$prefix wrote outside DESTDIR: $real"
 	rm -rf "$D"
 done
 
