@@ -9,8 +9,14 @@
 #   make static     statically linked ./mgtrace.static (for initramfs images)
 #   make vmlinux    regenerate vmlinux/vmlinux.h from /sys/kernel/btf/vmlinux
 #   make man        build/mgtrace.8 from docs/mgtrace.8.scd (scdoc)
-#   make install    install the binary, man page, bash completion, JSON schemas, systemd
-#                   unit and alert rules under $(DESTDIR)$(PREFIX); make uninstall removes them
+#   make install    install the binary, man page, bash completion, JSON schemas, alert rules
+#                   and docs under $(DESTDIR)$(PREFIX), the systemd unit under
+#                   $(DESTDIR)$(UNITDIR); make uninstall removes them
+#
+# Reproducible: one commit built in any directory gives the same ./mgtrace byte for byte
+# (-ffile-prefix-map), and the man page's date is SOURCE_DATE_EPOCH's: the caller's
+# (dpkg-buildpackage sets it from debian/changelog), else the last commit's date in a git
+# checkout, else VERSION's mtime (a release tarball). Nothing else embeds a date.
 
 CLANG    ?= clang
 BPFTOOL  ?= bpftool
@@ -22,14 +28,25 @@ ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e '
 
 # The version, in one place (VERSION): the binary, the man page's title line, the package.
 VERSION  := $(shell cat VERSION)
+ifeq ($(origin SOURCE_DATE_EPOCH),undefined)
+SOURCE_DATE_EPOCH := $(shell if [ -e .git ]; then git log -1 --format=%ct 2> /dev/null; fi)
+ifeq ($(SOURCE_DATE_EPOCH),)
+SOURCE_DATE_EPOCH := $(shell stat -c %Y VERSION)
+endif
+endif
 # CFLAGS and CPPFLAGS are the user's (make CFLAGS=..., dpkg-buildflags): what the build
 # needs is in MG_CPPFLAGS and MG_CFLAGS, which a command-line CFLAGS does not replace
 CFLAGS   ?= -g -O2
 MG_CPPFLAGS := -D_GNU_SOURCE -DMGTRACE_VERSION='"$(VERSION)"' -Iinclude -I$(OUT)
-MG_CFLAGS   := -Wall -Wextra -Wno-unused-parameter -std=gnu11
+# the build directory is mapped to . in debug info, __FILE__ and the BTF of the BPF objects,
+# so that one commit built in two directories gives the same binary byte for byte
+# (tests/host.d/85-conventions.sh builds two clones and compares them)
+MG_PREFIX_MAP := -ffile-prefix-map=$(CURDIR)=.
+MG_CFLAGS   := -Wall -Wextra -Wno-unused-parameter -std=gnu11 $(MG_PREFIX_MAP)
 ALL_CFLAGS   = $(MG_CPPFLAGS) $(CPPFLAGS) $(MG_CFLAGS) $(CFLAGS)
 LDLIBS   := -lbpf -lelf -lz -ljansson
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude -Ivmlinux -Wall -Wno-unused-function
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude -Ivmlinux -Wall -Wno-unused-function \
+              $(MG_PREFIX_MAP)
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUT)/%.bpf.o,$(BPF_SRCS))
@@ -44,8 +61,13 @@ SBINDIR  := $(PREFIX)/sbin
 MANDIR   := $(PREFIX)/share/man
 DATADIR  := $(PREFIX)/share/mgtrace
 BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
-UNITDIR  := $(PREFIX)/lib/systemd/system
+DOCDIR   := $(PREFIX)/share/doc/mgtrace
+# where systemd looks for units (Debian 12: /lib/systemd/system), whatever PREFIX is; without
+# systemd's pkg-config file, under PREFIX. make UNITDIR=... overrides it.
+SYSTEMD_UNITDIR := $(shell pkg-config --variable=systemdsystemunitdir systemd 2> /dev/null)
+UNITDIR  ?= $(if $(SYSTEMD_UNITDIR),$(SYSTEMD_UNITDIR),$(PREFIX)/lib/systemd/system)
 SCHEMAS  := $(wildcard docs/schema/*.schema.json)
+DOCS     := README.md COPYING $(wildcard docs/*.md)
 
 .PHONY: all deps run test test-host test-vm unit check static install uninstall man vmlinux clean FORCE
 # keep the BPF objects and skeletons: they are inputs of every src/*.o
@@ -135,7 +157,8 @@ check: unit
 
 man: $(OUT)/mgtrace.8
 $(OUT)/mgtrace.8: docs/mgtrace.8.scd VERSION | $(OUT)
-	sed '1s/^mgtrace(8)$$/mgtrace(8) "mgtrace $(VERSION)"/' $< | $(SCDOC) > $@.tmp && mv $@.tmp $@
+	sed '1s/^mgtrace(8)$$/mgtrace(8) "mgtrace $(VERSION)"/' $< | \
+		SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) $(SCDOC) > $@.tmp && mv $@.tmp $@
 
 test-host: mgtrace mgtrace.static man $(OUT)/unit_tests $(OUT)/mgobserve $(OUT)/denybpf
 	tests/run-host-tests.sh
@@ -152,13 +175,16 @@ install: mgtrace man
 	install -D -m 0644 contrib/mgtrace.rules.yml $(DESTDIR)$(DATADIR)/mgtrace.rules.yml
 	sed 's|/usr/sbin/mgtrace|$(SBINDIR)/mgtrace|' contrib/mgtrace-exporter.service > $(OUT)/mgtrace-exporter.service
 	install -D -m 0644 $(OUT)/mgtrace-exporter.service $(DESTDIR)$(UNITDIR)/mgtrace-exporter.service
+	install -d $(DESTDIR)$(DOCDIR)
+	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/mgtrace $(DESTDIR)$(MANDIR)/man8/mgtrace.8 \
 		$(DESTDIR)$(BASHCOMPDIR)/mgtrace $(DESTDIR)$(UNITDIR)/mgtrace-exporter.service \
 		$(DESTDIR)$(DATADIR)/mgtrace.rules.yml \
-		$(addprefix $(DESTDIR)$(DATADIR)/schemas/,$(notdir $(SCHEMAS)))
-	-rmdir $(DESTDIR)$(DATADIR)/schemas $(DESTDIR)$(DATADIR) 2>/dev/null
+		$(addprefix $(DESTDIR)$(DATADIR)/schemas/,$(notdir $(SCHEMAS))) \
+		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
+	-rmdir $(DESTDIR)$(DATADIR)/schemas $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 vmlinux:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h.tmp

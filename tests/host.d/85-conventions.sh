@@ -25,6 +25,22 @@ else
 	tally man-options "$T/man.chk"
 	python3 tests/mancheck.py selftest "$T/man.txt" "$MG" > "$T/man-self.chk" 2>&1
 	tally man-selftest "$T/man-self.chk"
+	# SYNOPSIS has a line for every command of --help; a page without 'mgtrace top' must fail
+	cmds=$($MG --help | sed -n '/^Commands/,/^$/s/^  \([a-z]*\) .*/\1/p' | xargs)
+	syn_missing() { # MANTEXT: the commands of --help that SYNOPSIS lacks
+		local c; for c in $cmds; do
+			sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' "$1" | grep -q "^ *mgtrace $c\( \|$\)" || echo -n "$c "
+		done; }
+	m=$(syn_missing "$T/man.txt")
+	[ -n "$cmds" ] && [ -z "$m" ] && ok "man SYNOPSIS lists every command of --help ($cmds)" \
+		|| bad "man SYNOPSIS lacks: ${m:-(no commands read from --help)}"
+	grep -v '^ *mgtrace top ' "$T/man.txt" > "$T/man-notop.txt"
+	[ "$(syn_missing "$T/man-notop.txt")" = "top " ] && ok "man SYNOPSIS check: a page without 'mgtrace top' fails" \
+		|| bad "man SYNOPSIS check: a page without 'mgtrace top' fails (got '$(syn_missing "$T/man-notop.txt")')"
+	# the title line carries the version (the Makefile's sed on line 1 of docs/mgtrace.8.scd)
+	foot=$(tail -1 "$T/man.txt" | tr -s ' ')
+	case "$foot" in "mgtrace $(cat VERSION) "*) ok "man page footer: $foot" ;;
+	*) bad "man page footer carries 'mgtrace $(cat VERSION)': '$foot'" ;; esac
 fi
 
 # bash completion, in a bash that loads bash-completion and the file (as a login shell's would)
@@ -92,22 +108,35 @@ else
 	tally completion "$T/comp.chk"
 fi
 
-# make install / uninstall with DESTDIR and PREFIX: every file where it belongs, nothing left
+# make install / uninstall with DESTDIR and PREFIX: every file where it belongs, nothing left.
+# The systemd unit goes where systemd looks (pkg-config's systemdsystemunitdir, Debian 12:
+# /lib/systemd/system), whatever PREFIX is; under PREFIX only without systemd's .pc file.
+# outside D PREFIX UNITDIR: the files under D that are neither under D/PREFIX nor D/UNITDIR's unit
+outside() { find "$1" -type f | grep -v -e "^$1$2/" -e "^$1$3/mgtrace-exporter.service$"; }
+: > "$T/inst.stamp"
 for prefix in /usr /opt/mgtrace; do
 	D="$T/inst$(echo $prefix | tr / _)"
+	unitdir=$(pkg-config --variable=systemdsystemunitdir systemd 2> /dev/null)
+	unitdir=${unitdir:-$prefix/lib/systemd/system}
 	if make -s install DESTDIR="$D" PREFIX="$prefix" > "$T/inst.log" 2>&1; then
 		missing=""
-		for f in sbin/mgtrace share/man/man8/mgtrace.8 share/bash-completion/completions/mgtrace \
-			lib/systemd/system/mgtrace-exporter.service share/mgtrace/mgtrace.rules.yml \
-			$(cd docs/schema && ls *.schema.json | sed 's|^|share/mgtrace/schemas/|'); do
-			[ -s "$D$prefix/$f" ] || missing="$missing $f"
+		for f in $prefix/sbin/mgtrace $prefix/share/man/man8/mgtrace.8 \
+			$prefix/share/bash-completion/completions/mgtrace $unitdir/mgtrace-exporter.service \
+			$prefix/share/mgtrace/mgtrace.rules.yml \
+			$(cd docs/schema && ls *.schema.json | sed "s|^|$prefix/share/mgtrace/schemas/|") \
+			$(ls README.md COPYING docs/*.md | sed "s|^\(docs/\)*|$prefix/share/doc/mgtrace/|"); do
+			[ -s "$D$f" ] || missing="$missing $f"
 		done
-		[ -z "$missing" ] && ok "make install DESTDIR PREFIX=$prefix: $(find "$D" -type f | wc -l) files under DESTDIR$prefix" \
+		[ -z "$missing" ] && ok "make install DESTDIR PREFIX=$prefix: $(find "$D" -type f | wc -l) files, unit in $unitdir" \
 			|| bad "make install DESTDIR PREFIX=$prefix: missing$missing"
-		outside=$(find "$D" -type f | grep -v "^$D$prefix/")
-		[ -z "$outside" ] && ok "make install PREFIX=$prefix: nothing outside DESTDIR$prefix" \
-			|| bad "make install PREFIX=$prefix: files outside: $outside"
-		grep -q "^ExecStart=$prefix/sbin/mgtrace stat " "$D$prefix/lib/systemd/system/mgtrace-exporter.service" \
+		out=$(outside "$D" "$prefix" "$unitdir")
+		[ -z "$out" ] && ok "make install PREFIX=$prefix: nothing outside DESTDIR$prefix but DESTDIR$unitdir's unit" \
+			|| bad "make install PREFIX=$prefix: files outside: $out"
+		# the check can fail: the unit, were systemd's directory another, is outside
+		[ "$(outside "$D" "$prefix" /nonexistent)" = "$D$unitdir/mgtrace-exporter.service" ] \
+			&& ok "install check: a unit outside DESTDIR$prefix and the unit directory is reported" \
+			|| bad "install check: a unit outside DESTDIR$prefix and the unit directory is reported"
+		grep -q "^ExecStart=$prefix/sbin/mgtrace stat " "$D$unitdir/mgtrace-exporter.service" \
 			&& ok "installed unit runs $prefix/sbin/mgtrace" || bad "installed unit runs $prefix/sbin/mgtrace"
 		# bash-completion's on-demand loader finds the installed file (XDG_DATA_DIRS/bash-completion/completions)
 		if [ -r "$BC" ] && XDG_DATA_DIRS="$D$prefix/share" bash --norc --noprofile -c \
@@ -123,6 +152,10 @@ for prefix in /usr /opt/mgtrace; do
 	else
 		bad "make install DESTDIR PREFIX=$prefix: $(tail -3 "$T/inst.log")"
 	fi
+	# nothing written to the machine itself: no mgtrace file newer than the test's start there
+	real=$(find "$unitdir" "$prefix" -xdev -newer "$T/inst.stamp" -name '*mgtrace*' 2> /dev/null | head -5 | xargs)
+	[ -z "$real" ] && ok "make install/uninstall DESTDIR PREFIX=$prefix: nothing written outside DESTDIR" \
+		|| bad "make install DESTDIR PREFIX=$prefix wrote outside DESTDIR: $real"
 	rm -rf "$D"
 done
 
@@ -133,12 +166,71 @@ tally srclimits "$T/srclimits.chk"
 python3 tests/srclimits.py selftest > "$T/srclimits-self.chk" 2>&1
 tally srclimits-selftest "$T/srclimits-self.chk"
 
+# reproducible builds: the committed tree (HEAD) cloned into two directories of different
+# names and depths, built with the same SOURCE_DATE_EPOCH, gives the same mgtrace byte for byte
+# (unstripped) and the same man page; neither build path is in any object. Must-fail twins: an
+# object compiled without the Makefile's -ffile-prefix-map carries its path, and a build with
+# the user's CPPFLAGS=-D_FORTIFY_SOURCE=2 (which must reach the compiler: _chk symbols) differs.
+echo "# reproducible build (two clones of HEAD)"
+if ! git rev-parse --git-dir > /dev/null 2>&1; then
+	skip reproducible "not a git checkout"
+elif ! git clone -q . "$T/a" 2> "$T/clone.err" || ! { mkdir -p "$T/b" && git clone -q . "$T/b/x"; } 2>> "$T/clone.err"; then
+	bad "reproducible: git clone: $(cat "$T/clone.err")"
+else
+	built=1
+	for d in "$T/a" "$T/b/x"; do
+		(cd "$d" && SOURCE_DATE_EPOCH=1000000000 make -s -j2 mgtrace man > "$T/repro.log" 2>&1) \
+			|| { built=0; bad "reproducible: make in $d: $(tail -3 "$T/repro.log")"; }
+	done
+	if [ $built = 1 ]; then
+		cmp "$T/a/mgtrace" "$T/b/x/mgtrace" > "$T/cmp.out" 2>&1 \
+			&& ok "reproducible: mgtrace built in $T/a and $T/b/x is identical ($(stat -c %s "$T/a/mgtrace") bytes, unstripped)" \
+			|| bad "reproducible: mgtrace differs between two build directories: $(cat "$T/cmp.out")"
+		cmp -s "$T/a/build/mgtrace.8" "$T/b/x/build/mgtrace.8" && grep -q '^\.TH "mgtrace" "8" "2001-09-09" "mgtrace ' "$T/a/build/mgtrace.8" \
+			&& ok "reproducible: the man page is identical, dated by SOURCE_DATE_EPOCH (2001-09-09)" \
+			|| bad "reproducible: the man page: $(grep '^\.TH' "$T/a/build/mgtrace.8" "$T/b/x/build/mgtrace.8" | xargs)"
+		n=$(cat "$T/a/mgtrace" "$T"/a/build/*.o | grep -c -a "$T/a")
+		[ "$n" = 0 ] && ok "reproducible: the build path is in no object or binary" \
+			|| bad "reproducible: the build path '$T/a' is in $n lines of the objects"
+		# the date: the last commit's without SOURCE_DATE_EPOCH, VERSION's mtime outside git
+		(cd "$T/a" && rm -f build/mgtrace.8 && env -u SOURCE_DATE_EPOCH make -s man > "$T/repro.log" 2>&1)
+		want=$(date -u -d "@$(git -C "$T/a" log -1 --format=%ct)" +%F)
+		grep -q "^\.TH \"mgtrace\" \"8\" \"$want\"" "$T/a/build/mgtrace.8" \
+			&& ok "reproducible: without SOURCE_DATE_EPOCH the man page has the last commit's date ($want)" \
+			|| bad "reproducible: without SOURCE_DATE_EPOCH, man page date $want: $(grep '^\.TH' "$T/a/build/mgtrace.8")"
+		mkdir -p "$T/c" && git -C "$T/a" archive HEAD docs/mgtrace.8.scd VERSION Makefile | tar -x -C "$T/c" && touch -d @86400 "$T/c/VERSION"
+		(cd "$T/c" && env -u SOURCE_DATE_EPOCH make -s man > "$T/repro.log" 2>&1)
+		grep -q '^\.TH "mgtrace" "8" "1970-01-02"' "$T/c/build/mgtrace.8" 2> /dev/null \
+			&& ok "reproducible: outside git the man page has VERSION's mtime (1970-01-02)" \
+			|| bad "reproducible: outside git, the man page date is VERSION's mtime: $(grep '^\.TH' "$T/c/build/mgtrace.8" 2>&1) $(tail -2 "$T/repro.log")"
+		# twin: the user's CPPFLAGS reach the C objects (MG_CPPFLAGS kept), and the binary differs
+		# (mgtrace removed too: under .SECONDARY a missing object alone is not rebuilt)
+		(cd "$T/b/x" && rm -f mgtrace && find build -maxdepth 1 -name '*.o' ! -name '*.bpf.o' -delete &&
+			SOURCE_DATE_EPOCH=1000000000 make -s -j2 mgtrace CPPFLAGS=-D_FORTIFY_SOURCE=2 > "$T/repro.log" 2>&1)
+		chk=$(nm -D "$T/b/x/mgtrace" 2> /dev/null | grep -c -e '_chk$' -e '_chk@')
+		chk0=$(nm -D "$T/a/mgtrace" | grep -c -e '_chk$' -e '_chk@')
+		[ "$chk" -gt 0 ] && [ "$chk0" = 0 ] && ok "make CPPFLAGS=-D_FORTIFY_SOURCE=2: $chk _chk symbols (0 without)" \
+			|| bad "make CPPFLAGS=-D_FORTIFY_SOURCE=2: $chk _chk symbols, $chk0 without: $(tail -3 "$T/repro.log")"
+		"$T/b/x/mgtrace" version > /dev/null 2>&1 && ! cmp -s "$T/a/mgtrace" "$T/b/x/mgtrace" \
+			&& ok "reproducible twin: a build with other CPPFLAGS differs (cmp fails)" \
+			|| bad "reproducible twin: a build with other CPPFLAGS differs (cmp fails)"
+		# twin: without the prefix map, the path is there (a C object and a BPF object)
+		(cd "$T/b/x" && rm -f build/util.o build/pcpu.bpf.o &&
+			make -s build/util.o build/pcpu.bpf.o MG_PREFIX_MAP= > "$T/repro.log" 2>&1)
+		[ "$(grep -c -a "$T/b/x" "$T/b/x/build/util.o")" -gt 0 ] && [ "$(grep -c -a "$T/b/x" "$T/b/x/build/pcpu.bpf.o")" -gt 0 ] \
+			&& ok "reproducible twin: compiled without -ffile-prefix-map, the objects carry the build path" \
+			|| bad "reproducible twin: compiled without -ffile-prefix-map, the objects carry the build path: $(tail -3 "$T/repro.log")"
+	fi
+fi
+rm -rf "$T/a" "$T/b" "$T/c"
+
 # the license: COPYING is GPL-2.0's text, and every tracked source, script and build file has
-# an SPDX line (data files and prose aside: JSON, Markdown, fixtures, VERSION, the generated vmlinux.h)
+# an SPDX line (data files and prose aside: JSON, Markdown, fixtures, VERSION, the generated vmlinux.h,
+# and the two files of debian/ whose formats have no comment: changelog, source/format)
 if git rev-parse --git-dir > /dev/null 2>&1; then
 	grep -q "GNU GENERAL PUBLIC LICENSE" COPYING 2> /dev/null && grep -q "Version 2, June 1991" COPYING \
 		&& ok "COPYING is the GPL-2.0 text" || bad "COPYING is the GPL-2.0 text"
-	nospdx=$(git ls-files | grep -vE '\.(json|md)$|^COPYING$|^VERSION$|^vmlinux/|^\.gitignore$|^tests/schema-fixtures/|^tests/vm/probe/' |
+	nospdx=$(git ls-files | grep -vE '\.(json|md)$|^COPYING$|^VERSION$|^vmlinux/|^\.gitignore$|^tests/schema-fixtures/|^tests/vm/probe/|^debian/changelog$|^debian/source/format$' |
 		while read -r f; do grep -q "SPDX-License-Identifier" "$f" || echo "$f"; done | xargs)
 	[ -z "$nospdx" ] && ok "every tracked source file has an SPDX line" || bad "files without an SPDX line: $nospdx"
 else

@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0
+# 86-package.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
+# The Debian package (debian/): dpkg-buildpackage -b builds it from a clean clone of HEAD
+# (its build runs `make check`), lintian reports no error or warning, and the .deb, unpacked
+# into a throwaway root with dpkg -x (never installed on this machine), holds its files where
+# Debian puts them and its binary runs. About a minute (the build is most of it).
+echo "# Debian package (dpkg-buildpackage -b from a clone of HEAD, lintian, dpkg -x)"
+P="$T/pkg"
+if ! command -v dpkg-buildpackage > /dev/null; then
+	skip package "dpkg-buildpackage is not installed (sh tools/deps.sh installs dpkg-dev and debhelper)"
+elif ! git rev-parse --git-dir > /dev/null 2>&1; then
+	skip package "not a git checkout (the package is built from a clone of HEAD)"
+elif ! mkdir -p "$P" || ! git clone -q . "$P/mgtrace" 2> "$P/clone.err"; then
+	bad "package: git clone: $(cat "$P/clone.err")"
+elif ! (cd "$P/mgtrace" && dpkg-checkbuilddeps) > "$P/deps.log" 2>&1; then
+	bad "package: build dependencies (sh tools/deps.sh): $(cat "$P/deps.log")"
+else
+	was=$(dpkg-query -W -f='${Status}' mgtrace 2> /dev/null)
+	ver=$(cat VERSION)
+	arch=$(dpkg --print-architecture)
+	deb="$P/mgtrace_${ver}_$arch.deb"
+	if (cd "$P/mgtrace" && dpkg-buildpackage -us -uc -b) > "$P/build.log" 2>&1 && [ -s "$deb" ]; then
+		ok "dpkg-buildpackage -us -uc -b: $(basename "$deb") ($(stat -c %s "$deb") bytes)"
+	else
+		bad "dpkg-buildpackage -us -uc -b: $(tail -5 "$P/build.log")"
+	fi
+	grep -q "^unit: [0-9]* passed, 0 failed" "$P/build.log" \
+		&& ok "the package build ran make check: $(grep -m1 '^unit: ' "$P/build.log")" \
+		|| bad "the package build ran make check (unit: N passed, 0 failed)"
+	[ "$(dpkg-parsechangelog -l debian/changelog -S Version)" = "$ver" ] \
+		&& ok "debian/changelog's version is VERSION's ($ver)" \
+		|| bad "debian/changelog's version $(dpkg-parsechangelog -l debian/changelog -S Version) is not VERSION's $ver"
+fi
+if [ -s "${deb:-/nonexistent}" ]; then
+	# lintian: no error or warning (info and pedantic tags are allowed)
+	# lint FILE...: lintian's E: and W: lines
+	lint() { lintian "$@" 2> /dev/null | grep -E '^[EW]: '; }
+	if ! command -v lintian > /dev/null; then
+		skip lintian "lintian is not installed (sh tools/deps.sh installs it)"
+	else
+		l=$(lint "$P"/mgtrace_"${ver}"_"$arch".changes)
+		[ -z "$l" ] && ok "lintian $(basename "$P"/mgtrace_*.changes): no error or warning" \
+			|| bad "lintian: $(echo "$l" | head -10)"
+		# twin: a package whose maintainer is on localhost, without a copyright file, is an error
+		mkdir -p "$P/bad/DEBIAN" "$P/bad/usr/bin" && printf '#!/bin/sh\n' > "$P/bad/usr/bin/x" && chmod 755 "$P/bad/usr/bin/x"
+		printf 'Package: mgtrace-bad\nVersion: 1\nArchitecture: all\nMaintainer: x <x@localhost>\nDescription: bad\n bad\n' \
+			> "$P/bad/DEBIAN/control"
+		dpkg-deb -b --root-owner-group "$P/bad" "$P/bad.deb" > /dev/null 2>&1
+		l=$(lint "$P/bad.deb")
+		echo "$l" | grep -q '^E: .*bogus-mail-host' \
+			&& ok "lintian twin: a defective package reports errors ($(echo "$l" | grep -c '^E: ') E: lines)" \
+			|| bad "lintian twin: a defective package reports errors: '$l'"
+	fi
+
+	# the file list: where Debian 12 puts each file; no COPYING (debian/copyright is the license)
+	dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' > "$P/files"
+	# missing LIST: the files the package must have that LIST lacks
+	missing() {
+		local f; for f in /usr/sbin/mgtrace /usr/share/man/man8/mgtrace.8.gz \
+			/lib/systemd/system/mgtrace-exporter.service /usr/share/bash-completion/completions/mgtrace \
+			/usr/share/doc/mgtrace/copyright /usr/share/doc/mgtrace/README.md.gz /usr/share/doc/mgtrace/json.md.gz \
+			/usr/share/mgtrace/mgtrace.rules.yml $(cd docs/schema && ls *.schema.json | sed 's|^|/usr/share/mgtrace/schemas/|'); do
+			grep -qx "$f" "$1" || echo -n "$f "
+		done; }
+	m=$(missing "$P/files")
+	[ -z "$m" ] && ok "package files: the binary, man page, unit in /lib/systemd/system, docs in /usr/share/doc/mgtrace, schemas ($(grep -vc '/$' "$P/files") files)" \
+		|| bad "package lacks: $m"
+	grep -v '^/lib/systemd/system/mgtrace-exporter.service$' "$P/files" > "$P/files-nounit"
+	[ "$(missing "$P/files-nounit")" = "/lib/systemd/system/mgtrace-exporter.service " ] \
+		&& ok "package files twin: a list without the unit is reported" \
+		|| bad "package files twin: a list without the unit is reported (got '$(missing "$P/files-nounit")')"
+	odd=$(grep -v '/$' "$P/files" | grep -v -e '^/usr/' -e '^/lib/systemd/system/' | xargs)
+	odd="$odd$(grep -e '^/usr/local/' -e '^/usr/lib/systemd/' -e '/doc/mgtrace/COPYING' "$P/files" | xargs)"
+	[ -z "$odd" ] && ok "package files: nothing under /usr/local, /usr/lib/systemd or outside /usr and /lib/systemd/system; no COPYING" \
+		|| bad "package files misplaced: $odd"
+
+	# unpacked into a throwaway root, not installed: its binary, unit and man page
+	mkdir -p "$P/root" && dpkg -x "$deb" "$P/root"
+	v=$("$P/root/usr/sbin/mgtrace" version 2>&1)
+	[ "$v" = "mgtrace $ver" ] && ok "the packaged binary: '$v'" || bad "the packaged binary's version: '$v'"
+	"$P/root/usr/sbin/mgtrace" help > "$P/help.out" 2>&1 && grep -q '^Commands' "$P/help.out" && grep -q '^  top ' "$P/help.out" \
+		&& ok "the packaged binary: help lists the commands" || bad "the packaged binary: help: $(head -3 "$P/help.out")"
+	grep -q '^ExecStart=/usr/sbin/mgtrace stat ' "$P/root/lib/systemd/system/mgtrace-exporter.service" \
+		&& ok "the packaged unit runs /usr/sbin/mgtrace" || bad "the packaged unit runs /usr/sbin/mgtrace"
+	# the man page is dated by debian/changelog (dpkg-buildpackage's SOURCE_DATE_EPOCH)
+	want=$(date -u -d "@$(dpkg-parsechangelog -l debian/changelog -S Timestamp)" +%F)
+	th=$(zcat "$P/root/usr/share/man/man8/mgtrace.8.gz" | grep '^\.TH')
+	[ "$th" = ".TH \"mgtrace\" \"8\" \"$want\" \"mgtrace $ver\"" ] && ok "the packaged man page: $th" \
+		|| bad "the packaged man page's title, want date $want and 'mgtrace $ver': $th"
+	# the example unit is neither started nor enabled by the maintainer scripts (dh_installsystemd
+	# --no-enable --no-start: the postinst re-enables it only where it was enabled before)
+	dpkg-deb -e "$deb" "$P/ctl"
+	if grep -q 'deb-systemd-invoke' "$P/ctl/postinst" 2> /dev/null; then
+		bad "the postinst starts the exporter unit: $(grep 'deb-systemd-invoke' "$P/ctl/postinst")"
+	elif grep -q 'deb-systemd-helper enable' "$P/ctl/postinst" 2> /dev/null &&
+		! grep -q 'deb-systemd-helper debian-installed' "$P/ctl/postinst"; then
+		bad "the postinst enables the exporter unit on a new installation"
+	else
+		ok "the maintainer scripts neither start nor enable the exporter unit (an example)"
+	fi
+	[ "$(dpkg-query -W -f='${Status}' mgtrace 2> /dev/null)" = "$was" ] \
+		&& ok "this machine's package state is unchanged (mgtrace: ${was:-not installed})" \
+		|| bad "the test changed this machine's mgtrace package: $(dpkg-query -W -f='${Status}' mgtrace 2>&1)"
+fi
+rm -rf "$P"
