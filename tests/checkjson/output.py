@@ -117,6 +117,12 @@ CSV_TIME = re.compile(r"\d\d:\d\d:\d\d(\.\d{3})?")
 
 
 @subcommand("stat-csv-fields", lambda a: (open(a[0]).read().splitlines(), *a[1:2]))
+def stat_csv_fields_cli(c, lines, sep=","):
+    """The command line's stat-csv-fields: a check, not an extractor (what
+    check_stat_csv_fields() returns is for other checks): its exit status is its verdict."""
+    check_stat_csv_fields(c, lines, sep)
+
+
 def check_stat_csv_fields(c, lines, sep=","):
     """stat -x , [-A] [-i S]: every line (interval rows, per-CPU tables, the summary) is
     fields without padding; a value is a number, or perf stat -x's <not counted> (an option
