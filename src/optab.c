@@ -92,6 +92,20 @@ int mg_opt_scope(const char *cmd, int val, const char *arg, uint64_t *pid, bool 
 	return 0;
 }
 
+int mg_opt_intervals(const char *cmd, int val, const char *arg, double *interval, int *unit,
+		     uint64_t *count)
+{
+	switch (val) {
+	case 'i':
+	case 'I':
+		return mg_opt_interval(cmd, val, arg, interval, unit, NULL) ? -MG_EXIT_USAGE : 1;
+	case 'c':
+	case MG_OPTID_ICOUNT:
+		return mg_opt_interval(cmd, 'c', arg, NULL, NULL, count) ? -MG_EXIT_USAGE : 1;
+	}
+	return 0;
+}
+
 int mg_opt_scope_check(const char *cmd, uint64_t pid, bool all, const bool *tree, bool have_command)
 {
 	bool t = tree && *tree;

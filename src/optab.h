@@ -142,6 +142,15 @@ int mg_opt_no_operands(const struct mg_opt_parser *p);
 int mg_opt_scope(const char *cmd, int val, const char *arg, uint64_t *pid, bool *all, bool *tree);
 
 /*
+ * The interval options (MG_OPTS_INTERVAL), parsed once: -i S and -I MS into *interval
+ * (seconds; *unit keeps which gave it, opts.h mg_opt_interval()), -c and
+ * --interval-count into *count. Returns 1 when val was one of them, 0 when it is not,
+ * or -MG_EXIT_USAGE (printed).
+ */
+int mg_opt_intervals(const char *cmd, int val, const char *arg, double *interval, int *unit,
+		     uint64_t *count);
+
+/*
  * The scope's exclusions: at most one of -a, -p and --tree (tree NULL: the command
  * has no --tree), and --tree only with COMMAND (have_command). Returns 0 or
  * MG_EXIT_USAGE (printed).

@@ -125,21 +125,13 @@ int stat_parse_opts(struct stat_opts *o, int argc, char **argv)
 
 	mg_opt_begin(&p, &stat_cmdopts, argc, argv);
 	while ((c = mg_opt_next(&p, &arg)) > 0) {
-		if ((e = mg_opt_scope("stat", c, arg, &o->pid, &o->all, &o->tree)) < 0)
+		if ((e = mg_opt_scope("stat", c, arg, &o->pid, &o->all, &o->tree)) < 0 ||
+		    (!e && (e = mg_opt_intervals("stat", c, arg, &o->interval, &ival_opt,
+						 &o->count)) < 0))
 			return -e;
 		if (e)
 			continue;
 		switch (c) {
-		case 'i':
-		case 'I':
-			if (mg_opt_interval("stat", c, arg, &o->interval, &ival_opt, NULL))
-				return MG_EXIT_USAGE;
-			break;
-		case 'c':
-		case MG_OPTID_ICOUNT:
-			if (mg_opt_interval("stat", 'c', arg, NULL, NULL, &o->count))
-				return MG_EXIT_USAGE;
-			break;
 		case 'A': o->per_cpu = true; break;
 		case O_RATE: o->rate = true; break;
 		case O_PROM:

@@ -102,7 +102,9 @@ int top_parse_opts(struct top_opts *o, int argc, char **argv)
 	o->sort = TOP_SORT_AUTO;
 	mg_opt_begin(&p, &top_cmdopts, argc, argv);
 	while ((c = mg_opt_next(&p, &arg)) > 0) {
-		if ((e = mg_opt_scope("top", c, arg, &o->pid, &o->all, &o->tree)) < 0)
+		if ((e = mg_opt_scope("top", c, arg, &o->pid, &o->all, &o->tree)) < 0 ||
+		    (!e && (e = mg_opt_intervals("top", c, arg, &o->interval, &ival_opt,
+						 &o->count)) < 0))
 			return -e;
 		if (e)
 			continue;
@@ -121,16 +123,6 @@ int top_parse_opts(struct top_opts *o, int argc, char **argv)
 				return mg_err(MG_EXIT_USAGE, "top: invalid rows '%s' (1 to 100000)", arg);
 			break;
 		case 'C': o->noclear = true; break;
-		case 'c':
-		case MG_OPTID_ICOUNT:
-			if (mg_opt_interval("top", 'c', arg, NULL, NULL, &o->count))
-				return MG_EXIT_USAGE;
-			break;
-		case 'i':
-		case 'I':
-			if (mg_opt_interval("top", c, arg, &o->interval, &ival_opt, NULL))
-				return MG_EXIT_USAGE;
-			break;
 		case 'b':
 			if (mg_opt_backend("top", arg, MG_OPT_BE_TRACEPOINT, &o->backend))
 				return MG_EXIT_USAGE;
