@@ -208,7 +208,7 @@ def selftest():
     for label, ok, why in res:
         print(("ok   " if ok else "FAIL ") + label + (f": {why[0]}" if why and not ok else ""))
         bad += not ok
-    print(f"{len(res) - bad} passed, {bad} failed")
+    print(f"observer selftest: {len(res) - bad} passed, {bad} failed, 0 skipped")
     return 1 if bad else 0
 
 
