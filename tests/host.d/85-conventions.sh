@@ -174,55 +174,55 @@ tally srclimits-selftest "$T/srclimits-self.chk"
 echo "# reproducible build (two clones of HEAD)"
 if ! git rev-parse --git-dir > /dev/null 2>&1; then
 	skip reproducible "not a git checkout"
-elif ! git clone -q . "$T/a" 2> "$T/clone.err" || ! { mkdir -p "$T/b" && git clone -q . "$T/b/x"; } 2>> "$T/clone.err"; then
+elif ! git clone -q . "$T/repro-a" 2> "$T/clone.err" || ! { mkdir -p "$T/repro-b" && git clone -q . "$T/repro-b/x"; } 2>> "$T/clone.err"; then
 	bad "reproducible: git clone: $(cat "$T/clone.err")"
 else
 	built=1
-	for d in "$T/a" "$T/b/x"; do
+	for d in "$T/repro-a" "$T/repro-b/x"; do
 		(cd "$d" && SOURCE_DATE_EPOCH=1000000000 make -s -j2 mgtrace man > "$T/repro.log" 2>&1) \
 			|| { built=0; bad "reproducible: make in $d: $(tail -3 "$T/repro.log")"; }
 	done
 	if [ $built = 1 ]; then
-		cmp "$T/a/mgtrace" "$T/b/x/mgtrace" > "$T/cmp.out" 2>&1 \
-			&& ok "reproducible: mgtrace built in $T/a and $T/b/x is identical ($(stat -c %s "$T/a/mgtrace") bytes, unstripped)" \
+		cmp "$T/repro-a/mgtrace" "$T/repro-b/x/mgtrace" > "$T/cmp.out" 2>&1 \
+			&& ok "reproducible: mgtrace built in $T/repro-a and $T/repro-b/x is identical ($(stat -c %s "$T/repro-a/mgtrace") bytes, unstripped)" \
 			|| bad "reproducible: mgtrace differs between two build directories: $(cat "$T/cmp.out")"
-		cmp -s "$T/a/build/mgtrace.8" "$T/b/x/build/mgtrace.8" && grep -q '^\.TH "mgtrace" "8" "2001-09-09" "mgtrace ' "$T/a/build/mgtrace.8" \
+		cmp -s "$T/repro-a/build/mgtrace.8" "$T/repro-b/x/build/mgtrace.8" && grep -q '^\.TH "mgtrace" "8" "2001-09-09" "mgtrace ' "$T/repro-a/build/mgtrace.8" \
 			&& ok "reproducible: the man page is identical, dated by SOURCE_DATE_EPOCH (2001-09-09)" \
-			|| bad "reproducible: the man page: $(grep '^\.TH' "$T/a/build/mgtrace.8" "$T/b/x/build/mgtrace.8" | xargs)"
-		n=$(cat "$T/a/mgtrace" "$T"/a/build/*.o | grep -c -a "$T/a")
+			|| bad "reproducible: the man page: $(grep '^\.TH' "$T/repro-a/build/mgtrace.8" "$T/repro-b/x/build/mgtrace.8" | xargs)"
+		n=$(cat "$T/repro-a/mgtrace" "$T"/repro-a/build/*.o | grep -c -a "$T/repro-a")
 		[ "$n" = 0 ] && ok "reproducible: the build path is in no object or binary" \
-			|| bad "reproducible: the build path '$T/a' is in $n lines of the objects"
+			|| bad "reproducible: the build path '$T/repro-a' is in $n lines of the objects"
 		# the date: the last commit's without SOURCE_DATE_EPOCH, VERSION's mtime outside git
-		(cd "$T/a" && rm -f build/mgtrace.8 && env -u SOURCE_DATE_EPOCH make -s man > "$T/repro.log" 2>&1)
-		want=$(date -u -d "@$(git -C "$T/a" log -1 --format=%ct)" +%F)
-		grep -q "^\.TH \"mgtrace\" \"8\" \"$want\"" "$T/a/build/mgtrace.8" \
+		(cd "$T/repro-a" && rm -f build/mgtrace.8 && env -u SOURCE_DATE_EPOCH make -s man > "$T/repro.log" 2>&1)
+		want=$(date -u -d "@$(git -C "$T/repro-a" log -1 --format=%ct)" +%F)
+		grep -q "^\.TH \"mgtrace\" \"8\" \"$want\"" "$T/repro-a/build/mgtrace.8" \
 			&& ok "reproducible: without SOURCE_DATE_EPOCH the man page has the last commit's date ($want)" \
-			|| bad "reproducible: without SOURCE_DATE_EPOCH, man page date $want: $(grep '^\.TH' "$T/a/build/mgtrace.8")"
-		mkdir -p "$T/c" && git -C "$T/a" archive HEAD docs/mgtrace.8.scd VERSION Makefile | tar -x -C "$T/c" && touch -d @86400 "$T/c/VERSION"
-		(cd "$T/c" && env -u SOURCE_DATE_EPOCH make -s man > "$T/repro.log" 2>&1)
-		grep -q '^\.TH "mgtrace" "8" "1970-01-02"' "$T/c/build/mgtrace.8" 2> /dev/null \
+			|| bad "reproducible: without SOURCE_DATE_EPOCH, man page date $want: $(grep '^\.TH' "$T/repro-a/build/mgtrace.8")"
+		mkdir -p "$T/repro-c" && git -C "$T/repro-a" archive HEAD docs/mgtrace.8.scd VERSION Makefile | tar -x -C "$T/repro-c" && touch -d @86400 "$T/repro-c/VERSION"
+		(cd "$T/repro-c" && env -u SOURCE_DATE_EPOCH make -s man > "$T/repro.log" 2>&1)
+		grep -q '^\.TH "mgtrace" "8" "1970-01-02"' "$T/repro-c/build/mgtrace.8" 2> /dev/null \
 			&& ok "reproducible: outside git the man page has VERSION's mtime (1970-01-02)" \
-			|| bad "reproducible: outside git, the man page date is VERSION's mtime: $(grep '^\.TH' "$T/c/build/mgtrace.8" 2>&1) $(tail -2 "$T/repro.log")"
+			|| bad "reproducible: outside git, the man page date is VERSION's mtime: $(grep '^\.TH' "$T/repro-c/build/mgtrace.8" 2>&1) $(tail -2 "$T/repro.log")"
 		# twin: the user's CPPFLAGS reach the C objects (MG_CPPFLAGS kept), and the binary differs
 		# (mgtrace removed too: under .SECONDARY a missing object alone is not rebuilt)
-		(cd "$T/b/x" && rm -f mgtrace && find build -maxdepth 1 -name '*.o' ! -name '*.bpf.o' -delete &&
+		(cd "$T/repro-b/x" && rm -f mgtrace && find build -maxdepth 1 -name '*.o' ! -name '*.bpf.o' -delete &&
 			SOURCE_DATE_EPOCH=1000000000 make -s -j2 mgtrace CPPFLAGS=-D_FORTIFY_SOURCE=2 > "$T/repro.log" 2>&1)
-		chk=$(nm -D "$T/b/x/mgtrace" 2> /dev/null | grep -c -e '_chk$' -e '_chk@')
-		chk0=$(nm -D "$T/a/mgtrace" | grep -c -e '_chk$' -e '_chk@')
+		chk=$(nm -D "$T/repro-b/x/mgtrace" 2> /dev/null | grep -c -e '_chk$' -e '_chk@')
+		chk0=$(nm -D "$T/repro-a/mgtrace" | grep -c -e '_chk$' -e '_chk@')
 		[ "$chk" -gt 0 ] && [ "$chk0" = 0 ] && ok "make CPPFLAGS=-D_FORTIFY_SOURCE=2: $chk _chk symbols (0 without)" \
 			|| bad "make CPPFLAGS=-D_FORTIFY_SOURCE=2: $chk _chk symbols, $chk0 without: $(tail -3 "$T/repro.log")"
-		"$T/b/x/mgtrace" version > /dev/null 2>&1 && ! cmp -s "$T/a/mgtrace" "$T/b/x/mgtrace" \
+		"$T/repro-b/x/mgtrace" version > /dev/null 2>&1 && ! cmp -s "$T/repro-a/mgtrace" "$T/repro-b/x/mgtrace" \
 			&& ok "reproducible twin: a build with other CPPFLAGS differs (cmp fails)" \
 			|| bad "reproducible twin: a build with other CPPFLAGS differs (cmp fails)"
 		# twin: without the prefix map, the path is there (a C object and a BPF object)
-		(cd "$T/b/x" && rm -f build/util.o build/pcpu.bpf.o &&
+		(cd "$T/repro-b/x" && rm -f build/util.o build/pcpu.bpf.o &&
 			make -s build/util.o build/pcpu.bpf.o MG_PREFIX_MAP= > "$T/repro.log" 2>&1)
-		[ "$(grep -c -a "$T/b/x" "$T/b/x/build/util.o")" -gt 0 ] && [ "$(grep -c -a "$T/b/x" "$T/b/x/build/pcpu.bpf.o")" -gt 0 ] \
+		[ "$(grep -c -a "$T/repro-b/x" "$T/repro-b/x/build/util.o")" -gt 0 ] && [ "$(grep -c -a "$T/repro-b/x" "$T/repro-b/x/build/pcpu.bpf.o")" -gt 0 ] \
 			&& ok "reproducible twin: compiled without -ffile-prefix-map, the objects carry the build path" \
 			|| bad "reproducible twin: compiled without -ffile-prefix-map, the objects carry the build path: $(tail -3 "$T/repro.log")"
 	fi
 fi
-rm -rf "$T/a" "$T/b" "$T/c"
+rm -rf "$T/repro-a" "$T/repro-b" "$T/repro-c"
 
 # the license: COPYING is GPL-2.0's text, and every tracked source, script and build file has
 # an SPDX line (data files and prose aside: JSON, Markdown, fixtures, VERSION, the generated vmlinux.h,
