@@ -83,7 +83,9 @@ badcase "check --judge user --max-inodes beyond memory" 3 "out of memory for 500
 # SIGHUP (a closed terminal) ends a check like SIGTERM: COMMAND gets it, the report is written,
 # and the run cut short is INCONCLUSIVE (exit 4), COMMAND's 129 the signal's (61-check-signals)
 rm -f "$T/hup.json"
-$MG check --json -o "$T/hup.json" -- sleep 5 > /dev/null 2> "$T/hup.err" & hp=$!
+# (SIGHUP at its default disposition: under nohup, COMMAND would inherit it ignored and, sent
+# the signal, run on: the report then says so, correctly, but this case tests the kill)
+env --default-signal=HUP $MG check --json -o "$T/hup.json" -- sleep 5 > /dev/null 2> "$T/hup.err" & hp=$!
 sleep 1.5; kill -HUP $hp; wait $hp; rc=$?
 if [ $rc = 4 ] && python3 tests/checkjson.py interrupted "$T/hup.json" SIGHUP INCONCLUSIVE 129 > "$T/hup.chk" 2>&1; then
 	ok "check -- sleep 5, SIGHUP: COMMAND ended by it, report written, INCONCLUSIVE, exit 4"
