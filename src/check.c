@@ -20,7 +20,6 @@
  * 4 inconclusive (events lost or not tracked: a pass cannot be claimed).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>

@@ -15,7 +15,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <getopt.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>

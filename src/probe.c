@@ -5,7 +5,6 @@
  * detaching), in the manner of `bpftool feature probe`.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

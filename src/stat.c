@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,7 +15,6 @@
  * invariants' "undecided" count).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>

@@ -7,7 +7,6 @@
  * scope (bpf/follow.bpf.c) and the interval loop.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

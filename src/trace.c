@@ -8,7 +8,6 @@
  * in reservation order. Filters (pid, comm, inode) are applied in BPF.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
