@@ -163,7 +163,12 @@ badcase "check: baseline factor below 1" 2 "baseline-factor" $MG check --baselin
 # run (factor 1000: this case is about acceptance, case 7 about the gate's sensitivity)
 python3 tests/checkjson.py baseline-used "$T/check-base2.json" "$T/check-base1.json" > "$T/base2.chk" 2>&1
 tally check-base2-used "$T/base2.chk"
-loop="for i in \$(seq 50); do touch $T/bx; stat $T/bx >/dev/null; done"
+# the loop is sh builtins only (a write, then test -nt's stat()): each update follows a query
+# within microseconds, so nearly every one is fine-grained (ratio ~1). With touch and stat
+# as processes, a slow runner's fork+exec outlasted a jiffy, the baseline's ratio was 0 and
+# the gate (0 x 1000 + 0.02 slack) failed a faster second run (CI, 2026-12-02)
+: > "$T/by"
+loop="for i in \$(seq 300); do echo x >> $T/bx; [ $T/bx -nt $T/by ]; done"
 check_case check-base-cmd1 0 --verdict PASS --command -- -- sh -c "$loop"
 check_case check-base-cmd2 0 --verdict PASS --command -- --baseline "$T/check-base-cmd1.json" \
 	--baseline-factor 1000 -- sh -c "$loop"
