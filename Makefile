@@ -148,11 +148,7 @@ test: test-host test-vm
 # and docs/*.md (tests/doclinks.py). `make check` is the same, as packagers' build servers
 # call it.
 unit: $(OUT)/unit_tests
-	$(OUT)/unit_tests $(UNIT)
-	python3 tests/checkjson.py selftest
-	python3 tests/observer.py selftest
-	python3 tests/doclinks.py selftest
-	python3 tests/doclinks.py check README.md docs/*.md
+	tests/run-unit.sh $(OUT)/unit_tests $(UNIT)
 check: unit
 
 man: $(OUT)/mgtrace.8

@@ -12,7 +12,7 @@ MONOTONIC_RAW) must show: vdso when the clocksource can be read from user space
 vdso (they read the last tick's time, no clocksource), the CPU-time clocks always
 one system call per call (the kernel must sum the task's runtime).
 
-Each check prints "ok   ..." or "FAIL ..."; the exit status is 1 on any failure.
+Each check prints "PASS ..." or "FAIL ..."; the exit status is 1 on any failure.
 FILE is parsed with Python's json module: exactly one JSON object on one line.
 """
 import copy

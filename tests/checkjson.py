@@ -87,7 +87,7 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
 width is 0); --expect-no ROW: the same, but ROW (doctored by MGTRACE_TEST_SKEW) lies outside.
 intervals --match: every compared row of every interval and the summary lies in its bracket.
 
-Each check prints "ok   ..." or "FAIL ..."; the exit status is the number of failures
+Each check prints "PASS ..." or "FAIL ..."; the exit status is the number of failures
 (capped at 1). Every file is parsed with Python's json module, line by line (JSON lines).
 
 The checks are the package tests/checkjson/ (its __init__.py lists the modules), each

@@ -18,7 +18,7 @@
       rows; `top -p PID`: only PID's rows, with its events counted.
   selftest TOP.json FAST.json SLOW.json FULL.json TREE.json PID.json PID
       each check above on doctored copies of those real outputs must fail.
-Prints "ok ..." / "FAIL ..." lines.
+Prints "PASS ..." / "FAIL ..." lines.
 """
 import collections
 import copy
@@ -159,7 +159,7 @@ def selftest(a):
     p[0]["rows"].append(dict(p[0]["rows"][0], pid=1))
     run("scope: another process under -p", check_scope, tree, p, pid)
     for label, ok in results:
-        print(("ok   " if ok else "FAIL ") + label)
+        print(("PASS " if ok else "FAIL ") + label)
     return 0 if all(ok for _, ok in results) else 1
 
 

@@ -9,7 +9,7 @@
       lower case, punctuation dropped, spaces as '-', a repeated heading as id-1, id-2).
   doclinks.py selftest
       the check fails on a link to a missing file and on one to a missing anchor.
-Prints "ok ..." / "FAIL ..." lines (tests/lib.sh tally counts them); exits 1 after a FAIL line.
+Prints "PASS ..." / "FAIL ..." lines (tests/lib.sh tally counts them); exits 1 after a FAIL line.
 """
 import os
 import re
@@ -76,7 +76,7 @@ failures = 0
 def report(cond, msg):
     global failures
     failures += not cond
-    print(("ok   " if cond else "FAIL ") + msg)
+    print(("PASS " if cond else "FAIL ") + msg)
 
 
 def selftest():

@@ -15,14 +15,15 @@ tracepoint_host() {
 bad()  { fail=$((fail + 1)); echo "FAIL $*"; }
 # expect NAME CMD...: pass when CMD succeeds
 expect() { local n=$1; shift; if "$@"; then ok "$n"; else bad "$n"; fi; }
-# count lines "ok"/"FAIL" printed by a sub-checker into pass/fail
+# count lines "PASS"/"FAIL" printed by a sub-checker into pass/fail
 tally() {
 	local n=$1 f=$2
-	pass=$((pass + $(grep -c '^ok ' "$f")))
+	pass=$((pass + $(grep -c '^PASS ' "$f")))
 	fail=$((fail + $(grep -c '^FAIL ' "$f")))
+	skipped=$((skipped + $(grep -c '^SKIP ' "$f")))
 	grep '^FAIL ' "$f" | sed "s/^/  [$n] /"
 	# a checker that crashed, or checked nothing, must not pass silently
-	if grep -q '^Traceback' "$f" || ! grep -q -e '^ok ' -e '^FAIL ' "$f"; then
+	if grep -q '^Traceback' "$f" || ! grep -q -e '^PASS ' -e '^FAIL ' "$f"; then
 		bad "$n: the checker printed no result: $(tail -3 "$f")"
 	fi
 }

@@ -12,7 +12,7 @@
   mancheck.py selftest MAN_TEXT MGTRACE
       the same check fails on a copy without one long option, one short option, one
       command, one exit code.
-Prints "ok ..." / "FAIL ..." lines.
+Prints "PASS ..." / "FAIL ..." lines.
 """
 import re
 import subprocess
@@ -52,7 +52,7 @@ def check(text, mg, quiet=False):
         if not cond:
             fails.append(msg)
         if not quiet:
-            print(("ok   " if cond else "FAIL ") + msg)
+            print(("PASS " if cond else "FAIL ") + msg)
         return cond
     text = norm(text)
     sec = sections(text)
@@ -95,7 +95,7 @@ def main(argv):
         }
         for what, t in cases.items():
             f = check(t, argv[3], quiet=True)
-            print(("ok   " if f else "FAIL ") + f"mancheck selftest: {what} fails ({f[:1]})")
+            print(("PASS " if f else "FAIL ") + f"mancheck selftest: {what} fails ({f[:1]})")
             bad += not f
         return 1 if bad else 0
     sys.exit(__doc__)

@@ -206,7 +206,7 @@ def selftest():
     res.append(("fails on: none seen, exit 1", bool(c.failures), []))
     bad = 0
     for label, ok, why in res:
-        print(("ok   " if ok else "FAIL ") + label + (f": {why[0]}" if why and not ok else ""))
+        print(("PASS " if ok else "FAIL ") + label + (f": {why[0]}" if why and not ok else ""))
         bad += not ok
     print(f"observer selftest: {len(res) - bad} passed, {bad} failed, 0 skipped")
     return 1 if bad else 0

@@ -27,7 +27,7 @@
       FILE (docs/prometheus.md) shows the queries this test asks, each verbatim on a line.
   promcheck.py selftest
       every check above fails on a doctored input.
-Prints "ok ..." / "FAIL ..." lines (tests/lib.sh tally counts them).
+Prints "PASS ..." / "FAIL ..." lines (tests/lib.sh tally counts them).
 """
 import json
 import os

@@ -11,7 +11,7 @@
       the schema rejects each line of FILE with a field added to any one of its objects (at
       every depth: a field the code adds without the schema fails), and with any field's
       value of the wrong type; and without some field (the required ones).
-Prints "ok ..." / "FAIL ..." lines (tests/lib.sh tally counts them). Needs python3-jsonschema.
+Prints "PASS ..." / "FAIL ..." lines (tests/lib.sh tally counts them). Needs python3-jsonschema.
 """
 import copy
 import glob
@@ -118,7 +118,7 @@ def main(argv):
         print(f"FAIL {argv[2]}: no JSON line in {argv[3:]}")
         return 1
     if not fails:
-        print(f"ok   {argv[2]} schema {argv[1]}: {n} lines of {', '.join(map(os.path.basename, argv[3:]))}")
+        print(f"PASS {argv[2]} schema {argv[1]}: {n} lines of {', '.join(map(os.path.basename, argv[3:]))}")
     return 1 if fails else 0
 
 

@@ -4,7 +4,7 @@
 lines, no function in src/ over 100 (from the line of its name to its closing brace, a
 function being a body whose "{" and "}" stand at column 0, as the kernel's style has it).
 
-  srclimits.py check FILE...   "ok"/"FAIL" lines, exit 1 on a breach
+  srclimits.py check FILE...   "PASS"/"FAIL" lines, exit 1 on a breach
   srclimits.py selftest        a 501-line file and a 101-line function must fail
 """
 import os
@@ -41,7 +41,7 @@ def main(argv):
         for b in bad:
             print("FAIL " + b)
         if not bad:
-            print(f"ok   {len(argv) - 2} files: none over {MAX_FILE} lines, no function over {MAX_FN}")
+            print(f"PASS {len(argv) - 2} files: none over {MAX_FILE} lines, no function over {MAX_FN}")
         return 1 if bad else 0
     if len(argv) > 1 and argv[1] == "selftest":
         with tempfile.TemporaryDirectory() as d:
@@ -51,12 +51,12 @@ def main(argv):
             ok = True
             for p, what in ((long_file, "a 501-line file"), (long_fn, "a 101-line function")):
                 b = breaches(p)
-                print(("ok   " if b else "FAIL ") + f"srclimits selftest: {what} fails ({b[:1]})")
+                print(("PASS " if b else "FAIL ") + f"srclimits selftest: {what} fails ({b[:1]})")
                 ok &= bool(b)
             fine = os.path.join(d, "c.c")
             open(fine, "w").write("int f(void)\n{\n" + "\tx++;\n" * 97 + "}\n")
             b = breaches(fine)
-            print(("ok   " if not b else "FAIL ") + f"srclimits selftest: a 100-line function passes {b}")
+            print(("PASS " if not b else "FAIL ") + f"srclimits selftest: a 100-line function passes {b}")
             return 0 if ok and not b else 1
     sys.exit(__doc__)
 

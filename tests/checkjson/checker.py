@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """checker.py - what every check of tests/checkjson/ shares.
 
-The Checker (one "ok   ..." / "FAIL ..." line per assertion, the failures kept), reading
+The Checker (one "PASS ..." / "FAIL ..." line per assertion, the failures kept), reading
 mgtrace's JSON lines and picking objects out of them (the summary, the events, the check
 report), the registry of subcommands (@subcommand) and of self-test cases (@selftest_cases),
 and main(), which dispatches tests/checkjson.py's first argument to its subcommand.
@@ -20,7 +20,7 @@ class Checker:
         if not cond:
             self.failures.append(msg)
         if not self.quiet:
-            print(("ok   " if cond else "FAIL ") + msg)
+            print(("PASS " if cond else "FAIL ") + msg)
         return cond
 
 
@@ -122,7 +122,7 @@ def selftest(usage):
                     not missing and not unknown))
     bad = 0
     for label, good_result in results:
-        print(("ok   " if good_result else "FAIL ") + "selftest: " + label)
+        print(("PASS " if good_result else "FAIL ") + "selftest: " + label)
         bad += not good_result
     return 1 if bad else 0
 

@@ -19,7 +19,7 @@ python3 tests/checkjson.py counter-min "$T/busy.json" ctime_updates 10000 > "$T/
 for i in 1 2 3; do
 	$MG stat --json -i 0.02 -c 50 -o "$T/busy-many.json" > /dev/null 2>&1 || bad "busy stat -i 0.02 exits 0"
 	if python3 tests/checkjson.py intervals "$T/busy-many.json" 50 --match > "$T/c" 2>&1; then
-		ok "busy: 50 windows of 20 ms, every row in its bracket ($(grep -c '^ok ' "$T/c") checks)"
+		ok "busy: 50 windows of 20 ms, every row in its bracket ($(grep -c '^PASS ' "$T/c") checks)"
 	else bad "busy: 50 windows of 20 ms: $(grep '^FAIL' "$T/c" | head -5)"; fi
 	w=$(busy_width "$T/busy-many.json")
 	[ "$w" -gt 0 ] && break

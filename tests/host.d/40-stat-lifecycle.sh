@@ -48,7 +48,7 @@ import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 d = [o.get("duration_s", o.get("interval_s")) for o in objs if o.get("type") in ("interval", "top")]
 ok = sys.argv[3] == "0" and len(d) == 8 and min(d) >= 0.05 and max(d) >= 0.9
-print(("ok  " if ok else "FAIL") + f" {sys.argv[2]} -I 100 stopped 1 s: exit {sys.argv[3]}, "
+print(("PASS" if ok else "FAIL") + f" {sys.argv[2]} -I 100 stopped 1 s: exit {sys.argv[3]}, "
       f"intervals {[round(x, 3) for x in d]} (want 8, each >= 0.05 s, one >= 0.9 s)")
 PY
 	tally "stall-$cmd" "$T/stall-$cmd.chk"

@@ -27,7 +27,7 @@ nodebug $MG probe --json > "$T/nd-probe.json" 2> "$T/nd-probe.err"
 python3 - "$T/nd-probe.json" > "$T/nd-probe.chk" 2>&1 <<'EOF'
 import json, sys
 p = json.load(open(sys.argv[1]))
-def check(c, m): print(("ok   " if c else "FAIL ") + m)
+def check(c, m): print(("PASS " if c else "FAIL ") + m)
 check(p["debugfs"]["readable"] is False, f"probe: debugfs not readable ({p['debugfs'].get('reason')})")
 m = p.get("percpu_method") or ""
 check(p.get("percpu_readable") and ("validated at start" in m or "ksym" in m),
@@ -38,7 +38,7 @@ nodebug $MG stat --json -o "$T/nd-stat.json" -- $MG stress --threads 2 --duratio
 python3 - "$T/nd-stat.json" > "$T/nd-stat.chk" 2>&1 <<'EOF'
 import json, sys
 s = [json.loads(l) for l in open(sys.argv[1])][-1]
-def check(c, m): print(("ok   " if c else "FAIL ") + m)
+def check(c, m): print(("PASS " if c else "FAIL ") + m)
 ctr = s["counters"]
 check(s["kernel_per_cpu"] and "validated at start" in s["kernel_per_cpu"],
       f"stat: per-CPU counters validated at start: {s['kernel_per_cpu']}")
@@ -78,7 +78,7 @@ python3 - "$T/ns-stat.json" "$T/ns-stat.obs" > "$T/ns-stat.chk" 2>&1 <<'EOF'
 import json, sys
 s = [json.loads(l) for l in open(sys.argv[1])][-1]
 o = json.loads(open(sys.argv[2]).readline())
-def check(c, m): print(("ok   " if c else "FAIL ") + m)
+def check(c, m): print(("PASS " if c else "FAIL ") + m)
 ops = sum(v["done"] for v in o["ops"].values())
 c = s["counters"]
 n = (c["ctime_swaps"]["total"] or 0) + (c["ctime_skips"]["total"] or 0) + (c["ctime_sets"]["total"] or 0)
@@ -96,7 +96,7 @@ import json, sys
 ev = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 ev = [e for e in ev if e.get("type") == "event"]
 pid, rc = int(sys.argv[2]), int(sys.argv[3])
-def check(c, m): print(("ok   " if c else "FAIL ") + m)
+def check(c, m): print(("PASS " if c else "FAIL ") + m)
 check(rc == 0, f"trace -p {pid} in a PID namespace ends when its target exits (exit {rc})")
 check(any(e["pid"] == pid and e["event"] == "ctime_swap" for e in ev),
       f"trace -p: a ctime_swap of pid {pid} as the namespace numbers it ({sorted({e['pid'] for e in ev})})")
@@ -113,7 +113,7 @@ import json, sys
 tops = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 o = json.loads(open(sys.argv[2]).readline())
 rows = [r for t in tops if t.get("type") == "top" for r in t["rows"]]
-def check(c, m): print(("ok   " if c else "FAIL ") + m)
+def check(c, m): print(("PASS " if c else "FAIL ") + m)
 check(any(r["pid"] == o["pid"] and r["comm"] == "mgobserve" for r in rows),
       f"top in a PID namespace: mgobserve's row has its pid {o['pid']} ({[(r['pid'], r['comm']) for r in rows][:4]})")
 EOF
@@ -127,7 +127,7 @@ def cls(p):
     o = json.load(open(p))
     return {c["name"]: c["served_by"] for c in o.get("clocks", [])}
 a, b = cls(sys.argv[1]), cls(sys.argv[2])
-print(("ok   " if a and a == b else "FAIL ") + f"clocks in a PID namespace classify as outside it: {b}")
+print(("PASS " if a and a == b else "FAIL ") + f"clocks in a PID namespace classify as outside it: {b}")
 EOF
 tally clk-ns "$T/clk-ns.chk"
 
@@ -154,12 +154,12 @@ txt = open(sys.argv[1]).read()
 last = lambda p: [json.loads(l) for l in open(p) if l.strip()][-1]
 u, r = last(sys.argv[2]), last(sys.argv[3])
 line = [l for l in txt.splitlines() if l.startswith("debugfs totals: unavailable:")]
-print(("ok   " if line and "not readable by this user (EACCES" in line[0] else "FAIL ")
+print(("PASS " if line and "not readable by this user (EACCES" in line[0] else "FAIL ")
       + f"cap stat names the unreadable debugfs: {line}")
 why = u.get("mismatches_unavailable") or ""
-print(("ok   " if u["mismatches"] is None and "not readable by this user" in why else "FAIL ")
+print(("PASS " if u["mismatches"] is None and "not readable by this user" in why else "FAIL ")
       + f"cap stat JSON: mismatches {u['mismatches']!r}, {why!r}")
-print(("ok   " if isinstance(r["mismatches"], int) and "mismatches_unavailable" not in r else "FAIL ")
+print(("PASS " if isinstance(r["mismatches"], int) and "mismatches_unavailable" not in r else "FAIL ")
       + f"twin: root's stat compares with debugfs: mismatches {r['mismatches']!r}")
 PY
 tally cap-stat-debugfs "$T/cap-st.chk"

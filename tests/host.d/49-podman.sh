@@ -48,10 +48,10 @@ txt = open(sys.argv[1]).read()
 sh = re.findall(r"^SHPID (\d+)$", txt, re.M)
 pid = re.findall(r"COMMAND \(pid (\d+)\)", txt)
 ev = re.findall(r"^events \(attach to detach\): (\d+) ", txt, re.M)
-print(("ok   " if sys.argv[2] == "0" and "verdict: PASS" in txt else "FAIL ")
+print(("PASS " if sys.argv[2] == "0" and "verdict: PASS" in txt else "FAIL ")
       + f"podman: check --tree PASS (exit {sys.argv[2]})")
-print(("ok   " if sh and pid == sh else "FAIL ") + f"podman: COMMAND's pid is the container's ({pid} = {sh})")
-print(("ok   " if ev and int(ev[0]) > 0 else "FAIL ") + f"podman: --tree judged events ({ev})")
+print(("PASS " if sh and pid == sh else "FAIL ") + f"podman: COMMAND's pid is the container's ({pid} = {sh})")
+print(("PASS " if ev and int(ev[0]) > 0 else "FAIL ") + f"podman: --tree judged events ({ev})")
 PY
 	tally podman-tree "$T/pod-tree.chk"
 	pod --rootfs "$R" sh -c 'mgtrace trace -- touch /tmp/y' > "$T/pod.out" 2> "$T/pod.err"

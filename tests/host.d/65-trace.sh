@@ -69,7 +69,7 @@ python3 -c '
 import json, sys
 s = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
 v = s.get("path_replaced_untraced")
-print(("ok  " if v and v.endswith(":" + sys.argv[2]) else "FAIL") + f" trace --path, renamed over: path_replaced_untraced {v}, the new inode {sys.argv[2]}")' \
+print(("PASS" if v and v.endswith(":" + sys.argv[2]) else "FAIL") + f" trace --path, renamed over: path_replaced_untraced {v}, the new inode {sys.argv[2]}")' \
 	"$T/rp.json" "$new" > "$T/rp.chk" 2>&1
 tally trace-path-replaced "$T/rp.chk"
 # a file unlinked while open: its later events are marked unlinked (JSON) and "(deleted)" (text),

@@ -89,7 +89,7 @@ if [ -n "$CG" ] && mkdir "$CG/mgtrace-top-test" 2> /dev/null; then
 import json, sys
 t = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
 names = [r.get("cgroup") for r in t["rows"]]
-print(("ok  " if "/mgtrace-top-test" in names else "FAIL") + f" top --by cgroup under {sys.argv[2]}: rows {names}")' \
+print(("PASS" if "/mgtrace-top-test" in names else "FAIL") + f" top --by cgroup under {sys.argv[2]}: rows {names}")' \
 		"$T/top-cg.json" "$CG" > "$T/top-cg.chk" 2>&1
 	tally top-cgroup "$T/top-cg.chk"
 else
@@ -120,9 +120,9 @@ good = ("/inner" in names and not any(n and n.startswith("/mgtrace-cgns") for n 
         and all(r["cgroup_unnamed"].startswith("outside the caller") for r in out)
         and all(r["cgroup_unnamed"] is None for r in ns if r["cgroup"] is not None))
 why = [r["cgroup_unnamed"] for r in out]
-print(("ok  " if good else "FAIL") + f" top --by cgroup in a cgroup namespace: rows {names}, unnamed {why}")
+print(("PASS" if good else "FAIL") + f" top --by cgroup in a cgroup namespace: rows {names}, unnamed {why}")
 hn = [r["cgroup"] for r in host]
-print(("ok  " if "/mgtrace-cgns/inner" in hn and "/inner" not in hn else "FAIL")
+print(("PASS" if "/mgtrace-cgns/inner" in hn and "/inner" not in hn else "FAIL")
       + f" must-fail twin: the same cgroup outside the namespace is /mgtrace-cgns/inner: rows {hn}")' \
 		"$T/top-cgns-ns.json" "$T/top-cgns-host.json" > "$T/top-cgns.chk" 2>&1
 	tally top-cgroup-ns "$T/top-cgns.chk"

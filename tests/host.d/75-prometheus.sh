@@ -234,7 +234,7 @@ awk -v a="$e16" 'BEGIN { exit !(a != "" && a >= 14.9 && a < 16) }' \
 $MG stat --prometheus "$T/pint/a.prom" --prometheus-label job=wide --prometheus-label 'team=fs "x"' -- true > /dev/null 2>&1
 python3 - "$T/pint/a.prom" > "$T/plabel.chk" 2>&1 <<'PY'
 import re, sys
-def check(c, m): print(("ok   " if c else "FAIL ") + m)
+def check(c, m): print(("PASS " if c else "FAIL ") + m)
 series = [l for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
 check(series and all(re.match(r'^[a-z_]+\{job="wide",team="fs \\"x\\""[,}]', l) for l in series),
       f"--prometheus-label: every one of {len(series)} series carries job and team first")

@@ -52,13 +52,13 @@ else
 	. "$1"; . contrib/mgtrace.bash-completion
 	PATH=$(dirname "$(realpath "$2")"):$PATH
 	complete -p mgtrace > /dev/null || { echo "FAIL complete -p mgtrace: not registered"; exit; }
-	echo "ok   complete -p mgtrace: $(complete -p mgtrace)"
+	echo "PASS complete -p mgtrace: $(complete -p mgtrace)"
 	# c WORDS...: what completing the last word offers
 	c() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_LINE="$*"
 	      COMP_POINT=${#COMP_LINE}; COMPREPLY=(); _mgtrace 2> /dev/null; echo "${COMPREPLY[*]}"; }
 	# same WANT GOT NAME: the two word sets are equal
 	same() { local a b; a=$(echo $1 | tr ' ' '\n' | sort -u | xargs); b=$(echo $2 | tr ' ' '\n' | sort -u | xargs)
-	         [ "$a" = "$b" ] && echo "ok   completion: $3: $b" || echo "FAIL completion: $3: offers '$b', want '$a'"; }
+	         [ "$a" = "$b" ] && echo "PASS completion: $3: $b" || echo "FAIL completion: $3: offers '$b', want '$a'"; }
 	cmds=$(mgtrace --help | sed -n '/^Commands/,/^$/s/^  \([a-z]*\) .*/\1/p' | xargs)
 	same "$cmds" "$(c mgtrace '')" "the commands of mgtrace --help"
 	same "stat stress" "$(c mgtrace st)" "a prefix"
@@ -97,11 +97,11 @@ else
 	same "$3/dir.d $3/file.prom" "$(c mgtrace stat --prometheus "$3/")" "stat --prometheus: file names"
 	same "$3/dir.d" "$(c mgtrace stress --dir "$3/")" "stress --dir: directories"
 	got=$(c mgtrace stat -- mgtrac)
-	case " $got " in *" mgtrace "*) echo "ok   completion: the COMMAND after --: $got" ;;
+	case " $got " in *" mgtrace "*) echo "PASS completion: the COMMAND after --: $got" ;;
 	*) echo "FAIL completion: the COMMAND after --: offers '$got', want mgtrace among them" ;; esac
 	same "" "$(c mgtrace stat -i '')" "nothing offered for a number"
 	# the check can fail: a command the completion does not know
-	same "$cmds bogus" "$(c mgtrace '')" "selftest: a missing command is reported" | sed 's/^ok /FAIL /; t; s/^FAIL /ok   /'
+	same "$cmds bogus" "$(c mgtrace '')" "selftest: a missing command is reported" | sed 's/^PASS /FAIL /; t; s/^FAIL /PASS /'
 	EOF
 	mkdir -p "$T/comp"
 	bash --norc --noprofile "$T/comp.sh" "$BC" "$MG" "$T/comp" > "$T/comp.chk" 2>&1

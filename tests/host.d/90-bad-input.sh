@@ -124,7 +124,7 @@ $MG check -d 0.3 --junit "$T/rf-ok.xml" --json -o "$T/rf-ok.json" 2> /dev/null; 
 python3 - "$T" $rc1 $rc2 $rc3 $rc4 $rc5 $rc6 > "$T/rf.chk" 2>&1 <<'PY'
 import json, sys, xml.etree.ElementTree as ET
 t, rc = sys.argv[1], [int(x) for x in sys.argv[2:]]
-def say(ok, what): print(("ok   " if ok else "FAIL ") + what)
+def say(ok, what): print(("PASS " if ok else "FAIL ") + what)
 def junit_error(p, code, text):
     s = ET.parse(p).getroot()
     cases = s.findall("testcase")

@@ -54,12 +54,16 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
 #undef UNIT
 };
 
-/* usage: unit_tests [-t NAME]... ; prints "ok"/"FAIL" lines and "unit: N passed, N failed, N skipped". */
+/* usage: unit_tests [-t NAME]... ; prints a "PASS"/"FAIL" line per check, a "SKIP" line per test
+ * that -t leaves out, and "unit: N passed, N failed, N skipped". */
 int main(int argc, char **argv)
 {
 	size_t i, skipped = 0;
 	int j, want;
 
+	/* line by line: the tests' expected error lines go to stderr, and a block-buffered stdout
+	 * in a file or pipe would cut result lines among them */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (j = 1; j < argc; j++)
 		if (strcmp(argv[j], "-t") || j + 1 == argc) {
 			fprintf(stderr, "usage: %s [-t NAME]...\n", argv[0]);
@@ -70,10 +74,12 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
 		for (j = 1, want = argc == 1; j + 1 < argc && !want; j += 2)
 			want = strstr(tests[i].name, argv[j + 1]) != NULL;
-		if (want)
+		if (want) {
 			tests[i].fn();
-		else
+		} else {
 			skipped++;
+			printf("SKIP %s: not selected by -t\n", tests[i].name);
+		}
 	}
 	printf("unit: %d passed, %d failed, %zu skipped\n", unit_passed, unit_failed, skipped);
 	return unit_failed ? 1 : 0;

@@ -19,7 +19,7 @@
 extern int unit_passed, unit_failed;
 
 /*
- * CHECK(cond, fmt, ...): one check, one line "ok   msg" or "FAIL msg". cond is built from
+ * CHECK(cond, fmt, ...): one check, one line "PASS msg" or "FAIL msg". cond is built from
  * the comparisons below (EQ, STREQ, ...), joined with && as the kernel's selftests chain
  * ASSERT_*: the first that fails records the expression with its actual and expected
  * value, which the FAIL line prints after the message. A failed cond that recorded
@@ -31,7 +31,7 @@ extern char why_[768];
 	bool ok_;							\
 	why_[0] = 0;							\
 	ok_ = (cond);							\
-	if (ok_) { unit_passed++; printf("ok   "); }			\
+	if (ok_) { unit_passed++; printf("PASS "); }			\
 	else { unit_failed++; printf("FAIL "); }			\
 	printf(__VA_ARGS__);						\
 	if (!ok_)							\
@@ -85,7 +85,7 @@ bool note_dbl_(const char *expr, const char *op, bool sgn, double a, double e);
 #define ASSERT_EQ(actual, expected, ...) do {				\
 	unsigned long long a_ = (unsigned long long)(actual);		\
 	unsigned long long e_ = (unsigned long long)(expected);		\
-	if (a_ == e_) { unit_passed++; printf("ok   "); }		\
+	if (a_ == e_) { unit_passed++; printf("PASS "); }		\
 	else { unit_failed++; printf("FAIL "); }			\
 	printf(__VA_ARGS__);						\
 	printf(" (%s: actual %llu, expected %llu)\n", #actual, a_, e_);	\
