@@ -39,6 +39,7 @@ struct check_ring {
 };
 #define MG_BATCH_EVENTS 65536	/* events consumed before the loop checks signals again */
 #define CHECK_WL_FILES 2		/* files per thread of the built-in workload */
+#define CHECK_BLOCKED_NOTE_NS 1000000000ull	/* a call on --dir this long is said blocked */
 
 struct check_opts {
 	enum mg_backend backend;
@@ -75,6 +76,10 @@ struct check_state {
 	 * ordering judge (check_order.c) */
 	struct mg_workload wl;
 	bool wl_started;
+	bool wl_wait_said;		/* the blocked-mkdir line was printed */
+	/* the run ended without workload threads blocked in the kernel (mg_wl_abandon);
+	 * "": it did not */
+	char wl_abandoned[400];
 	struct check_ring *rings;	/* one per workload thread */
 	uint64_t nrings;
 	struct mg_order *order;		/* the cross-file-ordering judge (order.c) */

@@ -175,6 +175,11 @@ static void decide(struct check_state *cs, struct mg_verdict *v)
 					  mg_signal_name(r->stop_sig), r->stop_ns > r->first.t_ns ?
 					  (double)(r->stop_ns - r->first.t_ns) / 1e9 : 0.0,
 					  cs->o.argv ? -1.0 : cs->o.duration, cs->o.argv ? &ce : NULL);
+		if (cs->wl_abandoned[0])	/* its threads blocked in the kernel: say so */
+			snprintf(cs->interrupt_why, sizeof(cs->interrupt_why), "interrupted by %s "
+				 "after %.2f s: %.240s: the run ended without them",
+				 mg_signal_name(r->stop_sig), r->stop_ns > r->first.t_ns ?
+				 (double)(r->stop_ns - r->first.t_ns) / 1e9 : 0.0, cs->wl_abandoned);
 	}
 	cs->status_from_signal = cs->o.argv && mg_run_status_from_stop(r);
 	in = (struct mg_verdict_in){

@@ -76,6 +76,24 @@ static int wl_dir_multigrain(const char *dir, void *ctx, char *err, size_t errle
 	return -EMEDIUMTYPE;
 }
 
+/*
+ * Workload hook while the directory's mkdir has not returned (a frozen --dir):
+ * one line after CHECK_BLOCKED_NOTE_NS, and a stop signal gives it up.
+ */
+static int wl_waiting(void *ctx, const char *what, uint64_t waited_ns)
+{
+	static const struct timespec zero = { 0, 0 };
+	struct check_state *cs = ctx;
+
+	if (waited_ns >= CHECK_BLOCKED_NOTE_NS && !cs->wl_wait_said) {
+		fprintf(stderr, "mgtrace: check: %s under %s has not returned after %.1f s: blocked "
+			"in the kernel (a frozen filesystem? fsfreeze -u thaws it); a stop signal "
+			"ends the run\n", what, cs->o.dir, (double)waited_ns / 1e9);
+		cs->wl_wait_said = true;
+	}
+	return mg_run_wait(&cs->run, &zero);
+}
+
 /* Threads loop write(f1) stat(f2) write(f2) stat(f2) write(f1) stat(f1), timing the last two. */
 int check_workload_start(struct check_state *cs)
 {
@@ -86,18 +104,61 @@ int check_workload_start(struct check_state *cs)
 		.threads = cs->o.threads, .files = CHECK_WL_FILES, .steps = steps, .nsteps = 4,
 		.rate = cs->o.rate, .parent = cs->o.dir, .prefix = "mgtrace-check",
 		.hook = record_op, .ctx = cs, .dir_ready = wl_dir_multigrain,
+		.waiting = wl_waiting,
 	};
 	char why[300];
 	int err;
 
 	if (check_order_start(cs, cs->o.threads))
 		return mg_err(MG_EXIT_FAIL, "out of memory");
-	if ((err = mg_wl_start(&cs->wl, &o, why, sizeof(why))))
+	err = mg_wl_start(&cs->wl, &o, why, sizeof(why));
+	if (err == -EINTR)
+		return mg_err(MG_EXIT_INCONCLUSIVE, "check: interrupted by %s while mkdir under %s "
+			      "was blocked in the kernel, before the workload started: no verdict",
+			      mg_signal_name(cs->run.stop_sig), cs->o.dir);
+	if (err)
 		return mg_err(err == -ENOMEM || err == -EAGAIN ? MG_EXIT_FAIL : MG_EXIT_ENV,
 			      "check: %s", why);
 	cs->wl_started = true;
 	cs->wl_fs = mg_fs_name(cs->wl.dir);
 	return MG_EXIT_OK;
+}
+
+/*
+ * Wait for the stopped threads, taking their modifications. Threads that have not
+ * returned CHECK_BLOCKED_NOTE_NS after the stop are said blocked on stderr, and a
+ * stop signal then ends the wait without them (mg_wl_abandon(), wl_abandoned set,
+ * false returned). True: they all returned.
+ */
+static bool wait_threads(struct check_state *cs)
+{
+	static const struct timespec ms = { 0, 1000000 };
+	uint64_t t0 = mg_now_ns();
+	char why[300];
+	bool said = false;
+
+	while (mg_wl_running(&cs->wl)) {
+		check_order_consume(cs, false);
+		if (mg_now_ns() - t0 < CHECK_BLOCKED_NOTE_NS) {
+			usleep(1000);
+			continue;
+		}
+		if (!said && mg_wl_blocked_text(&cs->wl, why, sizeof(why))) {
+			fprintf(stderr, "mgtrace: check: %s; a stop signal ends the run without "
+				"them\n", why);
+			said = true;
+		}
+		if (mg_run_wait(&cs->run, &ms) && mg_wl_blocked_text(&cs->wl, why, sizeof(why))) {
+			snprintf(cs->wl_abandoned, sizeof(cs->wl_abandoned), "%s", why);
+			mg_wl_abandon(&cs->wl);
+			fprintf(stderr, "mgtrace: check: the run ends without them: the report follows; "
+				"this process exits when the kernel lets them return, and a cleaner "
+				"process then removes %s\n", cs->wl.dir);
+			cs->wl_started = false;
+			return false;
+		}
+	}
+	return true;
 }
 
 int check_workload_finish(struct check_state *cs)
@@ -107,10 +168,8 @@ int check_workload_finish(struct check_state *cs)
 	/* the threads may wait on a full ring for their last modifications: keep taking */
 	if (cs->wl_started) {
 		mg_wl_stop(&cs->wl);
-		while (mg_wl_running(&cs->wl)) {
-			check_order_consume(cs, false);
-			usleep(1000);
-		}
+		if (!wait_threads(cs))
+			return 0;
 	}
 	err = cs->wl_started ? mg_wl_finish(&cs->wl) : 0;
 

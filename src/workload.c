@@ -122,6 +122,7 @@ static void *thread_main(void *arg)
 	struct stat st;
 	cpu_set_t set;
 
+	atomic_store(&t->ktid, (int)gettid());
 	CPU_ZERO(&set);
 	CPU_SET(t->idx % (ncpu > 0 ? ncpu : 1), &set);
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);	/* best effort */
@@ -156,6 +157,7 @@ out:
 	atomic_store(&t->phase, MG_WL_IDLE);	/* a failed step records nothing more */
 	for (i = 0; i < n; i++)
 		close(fds[i]);
+	atomic_store(&t->done, true);
 	atomic_fetch_sub(&wl->running, 1);
 	return NULL;
 }
@@ -197,11 +199,18 @@ int mg_wl_start(struct mg_workload *wl, const struct mg_wl_opts *o, char *err, s
 		return -EINVAL;
 	}
 	snprintf(wl->dir, sizeof(wl->dir), "%s/%s.XXXXXX", parent, o->prefix);
-	if (!mkdtemp(wl->dir)) {
-		e = errno;
-		snprintf(err, errlen, "cannot create a directory under %s: %s", parent, strerror(e));
+	e = o->parent && o->waiting ? mg_wl_guarded_mkdtemp(wl->dir, sizeof(wl->dir), o->waiting,
+							     o->ctx) :
+	    mkdtemp(wl->dir) ? 0 : -errno;
+	if (e == -EINTR) {
+		snprintf(err, errlen, "gave up waiting for mkdir under %s", parent);
 		wl->dir[0] = 0;
-		return -e;
+		return e;
+	}
+	if (e) {
+		snprintf(err, errlen, "cannot create a directory under %s: %s", parent, strerror(-e));
+		wl->dir[0] = 0;
+		return e;
 	}
 	if (!o->parent && !private_mounts() &&
 	    !mount(o->prefix, wl->dir, "tmpfs", MS_NOSUID | MS_NODEV, "size=16m,mode=0700"))
@@ -253,6 +262,8 @@ int mg_wl_finish(struct mg_workload *wl)
 	uint64_t i;
 	int err = 0;
 
+	if (wl->abandoned)	/* mg_wl_abandon()'s cleaner removes the directory */
+		return 0;
 	mg_wl_stop(wl);
 	for (i = 0; i < wl->nthreads; i++) {
 		pthread_join(wl->t[i].tid, NULL);
@@ -306,6 +317,8 @@ uint64_t mg_wl_elapsed_ns(const struct mg_workload *wl)
 
 void mg_wl_free(struct mg_workload *wl)
 {
+	if (wl->abandoned)	/* its threads may run again when the kernel lets them */
+		return;
 	free(wl->t);
 	wl->t = NULL;
 }

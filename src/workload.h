@@ -46,6 +46,13 @@ struct mg_wl_step {
 typedef int (*mg_wl_hook)(void *ctx, int thread, int file, uint64_t t0, uint64_t t1,
 			  const struct stat *st);
 
+/*
+ * Called about every 50 ms, with the time waited so far (ns), while a call on
+ * the directory that can block in the kernel has not returned (what: "mkdir").
+ * Nonzero gives the call up. See mg_wl_guarded_mkdtemp().
+ */
+typedef int (*mg_wl_waiting)(void *ctx, const char *what, uint64_t waited_ns);
+
 /* What to run. */
 struct mg_wl_opts {
 	uint64_t threads;		/* 1..1024 */
@@ -64,6 +71,9 @@ struct mg_wl_opts {
 	/* may be NULL: called with the new directory before any thread starts; a
 	 * negative errno (with err set) ends the start as mg_wl_start()'s own */
 	int (*dir_ready)(const char *dir, void *ctx, char *err, size_t errlen);
+	/* may be NULL: with parent set, the directory's mkdir runs in a helper process
+	 * and this is called while it waits (mg_wl_guarded_mkdtemp()) */
+	mg_wl_waiting waiting;
 };
 
 /* One worker thread. */
@@ -76,6 +86,8 @@ struct mg_wl_thread {
 	uint32_t dev[MG_WL_MAX_FILES];	/* kernel dev_t of each file (ident.h) */
 	uint64_t ino[MG_WL_MAX_FILES];
 	int err;			/* 0 or errno of the first failure */
+	_Atomic int ktid;		/* its kernel thread id, once it runs */
+	atomic_bool done;		/* returned: no call of its own is in the kernel */
 	/*
 	 * Where the thread is in a timed write (MG_WL_TWRITE), for an observer that
 	 * must know which of its modifications can still start or end before a time
@@ -104,6 +116,7 @@ struct mg_workload {
 	uint64_t nthreads;		/* threads started */
 	atomic_bool stop;
 	atomic_uint running;		/* threads not yet finished */
+	bool abandoned;			/* mg_wl_abandon(): threads never joined, memory kept */
 };
 
 /*
@@ -125,6 +138,33 @@ bool mg_wl_running(struct mg_workload *wl);
  * readable until mg_wl_free().
  */
 int mg_wl_finish(struct mg_workload *wl);
+
+/*
+ * mkdtemp(tmpl) in a helper process, so that a mkdir the kernel holds (a frozen
+ * filesystem) does not hold the caller: waiting (may be NULL) is called while it
+ * has not returned, and a nonzero from it gives up. tmpl ("DIR/prefix.XXXXXX",
+ * len bytes) gets the name made. The helper holds no fd of the caller's, and
+ * removes the directory itself when the caller gave up or is gone by the time
+ * mkdir returns. Returns 0, -errno of mkdtemp (or of pipe, fork), or -EINTR.
+ */
+int mg_wl_guarded_mkdtemp(char *tmpl, size_t len, mg_wl_waiting waiting, void *ctx);
+
+/*
+ * Workload threads that have not returned (blocked in the kernel after
+ * mg_wl_stop()): one line into buf, naming the first one's wait channel
+ * (/proc/self/task/TID/wchan, percpu_rwsem_wait on a frozen filesystem).
+ * Returns their number (0: none, buf "").
+ */
+int mg_wl_blocked_text(const struct mg_workload *wl, char *buf, size_t len);
+
+/*
+ * Give up on threads that do not return (instead of mg_wl_finish): stop them,
+ * keep their memory (they may run again when the kernel lets them), and fork a
+ * cleaner, holding no fd but the directory's, that removes the files and the
+ * directory once every thread of this process is gone. Returns the cleaner's
+ * pid or -errno (fork).
+ */
+int mg_wl_abandon(struct mg_workload *wl);
 
 /* Iterations of all threads, and the run's time: first start to last end (ns). */
 uint64_t mg_wl_iterations(const struct mg_workload *wl);

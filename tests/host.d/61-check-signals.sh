@@ -121,6 +121,65 @@ if truncate -s 16M "$T/frz.img" && mkfs.ext4 -q -F "$T/frz.img" && mkdir -p "$T/
 		python3 tests/checkjson.py command-status "$T/s4.json" null > "$T/s4.chk" 2>&1
 		tally "stat -- COMMAND on a frozen filesystem: command_status null" "$T/s4.chk"
 	fi
+	# check --dir on a frozen filesystem (issue 28, 3c: a run blocked in mkdir ignored
+	# SIGTERM, printed nothing, and left an empty mgtrace-check.* after the thaw). The mkdir
+	# runs in a helper process: one line says it is blocked, a stop signal ends the run at
+	# once (exit 4, an error report), and the directory, made at the thaw, is removed
+	fsfreeze -f "$T/frz"
+	$MG check --json -o "$T/fd1.json" -d 2 -D "$T/frz" > /dev/null 2> "$T/fd1.err" & p=$!
+	sleep 2; kill -TERM $p
+	for i in $(seq 30); do kill -0 $p 2> /dev/null || break; sleep 0.1; done
+	if kill -0 $p 2> /dev/null; then
+		bad "check --dir frozen before the workload: still running 3 s after SIGTERM ($(cat "$T/fd1.err"))"
+		fsfreeze -u "$T/frz"; wait $p
+	else
+		wait $p; rc=$?
+		grep -q "mkdir under $T/frz has not returned after 1.0 s: blocked in the kernel" "$T/fd1.err" &&
+			[ $rc = 4 ] && grep -q "interrupted by SIGTERM while mkdir under .* was blocked" "$T/fd1.err" &&
+			python3 -c 'import json,sys; r=json.loads(open(sys.argv[1]).read()); sys.exit(not (r["type"] == "error" and r["exit_code"] == 4))' "$T/fd1.json" &&
+			ok "check --dir frozen before the workload: said blocked, SIGTERM ends it (exit 4, error report)" ||
+			bad "check --dir frozen before the workload: exit $rc: $(cat "$T/fd1.err")"
+		[ "$(left_attached)" = 0 ] && ok "check --dir frozen before the workload: nothing attached" ||
+			bad "check --dir frozen before the workload: BPF objects left behind"
+		fsfreeze -u "$T/frz"
+	fi
+	for i in $(seq 30); do ls -d "$T"/frz/mgtrace-check.* > /dev/null 2>&1 || break; sleep 0.1; done
+	ls -d "$T"/frz/mgtrace-check.* > /dev/null 2>&1 &&
+		bad "check --dir frozen before the workload: left after the thaw: $(ls -d "$T"/frz/mgtrace-check.*)" ||
+		ok "check --dir frozen before the workload: no directory left after the thaw"
+	# ... frozen while the workload runs: its threads block in the kernel; after the planned
+	# end one line names them, and a stop signal ends the run without them: the report is
+	# written (INCONCLUSIVE, saying so) and every program detached while the filesystem is
+	# still frozen; the process exits at the thaw, and a cleaner removes the directory
+	$MG check --json -o "$T/fd2.json" -d 1 -D "$T/frz" > /dev/null 2> "$T/fd2.err" & p=$!
+	# frozen once the workload's files exist (loading can take longer than a guess)
+	for i in $(seq 100); do ls "$T"/frz/mgtrace-check.*/t0-f2 > /dev/null 2>&1 && break; sleep 0.05; done
+	sleep 0.2; fsfreeze -f "$T/frz"
+	for i in $(seq 60); do grep -q "have not returned" "$T/fd2.err" && break; sleep 0.1; done
+	kill -TERM $p
+	for i in $(seq 30); do grep -q "the run ends without them" "$T/fd2.err" && [ -s "$T/fd2.json" ] && break; sleep 0.1; done
+	sleep 0.5
+	python3 - "$T/fd2.json" > "$T/fd2.chk" 2>&1 <<'PY'
+import json, sys
+try:
+    r = json.loads(open(sys.argv[1]).readline())
+except (OSError, ValueError) as e:
+    print(f"FAIL check --dir frozen mid-run: no report while frozen: {e}"); sys.exit()
+t = (r.get("interrupted") or {}).get("text", "")
+print(("PASS" if r.get("verdict") == "INCONCLUSIVE" and "workload threads have not returned" in t
+       and "the run ended without them" in t else "FAIL")
+      + f" check --dir frozen mid-run: the report is written while frozen: {r.get('verdict')}, "
+      f"{t or r.get('reason')}")
+PY
+	tally "check --dir frozen mid-run" "$T/fd2.chk"
+	[ "$(left_attached)" = 0 ] && ok "check --dir frozen mid-run: nothing attached while still frozen" ||
+		bad "check --dir frozen mid-run: BPF objects attached while frozen"
+	fsfreeze -u "$T/frz"; wait $p; rc=$?
+	[ $rc = 4 ] && ok "check --dir frozen mid-run: exit 4 at the thaw" || bad "check --dir frozen mid-run: exit $rc: $(cat "$T/fd2.err")"
+	for i in $(seq 30); do ls -d "$T"/frz/mgtrace-check.* > /dev/null 2>&1 || break; sleep 0.1; done
+	ls -d "$T"/frz/mgtrace-check.* > /dev/null 2>&1 &&
+		bad "check --dir frozen mid-run: left after the thaw: $(ls "$T"/frz/mgtrace-check.*)" ||
+		ok "check --dir frozen mid-run: the cleaner removed the directory"
 	umount "$T/frz"
 else
 	umount "$T/frz" 2> /dev/null
