@@ -169,6 +169,7 @@ install: mgtrace man
 	install -d $(DESTDIR)$(DATADIR)/schemas
 	install -m 0644 $(SCHEMAS) $(DESTDIR)$(DATADIR)/schemas/
 	install -D -m 0644 contrib/mgtrace.rules.yml $(DESTDIR)$(DATADIR)/mgtrace.rules.yml
+	install -D -m 0644 contrib/known-faults.json $(DESTDIR)$(DATADIR)/known-faults.json
 	sed 's|/usr/sbin/mgtrace|$(SBINDIR)/mgtrace|' contrib/mgtrace-exporter.service > $(OUT)/mgtrace-exporter.service
 	install -D -m 0644 $(OUT)/mgtrace-exporter.service $(DESTDIR)$(UNITDIR)/mgtrace-exporter.service
 	install -d $(DESTDIR)$(DOCDIR)
@@ -177,7 +178,7 @@ install: mgtrace man
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/mgtrace $(DESTDIR)$(MANDIR)/man8/mgtrace.8 \
 		$(DESTDIR)$(BASHCOMPDIR)/mgtrace $(DESTDIR)$(UNITDIR)/mgtrace-exporter.service \
-		$(DESTDIR)$(DATADIR)/mgtrace.rules.yml \
+		$(DESTDIR)$(DATADIR)/mgtrace.rules.yml $(DESTDIR)$(DATADIR)/known-faults.json \
 		$(addprefix $(DESTDIR)$(DATADIR)/schemas/,$(notdir $(SCHEMAS))) \
 		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
 	-rmdir $(DESTDIR)$(DATADIR)/schemas $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) 2>/dev/null

@@ -133,7 +133,7 @@ static __always_inline void mg_judge_report(void *rb, __u64 wb, struct mg_judge_
 	r->dev = key->dev;
 	r->gen = key->gen;
 	r->ino = key->ino;
-	r->pad = 0;
+	r->later_flags = viol->later_flags;
 	r->name_len = 0;
 	if (inode)
 		mg_inode_name(inode, r->name, MG_NAME_LEN, &r->name_len);

@@ -184,11 +184,13 @@ static __always_inline __u32 event_ctime(struct inode *inode, struct timespec64 
  */
 static __always_inline __u32 set_flags(struct inode *inode, bool btf)
 {
+	umode_t mode = btf ? inode->i_mode : BPF_CORE_READ(inode, i_mode);
+	__u32 dir = (mode & 00170000) == 0040000 ? MG_EVF_DIR : 0;	/* S_ISDIR */
 	struct mg_istate s;
 
 	if (mg_inode_state(inode, &s, btf))
-		return MG_EVF_STATE_UNKNOWN;
-	return s.state & s.i_new ? MG_EVF_INODE_SETUP : 0;
+		return MG_EVF_STATE_UNKNOWN | dir;
+	return (s.state & s.i_new ? MG_EVF_INODE_SETUP : 0) | dir;
 }
 
 /*

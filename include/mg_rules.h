@@ -143,7 +143,8 @@ struct mg_rstate {
 /* A violation: the earlier observation and the later one that contradicts it. */
 struct mg_rviol {
 	unsigned int kind;		/* enum mg_violation_kind */
-	unsigned int pad;
+	unsigned int later_flags;	/* the later event's MG_EVF_* (MG_EVF_DIR of a set), when
+					 * that event is the one judged; 0: not known */
 	struct mg_robs earlier, later;
 };
 
@@ -189,7 +190,8 @@ MG_RULE_INLINE int mg_rule_cmp(long long as, unsigned int an, long long bs, unsi
 }
 
 MG_RULE_INLINE void mg_rule_viol(struct mg_rout *out, unsigned int kind,
-				 const struct mg_robs *earlier, const struct mg_robs *later)
+				 const struct mg_robs *earlier, const struct mg_robs *later,
+				 unsigned int later_flags)
 {
 	unsigned int n = out->nviol;
 
@@ -200,6 +202,7 @@ MG_RULE_INLINE void mg_rule_viol(struct mg_rout *out, unsigned int kind,
 	out->viol[n].kind = kind;
 	out->viol[n].earlier = *earlier;
 	out->viol[n].later = *later;
+	out->viol[n].later_flags = later_flags;
 	out->nviol = n + 1;
 }
 
@@ -321,7 +324,7 @@ MG_RULE_INLINE void mg_rule_resolve_pending(struct mg_rstate *s, const struct mg
 		mg_rule_benign(out, MG_B_UNSEEN, &s->pend_earlier, &s->pend);
 		return;
 	}
-	mg_rule_viol(out, MG_V_REGRESSION, &s->pend_earlier, &s->pend);
+	mg_rule_viol(out, MG_V_REGRESSION, &s->pend_earlier, &s->pend, 0);
 }
 
 /*
@@ -377,7 +380,7 @@ MG_RULE_INLINE void mg_rule_earlier(struct mg_rstate *s, const struct mg_rin *in
 	/* an update after a step of the clock back: a regression the step explains, reported
 	 * as such (not taken for a future ctime or for overlapping updates) */
 	if ((k == MG_EV_CTIME_SWAP || k == MG_EV_CTIME_SET) && mg_rule_step_explains(s, in)) {
-		mg_rule_viol(out, MG_V_REGRESSION, &s->max, &in->o);
+		mg_rule_viol(out, MG_V_REGRESSION, &s->max, &in->o, in->flags);
 		mg_rule_restart(s, in, k == MG_EV_CTIME_SWAP ? MG_SRC_CLOCK : MG_SRC_OTHER);
 		return;
 	}
@@ -408,7 +411,7 @@ MG_RULE_INLINE void mg_rule_earlier(struct mg_rstate *s, const struct mg_rin *in
 		s->pend_earlier = s->max;
 		return;
 	}
-	mg_rule_viol(out, MG_V_REGRESSION, &s->max, &in->o);
+	mg_rule_viol(out, MG_V_REGRESSION, &s->max, &in->o, in->flags);
 	mg_rule_restart(s, in, k == MG_EV_CTIME_SWAP ? MG_SRC_CLOCK : MG_SRC_OTHER);
 }
 
@@ -451,7 +454,7 @@ MG_RULE_INLINE void mg_rule_queried_swap(struct mg_rstate *s, const struct mg_ri
 		mg_rule_benign(out, MG_B_FUTURE_CTIME, base_obs, &in->o);
 		return;
 	}
-	mg_rule_viol(out, MG_V_NOT_LATER, base_obs, &in->o);
+	mg_rule_viol(out, MG_V_NOT_LATER, base_obs, &in->o, in->flags);
 }
 
 /*
@@ -516,7 +519,7 @@ MG_RULE_INLINE void mg_rule_event_(struct mg_rstate *s, const struct mg_rin *in,
 		if (in->time_gran > 1)
 			mg_rule_benign(out, MG_B_GRANULARITY, &s->max, &in->o);
 		else if (in->o.entry_ns && s->max_stat_ns && s->max_stat_ns < in->o.entry_ns)
-			mg_rule_viol(out, MG_V_SKIP_AFTER_QUERY, &s->max, &in->o);
+			mg_rule_viol(out, MG_V_SKIP_AFTER_QUERY, &s->max, &in->o, in->flags);
 		else
 			mg_rule_benign(out, MG_B_SKIP_UNDECIDED, &s->max, &in->o);
 	}
@@ -895,7 +898,7 @@ struct mg_vrec {
 	unsigned int dev, gen;		/* the inode's identity */
 	unsigned long long ino;
 	unsigned int name_len;		/* d_name.len (0: no name) */
-	unsigned int pad;
+	unsigned int later_flags;	/* struct mg_rviol::later_flags */
 	char name[MG_NAME_LEN];		/* last path component, NUL-terminated, cut */
 	struct mg_robs earlier, later;
 };

@@ -107,6 +107,10 @@ enum mg_tp {
 #define MG_EVF_PID_OUTSIDE	(1U << 8)	/* the task is outside mgtrace's PID namespace:
 						 * pid and tgid are 0, its ids there unknown
 						 * (bpf/mg_common.bpf.h mg_shown_ids()) */
+#define MG_EVF_DIR		(1U << 9)	/* MG_EV_CTIME_SET: the inode is a directory
+						 * (S_ISDIR(inode->i_mode)), as when a link or an
+						 * unlink copies the child's time onto it (fs/libfs.c
+						 * simple_link, __simple_unlink) */
 #define MG_EVF_STATE_UNKNOWN	(1U << 7)	/* MG_EV_CTIME_SET: i_state could not be read (its
 						 * layout is not in the kernel's BTF, or the read
 						 * failed): whether the inode is being set up is

@@ -188,6 +188,8 @@ static void cleanup(struct check_state *cs)
 	mg_floor_close(&cs->floor);
 	mg_run_cleanup(&cs->run);
 	mg_checker_free(cs->chk);
+	free(cs->o.known);
+	cs->o.known = NULL;
 	mg_judge_free(&cs->judge);
 	free(cs->pending);
 	check_order_free(cs);
@@ -239,7 +241,7 @@ static int check_prepare(struct check_state *cs, struct mg_session_opts *so)
 		return mg_err(mg_path_exit(errno), "check: cannot use --dir '%s': %s", cs->o.dir,
 			      strerror(errno));
 	/* a baseline of another workload is refused before anything is loaded */
-	if ((ret = check_baseline_open(&cs->o)))
+	if ((ret = check_baseline_open(&cs->o)) || (ret = check_known_open(&cs->o)))
 		return ret;
 	/* tp_btf judges the ctime events in BPF (judge.c); raw_tp sends them here */
 	cs->judge.max_inodes = cs->o.max_inodes;
@@ -274,6 +276,8 @@ static int check_prepare(struct check_state *cs, struct mg_session_opts *so)
 	if (!cs->chk)
 		return mg_err(MG_EXIT_ENV, "check: out of memory for %llu inodes (--max-inodes)",
 			      (unsigned long long)cs->o.max_inodes);
+	if (cs->o.known)
+		mg_checker_set_known(cs->chk, mg_known_match, cs->o.known);
 	if (cs->judge.active)
 		mg_checker_judged_in_bpf(cs->chk);
 	if ((err = mg_events_open(&cs->ev, bpf_map__fd(cs->run.sess.skel->maps.events), on_event,

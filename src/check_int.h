@@ -22,6 +22,7 @@
 #include "floor.h"
 #include "ident.h"
 #include "judge.h"
+#include "known.h"
 #include "report.h"
 #include "run.h"
 #include "util.h"
@@ -59,6 +60,8 @@ struct check_opts {
 	const char *dir;
 	char **argv;
 	double limit[MG_F_NR];		/* absolute thresholds (--max-*); < 0: off (default) */
+	const char *known_path;		/* --known FILE */
+	struct mg_known *known;		/* its faults (check_known_open); NULL: none */
 	const char *baseline;		/* --baseline FILE */
 	double baseline_factor;
 	bool factor_given;		/* --baseline-factor was given (it needs --baseline) */
@@ -125,6 +128,12 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv);
  * stderr in text mode (JSON: "baseline_warning"). Returns 0 or an exit code.
  */
 int check_baseline_open(struct check_opts *o);
+/*
+ * Load --known FILE (if given) into o->known before anything is loaded: a file that
+ * is not one is refused with one line and MG_EXIT_USAGE; one that cannot be read,
+ * with the exit code of its errno. Returns 0 or an exit code.
+ */
+int check_known_open(struct check_opts *o);
 /* ---- the result model (check_result.c): decided once, rendered three ways ---- */
 
 /* The outcome of one line of the report: an invariant, a gate, COMMAND's status. */
@@ -133,6 +142,8 @@ enum check_outcome {
 	CHECK_FAIL,
 	CHECK_UNDECIDED,	/* violations near a clock step of their size, no fault */
 	CHECK_NOT_CHECKED,	/* not applicable to this run: why says why */
+	CHECK_KNOWN,		/* no fault, but violations that match declared known kernel
+				 * faults (--known): never a pass (JUnit: skipped) */
 };
 
 /* One invariant's line: its violation kinds summed (checker.h counts). */
@@ -142,6 +153,7 @@ struct check_inv {
 	enum check_outcome result;
 	const char *why;		/* CHECK_NOT_CHECKED: why (static or in check_state) */
 	uint64_t violations, explained, undecided, faults;
+	uint64_t known;			/* of the violations, matched --known (not faults) */
 	bool clock_steps;		/* explained/undecided apply (steps can explain it) */
 	char scope[96];			/* " in N floor reads", ...: what it judged ("": nothing said) */
 };

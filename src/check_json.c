@@ -211,6 +211,7 @@ static json_t *json_invariants(const struct check_result *r)
 		json_object_set_new(j, "violations", JI(st->violations[i]));
 		json_object_set_new(j, "explained_by_clock_step", JI(st->explained[i]));
 		json_object_set_new(j, "undecided_near_clock_step", JI(st->undecided[i]));
+		json_object_set_new(j, "known", JI(st->known[i]));
 		json_object_set_new(inv, mg_violation_name(i), j);
 	}
 	if (!cs->o.argv && cs->order) {
@@ -302,10 +303,55 @@ static json_t *json_violation(const struct check_state *cs, const struct mg_viol
 	if (full) {
 		json_object_set_new(j, "step_explained", json_boolean(v->step_explained));
 		json_object_set_new(j, "step_undecided", json_boolean(v->step_undecided));
+		json_object_set_new(j, "known", v->known >= 0 && cs->o.known ?
+				    json_string(cs->o.known->e[v->known].id) : json_null());
 	}
 	json_object_set_new(j, "earlier", json_obs(&v->earlier));
 	json_object_set_new(j, "later", json_obs(&v->later));
 	return j;
+}
+
+/*
+ * "known_faults": null without --known; else the file, this kernel's release, the
+ * violations matched, and each entry with its match count and first example.
+ */
+static json_t *json_known(const struct check_state *cs)
+{
+	const struct mg_known *k = cs->o.known;
+	json_t *o, *a;
+	uint64_t total = 0;
+	size_t i;
+
+	if (!k)
+		return json_null();
+	o = json_object();
+	a = json_array();
+	for (i = 0; i < k->n; i++) {
+		const struct mg_known_entry *e = &k->e[i];
+		json_t *j = json_object(), *kr = json_object();
+
+		total += e->matched;
+		json_object_set_new(j, "id", json_string(e->id));
+		json_object_set_new(j, "kind", json_string(mg_violation_name(e->kind)));
+		json_object_set_new(j, "fstype", json_string(e->fstype));
+		json_object_set_new(j, "setter", e->setter >= 0 ?
+				    json_string(mg_known_setter_name(e->setter)) : json_null());
+		json_object_set_new(j, "inode", e->dir > 0 ? json_string("dir") : json_null());
+		json_object_set_new(kr, "from", json_string(e->from));
+		json_object_set_new(kr, "before", e->before[0] ? json_string(e->before) : json_null());
+		json_object_set_new(j, "kernel", kr);
+		json_object_set_new(j, "applies", json_boolean(e->applies));
+		json_object_set_new(j, "reference", json_string(e->reference));
+		json_object_set_new(j, "matched", JI(e->matched));
+		json_object_set_new(j, "example", e->have_example ?
+				    json_violation(cs, &e->example, true) : json_null());
+		json_array_append_new(a, j);
+	}
+	json_object_set_new(o, "file", mg_json_cstr(k->path));
+	json_object_set_new(o, "kernel_release", json_string(k->release));
+	json_object_set_new(o, "matched", JI(total));
+	json_object_set_new(o, "faults", a);
+	return o;
 }
 
 void check_print_json(const struct check_result *r, FILE *f)
@@ -325,6 +371,7 @@ void check_print_json(const struct check_result *r, FILE *f)
 	for (i = 0; i < n; i++)
 		json_array_append_new(a, json_violation(cs, &vs[i], true));
 	json_object_set_new(o, "violations", a);
+	json_object_set_new(o, "known_faults", json_known(cs));
 	a = json_object();
 	for (i = 0; i < MG_B_NR_KINDS; i++) {
 		json_t *l = json_array();

@@ -78,6 +78,10 @@ static int junit_cases(const struct check_result *r, struct junit_case *tc)
 					     .kinds = { l->kinds[0], l->kinds[1] } };
 		if (l->result == CHECK_NOT_CHECKED)
 			snprintf(tc[n].skip, sizeof(tc[n].skip), "%s", l->why);
+		else if (l->result == CHECK_KNOWN)	/* never a pass: a skip with its reason */
+			snprintf(tc[n].skip, sizeof(tc[n].skip), "%llu known kernel fault(s) matched "
+				 "--known %.300s (see its references): not a pass",
+				 (unsigned long long)l->known, cs->o.known->path);
 		else if (l->faults)
 			snprintf(tc[n].fail, sizeof(tc[n].fail), "expected 0 violations, got %llu%s",
 				 (unsigned long long)l->faults, cs->judge.sum.lost ?

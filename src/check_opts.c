@@ -14,7 +14,7 @@
 
 /* O_MAX + enum mg_figure: the absolute thresholds */
 enum { O_MAX = MG_OPTID_FIRST_CMD, O_JUNIT = O_MAX + MG_F_NR, O_INODES, O_RATE, O_BASE, O_FACTOR,
-       O_JUDGE };
+       O_JUDGE, O_KNOWN };
 
 static const struct mg_opt check_opts[] = {
 	MG_OPT_HEADING("Floor gates (off unless set; a correct kernel makes every update fine-grained when\n"
@@ -38,6 +38,12 @@ static const struct mg_opt check_opts[] = {
 	{ .val = O_MAX + MG_F_FAIL_RATIO, .lname = "max-floor-cmpxchg-fail-ratio", .arg = "R",
 	  .help = "floor_cmpxchg_fails / fine_stamps;\n"
 	  "a negative value turns a threshold off" },
+	MG_OPT_HEADING("Known kernel faults:\n"),
+	{ .val = O_KNOWN, .lname = "known", .arg = "FILE",
+	  .help = "violations that match a fault declared in FILE (JSON: kind,\n"
+	  "filesystem type, setter, kernel releases; contrib/known-faults.json)\n"
+	  "are counted as known kernel faults with their reference and do\n"
+	  "not fail the run; any other violation still fails", .kind = MG_OV_FILE },
 	MG_OPT_HEADING("Tracing and judging:\n"),
 	MG_OPT_BACKEND("auto fentry kprobe tracepoint",
 		       "auto, fentry, kprobe or tracepoint (as in `mgtrace stat`)"),
@@ -120,6 +126,7 @@ static int check_opt(struct check_opts *o, int c, const char *arg)
 		return 0;
 	}
 	case O_BASE: o->baseline = arg; return 0;
+	case O_KNOWN: o->known_path = arg; return 0;
 	case O_FACTOR:
 		errno = 0;
 		o->factor_given = true;
@@ -232,5 +239,20 @@ int check_baseline_open(struct check_opts *o)
 		return mg_err(MG_EXIT_USAGE, "check: %s", e);
 	if (o->baseline_warn[0] && !mg_json_output)
 		fprintf(stderr, "mgtrace: %s\n", o->baseline_warn);
+	return MG_EXIT_OK;
+}
+
+int check_known_open(struct check_opts *o)
+{
+	struct utsname u;
+	char e[600];
+	int r;
+
+	if (!o->known_path)
+		return MG_EXIT_OK;
+	if (!(o->known = calloc(1, sizeof(*o->known))))
+		return mg_err(MG_EXIT_FAIL, "out of memory");
+	if ((r = mg_known_load(o->known, o->known_path, uname(&u) ? "" : u.release, e, sizeof(e))))
+		return mg_err(r == -EINVAL ? MG_EXIT_USAGE : mg_path_exit(-r), "check: --known %s", e);
 	return MG_EXIT_OK;
 }

@@ -226,7 +226,9 @@ static void inv_add(struct check_result *r, const char *name, int k0, int k1, co
 	l->violations = inv_sum(r->st, l->kinds, r->st->violations);
 	l->explained = inv_sum(r->st, l->kinds, r->st->explained);
 	l->undecided = inv_sum(r->st, l->kinds, r->st->undecided);
-	l->result = l->faults ? CHECK_FAIL : l->undecided ? CHECK_UNDECIDED : CHECK_PASS;
+	l->known = inv_sum(r->st, l->kinds, r->st->known);
+	l->result = l->faults ? CHECK_FAIL : l->undecided ? CHECK_UNDECIDED :
+		    l->known ? CHECK_KNOWN : CHECK_PASS;
 	l->clock_steps = k0 == MG_V_REGRESSION || k0 == MG_V_ORDER || k0 == MG_V_NOT_LATER;
 }
 
@@ -291,6 +293,35 @@ static void collect_command(struct check_result *r)
 	}
 }
 
+/* The verdict's reason names the known kernel faults matched: never a silent pass. */
+static void known_reason(struct check_result *r)
+{
+	const struct mg_known *k = r->cs->o.known;
+	size_t i, len;
+	uint64_t n = 0;
+
+	for (i = 0; k && i < k->n; i++)
+		n += k->e[i].matched;
+	if (!n)
+		return;
+	if (!strncmp(r->v.reason, "all invariants hold", 19)) {	/* a PASS: say but for what */
+		char rest[sizeof(r->v.reason)];
+
+		snprintf(rest, sizeof(rest), "%s", r->v.reason + 19);
+		snprintf(r->v.reason, sizeof(r->v.reason), "all invariants hold but for known kernel "
+			 "faults%.600s", rest);
+	}
+	len = strlen(r->v.reason);
+	snprintf(r->v.reason + len, sizeof(r->v.reason) - len, "; %llu violation(s) matched known "
+		 "kernel faults (--known), not counted as failures:", (unsigned long long)n);
+	for (i = 0; i < k->n; i++) {
+		len = strlen(r->v.reason);
+		if (k->e[i].matched)
+			snprintf(r->v.reason + len, sizeof(r->v.reason) - len, " %s x %llu (%s)",
+				 k->e[i].id, (unsigned long long)k->e[i].matched, k->e[i].reference);
+	}
+}
+
 void check_collect(struct check_result *r, struct check_state *cs, const struct mg_report *rep)
 {
 	const struct mg_check_stats *st = mg_checker_stats(cs->chk);
@@ -312,4 +343,5 @@ void check_collect(struct check_result *r, struct check_state *cs, const struct 
 			  (r->v.code == MG_EXIT_INCONCLUSIVE && !r->v.interrupted);
 	collect_invariants(r);
 	collect_command(r);
+	known_reason(r);
 }

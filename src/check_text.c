@@ -201,7 +201,7 @@ static void text_events(const struct check_result *r, FILE *f)
 
 static const char *const outcome_word[] = {
 	[CHECK_PASS] = "PASS", [CHECK_FAIL] = "FAIL", [CHECK_UNDECIDED] = "UNDEC",
-	[CHECK_NOT_CHECKED] = "-",
+	[CHECK_NOT_CHECKED] = "-", [CHECK_KNOWN] = "KNOWN",
 };
 
 /* One line an invariant: PASS, FAIL, UNDEC or "-" (not checked), its counts, what it judged. */
@@ -224,6 +224,9 @@ static void text_invariants(const struct check_result *r, FILE *f)
 				fprintf(f, ", %llu undecided (near a clock step of their size)",
 					(unsigned long long)l->undecided);
 		}
+		if (l->known)
+			fprintf(f, ", %llu known kernel fault(s) (--known)",
+				(unsigned long long)l->known);
 		fprintf(f, "%s\n", l->scope);
 	}
 }
@@ -255,6 +258,31 @@ static void text_gates(const struct check_result *r, FILE *f)
 	}
 }
 
+/* The --known entries: each one's matches, reference, and first example; nothing without --known. */
+static void text_known(const struct check_result *r, FILE *f)
+{
+	const struct mg_known *k = r->cs->o.known;
+	size_t i;
+
+	if (!k)
+		return;
+	fprintf(f, "known kernel faults (--known %s, kernel %s):\n", k->path, k->release);
+	for (i = 0; i < k->n; i++) {
+		const struct mg_known_entry *e = &k->e[i];
+
+		fprintf(f, "  %-20s %llu matched%s; %s on %s%s%s; see %s\n", e->id,
+			(unsigned long long)e->matched, e->applies ? "" : " (not this kernel's: "
+			"outside its releases)", mg_violation_name(e->kind), e->fstype,
+			e->setter >= 0 ? ", set by " : "",
+			e->setter >= 0 ? mg_known_setter_name(e->setter) : "", e->reference);
+		if (e->have_example) {
+			fputs("    e.g. ", f);
+			check_put_violation(f, r->cs, &e->example, false, -1);
+			fputc('\n', f);
+		}
+	}
+}
+
 void check_print_text(const struct check_result *r, FILE *f)
 {
 	const struct check_state *cs = r->cs;
@@ -273,9 +301,12 @@ void check_print_text(const struct check_result *r, FILE *f)
 			r->cmd.text);
 	vs = mg_checker_reports(cs->chk, &n);
 	for (i = 0; i < n; i++) {
+		if (vs[i].known >= 0)
+			continue;
 		check_put_violation(f, cs, &vs[i], false, -1);
 		fputc('\n', f);
 	}
+	text_known(r, f);
 	fprintf(f, "verdict: %s (%s)\n", r->v.word, r->v.reason);
 	fflush(f);
 }

@@ -141,6 +141,7 @@ void mg_checker_rule_out(struct mg_checker *c, uint32_t dev, uint64_t ino, uint3
 		v.kind = out->viol[i].kind;
 		mg_obs_from_rule(&v.earlier, &out->viol[i].earlier);
 		mg_obs_from_rule(&v.later, &out->viol[i].later);
+		v.later_flags = out->viol[i].later_flags;
 		mg_checker_add(c, &v);
 	}
 	/* never expected (mg_rule_viol): counted as regressions without a report */

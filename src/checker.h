@@ -64,6 +64,8 @@ struct mg_violation {
 	bool step_undecided;	/* not explained, but a backward step of its size was seen
 				 * from MG_STEP_NEAR_NS before its earlier observation to
 				 * its later one: undecided */
+	unsigned int later_flags;	/* the later event's MG_EVF_* where known (MG_EVF_DIR) */
+	int known;		/* the --known entry it matched (mg_checker_set_known), -1: none */
 };
 
 /* Totals kept by the checker; all are counts of events or inodes. */
@@ -87,6 +89,8 @@ struct mg_check_stats {
 	uint64_t explained[MG_V_NR_KINDS];	/* of those, explained by a realtime clock step */
 	uint64_t undecided[MG_V_NR_KINDS];	/* of those, not explained, but near a step of
 						 * their size (step_undecided): inconclusive */
+	uint64_t known[MG_V_NR_KINDS];	/* of those, neither: matched a declared known kernel
+					 * fault (check --known): counted, not a fault */
 	uint64_t clock_steps;		/* realtime steps fed */
 	uint64_t kernel_steps;		/* realtime steps BPF saw, merged across CPUs */
 	uint64_t kernel_step_records;	/* their records, one per CPU that saw one */
@@ -197,6 +201,16 @@ const struct mg_violation *mg_checker_examples(const struct mg_checker *c, unsig
 /* Add lost events (ring buffer full): any loss makes the verdict inconclusive. */
 void mg_checker_lost(struct mg_checker *c, uint64_t n);
 
+/*
+ * A classifier of violations as declared known kernel faults (check --known,
+ * known.h): the index of the entry v matches, or -1. Called once per violation
+ * that no clock step explains or leaves undecided.
+ */
+typedef int (*mg_known_fn)(void *ctx, const struct mg_violation *v);
+
+/* Classify every later violation with fn (NULL: none is known). */
+void mg_checker_set_known(struct mg_checker *c, mg_known_fn fn, void *ctx);
+
 /* Record a violation found elsewhere (mg_order_check). */
 void mg_checker_add(struct mg_checker *c, const struct mg_violation *v);
 
@@ -208,7 +222,8 @@ const struct mg_check_stats *mg_checker_stats(const struct mg_checker *c);
  */
 const struct mg_violation *mg_checker_reports(const struct mg_checker *c, size_t *n);
 
-/* Violations neither explained by a clock step nor near one: the ones that fail the check. */
+/* Violations neither explained by a clock step nor near one nor known (--known): the
+ * ones that fail the check. */
 uint64_t mg_checker_faults(const struct mg_checker *c);
 
 /* The same for violations of kind k in st (one line of the report). */

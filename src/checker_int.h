@@ -29,6 +29,8 @@ struct mg_checker {
 	uint64_t floor_records[2];	/* MG_EVF_JUDGED records: floor backward, fine unneeded */
 	struct mg_violation examples[MG_B_NR_KINDS][MG_EXAMPLES];	/* mg_checker_example */
 	size_t nexamples[MG_B_NR_KINDS];
+	mg_known_fn known_fn;		/* mg_checker_set_known; NULL: none declared */
+	void *known_ctx;
 	struct mg_check_stats st;
 };
 

@@ -74,18 +74,22 @@ void mg_checker_add(struct mg_checker *c, const struct mg_violation *v)
 	}
 	copy.step_explained = back != 0;
 	copy.step_ns = back;
+	copy.known = !copy.step_explained && !copy.step_undecided && c->known_fn ?
+		     c->known_fn(c->known_ctx, &copy) : -1;
 	c->st.violations[copy.kind]++;
 	c->st.explained[copy.kind] += copy.step_explained;
 	c->st.undecided[copy.kind] += copy.step_undecided;
+	c->st.known[copy.kind] += copy.known >= 0;
 	if (c->nreports < c->max_reports) {
 		c->reports[c->nreports++] = copy;
 		return;
 	}
 	/* full: a violation that fails the check takes the place of one a step explains
-	 * (or leaves undecided), so that the reports always show what failed it */
-	if (!copy.step_explained && !copy.step_undecided)
+	 * (or leaves undecided, or a known fault), so that the reports show what failed it */
+	if (!copy.step_explained && !copy.step_undecided && copy.known < 0)
 		for (size_t i = 0; i < c->nreports; i++)
-			if (c->reports[i].step_explained || c->reports[i].step_undecided) {
+			if (c->reports[i].step_explained || c->reports[i].step_undecided ||
+			    c->reports[i].known >= 0) {
 				c->reports[i] = copy;
 				return;
 			}
@@ -221,7 +225,13 @@ uint64_t mg_checker_undecided(const struct mg_checker *c)
 
 uint64_t mg_checker_faults_of(const struct mg_check_stats *st, enum mg_violation_kind k)
 {
-	return st->violations[k] - st->explained[k] - st->undecided[k];
+	return st->violations[k] - st->explained[k] - st->undecided[k] - st->known[k];
+}
+
+void mg_checker_set_known(struct mg_checker *c, mg_known_fn fn, void *ctx)
+{
+	c->known_fn = fn;
+	c->known_ctx = ctx;
 }
 
 uint64_t mg_checker_faults(const struct mg_checker *c)

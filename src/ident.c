@@ -56,21 +56,40 @@ static size_t unescape_octal(char *s)
 	return (size_t)(w - s);
 }
 
-int mg_kdev_mount(uint32_t kdev, char *buf, size_t len)
+/* Copy n bytes of src into buf (len bytes), cut to len - 1 and NUL-terminated. */
+static void put_cut(char *buf, size_t len, const char *src, size_t n)
+{
+	if (!len)
+		return;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, src, n);
+	buf[n] = 0;
+}
+
+/*
+ * The first mountinfo line of kdev: its mount point (unescaped) into mnt and its
+ * filesystem type (the field after " - ") into fs; either may be NULL. Returns the
+ * mount point's length, -ENOENT or -errno.
+ */
+static int mountinfo_find(uint32_t kdev, char *mnt, size_t mntlen, char *fs, size_t fslen)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char *line = NULL, *save, *tok;
+	char *line = NULL, *save, *tok, *dash;
 	size_t cap = 0, n;
 	int ret = -ENOENT, field;
 
 	if (!f)
 		return -errno;
-	if (len)
-		buf[0] = 0;
+	if (mnt && mntlen)
+		mnt[0] = 0;
+	if (fs && fslen)
+		fs[0] = 0;
 	while (ret == -ENOENT && getline(&line, &cap, f) > 0) {
 		unsigned int ma, mi;
 		char extra;
 
+		dash = strstr(line, " - ");
 		/* mount ID, parent ID, MAJ:MIN, root, mount point, ... (proc(5)) */
 		for (field = 0, tok = strtok_r(line, " \n", &save); tok && field < 4;
 		     tok = strtok_r(NULL, " \n", &save), field++) {
@@ -82,15 +101,25 @@ int mg_kdev_mount(uint32_t kdev, char *buf, size_t len)
 		if (field != 4 || !tok)
 			continue;
 		n = unescape_octal(tok);
-		if (len) {
-			if (n >= len)
-				n = len - 1;
-			memcpy(buf, tok, n);
-			buf[n] = 0;
-		}
+		if (mnt)
+			put_cut(mnt, mntlen, tok, n);
+		if (fs && dash)
+			put_cut(fs, fslen, dash + 3, strcspn(dash + 3, " \n"));
 		ret = (int)n;
 	}
 	free(line);
 	fclose(f);
 	return ret;
+}
+
+int mg_kdev_mount(uint32_t kdev, char *buf, size_t len)
+{
+	return mountinfo_find(kdev, buf, len, NULL, 0);
+}
+
+int mg_kdev_fstype(uint32_t kdev, char *buf, size_t len)
+{
+	int r = mountinfo_find(kdev, NULL, 0, buf, len);
+
+	return r < 0 ? r : 0;
 }

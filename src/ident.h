@@ -49,4 +49,8 @@ const char *mg_kdev_str(uint32_t kdev, char buf[MG_KDEV_STRLEN]);
  */
 int mg_kdev_mount(uint32_t kdev, char *buf, size_t len);
 
+/* The filesystem type of kdev's first mount ("tmpfs", "ext4"; mountinfo's field after
+ * " - ") into buf, cut to len - 1 bytes. Returns 0, -ENOENT or -errno. */
+int mg_kdev_fstype(uint32_t kdev, char *buf, size_t len);
+
 #endif

@@ -91,6 +91,7 @@ static void add_record(struct mg_checker *c, const struct mg_vrec *r)
 	v.name_truncated = r->name_len > strnlen(v.name, sizeof(v.name));
 	mg_obs_from_rule(&v.earlier, &r->earlier);
 	mg_obs_from_rule(&v.later, &r->later);
+	v.later_flags = r->later_flags;
 	strcpy(v.what, "ctime");
 	mg_checker_add(c, &v);
 }

@@ -122,7 +122,7 @@ for prefix in /usr /opt/mgtrace; do
 		missing=""
 		for f in $prefix/sbin/mgtrace $prefix/share/man/man8/mgtrace.8 \
 			$prefix/share/bash-completion/completions/mgtrace $unitdir/mgtrace-exporter.service \
-			$prefix/share/mgtrace/mgtrace.rules.yml \
+			$prefix/share/mgtrace/mgtrace.rules.yml $prefix/share/mgtrace/known-faults.json \
 			$(cd docs/schema && ls *.schema.json | sed "s|^|$prefix/share/mgtrace/schemas/|") \
 			$(ls README.md COPYING docs/*.md | sed "s|^\(docs/\)*|$prefix/share/doc/mgtrace/|"); do
 			[ -s "$D$f" ] || missing="$missing $f"

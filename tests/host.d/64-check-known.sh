@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0
+# 64-check-known.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
+# check --known FILE (issue 31 part 4): a declared known kernel fault is counted, with its
+# reference, and does not fail the run; anything else still fails. The workload is the
+# tmpfs finding itself (tests/mgobserve.c links into and unlinks from a directory it has just
+# stat()ed: fs/libfs.c copies the child's time onto it), so on this kernel:
+# - without --known: FAIL (exit 1), the violations sets of the directory (must fail);
+# - with contrib/known-faults.json: PASS (exit 0), every violation counted as known, the
+#   JSON, text and JUnit saying so (a JUnit skip, never a pass), in BPF and in user space;
+# - with the file and an injected violation of another kind (MGTRACE_TEST_INJECT): FAIL;
+# - with copies that miss in one field each (kernel range, filesystem, setter): FAIL;
+# - malformed files: exit 2, one line, nothing loaded.
+echo "# check --known: declared known kernel faults"
+OBS=build/mgobserve
+KF=contrib/known-faults.json
+mkdir -p "$T/kt"
+mount -t tmpfs mgtrace-known "$T/kt"
+# known_case NAME WANT_RC WANT_VERDICT KNOWN_MIN -- CHECK-ARGS...: check around the finding's workload
+known_case() {
+	local name=$1 want=$2 verdict=$3 kmin=$4 rc; shift 5
+	rm -rf "$T/kt/$name"
+	"$@" $MG check --json -o "$T/$name.json" --junit "$T/$name.xml" "${CARGS[@]}" -- \
+		$OBS -n 50 -o link,unlink "$T/kt/$name" > "$T/$name.obs" 2> "$T/$name.err"; rc=$?
+	python3 - "$T/$name.json" "$T/$name.xml" "$T/$name.obs" "$rc" "$want" "$verdict" "$kmin" \
+		> "$T/$name.chk" 2>&1 <<'PY'
+import json, sys
+import xml.etree.ElementTree as ET
+jf, xf, of, rc, want, verdict, kmin = sys.argv[1:8]
+def say(c, m): print(("PASS " if c else "FAIL ") + m)
+r = json.loads(open(jf).readline())
+o = json.loads(open(of).readline())
+nl = r["invariants"]["not_later_after_query"]
+say(rc == want and r["verdict"] == verdict, f"exit {rc} (want {want}), verdict {r['verdict']} (want {verdict}): {r['reason'][:300]}")
+say(o["not_later_total"] > 0, f"the observer saw the directory's ctime not later {o['not_later_total']} times")
+kf = r["known_faults"]
+if int(kmin) > 0:
+    say(nl["known"] >= int(kmin) and nl["known"] == nl["violations"] and kf["matched"] == nl["known"]
+        and kf["faults"][0]["matched"] == nl["known"] and kf["faults"][0]["example"] is not None,
+        f"every violation is a known fault: {nl['known']} of {nl['violations']}, file {kf['matched']}")
+    say(all(v["known"] == "tmpfs-dir-ctime" for v in r["violations"] if v["kind"] == "not_later_after_query"),
+        "each listed violation names its entry")
+    say("known kernel faults" in r["reason"] and "docs/findings/tmpfs-dir-ctime.md" in r["reason"],
+        "the reason names the known faults and the reference")
+    tc = [t for t in ET.parse(xf).getroot().iter("testcase") if t.get("name") == "change visibility"]
+    say(len(tc) == 1 and tc[0].find("skipped") is not None and tc[0].find("failure") is None
+        and "known kernel fault" in tc[0].find("skipped").get("message", ""),
+        "JUnit: change visibility is skipped as known, not passed")
+else:
+    say(nl["violations"] > 0 and nl["known"] == 0, f"no violation known: {nl['violations']} violations, {nl['known']} known")
+PY
+	tally "$name" "$T/$name.chk"
+	schema_valid "$name" check "$T/$name.json"
+}
+CARGS=()
+known_case known-none 1 FAIL 0 -- env
+CARGS=(--known "$KF")
+known_case known-bpf 0 PASS 1 -- env
+# the text report (on stderr with COMMAND)
+$MG check --known "$KF" -- $OBS -n 50 -o link,unlink "$T/kt/text" > /dev/null 2> "$T/known-text.err"; rc=$?
+[ $rc = 0 ] && grep -q "^KNOWN  change visibility .* known kernel fault(s) (--known)" "$T/known-text.err" &&
+	grep -q "^  tmpfs-dir-ctime .* matched; not_later_after_query on tmpfs, set by inode_set_ctime_to_ts; see docs/findings/tmpfs-dir-ctime.md" "$T/known-text.err" &&
+	grep -q "^verdict: PASS (all invariants hold but for known kernel faults" "$T/known-text.err" &&
+	ok "check --known: the text report says KNOWN, lists the entry, and PASS but for known faults" ||
+	bad "check --known: text (exit $rc): $(grep -e KNOWN -e 'known kernel' -e '^verdict' "$T/known-text.err")"
+CARGS=(--known "$KF" --judge user -a)
+known_case known-user 0 PASS 1 -- env
+CARGS=(--known "$KF")
+known_case known-inject 1 FAIL 1 -- env MGTRACE_TEST_INJECT=1
+# copies that miss in one field each: the fault is then not known, and the run fails
+python3 - "$KF" "$T" <<'PY'
+import json, sys
+base = json.load(open(sys.argv[1]))
+for name, field, value in (("kernel", "kernel", {"from": "99.0", "before": None}),
+                           ("fstype", "fstype", "ext4"),
+                           ("setter", "setter", "inode_set_ctime_current")):
+    d = json.loads(json.dumps(base))
+    d["faults"][0][field] = value
+    if name == "setter":
+        del d["faults"][0]["inode"]
+    json.dump(d, open(f"{sys.argv[2]}/known-{name}.json", "w"))
+PY
+for m in kernel fstype setter; do
+	CARGS=(--known "$T/known-$m.json")
+	known_case "known-miss-$m" 1 FAIL 0 -- env
+done
+echo '{"schema_version":1,"type":"known_faults","faults":[{"id":"a","kind":"bogus","fstype":"tmpfs","kernel":{"from":"6.13"},"reference":"r"}]}' > "$T/kbad.json"
+badcase "check --known: an unknown kind" 2 "unknown kind 'bogus'" $MG check --known "$T/kbad.json" -d 0.2
+badcase "check --known: not JSON" 2 "is not JSON" $MG check --known /proc/version -d 0.2
+badcase "check --known: a missing file" 2 "cannot read '/nonexistent/k.json'" $MG check --known /nonexistent/k.json -d 0.2
+umount "$T/kt"
