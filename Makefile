@@ -101,6 +101,13 @@ mgtrace.static: $(OBJS)
 $(OUT)/mgobserve: tests/mgobserve.c | $(OUT)
 	$(CC) $(ALL_CFLAGS) -static $< -o $@
 
+# the VM stage's other guest programs, static as mgobserve: cross-file ordering over link and
+# unlink (tests/mgorder.c), the reproducer of docs/findings/tmpfs-dir-ctime.md
+$(OUT)/mgorder: tests/mgorder.c | $(OUT)
+	$(CC) $(ALL_CFLAGS) -static -pthread $< -o $@
+$(OUT)/tmpfs-dir-ctime: docs/findings/tmpfs-dir-ctime.c | $(OUT)
+	$(CC) $(ALL_CFLAGS) -static $< -o $@
+
 # a seccomp filter that fails bpf() as a container's default profile does (48-containers)
 $(OUT)/denybpf: tests/denybpf.c | $(OUT)
 	$(CC) $(ALL_CFLAGS) $< -o $@
@@ -159,8 +166,9 @@ $(OUT)/mgtrace.8: docs/mgtrace.8.scd VERSION | $(OUT)
 test-host: mgtrace mgtrace.static man $(OUT)/unit_tests $(OUT)/mgobserve $(OUT)/denybpf
 	tests/run-host-tests.sh
 
-test-vm: mgtrace.static $(OUT)/mgobserve
-	MGTRACE_VM_OBSERVER=$(OUT)/mgobserve tests/vm/vm-test.sh ./mgtrace.static
+test-vm: mgtrace.static $(OUT)/mgobserve $(OUT)/mgorder $(OUT)/tmpfs-dir-ctime
+	MGTRACE_VM_OBSERVER=$(OUT)/mgobserve MGTRACE_VM_PROGS="$(OUT)/mgorder $(OUT)/tmpfs-dir-ctime" \
+		tests/vm/vm-test.sh ./mgtrace.static
 
 install: mgtrace man
 	install -D -m 0755 mgtrace $(DESTDIR)$(SBINDIR)/mgtrace

@@ -17,7 +17,15 @@ SMOKE_SET = {"probe", "stat-fentry-tmpfs", "stat-kprobe-tmpfs", "stat-tracepoint
              "hot-kprobe", "latency-fentry", "trace-fentry", "trace-kprobe", "check-fentry",
              "check-kprobe", "check-tracepoint", "check-invert-fine-fentry", "check-inject-fentry",
              "check-inject-kprobe", "check-inject-tracepoint", "top-fentry",
-             "diff-fentry-tmpfs", "diff-kprobe-tmpfs", "diff-tracepoint-tmpfs"}
+             "diff-fentry-tmpfs", "diff-kprobe-tmpfs", "diff-tracepoint-tmpfs",
+             "dirctime-fentry", "dirctime-kprobe", "dirctime-tracepoint", "dirctime-text",
+             "dirctime-trace", "repro-tmpfs", "order-tmpfs", "order-tmpfs-doctored",
+             "tar-fentry-tmpfs", "tar-kprobe-tmpfs", "tar-tracepoint-tmpfs"}
+# kernels.txt libfs=patched: fs/libfs.c simple_link()/__simple_unlink() stamp the directory
+# with inode_set_ctime_current() of its own (libfs-dir-ctime.patch); otherwise they copy the
+# child's time with inode_set_ctime_to_ts() (docs/findings/tmpfs-dir-ctime.md)
+PATCHED = os.environ.get("MGTEST_LIBFS", "mainline") == "patched"
+SET_TEXT = "set by inode_set_ctime_to_ts over the QUERIED ctime"
 
 
 def load(name):
@@ -426,3 +434,158 @@ for be in ("fentry", "kprobe", "tracepoint"):
             print(f"FAIL {label}/{name}-doctored: these doctored copies passed: {bad}")
         else:
             print(f"PASS {label}/{name}-doctored")
+
+
+def set_made(r):
+    """(violations whose later observation is an inode_set_ctime_to_ts, stored violations)"""
+    v = [x for x in r.get("violations") or [] if x["kind"] in observer.VIOLATION_KINDS]
+    return sum(x["later"].get("event") == "ctime_set" for x in v), len(v)
+
+
+# issue 31: the tmpfs directory workload (mgobserve -o link,unlink, 1000 iterations) under
+# check with each backend. Unpatched: FAIL, set-made violations only, the observer's stat()
+# saw the directory unchanged after most link/unlink ops; patched: PASS and none unchanged.
+# check's count equals the observer's exactly either way (observer.compare)
+for be in ("fentry", "kprobe", "tracepoint"):
+    name = f"dirctime-{be}"
+    objs = load(name)
+    if objs is None:
+        continue
+    rep, obs, rc = observer.split(objs)
+    if rep is None or obs is None or rc is None:
+        print(f"FAIL {label}/{name}: check's report, the observer's line and the exit status missing")
+        continue
+    c = checkjson.Checker(quiet=True)
+    observer.compare(c, rep, obs, rc)
+    ops = obs["ops"]
+    tries = ops["link"]["done"] + ops["unlink"]["done"]
+    dir_unchanged = ops["link"]["not_later"]["dir"] + ops["unlink"]["not_later"]["dir"]
+    made, stored = set_made(rep)
+    c.check(obs["iterations"] == 1000 and tries == 4000, f"1000 iterations, {tries} link/unlink ops")
+    if PATCHED:
+        c.check(obs["not_later_total"] == 0, f"patched: stat() saw no unchanged ctime "
+                f"({obs['not_later_total']}, directory after link/unlink: {dir_unchanged})")
+        c.check(rep["verdict"] == "PASS" and rc == 0, f"patched: PASS (verdict {rep['verdict']}, exit {rc})")
+    else:
+        c.check(2 * dir_unchanged > tries, f"unpatched: the directory unchanged after most "
+                f"link/unlink ops ({dir_unchanged} of {tries})")
+        c.check(rep["verdict"] == "FAIL" and stored > 0 and made == stored,
+                f"unpatched: FAIL, every stored violation set by inode_set_ctime_to_ts "
+                f"({made} of {stored}; verdict {rep['verdict']})")
+    print(f"# {label} {name}: libfs={'patched' if PATCHED else 'mainline'} directory unchanged "
+          f"after link {ops['link']['not_later']['dir']}/{ops['link']['done']}, unlink "
+          f"{ops['unlink']['not_later']['dir']}/{ops['unlink']['done']}; file "
+          f"{ops['link']['not_later']['file'] + ops['unlink']['not_later']['file']}; observer total "
+          f"{obs['not_later_total']}; check {rep['verdict']} "
+          f"{rep['invariants']['not_later_after_query']['violations']} not_later_after_query "
+          f"({made} of {stored} stored set-made)")
+    report(name, c)
+
+# check's text report around the reproducer (tracepoint): the violation names the set
+objs = load("dirctime-text")
+if objs is not None:
+    c = checkjson.Checker(quiet=True)
+    try:
+        text = open(os.path.join(out, "dirctime-text.stderr")).read()
+    except OSError:
+        text = ""
+    rc = next((o["rc"] for o in objs if o.get("type") == "exit"), None)
+    if PATCHED:
+        c.check(rc == 0 and "verdict: PASS" in text and SET_TEXT not in text,
+                f"patched: check's text says PASS and names no set (exit {rc})")
+    else:
+        c.check(rc == 1 and "verdict: FAIL" in text and SET_TEXT in text,
+                f"unpatched: check's text says FAIL and '{SET_TEXT}' (exit {rc})")
+    line = next((ln.strip() for ln in text.splitlines() if SET_TEXT in ln), "")
+    print(f"# {label} dirctime-text: exit {rc}; first violation line: {line[:300]}")
+    report("dirctime-text", c)
+
+# trace of one iteration on the directory: unpatched, its ctime is set (ctime_set) over the
+# QUERIED value; patched, every directory change is a ctime_swap and no ctime_set names it
+objs = load("dirctime-trace")
+if objs is not None:
+    c = checkjson.Checker(quiet=True)
+    try:
+        text = open(os.path.join(out, "dirctime-trace.stderr")).read()
+    except OSError:
+        text = ""
+    rc = next((o["rc"] for o in objs if o.get("type") == "exit"), None)
+    rows = [ln for ln in text.splitlines() if " mgtrace-tr " in ln]
+    sets = [ln for ln in rows if " ctime_set " in ln]
+    c.check(rc == 0 and rows, f"trace exit {rc}, {len(rows)} events on the directory")
+    if PATCHED:
+        c.check(not sets, f"patched: no ctime_set on the directory ({len(sets)})")
+    else:
+        c.check(len(sets) >= 3 and all("(QUERIED)" in ln for ln in sets),
+                f"unpatched: link, unlink, rename-over each set the QUERIED directory ({len(sets)})")
+    print(f"# {label} dirctime-trace: {len(rows)} directory events, {len(sets)} ctime_set")
+    report("dirctime-trace", c)
+
+# the reproducer alone: its own counts (create, which stamps the directory itself, is the
+# control: 0 unchanged everywhere; ext4 0 for every op)
+for fs in ("tmpfs", "ext4"):
+    name = f"repro-{fs}"
+    objs = load(name)
+    if objs is None:
+        continue
+    c = checkjson.Checker(quiet=True)
+    ops = {o["op"]: o for o in objs if o.get("type") == "repro"}
+    if not c.check(set(ops) == {"create", "link", "unlink", "rename-over"}, f"four ops: {sorted(ops)}"):
+        report(name, c)
+        continue
+    c.check(ops["create"]["unchanged"] == 0, f"create: {ops['create']['unchanged']} unchanged")
+    for op in ("link", "unlink", "rename-over"):
+        o = ops[op]
+        if PATCHED or fs == "ext4":
+            c.check(o["unchanged"] == 0, f"{op}: {o['unchanged']} of {o['done']} unchanged, want 0")
+        else:
+            c.check(2 * o["unchanged"] > o["done"], f"{op}: unchanged in most tries "
+                    f"({o['unchanged']} of {o['done']})")
+    print(f"# {label} {name}: " + ", ".join(f"{k} {v['unchanged']}/{v['done']}" for k, v in ops.items()))
+    report(name, c)
+
+# cross-file ordering over link and unlink (tests/mgorder.c): none, and the doctored run fails
+for name, doctored in (("order-tmpfs", False), ("order-tmpfs-doctored", True)):
+    objs = load(name)
+    o = next((x for x in objs or [] if x.get("type") == "order"), None)
+    if o is None:
+        if objs is not None:
+            print(f"FAIL {label}/{name}: no order line")
+        continue
+    c = checkjson.Checker(quiet=True)
+    # every op but those begun before any op ended (at most one per thread) has one to be judged by
+    c.check(o["doctored"] == doctored and o["ops"] > 0 and
+            o["ops"] - o["threads"] <= o["judged"] <= o["ops"] - 1,
+            f"{o['judged']} of {o['ops']} ops judged against the ops that ended before them")
+    if doctored:
+        c.check(o["violations"] >= 1, f"the doctored op is reported ({o['violations']})")
+    else:
+        c.check(o["violations"] == 0, f"no op earlier than one that ended before it ({o['violations']}: {o['first']})")
+    print(f"# {label} {name}: ops={o['ops']} judged={o['judged']} violations={o['violations']}")
+    report(name, c)
+
+# busybox tar x over an existing tree on tmpfs, with each backend
+for be in ("fentry", "kprobe", "tracepoint"):
+    name = f"tar-{be}-tmpfs"
+    objs = load(name)
+    r = next((x for x in objs or [] if x.get("type") == "check"), None)
+    if r is None:
+        if objs is not None:
+            print(f"FAIL {label}/{name}: no check report")
+        continue
+    c = checkjson.Checker(quiet=True)
+    rc = next((x["rc"] for x in objs if x.get("type") == "exit"), None)
+    c.check(rc == r["exit_code"], f"check exited {rc}, its report says {r['exit_code']}")
+    made, stored = set_made(r)
+    inv = r["invariants"]
+    nviol = sum(inv[k]["violations"] for k in observer.VIOLATION_KINDS)
+    c.check(r["lost_events"] == 0 and inv["untracked_events"] == 0, "nothing lost or untracked")
+    if PATCHED:
+        checkjson.check_check(c, [r], verdict="PASS", builtin=False)
+    else:
+        c.check(r["verdict"] == "FAIL" and stored > 0 and made == stored,
+                f"unpatched: FAIL, every stored violation set by inode_set_ctime_to_ts "
+                f"({made} of {stored}; verdict {r['verdict']})")
+    print(f"# {label} {name}: libfs={'patched' if PATCHED else 'mainline'} verdict={r['verdict']} "
+          f"violations={nviol} ({made} of {stored} stored set-made) events={inv['events_by_kind']}")
+    report(name, c)

@@ -92,9 +92,11 @@ top_floor() {
 # unlink, rename, chmod, write, setxattr, create); check's violations must equal that count
 # exactly (check-multigrain.py, tests/observer.py). Sends check's report, the observer's line and
 # check's exit status; the exit status is judged on the host.
+# Extra arguments go to mgobserve (default -n 100: every sequence, 100 iterations).
 differential() {
-	local rc=0
-	$MG check --json -o /tmp/diff.json --backend "$1" --tree -- /bin/mgobserve -n 100 "$2" \
+	local be=$1 dir=$2 rc=0; shift 2
+	[ $# -gt 0 ] || set -- -n 100
+	$MG check --json -o /tmp/diff.json --backend "$be" --tree -- /bin/mgobserve "$@" "$dir" \
 		> /tmp/obs.json 2> /tmp/diff.err || rc=$?
 	cat /tmp/diff.json /tmp/obs.json
 	printf '{"type":"exit","rc":%d}\n' "$rc"
@@ -103,6 +105,8 @@ differential() {
 }
 check mgtrace-present test -x $MG
 check mgobserve-present test -x /bin/mgobserve
+check tmpfs-dir-ctime-present test -x /bin/tmpfs-dir-ctime
+check mgorder-present test -x /bin/mgorder
 full && mount_ext4 /mnt/x
 run_json probe 0 $MG probe --json
 check probe-leaves-nothing test "$(left_attached)" = 0
@@ -134,6 +138,65 @@ done
 for be in fentry kprobe tracepoint; do
 	run_json "diff-$be-tmpfs" 0 differential "$be" /tmp/mgdiff
 	full && run_json "diff-$be-ext4" 0 differential "$be" /mnt/x/mgdiff
+done
+# issue 31: a tmpfs directory stat()ed, then linked into and unlinked from, 1000 times
+# (mgobserve -o link,unlink) under check with each backend. Unpatched fs/libfs.c copies the
+# child's ctime onto the directory: check FAILs with as many set-made violations as the
+# observer's stat() calls saw unchanged; with libfs-dir-ctime.patch (kernels.txt libfs=patched)
+# the observer sees 0 and check PASSes (check-multigrain.py)
+for be in fentry kprobe tracepoint; do
+	run_json "dirctime-$be" 0 differential "$be" /tmp/mgdirct -n 1000 -o link,unlink
+done
+# check's text report of the same (tracepoint), on stderr, around the reproducer of
+# docs/findings/tmpfs-dir-ctime.md
+dirctime_text() {
+	local rc=0
+	$MG check --backend tracepoint --tree -- /bin/tmpfs-dir-ctime -n 200 /tmp/mgrepro-c >&2 ||
+		rc=$?
+	printf '{"type":"exit","rc":%d}\n' "$rc"
+}
+run_json dirctime-text 0 dirctime_text
+# mgtrace trace of one iteration of the reproducer on its directory (fentry: floor events too),
+# the text on stderr
+dirctime_trace() {
+	local rc=0
+	mkdir -p /tmp/mgtrace-tr
+	$MG trace --backend fentry --path /tmp/mgtrace-tr -- /bin/tmpfs-dir-ctime -n 1 /tmp/mgtrace-tr \
+		>&2 || rc=$?
+	printf '{"type":"exit","rc":%d}\n' "$rc"
+}
+run_json dirctime-trace 0 dirctime_trace
+# the reproducer alone, no mgtrace loaded: its own counts, one JSON line per op
+repro() {
+	/bin/tmpfs-dir-ctime -n 1000 "$1" > /tmp/repro.txt || return 1
+	awk -F'[: ]+' '{ printf "{\"type\":\"repro\",\"op\":\"%s\",\"unchanged\":%d,\"done\":%d}\n", $1, $2, $4 }' \
+		/tmp/repro.txt
+	cat /tmp/repro.txt >&2
+}
+run_json repro-tmpfs 0 repro /tmp/mgrepro
+full && run_json repro-ext4 0 repro /mnt/x/mgrepro
+# cross-file ordering over link and unlink (the patch stamps the child before the
+# directory): tests/mgorder.c judges every op against every op that ended before it began;
+# -D doctors its data, which must then fail
+run_json order-tmpfs 0 /bin/mgorder -n 2000 -t 2 /tmp/mgorder
+run_json order-tmpfs-doctored 0 /bin/mgorder -D -n 200 -t 2 /tmp/mgorder
+# busybox tar x over an existing tree on tmpfs (it unlinks each entry before writing it),
+# judged by check with each backend (check-multigrain.py: FAIL unpatched, PASS patched)
+mkdir -p /tmp/tsrc/a /tmp/tsrc/b /tmp/tarx
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	echo "$i" > "/tmp/tsrc/a/f$i"; echo "$i" > "/tmp/tsrc/b/f$i"
+done
+tar -cf /tmp/t.tar -C /tmp/tsrc a b && tar -xf /tmp/t.tar -C /tmp/tarx
+# (check -- COMMAND leaves stdout to COMMAND: the report is written with -o)
+tar_check() {
+	local rc=0
+	$MG check --json -o /tmp/tar.json --backend "$1" --tree -- tar -xf /tmp/t.tar -C /tmp/tarx ||
+		rc=$?
+	cat /tmp/tar.json
+	printf '{"type":"exit","rc":%d}\n' "$rc"
+}
+for be in fentry kprobe tracepoint; do
+	run_json "tar-$be-tmpfs" 0 tar_check "$be"
 done
 # a violation found in BPF reaches the verdict with each backend: MGTRACE_TEST_INJECT=1 is a
 # test hook that judges a synthetic regression through BPF_PROG_TEST_RUN (exit 1)

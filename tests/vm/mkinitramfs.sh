@@ -16,7 +16,9 @@
 # which the guest loop-mounts; the host tools of $MGTRACE_VM_TOOLS
 # (default bpftool) with their shared libraries; and $MGTRACE_VM_OBSERVER, a
 # static tests/mgobserve.c (the observer of the differential steps), as
-# /bin/mgobserve when set.
+# /bin/mgobserve when set; and each static program of $MGTRACE_VM_PROGS (a
+# space-separated list: tests/mgorder.c, docs/findings/tmpfs-dir-ctime.c) as
+# /bin/<its name>.
 set -eu
 
 [ $# -ge 3 ] || { echo "usage: $0 OUT MGTRACE_STATIC GUEST_SCRIPT [KERNEL_ROOT]" >&2; exit 2; }
@@ -44,6 +46,12 @@ if [ -n "${MGTRACE_VM_OBSERVER:-}" ]; then
 	cp "$MGTRACE_VM_OBSERVER" "$root/bin/mgobserve"
 	chmod 755 "$root/bin/mgobserve"
 fi
+for p in ${MGTRACE_VM_PROGS:-}; do
+	[ -x "$p" ] || die "$p is not an executable"
+	ldd "$p" >/dev/null 2>&1 && die "$p is not statically linked"
+	cp "$p" "$root/bin/$(basename "$p")"
+	chmod 755 "$root/bin/$(basename "$p")"
+done
 cp "$here/guest-init.sh" "$root/init"
 cp "$here/guest-lib.sh" "$root/lib/mgtest.sh"
 cp "$script" "$root/test.sh"

@@ -14,6 +14,9 @@
 #        MGTRACE_VM_OBSERVER a static tests/mgobserve.c for the differential steps
 #                            (default: the repository's build/mgobserve; make test-vm
 #                            builds it); absent: the stage refuses to start
+#        MGTRACE_VM_PROGS    the other static programs the guest runs (default the
+#                            repository's build/mgorder and build/tmpfs-dir-ctime;
+#                            make test-vm builds them); one absent: the stage refuses
 #        plus those of fetch-kernel.sh, mkinitramfs.sh and run-vm.sh.
 # For each kernel: fetch-kernel.sh (or, for a "local" entry, the image under
 # $MGTRACE_SHARED/kernels checked against its SHA256SUMS), mkinitramfs.sh
@@ -39,6 +42,14 @@ MGTRACE_VM_OBSERVER=${MGTRACE_VM_OBSERVER:-$repo/build/mgobserve}
 [ -x "$MGTRACE_VM_OBSERVER" ] || { echo "vm-test: $MGTRACE_VM_OBSERVER is missing (make build/mgobserve)" >&2; exit 2; }
 MGTRACE_VM_OBSERVER=$(cd "$(dirname "$MGTRACE_VM_OBSERVER")" && pwd)/$(basename "$MGTRACE_VM_OBSERVER")
 export MGTRACE_VM_OBSERVER
+MGTRACE_VM_PROGS=${MGTRACE_VM_PROGS:-$repo/build/mgorder $repo/build/tmpfs-dir-ctime}
+progs=
+for p in $MGTRACE_VM_PROGS; do
+	[ -x "$p" ] || { echo "vm-test: $p is missing (make $(basename "$p" | sed 's|^|build/|'))" >&2; exit 2; }
+	progs="$progs $(cd "$(dirname "$p")" && pwd)/$(basename "$p")"
+done
+MGTRACE_VM_PROGS=${progs# }
+export MGTRACE_VM_PROGS
 mkdir -p "$outroot"
 all=$outroot/results
 : > "$all"
@@ -47,7 +58,7 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1fs", b - a }'; }
 t0=$(now)
 
 # The steps guest-multigrain.sh and check-multigrain.py leave out of a smoke run.
-SMOKE_SKIPS="stat-*-ext4 latency-kprobe top-file-fentry contention interval check-ext4 check-threshold check-clockstep"
+SMOKE_SKIPS="stat-*-ext4 repro-ext4 latency-kprobe top-file-fentry contention interval check-ext4 check-threshold check-clockstep"
 
 # local_kernel DIR: check $shared/kernels/DIR/bzImage against SHA256SUMS and
 # print its path; on stdout "SKIP: why" / "FAIL: why" instead when unusable.
@@ -70,11 +81,12 @@ local_kernel() {
 # result lines go to $outroot/LABEL/all.results.
 run_kernel() {
 	local suite=$1 pattern=$2 label=$3 expect=$4 opts=$5
-	local out=$outroot/$label smoke=0 api=mainline append= t tf ti tb kroot kernel mods k attempt o
+	local out=$outroot/$label smoke=0 api=mainline libfs=mainline append= t tf ti tb kroot kernel mods k attempt o
 	for o in $opts; do
 		case $o in
 		smoke) smoke=1 ;;
 		api=*) api=${o#api=} ;;
+		libfs=mainline|libfs=patched) libfs=${o#libfs=} ;;
 		append=*) append="$append ${o#append=}" ;;
 		*) echo "FAIL $label/kernels.txt: unknown option $o" >> "$outroot/$label.bad" ;;
 		esac
@@ -146,7 +158,7 @@ run_kernel() {
 		else echo "FAIL $label/$n-valid: not JSON"; fi >> "$res"
 	done
 	if [ -e "$here/check-$expect.py" ] && grep -q "MGTEST INFO kernel" "$out/console.log"; then
-		MGTEST_SMOKE=$smoke MGTEST_FLOOR_API=$api python3 "$here/check-$expect.py" "$out" "$label" >> "$res" ||
+		MGTEST_SMOKE=$smoke MGTEST_FLOOR_API=$api MGTEST_LIBFS=$libfs python3 "$here/check-$expect.py" "$out" "$label" >> "$res" ||
 			echo "FAIL $label/check-$expect.py: exited $?" >> "$res"
 	fi
 	if [ -s "$out/probe.json" ]; then
