@@ -19,7 +19,7 @@ SMOKE_SET = {"probe", "stat-fentry-tmpfs", "stat-kprobe-tmpfs", "stat-tracepoint
              "check-inject-kprobe", "check-inject-tracepoint", "top-fentry",
              "diff-fentry-tmpfs", "diff-kprobe-tmpfs", "diff-tracepoint-tmpfs",
              "dirctime-fentry", "dirctime-kprobe", "dirctime-tracepoint", "dirctime-text",
-             "dirctime-trace", "repro-tmpfs", "order-tmpfs", "order-tmpfs-doctored",
+             "dirctime-trace", "dirctime-known", "dirctime-known-inject", "repro-tmpfs", "order-tmpfs", "order-tmpfs-doctored",
              "tar-fentry-tmpfs", "tar-kprobe-tmpfs", "tar-tracepoint-tmpfs"}
 # kernels.txt libfs=patched: fs/libfs.c simple_link()/__simple_unlink() stamp the directory
 # with inode_set_ctime_current() of its own (libfs-dir-ctime.patch); otherwise they copy the
@@ -479,6 +479,39 @@ for be in ("fentry", "kprobe", "tracepoint"):
           f"{obs['not_later_total']}; check {rep['verdict']} "
           f"{rep['invariants']['not_later_after_query']['violations']} not_later_after_query "
           f"({made} of {stored} stored set-made)")
+    report(name, c)
+
+# check --known with the shipped file over the same workload: unpatched, every violation is
+# the known fault and the run passes (exit 0) with them counted; patched, none to match; an
+# injected regression (MGTRACE_TEST_INJECT=1) fails the run all the same
+for name, inject in (("dirctime-known", False), ("dirctime-known-inject", True)):
+    objs = load(name)
+    if objs is None:
+        continue
+    rep, obs, rc = observer.split(objs)
+    if rep is None or obs is None or rc is None:
+        print(f"FAIL {label}/{name}: check's report, the observer's line and the exit status missing")
+        continue
+    c = checkjson.Checker(quiet=True)
+    nl = rep["invariants"]["not_later_after_query"]
+    kf = rep.get("known_faults") or {}
+    ent = (kf.get("faults") or [{}])[0]
+    c.check(ent.get("id") == "tmpfs-dir-ctime" and ent.get("applies") is True,
+            f"the shipped entry applies to this kernel ({rep['kernel_release']}): {ent.get('applies')}")
+    if inject:
+        c.check(rc == 1 and rep["verdict"] == "FAIL" and
+                rep["invariants"]["ctime_regression"]["violations"] >= 1,
+                f"an injected regression fails despite --known (verdict {rep['verdict']}, exit {rc})")
+    elif PATCHED:
+        c.check(rc == 0 and rep["verdict"] == "PASS" and nl["known"] == 0 and nl["violations"] == 0,
+                f"patched: PASS with nothing to match ({nl['violations']} violations, {nl['known']} known)")
+    else:
+        c.check(rc == 0 and rep["verdict"] == "PASS" and nl["known"] == nl["violations"] > 0 and
+                kf.get("matched") == nl["known"] and obs["not_later_total"] > 0,
+                f"unpatched: PASS, every violation the known fault ({nl['known']} of "
+                f"{nl['violations']}, observer {obs['not_later_total']}; verdict {rep['verdict']}, exit {rc})")
+    print(f"# {label} {name}: verdict {rep['verdict']} exit {rc}; not_later_after_query "
+          f"{nl['violations']}, known {nl['known']}; observer {obs['not_later_total']}")
     report(name, c)
 
 # check's text report around the reproducer (tracepoint): the violation names the set

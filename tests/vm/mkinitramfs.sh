@@ -52,6 +52,8 @@ for p in ${MGTRACE_VM_PROGS:-}; do
 	cp "$p" "$root/bin/$(basename "$p")"
 	chmod 755 "$root/bin/$(basename "$p")"
 done
+# check --known's shipped file (the tmpfs directory fault, issue 31)
+cp "$here/../../contrib/known-faults.json" "$root/known-faults.json"
 cp "$here/guest-init.sh" "$root/init"
 cp "$here/guest-lib.sh" "$root/lib/mgtest.sh"
 cp "$script" "$root/test.sh"
