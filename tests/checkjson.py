@@ -66,6 +66,8 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
   stat-csv-fields FILE [SEP]   stat -x SEP (default ,) [-A]: no field padded, every value a number or
                                <not counted> / <not supported> as the row's reason says
   count-ended FILE             stat -c N -- COMMAND: ended by the count, status 143
+  json-exact FILE [INO...]     every X_ns with its X_sec/X_nsec, time_realtime_ns with time, ino
+                               with inode (docs/json.md "Integers above 2^53"); each INO written exactly
   map-full FILE                check --max-inodes 1 judged in BPF: map full, untracked, inconclusive
   inode-gc FILE LIVE N         check judged in BPF over file churn beyond --max-inodes: >= N
                                inodes gone forgotten, >= LIVE entries kept, nothing untracked, PASS

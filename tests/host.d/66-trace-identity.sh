@@ -79,6 +79,41 @@ else
 fi
 umount "$O/u" 2>/dev/null
 
+# ---- overlayfs xino=on: inode numbers above 2^63, written exactly (docs/json.md) ----
+# xino puts the layer in the high bits of a lower file's number; jansson's signed integers
+# wrote it negative, and a double (jq 1.6) rounds it
+X=$T/xino; mkdir -p "$X/l" "$X/u" "$X/m"
+mount -t tmpfs mgx "$X/u" && mkdir "$X/u/up" "$X/u/wk" && echo x > "$X/l/f" \
+	&& mount -t overlay mgxov -o "lowerdir=$X/l,upperdir=$X/u/up,workdir=$X/u/wk,xino=on" "$X/m"
+if mountpoint -q "$X/m"; then
+	xino=$(stat -c %i "$X/m/f")
+	$MG trace --json -o "$T/xi.json" --path "$X/m/f" -- chmod 600 "$X/m/f" > /dev/null 2> "$T/xi.err"
+	[ "$(echo "$xino" | awk '{ print ($1 > 2^63) }')" = 1 ] && ok "xino: the lower file's number $xino is above 2^63" \
+		|| bad "xino: $xino is not above 2^63: the case is not exercised"
+	# the overlay inode's ctime_set names it exactly, in ino and in inode; the time fields agree
+	python3 tests/checkjson.py json-exact "$T/xi.json" "$xino" > "$T/xi.chk" 2>&1; tally xino-exact "$T/xi.chk"
+	evs xino-ctime-set "$T/xi.json" "ctime_set@$(mdev "$X/m"):$xino" --only ctime_set
+	# jq 1.6 reads numbers as doubles: the ns reading's remainder is wrong, the _nsec field right
+	if command -v jq > /dev/null; then
+		jq -r 'select(.type == "event") | "\(.time_realtime_ns % 1000000000) \(.time_realtime_nsec) \(.inode)"' \
+			"$T/xi.json" > "$T/xi.jq"
+		want=$(python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    if o["type"] == "event": print(o["time_realtime_ns"] % 10**9, o["inode"])' "$T/xi.json")
+		[ "$(awk '{ print $2, $3 }' "$T/xi.jq")" = "$want" ] \
+			&& ok "jq reads time_realtime_nsec and inode exactly ($(wc -l < "$T/xi.jq") events)" \
+			|| bad "jq: $(cat "$T/xi.jq") want $want"
+		awk '$1 != $2 { n++ } END { exit !n }' "$T/xi.jq" \
+			&& ok "the pitfall is real: jq's time_realtime_ns % 1e9 differs from the exact nanoseconds" \
+			|| bad "jq's time_realtime_ns % 1e9 was exact for every event (the twin checks nothing)"
+	fi
+	umount "$X/m"
+else
+	bad "xino: could not mount an overlay with xino=on"
+fi
+umount "$X/u" 2>/dev/null
+
 # ---- resolving --path asks for no timestamps: it sets no QUERIED flag ----
 F=$T/idq; echo a > "$F"; echo b >> "$F"
 $MG trace --json -o "$T/q.json" --path "$F" -- sh -c "echo c >> '$F'" > /dev/null 2>/dev/null

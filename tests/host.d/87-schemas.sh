@@ -43,6 +43,15 @@ else
 		python3 tests/schemacheck.py selftest "${s%%:*}" "tests/schema-fixtures/${s#*:}.json" > "$T/js.chk" 2>&1
 		tally "schema-fixture-selftest-${s#*:}" "$T/js.chk"
 	done
+	# integers above 2^53 (docs/json.md): every clock reading's _sec/_nsec and every ino's inode
+	# agree with the exact integer, in real trace, check and top output and in the fixtures
+	for f in trace.json check.json top-file.json; do
+		python3 tests/checkjson.py json-exact "$T/js/$f" > "$T/js.chk" 2>&1; tally "json-exact-$f" "$T/js.chk"
+	done
+	for f in trace-floor-fentry-6.18 check-invert-fine-kprobe-6.18; do
+		python3 tests/checkjson.py json-exact "tests/schema-fixtures/$f.json" > "$T/js.chk" 2>&1
+		tally "json-exact-fixture-$f" "$T/js.chk"
+	done
 	# every object type the docs name has a schema that was exercised
 	types=$(python3 tests/schemacheck.py types "$T"/js/*.json)
 	[ "$types" = "check clocks error event interval probe stress summary top trace_summary version" ] \
