@@ -250,6 +250,13 @@ void trace_print_summary(struct trace_state *t)
 					    json_integer((json_int_t)t->nf_seen));
 		}
 		json_object_set_new(o, "inodes", ids_json(t));
+		if (t->o.path) {	/* asked of the kernel (pathid.h mg_ident_multigrain()) */
+			json_object_set_new(o, "path_multigrain", t->path_mg < 0 ? json_null() :
+					    json_boolean(t->path_mg));
+			if (t->path_mg < 0)
+				json_object_set_new(o, "path_multigrain_unavailable",
+						    mg_json_cstr(t->path_mg_why));
+		}
 		if (t->o.ids.note[0])
 			json_object_set_new(o, "inodes_note", json_string(t->o.ids.note));
 		if (copied)
@@ -295,6 +302,7 @@ static json_t *ids_json(struct trace_state *t)
 		json_object_set_new(o, "ino", mg_json_u64(id->ino));
 		json_object_set_new(o, "inode", mg_json_inode(id->dev, id->ino));
 		json_object_set_new(o, "role", json_string(id->role));
+		json_object_set_new(o, "file_type", id->ftype[0] ? json_string(id->ftype) : json_null());
 		json_object_set_new(o, "fstype", json_string(id->fstype));
 		json_object_set_new(o, "source", json_string(id->why));
 		json_array_append_new(a, o);
@@ -310,9 +318,14 @@ void trace_print_selection(struct trace_state *t)
 	for (int i = 0; i < t->o.ids.n; i++) {
 		const struct mg_ident *id = &t->o.ids.id[i];
 
-		fprintf(stderr, "mgtrace: inode %u:%u:%llu (%s%s%s): %s\n", id->dev >> 20,
-			id->dev & 0xfffff, id->ino, id->role, id->fstype[0] ? ", " : "", id->fstype,
-			id->why);
+		/* the path's own inode is named by its type ("file" for a regular one) */
+		bool own = !strcmp(id->role, "file") && id->ftype[0] && strcmp(id->ftype, "regular");
+
+		fprintf(stderr, "mgtrace: inode %u:%u:%llu (%s%s%s%s%s): %s\n", id->dev >> 20,
+			id->dev & 0xfffff, id->ino, own ? id->ftype : id->role,
+			id->fstype[0] ? ", " : "", id->fstype,
+			!own && id->ftype[0] && strcmp(id->ftype, "regular") ? ", " : "",
+			!own && strcmp(id->ftype, "regular") ? id->ftype : "", id->why);
 	}
 	if (t->o.ids.note[0])
 		fprintf(stderr, "mgtrace: note: %s\n", t->o.ids.note);

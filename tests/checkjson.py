@@ -41,7 +41,8 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
   trace-tids FILE NAME N       N threads stat NAME (stress --shared)
   trace-events FILE LABEL WANT [--format dev|comm|queried] [--only KIND] [--pids N]
                                the events, one word each, are exactly WANT
-  trace-summary FILE LABEL COND...  summary fields: KEY=JSON, KEY=None, KEY~TEXT, roles=R@DEV,...
+  trace-summary FILE LABEL COND...  summary fields: KEY=JSON, KEY=None, KEY~TEXT, roles=R@DEV,...,
+                               types=FILE_TYPE,...
   workload-dir FILE DEV MOUNT  check --dir: the report names DEV and MOUNT, and passes
   trace-dev FILE DEV N         N events, all on device DEV
   trace-unlinked FILE GONE KEPT  a file unlinked while open (inode GONE) beside one never
