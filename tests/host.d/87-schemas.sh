@@ -45,9 +45,12 @@ else
 	done
 	# integers above 2^53 (docs/json.md): every clock reading's _sec/_nsec and every ino's inode
 	# agree with the exact integer, in real trace, check and top output and in the fixtures
-	for f in trace.json check.json top-file.json; do
-		python3 tests/checkjson.py json-exact "$T/js/$f" > "$T/js.chk" 2>&1; tally "json-exact-$f" "$T/js.chk"
+	# (a passing check has no observation to carry them: one with 2 injected violations has)
+	MGTRACE_TEST_INJECT=2 $MG check --json -d 0.5 -o "$T/check-inject.json" > /dev/null 2>&1
+	for f in js/trace.json check-inject.json js/top-file.json; do
+		python3 tests/checkjson.py json-exact "$T/$f" > "$T/js.chk" 2>&1; tally "json-exact-${f#js/}" "$T/js.chk"
 	done
+	schema_valid check-inject check "$T/check-inject.json"
 	for f in trace-floor-fentry-6.18 check-invert-fine-kprobe-6.18; do
 		python3 tests/checkjson.py json-exact "tests/schema-fixtures/$f.json" > "$T/js.chk" 2>&1
 		tally "json-exact-fixture-$f" "$T/js.chk"
