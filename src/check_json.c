@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "check_int.h"
+#include "jsonnum.h"
 #include "pidns.h"
 #include "vocab.h"
 
@@ -15,10 +16,9 @@ static json_t *json_obs(const struct mg_obs *o)
 
 	json_object_set_new(j, "ctime_sec", json_integer(o->ctime.sec));
 	json_object_set_new(j, "ctime_nsec", json_integer(o->ctime.nsec));
-	json_object_set_new(j, "t_mono_ns", json_integer((json_int_t)o->t_ns));
+	mg_json_put_ns(j, "t_mono", (int64_t)o->t_ns, true);	/* jsonnum.h */
 	json_object_set_new(j, "event", mg_json_cstr(mg_event_kind_name(o->kind)));
-	json_object_set_new(j, "entry_mono_ns", o->entry_ns ? json_integer((json_int_t)o->entry_ns) :
-			    json_null());
+	mg_json_put_ns(j, "entry_mono", (int64_t)o->entry_ns, o->entry_ns);
 	/* 0 where mgtrace runs in a PID namespace of its own: a task outside it (pidns.h) */
 	json_object_set_new(j, "pid", !o->pid && mg_pidns_self(NULL, NULL) > 0 ? json_null() :
 			    json_integer(o->pid));
@@ -237,8 +237,8 @@ static void json_gates(json_t *o, const struct check_result *r)
 	for (i = 0; i < n; i++) {
 		json_t *j = json_object();
 
-		json_object_set_new(j, "t0_mono_ns", JI(steps[i].t0_ns));
-		json_object_set_new(j, "t1_mono_ns", JI(steps[i].t1_ns));
+		mg_json_put_ns(j, "t0_mono", (int64_t)steps[i].t0_ns, true);
+		mg_json_put_ns(j, "t1_mono", (int64_t)steps[i].t1_ns, true);
 		json_object_set_new(j, "delta_ns", json_integer(steps[i].delta_ns));
 		json_array_append_new(a, j);
 	}
@@ -294,7 +294,8 @@ static json_t *json_violation(const struct check_state *cs, const struct mg_viol
 		json_object_set_new(j, "timestamp", json_string(v->what));
 	}
 	json_object_set_new(j, "dev", json_string(mg_kdev_str(v->dev, dev)));
-	json_object_set_new(j, "ino", JI(v->ino));
+	json_object_set_new(j, "ino", mg_json_u64(v->ino));
+	json_object_set_new(j, "inode", mg_json_inode(v->dev, v->ino));
 	json_object_set_new(j, "gen", json_integer(v->gen));
 	if (full)
 		json_object_set_new(j, "mount", json_mount(v->dev));

@@ -51,6 +51,10 @@ static int add_tree(struct follow_bpf *f, __u32 pid, __u32 parent, int depth)
 			char *save = NULL;
 
 			for (char *t = strtok_r(buf, " \n", &save); t; t = strtok_r(NULL, " \n", &save)) {
+				/* mgtrace itself (-p $$ from its shell): its own writes and
+				 * stats are not the tree's, and its output would feed back */
+				if ((pid_t)strtoul(t, NULL, 10) == getpid())
+					continue;
 				found_at_start++;
 				if ((err = add_tree(f, (__u32)strtoul(t, NULL, 10), kpid, depth + 1)))
 					break;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 #include "report.h"
+#include "jsonnum.h"
 #include "escape.h"
 #include "util.h"
 
@@ -434,7 +435,7 @@ json_t *mg_report_json(const struct mg_report *r)
 
 void mg_json_print_line(FILE *f, json_t *v)
 {
-	if (!v || json_dumpf(v, f, JSON_COMPACT | JSON_PRESERVE_ORDER)) {
+	if (!v || mg_json_dump(f, v)) {
 		mg_err(MG_EXIT_FAIL, "JSON: %s", v ? "writing an object failed" :
 		       "an object could not be built (out of memory)");
 		mg_json_failures++;

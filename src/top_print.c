@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <jansson.h>
+#include "jsonnum.h"
 #include "escape.h"
 #include "ident.h"
 #include "opts.h"
@@ -247,7 +248,8 @@ static json_t *row_json(struct top_state *t, const struct top_row *r)
 
 	if (t->o.by == MG_TOP_BY_FILE) {
 		json_object_set_new(o, "dev", json_string(mg_kdev_str(r->key.dev, dev)));
-		json_object_set_new(o, "ino", json_integer((json_int_t)r->key.ino));
+		json_object_set_new(o, "ino", mg_json_u64(r->key.ino));	/* jsonnum.h */
+		json_object_set_new(o, "inode", mg_json_inode(r->key.dev, r->key.ino));
 		n = mg_name_len(r->name, sizeof(r->name), r->name_len, &cut);
 		json_object_set_new(o, "name", mg_json_name(r->name, n));
 		json_object_set_new(o, "name_truncated", json_boolean(cut));

@@ -366,6 +366,13 @@ int cmd_trace(int argc, char **argv)
 	mg_kenv_probe(&t.run.env);
 	if ((ret = mg_env_require(&t.run.env, true)))
 		goto out;
+	if (t.o.path) {		/* a path that cannot have every event: say so (pathid.h) */
+		char probe[PATH_MAX];
+
+		t.path_mg = mg_ident_multigrain(&t.o.ids, probe, sizeof(probe), t.path_mg_why,
+						sizeof(t.path_mg_why));
+		mg_ident_notes(&t.o.ids, t.o.path, t.path_mg, t.path_mg_why);
+	}
 	/* COMMAND first (held on a pipe), so that its pid can be a load-time filter. */
 	mg_run_block_signals(&t.run);
 	if (t.o.argv && (ret = mg_run_spawn(&t.run, t.o.argv)))

@@ -40,6 +40,9 @@ struct trace_state {
 	const char *procs;		/* which processes are traced, for the header */
 	char procs_buf[96];		/* procs for --pid */
 	char floor_why[320];
+	/* --path: its filesystem multigrain (1), not (0), not known (< 0: path_mg_why) */
+	int path_mg;
+	char path_mg_why[320];
 	struct mg_events ev;		/* the ring buffer (events.c) */
 	int64_t offset;			/* CLOCK_REALTIME - CLOCK_MONOTONIC at start */
 	uint64_t printed, lost_seen, nf_seen;

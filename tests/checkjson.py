@@ -41,7 +41,8 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
   trace-tids FILE NAME N       N threads stat NAME (stress --shared)
   trace-events FILE LABEL WANT [--format dev|comm|queried] [--only KIND] [--pids N]
                                the events, one word each, are exactly WANT
-  trace-summary FILE LABEL COND...  summary fields: KEY=JSON, KEY=None, KEY~TEXT, roles=R@DEV,...
+  trace-summary FILE LABEL COND...  summary fields: KEY=JSON, KEY=None, KEY~TEXT, roles=R@DEV,...,
+                               types=FILE_TYPE,...
   workload-dir FILE DEV MOUNT  check --dir: the report names DEV and MOUNT, and passes
   trace-dev FILE DEV N         N events, all on device DEV
   trace-unlinked FILE GONE KEPT  a file unlinked while open (inode GONE) beside one never
@@ -66,6 +67,8 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
   stat-csv-fields FILE [SEP]   stat -x SEP (default ,) [-A]: no field padded, every value a number or
                                <not counted> / <not supported> as the row's reason says
   count-ended FILE             stat -c N -- COMMAND: ended by the count, status 143
+  json-exact FILE [INO...]     every X_ns with its X_sec/X_nsec, time_realtime_ns with time, ino
+                               with inode (docs/json.md "Integers above 2^53"); each INO written exactly
   map-full FILE                check --max-inodes 1 judged in BPF: map full, untracked, inconclusive
   inode-gc FILE LIVE N         check judged in BPF over file churn beyond --max-inodes: >= N
                                inodes gone forgotten, >= LIVE entries kept, nothing untracked, PASS

@@ -3,7 +3,7 @@
 stat -x CSV, scopes (-a, -p), the partial interval of -i, the end by -c, counts under load.
 
 Subcommands: json-first-line, json-lines, counts-sane, scope, partial, stat-csv,
-stat-csv-fields, count-ended.
+stat-csv-fields, count-ended, json-exact.
 """
 import json
 import os
@@ -181,9 +181,83 @@ def check_count_ended(c, objs):
             f"{s.get('command_status')}")
 
 
+def rfc3339(ns):
+    """CLOCK_REALTIME ns as mgtrace's "time": RFC 3339, UTC, 9 decimals."""
+    import datetime
+    s, n = divmod(ns, 10**9)
+    return (datetime.datetime.fromtimestamp(s, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+            + ".%09dZ" % n)
+
+
+def exact_problems(o, where=""):
+    """What breaks src/jsonnum.h's rule in o and every object inside it: each X_ns with its
+    X_sec and X_nsec (ns = sec * 10^9 + nsec exactly, 0 <= nsec < 10^9, both null with it),
+    time_realtime_ns with "time", each ino >= 0 with "inode" = "dev:ino". Returns (problems,
+    number of X_ns fields checked)."""
+    bad, n = [], 0
+    if isinstance(o, list):
+        for i, x in enumerate(o):
+            b, m = exact_problems(x, f"{where}[{i}]")
+            bad += b
+            n += m
+        return bad, n
+    if not isinstance(o, dict):
+        return bad, n
+    for k, v in o.items():
+        if k.endswith("_mono_ns") or k == "time_realtime_ns":
+            n += 1
+            sec, nsec = o.get(k[:-3] + "_sec", "absent"), o.get(k[:-3] + "_nsec", "absent")
+            if v is None:
+                if sec is not None or nsec is not None:
+                    bad.append(f"{where}{k} null, {k[:-3]}_sec/_nsec {sec}/{nsec}")
+            elif not (isinstance(sec, int) and isinstance(nsec, int) and 0 <= nsec < 10**9
+                      and sec * 10**9 + nsec == v):
+                bad.append(f"{where}{k} {v} but {k[:-3]}_sec/_nsec {sec}/{nsec}")
+            if k == "time_realtime_ns" and v is not None and o.get("time") != rfc3339(v):
+                bad.append(f"{where}time {o.get('time')} for time_realtime_ns {v} ({rfc3339(v)})")
+        elif k == "ino" and "dev" in o:
+            n += 1
+            if not isinstance(v, int) or v < 0 or o.get("inode") != f"{o['dev']}:{v}":
+                bad.append(f"{where}ino {v}, inode {o.get('inode')} (dev {o['dev']})")
+        elif isinstance(v, (dict, list)):
+            b, m = exact_problems(v, f"{where}{k}.")
+            bad += b
+            n += m
+    return bad, n
+
+
+@subcommand("json-exact", lambda a: (a[0], [int(x) for x in a[1:]]))
+def check_json_exact(c, path, inos=()):
+    """Every JSON line of FILE keeps src/jsonnum.h's rule (exact_problems()), with at least one
+    field checked; each INO given (an inode number above 2^53) appears exactly as an "ino"."""
+    objs = load_lines(path)
+    bad, n = exact_problems(objs)
+    c.check(n > 0 and not bad, f"{os.path.basename(path)}: {n} ns and ino fields exact in a double's "
+            f"forms too{': ' + '; '.join(bad[:3]) if bad else ''}")
+    seen = set()
+    exact_problems_inos(objs, seen)
+    for ino in inos:
+        c.check(ino in seen, f"inode number {ino} (> 2^53: {ino > 2**53}) written exactly "
+                f"({sorted(x for x in seen if x > 2**53)[:3] or 'none above 2^53'})")
+
+
+def exact_problems_inos(o, seen):
+    """Collect every "ino" value inside o into seen."""
+    if isinstance(o, list):
+        for x in o:
+            exact_problems_inos(x, seen)
+    elif isinstance(o, dict):
+        for k, v in o.items():
+            if k == "ino":
+                seen.add(v)
+            else:
+                exact_problems_inos(v, seen)
+
+
 @selftest_cases
 def selftest_output(results):
-    """Output that must fail: not JSON lines, padded CSV, the wrong scope."""
+    """Output that must fail: not JSON lines, padded CSV, the wrong scope, numbers a double rounds."""
+    selftest_exact(results)
     run = results.run
     # issue 17 checks
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as tf:
@@ -272,3 +346,40 @@ def selftest_output(results):
         f.write(json.dumps({"type": "check", "floor_figures": {"floor_swaps_per_update": 0.5}}) + "\n")
         f.flush()
         run("json-first-line: a report", check_json_first_line, f.name, want_fail=False)
+
+
+def selftest_exact(results):
+    """json-exact on real-shaped lines, then on each field doctored."""
+    big = 9223372036865761322
+    ev = {"type": "event", "time": "2026-12-02T07:00:25.638561457Z",
+          "time_realtime_ns": 1796194825638561457, "time_realtime_sec": 1796194825,
+          "time_realtime_nsec": 638561457, "time_mono_ns": 34614236961106, "time_mono_sec": 34614,
+          "time_mono_nsec": 236961106, "dev": "0:41", "ino": big, "inode": f"0:41:{big}",
+          "entry_mono_ns": None, "entry_mono_sec": None, "entry_mono_nsec": None}
+    summ = {"type": "trace_summary", "inodes": [{"dev": "254:0", "ino": 5, "inode": "254:0:5"}]}
+    with tempfile.TemporaryDirectory() as d:
+        def run(label, objs, want_fail=True, inos=()):
+            p = os.path.join(d, "x.json")
+            with open(p, "w") as f:
+                f.write("".join(json.dumps(o) + "\n" for o in objs))
+            results.run("json-exact: " + label, check_json_exact, p, inos, want_fail=want_fail)
+        run("an event and a summary", [ev, summ], want_fail=False, inos=[big])
+        for label, mut in (("time_realtime_nsec off by one", lambda o: o.update(time_realtime_nsec=638561456)),
+                           ("the double's rounding of time_realtime_ns",
+                            lambda o: o.update(time_realtime_ns=int(float(o["time_realtime_ns"])))),
+                           ("time_mono_sec missing", lambda o: o.pop("time_mono_sec")),
+                           ("nsec of 10^9", lambda o: o.update(time_mono_sec=34613, time_mono_nsec=10**9 + 236961106)),
+                           ("time an hour off", lambda o: o.update(time="2026-12-02T08:00:25.638561457Z")),
+                           ("entry_mono_sec 0 beside a null", lambda o: o.update(entry_mono_sec=0)),
+                           ("ino written as jansson's negative",
+                            lambda o: o.update(ino=big - 2**64, inode=f"0:41:{big - 2**64}")),
+                           ("inode of another device", lambda o: o.update(inode=f"0:40:{big}"))):
+            bad = cp(ev)
+            mut(bad)
+            run(label, [bad, summ])
+        run("the big inode rounded (as jq reads it)", [dict(ev, ino=int(float(big)), inode=f"0:41:{int(float(big))}")],
+            inos=[big])
+        bad = cp(summ)
+        bad["inodes"][0]["inode"] = "254:0:6"
+        run("a trace summary's inode", [ev, bad])
+        run("no field to check", [{"type": "lost", "lost_events": 1}])
