@@ -7,6 +7,8 @@
 #include "pidns.h"
 #include "vocab.h"
 
+#define JI(x) json_integer((json_int_t)(x))
+
 /* An observation of a violation report; its comm cut at a character boundary (escape.h). */
 static json_t *json_obs(const struct mg_obs *o)
 {
@@ -47,7 +49,7 @@ static json_t *json_interrupted(const struct check_state *cs)
 	const struct mg_run *r = &cs->run;
 	json_t *j;
 
-	if (!r->stop_sig)
+	if (!r->stop_sig || (cs->o.interval && !cs->o.argv))	/* continuous: the planned end */
 		return json_null();
 	j = json_object();
 	json_object_set_new(j, "signal", json_string(mg_signal_name(r->stop_sig)));
@@ -69,7 +71,9 @@ static void json_workload(json_t *o, const struct check_result *r)
 	json_object_set_new(o, "exit_code", json_integer(r->v.code));
 	json_object_set_new(o, "reason", json_string(r->v.reason));
 	json_object_set_new(o, "duration_s", json_real(r->rep->seconds));
-	json_object_set_new(o, "workload", json_string(cs->o.argv ? "command" : "built-in"));
+	json_object_set_new(o, "workload", json_string(cs->o.argv ? "command" :
+						       cs->o.interval ? "none" : "built-in"));
+	json_object_set_new(o, "intervals", cs->o.interval ? JI(cs->intervals) : json_null());
 	if (cs->o.argv) {
 		/* the same encoding --baseline compares (baseline.c) */
 		json_object_set_new(o, "command", mg_argv_json(cs->o.argv));
@@ -80,7 +84,7 @@ static void json_workload(json_t *o, const struct check_result *r)
 				    json_boolean(cs->status_from_signal));
 	}
 	json_object_set_new(o, "interrupted", json_interrupted(cs));
-	if (cs->o.argv)
+	if (cs->o.argv || cs->o.interval)	/* COMMAND, or continuous: no workload of its own */
 		return;
 	wd = json_object();
 	if (cs->have_wl_mount) {	/* as events name it (mountinfo's s_dev) */
@@ -102,7 +106,6 @@ static void json_workload(json_t *o, const struct check_result *r)
 	json_object_set_new(o, "workload_params", wd);
 }
 
-#define JI(x) json_integer((json_int_t)(x))
 
 /* "judged": where and how the ctime events were judged (judge.c). */
 static json_t *json_judged(const struct check_result *r)
@@ -310,6 +313,11 @@ static json_t *json_violation(const struct check_state *cs, const struct mg_viol
 	json_object_set_new(j, "earlier", json_obs(&v->earlier));
 	json_object_set_new(j, "later", json_obs(&v->later));
 	return j;
+}
+
+json_t *check_json_violation(const struct check_state *cs, const struct mg_violation *v)
+{
+	return json_violation(cs, v, true);
 }
 
 /*

@@ -96,6 +96,18 @@ static void add_record(struct mg_checker *c, const struct mg_vrec *r)
 	mg_checker_add(c, &v);
 }
 
+void mg_judge_release(struct mg_judge *j, struct mg_checker *c, uint64_t before_ns)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < j->nheld; i++)
+		if (j->held[i].later.t_ns < before_ns)
+			add_record(c, &j->held[i]);
+		else
+			j->held[n++] = j->held[i];
+	j->nheld = n;
+}
+
 /* Sum a per-CPU array's one value of n u64 (nr_cpus entries) into sum. */
 static int sum_percpu(int fd, int nr_cpus, unsigned long long *sum, size_t n)
 {

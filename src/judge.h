@@ -65,6 +65,13 @@ struct mg_judge {
 int mg_judge_read(const struct mg_judge *j, struct mgtrace_bpf *skel, int nr_cpus,
 		  struct mg_judge_counts *sum, uint64_t *entries, uint64_t *entry_bytes);
 
+/*
+ * Hand the checker the violation records held whose later event is older than
+ * before_ns (CLOCK_MONOTONIC): the clock sample taken at before_ns recorded every
+ * realtime step that could explain them (check's intervals; the rest wait).
+ */
+void mg_judge_release(struct mg_judge *j, struct mg_checker *c, uint64_t before_ns);
+
 /* The same for bpf/floor.bpf.c's "floor_judge" (its per-CPU counts so far). 0 or -errno. */
 int mg_judge_floor_read(struct floor_bpf *skel, int nr_cpus, struct mg_floor_judge_counts *sum);
 

@@ -101,3 +101,23 @@ int mg_test_hook_inject(void)
 		"made-up inodes are judged with the events; the verdict must be FAIL (test only)\n", n);
 	return (int)n;
 }
+
+int mg_test_hook_inject_interval(void)
+{
+	const char *v = getenv("MGTRACE_TEST_INJECT_INTERVAL");
+	char *end;
+	long n;
+
+	if (!v || !*v)
+		return 0;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (*end || errno || n < 1 || n > 1000000) {
+		mg_err(MG_EXIT_USAGE, "MGTRACE_TEST_INJECT_INTERVAL='%s': want an interval 1..1000000 "
+		       "(test only)", v);
+		return -EINVAL;
+	}
+	fprintf(stderr, "mgtrace: TEST HOOK MGTRACE_TEST_INJECT_INTERVAL: the injected violations "
+		"are judged at the start of interval %ld (test only)\n", n);
+	return (int)n;
+}

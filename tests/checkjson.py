@@ -83,6 +83,10 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
   inject-lost FILE N RC        MGTRACE_TEST_INJECT=N, small ring buffer: records lost, N counted
   baseline-used FILE BASE      check --baseline BASE: accepted without a warning, and every
                                figure BASE has gates FILE's run (the baseline column equal)
+  check-intervals FILE RC N VERDICTS FINAL
+                               check -i: N check_interval objects, then the report (FINAL,
+                               exit RC); VERDICTS "PASS,FAIL,..." per interval or "any";
+                               running verdicts and sums against the report
   set-figure IN OUT FIGURE V   (tool) write check report IN to OUT with floor figure FIGURE = V
   probe-field KEY...           (extractor) probe --json on stdin: the first KEY set (not null)
 
