@@ -403,6 +403,8 @@ json_t *mg_report_json(const struct mg_report *r)
 			pc = json_null();
 		}
 		json_object_set_new(o, "per_cpu", pc);
+		if (row->cpu_subset)	/* -C: every CPU's sum, which debugfs judged */
+			json_object_set_new(o, "all_cpus_total", json_integer(row->all_cpus_total));
 		if (row->why[0])
 			json_object_set_new(o, "unavailable", json_string(row->why));
 		if (row->src == MG_SRC_DERIVED) {

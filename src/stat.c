@@ -153,17 +153,18 @@ static int setup_scope(struct stat_run *r, struct mg_session_opts *so)
 {
 	char why[360];
 
-	if (!r->o.pid && !r->o.tree) {
+	if (!r->o.pids.n && !r->o.tree) {
 		snprintf(r->scope, sizeof(r->scope), "system-wide");
 		return MG_EXIT_OK;
 	}
-	r->follow = mg_follow_open(r->o.pid ? (pid_t)r->o.pid : r->run.child, r->o.pid != 0,
-				   why, sizeof(why));
+	if (r->o.pids.n)
+		r->follow = mg_follow_open_pids(r->o.pids.pid, r->o.pids.n, true, why, sizeof(why));
+	else
+		r->follow = mg_follow_open(r->run.child, false, why, sizeof(why));
 	if (!r->follow)
 		return mg_err(MG_EXIT_ENV, "stat: cannot follow the process tree: %s", why);
-	if (r->o.pid) {
-		snprintf(r->scope, sizeof(r->scope), "pid %llu and its descendants",
-			 (unsigned long long)r->o.pid);
+	if (r->o.pids.n) {
+		mg_pids_scope(&r->o.pids, r->scope, sizeof(r->scope));
 		r->run.alive = mg_follow_alive;	/* the run ends when they have all exited */
 		r->run.alive_arg = r->follow;
 	} else
@@ -217,7 +218,9 @@ static int run_stat(struct stat_run *r)
 		ret = mg_err(MG_EXIT_FAIL, "out of memory");
 		goto out;
 	}
-	mg_online_cpus(r->online, nr > 0 ? nr : 1);
+	r->nr_online = mg_online_cpus(r->online, nr > 0 ? nr : 1);
+	for (int cpu = 0; cpu < nr; cpu++)	/* -A with -C: the selected CPUs' columns */
+		r->online[cpu] = r->online[cpu] && mg_cpus_has(&r->o.cpus, cpu);
 	r->po = (struct mg_print_opts){ .verbose = mg_verbose > 0, .sep = r->o.sep,
 					.rate = r->o.rate, .online = r->online };
 	/* COMMAND before the session: --tree's filter needs its pid (it waits to exec) */
@@ -230,9 +233,16 @@ static int run_stat(struct stat_run *r)
 	}
 	if ((ret = setup_scope(r, &so)))
 		goto out;
+	if (r->o.cpus.given) {	/* the scope names the CPUs: text, JSON, the stderr line */
+		size_t n = strlen(r->scope);
+
+		snprintf(r->scope + n, sizeof(r->scope) - n, ", on CPU%s %s (-C)",
+			 r->o.cpus.n > 1 ? "s" : "", r->o.cpus.text);
+	}
 	if ((ret = mg_run_setup(&r->run, r->o.backend, &so)))
 		goto out;
 	r->run.cfg.scoped = r->follow != NULL;
+	r->run.cfg.cpus = r->o.cpus.given ? r->o.cpus.mask : NULL;
 	scope_cost(r);
 	if (r->o.hot && !mg_backend_has_funcs(r->run.sess.backend)) {
 		const struct mg_attempt *a = r->run.sess.attempts;

@@ -15,6 +15,14 @@ static json_t *header(struct stat_run *r, const char *type)
 	json_t *o = mg_run_json_header(&r->run, type);
 
 	json_object_set_new(o, "scope", json_string(r->scope));
+	if (r->o.cpus.given) {	/* -C: the CPUs whose counts the totals sum */
+		json_t *c = json_array();
+
+		for (int cpu = 0; cpu < MG_MAX_CPUS; cpu++)
+			if (mg_cpus_has(&r->o.cpus, cpu))
+				json_array_append_new(c, json_integer(cpu));
+		json_object_set_new(o, "cpus", c);
+	}
 	if (r->scope_cost[0])
 		json_object_set_new(o, "scope_cost", json_string(r->scope_cost));
 	return o;
@@ -119,7 +127,7 @@ void stat_print_summary(struct stat_run *r)
 	struct mg_report rep;
 	char mdetail[512];
 	uint64_t misses = mg_session_recursion_misses(&R->sess, mdetail, sizeof(mdetail));
-	int online = 0;
+	int online = r->nr_online;
 
 	if (mg_report_build(&rep, &R->cfg, &R->first, &R->cur))
 		return;
@@ -128,8 +136,6 @@ void stat_print_summary(struct stat_run *r)
 		mg_report_free(&rep);
 		return;
 	}
-	for (int cpu = 0; cpu < R->sess.nr_cpus; cpu++)
-		online += r->online[cpu];
 	if (!r->o.sep) {
 		fprintf(r->out, "\nmgtrace stat: %s, %.3f s, kernel %s, %d CPUs online\n", r->scope,
 			rep.seconds, R->env.release, online);
@@ -149,6 +155,15 @@ void stat_print_summary(struct stat_run *r)
 		fputc('\n', r->out);
 	}
 	mg_report_print_summary(r->out, &rep, &r->po);
+	if (r->o.cpus.given && !r->o.sep) {
+		char line[640];
+
+		snprintf(line, sizeof(line), "-C %s: each total sums CPU%s %s only; debugfs has only "
+			 "all-CPU sums, so its column and match judge every CPU's sum of the same "
+			 "per-CPU reading (JSON: all_cpus_total)", r->o.cpus.text,
+			 r->o.cpus.n > 1 ? "s" : "", r->o.cpus.text);
+		mg_text_wrapped(r->out, line);
+	}
 	if (r->o.per_cpu) {
 		fputc('\n', r->out);
 		mg_report_print_percpu(r->out, &rep, &r->po);

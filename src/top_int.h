@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "backend.h"
+#include "cpulist.h"
 #include "follow.h"
 #include "mgtrace.h"
 #include "run.h"
@@ -25,7 +26,8 @@ struct top_opts {
 	uint64_t count;			/* tables before stopping; 0: until stopped */
 	uint64_t rows;			/* text rows per table (JSON: every row) */
 	uint64_t max_entries;		/* rows each BPF map holds */
-	uint64_t pid;			/* -p: this process and its descendants (0: none) */
+	struct mg_pids pids;		/* -p: these processes and their descendants (n 0: none) */
+	struct mg_cpus cpus;		/* -C: only events on these CPUs (filtered in BPF) */
 	bool json, tree, all, noclear;
 	enum mg_backend backend;	/* auto, fentry, kprobe or tracepoint */
 	char **argv;			/* COMMAND, or NULL */
