@@ -225,42 +225,12 @@ const char *mg_row_not_counted(const struct mg_row *row)
 	return row->opt_in ? "<not counted>" : "<not supported>";
 }
 
-static void print_summary_csv(FILE *f, const struct mg_report *r, const char *sep)
-{
-	int i;
-
-	fprintf(f, "counter%stotal%ssource%sdebugfs_low%sdebugfs_high%smatch%sapproximate%sfrom\n",
-		sep, sep, sep, sep, sep, sep, sep);
-	for (i = 0; i < MG_R_NR; i++) {
-		const struct mg_row *row = &r->rows[i];
-
-		fprintf(f, "%s%s", row->name, sep);
-		if (row->have_total)
-			fprintf(f, "%" PRId64, row->total);
-		else
-			fputs(mg_row_not_counted(row), f);
-		fprintf(f, "%s%s%s", sep, mg_src_name(row->src), sep);
-		if (row->have_kernel)
-			fprintf(f, "%" PRId64 "%s%" PRId64 "%s%s", row->bracket.low, sep,
-				row->bracket.high, sep, mg_match_name(row->match));
-		else
-			fprintf(f, "%s%s", sep, sep);
-		fprintf(f, "%s%s%s", sep, row->approx ? "yes" : "", sep);
-		fprintf(f, "\"%s%s%s\"\n", row->detail, row->why[0] && row->detail[0] ? "; " : "",
-			row->why);
-	}
-}
-
 void mg_report_print_summary(FILE *f, const struct mg_report *r, const struct mg_print_opts *po)
 {
 	int i, w = 7, within = 0, approx = 0;
 	char kern[48], from[160], off[400];
 	size_t no = 0;
 
-	if (po->sep) {
-		print_summary_csv(f, r, po->sep);
-		return;
-	}
 	for (i = 0; i < MG_R_NR; i++) {
 		bracket_str(&r->rows[i], kern, sizeof(kern));
 		if ((int)strlen(kern) > w)

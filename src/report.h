@@ -54,6 +54,18 @@ void mg_report_print_percpu(FILE *f, const struct mg_report *r, const struct mg_
  */
 const char *mg_row_not_counted(const struct mg_row *row);
 
+/*
+ * stat -x SEP (po->sep): perf stat -x's lines, one per counter (per_cpu: one per counter
+ * and online CPU of po->online, prefixed "CPUn"), when not NULL the interval's time
+ * first: [TIME,][CPUn,]VALUE,UNIT,EVENT,RUN-TIME(ns),PCT,METRIC,METRIC-UNIT, then
+ * SOURCE,DEBUGFS-LOW,DEBUGFS-HIGH,MATCH,APPROXIMATE (report_csv.c). VALUE is
+ * mg_row_not_counted() where the row has none (run-time 0, PCT 0.00); the debugfs
+ * fields are empty where nothing was compared (and on per-CPU lines: debugfs has only
+ * all-CPU sums).
+ */
+void mg_report_print_csv(FILE *f, const struct mg_report *r, const struct mg_print_opts *po,
+			 const char *when, bool per_cpu);
+
 /* Print text and a newline, wrapped at 100 columns, continuation lines indented. */
 void mg_text_wrapped(FILE *f, const char *text);
 

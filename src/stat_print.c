@@ -76,10 +76,14 @@ void stat_print_interval(struct stat_run *r, uint64_t n, bool partial)
 		json_object_set_new(o, "counters", mg_report_json(&rep));
 		mg_json_print_line(r->out, o);
 		json_decref(o);
+	} else if (r->o.sep) {	/* perf stat -I -x: seconds since the start, one line a counter */
+		snprintf(when, sizeof(when), "%.9f", (R->cur.t_ns - R->first.t_ns) / 1e9);
+		mg_report_print_csv(r->out, &rep, &r->po, when, r->o.per_cpu);
+		r->rows++;
 	} else {
 		if (!r->rows)
 			r->po.cols = mg_report_columns(&rep, &r->po);
-		if (!r->rows || r->o.per_cpu || (r->tty && !r->o.sep && !(r->rows % HEADER_EVERY)))
+		if (!r->rows || r->o.per_cpu || (r->tty && !(r->rows % HEADER_EVERY)))
 			mg_report_print_interval_header(r->out, &r->po);
 		mg_clock_hms(when, sizeof(when), r->o.interval < 1);
 		mg_report_print_interval(r->out, &rep, &r->po, when, partial);
@@ -154,8 +158,14 @@ void stat_print_summary(struct stat_run *r)
 		mg_run_print_backend(R, r->out);
 		fputc('\n', r->out);
 	}
+	if (r->o.sep) {
+		/* perf stat -I -x prints the intervals only; without -I, one line a counter */
+		if (!r->o.interval)
+			mg_report_print_csv(r->out, &rep, &r->po, NULL, r->o.per_cpu);
+		goto notes;
+	}
 	mg_report_print_summary(r->out, &rep, &r->po);
-	if (r->o.cpus.given && !r->o.sep) {
+	if (r->o.cpus.given) {
 		char line[640];
 
 		snprintf(line, sizeof(line), "-C %s: each total sums CPU%s %s only; debugfs has only "
@@ -168,13 +178,14 @@ void stat_print_summary(struct stat_run *r)
 		fputc('\n', r->out);
 		mg_report_print_percpu(r->out, &rep, &r->po);
 	}
+notes:
 	if (misses)
-		fprintf(r->out, "\nBPF programs skipped %llu runs (kernel recursion_misses: the "
+		fprintf(r->o.sep ? stderr : r->out, "\nBPF programs skipped %llu runs (kernel recursion_misses: the "
 			"program was already running on that CPU, e.g. preempted inside it): "
 			"the counts they feed are short by that many; %s\n",
 			(unsigned long long)misses, mdetail);
-	if (r->lat)
-		mg_latency_print(r->lat, r->out, r->o.per_cpu);
+	if (r->lat)	/* -x: the histograms are not counter lines: stderr */
+		mg_latency_print(r->lat, r->o.sep ? stderr : r->out, r->o.per_cpu);
 	fflush(r->out);
 	mg_report_free(&rep);
 }
