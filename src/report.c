@@ -5,6 +5,7 @@
 #include <time.h>
 #include "report.h"
 #include "escape.h"
+#include "term.h"
 #include "util.h"
 
 /* Columns an interval row can have, in summary order. */
@@ -14,7 +15,6 @@ static const enum mg_row_id interval_cols[] = {
 	MG_R_CTIME_SETS, MG_R_CURRENT_TIME, MG_R_COARSE_MG,
 };
 #define NCOLS (sizeof(interval_cols) / sizeof(interval_cols[0]))
-#define MG_TEXT_WIDTH 100	/* default text output fits this many columns */
 #define TIME_W 12		/* "HH:MM:SS.mmm" */
 
 static int col_width(enum mg_row_id id, const struct mg_report *r)
@@ -28,6 +28,7 @@ unsigned int mg_report_columns(const struct mg_report *r, const struct mg_print_
 {
 	unsigned int cols = 0;
 	int width = TIME_W + 10;	/* time and the debugfs verdict */
+	int limit = po->verbose || po->sep ? 0 : po->width;
 	size_t i;
 
 	for (i = 0; i < NCOLS; i++) {
@@ -38,11 +39,14 @@ unsigned int mg_report_columns(const struct mg_report *r, const struct mg_print_
 			width += 1 + col_width(interval_cols[i], r);
 		}
 	}
-	/* too wide: leave out what -v shows, first the derived rows, then explicit ctime sets */
-	for (i = 0; i < NCOLS + 1 && width > MG_TEXT_WIDTH && !po->verbose && !po->sep; i++) {
-		enum mg_row_id id = i < NCOLS ? interval_cols[i] : MG_R_CTIME_SETS;
+	/* too wide for the terminal: leave out the derived rows first, then explicit ctime
+	 * sets, then from the right; ctime_updates stays (the caller names what is left out) */
+	for (i = 0; i < 2 * NCOLS + 1 && limit && width > limit; i++) {
+		enum mg_row_id id = i < NCOLS ? interval_cols[i] : i == NCOLS ? MG_R_CTIME_SETS :
+				    interval_cols[2 * NCOLS - i];
 
-		if ((cols & 1u << id) && (i == NCOLS || r->rows[id].src == MG_SRC_DERIVED)) {
+		if ((cols & 1u << id) && id != MG_R_CTIME_UPDATES &&
+		    (i >= NCOLS || r->rows[id].src == MG_SRC_DERIVED)) {
 			cols &= ~(1u << id);
 			width -= 1 + col_width(id, r);
 		}
@@ -186,26 +190,7 @@ static void bracket_str(const struct mg_row *row, char *buf, size_t len)
 
 void mg_text_wrapped(FILE *f, const char *text)
 {
-	int col = 0;
-	const char *p = text;
-
-	while (*p) {
-		const char *sp = strchr(p, ' ');
-		int wl = sp ? (int)(sp - p) : (int)strlen(p);
-
-		if (col && col + 1 + wl > MG_TEXT_WIDTH) {
-			fputs("\n ", f);
-			col = 1;
-		}
-		if (col)
-			fputc(' ', f);
-		fwrite(p, 1, (size_t)wl, f);
-		col += wl + (col ? 1 : 0);
-		p += wl;
-		while (*p == ' ')
-			p++;
-	}
-	fputc('\n', f);
+	mg_wrap(f, text, 0, 2, mg_text_width());
 }
 
 /* The "from" column: without verbose, a kernel row's symbol without the reader's note
@@ -225,23 +210,88 @@ const char *mg_row_not_counted(const struct mg_row *row)
 	return row->opt_in ? "<not counted>" : "<not supported>";
 }
 
-void mg_report_print_summary(FILE *f, const struct mg_report *r, const struct mg_print_opts *po)
+/* The summary's column widths: counter name, total, source, debugfs. */
+struct summary_cols {
+	int name, total, src, dbg;
+};
+
+/* The total column's text of row: "n/a", or the count with "~" when approximate. */
+static void total_str(const struct mg_row *row, char *buf, size_t len)
 {
-	int i, w = 7, within = 0, approx = 0;
-	char kern[48], from[160], off[400];
-	size_t no = 0;
+	if (row->have_total)
+		snprintf(buf, len, "%s%" PRId64, row->approx ? "~" : "", row->total);
+	else
+		snprintf(buf, len, "n/a");
+}
+
+/*
+ * The widths: the usual ones (name 19, total 12) where the widest line fits po->width
+ * (0: no limit), else each the widest value's, so that 80 columns hold the table.
+ */
+static struct summary_cols summary_widths(const struct mg_report *r, const struct mg_print_opts *po)
+{
+	struct summary_cols c = { 19, 12, po->verbose ? 11 : 7, 7 }, t = { 7, 5, c.src, 7 };
+	char buf[160];
+	int i, line = 0;
 
 	for (i = 0; i < MG_R_NR; i++) {
-		bracket_str(&r->rows[i], kern, sizeof(kern));
-		if ((int)strlen(kern) > w)
-			w = strlen(kern);
+		const struct mg_row *row = &r->rows[i];
+		int n;
+
+		bracket_str(row, buf, sizeof(buf));
+		if ((n = (int)strlen(buf)) > c.dbg)
+			c.dbg = t.dbg = n;
+		if (row->by_design && !po->verbose)
+			continue;
+		if ((n = (int)strlen(row->name)) > t.name)
+			t.name = n;
+		total_str(row, buf, sizeof(buf));
+		if ((n = (int)strlen(buf)) > t.total)
+			t.total = n;
+		from_str(row, po->verbose, buf, sizeof(buf));
+		if ((n = (int)strlen(buf)) > line)
+			line = n;
 	}
-	fprintf(f, "%-19s %12s  %-*s %*s  %-6s %s\n", "counter", "total", po->verbose ? 11 : 7,
-		"source", w, "debugfs", "match", "from");
+	line += c.name + 1 + c.total + 2 + c.src + 1 + c.dbg + 2 + 6 + 1;
+	return !po->width || line <= po->width ? c : t;
+}
+
+/* One row of the summary; its "from" text is wrapped to po->width (0: not wrapped). */
+static void summary_row(FILE *f, const struct mg_row *row, const struct mg_print_opts *po,
+			const struct summary_cols *c)
+{
+	char tot[24], kern[48], from[160], rest[640];
+	int col, n;
+
+	total_str(row, tot, sizeof(tot));
+	bracket_str(row, kern, sizeof(kern));
+	from_str(row, po->verbose, from, sizeof(from));
+	col = fprintf(f, "%-*s %*s  %-*s %*s  %-6s ", c->name, row->name, c->total, tot, c->src,
+		      row->src == MG_SRC_UNAVAILABLE && !po->verbose ? "n/a" : mg_src_name(row->src),
+		      c->dbg, kern, row->have_kernel ? mg_match_name(row->match) : "-");
+	n = snprintf(rest, sizeof(rest), "%s", from);
+	if (row->src == MG_SRC_UNAVAILABLE || (po->verbose && row->why[0]))
+		n += snprintf(rest + n, sizeof(rest) - (size_t)n, "%s%s%s", from[0] ? "; " : "",
+			      row->src == MG_SRC_UNAVAILABLE ? "unavailable: " : "", row->why);
+	if (row->approx && po->verbose && n < (int)sizeof(rest))
+		snprintf(rest + n, sizeof(rest) - (size_t)n, "; %s", row->approx_why);
+	/* continuation lines under the from column, or indented 4 where it starts too far right */
+	mg_wrap(f, rest, col, po->width && po->width - col < 30 ? 4 : col, po->width);
+}
+
+void mg_report_print_summary(FILE *f, const struct mg_report *r, const struct mg_print_opts *po)
+{
+	struct summary_cols c = summary_widths(r, po);
+	int i, within = 0, approx = 0;
+	char off[400];
+	size_t no = 0;
+
+	i = fprintf(f, "%-*s %*s  %-*s %*s  %-6s ", c.name, "counter", c.total, "total", c.src,
+		    "source", c.dbg, "debugfs", "match");
+	mg_wrap(f, "from", i, po->width && po->width - i < 30 ? 4 : i, po->width);
 	off[0] = 0;
 	for (i = 0; i < MG_R_NR; i++) {
 		const struct mg_row *row = &r->rows[i];
-		char tot[24] = "n/a";
 
 		if (row->by_design && !po->verbose) {
 			no += snprintf(off + no, no < sizeof(off) ? sizeof(off) - no : 0, "%s%s",
@@ -250,20 +300,7 @@ void mg_report_print_summary(FILE *f, const struct mg_report *r, const struct mg
 		}
 		within += row->have_kernel && row->match == MG_MATCH_WITHIN;
 		approx += row->approx;
-		if (row->have_total)
-			snprintf(tot, sizeof(tot), "%s%" PRId64, row->approx ? "~" : "", row->total);
-		bracket_str(row, kern, sizeof(kern));
-		from_str(row, po->verbose, from, sizeof(from));
-		fprintf(f, "%-19s %12s  %-*s %*s  %-6s %s", row->name, tot, po->verbose ? 11 : 7,
-			row->src == MG_SRC_UNAVAILABLE && !po->verbose ? "n/a" : mg_src_name(row->src),
-			w, kern,
-			row->have_kernel ? mg_match_name(row->match) : "-", from);
-		if (row->src == MG_SRC_UNAVAILABLE || (po->verbose && row->why[0]))
-			fprintf(f, "%s%s%s", from[0] ? "; " : "",
-				row->src == MG_SRC_UNAVAILABLE ? "unavailable: " : "", row->why);
-		if (row->approx && po->verbose)
-			fprintf(f, "; %s", row->approx_why);
-		fputc('\n', f);
+		summary_row(f, row, po, &c);
 	}
 	if (off[0]) {
 		char line[512];

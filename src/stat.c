@@ -21,6 +21,7 @@
 #include "optab.h"
 #include "prom.h"
 #include "stat_int.h"
+#include "term.h"
 #include "util.h"
 #include "vocab.h"
 
@@ -213,6 +214,8 @@ static int run_stat(struct stat_run *r)
 		return ret;
 	r->out = mg_out;
 	r->tty = isatty(mg_out_fd());
+	/* fit the terminal (TIOCGWINSZ, else COLUMNS); a pipe or a file gets full lines */
+	mg_text_cols = mg_term_size(mg_out_fd()).cols;
 	r->online = calloc(nr > 0 ? nr : 1, sizeof(*r->online));
 	if (!r->online) {
 		ret = mg_err(MG_EXIT_FAIL, "out of memory");
@@ -222,7 +225,8 @@ static int run_stat(struct stat_run *r)
 	for (int cpu = 0; cpu < nr; cpu++)	/* -A with -C: the selected CPUs' columns */
 		r->online[cpu] = r->online[cpu] && mg_cpus_has(&r->o.cpus, cpu);
 	r->po = (struct mg_print_opts){ .verbose = mg_verbose > 0, .sep = r->o.sep,
-					.rate = r->o.rate, .online = r->online };
+					.rate = r->o.rate, .online = r->online,
+					.width = mg_text_cols };
 	/* COMMAND before the session: --tree's filter needs its pid (it waits to exec) */
 	if (r->o.argv && r->o.tree) {
 		mg_kenv_probe(&r->run.env);
@@ -263,14 +267,19 @@ static int run_stat(struct stat_run *r)
 	}
 	if ((ret = mg_run_exec_failed(&r->run)))	/* its one line said why; no report */
 		goto out;
-	if (!mg_json_output && r->run.sess.backend == MG_BE_KERNEL)
-		fprintf(stderr, "mgtrace: counting %s with backend kernel (the kernel's counters, "
-			"%s)%s\n", r->scope, r->run.sess.tp_mask ? "opted-in tracepoints" :
-			"no probes", r->o.argv ? "" : "; Ctrl-C to stop");
-	else if (!mg_json_output)
-		fprintf(stderr, "mgtrace: counting %s with backend %s (tracepoints as %s)%s\n",
-			r->scope, mg_backend_name(r->run.sess.backend), r->run.cfg.tp_flavour,
-			r->o.argv ? "" : "; Ctrl-C to stop");
+	if (!mg_json_output) {	/* stderr, wrapped to its terminal */
+		char line[512];
+
+		if (r->run.sess.backend == MG_BE_KERNEL)
+			snprintf(line, sizeof(line), "mgtrace: counting %s with backend kernel (the "
+				 "kernel's counters, %s)%s", r->scope, r->run.sess.tp_mask ?
+				 "opted-in tracepoints" : "no probes", r->o.argv ? "" : "; Ctrl-C to stop");
+		else
+			snprintf(line, sizeof(line), "mgtrace: counting %s with backend %s (tracepoints "
+				 "as %s)%s", r->scope, mg_backend_name(r->run.sess.backend),
+				 r->run.cfg.tp_flavour, r->o.argv ? "" : "; Ctrl-C to stop");
+		mg_wrap(stderr, line, 0, 2, mg_term_size(STDERR_FILENO).cols);
+	}
 	if (main_loop(r)) {
 		ret = MG_EXIT_FAIL;
 		goto out;

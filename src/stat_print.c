@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include "opts.h"
 #include "stat_int.h"
+#include "term.h"
 #include "util.h"
 
 /* perf stat repeats its interval header every 25 rows on a terminal */
@@ -55,6 +56,21 @@ static void mismatches_json(json_t *o, const struct stat_run *r, const struct mg
 	json_object_set_new(o, "mismatches_unavailable", json_string(why));
 }
 
+/* The interval columns left out to fit the terminal (1 << enum mg_row_id), named once. */
+static void left_out_note(struct stat_run *r, unsigned int left)
+{
+	char line[400];
+	size_t n;
+
+	n = (size_t)snprintf(line, sizeof(line), "(to fit %d columns, not shown:", r->po.width);
+	for (int i = 0; i < MG_R_NR && n < sizeof(line); i++)
+		if (left & 1u << i)
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " %s", mg_row_name(i));
+	if (n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, "; the summary, -v, -x and -j show them)");
+	mg_wrap(r->out, line, 0, 2, r->po.width);
+}
+
 void stat_print_interval(struct stat_run *r, uint64_t n, bool partial)
 {
 	struct mg_run *R = &r->run;
@@ -81,8 +97,15 @@ void stat_print_interval(struct stat_run *r, uint64_t n, bool partial)
 		mg_report_print_csv(r->out, &rep, &r->po, when, r->o.per_cpu);
 		r->rows++;
 	} else {
-		if (!r->rows)
+		if (!r->rows) {
+			struct mg_print_opts all = r->po;
+			unsigned int left;
+
 			r->po.cols = mg_report_columns(&rep, &r->po);
+			all.width = 0;
+			if ((left = mg_report_columns(&rep, &all) & ~r->po.cols))
+				left_out_note(r, left);
+		}
 		if (!r->rows || r->o.per_cpu || (r->tty && !(r->rows % HEADER_EVERY)))
 			mg_report_print_interval_header(r->out, &r->po);
 		mg_clock_hms(when, sizeof(when), r->o.interval < 1);
@@ -141,8 +164,12 @@ void stat_print_summary(struct stat_run *r)
 		return;
 	}
 	if (!r->o.sep) {
-		fprintf(r->out, "\nmgtrace stat: %s, %.3f s, kernel %s, %d CPUs online\n", r->scope,
-			rep.seconds, R->env.release, online);
+		char title[400];
+
+		snprintf(title, sizeof(title), "mgtrace stat: %s, %.3f s, kernel %s, %d CPUs online",
+			 r->scope, rep.seconds, R->env.release, online);
+		fputc('\n', r->out);
+		mg_text_wrapped(r->out, title);
 		if (r->scope_cost[0]) {
 			char line[300];
 

@@ -52,6 +52,8 @@ int mg_wrap(FILE *f, const char *text, int col, int indent, int width)
 
 	if (width > 0 && indent >= width)
 		indent = width / 2;
+	for (; *p == ' ' && (!width || col < width); p++, col++)	/* the text's own indent */
+		fputc(' ', f);
 	while (*p) {
 		int wl = (int)strcspn(p, " "), gap = bol ? 0 : 1;
 

@@ -116,6 +116,7 @@ UNIT_TEST(report_busy)
 	      EQ(sw->match, MG_MATCH_WITHIN) && IS_FALSE(sw->mismatch), "busy: bpf ctime_swaps 330 within [323, 334]");
 	CHECK(EQ(fl->total, 40) && EQ(fl->match, MG_MATCH_WITHIN) && EQ(r.mismatches, 0),
 	      "busy: kernel floor_swaps 40 within [33, 44]; no mismatch at all (got %d)", r.mismatches);
+	po.width = 100;		/* a 100-column terminal (0: a file, full lines) */
 	po.cols = mg_report_columns(&r, &po);
 	f = open_memstream(&text, &len);
 	mg_report_print_summary(f, &r, &po);
