@@ -48,14 +48,14 @@ int mg_wrap(FILE *f, const char *text, int col, int indent, int width)
 {
 	const char *p = text;
 	bool bol = true;	/* no word yet on this line (from col on) */
-	int lines = 1;
+	int lines = 1, sp = 0;	/* sp: the spaces before the next word, kept where it fits */
 
 	if (width > 0 && indent >= width)
 		indent = width / 2;
 	for (; *p == ' ' && (!width || col < width); p++, col++)	/* the text's own indent */
 		fputc(' ', f);
 	while (*p) {
-		int wl = (int)strcspn(p, " "), gap = bol ? 0 : 1;
+		int wl = (int)strcspn(p, " "), gap = bol ? 0 : sp;
 
 		/* the next word does not fit: a new line, where it may */
 		if (width > 0 && col + gap + wl > width && col > indent) {
@@ -64,8 +64,7 @@ int mg_wrap(FILE *f, const char *text, int col, int indent, int width)
 			gap = 0;
 			lines++;
 		}
-		if (gap)
-			fputc(' ', f);
+		fprintf(f, "%*s", gap, "");
 		col += gap;
 		/* a word longer than a line: cut at the line's end, the rest on the next */
 		while (width > 0 && col + wl > width) {
@@ -82,8 +81,8 @@ int mg_wrap(FILE *f, const char *text, int col, int indent, int width)
 		col += wl;
 		p += wl;
 		bol = false;
-		while (*p == ' ')
-			p++;
+		for (sp = 0; *p == ' '; p++)
+			sp++;
 	}
 	fputc('\n', f);
 	return lines;
