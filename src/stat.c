@@ -195,6 +195,24 @@ static void scope_cost(struct stat_run *r)
 	(void)n;
 }
 
+/* The line on stderr that says what is counted, wrapped to its terminal (text mode). */
+static void print_counting(struct stat_run *r)
+{
+	char line[512];
+
+	if (mg_json_output)
+		return;
+	if (r->run.sess.backend == MG_BE_KERNEL)
+		snprintf(line, sizeof(line), "mgtrace: counting %s with backend kernel (the "
+			 "kernel's counters, %s)%s", r->scope, r->run.sess.tp_mask ?
+			 "opted-in tracepoints" : "no probes", r->o.argv ? "" : "; Ctrl-C to stop");
+	else
+		snprintf(line, sizeof(line), "mgtrace: counting %s with backend %s (tracepoints "
+			 "as %s)%s", r->scope, mg_backend_name(r->run.sess.backend),
+			 r->run.cfg.tp_flavour, r->o.argv ? "" : "; Ctrl-C to stop");
+	mg_wrap(stderr, line, 0, 2, mg_term_size(STDERR_FILENO).cols);
+}
+
 /* Attach, count, print. Returns an exit code. Used by `stat` and the default job. */
 static int run_stat(struct stat_run *r)
 {
@@ -267,19 +285,7 @@ static int run_stat(struct stat_run *r)
 	}
 	if ((ret = mg_run_exec_failed(&r->run)))	/* its one line said why; no report */
 		goto out;
-	if (!mg_json_output) {	/* stderr, wrapped to its terminal */
-		char line[512];
-
-		if (r->run.sess.backend == MG_BE_KERNEL)
-			snprintf(line, sizeof(line), "mgtrace: counting %s with backend kernel (the "
-				 "kernel's counters, %s)%s", r->scope, r->run.sess.tp_mask ?
-				 "opted-in tracepoints" : "no probes", r->o.argv ? "" : "; Ctrl-C to stop");
-		else
-			snprintf(line, sizeof(line), "mgtrace: counting %s with backend %s (tracepoints "
-				 "as %s)%s", r->scope, mg_backend_name(r->run.sess.backend),
-				 r->run.cfg.tp_flavour, r->o.argv ? "" : "; Ctrl-C to stop");
-		mg_wrap(stderr, line, 0, 2, mg_term_size(STDERR_FILENO).cols);
-	}
+	print_counting(r);
 	if (main_loop(r)) {
 		ret = MG_EXIT_FAIL;
 		goto out;

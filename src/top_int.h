@@ -132,6 +132,16 @@ bool top_counted(const struct top_state *t, int c);
  */
 const char *top_cgroup_path(uint64_t id, const char **why);
 
+/* Where counter c (enum mg_top_counter) comes from, for the legend and JSON "sources". */
+void top_source_of(const struct top_state *t, int c, char *buf, size_t len);
+
+/* A row's pid 0 where mgtrace runs in a PID namespace of its own: processes outside it
+ * (bpf/mg_common.bpf.h mg_shown_ids()). In the initial namespace 0 is the idle task. */
+bool top_pid_outside(uint32_t pid);
+
+/* One table as one JSON object on t->out (top_json.c). */
+void top_print_json(struct top_state *t, struct top_table *tb);
+
 /* Print the text header lines (once) and one table, text or JSON, to t->out. */
 void top_print_start(struct top_state *t);
 void top_print_table(struct top_state *t, struct top_table *tb);
