@@ -164,7 +164,8 @@ def check_stat_csv_fields(c, lines, sep=","):
         val, unit, ev, rt, pct, mv, mu, src, lo, hi, match, approx = f
         if val in CSV_MARKS:
             marks[ev] = val
-            if rt != "0" or pct != "0.00" or src != "unavailable":
+            # a per-CPU line of a row counted in total only keeps the row's source
+            if rt != "0" or pct != "0.00" or (src != "unavailable" and cpu is None):
                 bad.append(f"{ln}: {val} with run-time {rt}, {pct} %, source {src}")
         elif not val.isdigit() or not rt.isdigit() or pct != "100.00" or src not in CSV_SOURCES:
             bad.append(f"{ln}: value {val!r}, run-time {rt!r}, pct {pct!r}, source {src!r}")
