@@ -61,7 +61,8 @@ python3 tests/checkjson.py stat-csv-fields "$T/xt.csv" ';' > "$T/xt.chk" 2>&1 \
 # the summary without -I: one line a counter, as perf stat -x, the debugfs range and match
 $MG stat -x , -o "$T/xs.csv" -- $MG stress --duration 0.3 > /dev/null 2>&1
 python3 tests/checkjson.py stat-csv-fields "$T/xs.csv" > "$T/xs.chk" 2>&1; tally "stat -x , (summary)" "$T/xs.chk"
-[ "$(wc -l < "$T/xs.csv")" = "$(./mgtrace stat -j -- true 2>/dev/null | python3 -c 'import json,sys; print(len(json.loads(sys.stdin.read().splitlines()[-1])["counters"]))')" ] \
+$MG stat -j -o "$T/xs.json" -- true > /dev/null 2>&1
+[ "$(wc -l < "$T/xs.csv")" = "$(python3 -c 'import json,sys; print(len(json.loads(open(sys.argv[1]).read().splitlines()[-1])["counters"]))' "$T/xs.json")" ] \
 	&& grep -Eq '^[0-9]+,,ctime_updates,[0-9]+,100\.00,,,kernel,[0-9]+,[0-9]+,(yes|within),$' "$T/xs.csv" \
 	&& ok "stat -x summary: one line per counter, ctime_updates with its debugfs range and match" \
 	|| bad "stat -x summary: $(head -3 "$T/xs.csv")"
