@@ -64,26 +64,15 @@ void mg_report_print_interval_header(FILE *f, const struct mg_print_opts *po)
 {
 	size_t i;
 
-	if (po->sep)
-		fprintf(f, "time");
-	else
-		fprintf(f, "%-*s", TIME_W, "time");
+	fprintf(f, "%-*s", TIME_W, "time");
 	for (i = 0; i < NCOLS; i++) {
 		enum mg_row_id id = interval_cols[i];
 		int w = (int)strlen(col_names[id]);
 
-		if (!(po->cols & 1u << id))
-			continue;
-		if (po->sep)
-			fprintf(f, "%s%s", po->sep, col_names[id]);
-		else
+		if (po->cols & 1u << id)
 			fprintf(f, " %*s", w < 10 ? 10 : w, col_names[id]);
 	}
-	/* separated fields carry no "~": their last field names the approximate rows */
-	if (po->sep)
-		fprintf(f, "%sdebugfs%sapproximate\n", po->sep, po->sep);
-	else
-		fprintf(f, "  debugfs\n");
+	fprintf(f, "  debugfs\n");
 }
 
 /*
@@ -127,53 +116,26 @@ void mg_report_print_interval(FILE *f, const struct mg_report *r, const struct m
 	char verdict[160];
 	size_t i;
 
-	if (po->sep)
-		fprintf(f, "%s", when);
-	else
-		fprintf(f, "%-*s", TIME_W, when);
+	fprintf(f, "%-*s", TIME_W, when);
 	for (i = 0; i < NCOLS; i++) {
 		enum mg_row_id id = interval_cols[i];
 		const struct mg_row *row = &r->rows[id];
+		const char *mark = row->approx ? "~" : "";	/* "~": approximate */
 		char v[32];
 
 		if (!(po->cols & 1u << id))
 			continue;
-		/* "~": approximate; not in separated fields, which stay numbers */
-		const char *mark = row->approx && !po->sep ? "~" : "";
-
 		if (row->have_total && po->rate)
 			snprintf(v, sizeof(v), "%s%.0f", mark,
 				 r->seconds > 0 ? row->total / r->seconds : 0);
 		else if (row->have_total)
 			snprintf(v, sizeof(v), "%s%" PRId64, mark, row->total);
 		else
-			snprintf(v, sizeof(v), "%s", po->sep ? mg_row_not_counted(row) : "n/a");
-		if (po->sep)
-			fprintf(f, "%s%s", po->sep, v);
-		else
-			fprintf(f, " %*s", col_width(id, r), v);
+			snprintf(v, sizeof(v), "n/a");
+		fprintf(f, " %*s", col_width(id, r), v);
 	}
 	interval_verdict(r, verdict, sizeof(verdict));
-	if (po->sep && strstr(verdict, po->sep))	/* "NO: a,b" under -x ,: one quoted field */
-		fprintf(f, "%s\"%s%s\"", po->sep, verdict, partial ? " (partial)" : "");
-	else
-		fprintf(f, "%s%s%s", po->sep ? po->sep : "  ", verdict, partial ?
-			(po->sep ? " (partial)" : " (partial interval)") : "");
-	if (po->sep) {
-		/* the rows printed approximate (a text row's "~"), space-separated; "-": none */
-		int n = 0;
-
-		fputs(po->sep, f);
-		for (i = 0; i < NCOLS; i++) {
-			enum mg_row_id id = interval_cols[i];
-
-			if ((po->cols & 1u << id) && r->rows[id].have_total && r->rows[id].approx)
-				fprintf(f, "%s%s", n++ ? " " : "", col_names[id]);
-		}
-		if (!n)
-			fputs("-", f);
-	}
-	fputc('\n', f);
+	fprintf(f, "  %s%s\n", verdict, partial ? " (partial interval)" : "");
 	fflush(f);
 }
 
@@ -256,27 +218,46 @@ static struct summary_cols summary_widths(const struct mg_report *r, const struc
 	return !po->width || line <= po->width ? c : t;
 }
 
+/*
+ * A summary line: fixed (col columns: the aligned fields), then rest wrapped to width
+ * (0: not wrapped): continuation lines under the from column, or indented 4 where it
+ * starts too far right; where even the fixed fields pass the width (a narrow terminal),
+ * the whole line is wrapped at its spaces.
+ */
+static void summary_line(FILE *f, const char *fixed, int col, const char *rest, int width)
+{
+	char all[900];
+
+	if (width && col > width) {
+		snprintf(all, sizeof(all), "%s%s", fixed, rest);
+		mg_wrap(f, all, 0, 4, width);
+		return;
+	}
+	fputs(fixed, f);
+	mg_wrap(f, rest, col, width && width - col < 30 ? 4 : col, width);
+}
+
 /* One row of the summary; its "from" text is wrapped to po->width (0: not wrapped). */
 static void summary_row(FILE *f, const struct mg_row *row, const struct mg_print_opts *po,
 			const struct summary_cols *c)
 {
-	char tot[24], kern[48], from[160], rest[640];
+	char tot[24], kern[48], from[160], rest[640], fixed[200];
 	int col, n;
 
 	total_str(row, tot, sizeof(tot));
 	bracket_str(row, kern, sizeof(kern));
 	from_str(row, po->verbose, from, sizeof(from));
-	col = fprintf(f, "%-*s %*s  %-*s %*s  %-6s ", c->name, row->name, c->total, tot, c->src,
-		      row->src == MG_SRC_UNAVAILABLE && !po->verbose ? "n/a" : mg_src_name(row->src),
-		      c->dbg, kern, row->have_kernel ? mg_match_name(row->match) : "-");
+	col = snprintf(fixed, sizeof(fixed), "%-*s %*s  %-*s %*s  %-6s ", c->name, row->name,
+		       c->total, tot, c->src, row->src == MG_SRC_UNAVAILABLE && !po->verbose ? "n/a" :
+		       mg_src_name(row->src), c->dbg, kern,
+		       row->have_kernel ? mg_match_name(row->match) : "-");
 	n = snprintf(rest, sizeof(rest), "%s", from);
 	if (row->src == MG_SRC_UNAVAILABLE || (po->verbose && row->why[0]))
 		n += snprintf(rest + n, sizeof(rest) - (size_t)n, "%s%s%s", from[0] ? "; " : "",
 			      row->src == MG_SRC_UNAVAILABLE ? "unavailable: " : "", row->why);
 	if (row->approx && po->verbose && n < (int)sizeof(rest))
 		snprintf(rest + n, sizeof(rest) - (size_t)n, "; %s", row->approx_why);
-	/* continuation lines under the from column, or indented 4 where it starts too far right */
-	mg_wrap(f, rest, col, po->width && po->width - col < 30 ? 4 : col, po->width);
+	summary_line(f, fixed, col, rest, po->width);
 }
 
 void mg_report_print_summary(FILE *f, const struct mg_report *r, const struct mg_print_opts *po)
@@ -286,9 +267,13 @@ void mg_report_print_summary(FILE *f, const struct mg_report *r, const struct mg
 	char off[400];
 	size_t no = 0;
 
-	i = fprintf(f, "%-*s %*s  %-*s %*s  %-6s ", c.name, "counter", c.total, "total", c.src,
-		    "source", c.dbg, "debugfs", "match");
-	mg_wrap(f, "from", i, po->width && po->width - i < 30 ? 4 : i, po->width);
+	{
+		char head[200];
+
+		i = snprintf(head, sizeof(head), "%-*s %*s  %-*s %*s  %-6s ", c.name, "counter",
+			     c.total, "total", c.src, "source", c.dbg, "debugfs", "match");
+		summary_line(f, head, i, "from", po->width);
+	}
 	off[0] = 0;
 	for (i = 0; i < MG_R_NR; i++) {
 		const struct mg_row *row = &r->rows[i];
@@ -327,20 +312,23 @@ void mg_report_print_summary(FILE *f, const struct mg_report *r, const struct mg
 	}
 }
 
-void mg_report_print_percpu(FILE *f, const struct mg_report *r, const struct mg_print_opts *po)
+/* The per-CPU table's columns from CPU from on, at most n CPUs (shown ones only). */
+static void percpu_block(FILE *f, const struct mg_report *r, const struct mg_print_opts *po,
+			 int from, int n)
 {
 	/* -x: no padding (perf stat -x), every row, unmeasured cells marked as perf does */
 	const char *sep = po->sep ? po->sep : " ";
-	int i, cpu, nw = po->sep ? 0 : 19, vw = po->sep ? 0 : 10;
+	int i, cpu, k, nw = po->sep ? 0 : 19, vw = po->sep ? 0 : 10;
 
 	fprintf(f, "%-*s", nw, "per-CPU");
-	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+	for (cpu = from, k = 0; cpu < r->nr_cpus && k < n; cpu++) {
 		char h[16];
 
 		if (po->online && !po->online[cpu])
 			continue;
 		snprintf(h, sizeof(h), "CPU%d", cpu);
 		fprintf(f, "%s%*s", sep, vw, h);
+		k++;
 	}
 	fputc('\n', f);
 	for (i = 0; i < MG_R_NR; i++) {
@@ -349,7 +337,7 @@ void mg_report_print_percpu(FILE *f, const struct mg_report *r, const struct mg_
 		if (row->by_design && !po->verbose && !po->sep)
 			continue;
 		fprintf(f, "%-*s", nw, row->name);
-		for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		for (cpu = from, k = 0; cpu < r->nr_cpus && k < n; cpu++) {
 			if (po->online && !po->online[cpu])
 				continue;
 			if (row->have_percpu)
@@ -357,8 +345,26 @@ void mg_report_print_percpu(FILE *f, const struct mg_report *r, const struct mg_
 			else
 				fprintf(f, "%s%*s", sep, vw,
 					po->sep ? mg_row_not_counted(row) : "n/a");
+			k++;
 		}
 		fputc('\n', f);
+	}
+}
+
+void mg_report_print_percpu(FILE *f, const struct mg_report *r, const struct mg_print_opts *po)
+{
+	/* a terminal too narrow for every CPU: blocks of the CPUs that fit, one after another */
+	int per = po->width && !po->sep ? (po->width - 19) / 11 : r->nr_cpus;
+	int cpu = 0, k;
+
+	if (per < 1)
+		per = 1;
+	while (cpu < r->nr_cpus) {
+		percpu_block(f, r, po, cpu, per);
+		for (k = 0; cpu < r->nr_cpus && k < per; cpu++)
+			k += !po->online || po->online[cpu];
+		while (cpu < r->nr_cpus && po->online && !po->online[cpu])
+			cpu++;
 	}
 }
 

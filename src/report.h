@@ -26,7 +26,8 @@ struct mg_print_opts {
  * first, then ctime_sets, then columns from the right (never ctime_updates).
  */
 unsigned int mg_report_columns(const struct mg_report *r, const struct mg_print_opts *po);
-/* Header of the per-interval rows: "time" and the column names of po->cols. */
+/* Header of the per-interval rows: "time" and the column names of po->cols (text; -x prints
+ * mg_report_print_csv()'s lines instead). */
 void mg_report_print_interval_header(FILE *f, const struct mg_print_opts *po);
 /*
  * One row of interval totals (or rates per second with po->rate) at wall-clock time

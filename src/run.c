@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "report.h"
+#include "term.h"
 #include "opts.h"
 #include "run.h"
 #include "testhook.h"
@@ -230,7 +231,7 @@ json_t *mg_run_json_attempts(struct mg_run *r)
 	return a;
 }
 
-/* One line of the backend block, wrapped to the terminal (report.h mg_text_wrapped()). */
+/* One line of the backend block, wrapped to the terminal's width (at most 100), if any. */
 static void __attribute__((format(printf, 2, 3))) wline(FILE *f, const char *fmt, ...)
 {
 	char buf[1024];
@@ -239,7 +240,8 @@ static void __attribute__((format(printf, 2, 3))) wline(FILE *f, const char *fmt
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	mg_text_wrapped(f, buf);
+	/* a file or a pipe gets the whole line (term.h); a terminal's width wraps it */
+	mg_wrap(f, buf, 0, 2, mg_text_cols > 0 ? mg_text_width() : 0);
 }
 
 void mg_run_print_backend(const struct mg_run *r, FILE *f)

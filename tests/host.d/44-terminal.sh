@@ -25,6 +25,9 @@ python3 tests/ptyfit.py check 60 "$T/st60.txt" > "$T/st60.chk" 2>&1; tally "stat
 grep -q '^(to fit 60 columns, not shown:' "$T/st60.txt" \
 	&& ok "stat at 60 columns names the interval columns it leaves out" \
 	|| bad "stat at 60 columns: no note of the columns left out: $(grep -m1 '^time' "$T/st60.txt")"
+# 40 columns: the per-CPU table in blocks of the CPUs that fit, the summary's rows wrapped whole
+python3 tests/ptyfit.py run 40 24 "$T/st40.txt" -- $MG stat -e all -A -I 300 -c 1 > /dev/null 2>&1
+python3 tests/ptyfit.py check 40 "$T/st40.txt" > "$T/st40.chk" 2>&1; tally "stat -e all -A at 40x24" "$T/st40.chk"
 # a file gets full lines: every interval column with values, the summary's usual layout
 env -u COLUMNS $MG stat -e all -I 200 -c 1 -o "$T/stf.txt" > /dev/null 2>&1
 grep -q '^time .* ctime_skips ctime_cmpxchg_fails stat_queries ctime_sets  debugfs$' "$T/stf.txt" \
