@@ -203,7 +203,7 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 	if (c < 0)
 		return -c;
 	if ((e = mg_opt_command("check", argc, argv, &o->argv)) ||
-	    (e = mg_opt_scope_check("check", 0, o->all, &o->tree, o->argv != NULL)))
+	    (e = mg_opt_scope_check("check", NULL, o->all, &o->tree, o->argv != NULL)))
 		return e;
 	/* with COMMAND, its tree is judged unless -a says the whole machine (as perf) */
 	if (o->argv && !o->all && !o->tree)
