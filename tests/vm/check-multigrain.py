@@ -442,19 +442,28 @@ def set_made(r):
     return sum(x["later"].get("event") == "ctime_set" for x in v), len(v)
 
 
+def load_observed(name):
+    """A step's check report, observer line and exit status (observer.split), or None (said)."""
+    objs = load(name)
+    if objs is None:
+        return None
+    rep, obs, rc = observer.split(objs)
+    if rep is None or obs is None or rc is None:
+        print(f"FAIL {label}/{name}: check's report, the observer's line and the exit status missing")
+        return None
+    return rep, obs, rc
+
+
 # issue 31: the tmpfs directory workload (mgobserve -o link,unlink, 400 iterations) under
 # check with each backend. Unpatched: FAIL, set-made violations only, the observer's stat()
 # saw the directory unchanged after most link/unlink ops; patched: PASS and none unchanged.
 # check's count equals the observer's exactly either way (observer.compare)
 for be in ("fentry", "kprobe", "tracepoint"):
     name = f"dirctime-{be}"
-    objs = load(name)
-    if objs is None:
+    got = load_observed(name)
+    if got is None:
         continue
-    rep, obs, rc = observer.split(objs)
-    if rep is None or obs is None or rc is None:
-        print(f"FAIL {label}/{name}: check's report, the observer's line and the exit status missing")
-        continue
+    rep, obs, rc = got
     c = checkjson.Checker(quiet=True)
     observer.compare(c, rep, obs, rc)
     ops = obs["ops"]
@@ -485,13 +494,10 @@ for be in ("fentry", "kprobe", "tracepoint"):
 # the known fault and the run passes (exit 0) with them counted; patched, none to match; an
 # injected regression (MGTRACE_TEST_INJECT=1) fails the run all the same
 for name, inject in (("dirctime-known", False), ("dirctime-known-inject", True)):
-    objs = load(name)
-    if objs is None:
+    got = load_observed(name)
+    if got is None:
         continue
-    rep, obs, rc = observer.split(objs)
-    if rep is None or obs is None or rc is None:
-        print(f"FAIL {label}/{name}: check's report, the observer's line and the exit status missing")
-        continue
+    rep, obs, rc = got
     c = checkjson.Checker(quiet=True)
     nl = rep["invariants"]["not_later_after_query"]
     kf = rep.get("known_faults") or {}
