@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 #include "ident.h"
+#include "escape.h"
 #include "jsonnum.h"
 
 /*
