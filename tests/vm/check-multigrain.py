@@ -454,6 +454,18 @@ def load_observed(name):
     return rep, obs, rc
 
 
+def load_text(name):
+    """A text step: its stderr ("" when absent) and exit status, or None (not loaded)."""
+    objs = load(name)
+    if objs is None:
+        return None
+    try:
+        text = open(os.path.join(out, name + ".stderr")).read()
+    except OSError:
+        text = ""
+    return text, next((o["rc"] for o in objs if o.get("type") == "exit"), None)
+
+
 # issue 31: the tmpfs directory workload (mgobserve -o link,unlink, 400 iterations) under
 # check with each backend. Unpatched: FAIL, set-made violations only, the observer's stat()
 # saw the directory unchanged after most link/unlink ops; patched: PASS and none unchanged.
@@ -521,14 +533,10 @@ for name, inject in (("dirctime-known", False), ("dirctime-known-inject", True))
     report(name, c)
 
 # check's text report around the reproducer (tracepoint): the violation names the set
-objs = load("dirctime-text")
-if objs is not None:
+got = load_text("dirctime-text")
+if got is not None:
     c = checkjson.Checker(quiet=True)
-    try:
-        text = open(os.path.join(out, "dirctime-text.stderr")).read()
-    except OSError:
-        text = ""
-    rc = next((o["rc"] for o in objs if o.get("type") == "exit"), None)
+    text, rc = got
     if PATCHED:
         c.check(rc == 0 and "verdict: PASS" in text and SET_TEXT not in text,
                 f"patched: check's text says PASS and names no set (exit {rc})")
@@ -541,14 +549,10 @@ if objs is not None:
 
 # trace of one iteration on the directory: unpatched, its ctime is set (ctime_set) over the
 # QUERIED value; patched, every directory change is a ctime_swap and no ctime_set names it
-objs = load("dirctime-trace")
-if objs is not None:
+got = load_text("dirctime-trace")
+if got is not None:
     c = checkjson.Checker(quiet=True)
-    try:
-        text = open(os.path.join(out, "dirctime-trace.stderr")).read()
-    except OSError:
-        text = ""
-    rc = next((o["rc"] for o in objs if o.get("type") == "exit"), None)
+    text, rc = got
     rows = [ln for ln in text.splitlines() if " mgtrace-tr " in ln]
     sets = [ln for ln in rows if " ctime_set " in ln]
     c.check(rc == 0 and rows, f"trace exit {rc}, {len(rows)} events on the directory")
