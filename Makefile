@@ -10,8 +10,9 @@
 #   make vmlinux    regenerate vmlinux/vmlinux.h from /sys/kernel/btf/vmlinux
 #   make man        build/mgtrace.8 from docs/mgtrace.8.scd (scdoc)
 #   make install    install the binary, man page, bash completion, JSON schemas, alert rules
-#                   and docs under $(DESTDIR)$(PREFIX), the systemd unit under
-#                   $(DESTDIR)$(UNITDIR); make uninstall removes them
+#                   and docs under $(DESTDIR)$(PREFIX), the systemd units under
+#                   $(DESTDIR)$(UNITDIR), check's logrotate snippet under
+#                   $(DESTDIR)$(LOGROTATEDIR); make uninstall removes them
 #
 # Reproducible: one commit built in any directory gives the same ./mgtrace byte for byte
 # (-ffile-prefix-map), and the man page's date is SOURCE_DATE_EPOCH's: the caller's
@@ -66,6 +67,8 @@ DOCDIR   := $(PREFIX)/share/doc/mgtrace
 # systemd's pkg-config file, under PREFIX. make UNITDIR=... overrides it.
 SYSTEMD_UNITDIR := $(shell pkg-config --variable=systemdsystemunitdir systemd 2> /dev/null)
 UNITDIR  ?= $(if $(SYSTEMD_UNITDIR),$(SYSTEMD_UNITDIR),$(PREFIX)/lib/systemd/system)
+# logrotate's snippets (contrib/mgtrace-check.logrotate), whatever PREFIX is
+LOGROTATEDIR ?= /etc/logrotate.d
 SCHEMAS  := $(wildcard docs/schema/*.schema.json)
 DOCS     := README.md COPYING $(wildcard docs/*.md)
 
@@ -177,16 +180,22 @@ install: mgtrace man
 	install -d $(DESTDIR)$(DATADIR)/schemas
 	install -m 0644 $(SCHEMAS) $(DESTDIR)$(DATADIR)/schemas/
 	install -D -m 0644 contrib/mgtrace.rules.yml $(DESTDIR)$(DATADIR)/mgtrace.rules.yml
+	install -D -m 0644 contrib/mgtrace-check.rules.yml $(DESTDIR)$(DATADIR)/mgtrace-check.rules.yml
 	install -D -m 0644 contrib/known-faults.json $(DESTDIR)$(DATADIR)/known-faults.json
 	sed 's|/usr/sbin/mgtrace|$(SBINDIR)/mgtrace|' contrib/mgtrace-exporter.service > $(OUT)/mgtrace-exporter.service
 	install -D -m 0644 $(OUT)/mgtrace-exporter.service $(DESTDIR)$(UNITDIR)/mgtrace-exporter.service
+	sed 's|/usr/sbin/mgtrace|$(SBINDIR)/mgtrace|' contrib/mgtrace-check.service > $(OUT)/mgtrace-check.service
+	install -D -m 0644 $(OUT)/mgtrace-check.service $(DESTDIR)$(UNITDIR)/mgtrace-check.service
+	install -D -m 0644 contrib/mgtrace-check.logrotate $(DESTDIR)$(LOGROTATEDIR)/mgtrace-check
 	install -d $(DESTDIR)$(DOCDIR)
 	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/mgtrace $(DESTDIR)$(MANDIR)/man8/mgtrace.8 \
 		$(DESTDIR)$(BASHCOMPDIR)/mgtrace $(DESTDIR)$(UNITDIR)/mgtrace-exporter.service \
-		$(DESTDIR)$(DATADIR)/mgtrace.rules.yml $(DESTDIR)$(DATADIR)/known-faults.json \
+		$(DESTDIR)$(UNITDIR)/mgtrace-check.service $(DESTDIR)$(LOGROTATEDIR)/mgtrace-check \
+		$(DESTDIR)$(DATADIR)/mgtrace.rules.yml $(DESTDIR)$(DATADIR)/mgtrace-check.rules.yml \
+		$(DESTDIR)$(DATADIR)/known-faults.json \
 		$(addprefix $(DESTDIR)$(DATADIR)/schemas/,$(notdir $(SCHEMAS))) \
 		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
 	-rmdir $(DESTDIR)$(DATADIR)/schemas $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) 2>/dev/null

@@ -444,8 +444,10 @@ int cmd_check(int argc, char **argv)
 
 	if ((ret = check_parse_opts(&cs.o, argc, argv)))
 		return ret;
-	/* from here a SIGINT, SIGTERM or SIGHUP is taken (stopped_early, event_loop) */
+	/* from here a SIGINT, SIGTERM or SIGHUP is taken (stopped_early, event_loop); in
+	 * continuous check with -o FILE, SIGHUP reopens FILE instead (logrotate) */
 	mg_run_block_signals(&cs.run);
+	cs.run.hup_reopens = cs.o.interval && mg_output_path && strcmp(mg_output_path, "-");
 	if ((ret = mg_test_hook_invert_fine()) < 0)
 		return MG_EXIT_USAGE;
 	cs.o.test_invert_fine = ret;
@@ -460,6 +462,9 @@ int cmd_check(int argc, char **argv)
 		if (cs.o.interval)	/* the last interval, drained whole, before the report */
 			check_interval_tick(&cs, true);
 		ret = check_render(&cs, &judged);
+		/* --prometheus not written: exit 5, as for -o (a FAIL stays 1) */
+		if (cs.prom_failed && (ret == MG_EXIT_OK || ret == MG_EXIT_INCONCLUSIVE))
+			ret = MG_EXIT_OUTPUT;
 	}
 	cleanup(&cs);
 	/* no verdict (an unsupported environment, COMMAND not run): the reports asked for say

@@ -65,6 +65,8 @@ struct check_opts {
 	uint64_t count;			/* -c N: stop after N intervals; 0: at a stop signal */
 	const char *workload_opt;	/* the first built-in-workload option given (-d, -t,
 					 * --rate, -D), refused in continuous mode */
+	const char *prom;		/* --prometheus FILE (a symlink resolved), or NULL */
+	int prom_labels;		/* --prometheus-label given (prom.c keeps them) */
 	const char *known_path;		/* --known FILE */
 	struct mg_known *known;		/* its faults (check_known_open); NULL: none */
 	const char *baseline;		/* --baseline FILE */
@@ -114,6 +116,12 @@ struct check_state {
 	struct check_tally tally;
 	uint64_t interval_start_ns, next_interval_ns, intervals;
 	int running_code;
+	/* --prometheus (check_prom.c): intervals by verdict (PASS, FAIL, INCONCLUSIVE), the
+	 * last one's exit code, consecutive INCONCLUSIVE ones ending with it, intervals whose
+	 * counts could not all be read; a write failed (the run ends, exit 5) */
+	uint64_t prom_verdicts[3], prom_streak, prom_unreadable;
+	int prom_last_code;
+	bool prom_failed;
 	/* a signal ended the run before its planned end (mg_verdict_interrupt_text); "": none */
 	char interrupt_why[320];
 	bool status_from_signal;	/* COMMAND's status is that signal's (mg_run_status_from_stop) */
@@ -158,6 +166,12 @@ int check_baseline_open(struct check_opts *o);
  * with the exit code of its errno. Returns 0 or an exit code.
  */
 int check_known_open(struct check_opts *o);
+/*
+ * --prometheus FILE (continuous check): the cumulative counts t (finished: the run's last
+ * interval) and the interval verdicts so far, written atomically (check_prom.c). Returns 0,
+ * or -1 with one line printed and cs->prom_failed set; nothing without --prometheus.
+ */
+int check_prom_write(struct check_state *cs, const struct check_tally *t, bool finished);
 /* ---- the result model (check_result.c): decided once, rendered three ways ---- */
 
 /* The outcome of one line of the report: an invariant, a gate, COMMAND's status. */

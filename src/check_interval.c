@@ -129,6 +129,8 @@ void check_interval_start(struct check_state *cs)
 	cs->interval_start_ns = cs->tally.t_ns;
 	cs->next_interval_ns = cs->tally.t_ns + (uint64_t)(cs->o.interval * 1e9);
 	cs->running_code = MG_EXIT_OK;
+	/* --prometheus: the file exists from the start, every count 0, no interval yet */
+	check_prom_write(cs, &cs->tally, false);
 	if (cs->o.test_inject && cs->o.test_inject_interval == 1)
 		check_inject(cs);
 }
@@ -245,6 +247,8 @@ bool check_interval_tick(struct check_state *cs, bool last)
 	uint64_t faults = 0, unsure;
 	int k, code;
 
+	if (!last && cs->prom_failed)	/* the first --prometheus write failed */
+		return true;
 	if (!last && mg_now_ns() < cs->next_interval_ns)
 		return false;
 	/* the -c Nth interval is printed after the drain, whole, as the last */
@@ -258,11 +262,18 @@ bool check_interval_tick(struct check_state *cs, bool last)
 	code = faults ? MG_EXIT_FAIL : unsure ? MG_EXIT_INCONCLUSIVE : MG_EXIT_OK;
 	cs->running_code = worse(cs->running_code, code);
 	cs->intervals++;
+	cs->prom_verdicts[code == MG_EXIT_FAIL ? 1 : code == MG_EXIT_INCONCLUSIVE ? 2 : 0]++;
+	cs->prom_streak = code == MG_EXIT_INCONCLUSIVE ? cs->prom_streak + 1 : 0;
+	cs->prom_last_code = code;
+	cs->prom_unreadable += now.read_failed;
 	if (mg_json_output)
 		put_json(cs, a, &now, code, last);
 	else
 		put_text(cs, a, &now, code, last);
 	cs->tally = now;
+	/* a --prometheus file that cannot be written ends the run, as -o's output does */
+	if (check_prom_write(cs, &now, last) || mg_out_failed())
+		return true;
 	if (!last && cs->o.test_inject && cs->o.test_inject_interval == (int)cs->intervals + 1)
 		check_inject(cs);
 	while (cs->next_interval_ns <= now.t_ns)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* check_opts.c - the options of `mgtrace check` (usage text and parsing). */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "opts.h"
 #include "optab.h"
 #include "commands.h"
+#include "prom.h"
 
 /* O_MAX + enum mg_figure: the absolute thresholds */
 enum { O_MAX = MG_OPTID_FIRST_CMD, O_JUNIT = O_MAX + MG_F_NR, O_INODES, O_RATE, O_BASE, O_FACTOR,
@@ -42,6 +44,11 @@ static const struct mg_opt check_opts[] = {
 		       "or per interval while COMMAND runs):\n"),
 	MG_OPTS_INTERVAL("judge and print one line (or JSON object)", "",
 			 "stop after N intervals (default interval 1 s)"),
+	MG_OPTS_PROM("also write the counts, cumulative since start, in the\n"
+		     "Prometheus text format to FILE (atomically: a temporary\n"
+		     "file in its directory renamed over it), at start and after\n"
+		     "every interval; for node_exporter's textfile collector\n"
+		     "(contrib/mgtrace-check.rules.yml); needs -i or -I"),
 	MG_OPT_HEADING("Known kernel faults:\n"),
 	{ .val = O_KNOWN, .lname = "known", .arg = "FILE",
 	  .help = "violations that match a fault declared in FILE (JSON: kind,\n"
@@ -110,6 +117,8 @@ const struct mg_cmd_opts check_cmdopts = {
 	.command = true,
 };
 
+static char prom_path[PATH_MAX];	/* --prometheus FILE, a symlink resolved */
+
 /*
  * One of check's options (c, its value arg) into o. Returns 0, 1 for a number out of
  * its range (the caller names the option), or -MG_EXIT_USAGE (printed).
@@ -131,6 +140,15 @@ static int check_opt(struct check_opts *o, int c, const char *arg)
 	}
 	case O_BASE: o->baseline = arg; return 0;
 	case O_KNOWN: o->known_path = arg; return 0;
+	case MG_OPTID_PROM:
+	case MG_OPTID_PROM_LABEL:
+	{
+		int e;
+
+		mg_prom_set_command("check");
+		e = mg_opt_prom(c, arg, prom_path, sizeof(prom_path), &o->prom, &o->prom_labels);
+		return e ? -e : 0;	/* 2, or 3 for a directory the machine refuses */
+	}
 	case O_FACTOR:
 		errno = 0;
 		o->factor_given = true;
@@ -220,6 +238,18 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 	if (o->interval && o->baseline)
 		return mg_err(MG_EXIT_USAGE, "check: --baseline gates one run's figures: not with "
 			      "-i/-I");
+	if (o->prom_labels && !o->prom)
+		return mg_err(MG_EXIT_USAGE, "check: --prometheus-label labels --prometheus FILE's "
+			      "series: give --prometheus");
+	if (o->prom && !o->interval)
+		return mg_err(MG_EXIT_USAGE, "check: --prometheus writes continuous check's counts "
+			      "after each interval: give -i or -I");
+	if (o->prom && mg_output_path && mg_same_file(mg_output_path, o->prom))
+		return mg_err(MG_EXIT_USAGE, "check: -o '%s' and --prometheus '%s' are one file: "
+			      "each output needs its own", mg_output_path, o->prom);
+	if (o->prom && o->junit && mg_same_file(o->junit, o->prom))
+		return mg_err(MG_EXIT_USAGE, "check: --junit '%s' and --prometheus '%s' are one "
+			      "file: each output needs its own", o->junit, o->prom);
 	if (o->junit && mg_output_path && mg_same_file(mg_output_path, o->junit))
 		return mg_err(MG_EXIT_USAGE, "check: -o '%s' and --junit '%s' are one file: each "
 			      "output needs its own", mg_output_path, o->junit);

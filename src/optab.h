@@ -75,7 +75,8 @@ struct mg_cmd_opts {
 	{ .val = 'v', .lname = "verbose", .help = verbose_help }
 
 /* The vals of the shared long-only options; a command's own start at MG_OPTID_FIRST_CMD. */
-enum { MG_OPTID_ICOUNT = MG_OPT_LONG, MG_OPTID_TREE, MG_OPTID_RINGBUF, MG_OPTID_FIRST_CMD };
+enum { MG_OPTID_ICOUNT = MG_OPT_LONG, MG_OPTID_TREE, MG_OPTID_RINGBUF, MG_OPTID_PROM,
+       MG_OPTID_PROM_LABEL, MG_OPTID_FIRST_CMD };
 
 /* -I, -i, -c and --interval-count (mg_opt_interval()). */
 #define MG_OPTS_INTERVAL(what, i_default, count_help) \
@@ -102,6 +103,14 @@ enum { MG_OPTID_ICOUNT = MG_OPT_LONG, MG_OPTID_TREE, MG_OPTID_RINGBUF, MG_OPTID_
 
 /* --ringbuf-size B (opts.h mg_opt_ringbuf()). */
 #define MG_OPT_RINGBUF(h) { .val = MG_OPTID_RINGBUF, .lname = "ringbuf-size", .arg = "B", .help = (h) }
+
+/* --prometheus FILE and --prometheus-label NAME=VALUE (prom.h mg_opt_prom()). */
+#define MG_OPTS_PROM(file_help) \
+	{ .val = MG_OPTID_PROM, .lname = "prometheus", .arg = "FILE", .help = (file_help), \
+	  .kind = MG_OV_FILE }, \
+	{ .val = MG_OPTID_PROM_LABEL, .lname = "prometheus-label", .arg = "NAME=VALUE", \
+	  .help = "one more label on every series of --prometheus FILE (up to\n" \
+	  "8): two runs, each with its own, can share a textfile directory" }
 
 /* ---- parsing ---- */
 

@@ -64,6 +64,15 @@ bool mg_out_failed(void);
 /* errno of mg_out's failed write (ETIMEDOUT: abandoned after a stop), or 0. */
 int mg_out_errno(void);
 
+/*
+ * -o FILE opened again at the same path, as daemons do for logrotate on SIGHUP: what
+ * mg_out buffered goes to the old file, later writes to the new one (O_APPEND, created
+ * 0666 & ~umask: a file not moved away is added to, never truncated). Without -o, nothing.
+ * Returns 0, or -errno with mg_out failed (the run ends, exit MG_EXIT_OUTPUT, its line
+ * saying the reopen failed).
+ */
+int mg_out_reopen(void);
+
 /* The descriptor mg_out writes to (for isatty()), or -1. */
 int mg_out_fd(void);
 

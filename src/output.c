@@ -259,6 +259,29 @@ int mg_out_open(const char *cmd, bool command)
 	return MG_EXIT_OK;
 }
 
+int mg_out_reopen(void)
+{
+	int fd, e;
+
+	if (!mg_output_path || !mg_out || mg_out == stdout || mg_out == stderr || out.err)
+		return 0;
+	fflush(mg_out);		/* the old file's lines, whole */
+	if (out.err)
+		return -out.err;
+	fd = open(mg_output_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		e = errno;
+		out.err = e;
+		mg_out_note("reopening it after SIGHUP failed");
+		return -e;
+	}
+	if (out.own_fd)
+		close(out.fd);
+	out.own_fd = true;
+	out_setup_fd(fd);
+	return 0;
+}
+
 int mg_out_fd(void)
 {
 	return out.fd;

@@ -19,13 +19,14 @@
 #include <time.h>
 #include <unistd.h>
 #include "prom.h"
+#include "optab.h"
 #include "opts.h"
 #include "report.h"
 #include "util.h"
 
 
 /* Write s as a Prometheus label value: mgtrace's text escape (escape.h), then \\ and \". */
-static void put_label(FILE *f, const char *s)
+void mg_prom_label(FILE *f, const char *s)
 {
 	char buf[4 * 512 + 8];
 	const char *p;
@@ -36,6 +37,14 @@ static void put_label(FILE *f, const char *s)
 			fputc('\\', f);
 		fputc(*p, f);
 	}
+}
+
+/* The command whose --prometheus this is, for its messages ("stat", "check"). */
+static const char *prom_cmd = "stat";
+
+void mg_prom_set_command(const char *cmd)
+{
+	prom_cmd = cmd;
 }
 
 /* --prometheus-label NAME=VALUE: put on every series, before mgtrace's own labels */
@@ -49,6 +58,8 @@ static int n_user_labels;
 static const char *const own_labels[] = {
 	"cpu", "counter", "source", "from", "state", "per_cpu", "reason", "backend",
 	"kernel_release", "scope", "tracepoints", "kernel_per_cpu", "nr_cpus",
+	/* check's (check_prom.c) */
+	"kind", "verdict", "judge", "known_faults",
 };
 
 int mg_prom_add_label(const char *arg)
@@ -58,28 +69,28 @@ int mg_prom_add_label(const char *arg)
 
 	if (!eq || !n || n >= sizeof(user_labels[0].name) || !(isalpha((unsigned char)*arg) ||
 							      *arg == '_'))
-		return mg_err(MG_EXIT_USAGE, "stat: invalid --prometheus-label '%s' (NAME=VALUE, "
-			      "NAME as Prometheus names labels: [a-zA-Z_][a-zA-Z0-9_]*)", arg);
+		return mg_err(MG_EXIT_USAGE, "%s: invalid --prometheus-label '%s' (NAME=VALUE, "
+			      "NAME as Prometheus names labels: [a-zA-Z_][a-zA-Z0-9_]*)", prom_cmd, arg);
 	for (p = arg; p < eq; p++)
 		if (!isalnum((unsigned char)*p) && *p != '_')
-			return mg_err(MG_EXIT_USAGE, "stat: invalid --prometheus-label '%s' (NAME: "
-				      "[a-zA-Z_][a-zA-Z0-9_]*)", arg);
+			return mg_err(MG_EXIT_USAGE, "%s: invalid --prometheus-label '%s' (NAME: "
+				      "[a-zA-Z_][a-zA-Z0-9_]*)", prom_cmd, arg);
 	if (n >= 2 && arg[0] == '_' && arg[1] == '_')
-		return mg_err(MG_EXIT_USAGE, "stat: --prometheus-label '%s': names beginning with "
-			      "__ are Prometheus' own", arg);
+		return mg_err(MG_EXIT_USAGE, "%s: --prometheus-label '%s': names beginning with "
+			      "__ are Prometheus' own", prom_cmd, arg);
 	for (i = 0; i < sizeof(own_labels) / sizeof(own_labels[0]); i++)
 		if (strlen(own_labels[i]) == n && !strncmp(arg, own_labels[i], n))
-			return mg_err(MG_EXIT_USAGE, "stat: --prometheus-label '%s': %.*s is a label "
-				      "of mgtrace's own series", arg, (int)n, arg);
+			return mg_err(MG_EXIT_USAGE, "%s: --prometheus-label '%s': %.*s is a label "
+				      "of mgtrace's own series", prom_cmd, arg, (int)n, arg);
 	for (i = 0; i < (size_t)n_user_labels; i++)
 		if (strlen(user_labels[i].name) == n && !strncmp(arg, user_labels[i].name, n))
-			return mg_err(MG_EXIT_USAGE, "stat: --prometheus-label %.*s given twice",
+			return mg_err(MG_EXIT_USAGE, "%s: --prometheus-label %.*s given twice", prom_cmd,
 				      (int)n, arg);
 	if (n_user_labels == MG_PROM_MAX_LABELS)
-		return mg_err(MG_EXIT_USAGE, "stat: at most %d --prometheus-label", MG_PROM_MAX_LABELS);
+		return mg_err(MG_EXIT_USAGE, "%s: at most %d --prometheus-label", prom_cmd, MG_PROM_MAX_LABELS);
 	if (strlen(eq + 1) >= sizeof(user_labels[0].value))
-		return mg_err(MG_EXIT_USAGE, "stat: --prometheus-label '%.*s': value longer than "
-			      "%zu bytes", (int)n, arg, sizeof(user_labels[0].value) - 1);
+		return mg_err(MG_EXIT_USAGE, "%s: --prometheus-label '%.*s': value longer than "
+			      "%zu bytes", prom_cmd, (int)n, arg, sizeof(user_labels[0].value) - 1);
 	snprintf(user_labels[n_user_labels].name, sizeof(user_labels[0].name), "%.*s", (int)n, arg);
 	snprintf(user_labels[n_user_labels].value, sizeof(user_labels[0].value), "%s", eq + 1);
 	n_user_labels++;
@@ -91,7 +102,7 @@ int mg_prom_add_label(const char *arg)
  * a comma when more, and "}"), or "name{" / "name" without user labels. Returns whether
  * a "{" was opened (the caller closes it).
  */
-static bool series(FILE *f, const char *name, bool more)
+bool mg_prom_series(FILE *f, const char *name, bool more)
 {
 	int i;
 
@@ -101,7 +112,7 @@ static bool series(FILE *f, const char *name, bool more)
 	fputc('{', f);
 	for (i = 0; i < n_user_labels; i++) {
 		fprintf(f, "%s%s=\"", i ? "," : "", user_labels[i].name);
-		put_label(f, user_labels[i].value);
+		mg_prom_label(f, user_labels[i].value);
 		fputc('"', f);
 	}
 	if (n_user_labels && more)
@@ -109,14 +120,7 @@ static bool series(FILE *f, const char *name, bool more)
 	return true;
 }
 
-/* A series without labels of mgtrace's own: name, the user's labels, the value (printf). */
-#define SERIES(f, name, fmt, ...) do { \
-	if (series(f, name, false)) \
-		fputc('}', f); \
-	fprintf(f, " " fmt "\n", __VA_ARGS__); \
-} while (0)
-
-static void family(FILE *f, const char *name, const char *type, const char *help)
+void mg_prom_family(FILE *f, const char *name, const char *type, const char *help)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
@@ -135,46 +139,46 @@ static void put_info(FILE *f, struct mg_run *r, const char *scope, const struct 
 {
 	int i;
 
-	family(f, "mgtrace_info", "gauge", "mgtrace stat's run: backend, kernel release, "
+	mg_prom_family(f, "mgtrace_info", "gauge", "mgtrace stat's run: backend, kernel release, "
 	       "scope, tracepoint flavour and the kernel per-CPU counter reader (value always 1)");
-	series(f, "mgtrace_info", true);
+	mg_prom_series(f, "mgtrace_info", true);
 	fprintf(f, "backend=\"");
-	put_label(f, mg_backend_name(r->sess.backend));
+	mg_prom_label(f, mg_backend_name(r->sess.backend));
 	fprintf(f, "\",kernel_release=\"");
-	put_label(f, r->env.release);
+	mg_prom_label(f, r->env.release);
 	fprintf(f, "\",scope=\"");
-	put_label(f, scope ? scope : "system-wide");
+	mg_prom_label(f, scope ? scope : "system-wide");
 	fprintf(f, "\",tracepoints=\"");
-	put_label(f, r->cfg.tp_flavour ? r->cfg.tp_flavour : "");
+	mg_prom_label(f, r->cfg.tp_flavour ? r->cfg.tp_flavour : "");
 	fprintf(f, "\",kernel_per_cpu=\"");
 	/* as stat's JSON says it: kernel_per_cpu, else its kernel_per_cpu_unavailable
 	 * (prefixed "unavailable: " where the reader failed) */
 	if (r->cfg.scoped) {
-		put_label(f, MG_KPC_UNUSED_SCOPED);
+		mg_prom_label(f, MG_KPC_UNUSED_SCOPED);
 	} else if (r->kr) {
-		put_label(f, mg_kreader_method(r->kr));
+		mg_prom_label(f, mg_kreader_method(r->kr));
 	} else {
 		fprintf(f, "unavailable: ");
-		put_label(f, r->kr_why);
+		mg_prom_label(f, r->kr_why);
 	}
 	fprintf(f, "\",nr_cpus=\"%d\"} 1\n", rep->nr_cpus);
 
-	family(f, "mgtrace_source_info", "gauge", "Every counter mgtrace knows: its source "
+	mg_prom_family(f, "mgtrace_source_info", "gauge", "Every counter mgtrace knows: its source "
 	       "(kernel, bpf, derived, unavailable), where it comes from, whether it is exported "
 	       "as mgtrace_COUNTER_total, and why not (value always 1)");
 	for (i = 0; i < MG_R_NR; i++) {
 		const struct mg_row *row = &rep->rows[i];
 		const char *state = row_state(row);
 
-		series(f, "mgtrace_source_info", true);
+		mg_prom_series(f, "mgtrace_source_info", true);
 		fprintf(f, "counter=\"%s\",source=\"%s\",from=\"", row->name, mg_src_name(row->src));
-		put_label(f, row->detail);
+		mg_prom_label(f, row->detail);
 		fprintf(f, "\",state=\"%s\",per_cpu=\"%s\",reason=\"", state,
 			row->have_percpu ? "yes" : "no");
 		if (!strcmp(state, "derived"))
 			fprintf(f, "derived from other counters read at slightly different instants "
 				"(not monotonic): compute it in PromQL as ");
-		put_label(f, !strcmp(state, "derived") ? row->detail : row->why);
+		mg_prom_label(f, !strcmp(state, "derived") ? row->detail : row->why);
 		fprintf(f, "\"} 1\n");
 	}
 }
@@ -197,40 +201,40 @@ int mg_prom_render(FILE *f, struct mg_run *r, const char *scope, uint64_t interv
 		if (strcmp(row_state(row), "exported"))
 			continue;
 		snprintf(name, sizeof(name), "mgtrace_%s_total", row->name);
-		family(f, name, "counter", mg_row_help(i) ? mg_row_help(i) : row->name);
+		mg_prom_family(f, name, "counter", mg_row_help(i) ? mg_row_help(i) : row->name);
 		if (!row->have_percpu) {
-			SERIES(f, name, "%" PRId64, row->total);
+			MG_PROM_SERIES(f, name, "%" PRId64, row->total);
 			continue;
 		}
 		for (cpu = 0; cpu < rep.nr_cpus; cpu++) {
-			series(f, name, true);
+			mg_prom_series(f, name, true);
 			fprintf(f, "cpu=\"%d\"} %" PRId64 "\n", cpu, row->percpu[cpu]);
 		}
 	}
 	/* CLOCK_REALTIME of the first snapshot (taken with CLOCK_MONOTONIC) */
 	clock_gettime(CLOCK_REALTIME, &now);
 	start = now.tv_sec + now.tv_nsec / 1e9 - (mg_now_ns() - r->first.t_ns) / 1e9;
-	family(f, "mgtrace_start_time_seconds", "gauge",
+	mg_prom_family(f, "mgtrace_start_time_seconds", "gauge",
 	       "Unix time when counting began: every counter is cumulative since then");
-	SERIES(f, "mgtrace_start_time_seconds", "%.3f", start);
-	family(f, "mgtrace_elapsed_seconds", "gauge",
+	MG_PROM_SERIES(f, "mgtrace_start_time_seconds", "%.3f", start);
+	mg_prom_family(f, "mgtrace_elapsed_seconds", "gauge",
 	       "Seconds counted: from the first snapshot to the one this file was written from");
-	SERIES(f, "mgtrace_elapsed_seconds", "%.9f", (r->cur.t_ns - r->first.t_ns) / 1e9);
-	family(f, "mgtrace_intervals_total", "counter",
+	MG_PROM_SERIES(f, "mgtrace_elapsed_seconds", "%.9f", (r->cur.t_ns - r->first.t_ns) / 1e9);
+	mg_prom_family(f, "mgtrace_intervals_total", "counter",
 	       "Intervals (-i) completed when this file was written");
-	SERIES(f, "mgtrace_intervals_total", "%" PRIu64, intervals);
+	MG_PROM_SERIES(f, "mgtrace_intervals_total", "%" PRIu64, intervals);
 	/* only when a row was compared with debugfs (not in process scope): never a 0
 	 * that stands for "nothing compared" */
 	if (rep.compared) {
-		family(f, "mgtrace_debugfs_mismatches", "gauge", "Counters whose cumulative count "
+		mg_prom_family(f, "mgtrace_debugfs_mismatches", "gauge", "Counters whose cumulative count "
 		       "lies outside the debugfs multigrain_timestamps bracket of the same window "
 		       "(0 expected; absent when nothing was compared, as in process scope)");
-		SERIES(f, "mgtrace_debugfs_mismatches", "%d", rep.mismatches);
+		MG_PROM_SERIES(f, "mgtrace_debugfs_mismatches", "%d", rep.mismatches);
 	}
 	misses = mg_session_recursion_misses(&r->sess, NULL, 0);
-	family(f, "mgtrace_bpf_recursion_misses_total", "counter", "Runs the kernel skipped of "
+	mg_prom_family(f, "mgtrace_bpf_recursion_misses_total", "counter", "Runs the kernel skipped of "
 	       "mgtrace's BPF programs (recursion_misses): the bpf counters are short by that many");
-	SERIES(f, "mgtrace_bpf_recursion_misses_total", "%" PRIu64, misses);
+	MG_PROM_SERIES(f, "mgtrace_bpf_recursion_misses_total", "%" PRIu64, misses);
 	mg_report_free(&rep);
 	return ferror(f) ? -EIO : 0;
 }
@@ -246,41 +250,79 @@ int mg_prom_check_path(const char *path, char *resolved, size_t len)
 		/* written through: the target is replaced, the symlink stays */
 		if (!realpath(path, buf))
 			return mg_err(errno == ENOENT ? MG_EXIT_USAGE : mg_path_exit(errno),
-				      "stat: --prometheus '%s': a symlink whose target %s", path,
+				      "%s: --prometheus '%s': a symlink whose target %s", prom_cmd, path,
 				      errno == ENOENT ? "does not exist" : strerror(errno));
 		snprintf(resolved, len, "%s", buf);
 	}
 	if (!stat(resolved, &st) && S_ISDIR(st.st_mode))
-		return mg_err(MG_EXIT_USAGE, "stat: --prometheus '%s' is a directory", path);
+		return mg_err(MG_EXIT_USAGE, "%s: --prometheus '%s' is a directory", prom_cmd, path);
 	if (!stat(resolved, &st) && !S_ISREG(st.st_mode))
-		return mg_err(MG_EXIT_USAGE, "stat: --prometheus '%s' is not a regular file (%s): "
-			      "it would be replaced by one", path, S_ISCHR(st.st_mode) ? "a character "
+		return mg_err(MG_EXIT_USAGE, "%s: --prometheus '%s' is not a regular file (%s): "
+			      "it would be replaced by one", prom_cmd, path, S_ISCHR(st.st_mode) ? "a character "
 			      "device" : S_ISBLK(st.st_mode) ? "a block device" : S_ISFIFO(st.st_mode) ?
 			      "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" : "not a file");
 	snprintf(buf, sizeof(buf), "%s", resolved);
 	dir = dirname(buf);
 	/* as -o's open decides (mg_path_exit): absent is usage (2), refused is environment (3) */
 	if (stat(dir, &st))
-		return mg_err(mg_path_exit(errno), "stat: --prometheus '%s': directory '%s' %s", path,
+		return mg_err(mg_path_exit(errno), "%s: --prometheus '%s': directory '%s' %s", prom_cmd, path,
 			      dir, errno == ENOENT ? "does not exist" : strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return mg_err(MG_EXIT_USAGE, "stat: --prometheus '%s': '%s' is not a directory",
+		return mg_err(MG_EXIT_USAGE, "%s: --prometheus '%s': '%s' is not a directory", prom_cmd,
 			      path, dir);
 	if (access(dir, W_OK))
-		return mg_err(mg_path_exit(errno), "stat: --prometheus '%s': directory '%s' not writable: "
-			      "%s", path, dir, strerror(errno));
+		return mg_err(mg_path_exit(errno), "%s: --prometheus '%s': directory '%s' not writable: "
+			      "%s", prom_cmd, path, dir, strerror(errno));
 	/* the temporary file the writes rename over FILE: /proc, say, takes none */
 	snprintf(tmp, sizeof(tmp), "%s/.mgtrace-check.XXXXXX", dir);
 	if ((fd = mkstemp(tmp)) < 0)
 		return mg_err(mg_path_exit(errno) == MG_EXIT_USAGE ? MG_EXIT_ENV : mg_path_exit(errno),
-			      "stat: --prometheus '%s': directory '%s' cannot hold the temporary file "
-			      "written beside it: %s", path, dir, strerror(errno));
+			      "%s: --prometheus '%s': directory '%s' cannot hold the temporary file "
+			      "written beside it: %s", prom_cmd, path, dir, strerror(errno));
 	close(fd);
 	unlink(tmp);
 	return 0;
 }
 
+int mg_opt_prom(int c, const char *arg, char *resolved, size_t len, const char **path,
+		int *labels)
+{
+	int e;
+
+	if (c == MG_OPTID_PROM) {
+		if ((e = mg_prom_check_path(arg, resolved, len)))
+			return e;
+		*path = resolved;
+		return 0;
+	}
+	if ((e = mg_prom_add_label(arg)))
+		return e;
+	(*labels)++;
+	return 0;
+}
+
+/* mg_prom_write()'s renderer, its arguments in one struct */
+struct stat_render {
+	struct mg_run *r;
+	const char *scope;
+	uint64_t intervals;
+};
+
+static int stat_render(FILE *f, void *ctx)
+{
+	struct stat_render *a = ctx;
+
+	return mg_prom_render(f, a->r, a->scope, a->intervals);
+}
+
 int mg_prom_write(const char *path, struct mg_run *r, const char *scope, uint64_t intervals)
+{
+	struct stat_render a = { r, scope, intervals };
+
+	return mg_prom_write_with(path, stat_render, &a);
+}
+
+int mg_prom_write_with(const char *path, int (*render)(FILE *f, void *ctx), void *ctx)
 {
 	char tmp[PATH_MAX], dbuf[PATH_MAX], bbuf[PATH_MAX];
 	FILE *f;
@@ -291,10 +333,10 @@ int mg_prom_write(const char *path, struct mg_run *r, const char *scope, uint64_
 	/* hidden and not ending in .prom: the textfile collector never reads it */
 	if (snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dirname(dbuf), basename(bbuf)) >=
 	    (int)sizeof(tmp))
-		return mg_err(-ENAMETOOLONG, "stat: --prometheus '%s': name too long", path);
+		return mg_err(-ENAMETOOLONG, "%s: --prometheus '%s': name too long", prom_cmd, path);
 	fd = mkstemp(tmp);
 	if (fd < 0)
-		return mg_err(-errno, "stat: writing --prometheus '%s': %s: %s", path, tmp,
+		return mg_err(-errno, "%s: writing --prometheus '%s': %s: %s", prom_cmd, path, tmp,
 			      strerror(errno));
 	if (fchmod(fd, 0644) || !(f = fdopen(fd, "w"))) {
 		err = -errno;
@@ -302,7 +344,7 @@ int mg_prom_write(const char *path, struct mg_run *r, const char *scope, uint64_
 		goto fail;
 	}
 	errno = 0;
-	err = mg_prom_render(f, r, scope, intervals);
+	err = render(f, ctx);
 	/* the write's own errno (ENOSPC, EDQUOT...), not the stream's bare error flag */
 	if (fflush(f) || err)
 		err = -(errno ? errno : EIO);
@@ -315,5 +357,5 @@ int mg_prom_write(const char *path, struct mg_run *r, const char *scope, uint64_
 		return 0;
 fail:
 	unlink(tmp);
-	return mg_err(err, "stat: writing --prometheus '%s': %s", path, strerror(-err));
+	return mg_err(err, "%s: writing --prometheus '%s': %s", prom_cmd, path, strerror(-err));
 }

@@ -6,6 +6,7 @@
 #ifndef MG_PROM_H
 #define MG_PROM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "run.h"
@@ -16,6 +17,17 @@
  * never serves the start values of a long run.
  */
 #define MG_PROM_INTERVAL_S 15
+
+/*
+ * --prometheus FILE (c MG_OPTID_PROM: checked and resolved into resolved, len bytes, *path
+ * pointed at it) or --prometheus-label (c MG_OPTID_PROM_LABEL: added, *labels counted).
+ * Returns 0, or an exit code with one line printed (mg_prom_check_path, mg_prom_add_label).
+ */
+int mg_opt_prom(int c, const char *arg, char *resolved, size_t len, const char **path,
+		int *labels);
+
+/* Name the command in --prometheus's messages ("stat" unless set; "check"). */
+void mg_prom_set_command(const char *cmd);
 
 /*
  * --prometheus-label NAME=VALUE: one more label on every series of the file, so that
@@ -60,5 +72,32 @@ int mg_prom_render(FILE *f, struct mg_run *r, const char *scope, uint64_t interv
  * line printed on failure; no temporary file is left behind.
  */
 int mg_prom_write(const char *path, struct mg_run *r, const char *scope, uint64_t intervals);
+
+/*
+ * Write what render(f, ctx) renders (0 or -errno) to a temporary file in FILE's directory
+ * and rename it over FILE, as mg_prom_write() does (check's counters: check_prom.c).
+ * Returns 0 or -errno, with one line printed on failure.
+ */
+int mg_prom_write_with(const char *path, int (*render)(FILE *f, void *ctx), void *ctx);
+
+/* The pieces a renderer is made of. A "# HELP" and "# TYPE" (counter, gauge) pair. */
+void mg_prom_family(FILE *f, const char *name, const char *type, const char *help);
+
+/*
+ * A series' name and the --prometheus-label labels: "name{job=\"a\"" (then the caller's
+ * labels, after a comma when more, and "}"), or "name{" / "name" without user labels.
+ * Returns whether a "{" was opened, which the caller closes.
+ */
+bool mg_prom_series(FILE *f, const char *name, bool more);
+
+/* s as a label value, without its quotes: mgtrace's text escape, then \\ and \". */
+void mg_prom_label(FILE *f, const char *s);
+
+/* A series with no labels of mgtrace's own: name, the user's labels, the value (printf). */
+#define MG_PROM_SERIES(f, name, fmt, ...) do { \
+	if (mg_prom_series(f, name, false)) \
+		fputc('}', f); \
+	fprintf(f, " " fmt "\n", __VA_ARGS__); \
+} while (0)
 
 #endif

@@ -53,6 +53,10 @@ struct mg_run {
 	int stop_sig;
 	uint64_t stop_ns;		/* when it was taken, CLOCK_MONOTONIC ns (mg_now_ns) */
 	uint64_t stop_sigs;		/* every such signal taken: bit N for signal N */
+	/* Set before the run (continuous check with -o FILE): SIGHUP is not a stop signal
+	 * but reopens -o (mg_out_reopen), as daemons do for logrotate; hups counts them. */
+	bool hup_reopens;
+	uint64_t hups;
 	/* Optional, set before mg_run_start(): called right after the first snapshot and
 	 * before COMMAND is released, so that other readings (stat --latency) start the
 	 * same window. Returns 0 or -errno, which mg_run_start() returns. */

@@ -47,7 +47,10 @@ int mg_run_stop_pending(struct mg_run *r)
 	int sig;
 
 	mg_stop_sigset(&stop);
-	sig = sigtimedwait(&stop, NULL, &zero);
+	while ((sig = sigtimedwait(&stop, NULL, &zero)) == SIGHUP && r->hup_reopens) {
+		r->hups++;
+		mg_out_reopen();
+	}
 	if (sig <= 0)
 		return 0;
 	note_stop(r, sig);
@@ -199,6 +202,11 @@ int mg_run_wait(struct mg_run *r, const struct timespec *timeout)
 			reaped(r, st);
 			return 1;
 		}
+		return 0;
+	}
+	if (sig == SIGHUP && r->hup_reopens) {	/* logrotate's: -o again, the run goes on */
+		r->hups++;
+		mg_out_reopen();
 		return 0;
 	}
 	if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {

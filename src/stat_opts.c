@@ -51,7 +51,7 @@ static const char *stat_event_words(void)
 	return mg_events_names(opt_in);
 }
 
-enum { O_RATE = MG_OPTID_FIRST_CMD, O_PROM, O_PROM_LABEL };
+enum { O_RATE = MG_OPTID_FIRST_CMD };
 
 static const struct mg_opt stat_opts[] = {
 	MG_OPTS_SCOPE("all-cpus", "system-wide (the default)",
@@ -90,16 +90,12 @@ static const struct mg_opt stat_opts[] = {
 	MG_OPTS_COMMON("one JSON object per line: each interval and the summary",
 		       "results to FILE (default: stdout; stderr with COMMAND, as perf)",
 		       "also the rows not counted, refused backends, source notes"),
-	{ .val = O_PROM, .lname = "prometheus", .arg = "FILE",
-	  .help = "also write the counters, cumulative since start, in the\n"
-	  "Prometheus text format to FILE (atomically: a temporary\n"
-	  "file in its directory renamed over it), at start, every\n"
-	  "interval (without -i or -I: every " MG_STR(MG_PROM_INTERVAL_S) " s, node_exporter's\n"
-	  "usual scrape interval, no rows printed) and at the end; for\n"
-	  "node_exporter's textfile collector", .kind = MG_OV_FILE },
-	{ .val = O_PROM_LABEL, .lname = "prometheus-label", .arg = "NAME=VALUE",
-	  .help = "one more label on every series of --prometheus FILE (up to\n"
-	  "8): two runs, each with its own, can share a textfile directory" },
+	MG_OPTS_PROM("also write the counters, cumulative since start, in the\n"
+		     "Prometheus text format to FILE (atomically: a temporary\n"
+		     "file in its directory renamed over it), at start, every\n"
+		     "interval (without -i or -I: every " MG_STR(MG_PROM_INTERVAL_S) " s, node_exporter's\n"
+		     "usual scrape interval, no rows printed) and at the end; for\n"
+		     "node_exporter's textfile collector"),
 	{ 0 }
 };
 
@@ -142,15 +138,11 @@ int stat_parse_opts(struct stat_opts *o, int argc, char **argv)
 				return MG_EXIT_USAGE;
 			break;
 		case O_RATE: o->rate = true; break;
-		case O_PROM:
-			if ((e = mg_prom_check_path(arg, prom_path, sizeof(prom_path))))
+		case MG_OPTID_PROM:
+		case MG_OPTID_PROM_LABEL:
+			if ((e = mg_opt_prom(c, arg, prom_path, sizeof(prom_path), &o->prom,
+					     &o->prom_labels)))
 				return e;
-			o->prom = prom_path;
-			break;
-		case O_PROM_LABEL:
-			if ((e = mg_prom_add_label(arg)))
-				return e;
-			o->prom_labels++;
 			break;
 		case 'x':
 			if (!*arg || strchr(arg, '\n'))

@@ -93,6 +93,8 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
                                check -i: N check_interval objects, then the report (FINAL,
                                exit RC); VERDICTS "PASS,FAIL,..." per interval or "any";
                                running verdicts and sums against the report
+  check-prom FILE PROM         check -i --prometheus PROM: every counter the sum of FILE's
+                               intervals, verdicts counted, gauges the last interval's
   set-figure IN OUT FIGURE V   (tool) write check report IN to OUT with floor figure FIGURE = V
   probe-field KEY...           (extractor) probe --json on stdin: the first KEY set (not null)
 

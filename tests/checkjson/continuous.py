@@ -2,9 +2,11 @@
 """continuous.py - continuous check (`mgtrace check -i S --json`): the check_interval objects
 before the report.
 
-Subcommand: check-intervals.
+Subcommands: check-intervals, check-prom.
 """
 import copy
+import os
+import sys
 
 from .checker import load_lines, selftest_cases, subcommand
 
@@ -63,6 +65,90 @@ def _check_intervals(c, objs, rc, n, verdicts, final):
     check_intervals(c, objs, rc, n, verdicts, final)
 
 
+REASONS = {"lost_events": "lost_events", "untracked_events": "untracked_events",
+           "missed_bpf_runs": "missed_bpf_runs", "undecided": "undecided",
+           "lock_failed_events": "lock_failed_events"}
+
+
+def prom_parse(text):
+    """tests/promcheck.py's parser: [(name, labels, value)]."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    import promcheck
+    return promcheck.parse(text)
+
+
+def check_prom(c, objs, text, finished=True):
+    """check --prometheus FILE against the same run's JSON: every counter equals the sum of
+    the check_interval objects' counts (by kind, by reason), the interval verdicts are
+    counted, the running and last verdicts are one-hot, the inconclusive streak is the
+    trailing run of INCONCLUSIVE intervals, the gauges are the last interval's, and the run
+    is marked finished."""
+    iv = [o for o in objs if o.get("type") == "check_interval"]
+    try:
+        samples = prom_parse(text)
+    except ValueError as e:
+        c.check(False, f"the file parses: {e}")
+        return
+    if not c.check(iv, f"intervals in the JSON ({len(iv)})"):
+        return
+    by = {}
+    for name, labels, v in samples:
+        key = tuple(sorted((k, x) for k, x in labels.items() if k in ("kind", "reason", "verdict")))
+        by[(name, key)] = v
+
+    def get(name, **labels):
+        return by.get((name, tuple(sorted(labels.items()))))
+    for k in iv[0]["events_by_kind"]:
+        want = sum(o["events_by_kind"][k] for o in iv)
+        c.check(get("mgtrace_check_events_judged_total", kind=k) == want,
+                f"events_judged_total{{kind={k}}} {get('mgtrace_check_events_judged_total', kind=k)} = "
+                f"the intervals' {want}")
+    for k in KINDS:
+        want = sum(o["violations"][k] for o in iv)
+        c.check(get("mgtrace_check_violations_total", kind=k) == want,
+                f"violations_total{{kind={k}}} {get('mgtrace_check_violations_total', kind=k)} = {want}")
+    for name, field in (("mgtrace_check_known_faults_total", "known"),
+                        ("mgtrace_check_not_faults_total", "not_faults")):
+        want = sum(o[field] for o in iv)
+        c.check(get(name) == want, f"{name} {get(name)} = the intervals' {field} {want}")
+    for reason, field in REASONS.items():
+        want = sum(o[field] for o in iv)
+        got = get("mgtrace_check_inconclusive_total", reason=reason)
+        c.check(got == want, f"inconclusive_total{{reason={reason}}} {got} = {want}")
+    want = sum(not o["counts_complete"] for o in iv)
+    got = get("mgtrace_check_inconclusive_total", reason="unreadable_counts")
+    c.check(got == want, f"inconclusive_total{{reason=unreadable_counts}} {got} = {want}")
+    for vd in RANK:
+        want = sum(o["verdict"] == vd for o in iv)
+        got = get("mgtrace_check_intervals_total", verdict=vd)
+        c.check(got == want, f"intervals_total{{verdict={vd}}} {got} = {want}")
+        got = get("mgtrace_check_running_verdict", verdict=vd)
+        c.check(got == (iv[-1]["running_verdict"] == vd), f"running_verdict{{verdict={vd}}} {got}")
+        got = get("mgtrace_check_last_interval_verdict", verdict=vd)
+        c.check(got == (iv[-1]["verdict"] == vd), f"last_interval_verdict{{verdict={vd}}} {got}")
+    streak = 0
+    for o in iv:
+        streak = streak + 1 if o["verdict"] == "INCONCLUSIVE" else 0
+    c.check(get("mgtrace_check_inconclusive_streak") == streak,
+            f"inconclusive_streak {get('mgtrace_check_inconclusive_streak')} = {streak}")
+    c.check(get("mgtrace_check_inodes_tracked") == iv[-1]["inodes_tracked"],
+            f"inodes_tracked {get('mgtrace_check_inodes_tracked')} = the last interval's "
+            f"{iv[-1]['inodes_tracked']}")
+    b = iv[-1]["bpf_inode_bytes"]
+    c.check(get("mgtrace_check_bpf_inode_bytes") == b, f"bpf_inode_bytes "
+            f"{get('mgtrace_check_bpf_inode_bytes')} = {b} (absent when user space judges)")
+    c.check(get("mgtrace_check_finished") == (1 if finished else 0),
+            f"finished {get('mgtrace_check_finished')}")
+    info = [lb for n, lb, v in samples if n == "mgtrace_check_info"]
+    c.check(len(info) == 1 and info[0].get("judge") in ("bpf", "user") and info[0].get("backend"),
+            f"one mgtrace_check_info with judge and backend: {info}")
+
+
+@subcommand("check-prom", lambda a: [load_lines(a[0]), open(a[1]).read()])
+def _check_prom(c, objs, text):
+    check_prom(c, objs, text)
+
+
 def _sample():
     """Three intervals, a violation in the second: the report FAIL (a run as 64's)."""
     def iv(i, verdict, running, bad):
@@ -101,3 +187,64 @@ def selftest_intervals(results):
             ("an interrupted report", lambda o: o[3].update(interrupted={"signal": "SIGINT"})),
             ("an interval missing", lambda o: o.pop(0))):
         results.run("check-intervals: " + label, check_intervals, doctored(fn), *args)
+
+
+def _prom_sample():
+    """The --prometheus file that _sample()'s run writes at its end."""
+    return """mgtrace_check_info{backend="tracepoint",kernel_release="6.18",judge="bpf",scope="system-wide",known_faults=""} 1
+mgtrace_check_events_judged_total{kind="ctime_swap"} 6
+mgtrace_check_events_judged_total{kind="ctime_skip"} 0
+mgtrace_check_events_judged_total{kind="stat"} 9
+mgtrace_check_events_judged_total{kind="ctime_set"} 0
+mgtrace_check_events_judged_total{kind="floor"} 0
+""" + "".join(f'mgtrace_check_violations_total{{kind="{k}"}} {1 if k == "ctime_regression" else 0}\n'
+              for k in KINDS) + """mgtrace_check_known_faults_total 0
+mgtrace_check_not_faults_total 0
+mgtrace_check_inconclusive_total{reason="lost_events"} 0
+mgtrace_check_inconclusive_total{reason="untracked_events"} 0
+mgtrace_check_inconclusive_total{reason="missed_bpf_runs"} 0
+mgtrace_check_inconclusive_total{reason="undecided"} 0
+mgtrace_check_inconclusive_total{reason="lock_failed_events"} 0
+mgtrace_check_inconclusive_total{reason="unreadable_counts"} 0
+mgtrace_check_inodes_tracked 4
+mgtrace_check_bpf_inode_bytes 1600
+mgtrace_check_intervals_total{verdict="PASS"} 2
+mgtrace_check_intervals_total{verdict="FAIL"} 1
+mgtrace_check_intervals_total{verdict="INCONCLUSIVE"} 0
+mgtrace_check_running_verdict{verdict="PASS"} 0
+mgtrace_check_running_verdict{verdict="FAIL"} 1
+mgtrace_check_running_verdict{verdict="INCONCLUSIVE"} 0
+mgtrace_check_last_interval_verdict{verdict="PASS"} 1
+mgtrace_check_last_interval_verdict{verdict="FAIL"} 0
+mgtrace_check_last_interval_verdict{verdict="INCONCLUSIVE"} 0
+mgtrace_check_inconclusive_streak 0
+mgtrace_check_finished 1
+"""
+
+
+def _prom_objs():
+    o = _sample()
+    for x in o[:3]:
+        x.update(known=0, not_faults=0, lost_events=0, untracked_events=0, missed_bpf_runs=0,
+                 undecided=0, lock_failed_events=0, counts_complete=True, inodes_tracked=4,
+                 bpf_inode_bytes=1600)
+    return o
+
+
+@selftest_cases
+def selftest_prom(results):
+    """check_prom on the sample and on files doctored one way each."""
+    results.run("check-prom: the sample", check_prom, _prom_objs(), _prom_sample(), want_fail=False)
+    for label, old, new in (
+            ("a violation not counted", 'kind="ctime_regression"} 1', 'kind="ctime_regression"} 0'),
+            ("events short by one", 'kind="stat"} 9', 'kind="stat"} 8'),
+            ("the running verdict PASS after a FAIL", 'running_verdict{verdict="PASS"} 0',
+             'running_verdict{verdict="PASS"} 1'),
+            ("a FAIL interval not counted", 'intervals_total{verdict="FAIL"} 1',
+             'intervals_total{verdict="FAIL"} 0'),
+            ("a reason missing", 'mgtrace_check_inconclusive_total{reason="undecided"} 0\n', ''),
+            ("not finished", 'mgtrace_check_finished 1', 'mgtrace_check_finished 0'),
+            ("a broken line", 'mgtrace_check_inodes_tracked 4', 'mgtrace_check_inodes_tracked')):
+        t = _prom_sample()
+        assert old in t, old
+        results.run("check-prom: " + label, check_prom, _prom_objs(), t.replace(old, new, 1))

@@ -29,3 +29,117 @@ tally "check -I 300 -- sleep 1.2 ($n intervals)" "$T/cc3.chk"
 	bad "check -I 300 -- sleep 1.2: $n intervals"
 badcase "check -i with -d" 2 "-d is the built-in workload's" $MG check -i 1 -d 2
 badcase "check -i with --baseline" 2 "not with -i/-I" $MG check -i 1 --baseline /etc/hostname
+
+# --prometheus (issue 29 part 1): the file after the run equals the sums of the same run's
+# intervals (tests/checkjson.py check-prom, which fails on doctored files: its selftest);
+# promtool lints it; the example alert rules fire on their cases (promtool test rules)
+PROMTOOL=$(command -v promtool)
+MGTRACE_TEST_INJECT=1 MGTRACE_TEST_INJECT_INTERVAL=2 $MG check --json -c 3 -i 0.5 \
+	-o "$T/cp1.json" --prometheus "$T/cp1.prom" --prometheus-label job=ci > /dev/null 2> "$T/cp1.err"; rc=$?
+python3 tests/checkjson.py check-intervals "$T/cp1.json" $rc 3 PASS,FAIL,PASS FAIL > "$T/cp1.chk" 2>&1
+tally "check --prometheus -c 3 -i 0.5, injected in interval 2: the intervals" "$T/cp1.chk"
+python3 tests/checkjson.py check-prom "$T/cp1.json" "$T/cp1.prom" > "$T/cp1p.chk" 2>&1
+tally "check --prometheus: the file equals the intervals' sums" "$T/cp1p.chk"
+[ "$(grep -c '{job="ci"' "$T/cp1.prom")" = "$(grep -vc '^#' "$T/cp1.prom")" ] \
+	&& ok "check --prometheus-label job=ci: on every series" \
+	|| bad "check --prometheus-label: $(grep -v '^#' "$T/cp1.prom" | grep -v 'job="ci"' | head -3)"
+if [ -z "$PROMTOOL" ]; then
+	bad "check --prometheus: promtool is installed (sh tools/deps.sh installs prometheus)"
+else
+	"$PROMTOOL" check metrics < "$T/cp1.prom" > "$T/cp1.lint" 2>&1 \
+		&& ok "promtool check metrics: check's --prometheus file is clean" \
+		|| bad "promtool check metrics on check's file: $(head -5 "$T/cp1.lint")"
+	"$PROMTOOL" check rules contrib/mgtrace-check.rules.yml > "$T/crules.out" 2>&1 \
+		&& ok "promtool check rules contrib/mgtrace-check.rules.yml: $(grep -o 'SUCCESS.*' "$T/crules.out")" \
+		|| bad "promtool check rules contrib/mgtrace-check.rules.yml: $(cat "$T/crules.out")"
+	"$PROMTOOL" test rules contrib/mgtrace-check.rules.test.yml > "$T/crtest.out" 2>&1 \
+		&& ok "promtool test rules: each check alert fires on its case, none on a healthy machine" \
+		|| bad "promtool test rules contrib/mgtrace-check.rules.test.yml: $(cat "$T/crtest.out")"
+	# the rules and the file agree on names: every series an alert reads is in the file
+	for m in $(grep -o 'mgtrace_check_[a-z_]*' contrib/mgtrace-check.rules.yml | sort -u); do
+		grep -q "^$m[{ ]" "$T/cp1.prom" && ok "alert rules: $m is a series check writes" \
+			|| bad "alert rules read $m, which check's file lacks"
+	done
+fi
+# a violation-free run: PASS everywhere, the file still checked (0s are measured, not absent)
+$MG check --json -c 2 -I 300 -o "$T/cp2.json" --prometheus "$T/cp2.prom" > /dev/null 2>&1; rc=$?
+python3 tests/checkjson.py check-prom "$T/cp2.json" "$T/cp2.prom" > "$T/cp2p.chk" 2>&1
+tally "check --prometheus -c 2 -I 300 (no violation)" "$T/cp2p.chk"
+[ $rc = 0 ] && ok "check --prometheus -c 2: exit 0" || bad "check --prometheus -c 2: exit $rc"
+# --judge user: no BPF map, so no bpf_inode_bytes series (never a 0 that stands for none)
+$MG check --json -c 2 -I 300 --judge user -o "$T/cp3.json" --prometheus "$T/cp3.prom" > /dev/null 2>&1
+python3 tests/checkjson.py check-prom "$T/cp3.json" "$T/cp3.prom" > "$T/cp3p.chk" 2>&1
+tally "check --prometheus --judge user" "$T/cp3p.chk"
+# a file that cannot be written mid-run ends the run: exit 5, one line, the report still
+# written (chattr +i: root writes through a mode 0555 directory, not an immutable one)
+mkdir "$T/pd"
+if ! chattr +i "$T/pd" 2> /dev/null; then
+	skip "check --prometheus, directory made immutable mid-run" "chattr +i is not supported on $(stat -f -c %T "$T")"
+else
+	chattr -i "$T/pd"
+	$MG check --json -i 0.3 -o "$T/cp4.json" --prometheus "$T/pd/m.prom" > /dev/null 2> "$T/cp4.err" & p=$!
+	sleep 1.2; chattr +i "$T/pd"; sleep 1.5
+	kill -INT $p 2> /dev/null; wait $p; rc=$?; chattr -i "$T/pd"
+	[ $rc = 5 ] && [ "$(grep -c '^mgtrace: check: writing --prometheus' "$T/cp4.err")" = 1 ] \
+		&& tail -1 "$T/cp4.json" | grep -q '"type":"check"' \
+		&& ok "check --prometheus, directory made immutable mid-run: exit 5, one line, the report written ($(grep -c check_interval "$T/cp4.json") intervals)" \
+		|| bad "check --prometheus unwritable mid-run: exit $rc $(cat "$T/cp4.err") $(tail -c 200 "$T/cp4.json")"
+fi
+badcase "check --prometheus without -i" 2 "give -i or -I" $MG check --prometheus "$T/x.prom"
+badcase "check --prometheus-label without --prometheus" 2 "give --prometheus" $MG check -i 1 --prometheus-label a=b
+badcase "check --prometheus in /proc" 3 "cannot hold the temporary file" $MG check -i 1 --prometheus /proc/x.prom
+badcase "check --prometheus the same file as -o" 2 "are one file" $MG check -i 1 -o "$T/same.prom" --prometheus "$T/same.prom"
+badcase "check --prometheus-label kind=x: a label of check's own" 2 "is a label of mgtrace's own" $MG check -i 1 --prometheus "$T/x.prom" --prometheus-label kind=x
+
+# SIGHUP reopens -o (logrotate: rename, then SIGHUP): the intervals before it are in the
+# renamed file, those after it and the report in a new file at the path, none lost or twice;
+# the run goes on and a SIGINT ends it with PASS
+$MG check --json -I 300 -o "$T/hup.json" > /dev/null 2> "$T/hup.err" & p=$!
+sleep 1.1; mv "$T/hup.json" "$T/hup.json.1"; kill -HUP $p; sleep 1.1; kill -INT $p; wait $p; rc=$?
+n1=$(grep -c '"type":"check_interval"' "$T/hup.json.1" 2> /dev/null); n2=$(grep -c '"type":"check_interval"' "$T/hup.json" 2> /dev/null)
+cat "$T/hup.json.1" "$T/hup.json" > "$T/hup.all" 2> /dev/null
+python3 tests/checkjson.py check-intervals "$T/hup.all" $rc "$((n1 + n2))" any PASS > "$T/hup.chk" 2>&1
+tally "check -I 300, rename + SIGHUP + SIGINT: the two files together" "$T/hup.chk"
+[ "${n1:-0}" -ge 2 ] && [ "${n2:-0}" -ge 2 ] && ! grep -q '"type":"check"' "$T/hup.json.1" \
+	&& ok "SIGHUP reopened -o: $n1 intervals in the renamed file, $n2 and the report in the new one" \
+	|| bad "SIGHUP reopen: renamed $n1, new $n2 intervals: $(cat "$T/hup.err")"
+# without -o (standard output) SIGHUP stays a stop signal: a hung-up terminal
+$MG check -I 300 > "$T/hup2.txt" 2> "$T/hup2.err" & p=$!
+sleep 1; kill -HUP $p; wait $p; rc=$?
+[ $rc = 0 ] && grep -q '^interval ' "$T/hup2.txt" \
+	&& ok "check -I 300 to standard output: SIGHUP ends it (PASS, exit 0)" \
+	|| bad "check -I 300, SIGHUP without -o: exit $rc $(cat "$T/hup2.err")"
+
+# contrib/mgtrace-check.service: systemd's parser takes every line, and its user and
+# capabilities are enough: check runs as uid 65534 with exactly the unit's ambient
+# capabilities (each removed: exit 3)
+if command -v systemd-analyze > /dev/null; then
+	sed "s|/usr/sbin/mgtrace|$(realpath "$MG")|" contrib/mgtrace-check.service > "$T/mgtrace-check.service"
+	out=$(systemd-analyze verify --man=no "$T/mgtrace-check.service" 2>&1)
+	[ $? = 0 ] && [ -z "$out" ] && ok "systemd-analyze verify contrib/mgtrace-check.service" \
+		|| bad "systemd-analyze verify contrib/mgtrace-check.service: $out"
+else
+	skip check-unit-verify "systemd-analyze is not installed"
+fi
+caps=$(sed -n 's/^CapabilityBoundingSet=//p' contrib/mgtrace-check.service)
+[ "$caps" = "$(sed -n 's/^AmbientCapabilities=//p' contrib/mgtrace-check.service)" ] \
+	&& [ "$(sed -n 's/^User=//p' contrib/mgtrace-check.service)" = prometheus ] \
+	&& ok "the check unit runs as prometheus with ambient = bounding capabilities ($caps)" \
+	|| bad "the check unit's user and capabilities: $(grep -e '^User=' -e 'Capabilit' contrib/mgtrace-check.service)"
+mkdir -p "$T/ccaps" && chown 65534:65534 "$T/ccaps" && chmod 755 "$T"
+cp "$MG" "$T/ccaps-mgtrace" && chmod 755 "$T/ccaps-mgtrace"
+ccapset() { echo "-all$(for c in "$@"; do printf ',+%s' "$(echo "${c#CAP_}" | tr A-Z a-z)"; done)"; }
+casuser() { local set; set=$(ccapset "$@"); shift $#; setpriv --reuid=65534 --regid=65534 \
+	--clear-groups --inh-caps="$set" --ambient-caps="$set" --bounding-set="$set" -- \
+	"$T/ccaps-mgtrace" check --json -c 2 -I 300 -o "$T/ccaps/c.json" --prometheus "$T/ccaps/c.prom"; }
+casuser $caps > /dev/null 2> "$T/ccaps.err"; rc=$?
+python3 tests/checkjson.py check-prom "$T/ccaps/c.json" "$T/ccaps/c.prom" > "$T/ccaps.chk" 2>&1
+[ $rc = 0 ] && ok "check as uid 65534 with the unit's capabilities only ($caps): PASS" \
+	|| bad "check as uid 65534 with $caps: exit $rc $(cat "$T/ccaps.err")"
+tally "check as uid 65534: its --prometheus file" "$T/ccaps.chk"
+for c in $caps; do
+	casuser $(echo $caps | tr ' ' '\n' | grep -vx $c) > /dev/null 2> "$T/ccaps.err"; rc=$?
+	[ $rc = 3 ] && ok "check without $c exits 3: $(cat "$T/ccaps.err")" \
+		|| bad "check without $c: exit $rc, want 3 $(cat "$T/ccaps.err")"
+done
+expect "continuous check: nothing left attached" test "$(left_attached)" = 0

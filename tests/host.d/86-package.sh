@@ -58,6 +58,8 @@ if [ -s "${deb:-/nonexistent}" ]; then
 	missing() {
 		local f; for f in /usr/sbin/mgtrace /usr/share/man/man8/mgtrace.8.gz \
 			/lib/systemd/system/mgtrace-exporter.service /usr/share/bash-completion/completions/mgtrace \
+			/lib/systemd/system/mgtrace-check.service /etc/logrotate.d/mgtrace-check \
+			/usr/share/mgtrace/mgtrace-check.rules.yml \
 			/usr/share/doc/mgtrace/copyright /usr/share/doc/mgtrace/README.md.gz /usr/share/doc/mgtrace/json.md.gz \
 			/usr/share/mgtrace/mgtrace.rules.yml $(cd docs/schema && ls *.schema.json | sed 's|^|/usr/share/mgtrace/schemas/|'); do
 			grep -qx "$f" "$1" || echo -n "$f "
@@ -69,9 +71,9 @@ if [ -s "${deb:-/nonexistent}" ]; then
 	[ "$(missing "$P/files-nounit")" = "/lib/systemd/system/mgtrace-exporter.service " ] \
 		&& ok "package files twin: a list without the unit is reported" \
 		|| bad "package files twin: a list without the unit is reported (got '$(missing "$P/files-nounit")')"
-	odd=$(grep -v '/$' "$P/files" | grep -v -e '^/usr/' -e '^/lib/systemd/system/' | xargs)
+	odd=$(grep -v '/$' "$P/files" | grep -v -e '^/usr/' -e '^/lib/systemd/system/' -e '^/etc/logrotate\.d/mgtrace-check$' | xargs)
 	odd="$odd$(grep -e '^/usr/local/' -e '^/usr/lib/systemd/' -e '/doc/mgtrace/COPYING' "$P/files" | xargs)"
-	[ -z "$odd" ] && ok "package files: nothing under /usr/local, /usr/lib/systemd or outside /usr and /lib/systemd/system; no COPYING" \
+	[ -z "$odd" ] && ok "package files: nothing under /usr/local, /usr/lib/systemd or outside /usr, /lib/systemd/system and the logrotate snippet; no COPYING" \
 		|| bad "package files misplaced: $odd"
 
 	# unpacked into a throwaway root, not installed: its binary, unit and man page
@@ -81,7 +83,8 @@ if [ -s "${deb:-/nonexistent}" ]; then
 	"$P/root/usr/sbin/mgtrace" help > "$P/help.out" 2>&1 && grep -q '^Commands' "$P/help.out" && grep -q '^  top ' "$P/help.out" \
 		&& ok "the packaged binary: help lists the commands" || bad "the packaged binary: help: $(head -3 "$P/help.out")"
 	grep -q '^ExecStart=/usr/sbin/mgtrace stat ' "$P/root/lib/systemd/system/mgtrace-exporter.service" \
-		&& ok "the packaged unit runs /usr/sbin/mgtrace" || bad "the packaged unit runs /usr/sbin/mgtrace"
+		&& grep -q '^ExecStart=/usr/sbin/mgtrace check ' "$P/root/lib/systemd/system/mgtrace-check.service" \
+		&& ok "the packaged units run /usr/sbin/mgtrace" || bad "the packaged units run /usr/sbin/mgtrace"
 	# the man page is dated by debian/changelog (dpkg-buildpackage's SOURCE_DATE_EPOCH)
 	want=$(date -u -d "@$(dpkg-parsechangelog -l debian/changelog -S Timestamp)" +%F)
 	th=$(zcat "$P/root/usr/share/man/man8/mgtrace.8.gz" | grep '^\.TH')
@@ -90,6 +93,9 @@ if [ -s "${deb:-/nonexistent}" ]; then
 	# the example unit is neither started nor enabled by the maintainer scripts (dh_installsystemd
 	# --no-enable --no-start: the postinst re-enables it only where it was enabled before)
 	dpkg-deb -e "$deb" "$P/ctl"
+	grep -qx /etc/logrotate.d/mgtrace-check "$P/ctl/conffiles" 2> /dev/null \
+		&& ok "the logrotate snippet is a conffile (a local edit survives an upgrade)" \
+		|| bad "the logrotate snippet is not a conffile: $(cat "$P/ctl/conffiles" 2> /dev/null)"
 	if grep -q 'deb-systemd-invoke' "$P/ctl/postinst" 2> /dev/null; then
 		bad "the postinst starts the exporter unit: $(grep 'deb-systemd-invoke' "$P/ctl/postinst")"
 	elif grep -q 'deb-systemd-helper enable' "$P/ctl/postinst" 2> /dev/null &&

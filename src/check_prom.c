@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check_prom.c - `check -i S --prometheus FILE`: continuous check's cumulative
+ * counts in the Prometheus text exposition format (0.0.4), rewritten atomically
+ * (prom.h mg_prom_write_with) at the start and after every interval, for
+ * node_exporter's textfile collector. The counts are the same cumulative tallies
+ * the interval lines are differences of (check_interval.c), so the file after
+ * interval N equals the sum of intervals 1..N of the JSON; nothing unmeasured is
+ * written as 0 (bpf_inode_bytes is absent when user space judges).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <time.h>
+#include "check_int.h"
+#include "opts.h"
+#include "prom.h"
+#include "vocab.h"
+
+/* what the renderer reads: the run, and the tally the file is written from */
+struct check_prom_ctx {
+	const struct check_state *cs;
+	const struct check_tally *t;
+	bool finished;
+};
+
+/* "name{kind=\"x\"} v" with the user's labels first */
+static void labelled(FILE *f, const char *name, const char *label, const char *value, uint64_t v)
+{
+	mg_prom_series(f, name, true);
+	fprintf(f, "%s=\"", label);
+	mg_prom_label(f, value);
+	fprintf(f, "\"} %" PRIu64 "\n", v);
+}
+
+static const char *const verdicts[3] = { "PASS", "FAIL", "INCONCLUSIVE" };
+
+static int verdict_index(int code)
+{
+	return code == MG_EXIT_FAIL ? 1 : code == MG_EXIT_INCONCLUSIVE ? 2 : 0;
+}
+
+static int render(FILE *f, void *arg)
+{
+	const struct check_prom_ctx *x = arg;
+	const struct check_state *cs = x->cs;
+	const struct check_tally *t = x->t;
+	struct timespec now;
+	uint64_t floor;
+	int k;
+
+	mg_prom_family(f, "mgtrace_check_info", "gauge", "mgtrace check's run: backend, kernel "
+		       "release, where events are judged, scope, --known file (value always 1)");
+	mg_prom_series(f, "mgtrace_check_info", true);
+	fprintf(f, "backend=\"");
+	mg_prom_label(f, mg_backend_name(cs->run.sess.backend));
+	fprintf(f, "\",kernel_release=\"");
+	mg_prom_label(f, cs->run.env.release);
+	fprintf(f, "\",judge=\"%s\",scope=\"%s\",known_faults=\"", cs->judge.active ? "bpf" : "user",
+		cs->o.tree ? "COMMAND's process tree" : "system-wide");
+	mg_prom_label(f, cs->o.known_path ? cs->o.known_path : "");
+	fprintf(f, "\"} 1\n");
+
+	mg_prom_family(f, "mgtrace_check_events_judged_total", "counter", "Timestamp events judged "
+		       "against the multigrain invariants, by kind (floor: the floor's swaps, "
+		       "failed and unknown cmpxchgs, with a function-probe backend)");
+	for (k = 0; k < MG_EV_NR_KINDS; k++)
+		if (!(MG_KINDS_FLOOR & 1u << k))
+			labelled(f, "mgtrace_check_events_judged_total", "kind", mg_event_kind_name(k),
+				 t->by_kind[k]);
+	floor = t->by_kind[MG_EV_FLOOR_SWAP] + t->by_kind[MG_EV_FLOOR_FAIL] +
+		t->by_kind[MG_EV_FLOOR_UNKNOWN];
+	labelled(f, "mgtrace_check_events_judged_total", "kind", "floor", floor);
+
+	mg_prom_family(f, "mgtrace_check_violations_total", "counter", "Violations that are kernel "
+		       "faults (not explained by a clock step, undecided, or a --known fault), by "
+		       "kind: any is a FAIL");
+	for (k = 0; k < MG_V_NR_KINDS; k++)
+		labelled(f, "mgtrace_check_violations_total", "kind", mg_violation_name(k),
+			 t->faults[k]);
+	mg_prom_family(f, "mgtrace_check_known_faults_total", "counter", "Violations that matched a "
+		       "fault declared in --known FILE (counted, not a FAIL)");
+	MG_PROM_SERIES(f, "mgtrace_check_known_faults_total", "%" PRIu64, t->known);
+	mg_prom_family(f, "mgtrace_check_not_faults_total", "counter", "Cases the invariants allow "
+		       "(coarse granularity, a set ctime, a stored later time...): counted, never a "
+		       "fault");
+	MG_PROM_SERIES(f, "mgtrace_check_not_faults_total", "%" PRIu64, t->benign);
+
+	mg_prom_family(f, "mgtrace_check_inconclusive_total", "counter", "What left something "
+		       "unjudged, by reason: events lost or untracked, BPF runs the kernel skipped, "
+		       "violations undecided near a clock step, per-inode lock failures, intervals "
+		       "whose counters could not be read; any makes its interval INCONCLUSIVE");
+	labelled(f, "mgtrace_check_inconclusive_total", "reason", "lost_events", t->lost);
+	labelled(f, "mgtrace_check_inconclusive_total", "reason", "untracked_events", t->untracked);
+	labelled(f, "mgtrace_check_inconclusive_total", "reason", "missed_bpf_runs", t->missed);
+	labelled(f, "mgtrace_check_inconclusive_total", "reason", "undecided", t->undecided);
+	labelled(f, "mgtrace_check_inconclusive_total", "reason", "lock_failed_events",
+		 t->lock_failed);
+	labelled(f, "mgtrace_check_inconclusive_total", "reason", "unreadable_counts",
+		 cs->prom_unreadable);
+
+	mg_prom_family(f, "mgtrace_check_inodes_tracked", "gauge", "Inodes whose timestamp history "
+		       "the checker holds now");
+	MG_PROM_SERIES(f, "mgtrace_check_inodes_tracked", "%" PRIu64, t->inodes);
+	if (cs->judge.active) {
+		mg_prom_family(f, "mgtrace_check_bpf_inode_bytes", "gauge", "BPF hash map memory of "
+			       "the tracked inodes: entries times value size (judged in BPF only)");
+		MG_PROM_SERIES(f, "mgtrace_check_bpf_inode_bytes", "%" PRIu64, t->inode_bytes);
+	}
+
+	mg_prom_family(f, "mgtrace_check_intervals_total", "counter", "Intervals completed, by "
+		       "their own verdict");
+	for (k = 0; k < 3; k++)
+		labelled(f, "mgtrace_check_intervals_total", "verdict", verdicts[k],
+			 cs->prom_verdicts[k]);
+	mg_prom_family(f, "mgtrace_check_running_verdict", "gauge", "The verdict since the start "
+		       "(the exit code's): 1 for the current one, 0 for the others");
+	for (k = 0; k < 3; k++)
+		labelled(f, "mgtrace_check_running_verdict", "verdict", verdicts[k],
+			 verdict_index(cs->running_code) == k);
+	if (cs->intervals) {
+		mg_prom_family(f, "mgtrace_check_last_interval_verdict", "gauge", "The last "
+			       "interval's verdict: 1 for it, 0 for the others");
+		for (k = 0; k < 3; k++)
+			labelled(f, "mgtrace_check_last_interval_verdict", "verdict", verdicts[k],
+				 verdict_index(cs->prom_last_code) == k);
+	}
+	mg_prom_family(f, "mgtrace_check_inconclusive_streak", "gauge", "Consecutive INCONCLUSIVE "
+		       "intervals ending with the last one (0: the last was not)");
+	MG_PROM_SERIES(f, "mgtrace_check_inconclusive_streak", "%" PRIu64, cs->prom_streak);
+	clock_gettime(CLOCK_REALTIME, &now);
+	mg_prom_family(f, "mgtrace_check_start_time_seconds", "gauge", "Unix time when judging "
+		       "began: every counter is cumulative since then");
+	MG_PROM_SERIES(f, "mgtrace_check_start_time_seconds", "%.3f", now.tv_sec + now.tv_nsec / 1e9 -
+		       (mg_now_ns() - cs->interval_start_ns) / 1e9);
+	mg_prom_family(f, "mgtrace_check_last_interval_end_time_seconds", "gauge", "Unix time of the "
+		       "counts this file was written from");
+	MG_PROM_SERIES(f, "mgtrace_check_last_interval_end_time_seconds", "%.3f",
+		       now.tv_sec + now.tv_nsec / 1e9 - (mg_now_ns() - t->t_ns) / 1e9);
+	mg_prom_family(f, "mgtrace_check_finished", "gauge", "1 once the run has ended (the last "
+		       "interval is in this file and it will not be written again), else 0");
+	MG_PROM_SERIES(f, "mgtrace_check_finished", "%d", x->finished);
+	return ferror(f) ? -EIO : 0;
+}
+
+int check_prom_write(struct check_state *cs, const struct check_tally *t, bool finished)
+{
+	struct check_prom_ctx x = { cs, t, finished };
+
+	if (!cs->o.prom)
+		return 0;
+	if (cs->prom_failed)	/* said once; the run is ending */
+		return -1;
+	mg_prom_set_command("check");
+	if (mg_prom_write_with(cs->o.prom, render, &x)) {
+		cs->prom_failed = true;
+		return -1;
+	}
+	return 0;
+}
