@@ -40,15 +40,9 @@ static int verdict_index(int code)
 	return code == MG_EXIT_FAIL ? 1 : code == MG_EXIT_INCONCLUSIVE ? 2 : 0;
 }
 
-static int render(FILE *f, void *arg)
+/* mgtrace_check_info: what the run is (labels), value 1 */
+static void put_info(FILE *f, const struct check_state *cs)
 {
-	const struct check_prom_ctx *x = arg;
-	const struct check_state *cs = x->cs;
-	const struct check_tally *t = x->t;
-	struct timespec now;
-	uint64_t floor;
-	int k;
-
 	mg_prom_family(f, "mgtrace_check_info", "gauge", "mgtrace check's run: backend, kernel "
 		       "release, where events are judged, scope, --known file (value always 1)");
 	mg_prom_series(f, "mgtrace_check_info", true);
@@ -60,6 +54,18 @@ static int render(FILE *f, void *arg)
 		cs->o.tree ? "COMMAND's process tree" : "system-wide");
 	mg_prom_label(f, cs->o.known_path ? cs->o.known_path : "");
 	fprintf(f, "\"} 1\n");
+}
+
+static int render(FILE *f, void *arg)
+{
+	const struct check_prom_ctx *x = arg;
+	const struct check_state *cs = x->cs;
+	const struct check_tally *t = x->t;
+	struct timespec now;
+	uint64_t floor;
+	int k;
+
+	put_info(f, cs);
 
 	mg_prom_family(f, "mgtrace_check_events_judged_total", "counter", "Timestamp events judged "
 		       "against the multigrain invariants, by kind (floor: the floor's swaps, "

@@ -15,7 +15,8 @@ tracepoint_host() {
 # bad NAME: a failed test; also listed again at the end of the run (CI keeps only the tail)
 bad()  {
 	fail=$((fail + 1)); echo "FAIL $*"
-	[ -z "${FAILED_LIST:-}" ] || echo "  [${PART:-?}] FAIL $*" | cut -c1-300 >> "$FAILED_LIST"
+	[ -z "${FAILED_LIST:-}" ] || { printf '  [%s] FAIL %s' "${PART:-?}" "$*" | tr '\n' ' ' |
+		cut -c1-300; echo; } >> "$FAILED_LIST"
 }
 # expect NAME CMD...: pass when CMD succeeds
 expect() { local n=$1; shift; if "$@"; then ok "$n"; else bad "$n"; fi; }

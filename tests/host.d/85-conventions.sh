@@ -111,8 +111,10 @@ fi
 # make install / uninstall with DESTDIR and PREFIX: every file where it belongs, nothing left.
 # The systemd unit goes where systemd looks (pkg-config's systemdsystemunitdir, Debian 12:
 # /lib/systemd/system), whatever PREFIX is; under PREFIX only without systemd's .pc file.
-# outside D PREFIX UNITDIR: the files under D that are neither under D/PREFIX nor D/UNITDIR's unit
-outside() { find "$1" -type f | grep -v -e "^$1$2/" -e "^$1$3/mgtrace-exporter.service$"; }
+# outside D PREFIX UNITDIR: the files under D that are neither under D/PREFIX nor D/UNITDIR's
+# units nor check's logrotate snippet (/etc/logrotate.d, where logrotate looks, whatever PREFIX)
+outside() { find "$1" -type f | grep -v -e "^$1$2/" -e "^$1$3/mgtrace-exporter.service$" \
+	-e "^$1$3/mgtrace-check.service$" -e "^$1/etc/logrotate.d/mgtrace-check$" | sort; }
 : > "$T/inst.stamp"
 for prefix in /usr /opt/mgtrace; do
 	D="$T/inst$(echo $prefix | tr / _)"
@@ -122,7 +124,9 @@ for prefix in /usr /opt/mgtrace; do
 		missing=""
 		for f in $prefix/sbin/mgtrace $prefix/share/man/man8/mgtrace.8 \
 			$prefix/share/bash-completion/completions/mgtrace $unitdir/mgtrace-exporter.service \
-			$prefix/share/mgtrace/mgtrace.rules.yml $prefix/share/mgtrace/known-faults.json \
+			$unitdir/mgtrace-check.service /etc/logrotate.d/mgtrace-check \
+			$prefix/share/mgtrace/mgtrace.rules.yml $prefix/share/mgtrace/mgtrace-check.rules.yml \
+			$prefix/share/mgtrace/known-faults.json \
 			$(cd docs/schema && ls *.schema.json | sed "s|^|$prefix/share/mgtrace/schemas/|") \
 			$(ls README.md COPYING docs/*.md | sed "s|^\(docs/\)*|$prefix/share/doc/mgtrace/|"); do
 			[ -s "$D$f" ] || missing="$missing $f"
@@ -130,14 +134,15 @@ for prefix in /usr /opt/mgtrace; do
 		[ -z "$missing" ] && ok "make install DESTDIR PREFIX=$prefix: $(find "$D" -type f | wc -l) files, unit in $unitdir" \
 			|| bad "make install DESTDIR PREFIX=$prefix: missing$missing"
 		out=$(outside "$D" "$prefix" "$unitdir")
-		[ -z "$out" ] && ok "make install PREFIX=$prefix: nothing outside DESTDIR$prefix but DESTDIR$unitdir's unit" \
+		[ -z "$out" ] && ok "make install PREFIX=$prefix: nothing outside DESTDIR$prefix but DESTDIR$unitdir's units and DESTDIR/etc/logrotate.d/mgtrace-check" \
 			|| bad "make install PREFIX=$prefix: files outside: $out"
 		# the check can fail: the unit, were systemd's directory another, is outside
-		[ "$(outside "$D" "$prefix" /nonexistent)" = "$D$unitdir/mgtrace-exporter.service" ] \
+		[ "$(outside "$D" "$prefix" /nonexistent | xargs)" = "$D$unitdir/mgtrace-check.service $D$unitdir/mgtrace-exporter.service" ] \
 			&& ok "install check: a unit outside DESTDIR$prefix and the unit directory is reported" \
 			|| bad "install check: a unit outside DESTDIR$prefix and the unit directory is reported"
 		grep -q "^ExecStart=$prefix/sbin/mgtrace stat " "$D$unitdir/mgtrace-exporter.service" \
-			&& ok "installed unit runs $prefix/sbin/mgtrace" || bad "installed unit runs $prefix/sbin/mgtrace"
+			&& grep -q "^ExecStart=$prefix/sbin/mgtrace check " "$D$unitdir/mgtrace-check.service" \
+			&& ok "installed units run $prefix/sbin/mgtrace" || bad "installed units run $prefix/sbin/mgtrace"
 		# bash-completion's on-demand loader finds the installed file (XDG_DATA_DIRS/bash-completion/completions)
 		if [ -r "$BC" ] && XDG_DATA_DIRS="$D$prefix/share" bash --norc --noprofile -c \
 			". $BC; __load_completion mgtrace && complete -p mgtrace" 2> /dev/null | grep -q _mgtrace; then

@@ -8,7 +8,7 @@
 #   GUEST_SCRIPT    test script, installed as /test.sh and run by /init
 #   KERNEL_ROOT     unpacked linux-image package (fetch-kernel.sh output);
 #                   the modules named in $MGTRACE_VM_MODULES (paths below
-#                   kernel/, default drivers/block/loop) are decompressed
+#                   kernel/, default drivers/block/loop and fs/overlayfs/overlay) are decompressed
 #                   into /lib/modules and insmod'ed in that order by /init.
 # Contents: busybox-static with all applet symlinks, guest-init.sh as /init,
 # guest-lib.sh as /lib/mgtest.sh, and /ext4.img, an empty ext4 image of
@@ -61,7 +61,7 @@ chmod 755 "$root/init" "$root/test.sh" "$root/bin/mgtrace"
 
 if [ -n "$kroot" ]; then
 	i=0
-	for m in ${MGTRACE_VM_MODULES-drivers/block/loop}; do
+	for m in ${MGTRACE_VM_MODULES-drivers/block/loop fs/overlayfs/overlay}; do
 		f=$(ls "$kroot"/usr/lib/modules/*/kernel/"$m".ko* "$kroot"/lib/modules/*/kernel/"$m".ko* 2>/dev/null | head -n1) ||
 			true
 		[ -n "$f" ] || die "module $m not found in $kroot"
