@@ -199,7 +199,18 @@ $(OUT)/mgtrace.8: docs/mgtrace.8.scd VERSION | $(OUT)
 test-host: $(BIN) $(STATIC) man $(OUT)/unit_tests $(OUT)/mgobserve $(OUT)/denybpf
 	tests/run-host-tests.sh
 
-test-vm: $(STATIC) $(OUT)/mgobserve $(OUT)/mgorder $(OUT)/tmpfs-dir-ctime
+# The VM stage: this ARCH's guests (tests/vm/kernels.txt, kernels-arm64.txt); on an x86
+# machine `make test-vm` then boots the arm64 guests too (a cross build, qemu-system-aarch64;
+# tools/deps.sh --arch arm64), unless MGTRACE_VM_ARCHES leaves arm64 out ("amd64").
+MGTRACE_VM_ARCHES ?= $(if $(filter x86,$(HOST_ARCH)),amd64 arm64,$(DEB_ARCH_$(HOST_ARCH)))
+.PHONY: test-vm-arch
+test-vm: test-vm-arch
+ifeq ($(ARCH)-$(HOST_ARCH),x86-x86)
+ifneq ($(filter arm64,$(MGTRACE_VM_ARCHES)),)
+	$(MAKE) ARCH=arm64 test-vm-arch
+endif
+endif
+test-vm-arch: $(STATIC) $(OUT)/mgobserve $(OUT)/mgorder $(OUT)/tmpfs-dir-ctime
 	MGTRACE_VM_ARCH=$(DEB_ARCH_$(ARCH)) \
 	MGTRACE_VM_OBSERVER=$(OUT)/mgobserve MGTRACE_VM_PROGS="$(OUT)/mgorder $(OUT)/tmpfs-dir-ctime" \
 		tests/vm/vm-test.sh ./$(STATIC)
