@@ -129,7 +129,7 @@ static __always_inline bool pass_filters(__u64 id)
 {
 	__u32 tgid = id >> 32;
 
-	if (!MG_TGID_PASSES(&traced_tgids, filter_tree, filter_tgid, tgid))
+	if (!mg_cpu_passes() || !MG_TGID_PASSES(&traced_tgids, filter_tree, filter_tgid, tgid))
 		return false;
 	return mg_comm_passes(filter_comm);
 }
@@ -264,7 +264,8 @@ static __always_inline void on_exit(void)
 		dev = BPF_CORE_READ(inode, i_sb, s_dev);
 		ino = BPF_CORE_READ(inode, i_ino);
 	}
-	if (!mg_ids_match(filter_devs, filter_inos, filter_nids, dev, ino))
+	/* -C: the event's CPU is its return's (a call that migrated is checked twice) */
+	if (!mg_ids_match(filter_devs, filter_inos, filter_nids, dev, ino) || !mg_cpu_passes())
 		goto out;
 	/* without the kernel's counter (CONFIG_DEBUG_FS=n) every outcome stays unknown */
 	if (MG_FLOOR_SWAPS_KNOWN && cpu == en->cpu && swaps == en->swaps + 1)

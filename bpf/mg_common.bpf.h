@@ -141,6 +141,26 @@ static __always_inline bool mg_ids_match(const volatile __u32 *devs, const volat
 }
 
 /*
+ * -C CPUS (trace, top): only events on the CPUs of cpu_mask (bit cpu % 64 of word
+ * cpu / 64); cpu_filter false: every CPU, and the verifier prunes the check. The
+ * first filter of a program: one helper call and one load of .rodata.
+ */
+const volatile bool cpu_filter = false;
+const volatile __u64 cpu_mask[MG_MAX_CPUS / 64] = {};
+
+static __always_inline bool mg_cpu_passes(void)
+{
+	__u32 cpu;
+
+	if (!cpu_filter)
+		return true;
+	cpu = bpf_get_smp_processor_id();
+	if (cpu >= MG_MAX_CPUS)
+		return false;
+	return (cpu_mask[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+/*
  * The process filter: with a traced_tgids map (filter_tree), one hash lookup of the
  * current tgid; else the single filter_tgid (0: every process passes).
  */

@@ -134,7 +134,7 @@ static __always_inline bool passes(enum mg_event_kind kind, struct inode *inode,
 {
 	__u32 tgid = id >> 32;
 
-	if (!(event_mask & (1U << kind)))
+	if (!(event_mask & (1U << kind)) || !mg_cpu_passes())
 		return false;
 	if (!MG_TGID_PASSES(&traced_tgids, filter_tree, filter_tgid, tgid))
 		return false;

@@ -153,7 +153,7 @@ static __always_inline void top_add(struct inode *inode, __u32 bits)
 	struct mg_top_val *v;
 	void *m;
 
-	if (!MG_TGID_PASSES(&traced_tgids, filter_tree, filter_tgid, tgid))
+	if (!mg_cpu_passes() || !MG_TGID_PASSES(&traced_tgids, filter_tree, filter_tgid, tgid))
 		return;
 	m = bpf_map_lookup_elem(&top_cur, &zero);
 	if (!m)

@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 #include "backend.h"
 #include "backend_int.h"
+#include "cpulist.h"
 #include "pidns.h"
 #include "mgtrace.skel.h"
 #include "util.h"
@@ -195,6 +196,7 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 		memcpy((void *)skel->rodata->filter_devs, o->filter_devs, sizeof(o->filter_devs));
 		memcpy((void *)skel->rodata->filter_inos, o->filter_inos, sizeof(o->filter_inos));
 		memcpy((char *)skel->rodata->filter_comm, o->filter_comm, sizeof(o->filter_comm));
+		MG_CPUS_RODATA(skel, o->cpu_mask);
 		/* wake the consumer at a quarter full; it also polls every 50-100 ms */
 		skel->rodata->wakeup_bytes = (o->ringbuf_bytes ? o->ringbuf_bytes : 16u << 20) / 4;
 		err = bpf_map__set_max_entries(skel->maps.events,

@@ -55,6 +55,8 @@ struct mg_session_opts {
 	unsigned int filter_devs[MG_MAX_IDS];	/* kernel dev_t (inode->i_sb->s_dev) and */
 	unsigned long long filter_inos[MG_MAX_IDS];	/* inode->i_ino */
 	char filter_comm[16];		/* only events of tasks with this comm ("" : all) */
+	const uint64_t *cpu_mask;	/* event mode, -C: only events on these CPUs
+					 * (MG_CPU_WORDS words, cpulist.h); NULL: every CPU */
 	bool count_scoped;		/* counting mode: count only the processes that
 					 * filter_tgid / traced_tgids_fd pass (process scope) */
 	bool prefer_kernel;		/* stat's default: under auto, MG_BE_KERNEL where the

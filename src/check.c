@@ -131,8 +131,12 @@ static int event_loop(struct check_state *cs)
 		mg_judge_collect(&cs->judge, cs->run.sess.skel);
 		/* the planned end first: a signal taken after it (a loop running late on a
 		 * saturated machine) did not cut the run short */
-		if (!cs->o.argv && (mg_now_ns() >= end || !mg_wl_running(&cs->wl)))
+		if (cs->o.interval) {		/* continuous: each interval's line, -c N */
+			if (check_interval_tick(cs, false))
+				break;
+		} else if (!cs->o.argv && (mg_now_ns() >= end || !mg_wl_running(&cs->wl))) {
 			break;
+		}
 		if (mg_run_wait(&cs->run, &zero))	/* a signal (run.stop_sig) or COMMAND's end */
 			break;
 	}
@@ -313,8 +317,10 @@ static int check_run(struct check_state *cs)
 	 * not a kernel fault) */
 	if ((ret = mg_run_exec_failed(&cs->run)))
 		return ret;
-	if (!cs->o.argv && (ret = check_workload_start(cs)))
+	if (!cs->o.argv && !cs->o.interval && (ret = check_workload_start(cs)))
 		return ret;
+	if (cs->o.interval)
+		check_interval_start(cs);
 	if (!mg_json_output)
 		fprintf(stderr, "mgtrace: checking with backend %s (tracepoints as %s; floor "
 			"probes: %s%s)\n", mg_backend_name(cs->run.sess.backend), cs->run.cfg.tp_flavour,
@@ -326,6 +332,16 @@ static int check_run(struct check_state *cs)
 		return mg_err(MG_EXIT_FAIL, "check: workload failed: %s", strerror(err));
 	mg_run_end_child(&cs->run);
 	return mg_run_snap(&cs->run, &cs->run.cur) ? MG_EXIT_FAIL : MG_EXIT_OK;
+}
+
+int check_inject(struct check_state *cs)
+{
+	char why[200];
+
+	if (mg_judge_inject(&cs->judge, cs->run.sess.skel, cs->chk, cs->o.test_inject, why,
+			    sizeof(why)))
+		return mg_err(MG_EXIT_FAIL, "check: MGTRACE_TEST_INJECT: %s", why);
+	return MG_EXIT_OK;
 }
 
 /* Runs the kernel skipped (recursion_misses): events neither delivered nor counted lost. */
@@ -354,13 +370,8 @@ static int check_drain(struct check_state *cs)
 	uint64_t lost;
 	int err;
 
-	if (cs->o.test_inject) {
-		char why[200];
-
-		if ((err = mg_judge_inject(&cs->judge, cs->run.sess.skel, cs->chk, cs->o.test_inject,
-					   why, sizeof(why))))
-			return mg_err(MG_EXIT_FAIL, "check: MGTRACE_TEST_INJECT: %s", why);
-	}
+	if (cs->o.test_inject && !cs->o.test_inject_interval && (err = check_inject(cs)))
+		return err;
 	/*
 	 * Judged in BPF: the workload has ended; detach, so that "inodes" is read whole
 	 * and still (mg_judge_finish(): a bpf_res_spin_lock map cannot be read with
@@ -441,9 +452,15 @@ int cmd_check(int argc, char **argv)
 	if ((ret = mg_test_hook_inject()) < 0)
 		return MG_EXIT_USAGE;
 	cs.o.test_inject = ret;
+	if ((ret = mg_test_hook_inject_interval()) < 0)
+		return MG_EXIT_USAGE;
+	cs.o.test_inject_interval = ret;
 	so.ringbuf_bytes = (unsigned int)cs.o.ringbuf_bytes;
-	if (!(ret = check_prepare(&cs, &so)) && !(ret = check_run(&cs)) && !(ret = check_drain(&cs)))
+	if (!(ret = check_prepare(&cs, &so)) && !(ret = check_run(&cs)) && !(ret = check_drain(&cs))) {
+		if (cs.o.interval)	/* the last interval, drained whole, before the report */
+			check_interval_tick(&cs, true);
 		ret = check_render(&cs, &judged);
+	}
 	cleanup(&cs);
 	/* no verdict (an unsupported environment, COMMAND not run): the reports asked for say
 	 * why, never left empty */

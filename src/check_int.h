@@ -46,6 +46,7 @@ struct check_opts {
 	enum mg_backend backend;
 	bool test_invert_fine;		/* TEST ONLY: MGTRACE_TEST_INVERT_FINE=1 (testhook.h) */
 	int test_inject;		/* TEST ONLY: MGTRACE_TEST_INJECT=N regressions (testhook.h) */
+	int test_inject_interval;	/* TEST ONLY: ... judged at the start of this interval */
 	const char *junit;		/* --json and -o are global: opts.h */
 	uint64_t ringbuf_bytes, max_inodes, threads, rate;
 	bool judge_user;		/* --judge user: the ctime events cross to user space */
@@ -60,6 +61,10 @@ struct check_opts {
 	const char *dir;
 	char **argv;
 	double limit[MG_F_NR];		/* absolute thresholds (--max-*); < 0: off (default) */
+	double interval;		/* continuous check: -i S / -I MS, seconds; 0: one verdict */
+	uint64_t count;			/* -c N: stop after N intervals; 0: at a stop signal */
+	const char *workload_opt;	/* the first built-in-workload option given (-d, -t,
+					 * --rate, -D), refused in continuous mode */
 	const char *known_path;		/* --known FILE */
 	struct mg_known *known;		/* its faults (check_known_open); NULL: none */
 	const char *baseline;		/* --baseline FILE */
@@ -67,6 +72,20 @@ struct check_opts {
 	bool factor_given;		/* --baseline-factor was given (it needs --baseline) */
 	struct mg_figures base;		/* its figures */
 	char baseline_warn[700];	/* why its figures may differ (kernel, filesystem); "": none */
+};
+
+/* Cumulative counts of a run at one moment: continuous check's intervals are their differences. */
+struct check_tally {
+	uint64_t t_ns;				/* CLOCK_MONOTONIC when read */
+	uint64_t by_kind[MG_EV_NR_KINDS];	/* events judged */
+	uint64_t violations[MG_V_NR_KINDS];	/* found */
+	uint64_t faults[MG_V_NR_KINDS];		/* of those, failing (not explained, undecided
+						 * or known) */
+	uint64_t known, undecided, benign;	/* summed over kinds */
+	uint64_t lost, untracked, missed, lock_failed;
+	uint64_t inodes, inode_bytes;		/* tracked now; BPF map bytes (judged in BPF) */
+	size_t nreports;			/* the checker's stored reports */
+	bool read_failed;			/* a BPF counter could not be read: incomplete */
 };
 
 struct check_state {
@@ -90,6 +109,11 @@ struct check_state {
 	/* clock watch */
 	struct mg_event *pending;	/* events newer than the last clock sample, held back */
 	size_t npending;		/* at most MG_BATCH_EVENTS */
+	/* continuous check (-i/-I): the counts at the interval's start, when the next ends,
+	 * intervals printed, the running verdict (an exit code: the worst so far) */
+	struct check_tally tally;
+	uint64_t interval_start_ns, next_interval_ns, intervals;
+	int running_code;
 	/* a signal ended the run before its planned end (mg_verdict_interrupt_text); "": none */
 	char interrupt_why[320];
 	bool status_from_signal;	/* COMMAND's status is that signal's (mg_run_status_from_stop) */
@@ -221,6 +245,21 @@ int check_write_junit(const struct check_result *r, FILE *f, const char *path);
 int check_workload_start(struct check_state *cs);
 /* Stop and join them, taking their last modifications; 0 or the workload's errno. */
 int check_workload_finish(struct check_state *cs);
+
+/* ---- continuous check (check_interval.c) ---- */
+
+/* At the run's start: the counts the first interval is measured from. */
+void check_interval_start(struct check_state *cs);
+/* The test hooks' injected violations, judged now (MGTRACE_TEST_INJECT). 0 or an exit code. */
+int check_inject(struct check_state *cs);
+/*
+ * When an interval has ended (or last: the run's end, after the drain), print its
+ * line or JSON object on cs->out and update the running verdict. Returns true when
+ * -c N intervals have been printed.
+ */
+bool check_interval_tick(struct check_state *cs, bool last);
+/* A stored violation as check --json's "violations" item. */
+json_t *check_json_violation(const struct check_state *cs, const struct mg_violation *v);
 
 /*
  * A run that ends before a verdict (code: its exit code: 2, 3, 4 (a stop signal before judging), 126, 127): the JUnit

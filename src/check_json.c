@@ -3,8 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 #include "check_int.h"
+#include "jsonnum.h"
 #include "pidns.h"
 #include "vocab.h"
+
+#define JI(x) json_integer((json_int_t)(x))
 
 /* An observation of a violation report; its comm cut at a character boundary (escape.h). */
 static json_t *json_obs(const struct mg_obs *o)
@@ -15,10 +18,9 @@ static json_t *json_obs(const struct mg_obs *o)
 
 	json_object_set_new(j, "ctime_sec", json_integer(o->ctime.sec));
 	json_object_set_new(j, "ctime_nsec", json_integer(o->ctime.nsec));
-	json_object_set_new(j, "t_mono_ns", json_integer((json_int_t)o->t_ns));
+	mg_json_put_ns(j, "t_mono", (int64_t)o->t_ns, true);	/* jsonnum.h */
 	json_object_set_new(j, "event", mg_json_cstr(mg_event_kind_name(o->kind)));
-	json_object_set_new(j, "entry_mono_ns", o->entry_ns ? json_integer((json_int_t)o->entry_ns) :
-			    json_null());
+	mg_json_put_ns(j, "entry_mono", (int64_t)o->entry_ns, o->entry_ns);
 	/* 0 where mgtrace runs in a PID namespace of its own: a task outside it (pidns.h) */
 	json_object_set_new(j, "pid", !o->pid && mg_pidns_self(NULL, NULL) > 0 ? json_null() :
 			    json_integer(o->pid));
@@ -47,7 +49,7 @@ static json_t *json_interrupted(const struct check_state *cs)
 	const struct mg_run *r = &cs->run;
 	json_t *j;
 
-	if (!r->stop_sig)
+	if (!r->stop_sig || (cs->o.interval && !cs->o.argv))	/* continuous: the planned end */
 		return json_null();
 	j = json_object();
 	json_object_set_new(j, "signal", json_string(mg_signal_name(r->stop_sig)));
@@ -69,7 +71,9 @@ static void json_workload(json_t *o, const struct check_result *r)
 	json_object_set_new(o, "exit_code", json_integer(r->v.code));
 	json_object_set_new(o, "reason", json_string(r->v.reason));
 	json_object_set_new(o, "duration_s", json_real(r->rep->seconds));
-	json_object_set_new(o, "workload", json_string(cs->o.argv ? "command" : "built-in"));
+	json_object_set_new(o, "workload", json_string(cs->o.argv ? "command" :
+						       cs->o.interval ? "none" : "built-in"));
+	json_object_set_new(o, "intervals", cs->o.interval ? JI(cs->intervals) : json_null());
 	if (cs->o.argv) {
 		/* the same encoding --baseline compares (baseline.c) */
 		json_object_set_new(o, "command", mg_argv_json(cs->o.argv));
@@ -80,7 +84,7 @@ static void json_workload(json_t *o, const struct check_result *r)
 				    json_boolean(cs->status_from_signal));
 	}
 	json_object_set_new(o, "interrupted", json_interrupted(cs));
-	if (cs->o.argv)
+	if (cs->o.argv || cs->o.interval)	/* COMMAND, or continuous: no workload of its own */
 		return;
 	wd = json_object();
 	if (cs->have_wl_mount) {	/* as events name it (mountinfo's s_dev) */
@@ -102,7 +106,6 @@ static void json_workload(json_t *o, const struct check_result *r)
 	json_object_set_new(o, "workload_params", wd);
 }
 
-#define JI(x) json_integer((json_int_t)(x))
 
 /* "judged": where and how the ctime events were judged (judge.c). */
 static json_t *json_judged(const struct check_result *r)
@@ -237,8 +240,8 @@ static void json_gates(json_t *o, const struct check_result *r)
 	for (i = 0; i < n; i++) {
 		json_t *j = json_object();
 
-		json_object_set_new(j, "t0_mono_ns", JI(steps[i].t0_ns));
-		json_object_set_new(j, "t1_mono_ns", JI(steps[i].t1_ns));
+		mg_json_put_ns(j, "t0_mono", (int64_t)steps[i].t0_ns, true);
+		mg_json_put_ns(j, "t1_mono", (int64_t)steps[i].t1_ns, true);
 		json_object_set_new(j, "delta_ns", json_integer(steps[i].delta_ns));
 		json_array_append_new(a, j);
 	}
@@ -294,7 +297,8 @@ static json_t *json_violation(const struct check_state *cs, const struct mg_viol
 		json_object_set_new(j, "timestamp", json_string(v->what));
 	}
 	json_object_set_new(j, "dev", json_string(mg_kdev_str(v->dev, dev)));
-	json_object_set_new(j, "ino", JI(v->ino));
+	json_object_set_new(j, "ino", mg_json_u64(v->ino));
+	json_object_set_new(j, "inode", mg_json_inode(v->dev, v->ino));
 	json_object_set_new(j, "gen", json_integer(v->gen));
 	if (full)
 		json_object_set_new(j, "mount", json_mount(v->dev));
@@ -309,6 +313,11 @@ static json_t *json_violation(const struct check_state *cs, const struct mg_viol
 	json_object_set_new(j, "earlier", json_obs(&v->earlier));
 	json_object_set_new(j, "later", json_obs(&v->later));
 	return j;
+}
+
+json_t *check_json_violation(const struct check_state *cs, const struct mg_violation *v)
+{
+	return json_violation(cs, v, true);
 }
 
 /*

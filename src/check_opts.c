@@ -38,6 +38,10 @@ static const struct mg_opt check_opts[] = {
 	{ .val = O_MAX + MG_F_FAIL_RATIO, .lname = "max-floor-cmpxchg-fail-ratio", .arg = "R",
 	  .help = "floor_cmpxchg_fails / fine_stamps;\n"
 	  "a negative value turns a threshold off" },
+	MG_OPT_HEADING("Continuous check (no built-in workload: the whole machine, until a stop signal,\n"
+		       "or per interval while COMMAND runs):\n"),
+	MG_OPTS_INTERVAL("judge and print one line (or JSON object)", "",
+			 "stop after N intervals (default interval 1 s)"),
 	MG_OPT_HEADING("Known kernel faults:\n"),
 	{ .val = O_KNOWN, .lname = "known", .arg = "FILE",
 	  .help = "violations that match a fault declared in FILE (JSON: kind,\n"
@@ -151,10 +155,19 @@ static int check_opt(struct check_opts *o, int c, const char *arg)
 		return 0;
 	case MG_OPTID_TREE: o->tree = true; return 0;
 	case 'a': o->all = true; return 0;
-	case 't': return mg_parse_u64(arg, 1, 1024, &o->threads) != 0;
-	case 'd': return mg_parse_seconds(arg, 86400, &o->duration) != 0;
-	case O_RATE: return mg_parse_u64(arg, 0, 100000000, &o->rate) != 0;
-	case 'D': o->dir = arg; return 0;
+	case 't':
+		o->workload_opt = o->workload_opt ? o->workload_opt : "-t";
+		return mg_parse_u64(arg, 1, 1024, &o->threads) != 0;
+	case 'd':
+		o->workload_opt = o->workload_opt ? o->workload_opt : "-d";
+		return mg_parse_seconds(arg, 86400, &o->duration) != 0;
+	case O_RATE:
+		o->workload_opt = o->workload_opt ? o->workload_opt : "--rate";
+		return mg_parse_u64(arg, 0, 100000000, &o->rate) != 0;
+	case 'D':
+		o->workload_opt = o->workload_opt ? o->workload_opt : "-D";
+		o->dir = arg;
+		return 0;
 	}
 	return 0;
 }
@@ -164,7 +177,7 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 	struct mg_opt_parser p;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *arg;
-	int c, e;
+	int c, e, ival_opt = 0;
 
 	for (c = 0; c < MG_F_NR; c++)
 		o->limit[c] = -1;
@@ -176,6 +189,10 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 	o->rate = 20000;
 	mg_opt_begin(&p, &check_cmdopts, argc, argv);
 	while ((c = mg_opt_next(&p, &arg)) > 0) {
+		if ((e = mg_opt_intervals("check", c, arg, &o->interval, &ival_opt, &o->count)) < 0)
+			return -e;
+		if (e)
+			continue;
 		if ((e = check_opt(o, c, arg)) < 0)
 			return -e;
 		if (e)
@@ -186,7 +203,7 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 	if (c < 0)
 		return -c;
 	if ((e = mg_opt_command("check", argc, argv, &o->argv)) ||
-	    (e = mg_opt_scope_check("check", 0, o->all, &o->tree, o->argv != NULL)))
+	    (e = mg_opt_scope_check("check", NULL, o->all, &o->tree, o->argv != NULL)))
 		return e;
 	/* with COMMAND, its tree is judged unless -a says the whole machine (as perf) */
 	if (o->argv && !o->all && !o->tree)
@@ -194,6 +211,15 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 	if (o->tree && o->judge_user && !o->tree_default)
 		return mg_err(MG_EXIT_USAGE, "check: --tree scopes judging in BPF: not with "
 			      "--judge user");
+	if (o->count && !o->interval)
+		o->interval = 1;	/* -c N alone: one-second intervals, as stat */
+	if (o->interval && !o->argv && o->workload_opt)
+		return mg_err(MG_EXIT_USAGE, "check: %s is the built-in workload's, and -i/-I without "
+			      "COMMAND watches the whole machine with no workload of its own until a "
+			      "stop signal (or -c N)", o->workload_opt);
+	if (o->interval && o->baseline)
+		return mg_err(MG_EXIT_USAGE, "check: --baseline gates one run's figures: not with "
+			      "-i/-I");
 	if (o->junit && mg_output_path && mg_same_file(mg_output_path, o->junit))
 		return mg_err(MG_EXIT_USAGE, "check: -o '%s' and --junit '%s' are one file: each "
 			      "output needs its own", mg_output_path, o->junit);

@@ -163,7 +163,8 @@ static void decide(struct check_state *cs, struct mg_verdict *v)
 
 	/* a signal before the planned end (the built-in workload's duration, COMMAND's own exit) */
 	cs->interrupt_why[0] = 0;
-	if (r->stop_sig) {
+	/* continuous without COMMAND: a stop signal is the planned end */
+	if (r->stop_sig && !(cs->o.interval && !cs->o.argv)) {
 		struct mg_cmd_end ce = {
 			.abandoned = r->child_abandoned, .signal = r->child_signal,
 			.status = r->child_status,
@@ -194,7 +195,7 @@ static void decide(struct check_state *cs, struct mg_verdict *v)
 		.not_followed = mg_judge_tree_not_followed(&cs->judge),
 		.lock_failed = st->lock_failed_events,
 		.step_undecided = mg_checker_undecided(cs->chk),
-		.interrupted = r->stop_sig ? cs->interrupt_why : NULL,
+		.interrupted = r->stop_sig && !(cs->o.interval && !cs->o.argv) ? cs->interrupt_why : NULL,
 		.status_from_signal = cs->status_from_signal,
 	};
 

@@ -129,7 +129,11 @@ static void text_header(const struct check_result *r, FILE *f)
 	fputs(", ", f);
 	if (cs->o.argv)
 		mg_text_fput(f, cs->o.argv[0], strlen(cs->o.argv[0]), false);
-	fprintf(f, "%s workload\nscope: %s\n", cs->o.argv ? "" : "built-in", r->scope);
+	if (!cs->o.argv && cs->o.interval)
+		fprintf(f, "continuous: %llu intervals of %g s, no workload of its own\nscope: %s\n",
+			(unsigned long long)cs->intervals, cs->o.interval, r->scope);
+	else
+		fprintf(f, "%s workload\nscope: %s\n", cs->o.argv ? "" : "built-in", r->scope);
 	if (!cs->o.argv && cs->have_wl_mount) {
 		fprintf(f, "workload directory: dev %s, mounted on ", mg_kdev_str(cs->wl_mount_dev, dev));
 		mg_text_fput(f, cs->wl_mount, strlen(cs->wl_mount), false);

@@ -73,7 +73,8 @@ struct clk_result {
 
 struct clk_opts {
 	uint64_t iters;		/* calls per run */
-	int cpu;		/* CPU to pin to, or -1 */
+	struct mg_cpus cpus;	/* -C: the CPUs the measuring thread may run on (given
+				 * false: not pinned) */
 };
 
 
@@ -81,8 +82,8 @@ static const struct mg_opt clocks_opts[] = {
 	{ .val = 'n', .lname = "iterations", .arg = "N",
 	  .help = "calls per run (1 to " MG_STR(CLK_MAX_ITERS) ", default "
 	  MG_STR(CLK_DEF_ITERS) ")" },
-	{ .val = 'C', .lname = "cpu", .arg = "CPU",
-	  .help = "pin the measuring thread to this online CPU", .kind = MG_OV_CPU },
+	MG_OPT_CPUS("pin the measuring thread to these online CPUs (perf's list:\n"
+		    "0,2-3; as taskset -c)"),
 	MG_OPTS_COMMON("one JSON object instead of the table",
 		       "the results to FILE instead of stdout", NULL),
 	{ 0 }
@@ -90,7 +91,7 @@ static const struct mg_opt clocks_opts[] = {
 
 const struct mg_cmd_opts clocks_cmdopts = {
 	.name = "clocks",
-	.synopsis = "[--iterations N] [--cpu CPU] [-j] [-o FILE] [-v]",
+	.synopsis = "[--iterations N] [--cpu CPUS] [-j] [-o FILE] [-v]",
 	.about = "Measure clock_gettime() for each POSIX clock: ns per call (median, min and max\n"
 		 "of " MG_STR(CLK_RUNS) " runs), clock_getres(), and whether libc served it from the vDSO or by a\n"
 		 "system call, established by counting this thread's clock_gettime system calls\n"
@@ -101,36 +102,14 @@ const struct mg_cmd_opts clocks_cmdopts = {
 	.exit_note = "clocks: 3 also when the sys_enter tracepoint cannot be attached.\n",
 };
 
-/*
- * True when cpu is in the kernel's online CPU list ("0-3,6"), read from
- * /sys/devices/system/cpu/online into list (for the error message).
- */
-static bool cpu_online(int cpu, char *list, size_t len)
-{
-	int n = libbpf_num_possible_cpus();
-	bool *on, yes;
-
-	if (mg_read_file("/sys/devices/system/cpu/online", list, len) < 0)
-		snprintf(list, len, "unknown");
-	list[strcspn(list, "\n")] = 0;
-	if (n <= 0 || cpu >= n || !(on = calloc(n, sizeof(*on))))
-		return false;
-	yes = mg_online_cpus(on, n) >= 0 && on[cpu];
-	free(on);
-	return yes;
-}
-
 static int parse_opts(struct clk_opts *o, int argc, char **argv)
 {
 	struct mg_opt_parser p;
 	const char *arg;
-	char list[256];
-	uint64_t v;
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->iters = CLK_DEF_ITERS;
-	o->cpu = -1;
 	mg_opt_begin(&p, &clocks_cmdopts, argc, argv);
 	while ((c = mg_opt_next(&p, &arg)) > 0) {
 		switch (c) {
@@ -140,13 +119,8 @@ static int parse_opts(struct clk_opts *o, int argc, char **argv)
 					      "(1 to %d)", arg, CLK_MAX_ITERS);
 			break;
 		case 'C':
-			if (mg_parse_u64(arg, 0, INT_MAX, &v))
-				return mg_err(MG_EXIT_USAGE, "clocks: invalid CPU '%s' "
-					      "(an online CPU number)", arg);
-			if (!cpu_online((int)v, list, sizeof(list)))
-				return mg_err(MG_EXIT_USAGE, "clocks: CPU %s is not online "
-					      "(online: %s)", arg, list);
-			o->cpu = (int)v;
+			if (mg_opt_cpus("clocks", arg, &o->cpus))
+				return MG_EXIT_USAGE;
 			break;
 		}
 	}
@@ -288,11 +262,12 @@ static void read_line(const char *path, char *buf, size_t len)
 static void print_text(const struct clk_opts *o, const struct mg_kenv *env, const char *flavour,
 		       const char *cur, const char *avail, const struct clk_result *res)
 {
-	char cpu[32];
+	char cpu[200];
 	size_t k;
 
-	if (o->cpu >= 0)
-		snprintf(cpu, sizeof(cpu), "pinned to CPU %d", o->cpu);
+	if (o->cpus.given)
+		snprintf(cpu, sizeof(cpu), "pinned to CPU%s %s", o->cpus.n > 1 ? "s" : "",
+			 o->cpus.text);
 	else
 		snprintf(cpu, sizeof(cpu), "not pinned");
 	fprintf(mg_out, "mgtrace clocks: libc clock_gettime() on kernel %s, %llu calls x %d runs per clock, %s\n",
@@ -350,7 +325,7 @@ static json_t *json_clock(size_t k, const struct clk_result *r)
 static void print_json(const struct clk_opts *o, const struct mg_kenv *env, const char *flavour,
 		       const char *cur, const char *avail, const struct clk_result *res)
 {
-	json_t *obj = json_object(), *a = json_array(), *cs = json_array();
+	json_t *obj = json_object(), *a = json_array(), *cs = json_array(), *cpus = json_array();
 	char buf[256], *tok, *save;
 	size_t k;
 
@@ -365,7 +340,17 @@ static void print_json(const struct clk_opts *o, const struct mg_kenv *env, cons
 	json_object_set_new(obj, "syscall_counter", json_string(flavour));
 	json_object_set_new(obj, "iterations", json_integer((json_int_t)o->iters));
 	json_object_set_new(obj, "runs", json_integer(CLK_RUNS));
-	json_object_set_new(obj, "cpu", o->cpu >= 0 ? json_integer(o->cpu) : json_null());
+	/* cpu: the one CPU pinned to (null: not pinned, or several: then cpus lists them) */
+	for (int c = 0; c < MG_MAX_CPUS && o->cpus.given; c++)
+		if (mg_cpus_has(&o->cpus, c)) {
+			if (o->cpus.n == 1)
+				json_object_set_new(obj, "cpu", json_integer(c));
+			json_array_append_new(cpus, json_integer(c));
+		}
+	if (o->cpus.n != 1)
+		json_object_set_new(obj, "cpu", json_null());
+	json_object_set_new(obj, "cpus", o->cpus.given ? json_incref(cpus) : json_null());
+	json_decref(cpus);
 	json_object_set_new(obj, "clocks", a);
 	/* 6 significant digits: ns per call to 0.01 ns and better than the run-to-run noise. */
 	json_dumpf(obj, mg_out, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
@@ -390,17 +375,19 @@ int cmd_clocks(int argc, char **argv)
 	mg_kenv_probe(&env);
 	if ((ret = mg_env_require(&env, false)))
 		return ret;
-	if (o.cpu >= 0) {
-		if (!(set = CPU_ALLOC(o.cpu + 1)))
+	if (o.cpus.given) {
+		if (!(set = CPU_ALLOC(MG_MAX_CPUS)))
 			return mg_err(MG_EXIT_FAIL, "clocks: %s", strerror(errno));
-		setsz = CPU_ALLOC_SIZE(o.cpu + 1);
+		setsz = CPU_ALLOC_SIZE(MG_MAX_CPUS);
 		CPU_ZERO_S(setsz, set);
-		CPU_SET_S(o.cpu, setsz, set);
+		for (int c = 0; c < MG_MAX_CPUS; c++)
+			if (mg_cpus_has(&o.cpus, c))
+				CPU_SET_S(c, setsz, set);
 		ret = sched_setaffinity(0, setsz, set);
 		CPU_FREE(set);
 		if (ret)	/* online, but outside this process's cpuset */
-			return mg_err(MG_EXIT_USAGE, "clocks: cannot pin to CPU %d: %s", o.cpu,
-				      strerror(errno));
+			return mg_err(MG_EXIT_USAGE, "clocks: cannot pin to CPU%s %s: %s",
+				      o.cpus.n > 1 ? "s" : "", o.cpus.text, strerror(errno));
 	}
 	skel = open_counter(&flavour, why, sizeof(why));
 	if (!skel)

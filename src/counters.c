@@ -129,18 +129,39 @@ static void set_off(struct mg_row *r, const char *why)
 	r->by_design = true;
 }
 
-static void from_bpf(struct mg_row *r, int n, const struct mg_snap *a, const struct mg_snap *b,
-		     enum mg_bpf_counter c)
+/* A CPU's count goes into the total: every CPU, or with -C (cfg->cpus) a selected one. */
+static bool cpu_selected(const struct mg_report_cfg *cfg, int cpu)
+{
+	return !cfg->cpus || (cpu < MG_MAX_CPUS && (cfg->cpus[cpu / 64] >> (cpu % 64) & 1));
+}
+
+/*
+ * The total from r->percpu: every CPU's sum, or with -C the selected CPUs' (then
+ * all_cpus_total keeps every CPU's, which is what debugfs can judge).
+ */
+static void sum_percpu(struct mg_row *r, const struct mg_report_cfg *cfg)
+{
+	int cpu;
+
+	r->total = r->all_cpus_total = 0;
+	r->cpu_subset = cfg->cpus != NULL;
+	for (cpu = 0; cpu < cfg->nr_cpus; cpu++) {
+		r->all_cpus_total += r->percpu[cpu];
+		if (cpu_selected(cfg, cpu))
+			r->total += r->percpu[cpu];
+	}
+}
+
+static void from_bpf(struct mg_row *r, const struct mg_report_cfg *cfg, const struct mg_snap *a,
+		     const struct mg_snap *b, enum mg_bpf_counter c)
 {
 	int cpu;
 
 	r->src = MG_SRC_BPF;
 	r->have_total = r->have_percpu = true;
-	r->total = 0;
-	for (cpu = 0; cpu < n; cpu++) {
+	for (cpu = 0; cpu < cfg->nr_cpus; cpu++)
 		r->percpu[cpu] = (int64_t)(b->bpf[cpu].v[c] - a->bpf[cpu].v[c]);
-		r->total += r->percpu[cpu];
-	}
+	sum_percpu(r, cfg);
 }
 
 static void from_kernel(struct mg_row *r, const struct mg_report_cfg *cfg,
@@ -154,13 +175,12 @@ static void from_kernel(struct mg_row *r, const struct mg_report_cfg *cfg,
 		snprintf(r->detail, sizeof(r->detail), "%s (%s)", sym,
 			 cfg->kpc_method ? cfg->kpc_method : "per-CPU ksym");
 		r->have_total = r->have_percpu = true;
-		r->total = 0;
 		for (cpu = 0; cpu < n; cpu++) {
 			size_t i = (size_t)cpu * MG_K_NR_COUNTERS + k;
 
 			r->percpu[cpu] = (int64_t)(b->kpc[i] - a->kpc[i]);
-			r->total += r->percpu[cpu];
 		}
+		sum_percpu(r, cfg);
 		return;
 	}
 	if (cfg->kcounter_absent[k]) {
@@ -176,6 +196,12 @@ static void from_kernel(struct mg_row *r, const struct mg_report_cfg *cfg,
 	if (a->dbg_err || b->dbg_err) {
 		snprintf(r->detail, sizeof(r->detail), "%s", sym);
 		set_unavail(r, "neither per-CPU ksyms nor debugfs are readable");
+		return;
+	}
+	if (cfg->cpus) {	/* -C: debugfs has only the all-CPU total */
+		snprintf(r->detail, sizeof(r->detail), "%s", sym);
+		set_unavail(r, "-C: without the kernel per-CPU counter reader only debugfs's "
+			    "all-CPU total is readable, which cannot be split by CPU");
 		return;
 	}
 	r->from_debugfs = true;
@@ -204,7 +230,7 @@ static void from_tp(struct mg_row *r, const struct mg_report_cfg *cfg, int n,
 		r->opt_in = true;	/* -e attaches it with any backend */
 		return;
 	}
-	from_bpf(r, n, a, b, c);
+	from_bpf(r, cfg, a, b, c);
 }
 
 /*
@@ -244,7 +270,9 @@ static void compare(struct mg_row *r, const struct mg_snap *a, const struct mg_s
 		r->bracket.width = -1;
 	}
 	r->kernel = r->bracket.high;
-	r->match = r->have_total ? mg_bracket_judge(&r->bracket, r->total) : MG_MATCH_OUTSIDE;
+	/* -C: debugfs has only all-CPU sums: it judges every CPU's sum of the same reading */
+	r->match = r->have_total ? mg_bracket_judge(&r->bracket, r->cpu_subset ?
+						    r->all_cpus_total : r->total) : MG_MATCH_OUTSIDE;
 	r->mismatch = r->have_total && r->match == MG_MATCH_OUTSIDE;
 }
 
@@ -258,7 +286,8 @@ static void test_skew(struct mg_row *R, const struct mg_report_cfg *cfg)
 	r = &R[cfg->skew_row];
 	if (!r->have_total || r->from_debugfs)
 		return;
-	r->total += cfg->skew_n;
+	r->total += cfg->cpus && !cpu_selected(cfg, 0) ? 0 : cfg->skew_n;
+	r->all_cpus_total += cfg->skew_n;
 	if (r->have_percpu)
 		r->percpu[0] += cfg->skew_n;
 }
@@ -275,10 +304,10 @@ static void build_scoped(struct mg_row *R, const struct mg_report_cfg *cfg,
 	int n = cfg->nr_cpus;
 
 	if (cfg->func_backend) {
-		from_bpf(&R[MG_R_CTIME_UPDATES], n, a, b, MG_BPF_CTIME_UPDATES);
+		from_bpf(&R[MG_R_CTIME_UPDATES], cfg, a, b, MG_BPF_CTIME_UPDATES);
 		snprintf(R[MG_R_CTIME_UPDATES].detail, sizeof(R[0].detail), "%s inode_set_ctime_current",
 			 cfg->func_probe[0]);
-		from_bpf(&R[MG_R_FINE_STAMPS], n, a, b, MG_BPF_FINE_STAMPS);
+		from_bpf(&R[MG_R_FINE_STAMPS], cfg, a, b, MG_BPF_FINE_STAMPS);
 		snprintf(R[MG_R_FINE_STAMPS].detail, sizeof(R[0].detail), "%s ktime_get_real_ts64_mg",
 			 cfg->func_probe[1]);
 	} else {
@@ -318,10 +347,10 @@ int mg_report_build(struct mg_report *rep, const struct mg_report_cfg *cfg,
 		goto derived;
 	}
 	if (cfg->func_backend && !kern) {
-		from_bpf(&R[MG_R_CTIME_UPDATES], n, a, b, MG_BPF_CTIME_UPDATES);
+		from_bpf(&R[MG_R_CTIME_UPDATES], cfg, a, b, MG_BPF_CTIME_UPDATES);
 		snprintf(R[MG_R_CTIME_UPDATES].detail, sizeof(R[0].detail), "%s inode_set_ctime_current",
 			 cfg->func_probe[MG_FN_SET_CTIME_CURRENT]);
-		from_bpf(&R[MG_R_FINE_STAMPS], n, a, b, MG_BPF_FINE_STAMPS);
+		from_bpf(&R[MG_R_FINE_STAMPS], cfg, a, b, MG_BPF_FINE_STAMPS);
 		snprintf(R[MG_R_FINE_STAMPS].detail, sizeof(R[0].detail), "%s ktime_get_real_ts64_mg",
 			 cfg->func_probe[MG_FN_REAL_MG]);
 	} else {
@@ -350,9 +379,9 @@ derived:
 		mg_rows_deleg_swaps(rep, R);
 
 	if (cfg->func_backend && cfg->hot) {
-		from_bpf(&R[MG_R_CURRENT_TIME], n, a, b, MG_BPF_CURRENT_TIME);
+		from_bpf(&R[MG_R_CURRENT_TIME], cfg, a, b, MG_BPF_CURRENT_TIME);
 		snprintf(R[MG_R_CURRENT_TIME].detail, sizeof(R[0].detail), "%s current_time", cfg->func_probe[MG_FN_CURRENT_TIME]);
-		from_bpf(&R[MG_R_COARSE_MG], n, a, b, MG_BPF_COARSE_MG);
+		from_bpf(&R[MG_R_COARSE_MG], cfg, a, b, MG_BPF_COARSE_MG);
 		snprintf(R[MG_R_COARSE_MG].detail, sizeof(R[0].detail), "%s ktime_get_coarse_real_ts64_mg",
 			 cfg->func_probe[MG_FN_COARSE_MG]);
 	} else {

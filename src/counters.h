@@ -97,6 +97,9 @@ struct mg_report_cfg {
 					 * mg_ctime_swaps may also count NFS delegated-timestamp
 					 * swaps (inode_set_ctime_deleg(), fs/inode.c), which
 					 * fire no tracepoint and count no mg_ctime_updates */
+	const uint64_t *cpus;		/* -C: totals sum only these CPUs' values (MG_CPU_WORDS
+					 * words, src/cpulist.h); NULL: every CPU. Debugfs
+					 * still judges every CPU's sum (all_cpus_total) */
 	/* Test only (MGTRACE_TEST_SKEW, src/testhook.c): add skew_n to row skew_row's
 	 * count (and to its CPU 0 value) in every window. skew_row < 0: off. */
 	int skew_row;
@@ -113,6 +116,9 @@ struct mg_row {
 	bool have_percpu;
 	int64_t *percpu;		/* nr_cpus counts, when have_percpu */
 	char why[256];			/* reason total and/or per-CPU values are unavailable */
+	bool cpu_subset;		/* -C: total sums the selected CPUs only */
+	int64_t all_cpus_total;		/* every CPU's sum of the same per-CPU values (with
+					 * cpu_subset: what debugfs judges) */
 	bool by_design;			/* unavailable because of what was asked (not opted in,
 					 * no --hot, process scope), not because of a failure:
 					 * text output lists it behind -v only */

@@ -102,6 +102,10 @@ static int floor_try(struct mg_floor *f, const struct mg_kenv *env, struct mg_se
 	}
 	select_progs(skel, be);
 	skel->rodata->filter_tgid = sess->skel->rodata->filter_tgid;
+	/* -C: the session's CPUs */
+	skel->rodata->cpu_filter = sess->skel->rodata->cpu_filter;
+	memcpy((void *)skel->rodata->cpu_mask, (const void *)sess->skel->rodata->cpu_mask,
+	       sizeof(skel->rodata->cpu_mask));
 	MG_PIDNS_RODATA(skel);
 	skel->rodata->filter_tree = o->traced_tgids_fd > 0;
 	skel->rodata->wakeup_bytes = sess->skel->rodata->wakeup_bytes;

@@ -9,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "mgtrace.h"
+#include "cpulist.h"
 #include "follow.h"
 #include "loadlog.h"
 #include "pidns.h"
@@ -51,6 +52,10 @@ static int add_tree(struct follow_bpf *f, __u32 pid, __u32 parent, int depth)
 			char *save = NULL;
 
 			for (char *t = strtok_r(buf, " \n", &save); t; t = strtok_r(NULL, " \n", &save)) {
+				/* mgtrace itself (-p $$ from its shell): its own writes and
+				 * stats are not the tree's, and its output would feed back */
+				if ((pid_t)strtoul(t, NULL, 10) == getpid())
+					continue;
 				found_at_start++;
 				if ((err = add_tree(f, (__u32)strtoul(t, NULL, 10), kpid, depth + 1)))
 					break;
@@ -66,18 +71,47 @@ static int add_tree(struct follow_bpf *f, __u32 pid, __u32 parent, int depth)
 
 struct follow_bpf *mg_follow_open(pid_t root, bool existing, char *why, size_t len)
 {
+	uint32_t r = (uint32_t)root;
+
+	return mg_follow_open_pids(&r, 1, existing, why, len);
+}
+
+/* Put each root in the map (the kernel's id, mgtrace's pid as parent), then with
+ * existing the descendants each has now. Returns 0 or -errno (libbpf's). */
+static int add_roots(struct follow_bpf *f, const __u32 *kroots, const uint32_t *roots,
+		     unsigned int n, __u32 parent, bool existing)
+{
+	int err = 0;
+
+	for (unsigned int i = 0; i < n && !err; i++)
+		err = bpf_map__update_elem(f->maps.traced_tgids, &kroots[i], sizeof(kroots[i]),
+					   &parent, sizeof(parent), BPF_ANY);
+	for (unsigned int i = 0; i < n && !err && existing; i++)
+		err = add_tree(f, roots[i], parent, 0);
+	return err;
+}
+
+struct follow_bpf *mg_follow_open_pids(const uint32_t *roots, unsigned int n, bool existing,
+				       char *why, size_t len)
+{
+	__u32 kroots[MG_PIDS_MAX], kparent;
 	char w[2][200];
-	__u32 kroot, kparent;
 	int btf;
 
 	found_at_start = 0;
+	if (!n || n > sizeof(kroots) / sizeof(kroots[0])) {
+		snprintf(why, len, "%u processes to follow (1 to %zu)", n,
+			 sizeof(kroots) / sizeof(kroots[0]));
+		return NULL;
+	}
 	/* BPF sees the kernel's ids: in a PID namespace of its own, mgtrace's are turned into them */
-	if (mg_pid_kernel(root, &kroot, NULL, why, len) ||
-	    mg_pid_kernel(getpid(), &kparent, NULL, why, len))
+	for (unsigned int i = 0; i < n; i++)
+		if (mg_pid_kernel((pid_t)roots[i], &kroots[i], NULL, why, len))
+			return NULL;
+	if (mg_pid_kernel(getpid(), &kparent, NULL, why, len))
 		return NULL;
 	for (btf = 1; btf >= 0; btf--) {
 		struct follow_bpf *f = follow_bpf__open();
-		__u32 pid = kroot, parent = kparent;
 		int err;
 
 		mg_libbpf_log_reset();
@@ -90,13 +124,14 @@ struct follow_bpf *mg_follow_open(pid_t root, bool existing, char *why, size_t l
 		bpf_program__set_autoload(f->progs.rtp_follow_fork, !btf);
 		bpf_program__set_autoload(f->progs.rtp_follow_exit, !btf);
 		err = follow_bpf__load(f);
+		/* the roots before the programs attach, their descendants after: a fork
+		 * between the two is seen either way */
 		if (!err)
-			err = bpf_map__update_elem(f->maps.traced_tgids, &pid, sizeof(pid), &parent,
-						   sizeof(parent), BPF_ANY);
+			err = add_roots(f, kroots, roots, n, kparent, false);
 		if (!err)
 			err = follow_bpf__attach(f);
 		if (!err && existing)
-			err = add_tree(f, (__u32)root, parent, 0);
+			err = add_roots(f, kroots, roots, n, kparent, true);
 		if (!err)
 			return f;
 		if (err < 0)

@@ -96,6 +96,18 @@ static void add_record(struct mg_checker *c, const struct mg_vrec *r)
 	mg_checker_add(c, &v);
 }
 
+void mg_judge_release(struct mg_judge *j, struct mg_checker *c, uint64_t before_ns)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < j->nheld; i++)
+		if (j->held[i].later.t_ns < before_ns)
+			add_record(c, &j->held[i]);
+		else
+			j->held[n++] = j->held[i];
+	j->nheld = n;
+}
+
 /* Sum a per-CPU array's one value of n u64 (nr_cpus entries) into sum. */
 static int sum_percpu(int fd, int nr_cpus, unsigned long long *sum, size_t n)
 {
@@ -115,11 +127,16 @@ static int sum_percpu(int fd, int nr_cpus, unsigned long long *sum, size_t n)
 	return err;
 }
 
+int mg_judge_floor_read(struct floor_bpf *skel, int nr_cpus, struct mg_floor_judge_counts *sum)
+{
+	return sum_percpu(bpf_map__fd(skel->maps.floor_judge), nr_cpus, (unsigned long long *)sum,
+			  sizeof(*sum) / sizeof(unsigned long long));
+}
+
 int mg_judge_floor_finish(struct mg_checker *c, struct floor_bpf *skel, int nr_cpus)
 {
 	struct mg_floor_judge_counts sum;
-	int err = sum_percpu(bpf_map__fd(skel->maps.floor_judge), nr_cpus,
-			     (unsigned long long *)&sum, sizeof(sum) / sizeof(unsigned long long));
+	int err = mg_judge_floor_read(skel, nr_cpus, &sum);
 
 	if (!err)
 		mg_checker_import_floor(c, &sum);
@@ -173,6 +190,17 @@ int mg_judge_finish(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf
 		return err;
 	mg_checker_import_judged(c, &j->sum, j->received, j->unheld);
 	return finish_inodes(j, c, skel);
+}
+
+int mg_judge_read(const struct mg_judge *j, struct mgtrace_bpf *skel, int nr_cpus,
+		  struct mg_judge_counts *sum, uint64_t *entries, uint64_t *entry_bytes)
+{
+	int err = sum_percpu(bpf_map__fd(skel->maps.judge_counts), nr_cpus,
+			     (unsigned long long *)sum, sizeof(*sum) / sizeof(unsigned long long));
+
+	*entries = sum->inodes > j->gc_sum.collected ? sum->inodes - j->gc_sum.collected : 0;
+	*entry_bytes = sizeof(struct mg_inode_key) + sizeof(struct mg_inode_plain);
+	return err;
 }
 
 unsigned int mg_judge_tick_ms(const struct mg_judge *j)

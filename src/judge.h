@@ -18,6 +18,7 @@
 
 struct mgtrace_bpf;
 struct follow_bpf;
+struct floor_bpf;
 
 /* One check's judging, from configuration to the end of the run. */
 struct mg_judge {
@@ -54,6 +55,25 @@ struct mg_judge {
 					 * read of the counts (mg_judge_collect()) */
 	unsigned int gc_tick_ms;	/* mg_judge_tick_ms(), from the rate inodes enter */
 };
+
+/*
+ * While the programs run (check's intervals): the per-CPU judging counts so far
+ * (BPF "judge_counts", summed into *sum, nothing imported into the checker), and
+ * the entries "inodes" holds now (entered minus forgotten by inode_gc) with the
+ * bytes of one entry. 0 or -errno (the map read).
+ */
+int mg_judge_read(const struct mg_judge *j, struct mgtrace_bpf *skel, int nr_cpus,
+		  struct mg_judge_counts *sum, uint64_t *entries, uint64_t *entry_bytes);
+
+/*
+ * Hand the checker the violation records held whose later event is older than
+ * before_ns (CLOCK_MONOTONIC): the clock sample taken at before_ns recorded every
+ * realtime step that could explain them (check's intervals; the rest wait).
+ */
+void mg_judge_release(struct mg_judge *j, struct mg_checker *c, uint64_t before_ns);
+
+/* The same for bpf/floor.bpf.c's "floor_judge" (its per-CPU counts so far). 0 or -errno. */
+int mg_judge_floor_read(struct floor_bpf *skel, int nr_cpus, struct mg_floor_judge_counts *sum);
 
 /* The ring buffer when judging in BPF: only violations and clock steps cross it (about
  * 5,000 violation records per MiB). */

@@ -71,14 +71,18 @@ int mg_opt_no_operands(const struct mg_opt_parser *p)
 	return 0;
 }
 
-int mg_opt_scope(const char *cmd, int val, const char *arg, uint64_t *pid, bool *all, bool *tree)
+int mg_opt_scope(const char *cmd, int val, const char *arg, struct mg_pids *pids, bool *all,
+		 bool *tree)
 {
+	char why[96];
+
 	switch (val) {
 	case 'p':
-		if (mg_parse_u64(arg, 1, 4194304, pid))
-			return -mg_err(MG_EXIT_USAGE, "%s: invalid pid '%s'", cmd, arg);
-		if (mg_check_pid(cmd, *pid))
-			return -MG_EXIT_USAGE;
+		if (mg_pidlist_parse(arg, pids, why, sizeof(why)))
+			return -mg_err(MG_EXIT_USAGE, "%s: invalid pid list '%s': %s", cmd, arg, why);
+		for (unsigned int i = 0; i < pids->n; i++)
+			if (mg_check_pid(cmd, pids->pid[i]))
+				return -MG_EXIT_USAGE;
 		return 1;
 	case 'a':
 		*all = true;
@@ -106,12 +110,13 @@ int mg_opt_intervals(const char *cmd, int val, const char *arg, double *interval
 	return 0;
 }
 
-int mg_opt_scope_check(const char *cmd, uint64_t pid, bool all, const bool *tree, bool have_command)
+int mg_opt_scope_check(const char *cmd, const struct mg_pids *pids, bool all, const bool *tree,
+		       bool have_command)
 {
-	bool t = tree && *tree;
+	bool t = tree && *tree, pid = pids && pids->n;
 
 	/* the ones given, named: "-a (system-wide) and --tree exclude each other" */
-	if ((pid != 0) + t + all > 1)
+	if (pid + t + all > 1)
 		return mg_err(MG_EXIT_USAGE, "%s: %s%s%s%s%s exclude each other", cmd,
 			      all ? "-a (system-wide)" : "", all && pid ? (t ? ", " : " and ") : "",
 			      pid ? "-p PID" : "", t ? " and " : "", t ? "--tree" : "");

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "cpulist.h"
 
 /* What an option's value is, for the completion (`help --options`). */
 enum mg_optval {
@@ -86,10 +87,12 @@ enum { MG_OPTID_ICOUNT = MG_OPT_LONG, MG_OPTID_TREE, MG_OPTID_RINGBUF, MG_OPTID_
 	{ .val = MG_OPTID_ICOUNT, .lname = "interval-count", .arg = "N", \
 	  .help = "the same as -c (perf's name)" }
 
-/* -p PID (the pid must exist) and -a: mg_opt_scope(). */
+/* -p PID[,PID...] (each pid must exist) and -a: mg_opt_scope(). */
 #define MG_OPTS_SCOPE(all_name, all_help, pid_help) \
 	{ .val = 'a', .lname = all_name, .help = all_help }, \
 	{ .val = 'p', .lname = "pid", .arg = "PID", .help = pid_help, .kind = MG_OV_PID }
+/* -C CPUS, perf's CPU list ("0,2-3"; cpulist.h mg_opt_cpus()). */
+#define MG_OPT_CPUS(h) { .val = 'C', .lname = "cpu", .arg = "CPUS", .help = (h), .kind = MG_OV_CPU }
 /* --tree: with COMMAND, only COMMAND and its descendants. */
 #define MG_OPT_SCOPE_TREE(h) { .val = MG_OPTID_TREE, .lname = "tree", .help = (h) }
 
@@ -134,12 +137,14 @@ int mg_opt_next(struct mg_opt_parser *p, const char **arg);
 int mg_opt_no_operands(const struct mg_opt_parser *p);
 
 /*
- * The scope options of stat, trace and top, parsed once: -p PID (1..4194304, the
- * process must exist: mg_check_pid()), -a, --tree. Returns 1 when val was one of
- * them (taken into *pid, *all, *tree; tree NULL: the command has no --tree), 0 when
- * it is not, or -MG_EXIT_USAGE (printed).
+ * The scope options of stat, trace and top, parsed once: -p PID[,PID...] (perf's
+ * list; each 1..4194304 and a live process: mg_check_pid(); -p given twice adds to
+ * the list), -a, --tree. Returns 1 when val was one of them (taken into *pids, *all,
+ * *tree; tree NULL: the command has no --tree), 0 when it is not, or -MG_EXIT_USAGE
+ * (printed).
  */
-int mg_opt_scope(const char *cmd, int val, const char *arg, uint64_t *pid, bool *all, bool *tree);
+int mg_opt_scope(const char *cmd, int val, const char *arg, struct mg_pids *pids, bool *all,
+		 bool *tree);
 
 /*
  * The interval options (MG_OPTS_INTERVAL), parsed once: -i S and -I MS into *interval
@@ -151,11 +156,11 @@ int mg_opt_intervals(const char *cmd, int val, const char *arg, double *interval
 		     uint64_t *count);
 
 /*
- * The scope's exclusions: at most one of -a, -p and --tree (tree NULL: the command
- * has no --tree), and --tree only with COMMAND (have_command). Returns 0 or
+ * The scope's exclusions: at most one of -a, -p and --tree (pids NULL: the command has
+ * no -p; tree NULL: no --tree), and --tree only with COMMAND (have_command). Returns 0 or
  * MG_EXIT_USAGE (printed).
  */
-int mg_opt_scope_check(const char *cmd, uint64_t pid, bool all, const bool *tree,
+int mg_opt_scope_check(const char *cmd, const struct mg_pids *pids, bool all, const bool *tree,
 		       bool have_command);
 
 /* ---- what is generated from the tables ---- */

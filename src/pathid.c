@@ -117,6 +117,21 @@ static int mount_by_id(int id, struct mnt_line *m)
 }
 
 /*
+ * "WHAT 'PATH': REASON (ENAME)" into err: a path of more than 160 bytes is cut, with
+ * its length said (a 6,000-byte path's reason would otherwise be cut off the line).
+ */
+static void path_err(char *err, size_t errlen, const char *what, const char *path, int e)
+{
+	size_t n = strlen(path);
+	char len[40] = "";
+
+	if (n > 160)
+		snprintf(len, sizeof(len), "... (%zu bytes)", n);
+	snprintf(err, errlen, "%s '%.160s%s': %s (%s)", what, path, len, strerror(e),
+		 strerrorname_np(e) ?: "?");
+}
+
+/*
  * statx path (no timestamps asked) and its mount's line. canon (may be NULL)
  * gets the path as the kernel names it (readlink of /proc/self/fd of an O_PATH
  * open, which calls no getattr). Returns 0 or -errno with err filled.
@@ -131,12 +146,12 @@ static int resolve_one(const char *path, struct statx *stx, struct mnt_line *m, 
 	fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot stat '%s': %s", path, strerror(errno));
+		path_err(err, errlen, "cannot stat", path, -ret);
 		return ret;
 	}
 	if (statx(fd, "", AT_EMPTY_PATH, ID_MASK, stx)) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot statx '%s': %s", path, strerror(errno));
+		path_err(err, errlen, "cannot statx", path, -ret);
 		goto out;
 	}
 	if (!(stx->stx_mask & STATX_MNT_ID) || !(stx->stx_mask & STATX_INO)) {
@@ -161,7 +176,7 @@ out:
 
 /* Append one identity. */
 static void add_id(struct mg_ident_set *s, unsigned int dev, unsigned long long ino,
-		   const char *fstype, const char *role, const char *why)
+		   unsigned int mode, const char *fstype, const char *role, const char *why)
 {
 	struct mg_ident *id;
 
@@ -172,7 +187,22 @@ static void add_id(struct mg_ident_set *s, unsigned int dev, unsigned long long 
 	id->ino = ino;
 	snprintf(id->fstype, sizeof(id->fstype), "%s", fstype);
 	snprintf(id->role, sizeof(id->role), "%s", role);
+	snprintf(id->ftype, sizeof(id->ftype), "%s", mg_ident_ftype(mode));
 	snprintf(id->why, sizeof(id->why), "%s", why);
+}
+
+const char *mg_ident_ftype(unsigned int mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG: return "regular";
+	case S_IFDIR: return "directory";
+	case S_IFIFO: return "fifo";
+	case S_IFSOCK: return "socket";
+	case S_IFCHR: return "char-device";
+	case S_IFBLK: return "block-device";
+	case S_IFLNK: return "symlink";
+	}
+	return "unknown";
 }
 
 static void note(struct mg_ident_set *s, const char *fmt, const char *a, const char *b)
@@ -225,7 +255,7 @@ static bool try_layer(struct mg_ident_set *s, const char *dir, const char *rel, 
 		return false;
 	snprintf(why, sizeof(why), "%s layer's file %.120s: s_dev of mount %llu (%s)", role, p,
 		 (unsigned long long)stx.stx_mnt_id, m.fstype);
-	add_id(s, m.dev, stx.stx_ino, m.fstype, role, why);
+	add_id(s, m.dev, stx.stx_ino, stx.stx_mode, m.fstype, role, why);
 	free(m.sopts);
 	return true;
 }
@@ -297,8 +327,12 @@ int mg_ident_resolve(const char *path, struct mg_ident_set *s, char *err, size_t
 		snprintf(why, sizeof(why), "s_dev of mount %llu (%s) from /proc/self/mountinfo; "
 			 "stat reports dev %u:%u", (unsigned long long)stx.stx_mnt_id, m.fstype,
 			 stx.stx_dev_major, stx.stx_dev_minor);
-	add_id(s, m.dev, stx.stx_ino, m.fstype, strcmp(m.fstype, "overlay") ? "file" : "overlay",
-	       why);
+	s->mode = stx.stx_mode & S_IFMT;
+	s->ino = stx.stx_ino;
+	s->mnt_id = stx.stx_mnt_id;
+	snprintf(s->mnt_point, sizeof(s->mnt_point), "%s", m.point);
+	add_id(s, m.dev, stx.stx_ino, stx.stx_mode, m.fstype,
+	       strcmp(m.fstype, "overlay") ? "file" : "overlay", why);
 	if (!strcmp(m.fstype, "overlay") && !S_ISDIR(stx.stx_mode))
 		overlay_real(s, &m, canon);
 	/* btrfs: one superblock for all subvolumes, each numbering its inodes from 256 */
@@ -325,6 +359,7 @@ bool mg_ident_copied_up(const struct mg_ident_set *s, struct mg_ident *now)
 	now->ino = stx.stx_ino;
 	snprintf(now->fstype, sizeof(now->fstype), "%s", m.fstype);
 	snprintf(now->role, sizeof(now->role), "upper");
+	snprintf(now->ftype, sizeof(now->ftype), "%s", mg_ident_ftype(stx.stx_mode));
 	snprintf(now->why, sizeof(now->why), "%.180s", s->upper_path);
 	free(m.sopts);
 	return true;

@@ -22,6 +22,7 @@ struct mg_ident {
 	unsigned long long ino;		/* inode->i_ino */
 	char fstype[32];		/* from /proc/self/mountinfo */
 	char role[16];			/* "file", "overlay", "upper" or "lower" */
+	char ftype[16];			/* the inode's type (mg_ident_ftype()); "": not known (--inode) */
 	char why[200];			/* one line: where dev and ino came from */
 };
 
@@ -30,7 +31,13 @@ struct mg_ident_set {
 	int n;
 	struct mg_ident id[MG_MAX_IDS];
 	unsigned int stat_dev;		/* st_dev statx reported, kernel form */
-	char note[400];			/* caveat (overlay layers not reachable, copy-up), or "" */
+	unsigned int mode;		/* the path's inode's S_IFMT bits (statx) */
+	unsigned long long ino;		/* its stx_ino, and its mount's id and mount point */
+	unsigned long long mnt_id;
+	char mnt_point[PATH_MAX];
+	/* caveats (overlay layers not reachable, copy-up, an inode or filesystem without
+	 * these events: mg_ident_notes()), "; "-joined, or "" */
+	char note[1024];
 	/* overlay file found only in a lower layer: its would-be upper path, checked after
 	 * the trace for a copy-up (whose new upper inode was not traced) */
 	bool upper_pending;
@@ -43,6 +50,29 @@ struct mg_ident_set {
  * with a one-line reason in err.
  */
 int mg_ident_resolve(const char *path, struct mg_ident_set *s, char *err, size_t errlen);
+
+/* The type of an inode by its mode: "regular", "directory", "fifo", "socket",
+ * "char-device", "block-device", "symlink" or "unknown". */
+const char *mg_ident_ftype(unsigned int mode);
+
+/*
+ * Is the filesystem of s's path multigrain (FS_MGTIME)? Asked of the kernel (mgfs.h)
+ * by a stat() of another inode of the same mount, so that the traced inode's ctime is
+ * not marked QUERIED: the mount's root directory, or, when the path is that root, an
+ * entry in it; that inode's path into probe. Returns 1 (multigrain), 0 (not), or a
+ * negative errno with one line in why (BPF refused, no other inode to ask). Needs
+ * CAP_BPF/CAP_PERFMON.
+ */
+int mg_ident_multigrain(const struct mg_ident_set *s, char *probe, size_t plen, char *why,
+			size_t len);
+
+/*
+ * Append to s->note what a user of trace --path must know about path: on a filesystem
+ * that is not multigrain (mg 0: only ctime_set events can come), and a socket or device,
+ * whose reads and writes change none of its timestamps; mg < 0: not known, why.
+ * mg: mg_ident_multigrain()'s result, and why its line.
+ */
+void mg_ident_notes(struct mg_ident_set *s, const char *path, int mg, const char *why);
 
 /*
  * For a set with upper_pending: true when the file now exists in the upper layer

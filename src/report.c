@@ -4,7 +4,9 @@
 #include <string.h>
 #include <time.h>
 #include "report.h"
+#include "jsonnum.h"
 #include "escape.h"
+#include "term.h"
 #include "util.h"
 
 /* Columns an interval row can have, in summary order. */
@@ -14,7 +16,6 @@ static const enum mg_row_id interval_cols[] = {
 	MG_R_CTIME_SETS, MG_R_CURRENT_TIME, MG_R_COARSE_MG,
 };
 #define NCOLS (sizeof(interval_cols) / sizeof(interval_cols[0]))
-#define MG_TEXT_WIDTH 100	/* default text output fits this many columns */
 #define TIME_W 12		/* "HH:MM:SS.mmm" */
 
 static int col_width(enum mg_row_id id, const struct mg_report *r)
@@ -28,6 +29,7 @@ unsigned int mg_report_columns(const struct mg_report *r, const struct mg_print_
 {
 	unsigned int cols = 0;
 	int width = TIME_W + 10;	/* time and the debugfs verdict */
+	int limit = po->verbose || po->sep ? 0 : po->width;
 	size_t i;
 
 	for (i = 0; i < NCOLS; i++) {
@@ -38,11 +40,14 @@ unsigned int mg_report_columns(const struct mg_report *r, const struct mg_print_
 			width += 1 + col_width(interval_cols[i], r);
 		}
 	}
-	/* too wide: leave out what -v shows, first the derived rows, then explicit ctime sets */
-	for (i = 0; i < NCOLS + 1 && width > MG_TEXT_WIDTH && !po->verbose && !po->sep; i++) {
-		enum mg_row_id id = i < NCOLS ? interval_cols[i] : MG_R_CTIME_SETS;
+	/* too wide for the terminal: leave out the derived rows first, then explicit ctime
+	 * sets, then from the right; ctime_updates stays (the caller names what is left out) */
+	for (i = 0; i < 2 * NCOLS + 1 && limit && width > limit; i++) {
+		enum mg_row_id id = i < NCOLS ? interval_cols[i] : i == NCOLS ? MG_R_CTIME_SETS :
+				    interval_cols[2 * NCOLS - i];
 
-		if ((cols & 1u << id) && (i == NCOLS || r->rows[id].src == MG_SRC_DERIVED)) {
+		if ((cols & 1u << id) && id != MG_R_CTIME_UPDATES &&
+		    (i >= NCOLS || r->rows[id].src == MG_SRC_DERIVED)) {
 			cols &= ~(1u << id);
 			width -= 1 + col_width(id, r);
 		}
@@ -60,26 +65,15 @@ void mg_report_print_interval_header(FILE *f, const struct mg_print_opts *po)
 {
 	size_t i;
 
-	if (po->sep)
-		fprintf(f, "time");
-	else
-		fprintf(f, "%-*s", TIME_W, "time");
+	fprintf(f, "%-*s", TIME_W, "time");
 	for (i = 0; i < NCOLS; i++) {
 		enum mg_row_id id = interval_cols[i];
 		int w = (int)strlen(col_names[id]);
 
-		if (!(po->cols & 1u << id))
-			continue;
-		if (po->sep)
-			fprintf(f, "%s%s", po->sep, col_names[id]);
-		else
+		if (po->cols & 1u << id)
 			fprintf(f, " %*s", w < 10 ? 10 : w, col_names[id]);
 	}
-	/* separated fields carry no "~": their last field names the approximate rows */
-	if (po->sep)
-		fprintf(f, "%sdebugfs%sapproximate\n", po->sep, po->sep);
-	else
-		fprintf(f, "  debugfs\n");
+	fprintf(f, "  debugfs\n");
 }
 
 /*
@@ -123,53 +117,26 @@ void mg_report_print_interval(FILE *f, const struct mg_report *r, const struct m
 	char verdict[160];
 	size_t i;
 
-	if (po->sep)
-		fprintf(f, "%s", when);
-	else
-		fprintf(f, "%-*s", TIME_W, when);
+	fprintf(f, "%-*s", TIME_W, when);
 	for (i = 0; i < NCOLS; i++) {
 		enum mg_row_id id = interval_cols[i];
 		const struct mg_row *row = &r->rows[id];
+		const char *mark = row->approx ? "~" : "";	/* "~": approximate */
 		char v[32];
 
 		if (!(po->cols & 1u << id))
 			continue;
-		/* "~": approximate; not in separated fields, which stay numbers */
-		const char *mark = row->approx && !po->sep ? "~" : "";
-
 		if (row->have_total && po->rate)
 			snprintf(v, sizeof(v), "%s%.0f", mark,
 				 r->seconds > 0 ? row->total / r->seconds : 0);
 		else if (row->have_total)
 			snprintf(v, sizeof(v), "%s%" PRId64, mark, row->total);
 		else
-			snprintf(v, sizeof(v), "%s", po->sep ? mg_row_not_counted(row) : "n/a");
-		if (po->sep)
-			fprintf(f, "%s%s", po->sep, v);
-		else
-			fprintf(f, " %*s", col_width(id, r), v);
+			snprintf(v, sizeof(v), "n/a");
+		fprintf(f, " %*s", col_width(id, r), v);
 	}
 	interval_verdict(r, verdict, sizeof(verdict));
-	if (po->sep && strstr(verdict, po->sep))	/* "NO: a,b" under -x ,: one quoted field */
-		fprintf(f, "%s\"%s%s\"", po->sep, verdict, partial ? " (partial)" : "");
-	else
-		fprintf(f, "%s%s%s", po->sep ? po->sep : "  ", verdict, partial ?
-			(po->sep ? " (partial)" : " (partial interval)") : "");
-	if (po->sep) {
-		/* the rows printed approximate (a text row's "~"), space-separated; "-": none */
-		int n = 0;
-
-		fputs(po->sep, f);
-		for (i = 0; i < NCOLS; i++) {
-			enum mg_row_id id = interval_cols[i];
-
-			if ((po->cols & 1u << id) && r->rows[id].have_total && r->rows[id].approx)
-				fprintf(f, "%s%s", n++ ? " " : "", col_names[id]);
-		}
-		if (!n)
-			fputs("-", f);
-	}
-	fputc('\n', f);
+	fprintf(f, "  %s%s\n", verdict, partial ? " (partial interval)" : "");
 	fflush(f);
 }
 
@@ -186,26 +153,7 @@ static void bracket_str(const struct mg_row *row, char *buf, size_t len)
 
 void mg_text_wrapped(FILE *f, const char *text)
 {
-	int col = 0;
-	const char *p = text;
-
-	while (*p) {
-		const char *sp = strchr(p, ' ');
-		int wl = sp ? (int)(sp - p) : (int)strlen(p);
-
-		if (col && col + 1 + wl > MG_TEXT_WIDTH) {
-			fputs("\n ", f);
-			col = 1;
-		}
-		if (col)
-			fputc(' ', f);
-		fwrite(p, 1, (size_t)wl, f);
-		col += wl + (col ? 1 : 0);
-		p += wl;
-		while (*p == ' ')
-			p++;
-	}
-	fputc('\n', f);
+	mg_wrap(f, text, 0, 2, mg_text_width());
 }
 
 /* The "from" column: without verbose, a kernel row's symbol without the reader's note
@@ -225,53 +173,111 @@ const char *mg_row_not_counted(const struct mg_row *row)
 	return row->opt_in ? "<not counted>" : "<not supported>";
 }
 
-static void print_summary_csv(FILE *f, const struct mg_report *r, const char *sep)
-{
-	int i;
+/* The summary's column widths: counter name, total, source, debugfs. */
+struct summary_cols {
+	int name, total, src, dbg;
+};
 
-	fprintf(f, "counter%stotal%ssource%sdebugfs_low%sdebugfs_high%smatch%sapproximate%sfrom\n",
-		sep, sep, sep, sep, sep, sep, sep);
+/* The total column's text of row: "n/a", or the count with "~" when approximate. */
+static void total_str(const struct mg_row *row, char *buf, size_t len)
+{
+	if (row->have_total)
+		snprintf(buf, len, "%s%" PRId64, row->approx ? "~" : "", row->total);
+	else
+		snprintf(buf, len, "n/a");
+}
+
+/*
+ * The widths: the usual ones (name 19, total 12) where the widest line fits po->width
+ * (0: no limit), else each the widest value's, so that 80 columns hold the table.
+ */
+static struct summary_cols summary_widths(const struct mg_report *r, const struct mg_print_opts *po)
+{
+	struct summary_cols c = { 19, 12, po->verbose ? 11 : 7, 7 }, t = { 7, 5, c.src, 7 };
+	char buf[160];
+	int i, line = 0;
+
 	for (i = 0; i < MG_R_NR; i++) {
 		const struct mg_row *row = &r->rows[i];
+		int n;
 
-		fprintf(f, "%s%s", row->name, sep);
-		if (row->have_total)
-			fprintf(f, "%" PRId64, row->total);
-		else
-			fputs(mg_row_not_counted(row), f);
-		fprintf(f, "%s%s%s", sep, mg_src_name(row->src), sep);
-		if (row->have_kernel)
-			fprintf(f, "%" PRId64 "%s%" PRId64 "%s%s", row->bracket.low, sep,
-				row->bracket.high, sep, mg_match_name(row->match));
-		else
-			fprintf(f, "%s%s", sep, sep);
-		fprintf(f, "%s%s%s", sep, row->approx ? "yes" : "", sep);
-		fprintf(f, "\"%s%s%s\"\n", row->detail, row->why[0] && row->detail[0] ? "; " : "",
-			row->why);
+		bracket_str(row, buf, sizeof(buf));
+		if ((n = (int)strlen(buf)) > c.dbg)
+			c.dbg = t.dbg = n;
+		if (row->by_design && !po->verbose)
+			continue;
+		if ((n = (int)strlen(row->name)) > t.name)
+			t.name = n;
+		total_str(row, buf, sizeof(buf));
+		if ((n = (int)strlen(buf)) > t.total)
+			t.total = n;
+		from_str(row, po->verbose, buf, sizeof(buf));
+		if ((n = (int)strlen(buf)) > line)
+			line = n;
 	}
+	line += c.name + 1 + c.total + 2 + c.src + 1 + c.dbg + 2 + 6 + 1;
+	return !po->width || line <= po->width ? c : t;
+}
+
+/*
+ * A summary line: fixed (col columns: the aligned fields), then rest wrapped to width
+ * (0: not wrapped): continuation lines under the from column, or indented 4 where it
+ * starts too far right; where even the fixed fields pass the width (a narrow terminal),
+ * the whole line is wrapped at its spaces.
+ */
+static void summary_line(FILE *f, const char *fixed, int col, const char *rest, int width)
+{
+	char all[900];
+
+	if (width && col > width) {
+		snprintf(all, sizeof(all), "%s%s", fixed, rest);
+		mg_wrap(f, all, 0, 4, width);
+		return;
+	}
+	fputs(fixed, f);
+	mg_wrap(f, rest, col, width && width - col < 30 ? 4 : col, width);
+}
+
+/* One row of the summary; its "from" text is wrapped to po->width (0: not wrapped). */
+static void summary_row(FILE *f, const struct mg_row *row, const struct mg_print_opts *po,
+			const struct summary_cols *c)
+{
+	char tot[24], kern[48], from[160], rest[640], fixed[200];
+	int col, n;
+
+	total_str(row, tot, sizeof(tot));
+	bracket_str(row, kern, sizeof(kern));
+	from_str(row, po->verbose, from, sizeof(from));
+	col = snprintf(fixed, sizeof(fixed), "%-*s %*s  %-*s %*s  %-6s ", c->name, row->name,
+		       c->total, tot, c->src, row->src == MG_SRC_UNAVAILABLE && !po->verbose ? "n/a" :
+		       mg_src_name(row->src), c->dbg, kern,
+		       row->have_kernel ? mg_match_name(row->match) : "-");
+	n = snprintf(rest, sizeof(rest), "%s", from);
+	if (row->src == MG_SRC_UNAVAILABLE || (po->verbose && row->why[0]))
+		n += snprintf(rest + n, sizeof(rest) - (size_t)n, "%s%s%s", from[0] ? "; " : "",
+			      row->src == MG_SRC_UNAVAILABLE ? "unavailable: " : "", row->why);
+	if (row->approx && po->verbose && n < (int)sizeof(rest))
+		snprintf(rest + n, sizeof(rest) - (size_t)n, "; %s", row->approx_why);
+	summary_line(f, fixed, col, rest, po->width);
 }
 
 void mg_report_print_summary(FILE *f, const struct mg_report *r, const struct mg_print_opts *po)
 {
-	int i, w = 7, within = 0, approx = 0;
-	char kern[48], from[160], off[400];
+	struct summary_cols c = summary_widths(r, po);
+	int i, within = 0, approx = 0;
+	char off[400];
 	size_t no = 0;
 
-	if (po->sep) {
-		print_summary_csv(f, r, po->sep);
-		return;
+	{
+		char head[200];
+
+		i = snprintf(head, sizeof(head), "%-*s %*s  %-*s %*s  %-6s ", c.name, "counter",
+			     c.total, "total", c.src, "source", c.dbg, "debugfs", "match");
+		summary_line(f, head, i, "from", po->width);
 	}
-	for (i = 0; i < MG_R_NR; i++) {
-		bracket_str(&r->rows[i], kern, sizeof(kern));
-		if ((int)strlen(kern) > w)
-			w = strlen(kern);
-	}
-	fprintf(f, "%-19s %12s  %-*s %*s  %-6s %s\n", "counter", "total", po->verbose ? 11 : 7,
-		"source", w, "debugfs", "match", "from");
 	off[0] = 0;
 	for (i = 0; i < MG_R_NR; i++) {
 		const struct mg_row *row = &r->rows[i];
-		char tot[24] = "n/a";
 
 		if (row->by_design && !po->verbose) {
 			no += snprintf(off + no, no < sizeof(off) ? sizeof(off) - no : 0, "%s%s",
@@ -280,20 +286,7 @@ void mg_report_print_summary(FILE *f, const struct mg_report *r, const struct mg
 		}
 		within += row->have_kernel && row->match == MG_MATCH_WITHIN;
 		approx += row->approx;
-		if (row->have_total)
-			snprintf(tot, sizeof(tot), "%s%" PRId64, row->approx ? "~" : "", row->total);
-		bracket_str(row, kern, sizeof(kern));
-		from_str(row, po->verbose, from, sizeof(from));
-		fprintf(f, "%-19s %12s  %-*s %*s  %-6s %s", row->name, tot, po->verbose ? 11 : 7,
-			row->src == MG_SRC_UNAVAILABLE && !po->verbose ? "n/a" : mg_src_name(row->src),
-			w, kern,
-			row->have_kernel ? mg_match_name(row->match) : "-", from);
-		if (row->src == MG_SRC_UNAVAILABLE || (po->verbose && row->why[0]))
-			fprintf(f, "%s%s%s", from[0] ? "; " : "",
-				row->src == MG_SRC_UNAVAILABLE ? "unavailable: " : "", row->why);
-		if (row->approx && po->verbose)
-			fprintf(f, "; %s", row->approx_why);
-		fputc('\n', f);
+		summary_row(f, row, po, &c);
 	}
 	if (off[0]) {
 		char line[512];
@@ -320,20 +313,23 @@ void mg_report_print_summary(FILE *f, const struct mg_report *r, const struct mg
 	}
 }
 
-void mg_report_print_percpu(FILE *f, const struct mg_report *r, const struct mg_print_opts *po)
+/* The per-CPU table's columns from CPU from on, at most n CPUs (shown ones only). */
+static void percpu_block(FILE *f, const struct mg_report *r, const struct mg_print_opts *po,
+			 int from, int n)
 {
 	/* -x: no padding (perf stat -x), every row, unmeasured cells marked as perf does */
 	const char *sep = po->sep ? po->sep : " ";
-	int i, cpu, nw = po->sep ? 0 : 19, vw = po->sep ? 0 : 10;
+	int i, cpu, k, nw = po->sep ? 0 : 19, vw = po->sep ? 0 : 10;
 
 	fprintf(f, "%-*s", nw, "per-CPU");
-	for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+	for (cpu = from, k = 0; cpu < r->nr_cpus && k < n; cpu++) {
 		char h[16];
 
 		if (po->online && !po->online[cpu])
 			continue;
 		snprintf(h, sizeof(h), "CPU%d", cpu);
 		fprintf(f, "%s%*s", sep, vw, h);
+		k++;
 	}
 	fputc('\n', f);
 	for (i = 0; i < MG_R_NR; i++) {
@@ -342,7 +338,7 @@ void mg_report_print_percpu(FILE *f, const struct mg_report *r, const struct mg_
 		if (row->by_design && !po->verbose && !po->sep)
 			continue;
 		fprintf(f, "%-*s", nw, row->name);
-		for (cpu = 0; cpu < r->nr_cpus; cpu++) {
+		for (cpu = from, k = 0; cpu < r->nr_cpus && k < n; cpu++) {
 			if (po->online && !po->online[cpu])
 				continue;
 			if (row->have_percpu)
@@ -350,8 +346,26 @@ void mg_report_print_percpu(FILE *f, const struct mg_report *r, const struct mg_
 			else
 				fprintf(f, "%s%*s", sep, vw,
 					po->sep ? mg_row_not_counted(row) : "n/a");
+			k++;
 		}
 		fputc('\n', f);
+	}
+}
+
+void mg_report_print_percpu(FILE *f, const struct mg_report *r, const struct mg_print_opts *po)
+{
+	/* a terminal too narrow for every CPU: blocks of the CPUs that fit, one after another */
+	int per = po->width && !po->sep ? (po->width - 19) / 11 : r->nr_cpus;
+	int cpu = 0, k;
+
+	if (per < 1)
+		per = 1;
+	while (cpu < r->nr_cpus) {
+		percpu_block(f, r, po, cpu, per);
+		for (k = 0; cpu < r->nr_cpus && k < per; cpu++)
+			k += !po->online || po->online[cpu];
+		while (cpu < r->nr_cpus && po->online && !po->online[cpu])
+			cpu++;
 	}
 }
 
@@ -403,6 +417,8 @@ json_t *mg_report_json(const struct mg_report *r)
 			pc = json_null();
 		}
 		json_object_set_new(o, "per_cpu", pc);
+		if (row->cpu_subset)	/* -C: every CPU's sum, which debugfs judged */
+			json_object_set_new(o, "all_cpus_total", json_integer(row->all_cpus_total));
 		if (row->why[0])
 			json_object_set_new(o, "unavailable", json_string(row->why));
 		if (row->src == MG_SRC_DERIVED) {
@@ -434,7 +450,7 @@ json_t *mg_report_json(const struct mg_report *r)
 
 void mg_json_print_line(FILE *f, json_t *v)
 {
-	if (!v || json_dumpf(v, f, JSON_COMPACT | JSON_PRESERVE_ORDER)) {
+	if (!v || mg_json_dump(f, v)) {
 		mg_err(MG_EXIT_FAIL, "JSON: %s", v ? "writing an object failed" :
 		       "an object could not be built (out of memory)");
 		mg_json_failures++;

@@ -16,15 +16,18 @@ struct mg_print_opts {
 	bool rate;		/* interval values per second instead of counts */
 	const bool *online;	/* per-CPU table: only these CPUs (nr_cpus flags; NULL: all) */
 	unsigned int cols;	/* interval columns: 1 << enum mg_row_id (mg_report_columns) */
+	int width;		/* the output's columns (term.h mg_term_size()); 0: no limit */
 };
 
 /*
  * The interval columns for r: every row of the summary's that has values (all rows
- * with verbose), in summary order, under the summary's names; the derived ones are
- * left out when the row would not fit 100 columns otherwise (without verbose or sep).
+ * with verbose), in summary order, under the summary's names; where a row would not
+ * fit po->width (0: no limit; not with verbose or sep), the derived ones are left out
+ * first, then ctime_sets, then columns from the right (never ctime_updates).
  */
 unsigned int mg_report_columns(const struct mg_report *r, const struct mg_print_opts *po);
-/* Header of the per-interval rows: "time" and the column names of po->cols. */
+/* Header of the per-interval rows: "time" and the column names of po->cols (text; -x prints
+ * mg_report_print_csv()'s lines instead). */
 void mg_report_print_interval_header(FILE *f, const struct mg_print_opts *po);
 /*
  * One row of interval totals (or rates per second with po->rate) at wall-clock time
@@ -54,7 +57,20 @@ void mg_report_print_percpu(FILE *f, const struct mg_report *r, const struct mg_
  */
 const char *mg_row_not_counted(const struct mg_row *row);
 
-/* Print text and a newline, wrapped at 100 columns, continuation lines indented. */
+/*
+ * stat -x SEP (po->sep): perf stat -x's lines, one per counter (per_cpu: one per counter
+ * and online CPU of po->online, prefixed "CPUn"), when not NULL the interval's time
+ * first: [TIME,][CPUn,]VALUE,UNIT,EVENT,RUN-TIME(ns),PCT,METRIC,METRIC-UNIT, then
+ * SOURCE,DEBUGFS-LOW,DEBUGFS-HIGH,MATCH,APPROXIMATE (report_csv.c). VALUE is
+ * mg_row_not_counted() where the row has none (run-time 0, PCT 0.00); the debugfs
+ * fields are empty where nothing was compared (and on per-CPU lines: debugfs has only
+ * all-CPU sums).
+ */
+void mg_report_print_csv(FILE *f, const struct mg_report *r, const struct mg_print_opts *po,
+			 const char *when, bool per_cpu);
+
+/* Print text and a newline, wrapped at mg_text_width() (term.h: the terminal's width, at
+ * most 100), continuation lines indented. */
 void mg_text_wrapped(FILE *f, const char *text);
 
 /* Wall-clock time now: "HH:MM:SS" (with ".mmm" when ms), local time, as vfsstat prints it. */

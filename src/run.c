@@ -6,11 +6,13 @@
  * the reports start with. COMMAND and the signals, also trace's, are run_child.c's.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "report.h"
+#include "term.h"
 #include "opts.h"
 #include "run.h"
 #include "testhook.h"
@@ -229,19 +231,35 @@ json_t *mg_run_json_attempts(struct mg_run *r)
 	return a;
 }
 
+/* One line of the backend block, wrapped to the terminal's width (at most 100), if any. */
+static void __attribute__((format(printf, 2, 3))) wline(FILE *f, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* a file or a pipe gets the whole line (term.h); a terminal's width wraps it */
+	mg_wrap(f, buf, 0, 2, mg_text_cols > 0 ? mg_text_width() : 0);
+}
+
 void mg_run_print_backend(const struct mg_run *r, FILE *f)
 {
 	int b, n;
 
 	if (r->sess.backend == MG_BE_KERNEL) {
-		fprintf(f, "backend: kernel (the kernel's per-CPU counters; no program on the write "
-			"or stat path)\n");
-		for (b = 0; b < MG_NR_TPS; b++)
+		wline(f, "backend: kernel (the kernel's per-CPU counters; no program on the write "
+		      "or stat path)");
+		char tps[400];
+		size_t k = 0;
+
+		for (b = 0; b < MG_NR_TPS && k < sizeof(tps); b++)
 			if (r->sess.tp_mask & 1u << b)
-				fprintf(f, "%s%s", b == __builtin_ctz(r->sess.tp_mask) ?
-					"  opted-in tracepoints: " : ", ", mg_tp_names[b]);
+				k += (size_t)snprintf(tps + k, sizeof(tps) - k, "%s%s", k ? ", " : "",
+						      mg_tp_names[b]);
 		if (r->sess.tp_mask)
-			fprintf(f, " (%s)\n", r->cfg.tp_flavour);
+			wline(f, "  opted-in tracepoints: %s (%s)", tps, r->cfg.tp_flavour);
 	} else {
 		fprintf(f, "backend: %s, ", mg_backend_name(r->sess.backend));
 		if (!r->sess.tp_mask)
@@ -257,8 +275,8 @@ void mg_run_print_backend(const struct mg_run *r, FILE *f)
 		}
 		fputc('\n', f);
 		if (r->cfg.prefer_kpc == false && r->kr == NULL && r->cfg.tp_off_why)
-			fprintf(f, "  probes used because the kernel's per-CPU counters are not "
-				"readable (below)\n");
+			wline(f, "  probes used because the kernel's per-CPU counters are not "
+			      "readable (below)");
 	}
 	for (b = 0; b < MG_NR_FUNCS; b++)
 		if (r->sess.func_probe[b])
@@ -268,18 +286,18 @@ void mg_run_print_backend(const struct mg_run *r, FILE *f)
 		if (!r->sess.attempts[b].tried || !r->sess.attempts[b].err)
 			continue;
 		if (mg_verbose)
-			fprintf(f, "  %s refused: %s\n", mg_backend_name(b), r->sess.attempts[b].why);
+			wline(f, "  %s refused: %s", mg_backend_name(b), r->sess.attempts[b].why);
 		else
 			fprintf(f, "%s%s", n++ ? ", " : "  refused: ", mg_backend_name(b));
 	}
 	if (n)
 		fprintf(f, " (-v: why)\n");
 	if (r->cfg.scoped)	/* as stat's JSON says it */
-		fprintf(f, "kernel per-CPU counters: %s\n", MG_KPC_UNUSED_SCOPED);
+		wline(f, "kernel per-CPU counters: %s", MG_KPC_UNUSED_SCOPED);
 	else
-		fprintf(f, "kernel per-CPU counters: %s%s\n", r->kr ? "read from BPF, " :
-			"unavailable: ", r->kr ? mg_kreader_method(r->kr) : r->kr_why);
+		wline(f, "kernel per-CPU counters: %s%s", r->kr ? "read from BPF, " :
+		      "unavailable: ", r->kr ? mg_kreader_method(r->kr) : r->kr_why);
 	if (!r->cfg.scoped && mg_debugfs_problem(&r->env))
-		fprintf(f, "debugfs totals: unavailable: %s; nothing is compared with them\n",
-			mg_debugfs_problem(&r->env));
+		wline(f, "debugfs totals: unavailable: %s; nothing is compared with them",
+		      mg_debugfs_problem(&r->env));
 }

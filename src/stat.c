@@ -21,6 +21,7 @@
 #include "optab.h"
 #include "prom.h"
 #include "stat_int.h"
+#include "term.h"
 #include "util.h"
 #include "vocab.h"
 
@@ -153,17 +154,18 @@ static int setup_scope(struct stat_run *r, struct mg_session_opts *so)
 {
 	char why[360];
 
-	if (!r->o.pid && !r->o.tree) {
+	if (!r->o.pids.n && !r->o.tree) {
 		snprintf(r->scope, sizeof(r->scope), "system-wide");
 		return MG_EXIT_OK;
 	}
-	r->follow = mg_follow_open(r->o.pid ? (pid_t)r->o.pid : r->run.child, r->o.pid != 0,
-				   why, sizeof(why));
+	if (r->o.pids.n)
+		r->follow = mg_follow_open_pids(r->o.pids.pid, r->o.pids.n, true, why, sizeof(why));
+	else
+		r->follow = mg_follow_open(r->run.child, false, why, sizeof(why));
 	if (!r->follow)
 		return mg_err(MG_EXIT_ENV, "stat: cannot follow the process tree: %s", why);
-	if (r->o.pid) {
-		snprintf(r->scope, sizeof(r->scope), "pid %llu and its descendants",
-			 (unsigned long long)r->o.pid);
+	if (r->o.pids.n) {
+		mg_pids_scope(&r->o.pids, r->scope, sizeof(r->scope));
 		r->run.alive = mg_follow_alive;	/* the run ends when they have all exited */
 		r->run.alive_arg = r->follow;
 	} else
@@ -193,6 +195,24 @@ static void scope_cost(struct stat_run *r)
 	(void)n;
 }
 
+/* The line on stderr that says what is counted, wrapped to its terminal (text mode). */
+static void print_counting(struct stat_run *r)
+{
+	char line[512];
+
+	if (mg_json_output)
+		return;
+	if (r->run.sess.backend == MG_BE_KERNEL)
+		snprintf(line, sizeof(line), "mgtrace: counting %s with backend kernel (the "
+			 "kernel's counters, %s)%s", r->scope, r->run.sess.tp_mask ?
+			 "opted-in tracepoints" : "no probes", r->o.argv ? "" : "; Ctrl-C to stop");
+	else
+		snprintf(line, sizeof(line), "mgtrace: counting %s with backend %s (tracepoints "
+			 "as %s)%s", r->scope, mg_backend_name(r->run.sess.backend),
+			 r->run.cfg.tp_flavour, r->o.argv ? "" : "; Ctrl-C to stop");
+	mg_wrap(stderr, line, 0, 2, mg_term_size(STDERR_FILENO).cols);
+}
+
 /* Attach, count, print. Returns an exit code. Used by `stat` and the default job. */
 static int run_stat(struct stat_run *r)
 {
@@ -212,14 +232,19 @@ static int run_stat(struct stat_run *r)
 		return ret;
 	r->out = mg_out;
 	r->tty = isatty(mg_out_fd());
+	/* fit the terminal (TIOCGWINSZ, else COLUMNS); a pipe or a file gets full lines */
+	mg_text_cols = mg_term_size(mg_out_fd()).cols;
 	r->online = calloc(nr > 0 ? nr : 1, sizeof(*r->online));
 	if (!r->online) {
 		ret = mg_err(MG_EXIT_FAIL, "out of memory");
 		goto out;
 	}
-	mg_online_cpus(r->online, nr > 0 ? nr : 1);
+	r->nr_online = mg_online_cpus(r->online, nr > 0 ? nr : 1);
+	for (int cpu = 0; cpu < nr; cpu++)	/* -A with -C: the selected CPUs' columns */
+		r->online[cpu] = r->online[cpu] && mg_cpus_has(&r->o.cpus, cpu);
 	r->po = (struct mg_print_opts){ .verbose = mg_verbose > 0, .sep = r->o.sep,
-					.rate = r->o.rate, .online = r->online };
+					.rate = r->o.rate, .online = r->online,
+					.width = mg_text_cols };
 	/* COMMAND before the session: --tree's filter needs its pid (it waits to exec) */
 	if (r->o.argv && r->o.tree) {
 		mg_kenv_probe(&r->run.env);
@@ -230,9 +255,16 @@ static int run_stat(struct stat_run *r)
 	}
 	if ((ret = setup_scope(r, &so)))
 		goto out;
+	if (r->o.cpus.given) {	/* the scope names the CPUs: text, JSON, the stderr line */
+		size_t n = strlen(r->scope);
+
+		snprintf(r->scope + n, sizeof(r->scope) - n, ", on CPU%s %s (-C)",
+			 r->o.cpus.n > 1 ? "s" : "", r->o.cpus.text);
+	}
 	if ((ret = mg_run_setup(&r->run, r->o.backend, &so)))
 		goto out;
 	r->run.cfg.scoped = r->follow != NULL;
+	r->run.cfg.cpus = r->o.cpus.given ? r->o.cpus.mask : NULL;
 	scope_cost(r);
 	if (r->o.hot && !mg_backend_has_funcs(r->run.sess.backend)) {
 		const struct mg_attempt *a = r->run.sess.attempts;
@@ -253,14 +285,7 @@ static int run_stat(struct stat_run *r)
 	}
 	if ((ret = mg_run_exec_failed(&r->run)))	/* its one line said why; no report */
 		goto out;
-	if (!mg_json_output && r->run.sess.backend == MG_BE_KERNEL)
-		fprintf(stderr, "mgtrace: counting %s with backend kernel (the kernel's counters, "
-			"%s)%s\n", r->scope, r->run.sess.tp_mask ? "opted-in tracepoints" :
-			"no probes", r->o.argv ? "" : "; Ctrl-C to stop");
-	else if (!mg_json_output)
-		fprintf(stderr, "mgtrace: counting %s with backend %s (tracepoints as %s)%s\n",
-			r->scope, mg_backend_name(r->run.sess.backend), r->run.cfg.tp_flavour,
-			r->o.argv ? "" : "; Ctrl-C to stop");
+	print_counting(r);
 	if (main_loop(r)) {
 		ret = MG_EXIT_FAIL;
 		goto out;

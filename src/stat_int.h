@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "backend.h"
+#include "cpulist.h"
 #include "follow.h"
 #include "latency.h"
 #include "report.h"
@@ -24,7 +25,8 @@ struct stat_opts {
 	bool latency;		/* time inode_set_ctime_current and ktime_get_real_ts64_mg */
 	bool rate;		/* --rate: interval rows per second */
 	const char *sep;	/* -x SEP: separated fields (perf stat -x), or NULL */
-	uint64_t pid;		/* -p PID: process scope, PID and its descendants; 0: none */
+	struct mg_pids pids;	/* -p PID[,PID...]: process scope, each with its descendants */
+	struct mg_cpus cpus;	/* -C CPUS: only these CPUs' per-CPU counts */
 	bool tree;		/* --tree: process scope, COMMAND and its descendants */
 	bool all;		/* -a: system-wide (the default), said explicitly */
 	enum mg_backend backend;
@@ -48,11 +50,12 @@ struct stat_run {
 	struct mg_run run;
 	struct mg_latency *lat;	/* --latency histograms, or NULL */
 	struct follow_bpf *follow;	/* process scope: the followed tree, or NULL */
-	char scope[96];		/* "system-wide", "pid N and its descendants", ... */
+	char scope[160];	/* "system-wide", "pid N and its descendants", ... */
 	char scope_cost[256];	/* what process scope costs, or "" */
 	FILE *out;		/* mg_out: -o FILE, stderr with COMMAND, else stdout */
 	struct mg_print_opts po;	/* text layout: -v, -x, --rate, -A's online CPUs */
-	bool *online;		/* nr_cpus flags for po.online */
+	bool *online;		/* nr_cpus flags for po.online (online, and -C's) */
+	int nr_online;		/* CPUs online (-errno: unknown) */
 	bool tty;		/* out is a terminal: the interval header repeats */
 	uint64_t rows;		/* interval rows printed */
 	bool ended_child;	/* COUNT intervals ended the run: mgtrace ended COMMAND */

@@ -55,9 +55,13 @@ enum { O_RATE = MG_OPTID_FIRST_CMD, O_PROM, O_PROM_LABEL };
 
 static const struct mg_opt stat_opts[] = {
 	MG_OPTS_SCOPE("all-cpus", "system-wide (the default)",
-		      "only PID and its descendants: their tracepoint (and function-\n"
-		      "probe) events, filtered by tgid in BPF; no kernel counters"),
+		      "only PID and its descendants (a list: 1,2, as perf): their\n"
+		      "tracepoint (and function-probe) events, filtered by tgid in\n"
+		      "BPF; no kernel counters"),
 	MG_OPT_SCOPE_TREE("with COMMAND: only COMMAND and its descendants, as -p"),
+	MG_OPT_CPUS("count only these CPUs (perf's list: 0,2-3): their per-CPU\n"
+		    "counts, summed; debugfs has only all-CPU sums, so the match\n"
+		    "column judges the all-CPU sum of the same per-CPU reading"),
 	{ .val = 'A', .lname = "per-cpu",
 	  .help = "per-CPU table (online CPUs) in the summary and every interval" },
 	MG_OPTS_INTERVAL("print a row", "",
@@ -101,7 +105,7 @@ static const struct mg_opt stat_opts[] = {
 
 const struct mg_cmd_opts stat_cmdopts = {
 	.name = "stat",
-	.synopsis = "[-a | -p PID | --tree] [-A] [-I MS | -i SECONDS] [-c COUNT] [--rate]\n"
+	.synopsis = "[-a | -p PID[,PID...] | --tree] [-C CPUS] [-A] [-I MS | -i SECONDS] [-c COUNT] [--rate]\n"
 		    "[-x SEP] [-e EVENTS] [-b auto|kernel|fentry|kprobe|tracepoint]\n"
 		    "[-H] [-L] [-j] [-o FILE] [-v] [--prometheus FILE [--prometheus-label NAME=VALUE]]\n"
 		    "[-- COMMAND [ARGS...]]",
@@ -125,7 +129,7 @@ int stat_parse_opts(struct stat_opts *o, int argc, char **argv)
 
 	mg_opt_begin(&p, &stat_cmdopts, argc, argv);
 	while ((c = mg_opt_next(&p, &arg)) > 0) {
-		if ((e = mg_opt_scope("stat", c, arg, &o->pid, &o->all, &o->tree)) < 0 ||
+		if ((e = mg_opt_scope("stat", c, arg, &o->pids, &o->all, &o->tree)) < 0 ||
 		    (!e && (e = mg_opt_intervals("stat", c, arg, &o->interval, &ival_opt,
 						 &o->count)) < 0))
 			return -e;
@@ -133,6 +137,10 @@ int stat_parse_opts(struct stat_opts *o, int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'A': o->per_cpu = true; break;
+		case 'C':
+			if (mg_opt_cpus("stat", arg, &o->cpus))
+				return MG_EXIT_USAGE;
+			break;
 		case O_RATE: o->rate = true; break;
 		case O_PROM:
 			if ((e = mg_prom_check_path(arg, prom_path, sizeof(prom_path))))
@@ -175,14 +183,17 @@ int stat_parse_opts(struct stat_opts *o, int argc, char **argv)
 		return mg_err(MG_EXIT_USAGE, "stat: --latency needs a function-probe backend "
 			      "(fentry or kprobe), not tracepoint");
 	if ((e = mg_opt_command("stat", argc, argv, &o->argv)) ||
-	    (e = mg_opt_scope_check("stat", o->pid, o->all, &o->tree, o->argv != NULL)))
+	    (e = mg_opt_scope_check("stat", &o->pids, o->all, &o->tree, o->argv != NULL)))
 		return e;
-	if ((o->pid || o->tree) && o->backend == MG_BE_KERNEL)
+	if ((o->pids.n || o->tree) && o->backend == MG_BE_KERNEL)
 		return mg_err(MG_EXIT_USAGE, "stat: process scope (-p, --tree) counts events in BPF; "
 			      "backend kernel has only the kernel's global counters");
 	if (o->prom_labels && !o->prom)
 		return mg_err(MG_EXIT_USAGE, "stat: --prometheus-label labels --prometheus FILE's "
 			      "series: give --prometheus");
+	if (o->cpus.given && o->prom)
+		return mg_err(MG_EXIT_USAGE, "stat: -C and --prometheus exclude each other: the "
+			      "series are the machine's counters, every CPU");
 	if (o->sep && mg_json_output)
 		return mg_err(MG_EXIT_USAGE, "stat: -x and --json exclude each other");
 	if (o->prom && mg_output_path && mg_same_file(mg_output_path, o->prom))

@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include "opts.h"
 #include "stat_int.h"
+#include "term.h"
 #include "util.h"
 
 /* perf stat repeats its interval header every 25 rows on a terminal */
@@ -15,6 +16,14 @@ static json_t *header(struct stat_run *r, const char *type)
 	json_t *o = mg_run_json_header(&r->run, type);
 
 	json_object_set_new(o, "scope", json_string(r->scope));
+	if (r->o.cpus.given) {	/* -C: the CPUs whose counts the totals sum */
+		json_t *c = json_array();
+
+		for (int cpu = 0; cpu < MG_MAX_CPUS; cpu++)
+			if (mg_cpus_has(&r->o.cpus, cpu))
+				json_array_append_new(c, json_integer(cpu));
+		json_object_set_new(o, "cpus", c);
+	}
 	if (r->scope_cost[0])
 		json_object_set_new(o, "scope_cost", json_string(r->scope_cost));
 	return o;
@@ -47,6 +56,21 @@ static void mismatches_json(json_t *o, const struct stat_run *r, const struct mg
 	json_object_set_new(o, "mismatches_unavailable", json_string(why));
 }
 
+/* The interval columns left out to fit the terminal (1 << enum mg_row_id), named once. */
+static void left_out_note(struct stat_run *r, unsigned int left)
+{
+	char line[400];
+	size_t n;
+
+	n = (size_t)snprintf(line, sizeof(line), "(to fit %d columns, not shown:", r->po.width);
+	for (int i = 0; i < MG_R_NR && n < sizeof(line); i++)
+		if (left & 1u << i)
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " %s", mg_row_name(i));
+	if (n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, "; the summary, -v, -x and -j show them)");
+	mg_wrap(r->out, line, 0, 2, r->po.width);
+}
+
 void stat_print_interval(struct stat_run *r, uint64_t n, bool partial)
 {
 	struct mg_run *R = &r->run;
@@ -68,10 +92,21 @@ void stat_print_interval(struct stat_run *r, uint64_t n, bool partial)
 		json_object_set_new(o, "counters", mg_report_json(&rep));
 		mg_json_print_line(r->out, o);
 		json_decref(o);
+	} else if (r->o.sep) {	/* perf stat -I -x: seconds since the start, one line a counter */
+		snprintf(when, sizeof(when), "%.9f", (R->cur.t_ns - R->first.t_ns) / 1e9);
+		mg_report_print_csv(r->out, &rep, &r->po, when, r->o.per_cpu);
+		r->rows++;
 	} else {
-		if (!r->rows)
+		if (!r->rows) {
+			struct mg_print_opts all = r->po;
+			unsigned int left;
+
 			r->po.cols = mg_report_columns(&rep, &r->po);
-		if (!r->rows || r->o.per_cpu || (r->tty && !r->o.sep && !(r->rows % HEADER_EVERY)))
+			all.width = 0;
+			if ((left = mg_report_columns(&rep, &all) & ~r->po.cols))
+				left_out_note(r, left);
+		}
+		if (!r->rows || r->o.per_cpu || (r->tty && !(r->rows % HEADER_EVERY)))
 			mg_report_print_interval_header(r->out, &r->po);
 		mg_clock_hms(when, sizeof(when), r->o.interval < 1);
 		mg_report_print_interval(r->out, &rep, &r->po, when, partial);
@@ -119,7 +154,7 @@ void stat_print_summary(struct stat_run *r)
 	struct mg_report rep;
 	char mdetail[512];
 	uint64_t misses = mg_session_recursion_misses(&R->sess, mdetail, sizeof(mdetail));
-	int online = 0;
+	int online = r->nr_online;
 
 	if (mg_report_build(&rep, &R->cfg, &R->first, &R->cur))
 		return;
@@ -128,11 +163,13 @@ void stat_print_summary(struct stat_run *r)
 		mg_report_free(&rep);
 		return;
 	}
-	for (int cpu = 0; cpu < R->sess.nr_cpus; cpu++)
-		online += r->online[cpu];
 	if (!r->o.sep) {
-		fprintf(r->out, "\nmgtrace stat: %s, %.3f s, kernel %s, %d CPUs online\n", r->scope,
-			rep.seconds, R->env.release, online);
+		char title[400];
+
+		snprintf(title, sizeof(title), "mgtrace stat: %s, %.3f s, kernel %s, %d CPUs online",
+			 r->scope, rep.seconds, R->env.release, online);
+		fputc('\n', r->out);
+		mg_text_wrapped(r->out, title);
 		if (r->scope_cost[0]) {
 			char line[300];
 
@@ -148,18 +185,34 @@ void stat_print_summary(struct stat_run *r)
 		mg_run_print_backend(R, r->out);
 		fputc('\n', r->out);
 	}
+	if (r->o.sep) {
+		/* perf stat -I -x prints the intervals only; without -I, one line a counter */
+		if (!r->o.interval)
+			mg_report_print_csv(r->out, &rep, &r->po, NULL, r->o.per_cpu);
+		goto notes;
+	}
 	mg_report_print_summary(r->out, &rep, &r->po);
+	if (r->o.cpus.given) {
+		char line[640];
+
+		snprintf(line, sizeof(line), "-C %s: each total sums CPU%s %s only; debugfs has only "
+			 "all-CPU sums, so its column and match judge every CPU's sum of the same "
+			 "per-CPU reading (JSON: all_cpus_total)", r->o.cpus.text,
+			 r->o.cpus.n > 1 ? "s" : "", r->o.cpus.text);
+		mg_text_wrapped(r->out, line);
+	}
 	if (r->o.per_cpu) {
 		fputc('\n', r->out);
 		mg_report_print_percpu(r->out, &rep, &r->po);
 	}
+notes:
 	if (misses)
-		fprintf(r->out, "\nBPF programs skipped %llu runs (kernel recursion_misses: the "
+		fprintf(r->o.sep ? stderr : r->out, "\nBPF programs skipped %llu runs (kernel recursion_misses: the "
 			"program was already running on that CPU, e.g. preempted inside it): "
 			"the counts they feed are short by that many; %s\n",
 			(unsigned long long)misses, mdetail);
-	if (r->lat)
-		mg_latency_print(r->lat, r->out, r->o.per_cpu);
+	if (r->lat)	/* -x: the histograms are not counter lines: stderr */
+		mg_latency_print(r->lat, r->o.sep ? stderr : r->out, r->o.per_cpu);
 	fflush(r->out);
 	mg_report_free(&rep);
 }

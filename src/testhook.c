@@ -83,9 +83,10 @@ int mg_test_hook_invert_fine(void)
 	return 1;
 }
 
-int mg_test_hook_inject(void)
+/* The count in environment variable name, 1..max; 0 when unset; -EINVAL (printed) when not. */
+static long env_count(const char *name, long max, const char *what)
 {
-	const char *v = getenv("MGTRACE_TEST_INJECT");
+	const char *v = getenv(name);
 	char *end;
 	long n;
 
@@ -93,11 +94,31 @@ int mg_test_hook_inject(void)
 		return 0;
 	errno = 0;
 	n = strtol(v, &end, 10);
-	if (*end || errno || n < 1 || n > 100000) {
-		mg_err(MG_EXIT_USAGE, "MGTRACE_TEST_INJECT='%s': want a count 1..100000 (test only)", v);
+	if (*end || errno || n < 1 || n > max) {
+		mg_err(MG_EXIT_USAGE, "%s='%s': want %s 1..%ld (test only)", name, v, what, max);
 		return -EINVAL;
 	}
+	return n;
+}
+
+int mg_test_hook_inject(void)
+{
+	long n = env_count("MGTRACE_TEST_INJECT", 100000, "a count");
+
+	if (n <= 0)
+		return (int)n;
 	fprintf(stderr, "mgtrace: TEST HOOK MGTRACE_TEST_INJECT: %ld synthetic ctime regression(s) of "
 		"made-up inodes are judged with the events; the verdict must be FAIL (test only)\n", n);
+	return (int)n;
+}
+
+int mg_test_hook_inject_interval(void)
+{
+	long n = env_count("MGTRACE_TEST_INJECT_INTERVAL", 1000000, "an interval");
+
+	if (n <= 0)
+		return (int)n;
+	fprintf(stderr, "mgtrace: TEST HOOK MGTRACE_TEST_INJECT_INTERVAL: the injected violations "
+		"are judged at the start of interval %ld (test only)\n", n);
 	return (int)n;
 }

@@ -48,4 +48,12 @@ int mg_test_hook_invert_fine(void);
  */
 int mg_test_hook_inject(void);
 
+/*
+ * MGTRACE_TEST_INJECT_INTERVAL=K (check -i/-I with MGTRACE_TEST_INJECT): judge the
+ * injected violations at the start of interval K instead of at the run's end, so
+ * that a test sees one interval fail and the next pass. K, 0 when unset, or -EINVAL
+ * (printed).
+ */
+int mg_test_hook_inject_interval(void);
+
 #endif

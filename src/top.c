@@ -38,13 +38,15 @@ static int parse_name(const char *what, const char *s, const char *const *names,
 		      "ctime_swaps, queried_swaps, ctime_skips, stat_queries, auto");
 }
 
-enum { O_MAX = MG_OPTID_FIRST_CMD };
+enum { O_MAX = MG_OPTID_FIRST_CMD, O_NOCLEAR };
 
 
 static const struct mg_opt top_opts[] = {
 	MG_OPTS_SCOPE("all-cpus", "system-wide (the default)",
-		      "only PID and its descendants (tgid filter in BPF; forks\n"
-		      "followed in BPF, running descendants read from /proc)"),
+		      "only PID and its descendants (a list: 1,2, as perf; tgid\n"
+		      "filter in BPF; forks followed in BPF, running descendants\n"
+		      "read from /proc)"),
+	MG_OPT_CPUS("only events on these CPUs (perf's list: 0,2-3), filtered in BPF"),
 	MG_OPT_SCOPE_TREE("with COMMAND: only COMMAND and its descendants, as -p"),
 	{ .val = 'B', .lname = "by", .arg = "KEY",
 	  .help = "one row per pid (default), comm, file (dev:ino, name) or\n"
@@ -55,8 +57,9 @@ static const struct mg_opt top_opts[] = {
 	  "with function probes, else queried_swaps)", .kind = MG_OV_WORDS, .words = "floor_swaps fine_stamps floor_unknown ctime_swaps queried_swaps ctime_skips stat_queries auto" },
 	{ .val = 'r', .lname = "rows", .arg = "N",
 	  .help = "text rows per table (default 20; JSON has every row)" },
-	{ .val = 'C', .lname = "noclear",
-	  .help = "do not clear the screen between tables (only a terminal is)" },
+	{ .val = O_NOCLEAR, .lname = "noclear",
+	  .help = "do not clear the screen between tables (only a terminal is;\n"
+	  "-C was this before it took perf's CPU list)" },
 	MG_OPTS_INTERVAL("a table", "; default 1",
 			 "stop after N tables; with COMMAND still running, mgtrace\n"
 			 "ends it (SIGTERM) and exits 0"),
@@ -74,7 +77,8 @@ static const struct mg_opt top_opts[] = {
 
 const struct mg_cmd_opts top_cmdopts = {
 	.name = "top",
-	.synopsis = "[-a | -p PID | --tree] [-B pid|comm|file|cgroup] [-s KEY] [-r N] [-C]\n"
+	.synopsis = "[-a | -p PID[,PID...] | --tree] [-C CPUS] [-B pid|comm|file|cgroup]\n"
+		    "[-s KEY] [-r N] [--noclear]\n"
 		    "[-I MS | -i SECONDS] [-c COUNT] [-b auto|fentry|kprobe|tracepoint]\n"
 		    "[--max-entries N] [-j] [-o FILE] [-v] [-- COMMAND [ARGS...]]",
 	.about = "Show, every interval (default 1 s), the processes (or comms, files, cgroups) that\n"
@@ -101,7 +105,7 @@ int top_parse_opts(struct top_opts *o, int argc, char **argv)
 	o->sort = TOP_SORT_AUTO;
 	mg_opt_begin(&p, &top_cmdopts, argc, argv);
 	while ((c = mg_opt_next(&p, &arg)) > 0) {
-		if ((e = mg_opt_scope("top", c, arg, &o->pid, &o->all, &o->tree)) < 0 ||
+		if ((e = mg_opt_scope("top", c, arg, &o->pids, &o->all, &o->tree)) < 0 ||
 		    (!e && (e = mg_opt_intervals("top", c, arg, &o->interval, &ival_opt,
 						 &o->count)) < 0))
 			return -e;
@@ -121,7 +125,11 @@ int top_parse_opts(struct top_opts *o, int argc, char **argv)
 			if (mg_parse_u64(arg, 1, 100000, &o->rows))
 				return mg_err(MG_EXIT_USAGE, "top: invalid rows '%s' (1 to 100000)", arg);
 			break;
-		case 'C': o->noclear = true; break;
+		case O_NOCLEAR: o->noclear = true; break;
+		case 'C':
+			if (mg_opt_cpus("top", arg, &o->cpus))
+				return MG_EXIT_USAGE;
+			break;
 		case 'b':
 			if (mg_opt_backend("top", arg, MG_OPT_BE_TRACEPOINT, &o->backend))
 				return MG_EXIT_USAGE;
@@ -137,17 +145,17 @@ int top_parse_opts(struct top_opts *o, int argc, char **argv)
 		return -c;
 	o->json = mg_json_output;
 	if ((e = mg_opt_command("top", argc, argv, &o->argv)) ||
-	    (e = mg_opt_scope_check("top", o->pid, o->all, &o->tree, o->argv != NULL)))
+	    (e = mg_opt_scope_check("top", &o->pids, o->all, &o->tree, o->argv != NULL)))
 		return e;
 	return MG_EXIT_OK;
 }
 
-/* Follow root's process tree. Returns an exit code. */
-static int follow_open(struct top_state *t, __u32 root, bool existing)
+/* Follow the process trees of roots (n of them). Returns an exit code. */
+static int follow_open(struct top_state *t, const uint32_t *roots, unsigned int n, bool existing)
 {
 	char why[400];
 
-	t->follow = mg_follow_open(root, existing, why, sizeof(why));
+	t->follow = mg_follow_open_pids(roots, n, existing, why, sizeof(why));
 	if (!t->follow)
 		return mg_err(MG_EXIT_ENV, "top: cannot follow the process tree: %s", why);
 	if (existing) {		/* -p PID: the run ends when they have all exited */
@@ -157,19 +165,35 @@ static int follow_open(struct top_state *t, __u32 root, bool existing)
 	return MG_EXIT_OK;
 }
 
+static int scope_open_pids(struct top_state *t);
+
+/* The scope text and the process filter; with -C the CPUs are named too. */
 static int scope_open(struct top_state *t)
 {
-	if (t->o.pid) {
-		if (mg_check_pid("top", t->o.pid))
-			return MG_EXIT_USAGE;
-		snprintf(t->scope, sizeof(t->scope), "pid %llu and its descendants",
-			 (unsigned long long)t->o.pid);
-		return follow_open(t, (__u32)t->o.pid, true);
+	int ret = scope_open_pids(t);
+	size_t n = strlen(t->scope);
+
+	if (!ret && t->o.cpus.given)
+		snprintf(t->scope + n, sizeof(t->scope) - n, ", on CPU%s %s",
+			 t->o.cpus.n > 1 ? "s" : "", t->o.cpus.text);
+	return ret;
+}
+
+static int scope_open_pids(struct top_state *t)
+{
+	if (t->o.pids.n) {
+		for (unsigned int i = 0; i < t->o.pids.n; i++)
+			if (mg_check_pid("top", t->o.pids.pid[i]))
+				return MG_EXIT_USAGE;
+		mg_pids_scope(&t->o.pids, t->scope, sizeof(t->scope));
+		return follow_open(t, t->o.pids.pid, t->o.pids.n, true);
 	}
 	if (t->o.tree) {
+		uint32_t child = (uint32_t)t->run.child;
+
 		snprintf(t->scope, sizeof(t->scope), "COMMAND (pid %d) and its descendants",
 			 (int)t->run.child);
-		return follow_open(t, (__u32)t->run.child, false);
+		return follow_open(t, &child, 1, false);
 	}
 	snprintf(t->scope, sizeof(t->scope), "system-wide");
 	return MG_EXIT_OK;

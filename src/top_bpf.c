@@ -130,6 +130,8 @@ static int try_one(struct top_state *t, enum mg_backend be, bool btf, const char
 	s->rodata->no_kernel_reads = MG_NO_KERNEL_READS(&t->run.env);
 	MG_PIDNS_RODATA(s);
 	s->rodata->filter_tree = t->follow != NULL;
+	if (t->o.cpus.given)
+		MG_CPUS_RODATA(s, t->o.cpus.mask);
 	err = bpf_map__set_max_entries(s->maps.top_a, n);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.top_b, n);

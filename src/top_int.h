@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "backend.h"
+#include "cpulist.h"
 #include "follow.h"
 #include "mgtrace.h"
 #include "run.h"
@@ -25,7 +26,8 @@ struct top_opts {
 	uint64_t count;			/* tables before stopping; 0: until stopped */
 	uint64_t rows;			/* text rows per table (JSON: every row) */
 	uint64_t max_entries;		/* rows each BPF map holds */
-	uint64_t pid;			/* -p: this process and its descendants (0: none) */
+	struct mg_pids pids;		/* -p: these processes and their descendants (n 0: none) */
+	struct mg_cpus cpus;		/* -C: only events on these CPUs (filtered in BPF) */
 	bool json, tree, all, noclear;
 	enum mg_backend backend;	/* auto, fentry, kprobe or tracepoint */
 	char **argv;			/* COMMAND, or NULL */
@@ -129,6 +131,16 @@ bool top_counted(const struct top_state *t, int c);
  * clause: outside the caller's cgroup namespace, or gone. top_cgroup.c.
  */
 const char *top_cgroup_path(uint64_t id, const char **why);
+
+/* Where counter c (enum mg_top_counter) comes from, for the legend and JSON "sources". */
+void top_source_of(const struct top_state *t, int c, char *buf, size_t len);
+
+/* A row's pid 0 where mgtrace runs in a PID namespace of its own: processes outside it
+ * (bpf/mg_common.bpf.h mg_shown_ids()). In the initial namespace 0 is the idle task. */
+bool top_pid_outside(uint32_t pid);
+
+/* One table as one JSON object on t->out (top_json.c). */
+void top_print_json(struct top_state *t, struct top_table *tb);
 
 /* Print the text header lines (once) and one table, text or JSON, to t->out. */
 void top_print_start(struct top_state *t);

@@ -1,25 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * top_print.c - `mgtrace top`'s tables: text (sorted, cut to --rows, fits 100
+ * top_print.c - `mgtrace top`'s tables: text (sorted, cut to --rows and the screen, fitting its
  * columns) or one JSON object per table (every row), each number with its
- * source. Cgroup ids are named by top_cgroup.c.
+ * source. Cgroup ids are named by top_cgroup.c. Text fits the terminal (term.h).
  */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <jansson.h>
+#include "jsonnum.h"
 #include "escape.h"
 #include "ident.h"
 #include "opts.h"
 #include "report.h"
 #include "top_int.h"
 #include "pidns.h"
+#include "term.h"
 #include "util.h"
 
-/* A row's pid 0 where mgtrace runs in a PID namespace of its own: processes outside it
- * (bpf/mg_common.bpf.h mg_shown_ids()). In the initial namespace 0 is the idle task. */
-static bool top_pid_outside(uint32_t pid)
+bool top_pid_outside(uint32_t pid)
 {
 	return !pid && mg_pidns_self(NULL, NULL) > 0;
 }
@@ -35,8 +35,7 @@ static const int col_order[MG_TOP_NR] = {
 	MG_TOP_CTIME_SWAPS, MG_TOP_CTIME_SKIPS, MG_TOP_STAT_QUERIES,
 };
 
-/* Where each counter comes from, for the legend and the JSON "sources". */
-static void source_of(const struct top_state *t, int c, char *buf, size_t len)
+void top_source_of(const struct top_state *t, int c, char *buf, size_t len)
 {
 	const char *tp = t->b.tp_btf ? "tp_btf" : "raw_tp";
 
@@ -83,38 +82,56 @@ static int by_count(const void *a, const void *b)
 	return memcmp(&x->key, &y->key, sizeof(x->key));
 }
 
-void top_print_start(struct top_state *t)
+/* The scope/sort header and the column legend on f, each line wrapped to width (0: none). */
+static void print_header(struct top_state *t, FILE *f, int width)
 {
-	char src[512];
+	char src[512], line[700];
 
-	if (t->o.json)
-		return;
-	fprintf(t->out, "mgtrace top: by %s, %s, every %.2f s, sorted by %s (%s)\n",
-		top_by_names[t->o.by], t->scope, t->o.interval, top_counter_names[t->sort],
-		t->b.tp_btf ? "tp_btf" : "raw_tp");
+	snprintf(line, sizeof(line), "mgtrace top: by %s, %s, every %.2f s, sorted by %s (%s)",
+		 top_by_names[t->o.by], t->scope, t->o.interval, top_counter_names[t->sort],
+		 t->b.tp_btf ? "tp_btf" : "raw_tp");
+	mg_wrap(f, line, 0, 2, width);
 	if (t->b.floor_probe && !t->run.env.ksym_in_btf[MG_K_FLOOR_SWAPS])
-		fprintf(t->out, "fine stamps: %s on ktime_get_real_ts64_mg; floor swaps: unknown "
-			"(the kernel has no timekeeping_mg_floor_swaps: CONFIG_DEBUG_FS=n), each "
-			"fine stamp counted as floor_unknown\n", t->b.floor_probe);
+		snprintf(line, sizeof(line), "fine stamps: %s on ktime_get_real_ts64_mg; floor swaps: "
+			 "unknown (the kernel has no timekeeping_mg_floor_swaps: CONFIG_DEBUG_FS=n), "
+			 "each fine stamp counted as floor_unknown", t->b.floor_probe);
 	else if (t->b.floor_probe)
-		fprintf(t->out, "fine stamps and floor swaps: %s on ktime_get_real_ts64_mg\n",
-			t->b.floor_probe);
+		snprintf(line, sizeof(line), "fine stamps and floor swaps: %s on ktime_get_real_ts64_mg",
+			 t->b.floor_probe);
 	else
-		fprintf(t->out, "fine stamps and floor swaps: not counted (no function probe "
-			"attaches%s)\n", mg_verbose ? "" : "; -v: why");
+		snprintf(line, sizeof(line), "fine stamps and floor swaps: not counted (no function "
+			 "probe attaches%s)", mg_verbose ? "" : "; -v: why");
+	mg_wrap(f, line, 0, 2, width);
 	if (mg_verbose) {
 		for (int i = 0; i < MG_TOP_NR; i++) {
-			source_of(t, col_order[i], src, sizeof(src));
-			fprintf(t->out, "  %-11s %s\n", col_names[col_order[i]], src);
+			int col;
+
+			top_source_of(t, col_order[i], src, sizeof(src));
+			col = fprintf(f, "  %-11s ", col_names[col_order[i]]);
+			mg_wrap(f, src, col, width && width - col < 30 ? 4 : col, width);
 		}
 	} else {
-		fprintf(t->out, "AFTER_QUERY: ctime swaps with I_CTIME_QUERIED in the old value, "
-			"the proxy for fine stamps\n");
+		mg_wrap(f, "AFTER_QUERY: ctime swaps with I_CTIME_QUERIED in the old value, the proxy "
+			"for fine stamps", 0, 2, width);
 	}
 }
 
+/* The screen is cleared before each table: only a terminal's, and not with --noclear. */
+static bool clearing(const struct top_state *t)
+{
+	return !t->o.noclear && isatty(mg_out_fd());
+}
+
+void top_print_start(struct top_state *t)
+{
+	/* a cleared screen gets its header with every table (print_text) */
+	if (t->o.json || clearing(t))
+		return;
+	print_header(t, t->out, mg_term_size(mg_out_fd()).cols);
+}
+
 /* The row's label columns (text). */
-static void print_label(struct top_state *t, const struct top_row *r)
+static void print_label(struct top_state *t, FILE *out, const struct top_row *r)
 {
 	char buf[256], dev[MG_KDEV_STRLEN];
 	bool cut;
@@ -125,23 +142,23 @@ static void print_label(struct top_state *t, const struct top_row *r)
 		n = mg_name_len(r->comm, sizeof(r->comm), 0, &cut);
 		mg_text_escape(buf, sizeof(buf), r->comm, n, cut);
 		if (top_pid_outside(r->key.tgid))	/* every process outside mgtrace's PID namespace */
-			fprintf(t->out, "%-7s %-16s", "-", "(other pidns)");
+			fprintf(out, "%-7s %-16s", "-", "(other pidns)");
 		else
-			fprintf(t->out, "%-7u %-16s", r->key.tgid, buf);
+			fprintf(out, "%-7u %-16s", r->key.tgid, buf);
 		break;
 	case MG_TOP_BY_COMM:
 		n = mg_name_len(r->key.comm, sizeof(r->key.comm), 0, &cut);
 		mg_text_escape(buf, sizeof(buf), r->key.comm, n, cut);
-		fprintf(t->out, "%-24s", buf);
+		fprintf(out, "%-24s", buf);
 		break;
 	case MG_TOP_BY_FILE:
 		if (!r->key.dev && !r->key.ino) {
-			fprintf(t->out, "%-9s %-10s %-16s", "-", "-", "(no inode)");
+			fprintf(out, "%-9s %-10s %-16s", "-", "-", "(no inode)");
 			break;
 		}
 		n = mg_name_len(r->name, sizeof(r->name), r->name_len, &cut);
 		mg_text_escape(buf, sizeof(buf), r->name, n, cut);
-		fprintf(t->out, "%-9s %-10llu %-16s", mg_kdev_str(r->key.dev, dev),
+		fprintf(out, "%-9s %-10llu %-16s", mg_kdev_str(r->key.dev, dev),
 			(unsigned long long)r->key.ino, buf);
 		break;
 	default: {
@@ -149,9 +166,9 @@ static void print_label(struct top_state *t, const struct top_row *r)
 
 		if (p) {
 			mg_text_escape(buf, sizeof(buf), p, strlen(p), false);
-			fprintf(t->out, "%-24s", buf);
+			fprintf(out, "%-24s", buf);
 		} else {
-			fprintf(t->out, "cgroup id %-14llu", (unsigned long long)r->key.cgroup);
+			fprintf(out, "cgroup id %-14llu", (unsigned long long)r->key.cgroup);
 		}
 	}
 	}
@@ -162,177 +179,210 @@ static const char *const label_head[MG_TOP_BY_NR] = {
 	"DEV       INO        NAME            ", "CGROUP                  ",
 };
 
-static void print_text(struct top_state *t, struct top_table *tb)
+/* The status lines of a table: time, totals in scope, the kernel's, rows and losses. */
+static void print_status(struct top_state *t, struct top_table *tb, FILE *f, int width)
 {
-	char hms[16];
+	char hms[16], line[600];
 	time_t now = time(NULL);
 	struct tm tm;
-	bool unknown = tb->total.n[MG_TOP_FLOOR_UNKNOWN] || mg_verbose;
-	size_t i, rows = tb->nr < t->o.rows ? tb->nr : t->o.rows;
+	size_t n;
 
-	if (!t->o.noclear && isatty(mg_out_fd()))
-		fputs("\033[H\033[2J", t->out);
 	strftime(hms, sizeof(hms), "%H:%M:%S", localtime_r(&now, &tm));
-	fprintf(t->out, "%s  %.2f s%s  in scope: ctime_swaps %llu (after query %llu), skips %llu, "
-		"stats %llu\n", hms, tb->interval_s, tb->final ? " (final)" : "",
-		(unsigned long long)tb->total.n[MG_TOP_CTIME_SWAPS],
-		(unsigned long long)tb->total.n[MG_TOP_QUERIED_SWAPS],
-		(unsigned long long)tb->total.n[MG_TOP_CTIME_SKIPS],
-		(unsigned long long)tb->total.n[MG_TOP_STAT_QUERIES]);
-	if (t->b.floor_probe)
-		fprintf(t->out, "          in scope: fine_stamps %llu, floor_swaps %llu, unknown %llu\n",
-			(unsigned long long)tb->total.n[MG_TOP_FINE_STAMPS],
-			(unsigned long long)tb->total.n[MG_TOP_FLOOR_SWAPS],
-			(unsigned long long)tb->total.n[MG_TOP_FLOOR_UNKNOWN]);
-	if (tb->dbg_ok)
-		fprintf(t->out, "          kernel, system-wide (debugfs): fine_stamps %llu..%llu, "
-			"floor_swaps %llu..%llu\n", (unsigned long long)tb->dbg_low[MG_K_FINE_STAMPS],
-			(unsigned long long)tb->dbg_high[MG_K_FINE_STAMPS],
-			(unsigned long long)tb->dbg_low[MG_K_FLOOR_SWAPS],
-			(unsigned long long)tb->dbg_high[MG_K_FLOOR_SWAPS]);
-	fprintf(t->out, "          rows %zu (map holds %llu), not attributed: %llu events",
-		tb->nr, (unsigned long long)t->o.max_entries,
-		(unsigned long long)(tb->unattr.n[MG_TOP_CTIME_SWAPS] + tb->unattr.n[MG_TOP_CTIME_SKIPS] +
-				     tb->unattr.n[MG_TOP_STAT_QUERIES] +
-				     tb->unattr.n[MG_TOP_FINE_STAMPS]));
-	if (tb->errs[MG_TOPE_FULL] || tb->errs[MG_TOPE_OTHER])
-		fprintf(t->out, " (new rows refused: %llu map full, %llu other)",
-			(unsigned long long)tb->errs[MG_TOPE_FULL],
-			(unsigned long long)tb->errs[MG_TOPE_OTHER]);
-	if (tb->errs[MG_TOPE_NO_MAP])
-		fprintf(t->out, ", lost (no map): %llu", (unsigned long long)tb->errs[MG_TOPE_NO_MAP]);
-	fputc('\n', t->out);
-	fputs(label_head[t->o.by], t->out);
+	snprintf(line, sizeof(line), "%s  %.2f s%s  in scope: ctime_swaps %llu (after query %llu), "
+		 "skips %llu, stats %llu", hms, tb->interval_s, tb->final ? " (final)" : "",
+		 (unsigned long long)tb->total.n[MG_TOP_CTIME_SWAPS],
+		 (unsigned long long)tb->total.n[MG_TOP_QUERIED_SWAPS],
+		 (unsigned long long)tb->total.n[MG_TOP_CTIME_SKIPS],
+		 (unsigned long long)tb->total.n[MG_TOP_STAT_QUERIES]);
+	mg_wrap(f, line, 0, 10, width);
+	if (t->b.floor_probe) {
+		snprintf(line, sizeof(line), "          in scope: fine_stamps %llu, floor_swaps %llu, "
+			 "unknown %llu", (unsigned long long)tb->total.n[MG_TOP_FINE_STAMPS],
+			 (unsigned long long)tb->total.n[MG_TOP_FLOOR_SWAPS],
+			 (unsigned long long)tb->total.n[MG_TOP_FLOOR_UNKNOWN]);
+		mg_wrap(f, line, 0, 10, width);
+	}
+	if (tb->dbg_ok) {
+		snprintf(line, sizeof(line), "          kernel, system-wide%s (debugfs): fine_stamps "
+			 "%llu..%llu, floor_swaps %llu..%llu", t->o.cpus.given ? ", every CPU" : "",
+			 (unsigned long long)tb->dbg_low[MG_K_FINE_STAMPS],
+			 (unsigned long long)tb->dbg_high[MG_K_FINE_STAMPS],
+			 (unsigned long long)tb->dbg_low[MG_K_FLOOR_SWAPS],
+			 (unsigned long long)tb->dbg_high[MG_K_FLOOR_SWAPS]);
+		mg_wrap(f, line, 0, 10, width);
+	}
+	n = (size_t)snprintf(line, sizeof(line), "          rows %zu (map holds %llu), not attributed: "
+			     "%llu events", tb->nr, (unsigned long long)t->o.max_entries,
+			     (unsigned long long)(tb->unattr.n[MG_TOP_CTIME_SWAPS] +
+						  tb->unattr.n[MG_TOP_CTIME_SKIPS] +
+						  tb->unattr.n[MG_TOP_STAT_QUERIES] +
+						  tb->unattr.n[MG_TOP_FINE_STAMPS]));
+	if ((tb->errs[MG_TOPE_FULL] || tb->errs[MG_TOPE_OTHER]) && n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " (new rows refused: %llu map full, "
+				      "%llu other)", (unsigned long long)tb->errs[MG_TOPE_FULL],
+				      (unsigned long long)tb->errs[MG_TOPE_OTHER]);
+	if (tb->errs[MG_TOPE_NO_MAP] && n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, ", lost (no map): %llu",
+			 (unsigned long long)tb->errs[MG_TOPE_NO_MAP]);
+	mg_wrap(f, line, 0, 10, width);
+}
+
+/*
+ * The counter columns shown (1 << enum mg_top_counter): those counted, in col_order,
+ * as many as width holds after the label (0: all); the sort column always. Columns
+ * left out are named on f.
+ */
+static unsigned int pick_columns(struct top_state *t, struct top_table *tb, FILE *f, int width)
+{
+	bool unknown = tb->total.n[MG_TOP_FLOOR_UNKNOWN] || mg_verbose;
+	int w = (int)strlen(label_head[t->o.by]);
+	unsigned int cols = 0, left = 0;
+	char line[200];
+	size_t n;
+
 	for (int j = 0; j < MG_TOP_NR; j++) {
 		int c = col_order[j];
 
-		if (top_counted(t, c) && (c != MG_TOP_FLOOR_UNKNOWN || unknown))
-			fprintf(t->out, " %*s", col_width[c], col_names[c]);
-	}
-	fputc('\n', t->out);
-	for (i = 0; i < rows; i++) {
-		print_label(t, &tb->rows[i]);
-		for (int j = 0; j < MG_TOP_NR; j++) {
-			int c = col_order[j];
-
-			if (top_counted(t, c) && (c != MG_TOP_FLOOR_UNKNOWN || unknown))
-				fprintf(t->out, " %*llu", col_width[c],
-					(unsigned long long)tb->rows[i].n[c]);
+		if (top_counted(t, c) && (c != MG_TOP_FLOOR_UNKNOWN || unknown)) {
+			cols |= 1u << c;
+			w += 1 + col_width[c];
 		}
+	}
+	for (int j = MG_TOP_NR - 1; j >= 0 && width && w > width; j--) {
+		int c = col_order[j];
+
+		if ((cols & 1u << c) && c != t->sort) {
+			cols &= ~(1u << c);
+			left |= 1u << c;
+			w -= 1 + col_width[c];
+		}
+	}
+	if (!left)
+		return cols;
+	n = (size_t)snprintf(line, sizeof(line), "(not shown in %d columns:", width);
+	for (int j = 0; j < MG_TOP_NR && n < sizeof(line); j++)
+		if (left & 1u << col_order[j])
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " %s", col_names[col_order[j]]);
+	if (n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, "; -j shows every column)");
+	mg_wrap(f, line, 0, 2, width);
+	return cols;
+}
+
+/* line (no newline) and a newline, cut at width (0: whole), as procps top cuts its lines. */
+static void put_cut(FILE *f, const char *line, int width)
+{
+	int n = (int)strlen(line);
+
+	fprintf(f, "%.*s\n", width && n > width ? width : n, line);
+}
+
+/*
+ * One table row: its label (cut to its column, marked '+', where width is limited),
+ * then cols; the whole line cut at width where even the sort column does not fit.
+ */
+static void print_row(struct top_state *t, const struct top_row *r, unsigned int cols, int width)
+{
+	int lw = (int)strlen(label_head[t->o.by]);
+	char *lab = NULL, *line = NULL;
+	size_t len = 0, llen = 0;
+	FILE *m = open_memstream(&lab, &len), *l;
+
+	if (!m)
+		return;
+	print_label(t, m, r);
+	fclose(m);
+	if (!(l = open_memstream(&line, &llen))) {
+		free(lab);
+		return;
+	}
+	if (width && (int)strlen(lab) > lw && lw > 1)	/* a long name: cut, marked '+' */
+		fprintf(l, "%.*s+", lw - 1, lab);
+	else
+		fputs(lab, l);
+	for (int j = 0; j < MG_TOP_NR; j++)
+		if (cols & 1u << col_order[j])
+			fprintf(l, " %*llu", col_width[col_order[j]],
+				(unsigned long long)r->n[col_order[j]]);
+	fclose(l);
+	put_cut(t->out, line, width);
+	free(lab);
+	free(line);
+}
+
+/*
+ * A text table. On a terminal (TIOCGWINSZ, else COLUMNS/LINES) it fits the screen, as
+ * procps top does: lines cut to the width (columns left out and named), rows to the
+ * height, and when the screen is cleared the header comes again after each clear.
+ */
+static void print_text(struct top_state *t, struct top_table *tb)
+{
+	struct mg_term ts = mg_term_size(mg_out_fd());
+	bool clear = clearing(t);
+	size_t rows = tb->nr < t->o.rows ? tb->nr : t->o.rows, more;
+	char *head = NULL;
+	size_t len = 0, lines = 0;
+	FILE *h = open_memstream(&head, &len);
+	unsigned int cols;
+
+	if (!h)
+		return;
+	if (clear)
+		print_header(t, h, ts.cols);
+	print_status(t, tb, h, ts.cols);
+	cols = pick_columns(t, tb, h, ts.cols);
+	fclose(h);
+	for (char *c = head; c && *c; c++)
+		lines += *c == '\n';
+	more = rows < tb->nr;
+	/* a cleared screen: header, table head, rows, the "more" line, the cursor's line */
+	/* a screen too short for even the table's head and the "more" line: the first
+	 * lines of the head only, so that nothing scrolls */
+	if (clear && ts.rows && lines + 3 > (size_t)ts.rows) {
+		size_t keep = ts.rows > 3 ? (size_t)ts.rows - 3 : 0, k = 0;
+
+		for (char *c = head; *c; c++)
+			if (*c == '\n' && ++k == keep) {
+				c[1] = 0;
+				break;
+			}
+		if (!keep)
+			head[0] = 0;
+		lines = keep < lines ? keep : lines;
+	}
+	if (clear && ts.rows && lines + 2 + rows + more > (size_t)ts.rows) {
+		size_t avail = (size_t)ts.rows > lines + 2 ? (size_t)ts.rows - lines - 2 : 0;
+
+		rows = avail > 1 ? avail - 1 : 0;
+		rows = rows < tb->nr ? rows : tb->nr;
+		more = rows < tb->nr;
+	}
+	if (clear)
+		fputs("\033[H\033[2J", t->out);
+	fputs(head, t->out);
+	free(head);
+	{
+		char th[200];
+		size_t n = (size_t)snprintf(th, sizeof(th), "%s", label_head[t->o.by]);
+
+		for (int j = 0; j < MG_TOP_NR && n < sizeof(th); j++)
+			if (cols & 1u << col_order[j])
+				n += (size_t)snprintf(th + n, sizeof(th) - n, " %*s",
+						      col_width[col_order[j]], col_names[col_order[j]]);
+		put_cut(t->out, th, ts.cols);
+	}
+	for (size_t i = 0; i < rows; i++)
+		print_row(t, &tb->rows[i], cols, ts.cols);
+	if (more) {
+		char m[120];
+
+		snprintf(m, sizeof(m), "(%zu more rows; %s)", tb->nr - rows, rows < t->o.rows ?
+			 "a taller terminal or -j shows them" : "-r to show more");
+		put_cut(t->out, m, ts.cols);
+	}
+	if (!clear)	/* tables that scroll: one blank line between them */
 		fputc('\n', t->out);
-	}
-	if (tb->nr > rows)
-		fprintf(t->out, "(%zu more rows; -r to show more)\n", tb->nr - rows);
-	fputc('\n', t->out);
-}
-
-/* {counter: n or null} of one row or reserved entry. */
-static json_t *counts_json(const struct top_state *t, const uint64_t *n)
-{
-	json_t *o = json_object();
-
-	for (int c = 0; c < MG_TOP_NR; c++)
-		json_object_set_new(o, top_counter_names[c], top_counted(t, c) ?
-				    json_integer((json_int_t)n[c]) : json_null());
-	return o;
-}
-
-static json_t *row_json(struct top_state *t, const struct top_row *r)
-{
-	json_t *o = counts_json(t, r->n);
-	char dev[MG_KDEV_STRLEN];
-	const char *p, *why;
-	bool cut;
-	size_t n;
-
-	if (t->o.by == MG_TOP_BY_FILE) {
-		json_object_set_new(o, "dev", json_string(mg_kdev_str(r->key.dev, dev)));
-		json_object_set_new(o, "ino", json_integer((json_int_t)r->key.ino));
-		n = mg_name_len(r->name, sizeof(r->name), r->name_len, &cut);
-		json_object_set_new(o, "name", mg_json_name(r->name, n));
-		json_object_set_new(o, "name_truncated", json_boolean(cut));
-	} else if (t->o.by == MG_TOP_BY_CGROUP) {
-		json_object_set_new(o, "cgroup_id", json_integer((json_int_t)r->key.cgroup));
-		p = top_cgroup_path(r->key.cgroup, &why);
-		json_object_set_new(o, "cgroup", p ? mg_json_cstr(p) : json_null());
-		json_object_set_new(o, "cgroup_unnamed", p ? json_null() : json_string(why));
-	}
-	if (t->o.by == MG_TOP_BY_COMM) {
-		n = mg_name_len(r->key.comm, sizeof(r->key.comm), 0, &cut);
-		json_object_set_new(o, "comm", mg_json_str(r->key.comm, n));
-	} else {
-		uint32_t pid = t->o.by == MG_TOP_BY_PID ? r->key.tgid : r->tgid;
-
-		/* null: processes outside mgtrace's PID namespace, which has no ids for them */
-		json_object_set_new(o, "pid", top_pid_outside(pid) ? json_null() : json_integer(pid));
-		n = mg_name_len(r->comm, sizeof(r->comm), 0, &cut);
-		json_object_set_new(o, "comm", t->o.by == MG_TOP_BY_PID && top_pid_outside(pid) ?
-				    json_null() : mg_json_str(r->comm, n));
-	}
-	return o;
-}
-
-static void print_json(struct top_state *t, struct top_table *tb)
-{
-	json_t *o = json_object(), *src = json_object(), *rows = json_array(), *k;
-	char buf[512], iso[40];
-	struct timespec now;
-	struct tm tm;
-	size_t i;
-
-	mg_json_put_header(o, "top", t->run.env.release);
-	clock_gettime(CLOCK_REALTIME, &now);
-	strftime(iso, 24, "%Y-%m-%dT%H:%M:%S", gmtime_r(&now.tv_sec, &tm));
-	snprintf(iso + strlen(iso), sizeof(iso) - strlen(iso), ".%03ldZ", now.tv_nsec / 1000000);
-	json_object_set_new(o, "time", json_string(iso));
-	json_object_set_new(o, "elapsed_s", json_real(tb->elapsed_s));
-	json_object_set_new(o, "interval_s", json_real(tb->interval_s));
-	json_object_set_new(o, "final", json_boolean(tb->final));
-	json_object_set_new(o, "by", json_string(top_by_names[t->o.by]));
-	json_object_set_new(o, "sort", json_string(top_counter_names[t->sort]));
-	json_object_set_new(o, "scope", json_string(t->scope));
-	json_object_set_new(o, "backend", json_string(mg_backend_name(t->b.backend)));
-	json_object_set_new(o, "tracepoints", json_string(t->b.tp_btf ? "tp_btf" : "raw_tp"));
-	if (t->b.floor_probe && !t->run.env.ksym_in_btf[MG_K_FLOOR_SWAPS])
-		json_object_set_new(o, "floor_swaps_unknown", json_string("the kernel has no "
-				    "timekeeping_mg_floor_swaps (CONFIG_DEBUG_FS=n): every fine stamp "
-				    "is counted as floor_unknown"));
-	json_object_set_new(o, "floor_probe", t->b.floor_probe ? json_string(t->b.floor_probe) :
-			    json_null());
-	for (int c = 0; c < MG_TOP_NR; c++) {
-		source_of(t, c, buf, sizeof(buf));
-		json_object_set_new(src, top_counter_names[c], mg_json_cstr(buf));
-	}
-	json_object_set_new(o, "sources", src);
-	json_object_set_new(o, "totals", counts_json(t, tb->total.n));
-	json_object_set_new(o, "not_attributed", counts_json(t, tb->unattr.n));
-	k = json_object();
-	json_object_set_new(k, "map_full", json_integer((json_int_t)tb->errs[MG_TOPE_FULL]));
-	json_object_set_new(k, "other", json_integer((json_int_t)tb->errs[MG_TOPE_OTHER]));
-	json_object_set_new(o, "rows_refused", k);
-	json_object_set_new(o, "lost_no_map", json_integer((json_int_t)tb->errs[MG_TOPE_NO_MAP]));
-	json_object_set_new(o, "max_entries", json_integer((json_int_t)t->o.max_entries));
-	json_object_set_new(o, "nr_rows", json_integer((json_int_t)tb->nr));
-	if (tb->dbg_ok) {
-		k = json_object();
-		for (int c = 0; c < MG_K_NR_COUNTERS; c++) {
-			static const char *const kn[] = { "ctime_updates", "ctime_swaps",
-							  "fine_stamps", "floor_swaps" };
-			json_t *r = json_object();
-
-			json_object_set_new(r, "low", json_integer((json_int_t)tb->dbg_low[c]));
-			json_object_set_new(r, "high", json_integer((json_int_t)tb->dbg_high[c]));
-			json_object_set_new(k, kn[c], r);
-		}
-		json_object_set_new(o, "kernel_debugfs", k);
-	} else {
-		json_object_set_new(o, "kernel_debugfs", json_null());
-	}
-	for (i = 0; i < tb->nr; i++)
-		json_array_append_new(rows, row_json(t, &tb->rows[i]));
-	json_object_set_new(o, "rows", rows);
-	mg_json_print_line(t->out, o);
-	json_decref(o);
+	fflush(t->out);
 }
 
 void top_print_table(struct top_state *t, struct top_table *tb)
@@ -340,7 +390,7 @@ void top_print_table(struct top_state *t, struct top_table *tb)
 	sort_key = t->sort;
 	qsort(tb->rows, tb->nr, sizeof(*tb->rows), by_count);
 	if (t->o.json)
-		print_json(t, tb);
+		top_print_json(t, tb);
 	else
 		print_text(t, tb);
 }

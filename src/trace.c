@@ -64,8 +64,9 @@ static const struct mg_opt trace_opts[] = {
 	{ .val = 'a', .lname = "all", .help = "system-wide, also with COMMAND" },
 	{ .val = 'a', .lname = "all-cpus" },	/* an alias, as stat and top spell it */
 	{ .val = 'p', .lname = "pid", .arg = "PID",
-	  .help = "only PID and its descendants (those it has now and later forks)",
-	  .kind = MG_OV_PID },
+	  .help = "only PID and its descendants (those it has now and later\n"
+	  "forks); a list: 1,2, as perf", .kind = MG_OV_PID },
+	MG_OPT_CPUS("only events on these CPUs (perf's list: 0,2-3), filtered in BPF"),
 	{ .val = O_COMM, .lname = "comm", .arg = "NAME",
 	  .help = "only tasks with this comm", .kind = MG_OV_COMM },
 	{ .val = O_PATH, .lname = "path", .arg = "FILE",
@@ -90,7 +91,7 @@ static const struct mg_opt trace_opts[] = {
 
 const struct mg_cmd_opts trace_cmdopts = {
 	.name = "trace",
-	.synopsis = "[-a | -p PID] [--comm NAME] [--path FILE | --inode MAJ:MIN:INO]\n"
+	.synopsis = "[-a | -p PID[,PID...]] [-C CPUS] [--comm NAME] [--path FILE | --inode MAJ:MIN:INO]\n"
 		    "[-e LIST] [-b B] [-j] [-o FILE] [-v]\n"
 		    "[--no-inherit] [-- COMMAND [ARGS...]]",
 	.about = "Stream multigrain events in order: floor swaps and lost floor cmpxchgs (function-probe\n"
@@ -120,11 +121,15 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 	o->ringbuf_bytes = MG_RINGBUF_DEFAULT;
 	mg_opt_begin(&p, &trace_cmdopts, argc, argv);
 	while ((c = mg_opt_next(&p, &arg)) > 0) {
-		if ((e = mg_opt_scope("trace", c, arg, &o->pid, &o->all, NULL)) < 0)
+		if ((e = mg_opt_scope("trace", c, arg, &o->pids, &o->all, NULL)) < 0)
 			return -e;
 		if (e)
 			continue;
 		switch (c) {
+		case 'C':
+			if (mg_opt_cpus("trace", arg, &o->cpus))
+				return MG_EXIT_USAGE;
+			break;
 		case O_COMM:
 			if (!*arg || strlen(arg) > 15)
 				return mg_err(MG_EXIT_USAGE, "trace: invalid comm '%s' (1 to 15 characters)",
@@ -171,9 +176,9 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 		return mg_err(MG_EXIT_USAGE, "trace: --path and --inode exclude each other");
 	if ((e = mg_opt_command("trace", argc, argv, &o->argv)))
 		return e;
-	if (o->no_inherit && (!o->argv || o->all || o->pid))
+	if (o->no_inherit && (!o->argv || o->all || o->pids.n))
 		return mg_err(MG_EXIT_USAGE, "trace: --no-inherit needs COMMAND, without --all or --pid");
-	if ((e = mg_opt_scope_check("trace", o->pid, o->all, NULL, o->argv != NULL)))
+	if ((e = mg_opt_scope_check("trace", &o->pids, o->all, NULL, o->argv != NULL)))
 		return e;
 	/* the kernel's events carry the superblock's s_dev; stat(1) of a file in a btrfs
 	 * subvolume gives the subvolume's anonymous device, which no event carries */
@@ -197,17 +202,19 @@ static int follow_open(struct trace_state *t)
 {
 	char why[360];
 
-	t->follow = mg_follow_open(t->o.pid ? (pid_t)t->o.pid : t->run.child, t->o.pid != 0,
-				   why, sizeof(why));
+	if (t->o.pids.n)
+		t->follow = mg_follow_open_pids(t->o.pids.pid, t->o.pids.n, true, why, sizeof(why));
+	else
+		t->follow = mg_follow_open(t->run.child, false, why, sizeof(why));
 	if (t->follow) {
-		if (t->o.pid) {	/* the run ends when they have all exited */
+		if (t->o.pids.n) {	/* the run ends when they have all exited */
 			t->run.alive = mg_follow_alive;
 			t->run.alive_arg = t->follow;
 		}
 		return MG_EXIT_OK;
 	}
-	return mg_err(MG_EXIT_ENV, "trace: cannot follow %s: %s%s", t->o.pid ? "--pid's children" :
-		      "COMMAND's children", why, t->o.pid ? "" :
+	return mg_err(MG_EXIT_ENV, "trace: cannot follow %s: %s%s", t->o.pids.n ? "--pid's children" :
+		      "COMMAND's children", why, t->o.pids.n ? "" :
 		      " (--no-inherit traces COMMAND's process only)");
 }
 
@@ -298,20 +305,30 @@ static int trace_scope(struct trace_state *t, struct mg_session_opts *so)
 {
 	int ret;
 
-	if (t->o.pid)
-		snprintf(t->procs_buf, sizeof(t->procs_buf), "pid %llu and its descendants (forks "
-			 "followed in BPF)", (unsigned long long)t->o.pid), t->procs = t->procs_buf;
+	if (t->o.pids.n) {
+		mg_pids_scope(&t->o.pids, t->procs_buf, sizeof(t->procs_buf) - 32);
+		strcat(t->procs_buf, " (forks followed in BPF)");
+		t->procs = t->procs_buf;
+	}
 	else if (!t->o.argv || t->o.all)
 		t->procs = "system-wide";
 	else if (t->o.no_inherit)
 		t->procs = "COMMAND's own process (--no-inherit)";
 	else
 		t->procs = "COMMAND and its descendants (forks followed in BPF)";
-	if (((t->o.argv && !t->o.all && !t->o.no_inherit) || t->o.pid) && (ret = follow_open(t)))
+	if (t->o.cpus.given) {	/* -C: the header names the CPUs */
+		char p[sizeof(t->procs_buf)];
+
+		snprintf(p, sizeof(p), "%s", t->procs);
+		snprintf(t->procs_buf, sizeof(t->procs_buf), "%.120s, on CPU%s %.60s (filtered in BPF)",
+			 p, t->o.cpus.n > 1 ? "s" : "", t->o.cpus.text);
+		t->procs = t->procs_buf;
+	}
+	if (((t->o.argv && !t->o.all && !t->o.no_inherit) || t->o.pids.n) && (ret = follow_open(t)))
 		return ret;
 	so->ringbuf_bytes = (unsigned int)t->o.ringbuf_bytes;
 	so->event_mask = t->o.mask & ~EV_FLOOR;
-	if (t->o.argv && !t->o.all && !t->o.pid) {
+	if (t->o.argv && !t->o.all && !t->o.pids.n) {
 		char why[300];
 		uint32_t k;
 
@@ -328,6 +345,7 @@ static int trace_scope(struct trace_state *t, struct mg_session_opts *so)
 		so->filter_inos[i] = t->o.ids.id[i].ino;
 	}
 	memcpy(so->filter_comm, t->o.comm, sizeof(so->filter_comm));
+	so->cpu_mask = t->o.cpus.given ? t->o.cpus.mask : NULL;
 	return MG_EXIT_OK;
 }
 
@@ -366,6 +384,13 @@ int cmd_trace(int argc, char **argv)
 	mg_kenv_probe(&t.run.env);
 	if ((ret = mg_env_require(&t.run.env, true)))
 		goto out;
+	if (t.o.path) {		/* a path that cannot have every event: say so (pathid.h) */
+		char probe[PATH_MAX];
+
+		t.path_mg = mg_ident_multigrain(&t.o.ids, probe, sizeof(probe), t.path_mg_why,
+						sizeof(t.path_mg_why));
+		mg_ident_notes(&t.o.ids, t.o.path, t.path_mg, t.path_mg_why);
+	}
 	/* COMMAND first (held on a pipe), so that its pid can be a load-time filter. */
 	mg_run_block_signals(&t.run);
 	if (t.o.argv && (ret = mg_run_spawn(&t.run, t.o.argv)))

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <jansson.h>
 #include "backend.h"
+#include "cpulist.h"
 #include "events.h"
 #include "floor.h"
 #include "follow.skel.h"
@@ -24,7 +25,8 @@ struct trace_opts {
 	bool json, all, events_given;
 	bool no_inherit;		/* with COMMAND: COMMAND's own process only */
 	unsigned int mask;		/* 1 << enum mg_event_kind, plus EV_FLOOR */
-	uint64_t pid;
+	struct mg_pids pids;		/* -p: these processes and their descendants */
+	struct mg_cpus cpus;		/* -C: only events on these CPUs (filtered in BPF) */
 	char comm[16];
 	struct mg_ident_set ids;	/* --path or --inode: the inodes traced (ids.n = 0: all) */
 	const char *path;
@@ -38,8 +40,11 @@ struct trace_state {
 	struct mg_floor floor;		/* floor.skel NULL: not loaded */
 	struct follow_bpf *follow;	/* COMMAND's descendants (NULL: not followed) */
 	const char *procs;		/* which processes are traced, for the header */
-	char procs_buf[96];		/* procs for --pid */
+	char procs_buf[224];		/* procs for --pid */
 	char floor_why[320];
+	/* --path: its filesystem multigrain (1), not (0), not known (< 0: path_mg_why) */
+	int path_mg;
+	char path_mg_why[320];
 	struct mg_events ev;		/* the ring buffer (events.c) */
 	int64_t offset;			/* CLOCK_REALTIME - CLOCK_MONOTONIC at start */
 	uint64_t printed, lost_seen, nf_seen;

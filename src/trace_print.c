@@ -5,6 +5,7 @@
 #include <time.h>
 #include "escape.h"
 #include "ident.h"
+#include "jsonnum.h"
 #include "report.h"
 #include "opts.h"
 #include "trace_int.h"
@@ -60,8 +61,10 @@ static void print_json_event(struct trace_state *t, const struct mg_event *e, in
 
 	json_object_set_new(o, "type", json_string("event"));
 	json_object_set_new(o, "event", json_string(mg_event_kind_name(e->kind)));
-	json_object_set_new(o, "time_realtime_ns", json_integer(real));
-	json_object_set_new(o, "time_mono_ns", json_integer((json_int_t)e->ts_ns));
+	/* the exact ns, and forms a double keeps exact (jsonnum.h) */
+	json_object_set_new(o, "time", mg_json_rfc3339(real));
+	mg_json_put_ns(o, "time_realtime", real, true);
+	mg_json_put_ns(o, "time_mono", (int64_t)e->ts_ns, true);
 	json_object_set_new(o, "cpu", json_integer(e->cpu));
 	/* a task outside mgtrace's PID namespace has no ids there (pidns.h): null */
 	json_object_set_new(o, "pid", e->flags & MG_EVF_PID_OUTSIDE ? json_null() :
@@ -72,14 +75,14 @@ static void print_json_event(struct trace_state *t, const struct mg_event *e, in
 	json_object_set_new(o, "comm", mg_json_str(e->comm, comm_len));
 	json_object_set_new(o, "comm_truncated", json_boolean(comm_cut));
 	json_object_set_new(o, "dev", json_string(mg_kdev_str(e->dev, dev)));
-	json_object_set_new(o, "ino", json_integer((json_int_t)e->ino));
+	json_object_set_new(o, "ino", mg_json_u64(e->ino));
+	json_object_set_new(o, "inode", mg_json_inode(e->dev, e->ino));
 	json_object_set_new(o, "gen", json_integer(e->gen));
 	json_object_set_new(o, "name", mg_json_name(e->name, name_len));
 	json_object_set_new(o, "name_truncated", json_boolean(name_cut));
 	json_object_set_new(o, "unlinked", json_boolean(e->flags & MG_EVF_UNLINKED));
 	if (e->kind == MG_EV_CTIME_SWAP || e->kind == MG_EV_CTIME_SKIP || e->kind >= MG_EV_FLOOR_SWAP)
-		json_object_set_new(o, "entry_mono_ns", e->entry_ns ?
-				    json_integer((json_int_t)e->entry_ns) : json_null());
+		mg_json_put_ns(o, "entry_mono", (int64_t)e->entry_ns, e->entry_ns);
 	switch (e->kind) {
 	case MG_EV_CTIME_SWAP:
 		json_object_set_new(o, "old_nsec", json_integer(e->old_nsec & ~MG_I_CTIME_QUERIED));
@@ -108,10 +111,8 @@ static void print_json_event(struct trace_state *t, const struct mg_event *e, in
 	default:	/* floor */
 		json_object_set_new(o, "fine_sec", json_integer(e->ctime_sec));
 		json_object_set_new(o, "fine_nsec", json_integer(e->ctime_nsec));
-		json_object_set_new(o, "floor_before_mono_ns", e->floor_known ?
-				    json_integer((json_int_t)e->floor_before) : json_null());
-		json_object_set_new(o, "floor_after_mono_ns", e->floor_known ?
-				    json_integer((json_int_t)e->floor_after) : json_null());
+		mg_json_put_ns(o, "floor_before_mono", (int64_t)e->floor_before, e->floor_known);
+		mg_json_put_ns(o, "floor_after_mono", (int64_t)e->floor_after, e->floor_known);
 		json_object_set_new(o, "fine_decision", fine_decision(e) ?
 				    json_string(fine_decision(e)) : json_null());
 		if (!e->floor_known)
@@ -249,6 +250,13 @@ void trace_print_summary(struct trace_state *t)
 					    json_integer((json_int_t)t->nf_seen));
 		}
 		json_object_set_new(o, "inodes", ids_json(t));
+		if (t->o.path) {	/* asked of the kernel (pathid.h mg_ident_multigrain()) */
+			json_object_set_new(o, "path_multigrain", t->path_mg < 0 ? json_null() :
+					    json_boolean(t->path_mg));
+			if (t->path_mg < 0)
+				json_object_set_new(o, "path_multigrain_unavailable",
+						    mg_json_cstr(t->path_mg_why));
+		}
 		if (t->o.ids.note[0])
 			json_object_set_new(o, "inodes_note", json_string(t->o.ids.note));
 		if (copied)
@@ -291,8 +299,10 @@ static json_t *ids_json(struct trace_state *t)
 		json_t *o = json_object();
 
 		json_object_set_new(o, "dev", json_sprintf("%u:%u", id->dev >> 20, id->dev & 0xfffff));
-		json_object_set_new(o, "ino", json_integer((json_int_t)id->ino));
+		json_object_set_new(o, "ino", mg_json_u64(id->ino));
+		json_object_set_new(o, "inode", mg_json_inode(id->dev, id->ino));
 		json_object_set_new(o, "role", json_string(id->role));
+		json_object_set_new(o, "file_type", id->ftype[0] ? json_string(id->ftype) : json_null());
 		json_object_set_new(o, "fstype", json_string(id->fstype));
 		json_object_set_new(o, "source", json_string(id->why));
 		json_array_append_new(a, o);
@@ -308,9 +318,14 @@ void trace_print_selection(struct trace_state *t)
 	for (int i = 0; i < t->o.ids.n; i++) {
 		const struct mg_ident *id = &t->o.ids.id[i];
 
-		fprintf(stderr, "mgtrace: inode %u:%u:%llu (%s%s%s): %s\n", id->dev >> 20,
-			id->dev & 0xfffff, id->ino, id->role, id->fstype[0] ? ", " : "", id->fstype,
-			id->why);
+		/* the path's own inode is named by its type ("file" for a regular one) */
+		bool own = !strcmp(id->role, "file") && id->ftype[0] && strcmp(id->ftype, "regular");
+
+		fprintf(stderr, "mgtrace: inode %u:%u:%llu (%s%s%s%s%s): %s\n", id->dev >> 20,
+			id->dev & 0xfffff, id->ino, own ? id->ftype : id->role,
+			id->fstype[0] ? ", " : "", id->fstype,
+			!own && id->ftype[0] && strcmp(id->ftype, "regular") ? ", " : "",
+			!own && strcmp(id->ftype, "regular") ? id->ftype : "", id->why);
 	}
 	if (t->o.ids.note[0])
 		fprintf(stderr, "mgtrace: note: %s\n", t->o.ids.note);

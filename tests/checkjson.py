@@ -41,7 +41,8 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
   trace-tids FILE NAME N       N threads stat NAME (stress --shared)
   trace-events FILE LABEL WANT [--format dev|comm|queried] [--only KIND] [--pids N]
                                the events, one word each, are exactly WANT
-  trace-summary FILE LABEL COND...  summary fields: KEY=JSON, KEY=None, KEY~TEXT, roles=R@DEV,...
+  trace-summary FILE LABEL COND...  summary fields: KEY=JSON, KEY=None, KEY~TEXT, roles=R@DEV,...,
+                               types=FILE_TYPE,...
   workload-dir FILE DEV MOUNT  check --dir: the report names DEV and MOUNT, and passes
   trace-dev FILE DEV N         N events, all on device DEV
   trace-unlinked FILE GONE KEPT  a file unlinked while open (inode GONE) beside one never
@@ -62,10 +63,18 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
                                an outside stress: each counts or shows its scope only
   interval-sums FILE           stat -I: every counter's interval rows add up to the summary
   partial FILE                 stat -i 1 -- sleep 1.5: a full and a partial interval, ISO times
-  stat-csv FILE N              stat -x , -c N: header, N rows of plain fields, the summary
-  stat-csv-fields FILE [SEP]   stat -x SEP (default ,) [-A]: no field padded, every value a number or
-                               <not counted> / <not supported> as the row's reason says
+  stat-csv FILE N [SEP]        stat -x , -I MS -c N: perf's lines, one per counter, N intervals, no summary
+  stat-csv-fields FILE [SEP]   stat -x SEP (default ,) [-A] [-I]: perf stat -x's fields, none padded,
+                               every value a number or <not counted> / <not supported>
+  stat-cpus FILE CPUS MIN MAX  stat -C CPUS -j: totals sum those CPUs' values, debugfs judges every
+                               CPU's sum, ctime_updates in [MIN, MAX)
+  trace-cpus FILE CPUS MIN     trace -C CPUS -j: at least MIN events, all on those CPUs
+  top-cpus FILE MIN MAX        top -C CPUS -j -- a pinned workload: the busiest row's ctime_swaps in [MIN, MAX)
+  trace-pids FILE PIDS OTHERS  trace -p A,B -j: events of each, none of OTHERS or any other
+  top-pids FILE PIDS OTHERS    top -p A,B -j: rows of each, none of OTHERS or any other
   count-ended FILE             stat -c N -- COMMAND: ended by the count, status 143
+  json-exact FILE [INO...]     every X_ns with its X_sec/X_nsec, time_realtime_ns with time, ino
+                               with inode (docs/json.md "Integers above 2^53"); each INO written exactly
   map-full FILE                check --max-inodes 1 judged in BPF: map full, untracked, inconclusive
   inode-gc FILE LIVE N         check judged in BPF over file churn beyond --max-inodes: >= N
                                inodes gone forgotten, >= LIVE entries kept, nothing untracked, PASS
@@ -80,6 +89,10 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
   inject-lost FILE N RC        MGTRACE_TEST_INJECT=N, small ring buffer: records lost, N counted
   baseline-used FILE BASE      check --baseline BASE: accepted without a warning, and every
                                figure BASE has gates FILE's run (the baseline column equal)
+  check-intervals FILE RC N VERDICTS FINAL
+                               check -i: N check_interval objects, then the report (FINAL,
+                               exit RC); VERDICTS "PASS,FAIL,..." per interval or "any";
+                               running verdicts and sums against the report
   set-figure IN OUT FIGURE V   (tool) write check report IN to OUT with floor figure FIGURE = V
   probe-field KEY...           (extractor) probe --json on stdin: the first KEY set (not null)
 

@@ -12,7 +12,11 @@ tracepoint_host() {
 	skip "$1" "assumes a host where only tracepoints attach; auto backend here is $HOST_BACKEND"
 	return 1
 }
-bad()  { fail=$((fail + 1)); echo "FAIL $*"; }
+# bad NAME: a failed test; also listed again at the end of the run (CI keeps only the tail)
+bad()  {
+	fail=$((fail + 1)); echo "FAIL $*"
+	[ -z "${FAILED_LIST:-}" ] || echo "  [${PART:-?}] FAIL $*" | cut -c1-300 >> "$FAILED_LIST"
+}
 # expect NAME CMD...: pass when CMD succeeds
 expect() { local n=$1; shift; if "$@"; then ok "$n"; else bad "$n"; fi; }
 # count lines "PASS"/"FAIL" printed by a sub-checker into pass/fail
@@ -22,6 +26,7 @@ tally() {
 	fail=$((fail + $(grep -c '^FAIL ' "$f")))
 	skipped=$((skipped + $(grep -c '^SKIP ' "$f")))
 	grep '^FAIL ' "$f" | sed "s/^/  [$n] /"
+	[ -z "${FAILED_LIST:-}" ] || grep '^FAIL ' "$f" | sed "s/^/  [${PART:-?}: $n] /" | cut -c1-300 >> "$FAILED_LIST"
 	# a checker that crashed, or checked nothing, must not pass silently
 	if grep -q '^Traceback' "$f" || ! grep -q -e '^PASS ' -e '^FAIL ' "$f"; then
 		bad "$n: the checker printed no result: $(tail -3 "$f")"

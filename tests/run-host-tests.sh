@@ -42,9 +42,16 @@ HOST_BACKEND=$($MG probe --json 2>/dev/null | python3 tests/checkjson.py probe-f
 # What the default stat uses: kernel (the kernel's per-CPU counters, no probe) where readable.
 HOST_STAT_BACKEND=$($MG probe --json 2>/dev/null | python3 tests/checkjson.py probe-field stat_default_backend auto_backend 2>/dev/null)
 echo "# host: auto backend ${HOST_BACKEND:-unknown}, default stat backend ${HOST_STAT_BACKEND:-unknown}, lockdown $(grep -o '\[[a-z]*\]' /sys/kernel/security/lockdown 2>/dev/null || echo unknown)"
+FAILED_LIST=$T/failed-list
+: > "$FAILED_LIST"
 for f in tests/host.d/*.sh; do
 	n=$(basename "$f" .sh)
-	case " ${MGTRACE_TESTS:-$n} " in *" $n "*) . "$f" ;; esac
+	case " ${MGTRACE_TESTS:-$n} " in *" $n "*) PART=$n; . "$f" ;; esac
 done
+# the failures again, by part, just above the summary: a CI log often keeps only its tail
+if [ -s "$FAILED_LIST" ]; then
+	echo "# failed ($(wc -l < "$FAILED_LIST")):"
+	cat "$FAILED_LIST"
+fi
 echo "$pass passed, $fail failed, $skipped skipped"
 [ $fail = 0 ]

@@ -8,6 +8,7 @@ checker.subcommand and its self-test cases with checker.selftest_cases:
   checker  the shared Checker (ok/FAIL lines), reading JSON lines, the registries, main()
   stat     stat --json: counters, debugfs brackets, intervals, the zero-cost default
   output   output formats and options: JSON lines, stat -x CSV, scopes, -i, -c
+  cpus     perf's lists: -C CPUS and -p PID,PID
   probe    probe --json on each test machine
   check    check --json: verdict, invariants, not-fault categories, gates, floor, baseline
   judge    how check judged: the BPF inode map, every event counted once, violation records
@@ -20,7 +21,7 @@ checker.subcommand and its self-test cases with checker.selftest_cases:
 The names other scripts use (tests/vm/check-*.py, checktop.py, observer.py, ...) are
 imported here: `import checkjson; checkjson.check_stat(...)`.
 """
-from . import checker, stat, output, probe, check, judge, signals, junit, trace, names, harness  # noqa: F401
+from . import checker, stat, output, cpus, probe, check, judge, signals, junit, trace, names, harness, continuous  # noqa: F401
 from .checker import (Checker, SUBCOMMANDS, events_of, first_report, load_lines, main,  # noqa: F401
                       opt, selftest, summary_of, trace_summary_of)
 from .stat import (KERNEL_COUNTERS, check_brackets, check_counter_min, check_interval_sums,  # noqa: F401
@@ -35,6 +36,7 @@ from .check import (NOT_FAULT_KEYS, NOT_FAULTS, VIOLATION_KINDS, categories,  # 
                     check_workload_dir, set_figure)
 from .judge import (check_dir_visibility, check_events_window, check_inject_lost,  # noqa: F401
                     check_inode_gc, check_map_full, check_tree_scope)
+from .continuous import check_intervals as check_check_intervals  # noqa: F401
 from .signals import check_command_end, check_command_status, check_interrupted  # noqa: F401
 from .junit import check_junit_gate, check_junit_strict, check_junit_text  # noqa: F401
 from .trace import (check_trace_dev, check_trace_events, check_trace_filter,  # noqa: F401

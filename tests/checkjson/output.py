@@ -3,7 +3,7 @@
 stat -x CSV, scopes (-a, -p), the partial interval of -i, the end by -c, counts under load.
 
 Subcommands: json-first-line, json-lines, counts-sane, scope, partial, stat-csv,
-stat-csv-fields, count-ended.
+stat-csv-fields, count-ended, json-exact.
 """
 import json
 import os
@@ -97,23 +97,44 @@ def check_partial(c, objs):
                 if r["total"] is not None), "every counted row has a rate per second")
 
 
-@subcommand("stat-csv", lambda a: (open(a[0]).read().splitlines(), int(a[1])))
-def check_stat_csv(c, lines, n):
-    """stat -x , -c N: a header of row names, N rows of as many fields, then the summary's."""
-    import csv
-    rows = list(csv.reader(lines))
-    hdr = rows[0] if rows else []
-    iv = rows[1:1 + n]
-    c.check(hdr[:2] == ["time", "ctime_updates"] and hdr[-2:] == ["debugfs", "approximate"],
-            f"header: {hdr}")
-    c.check(len(iv) == n and all(len(r) == len(hdr) and r[1].isdigit() for r in iv),
-            f"{n} interval rows of {len(hdr)} fields, numbers unpadded: {iv}")
-    c.check(len(rows) > n + 1 and rows[n + 1][:3] == ["counter", "total", "source"],
-            f"then the summary's header: {rows[n + 1] if len(rows) > n + 1 else None}")
-
-
 CSV_MARKS = ("<not counted>", "<not supported>")
-CSV_TIME = re.compile(r"\d\d:\d\d:\d\d(\.\d{3})?")
+CSV_TIME = re.compile(r"\d+\.\d{9}")
+CSV_SOURCES = ("bpf", "kernel", "derived", "unavailable")
+
+
+def csv_split(row):
+    """A stat -x line as perf stat -x writes it: [TIME,][CPUn,] then perf's seven fields
+    (value, unit, event, run-time, pct, metric value, metric unit) and mgtrace's five
+    (source, debugfs low, debugfs high, match, approximate). Returns (time, cpu, fields)."""
+    t = row[0] if row and CSV_TIME.fullmatch(row[0]) else None
+    rest = row[1:] if t is not None else row
+    cpu = rest[0] if rest and re.fullmatch(r"CPU\d+", rest[0]) else None
+    return t, cpu, rest[1:] if cpu is not None else rest
+
+
+@subcommand("stat-csv", lambda a: (open(a[0]).read().splitlines(), int(a[1]), *a[2:3]))
+def check_stat_csv(c, lines, n, sep=","):
+    """stat -x , -I MS -c N: perf stat -I -x's lines, one per counter, each starting with
+    the seconds since the start; N intervals, each with the same counters, times rising,
+    and no summary block (perf prints none after -I)."""
+    import csv
+    times, untimed = {}, []
+    for row in csv.reader(lines, delimiter=sep):
+        if not row:
+            continue
+        t, cpu, f = csv_split(row)
+        if t is None:
+            untimed.append(row)
+            continue
+        times.setdefault(t, []).append(f[2] if len(f) > 2 else None)
+    ts = list(times)
+    c.check(len(ts) == n, f"{n} intervals (distinct times): {ts}")
+    c.check(ts == sorted(ts, key=float), f"times rise: {ts}")
+    evs = [times[t] for t in ts]
+    c.check(evs and "ctime_updates" in evs[0] and all(e == evs[0] for e in evs)
+            and len(set(evs[0])) == len(evs[0]),
+            f"every interval names each counter once, the same ones: {evs[:2]}")
+    c.check(not untimed, f"no line without a time (no summary after -I): {untimed[:2]}")
 
 
 @subcommand("stat-csv-fields", lambda a: (open(a[0]).read().splitlines(), *a[1:2]))
@@ -124,52 +145,40 @@ def stat_csv_fields_cli(c, lines, sep=","):
 
 
 def check_stat_csv_fields(c, lines, sep=","):
-    """stat -x , [-A] [-i S]: every line (interval rows, per-CPU tables, the summary) is
-    fields without padding; a value is a number, or perf stat -x's <not counted> (an option
-    would count it: -e, --hot) or <not supported> (this backend or scope cannot), never empty;
-    the summary keeps the reason in its last field."""
+    """stat -x SEP [-A] [-I]: every line is perf stat -x's: [TIME,][CPUn,]VALUE,UNIT,EVENT,
+    RUN-TIME,PCT,METRIC,METRIC-UNIT, then SOURCE,DEBUGFS-LOW,DEBUGFS-HIGH,MATCH,APPROXIMATE;
+    no field padded; a value is a number, or perf's <not counted> (an option would count it)
+    or <not supported>, with run-time 0 and 0.00 %; a counted value ran 100.00 % of the
+    window; the debugfs fields are numbers or empty, the match yes/within/NO or empty."""
     import csv
-    padded, bad, blocks, marks = [], [], {"time": 0, "per-CPU": 0, "counter": 0}, set()
-    hdr = None
+    padded, bad, marks, cpus = [], [], {}, set()
     for ln, row in enumerate(csv.reader(lines, delimiter=sep), 1):
         if not row:
             continue
         padded += [f"{ln}: {f!r}" for f in row if f != f.strip()]
-        if row[0] in blocks:
-            hdr = row
-            blocks[row[0]] += 1
+        t, cpu, f = csv_split(row)
+        if len(f) != 12:
+            bad.append(f"{ln}: {len(f)} fields after time and CPU (want 12): {row}")
             continue
-        if hdr is None or len(row) != len(hdr):
-            bad.append(f"{ln}: {len(row)} fields under {hdr and len(hdr)}: {row}")
-            continue
-        if hdr[0] == "time":
-            vals = row[1:-2]
-            if not CSV_TIME.fullmatch(row[0]):
-                bad.append(f"{ln}: time {row[0]!r}")
-            # the last field names the approximate counters of the row, "-" for none
-            if row[-1] != "-" and not set(row[-1].split(" ")) <= set(hdr[1:-2]):
-                bad.append(f"{ln}: approximate {row[-1]!r} names no column")
-        elif hdr[0] == "per-CPU":
-            vals = row[1:]
-        else:
-            vals = row[1:2]
-            if row[2] == "unavailable":
-                why = row[7]
-                want = ("<not counted>" if "opt in with" in why or "need --hot" in why
-                        else "<not supported>")
-                if " - " not in row[7].split(";")[0] and row[1] != want:
-                    bad.append(f"{ln}: {row[0]} is {row[1]}, its reason says {want}: {why}")
-                if not why:
-                    bad.append(f"{ln}: {row[0]} unavailable without a reason")
-        for v in vals:
-            if v in CSV_MARKS:
-                marks.add(v)
-            elif not v.isdigit():
-                bad.append(f"{ln}: value {v!r} in {row}")
+        cpus.add(cpu)
+        val, unit, ev, rt, pct, mv, mu, src, lo, hi, match, approx = f
+        if val in CSV_MARKS:
+            marks[ev] = val
+            # a per-CPU line of a row counted in total only keeps the row's source
+            if rt != "0" or pct != "0.00" or (src != "unavailable" and cpu is None):
+                bad.append(f"{ln}: {val} with run-time {rt}, {pct} %, source {src}")
+        elif not val.isdigit() or not rt.isdigit() or pct != "100.00" or src not in CSV_SOURCES:
+            bad.append(f"{ln}: value {val!r}, run-time {rt!r}, pct {pct!r}, source {src!r}")
+        if unit not in ("", "/s") or mv or mu or not re.fullmatch(r"[a-z_]+", ev):
+            bad.append(f"{ln}: unit {unit!r}, metric {mv!r} {mu!r}, event {ev!r}")
+        if not all(x == "" or x.isdigit() for x in (lo, hi)) or match not in ("", "yes", "within", "NO") \
+                or approx not in ("", "yes") or (match and not lo):
+            bad.append(f"{ln}: debugfs {lo!r}..{hi!r}, match {match!r}, approximate {approx!r}")
     c.check(not padded, f"no field padded: {padded[:4]}")
-    c.check(not bad, f"every value a number or <not counted>/<not supported>: {bad[:4]}")
-    c.check(blocks["counter"] == 1, f"one summary block: {blocks}")
-    return marks, blocks
+    c.check(not bad, f"perf stat -x's fields, each value a number or <not counted>/<not supported>: "
+            f"{bad[:4]}")
+    c.check(marks or lines, "some line read")
+    return marks, cpus
 
 
 @subcommand("count-ended", lambda a: (load_lines(a[0]),))
@@ -181,9 +190,83 @@ def check_count_ended(c, objs):
             f"{s.get('command_status')}")
 
 
+def rfc3339(ns):
+    """CLOCK_REALTIME ns as mgtrace's "time": RFC 3339, UTC, 9 decimals."""
+    import datetime
+    s, n = divmod(ns, 10**9)
+    return (datetime.datetime.fromtimestamp(s, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+            + ".%09dZ" % n)
+
+
+def exact_problems(o, where=""):
+    """What breaks src/jsonnum.h's rule in o and every object inside it: each X_ns with its
+    X_sec and X_nsec (ns = sec * 10^9 + nsec exactly, 0 <= nsec < 10^9, both null with it),
+    time_realtime_ns with "time", each ino >= 0 with "inode" = "dev:ino". Returns (problems,
+    number of X_ns fields checked)."""
+    bad, n = [], 0
+    if isinstance(o, list):
+        for i, x in enumerate(o):
+            b, m = exact_problems(x, f"{where}[{i}]")
+            bad += b
+            n += m
+        return bad, n
+    if not isinstance(o, dict):
+        return bad, n
+    for k, v in o.items():
+        if k.endswith("_mono_ns") or k == "time_realtime_ns":
+            n += 1
+            sec, nsec = o.get(k[:-3] + "_sec", "absent"), o.get(k[:-3] + "_nsec", "absent")
+            if v is None:
+                if sec is not None or nsec is not None:
+                    bad.append(f"{where}{k} null, {k[:-3]}_sec/_nsec {sec}/{nsec}")
+            elif not (isinstance(sec, int) and isinstance(nsec, int) and 0 <= nsec < 10**9
+                      and sec * 10**9 + nsec == v):
+                bad.append(f"{where}{k} {v} but {k[:-3]}_sec/_nsec {sec}/{nsec}")
+            if k == "time_realtime_ns" and v is not None and o.get("time") != rfc3339(v):
+                bad.append(f"{where}time {o.get('time')} for time_realtime_ns {v} ({rfc3339(v)})")
+        elif k == "ino" and "dev" in o:
+            n += 1
+            if not isinstance(v, int) or v < 0 or o.get("inode") != f"{o['dev']}:{v}":
+                bad.append(f"{where}ino {v}, inode {o.get('inode')} (dev {o['dev']})")
+        elif isinstance(v, (dict, list)):
+            b, m = exact_problems(v, f"{where}{k}.")
+            bad += b
+            n += m
+    return bad, n
+
+
+@subcommand("json-exact", lambda a: (a[0], [int(x) for x in a[1:]]))
+def check_json_exact(c, path, inos=()):
+    """Every JSON line of FILE keeps src/jsonnum.h's rule (exact_problems()), with at least one
+    field checked; each INO given (an inode number above 2^53) appears exactly as an "ino"."""
+    objs = load_lines(path)
+    bad, n = exact_problems(objs)
+    c.check(n > 0 and not bad, f"{os.path.basename(path)}: {n} ns and ino fields exact in a double's "
+            f"forms too{': ' + '; '.join(bad[:3]) if bad else ''}")
+    seen = set()
+    exact_problems_inos(objs, seen)
+    for ino in inos:
+        c.check(ino in seen, f"inode number {ino} (> 2^53: {ino > 2**53}) written exactly "
+                f"({sorted(x for x in seen if x > 2**53)[:3] or 'none above 2^53'})")
+
+
+def exact_problems_inos(o, seen):
+    """Collect every "ino" value inside o into seen."""
+    if isinstance(o, list):
+        for x in o:
+            exact_problems_inos(x, seen)
+    elif isinstance(o, dict):
+        for k, v in o.items():
+            if k == "ino":
+                seen.add(v)
+            else:
+                exact_problems_inos(v, seen)
+
+
 @selftest_cases
 def selftest_output(results):
-    """Output that must fail: not JSON lines, padded CSV, the wrong scope."""
+    """Output that must fail: not JSON lines, padded CSV, the wrong scope, numbers a double rounds."""
+    selftest_exact(results)
     run = results.run
     # issue 17 checks
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as tf:
@@ -230,34 +313,31 @@ def selftest_output(results):
     run("partial: a full and a partial interval", check_partial, pi, want_fail=False)
     run("partial: the partial one missing", check_partial, pi[:1])
     run("partial: a time that is not ISO 8601", check_partial, [pi[0], dict(pi[1], time="22:07:46")])
-    cv = ["time,ctime_updates,x,debugfs,approximate", "22:07:46.123,5,,yes,-",
-          "22:07:46.423,6,,within,x", "counter,total,source", "ctime_updates,11,kernel"]
-    run("stat-csv: rows under the header, then the summary", check_stat_csv, cv, 2, want_fail=False)
-    run("stat-csv: a padded or missing number", check_stat_csv,
-        [cv[0], "22:07:46.123,  5,,yes,-", cv[2], cv[3]], 2)
-    run("stat-csv: no approximate column", check_stat_csv,
-        ["time,ctime_updates,x,debugfs", "22:07:46.123,5,,yes", "22:07:46.423,6,,within"] + cv[3:], 2)
-    xs = ["time,a,b,debugfs,approximate", "22:07:46.123,5,<not supported>,yes,-",
-          "per-CPU,CPU0,CPU1", "a,2,3", "b,<not supported>,<not supported>",
-          "counter,total,source,debugfs_low,debugfs_high,match,approximate,from",
-          'a,5,kernel,5,5,yes,,"mg_ctime_updates"',
-          'b,<not supported>,unavailable,,,,,"needs a function-probe backend and --hot"',
-          'c,<not counted>,unavailable,,,,,"tp_btf x; not counted: opt in with -e c (or -e all)"']
+    def ln(t, v, ev, src="kernel", lo="5", hi="5", m="yes", cpu=None):
+        run_ns = "0" if v.startswith("<") else "300000000"
+        pct = "0.00" if v.startswith("<") else "100.00"
+        pre = ([t] if t else []) + ([cpu] if cpu else [])
+        return ",".join(pre + [v, "", ev, run_ns, pct, "", "", src, lo, hi, m, ""])
+    cv = [ln("0.300000001", "5", "ctime_updates"), ln("0.300000001", "<not counted>", "ctime_sets",
+                                                      "unavailable", "", "", ""),
+          ln("0.600000002", "6", "ctime_updates"), ln("0.600000002", "<not counted>", "ctime_sets",
+                                                      "unavailable", "", "", "")]
+    run("stat-csv: two intervals of perf's lines", check_stat_csv, cv, 2, want_fail=False)
+    run("stat-csv: a counter missing from one interval", check_stat_csv, cv[:3], 2)
+    run("stat-csv: a summary block after -I", check_stat_csv, cv + [ln(None, "11", "ctime_updates")], 2)
+    run("stat-csv: the old block format", check_stat_csv,
+        ["time,ctime_updates,debugfs,approximate", "22:07:46.123,5,yes,-", "22:07:46.423,6,yes,-"], 2)
+    xs = cv + [ln("0.300000001", "2", "ctime_updates", lo="", hi="", m="", cpu="CPU0"),
+               ln(None, "<not supported>", "current_time", "unavailable", "", "", "")]
     run("stat-csv-fields: plain fields, perf's markers", check_stat_csv_fields, xs, want_fail=False)
-    run("stat-csv-fields: a padded per-CPU row", check_stat_csv_fields,
-        xs[:3] + ["a      ,    2,    3"] + xs[4:])
-    run("stat-csv-fields: an unmeasured interval value left empty", check_stat_csv_fields,
-        [xs[0], "22:07:46.123,5,,yes,-"] + xs[2:])
-    run("stat-csv-fields: an approximate row named that is no column", check_stat_csv_fields,
-        [xs[0], "22:07:46.123,5,<not supported>,yes,zz"] + xs[2:])
-    run("stat-csv-fields: the approximate field left empty", check_stat_csv_fields,
-        [xs[0], "22:07:46.123,5,<not supported>,yes,"] + xs[2:])
-    run("stat-csv-fields: an unavailable summary total left empty", check_stat_csv_fields,
-        xs[:7] + ['b,,unavailable,,,,,"needs a function-probe backend and --hot"'] + xs[8:])
-    run("stat-csv-fields: not counted where it cannot be counted", check_stat_csv_fields,
-        xs[:7] + [xs[7].replace("<not supported>", "<not counted>", 1)] + xs[8:])
-    run("stat-csv-fields: not supported where an option counts it", check_stat_csv_fields,
-        xs[:8] + [xs[8].replace("<not counted>", "<not supported>")])
+    run("stat-csv-fields: a padded value", check_stat_csv_fields, xs + [xs[0].replace(",5,", ",  5,")])
+    run("stat-csv-fields: an unmeasured value left empty", check_stat_csv_fields,
+        xs + [xs[1].replace("<not counted>", "")])
+    run("stat-csv-fields: a marker with a run-time", check_stat_csv_fields,
+        xs + [xs[1].replace(",0,0.00,", ",300000000,100.00,")])
+    run("stat-csv-fields: a field missing", check_stat_csv_fields, xs + [xs[0].rsplit(",", 1)[0]])
+    run("stat-csv-fields: a match without a debugfs range", check_stat_csv_fields,
+        xs + [ln(None, "5", "ctime_updates", lo="", hi="", m="yes")])
     run("count-ended: ended by the count", check_count_ended,
         [{"type": "summary", "command_ended_by_count": True, "command_status": 143}], want_fail=False)
     run("count-ended: COMMAND ended by itself", check_count_ended,
@@ -272,3 +352,40 @@ def selftest_output(results):
         f.write(json.dumps({"type": "check", "floor_figures": {"floor_swaps_per_update": 0.5}}) + "\n")
         f.flush()
         run("json-first-line: a report", check_json_first_line, f.name, want_fail=False)
+
+
+def selftest_exact(results):
+    """json-exact on real-shaped lines, then on each field doctored."""
+    big = 9223372036865761322
+    ev = {"type": "event", "time": "2026-12-02T07:00:25.638561457Z",
+          "time_realtime_ns": 1796194825638561457, "time_realtime_sec": 1796194825,
+          "time_realtime_nsec": 638561457, "time_mono_ns": 34614236961106, "time_mono_sec": 34614,
+          "time_mono_nsec": 236961106, "dev": "0:41", "ino": big, "inode": f"0:41:{big}",
+          "entry_mono_ns": None, "entry_mono_sec": None, "entry_mono_nsec": None}
+    summ = {"type": "trace_summary", "inodes": [{"dev": "254:0", "ino": 5, "inode": "254:0:5"}]}
+    with tempfile.TemporaryDirectory() as d:
+        def run(label, objs, want_fail=True, inos=()):
+            p = os.path.join(d, "x.json")
+            with open(p, "w") as f:
+                f.write("".join(json.dumps(o) + "\n" for o in objs))
+            results.run("json-exact: " + label, check_json_exact, p, inos, want_fail=want_fail)
+        run("an event and a summary", [ev, summ], want_fail=False, inos=[big])
+        for label, mut in (("time_realtime_nsec off by one", lambda o: o.update(time_realtime_nsec=638561456)),
+                           ("the double's rounding of time_realtime_ns",
+                            lambda o: o.update(time_realtime_ns=int(float(o["time_realtime_ns"])))),
+                           ("time_mono_sec missing", lambda o: o.pop("time_mono_sec")),
+                           ("nsec of 10^9", lambda o: o.update(time_mono_sec=34613, time_mono_nsec=10**9 + 236961106)),
+                           ("time an hour off", lambda o: o.update(time="2026-12-02T08:00:25.638561457Z")),
+                           ("entry_mono_sec 0 beside a null", lambda o: o.update(entry_mono_sec=0)),
+                           ("ino written as jansson's negative",
+                            lambda o: o.update(ino=big - 2**64, inode=f"0:41:{big - 2**64}")),
+                           ("inode of another device", lambda o: o.update(inode=f"0:40:{big}"))):
+            bad = cp(ev)
+            mut(bad)
+            run(label, [bad, summ])
+        run("the big inode rounded (as jq reads it)", [dict(ev, ino=int(float(big)), inode=f"0:41:{int(float(big))}")],
+            inos=[big])
+        bad = cp(summ)
+        bad["inodes"][0]["inode"] = "254:0:6"
+        run("a trace summary's inode", [ev, bad])
+        run("no field to check", [{"type": "lost", "lost_events": 1}])

@@ -87,7 +87,7 @@ def check_trace_events(c, objs, label, want, fmt="dev", only=None, pids=None):
 @subcommand("trace-summary", lambda a: (load_lines(a[0]), a[1], a[2:]))
 def check_trace_summary(c, objs, label, conds):
     """Fields of the trace summary: KEY=VALUE (JSON value, or None/absent), KEY~TEXT (a
-    substring), roles=ROLE@DEV,... (the traced inodes)."""
+    substring), roles=ROLE@DEV,... (the traced inodes), types=FILE_TYPE,... (theirs)."""
     s = trace_summary_of(objs) or {}
     for cond in conds:
         if "~" in cond:
@@ -96,6 +96,9 @@ def check_trace_summary(c, objs, label, conds):
         elif cond.startswith("roles="):
             got = ",".join(i["role"] + "@" + i["dev"] for i in s.get("inodes") or [])
             c.check(got == cond[6:], f"{label}: summary inodes '{got}', want '{cond[6:]}'")
+        elif cond.startswith("types="):
+            got = ",".join(str(i.get("file_type")) for i in s.get("inodes") or [])
+            c.check(got == cond[6:], f"{label}: summary inodes' file_type '{got}', want '{cond[6:]}'")
         else:
             k, v = cond.split("=", 1)
             got = s.get(k)
@@ -178,12 +181,13 @@ def selftest_trace(results):
         "ctime_swap ctime_swap", fmt="queried", only="ctime_swap")
     run("trace-events: comm", check_trace_events, seq[:2], "t", "stat/mgtestB", fmt="comm")
     ts = [{"type": "trace_summary", "processes_followed": 2, "inodes_note": "btrfs subvolumes share one s_dev",
-           "inodes": [{"role": "overlay", "dev": "0:40"}, {"role": "upper", "dev": "0:41"}]}]
+           "inodes": [{"role": "overlay", "dev": "0:40", "file_type": "regular"},
+                      {"role": "upper", "dev": "0:41", "file_type": "regular"}]}]
     run("trace-summary: fields", check_trace_summary, ts, "t",
         ["processes_followed=2", "copied_up_untraced=None", "inodes_note~share one s_dev",
-         "roles=overlay@0:40,upper@0:41"], want_fail=False)
+         "roles=overlay@0:40,upper@0:41", "types=regular,regular"], want_fail=False)
     for cond in ("processes_followed=3", "processes_followed=None", "inodes_note~copies it up",
-                 "roles=upper@0:41", "processes_not_followed=0"):
+                 "roles=upper@0:41", "processes_not_followed=0", "types=directory,regular"):
         run("trace-summary: " + cond, check_trace_summary, ts, "t", [cond])
     run("trace-dev: 5 events on 0:5", check_trace_dev, seq, "0:5", 5, want_fail=False)
     run("trace-dev: another device", check_trace_dev, seq, "7:0", 5)

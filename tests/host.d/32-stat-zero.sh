@@ -31,8 +31,13 @@ zero_case() {
 		[ -n "$c" ] && tr '\0' ' ' < "/proc/$c/cmdline" 2>/dev/null | grep -q ' stress ' && break
 		sleep 0.05
 	done
-	sleep 0.2
-	got=$(attached_tps)
+	# a listing is a snapshot (bpftool reads programs, then links): look up to 5 times while
+	# the stress runs, which also covers a loaded machine's slower attach
+	for i in 1 2 3 4 5; do
+		sleep 0.2
+		got=$(attached_tps)
+		printf '%s\n' "$got" | grep -Eq "$want" && break
+	done
 	wait $pid || bad "$name: stat exits 0: $(tail -3 "$T/$name.out")"
 	if printf '%s\n' "$got" | grep -Eq "$want"; then
 		ok "$name: attached while counting: '${got:-nothing}'"

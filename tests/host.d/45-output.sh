@@ -44,18 +44,28 @@ wait $sp
 python3 tests/checkjson.py counts-sane "$T/der.json" 20 > "$T/der.chk" 2>&1
 tally derived-busy "$T/der.chk"
 
-# -x: every line (interval rows, -A per-CPU tables, the summary) without padding, an
-# unmeasured value marked as perf stat -x marks it (<not counted> / <not supported>)
+# -x: perf stat -x's line format, one counter per line ([TIME,][CPUn,]value,unit,event,
+# run-time,pct,metric,metric-unit, then source,debugfs low,high,match,approximate), no field
+# padded, an unmeasured value marked as perf stat -x marks it (<not counted> / <not supported>)
 $MG stat -x , -A -i 0.5 -o "$T/xa.csv" -- $MG stress --duration 1.2 > /dev/null 2>&1
 python3 tests/checkjson.py stat-csv-fields "$T/xa.csv" > "$T/xa.chk" 2>&1; tally "stat -x , -A -i" "$T/xa.chk"
-grep -q '^current_time,<not supported>,unavailable,' "$T/xa.csv" && grep -q '^ctime_sets,<not counted>,unavailable,' "$T/xa.csv" \
+grep -Eq '^[0-9]+\.[0-9]{9},CPU[0-9]+,<not supported>,,current_time,0,0\.00,' "$T/xa.csv" \
+	&& grep -Eq '^[0-9]+\.[0-9]{9},CPU[0-9]+,<not counted>,,ctime_sets,0,0\.00,' "$T/xa.csv" \
 	&& ok "stat -x: current_time without a function-probe backend <not supported>, ctime_sets not opted in <not counted>" \
-	|| bad "stat -x markers: $(grep -E '^(current_time|ctime_sets),' "$T/xa.csv" | tail -2)"
+	|| bad "stat -x markers: $(grep -E ',(current_time|ctime_sets),' "$T/xa.csv" | tail -2)"
 $MG stat -x ';' --tree -A -o "$T/xt.csv" -- $MG stress --duration 0.3 > /dev/null 2>&1
 python3 tests/checkjson.py stat-csv-fields "$T/xt.csv" ';' > "$T/xt.chk" 2>&1 \
-	&& grep -q '^floor_swaps;<not supported>;unavailable;' "$T/xt.csv" \
+	&& grep -q '^CPU0;<not supported>;;floor_swaps;0;0.00;' "$T/xt.csv" \
 	&& ok "stat -x ';' --tree: plain fields, the global floor_swaps <not supported>" \
-	|| bad "stat -x ';' --tree: $(grep FAIL "$T/xt.chk") $(grep -E '^(floor_swaps|per-CPU)' "$T/xt.csv" | head -2)"
+	|| bad "stat -x ';' --tree: $(grep FAIL "$T/xt.chk") $(grep -E 'floor_swaps' "$T/xt.csv" | head -2)"
+# the summary without -I: one line a counter, as perf stat -x, the debugfs range and match
+$MG stat -x , -o "$T/xs.csv" -- $MG stress --duration 0.3 > /dev/null 2>&1
+python3 tests/checkjson.py stat-csv-fields "$T/xs.csv" > "$T/xs.chk" 2>&1; tally "stat -x , (summary)" "$T/xs.chk"
+$MG stat -j -o "$T/xs.json" -- true > /dev/null 2>&1
+[ "$(wc -l < "$T/xs.csv")" = "$(python3 -c 'import json,sys; print(len(json.loads(open(sys.argv[1]).read().splitlines()[-1])["counters"]))' "$T/xs.json")" ] \
+	&& grep -Eq '^[0-9]+,,ctime_updates,[0-9]+,100\.00,,,kernel,[0-9]+,[0-9]+,(yes|within),$' "$T/xs.csv" \
+	&& ok "stat -x summary: one line per counter, ctime_updates with its debugfs range and match" \
+	|| bad "stat -x summary: $(head -3 "$T/xs.csv")"
 
 # a COMMAND that cannot run: one line, exit 127, no report of zeros: the -o file says why
 $MG stat -o "$T/nx.txt" -- /nonexistent/cmd > "$T/nx.out" 2> "$T/nx.err"; rc=$?

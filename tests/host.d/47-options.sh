@@ -130,7 +130,7 @@ head -1 "$T/iv.txt" | grep -q '^time  *ctime_updates fine_stamps floor_swaps flo
 	&& [ "$(grep -Ec '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} ' "$T/iv.txt")" = 3 ] && grep -q '(partial interval)$' "$T/iv.txt" \
 	&& ok "stat -i text: HH:MM:SS.mmm rows under the summary's names, the partial one marked" \
 	|| bad "stat -i text: $(head -4 "$T/iv.txt")"
-$MG stat -x , -i 0.3 -c 2 -o "$T/x.csv" > /dev/null 2>&1
+$MG stat -x , -i 0.3 -c 2 -o "$T/x.csv" > /dev/null 2>&1	# perf stat -I -x: no summary
 python3 tests/checkjson.py stat-csv "$T/x.csv" 2 > "$T/c" 2>&1; tally "stat -x ," "$T/c"
 $MG stat -j --rate -i 0.5 -c 1 -o /dev/null > /dev/null 2>&1 && ok "stat --rate accepted" || bad "stat --rate"
 script -qec "$MG stat -I 20 -c 30" /dev/null > "$T/tty.txt" 2>&1

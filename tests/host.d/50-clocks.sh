@@ -45,7 +45,7 @@ badcase "clocks zero iterations" 2 "invalid iterations" $MG clocks --iterations 
 badcase "clocks negative iterations" 2 "invalid iterations" $MG clocks --iterations -5
 badcase "clocks iterations junk" 2 "invalid iterations" $MG clocks --iterations 12x
 badcase "clocks iterations overflow" 2 "invalid iterations" $MG clocks --iterations 100000001
-badcase "clocks offline CPU" 2 "CPU 9999 is not online" $MG clocks --cpu 9999
+badcase "clocks offline CPU" 2 "CPU 9999 is beyond" $MG clocks --cpu 9999
 badcase "clocks CPU junk" 2 "invalid CPU" $MG clocks --cpu one
 badcase "clocks unknown option" 2 "unrecognized option" $MG clocks --frob
 badcase "clocks extra argument" 2 "unexpected argument" $MG clocks extra

@@ -22,7 +22,7 @@ tally top-json "$T/topj.chk"
 
 # text: the fast workload's row comes first, under the column header (COMMAND's tree only, so
 # that another agent's workload on this shared machine cannot come first)
-$MG top -C --tree -s ctime_swaps -r 3 -i 60 -- sh -c "\"$T/mgw-fast\" stress --threads 1 --files 1 --ops 5000 >/dev/null &
+$MG top --noclear --tree -s ctime_swaps -r 3 -i 60 -- sh -c "\"$T/mgw-fast\" stress --threads 1 --files 1 --ops 5000 >/dev/null &
 	\"$T/mgw-slow\" stress --threads 1 --files 1 --ops 500 >/dev/null; wait" > "$T/top.txt" 2>&1
 if grep -A1 '^PID ' "$T/top.txt" | tail -1 | grep -q 'mgw-fast' && grep -q 'AFTER_QUERY' "$T/top.txt" \
 	&& grep -q 'mgw-slow' "$T/top.txt"; then ok "top text: mgw-fast ranked first"
@@ -33,7 +33,7 @@ $MG top --json --by file --max-entries 2 -o "$T/topfull.json" -i 60 -- \
 	"$MG" stress --threads 1 --files 16 --ops 500 > /dev/null 2> "$T/topfull.err"
 python3 tests/checktop.py full "$T/topfull.json" > "$T/topfull.chk" 2>&1
 tally top-map-full "$T/topfull.chk"
-$MG top -C --by file --max-entries 2 -i 1 -- "$MG" stress --threads 1 --files 8 --ops 200 > "$T/topfull.txt" 2>&1
+$MG top --noclear --by file --max-entries 2 -i 1 -- "$MG" stress --threads 1 --files 8 --ops 200 > "$T/topfull.txt" 2>&1
 grep -q 'not attributed: [1-9][0-9]* events (new rows refused: [1-9][0-9]* map full' "$T/topfull.txt" && ok "top text shows events not attributed" \
 	|| bad "top text, map full: $(head -8 "$T/topfull.txt")"
 
@@ -52,7 +52,7 @@ tally top-selftest "$T/topself.chk"
 
 $MG top -i 1 -- sh -c 'exit 3' > /dev/null 2>&1; rc=$?
 [ $rc = 3 ] && ok "top -- COMMAND exits with COMMAND's status (3)" || bad "top exit $rc, want 3"
-$MG top -C -i 0.2 -c 2 > "$T/topcount.txt" 2>&1; rc=$?
+$MG top --noclear -i 0.2 -c 2 > "$T/topcount.txt" 2>&1; rc=$?
 [ $rc = 0 ] && [ "$(grep -c '^PID ' "$T/topcount.txt")" = 2 ] && ok "top -i 0.2 -c 2: two tables, exit 0" \
 	|| bad "top -i 0.2 -c 2: exit $rc, $(grep -c '^PID ' "$T/topcount.txt") tables"
 badcase "top: bad --by" 2 "invalid --by" $MG top --by inode

@@ -24,8 +24,8 @@ else
 	else
 		bad "dpkg-buildpackage -us -uc -b: $(tail -5 "$P/build.log")"
 	fi
-	grep -q "^unit: [0-9]* passed, 0 failed" "$P/build.log" \
-		&& ok "the package build ran make check: $(grep -m1 '^unit: ' "$P/build.log")" \
+	grep -q "^# unit: [0-9]* passed, 0 failed" "$P/build.log" \
+		&& ok "the package build ran make check: $(grep -m1 '^# unit: ' "$P/build.log")" \
 		|| bad "the package build ran make check (unit: N passed, 0 failed)"
 	[ "$(dpkg-parsechangelog -l debian/changelog -S Version)" = "$ver" ] \
 		&& ok "debian/changelog's version is VERSION's ($ver)" \

@@ -268,3 +268,46 @@ UNIT_TEST(kpc_check)
 	CHECK(EQ(mg_kpc_check(kpc, 2, pre, post, why, sizeof(why)), -EPROTO) && STRSTR(why, "above"),
 	      "one count above the later debugfs reading is rejected: %s", why);
 }
+
+/*
+ * -C (cfg.cpus): totals sum the selected CPUs' values only, all_cpus_total every CPU's,
+ * and debugfs judges that sum; without a per-CPU reader a debugfs-only row is unavailable.
+ */
+UNIT_TEST(report_cpu_subset)
+{
+	uint64_t cpu1[MG_MAX_CPUS / 64] = { 1u << 1 };
+	struct mg_report_cfg cfg = { .nr_cpus = 2, .tp_flavour = "tp_btf", .kpc = true,
+				     .prefer_kpc = true, .tp_off = 0x1, .cpus = cpu1 };
+	struct mg_snap a, b;
+	struct mg_report r;
+	const struct mg_row *u, *q;
+
+	make_snaps(&a, &b, true);
+	/* the kernel's ctime_updates: 3 on CPU0, 7 on CPU1; debugfs: the sum, 10 */
+	b.dbg_pre[MG_K_CTIME_UPDATES] = b.dbg_post[MG_K_CTIME_UPDATES] = 100 + 10;
+	mg_report_build(&r, &cfg, &a, &b);
+	u = &r.rows[MG_R_CTIME_UPDATES];
+	q = &r.rows[MG_R_STAT_QUERIES];
+	CHECK(EQ(u->total, 7) && EQ(u->all_cpus_total, 10) && IS_TRUE(u->cpu_subset),
+	      "-C 1: ctime_updates 7 (CPU1), every CPU's 10 (got %lld, %lld)",
+	      (long long)u->total, (long long)u->all_cpus_total);
+	CHECK(IS_TRUE(u->have_kernel) && EQ(u->match, MG_MATCH_EXACT) && IS_FALSE(u->mismatch),
+	      "-C 1: debugfs judges every CPU's sum (10 = 10), not the subset");
+	CHECK(EQ(q->total, 500), "-C 1: a BPF row, stat_queries, sums CPU1 only (500 of 550)");
+	mg_report_free(&r);
+	/* the same with CPU1's counter one higher: every CPU's sum 11 is outside debugfs's 10 */
+	b.kpc[1 * MG_K_NR_COUNTERS + MG_K_CTIME_UPDATES]++;
+	mg_report_build(&r, &cfg, &a, &b);
+	CHECK(IS_TRUE(r.rows[MG_R_CTIME_UPDATES].mismatch) && EQ(r.rows[MG_R_CTIME_UPDATES].total, 8),
+	      "-C 1: a per-CPU reading off by one is NO, though the subset looks plausible");
+	mg_report_free(&r);
+	/* no per-CPU reader: debugfs's all-CPU total cannot be split */
+	cfg.kpc = false;
+	mg_report_build(&r, &cfg, &a, &b);
+	CHECK(EQ(r.rows[MG_R_FLOOR_SWAPS].src, MG_SRC_UNAVAILABLE) &&
+	      STRSTR(r.rows[MG_R_FLOOR_SWAPS].why, "cannot be split by CPU"),
+	      "-C without the per-CPU reader: floor_swaps unavailable (%s)", r.rows[MG_R_FLOOR_SWAPS].why);
+	mg_report_free(&r);
+	mg_snap_free(&a);
+	mg_snap_free(&b);
+}

@@ -116,6 +116,7 @@ UNIT_TEST(report_busy)
 	      EQ(sw->match, MG_MATCH_WITHIN) && IS_FALSE(sw->mismatch), "busy: bpf ctime_swaps 330 within [323, 334]");
 	CHECK(EQ(fl->total, 40) && EQ(fl->match, MG_MATCH_WITHIN) && EQ(r.mismatches, 0),
 	      "busy: kernel floor_swaps 40 within [33, 44]; no mismatch at all (got %d)", r.mismatches);
+	po.width = 100;		/* a 100-column terminal (0: a file, full lines) */
 	po.cols = mg_report_columns(&r, &po);
 	f = open_memstream(&text, &len);
 	mg_report_print_summary(f, &r, &po);
@@ -130,21 +131,19 @@ UNIT_TEST(report_busy)
 		      (int)(e ? e - l : (long)strlen(l)), l);
 	}
 	free(text);
-	/* separated fields (-x ,): the header names the summary's rows, numbers without padding */
+	/* -x ,: perf stat -x's lines, one per counter, mgtrace's fields after perf's seven */
 	text = NULL;
 	f = open_memstream(&text, &len);
 	po.sep = ",";
-	po.cols = mg_report_columns(&r, &po);
-	mg_report_print_interval_header(f, &po);
-	mg_report_print_interval(f, &r, &po, "12:00:01", true);
+	mg_report_print_csv(f, &r, &po, "2.500000000", false);
+	mg_report_print_csv(f, &r, &po, NULL, true);
 	po.sep = NULL;
-	po.cols = mg_report_columns(&r, &po);
 	fclose(f);
-	CHECK(STRSTR(text, "time,ctime_updates,fine_stamps,floor_swaps,floor_cmpxchg_fails,ctime_swaps,") &&
-	      STRSTR(text, ",debugfs,approximate\n") && STRSTR(text, "\n12:00:01,") &&
-	      STRSTR(text, ",330,") && STRSTR(text, ",within (partial),"),
-	      "-x ,: header of row names, the partial interval's fields, then its approximate "
-	      "rows: %s", text);
+	CHECK(STRSTR(text, "2.500000000,330,,ctime_swaps,2500000000,100.00,,,bpf,323,334,within,\n") &&
+	      STRSTR(text, "\nCPU1,") && NO_STRSTR(text, ", ") && NO_STRSTR(text, " ,") &&
+	      strncmp(text, "time", 4),
+	      "-x ,: time,value,unit,event,run-time,pct,metric,metric-unit,source,low,high,match,"
+	      "approximate; per-CPU lines with CPUn; no padding, no header: %s", text);
 	free(text);
 	j = mg_report_json(&r);
 	row = json_object_get(j, "ctime_swaps");

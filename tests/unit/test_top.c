@@ -43,8 +43,14 @@ UNIT_TEST(top_opts)
 	ASSERT_EQ(top_parse(&o, "-i 5 -- sleep 1"), 0, "top -i 5 -- sleep 1");
 	CHECK(EQ(o.interval, 5.0) && IS_TRUE(o.argv) && STREQ(o.argv[0], "sleep") &&
 	      STREQ(o.argv[1], "1"), "top -i 5 -- sleep 1: COMMAND after --");
-	ASSERT_EQ(top_parse(&o, "-C sleep 1"), 0, "top -C sleep 1");
-	CHECK(IS_TRUE(o.argv) && STREQ(o.argv[0], "sleep"), "top: the first non-option starts COMMAND");
+	ASSERT_EQ(top_parse(&o, "--noclear sleep 1"), 0, "top --noclear sleep 1");
+	CHECK(IS_TRUE(o.argv) && STREQ(o.argv[0], "sleep") && IS_TRUE(o.noclear),
+	      "top: the first non-option starts COMMAND");
+	ASSERT_EQ(top_parse(&o, "-C 0 -- true"), 0, "top -C 0: perf's CPU list");
+	CHECK(IS_TRUE(o.cpus.given) && EQ(o.cpus.n, 1) && IS_FALSE(o.noclear),
+	      "top -C 0: CPU 0 selected, the screen still cleared");
+	ASSERT_EQ(top_parse(&o, "-C 1-0 -- true"), MG_EXIT_USAGE, "top -C 1-0: a reversed range");
+	ASSERT_EQ(top_parse(&o, "-C 0,,1 -- true"), MG_EXIT_USAGE, "top -C 0,,1: an empty item");
 	ASSERT_EQ(top_parse(&o, "--tree -- true"), 0, "top --tree -- true");
 	CHECK(IS_TRUE(o.tree) && IS_TRUE(o.argv), "top --tree with COMMAND");
 	ASSERT_EQ(top_parse(&o, "-i 0"), MG_EXIT_USAGE, "top -i 0: interval 0");

@@ -3,6 +3,11 @@
 #include <errno.h>
 #include "unit.h"
 #include "util.h"
+#include "term.h"
+#include "cpulist.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 UNIT_TEST(parse_u64)
 {
@@ -49,4 +54,96 @@ UNIT_TEST(parse_seconds)
 		CHECK(EQ(err, cases[i].err) && (err || EQ(v, cases[i].v)),
 		      "parse_seconds(\"%s\") -> %d (want %d)", cases[i].s, err, cases[i].err);
 	}
+}
+
+/* mg_wrap(): no line past the width, words kept whole where they fit, long ones cut. */
+UNIT_TEST(wrap_width)
+{
+	static const char *const texts[] = {
+		"not counted here: ctime_skips, ctime_cmpxchg_fails, stat_queries, ctime_sets, "
+		"current_time, coarse_mg (-v: why and how to opt in)",
+		"a_single_word_much_longer_than_any_line_of_the_terminal_is_cut_not_left_past_it x",
+		"short",
+	};
+	static const int widths[] = { 20, 40, 60, 80 };
+
+	for (size_t t = 0; t < sizeof(texts) / sizeof(texts[0]); t++)
+		for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++)
+			for (int col = 0; col < 30 && col < widths[w]; col += 13) {
+				char *buf = NULL, *line, *save = NULL;
+				size_t len = 0, words = 0;
+				FILE *f = open_memstream(&buf, &len);
+				int n, maxw = 0, nl = 0;
+
+				fprintf(f, "%*s", col, "");
+				n = mg_wrap(f, texts[t], col, 2, widths[w]);
+				fclose(f);
+				for (char *c = buf; *c; c++)
+					nl += *c == '\n';
+				for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+					if ((int)strlen(line) > maxw)
+						maxw = (int)strlen(line);
+				CHECK(maxw <= widths[w] && n == nl, "wrap text %zu at %d from col %d: widest "
+				      "line %d, %d lines said, %d printed", t, widths[w], col, maxw, n, nl);
+				(void)words;
+				free(buf);
+			}
+	/* the same text, unlimited: one line */
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		int n = mg_wrap(f, texts[0], 0, 2, 0);
+
+		fclose(f);
+		CHECK(n == 1 && !strcmp(buf + strlen(buf) - 1, "\n") && strlen(buf) == strlen(texts[0]) + 1,
+		      "width 0: one line, the text as given (%d lines)", n);
+		free(buf);
+	}
+}
+
+/* perf's CPU list syntax: what parses, what is refused, the canonical form. */
+UNIT_TEST(cpulist)
+{
+	static const struct { const char *s; int n; const char *canon; } cases[] = {
+		{ "0", 1, "0" }, { "0,2-3", 3, "0,2-3" }, { "3,2,1,0", 4, "0-3" }, { "1-1", 1, "1" },
+		{ "0-2,1", 3, "0-2" }, { "1023", 1, "1023" },
+		{ "", -EINVAL, NULL }, { ",", -EINVAL, NULL }, { "0,,1", -EINVAL, NULL },
+		{ "1,", -EINVAL, NULL }, { "3-1", -EINVAL, NULL }, { "1-", -EINVAL, NULL },
+		{ "-1", -EINVAL, NULL }, { "a", -EINVAL, NULL }, { "0 1", -EINVAL, NULL },
+		{ "1024", -ERANGE, NULL }, { "0-99999", -ERANGE, NULL },
+	};
+	uint64_t mask[MG_CPU_WORDS];
+	char why[160], canon[160];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int n = mg_cpulist_parse(cases[i].s, mask, why, sizeof(why));
+
+		if (n >= 0)
+			mg_cpulist_str(mask, canon, sizeof(canon));
+		CHECK(EQ(n, cases[i].n) && (n < 0 || !strcmp(canon, cases[i].canon)),
+		      "cpulist \"%s\" -> %d %s (want %d %s)", cases[i].s, n, n >= 0 ? canon : why,
+		      cases[i].n, cases[i].canon ? cases[i].canon : "");
+	}
+}
+
+/* pid lists: parsed, duplicates dropped, bad items refused; the scope's words. */
+UNIT_TEST(pidlist)
+{
+	struct mg_pids p = { 0 };
+	char why[96], scope[160];
+
+	CHECK(!mg_pidlist_parse("5,7,5", &p, why, sizeof(why)) && EQ(p.n, 2u) && EQ(p.pid[1], 7u),
+	      "pid list 5,7,5: two pids (%u)", p.n);
+	mg_pids_scope(&p, scope, sizeof(scope));
+	CHECK(!strcmp(scope, "pids 5, 7 and their descendants"), "scope: %s", scope);
+	p.n = 0;
+	CHECK(!mg_pidlist_parse("9", &p, why, sizeof(why)), "one pid");
+	mg_pids_scope(&p, scope, sizeof(scope));
+	CHECK(!strcmp(scope, "pid 9 and its descendants"), "scope: %s", scope);
+	CHECK(EQ(mg_pidlist_parse("1,,2", &p, why, sizeof(why)), -EINVAL), "1,,2 refused");
+	CHECK(EQ(mg_pidlist_parse("", &p, why, sizeof(why)), -EINVAL), "empty refused");
+	CHECK(EQ(mg_pidlist_parse("0", &p, why, sizeof(why)), -ERANGE), "pid 0 refused");
+	CHECK(EQ(mg_pidlist_parse("4194305", &p, why, sizeof(why)), -ERANGE), "pid past 4194304 refused");
+	CHECK(EQ(mg_pidlist_parse("1x", &p, why, sizeof(why)), -EINVAL), "1x refused");
 }

@@ -7,7 +7,7 @@
 # "MGDATA BEGIN f ... MGDATA END f" block of the console as OUTDIR/f, and
 # OUTDIR/results: one "PASS|FAIL LABEL/name[: reason]" line per assertion,
 # also printed on stdout.  Host-side assertions added by run-vm.sh:
-#   boot          qemu exited within $MGTRACE_VM_TIMEOUT s (default 600)
+#   boot          qemu exited within $MGTRACE_VM_TIMEOUT s (default 900)
 #                 and the guest printed "MGTEST DONE"; a timeout names the
 #                 guest's last MGTEST/MGDATA line, the step it was in
 #   kernel-clean  no Oops / BUG: / WARNING: / Call Trace in the console
@@ -25,7 +25,7 @@ set -eu
 
 [ $# -ge 3 ] || { echo "usage: $0 VMLINUZ INITRAMFS OUTDIR [LABEL]" >&2; exit 2; }
 kernel=$1 initrd=$2 out=$3 label=${4:-vm}
-timeout=${MGTRACE_VM_TIMEOUT:-600}
+timeout=${MGTRACE_VM_TIMEOUT:-900}
 mkdir -p "$out"
 log=$out/console.log
 
