@@ -7,7 +7,11 @@
 #   make test       host tests, then the VM stage (needs root)
 #   make test-host  host tests only
 #   make static     statically linked ./mgtrace.static (for initramfs images)
-#   make vmlinux    regenerate vmlinux/vmlinux.h from /sys/kernel/btf/vmlinux
+#   make vmlinux    regenerate vmlinux/$(ARCH)/vmlinux.h from /sys/kernel/btf/vmlinux
+#                   (VMLINUX_BTF=FILE: from a raw BTF file; vmlinux/README)
+#   make ARCH=arm64 cross-build on amd64 (Debian's multiarch packages: tools/deps.sh
+#                   --arch arm64) into build-arm64/: build-arm64/mgtrace and, with
+#                   `static`, build-arm64/mgtrace.static; test-vm then boots arm64 guests
 #   make man        build/mgtrace.8 from docs/mgtrace.8.scd (scdoc)
 #   make install    install the binary, man page, bash completion, JSON schemas, alert rules
 #                   and docs under $(DESTDIR)$(PREFIX), the systemd units under
@@ -24,8 +28,37 @@ BPFTOOL  ?= bpftool
 CC       ?= gcc
 PREFIX   ?= /usr/local
 DESTDIR  ?=
+# ARCH: the kernel's name of the target (x86, arm64), default this machine's; x86_64, amd64
+# and aarch64 are taken for it. One vmlinux/$(ARCH)/vmlinux.h per architecture: any other
+# ARCH is refused in one line. Another ARCH than this machine's is a cross build into
+# build-$(ARCH)/ with $(CROSS_COMPILE)gcc (arm64: aarch64-linux-gnu-), the native build
+# (build/, ./mgtrace) left as it is.
+karch     = $(shell echo $(1) | sed -e 's/^x86_64$$/x86/' -e 's/^amd64$$/x86/' -e 's/^aarch64$$/arm64/' \
+              -e 's/^ppc64le$$/powerpc/' -e 's/^s390x$$/s390/')
+HOST_ARCH := $(call karch,$(shell uname -m))
+ARCH     ?= $(HOST_ARCH)
+override ARCH := $(call karch,$(ARCH))
+MG_ARCHES := x86 arm64
+ifeq ($(filter $(ARCH),$(MG_ARCHES)),)
+$(error mgtrace: ARCH=$(ARCH): no vmlinux/$(ARCH)/vmlinux.h; supported: $(MG_ARCHES) (vmlinux/README))
+endif
+CROSS_COMPILE_arm64 := aarch64-linux-gnu-
+CROSS_COMPILE_x86   := x86_64-linux-gnu-
+ifeq ($(ARCH),$(HOST_ARCH))
 OUT      := build
-ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' -e 's/s390x/s390/')
+BIN      := mgtrace
+else
+OUT      := build-$(ARCH)
+BIN      := $(OUT)/mgtrace
+CROSS_COMPILE ?= $(CROSS_COMPILE_$(ARCH))
+ifeq ($(origin CC),default)
+CC       := $(CROSS_COMPILE)gcc
+endif
+endif
+STATIC   := $(BIN).static
+# the Debian architecture of the VM stage's guests (tests/vm/fetch-kernel.sh)
+DEB_ARCH_x86   := amd64
+DEB_ARCH_arm64 := arm64
 
 # The version, in one place (VERSION): the binary, the man page's title line, the package.
 VERSION  := $(shell cat VERSION)
@@ -46,7 +79,7 @@ MG_PREFIX_MAP := -ffile-prefix-map=$(CURDIR)=.
 MG_CFLAGS   := -Wall -Wextra -Wno-unused-parameter -std=gnu11 $(MG_PREFIX_MAP)
 ALL_CFLAGS   = $(MG_CPPFLAGS) $(CPPFLAGS) $(MG_CFLAGS) $(CFLAGS)
 LDLIBS   := -lbpf -lelf -lz -ljansson
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude -Ivmlinux -Wall -Wno-unused-function \
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude -Ivmlinux/$(ARCH) -Wall -Wno-unused-function \
               $(MG_PREFIX_MAP)
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
@@ -76,12 +109,12 @@ DOCS     := README.md COPYING $(wildcard docs/*.md)
 # keep the BPF objects and skeletons: they are inputs of every src/*.o
 .SECONDARY:
 
-all: mgtrace man
+all: $(BIN) man
 
 $(OUT):
 	mkdir -p $@
 
-$(OUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(wildcard include/*.h) vmlinux/vmlinux.h | $(OUT)
+$(OUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(wildcard include/*.h) vmlinux/$(ARCH)/vmlinux.h | $(OUT)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
 	$(BPFTOOL) gen object $@ $@.tmp
 	rm -f $@.tmp
@@ -92,11 +125,11 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 $(OUT)/%.o: src/%.c $(HDRS) $(SKELS) | $(OUT)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-mgtrace: $(OBJS)
+$(BIN): $(OBJS)
 	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDFLAGS) $(LDLIBS)
 
-static: mgtrace.static
-mgtrace.static: $(OBJS)
+static: $(STATIC)
+$(STATIC): $(OBJS)
 	$(CC) $(ALL_CFLAGS) -static $^ -o $@ $(LDFLAGS) -lbpf -lelf -lz -lzstd -ljansson -lpthread
 
 # the observer outside mgtrace of the differential tests (tests/observer.py): static, so
@@ -142,11 +175,11 @@ $(OUT)/unit_tests: $(UNIT_OBJS) $(LIB_OBJS)
 FORCE:
 
 deps:
-	sh tools/deps.sh
+	sh tools/deps.sh $(if $(filter-out $(HOST_ARCH),$(ARCH)),--arch $(ARCH))
 
 # The main job needs debugfs (the kernel's counters); securityfs shows the lockdown mode.
 run: deps
-	$(MAKE) mgtrace
+	$(MAKE) $(BIN)
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	mountpoint -q /sys/kernel/security || mount -t securityfs none /sys/kernel/security || true
 	./mgtrace
@@ -166,15 +199,27 @@ $(OUT)/mgtrace.8: docs/mgtrace.8.scd VERSION | $(OUT)
 	sed '1s/^mgtrace(8)$$/mgtrace(8) "mgtrace $(VERSION)"/' $< | \
 		SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) $(SCDOC) > $@.tmp && mv $@.tmp $@
 
-test-host: mgtrace mgtrace.static man $(OUT)/unit_tests $(OUT)/mgobserve $(OUT)/denybpf
+test-host: $(BIN) $(STATIC) man $(OUT)/unit_tests $(OUT)/mgobserve $(OUT)/denybpf
 	tests/run-host-tests.sh
 
-test-vm: mgtrace.static $(OUT)/mgobserve $(OUT)/mgorder $(OUT)/tmpfs-dir-ctime
+# The VM stage: this ARCH's guests (tests/vm/kernels.txt, kernels-arm64.txt); on an x86
+# machine `make test-vm` then boots the arm64 guests too (a cross build, qemu-system-aarch64;
+# tools/deps.sh --arch arm64), unless MGTRACE_VM_ARCHES leaves arm64 out ("amd64").
+MGTRACE_VM_ARCHES ?= $(if $(filter x86,$(HOST_ARCH)),amd64 arm64,$(DEB_ARCH_$(HOST_ARCH)))
+.PHONY: test-vm-arch
+test-vm: test-vm-arch
+ifeq ($(ARCH)-$(HOST_ARCH),x86-x86)
+ifneq ($(filter arm64,$(MGTRACE_VM_ARCHES)),)
+	$(MAKE) ARCH=arm64 test-vm-arch
+endif
+endif
+test-vm-arch: $(STATIC) $(OUT)/mgobserve $(OUT)/mgorder $(OUT)/tmpfs-dir-ctime
+	MGTRACE_VM_ARCH=$(DEB_ARCH_$(ARCH)) \
 	MGTRACE_VM_OBSERVER=$(OUT)/mgobserve MGTRACE_VM_PROGS="$(OUT)/mgorder $(OUT)/tmpfs-dir-ctime" \
-		tests/vm/vm-test.sh ./mgtrace.static
+		tests/vm/vm-test.sh ./$(STATIC)
 
-install: mgtrace man
-	install -D -m 0755 mgtrace $(DESTDIR)$(SBINDIR)/mgtrace
+install: $(BIN) man
+	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/mgtrace
 	install -D -m 0644 $(OUT)/mgtrace.8 $(DESTDIR)$(MANDIR)/man8/mgtrace.8
 	install -D -m 0644 contrib/mgtrace.bash-completion $(DESTDIR)$(BASHCOMPDIR)/mgtrace
 	install -d $(DESTDIR)$(DATADIR)/schemas
@@ -200,9 +245,14 @@ uninstall:
 		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
 	-rmdir $(DESTDIR)$(DATADIR)/schemas $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) 2>/dev/null
 
+# from this machine's kernel (ARCH must be this machine's), or VMLINUX_BTF=FILE: a raw BTF
+# file, e.g. tools/btf-from-image.py's from a Debian arm64 vmlinuz (vmlinux/README)
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
 vmlinux:
-	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h.tmp
-	mv vmlinux/vmlinux.h.tmp vmlinux/vmlinux.h
+	@if [ "$(VMLINUX_BTF)" = /sys/kernel/btf/vmlinux ] && [ "$(ARCH)" != "$(HOST_ARCH)" ]; then \
+		echo "mgtrace: make vmlinux ARCH=$(ARCH): this kernel is $(HOST_ARCH); give VMLINUX_BTF=FILE" >&2; exit 2; fi
+	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > vmlinux/$(ARCH)/vmlinux.h.tmp
+	mv vmlinux/$(ARCH)/vmlinux.h.tmp vmlinux/$(ARCH)/vmlinux.h
 
 clean:
-	rm -rf $(OUT) mgtrace mgtrace.static
+	rm -rf $(OUT) $(BIN) $(STATIC)

@@ -21,7 +21,7 @@ SMOKE_SET = {"probe", "stat-fentry-tmpfs", "stat-kprobe-tmpfs", "stat-tracepoint
              "dirctime-fentry", "dirctime-kprobe", "dirctime-tracepoint", "dirctime-text",
              "dirctime-trace", "dirctime-known", "dirctime-known-inject", "repro-tmpfs", "order-tmpfs", "order-tmpfs-doctored",
              "tar-fentry-tmpfs", "tar-kprobe-tmpfs", "tar-tracepoint-tmpfs",
-             "overlay-fentry-tmpfs", "overlay-kprobe-tmpfs", "overlay-tracepoint-tmpfs"}
+             "overlay-fentry-tmpfs", "overlay-kprobe-tmpfs", "overlay-tracepoint-tmpfs", "clocks"}
 # kernels.txt libfs=patched: fs/libfs.c simple_link()/__simple_unlink() stamp the directory
 # with inode_set_ctime_current() of its own (libfs-dir-ctime.patch); otherwise they copy the
 # child's time with inode_set_ctime_to_ts() (docs/findings/tmpfs-dir-ctime.md)
@@ -666,3 +666,24 @@ for be in ("fentry", "kprobe", "tracepoint"):
     print(f"# {label} {name}: libfs={'patched' if PATCHED else 'mainline'} verdict={r['verdict']} "
           f"violations={nviol} ({made} of {stored} stored set-made) events={inv['events_by_kind']}")
     report(name, c)
+
+# arm64 guests (MGTEST_ARCH=arm64, issue 30): `mgtrace clocks` classifies each clock by the
+# clock_gettime system calls a BPF tp_btf sys_enter program counted: served_by "syscall"
+# exactly when every call was one, "vdso" when none was; the clocksource is named
+if os.environ.get("MGTEST_ARCH") == "arm64":
+    objs = load("clocks")
+    r = next((x for x in objs or [] if x.get("type") == "clocks"), None)
+    c = checkjson.Checker(quiet=True)
+    c.check(r is not None, "a clocks object")
+    if r is not None:
+        c.check(bool(r.get("clocksource")), f"a clocksource ({r.get('clocksource')})")
+        names = {k["name"] for k in r["clocks"]}
+        c.check({"CLOCK_REALTIME", "CLOCK_REALTIME_COARSE", "CLOCK_MONOTONIC"} <= names,
+                f"CLOCK_REALTIME, _COARSE and CLOCK_MONOTONIC measured ({sorted(names)})")
+        for k in r["clocks"]:
+            want = "syscall" if k["syscalls"] >= k["calls"] else "vdso" if k["syscalls"] == 0 else None
+            c.check(k["served_by"] == want, f"{k['name']}: served_by {k['served_by']} with "
+                    f"{k['syscalls']} system calls in {k['calls']} calls")
+        print(f"# {label} clocks: clocksource={r['clocksource']} available={r['available_clocksources']} "
+              + " ".join(f"{k['name']}={k['served_by']}" for k in r["clocks"]))
+    report("clocks", c)

@@ -28,6 +28,9 @@
 #                 modules (NAME=VERSION, or "none <why>"), release
 # and the modules under (usr/)lib/modules/<release>/kernel when present.
 # The choice is also reported on stderr ("fetch-kernel: chose ...").
+# MGTRACE_VM_ARCH (default amd64) is the Debian architecture of the kernel
+# (arm64 for the qemu-system-aarch64 guests); a foreign architecture has its
+# own private apt tree ($MGTRACE_VM_CACHE/apt/<suite>-<arch>).
 # Index files are refreshed when older than MGTRACE_VM_REFRESH minutes
 # (default 720).  An index whose Release file has expired (a frozen
 # snapshot mirror, seen for sid) is used with a warning: its signature is
@@ -39,6 +42,8 @@ suite=$1 pattern=$2
 cache=${MGTRACE_VM_CACHE:-/var/cache/mgtrace-vm}
 refresh=${MGTRACE_VM_REFRESH:-720}
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+arch=${MGTRACE_VM_ARCH:-amd64}
+case $arch in amd64|arm64) ;; *) echo "fetch-kernel: MGTRACE_VM_ARCH=$arch: only amd64 and arm64" >&2; exit 2 ;; esac
 die() { echo "fetch-kernel: $*" >&2; exit 1; }
 [ -r "$keyring" ] || die "missing $keyring (install debian-archive-keyring)"
 
@@ -69,9 +74,10 @@ uri=$(uri_for "bookworm$suffix" | head -n1)
 # Private apt tree, one per suite; one fetch at a time per suite (vm-test.sh runs
 # kernels in parallel: two fetches of one suite would share these files).
 apt=$cache/apt/$suite
+[ "$arch" = amd64 ] || apt=$apt-$arch
 mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$apt/parts" "$cache/debs" "$cache/root"
-exec 9> "$cache/apt/$suite.lock"
-flock 9 || die "cannot lock $cache/apt/$suite.lock"
+exec 9> "$apt.lock"
+flock 9 || die "cannot lock $apt.lock"
 echo "deb [signed-by=$keyring] $uri $suite main" > "$apt/sources.list.new"
 cmp -s "$apt/sources.list.new" "$apt/sources.list" 2>/dev/null ||
 	{ mv "$apt/sources.list.new" "$apt/sources.list"; rm -f "$apt/stamp"; }
@@ -88,8 +94,8 @@ Dir::State::lists "$apt/lists";
 Dir::State::status "$apt/status";
 Dir::Cache "$apt";
 Dir::Cache::archives "$apt/archives";
-APT::Architecture "amd64";
-APT::Architectures { "amd64"; };
+APT::Architecture "$arch";
+APT::Architectures { "$arch"; };
 Acquire::Languages "none";
 APT::Sandbox::User "root";
 CONF
@@ -129,7 +135,7 @@ done
 
 # fetch NAME VERSION: download NAME=VERSION unless cached; print the .deb path.
 fetch() {
-	deb=$cache/debs/${1}_${2}_amd64.deb
+	deb=$cache/debs/${1}_${2}_$arch.deb
 	if [ ! -s "$deb" ]; then
 		echo "fetch-kernel: downloading $1=$2 from $suite" >&2
 		tmp=$(mktemp -d "$cache/debs/dl.XXXXXX")

@@ -19,16 +19,31 @@
 # /bin/mgobserve when set; and each static program of $MGTRACE_VM_PROGS (a
 # space-separated list: tests/mgorder.c, docs/findings/tmpfs-dir-ctime.c) as
 # /bin/<its name>.
+# MGTRACE_VM_SYSROOT (a foreign-architecture guest: fetch-tools.sh's directory of Debian's
+# arm64 busybox-static and bpftool) takes busybox and the tools from there instead of the
+# host, their shared libraries found by readelf's NEEDED entries in its lib directories, and
+# a binary is static when it has no program interpreter (ldd runs host binaries only).
 set -eu
 
 [ $# -ge 3 ] || { echo "usage: $0 OUT MGTRACE_STATIC GUEST_SCRIPT [KERNEL_ROOT]" >&2; exit 2; }
 out=$1 bin=$2 script=$3 kroot=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "mkinitramfs: $*" >&2; exit 1; }
-busybox=$(command -v busybox) || die "busybox not found (install busybox-static)"
-ldd "$busybox" >/dev/null 2>&1 && die "$busybox is not static (install busybox-static)"
+sysroot=${MGTRACE_VM_SYSROOT:-}
+# dynamic FILE: true when FILE is dynamically linked
+dynamic() {
+	if [ -n "$sysroot" ]; then readelf -l "$1" 2>/dev/null | grep -q 'program interpreter'
+	else ldd "$1" >/dev/null 2>&1; fi
+}
+if [ -n "$sysroot" ]; then
+	busybox=$sysroot/bin/busybox
+	[ -x "$busybox" ] || die "$busybox is missing (tests/vm/fetch-tools.sh)"
+else
+	busybox=$(command -v busybox) || die "busybox not found (install busybox-static)"
+fi
+dynamic "$busybox" && die "$busybox is not static (install busybox-static)"
 [ -x "$bin" ] || die "$bin is not an executable"
-ldd "$bin" >/dev/null 2>&1 && die "$bin is not statically linked"
+dynamic "$bin" && die "$bin is not statically linked"
 [ -r "$script" ] || die "cannot read $script"
 
 root=$(mktemp -d)
@@ -36,19 +51,21 @@ trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/bin" "$root/sbin" "$root/usr/bin" "$root/usr/sbin" "$root/lib/modules" \
 	"$root/proc" "$root/sys" "$root/dev" "$root/tmp" "$root/mnt" "$root/root" "$root/etc"
 cp "$busybox" "$root/bin/busybox"
-for a in $("$busybox" --list-full); do
+# the applet list: a foreign busybox cannot run here, the host's names the same applets
+# (both Debian 12's busybox-static)
+for a in $(if [ -n "$sysroot" ]; then busybox --list-full; else "$busybox" --list-full; fi); do
 	[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
 done
 cp "$bin" "$root/bin/mgtrace"
 if [ -n "${MGTRACE_VM_OBSERVER:-}" ]; then
 	[ -x "$MGTRACE_VM_OBSERVER" ] || die "$MGTRACE_VM_OBSERVER is not an executable"
-	ldd "$MGTRACE_VM_OBSERVER" >/dev/null 2>&1 && die "$MGTRACE_VM_OBSERVER is not statically linked"
+	dynamic "$MGTRACE_VM_OBSERVER" && die "$MGTRACE_VM_OBSERVER is not statically linked"
 	cp "$MGTRACE_VM_OBSERVER" "$root/bin/mgobserve"
 	chmod 755 "$root/bin/mgobserve"
 fi
 for p in ${MGTRACE_VM_PROGS:-}; do
 	[ -x "$p" ] || die "$p is not an executable"
-	ldd "$p" >/dev/null 2>&1 && die "$p is not statically linked"
+	dynamic "$p" && die "$p is not statically linked"
 	cp "$p" "$root/bin/$(basename "$p")"
 	chmod 755 "$root/bin/$(basename "$p")"
 done
@@ -78,7 +95,35 @@ fi
 
 # Host tools the guest tests use, with their shared libraries (bpftool lists what
 # is left attached). $MGTRACE_VM_TOOLS overrides the list.
+# sysroot_libs FILE: copy the libraries FILE needs (NEEDED, recursively) and its program
+# interpreter from $sysroot into the initramfs
+sysroot_libs() {
+	local l d f
+	for l in $(readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+		f=
+		for d in lib/aarch64-linux-gnu usr/lib/aarch64-linux-gnu lib; do
+			[ -e "$sysroot/$d/$l" ] && { f=$d/$l; break; }
+		done
+		[ -n "$f" ] || die "$l (needed by $1) is not in $sysroot"
+		[ -e "$root/$f" ] && continue
+		mkdir -p "$root/$(dirname "$f")"
+		cp -L "$sysroot/$f" "$root/$f"
+		sysroot_libs "$sysroot/$f"
+	done
+	l=$(readelf -l "$1" | sed -n 's/.*program interpreter: \(.*\)\]/\1/p')
+	if [ -n "$l" ] && [ ! -e "$root$l" ]; then
+		mkdir -p "$root$(dirname "$l")"
+		cp -L "$sysroot$l" "$root$l"
+	fi
+}
 for t in ${MGTRACE_VM_TOOLS-bpftool}; do
+	if [ -n "$sysroot" ]; then
+		p=$sysroot/usr/sbin/$t
+		[ -x "$p" ] || die "$t is not in $sysroot/usr/sbin"
+		cp "$p" "$root/usr/sbin/$t"
+		sysroot_libs "$p"
+		continue
+	fi
 	p=$(command -v "$t") || die "$t not found on the host"
 	cp "$p" "$root/usr/sbin/$t"
 	for lib in $(ldd "$p" | awk '/=>/ { print $3 } /^[[:space:]]*\/lib/ { print $1 }'); do

@@ -18,6 +18,9 @@
 # clocksource in the middle of a test; the switch patches a static branch in
 # ktime_get_mono_fast_ns, and under TCG that once ended in an Oops (int3) inside
 # a BPF program's bpf_ktime_get_ns (docs/kernel-facts.md, "qemu TCG").
+# MGTRACE_VM_ARCH=arm64 boots qemu-system-aarch64 -machine virt -cpu max (TCG; pauth-impdef:
+# QEMU's own pointer-authentication hash, several times faster under TCG than the
+# architected QARMA) on the PL011 console ttyAMA0; default amd64, as above.
 set -eu
 
 [ $# -ge 3 ] || { echo "usage: $0 VMLINUZ INITRAMFS OUTDIR [LABEL]" >&2; exit 2; }
@@ -28,10 +31,18 @@ log=$out/console.log
 
 {
 	rc=0
-	timeout -k 10 "$timeout" qemu-system-x86_64 -machine q35 -cpu max -smp 2 -m 2048 \
-		-nographic -no-reboot -nic none -kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 quiet tsc=reliable ${MGTRACE_VM_APPEND:-}" \
-		< /dev/null 2> "$out/qemu.err" || rc=$?
+	case ${MGTRACE_VM_ARCH:-amd64} in
+	arm64)
+		timeout -k 10 "$timeout" qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on \
+			-smp 2 -m 2048 -nographic -no-reboot -nic none -kernel "$kernel" -initrd "$initrd" \
+			-append "console=ttyAMA0 panic=-1 quiet ${MGTRACE_VM_APPEND:-}" \
+			< /dev/null 2> "$out/qemu.err" || rc=$? ;;
+	*)
+		timeout -k 10 "$timeout" qemu-system-x86_64 -machine q35 -cpu max -smp 2 -m 2048 \
+			-nographic -no-reboot -nic none -kernel "$kernel" -initrd "$initrd" \
+			-append "console=ttyS0 panic=-1 quiet tsc=reliable ${MGTRACE_VM_APPEND:-}" \
+			< /dev/null 2> "$out/qemu.err" || rc=$? ;;
+	esac
 	echo "$rc" > "$out/qemu.rc"
 } | if [ "${MGTRACE_VM_VERBOSE:-0}" = 1 ]; then tee /dev/stderr; else cat; fi |
 	tr -d '\r' > "$log"

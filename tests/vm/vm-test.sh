@@ -4,7 +4,12 @@
 # guest tests with a static mgtrace binary.
 #
 # usage: vm-test.sh [MGTRACE_STATIC]      (default: $MGTRACE_STATIC)
-# env:   MGTRACE_VM_KERNELS  kernel list (default tests/vm/kernels.txt)
+# env:   MGTRACE_VM_ARCH     the guests' Debian architecture: amd64 (default) or arm64
+#                            (qemu-system-aarch64, TCG; the binaries must be aarch64:
+#                            make ARCH=arm64 test-vm; the guest's busybox and bpftool
+#                            from fetch-tools.sh; the default kernel list kernels-arm64.txt,
+#                            the default MGTRACE_VM_TIMEOUT 1800 s)
+#        MGTRACE_VM_KERNELS  kernel list (default tests/vm/kernels.txt)
 #        MGTRACE_VM_ONLY     run only the kernels with these labels ("6.18 6.12")
 #        MGTRACE_VM_OUT      output directory (default /tmp/mgtrace-vm);
 #                            per kernel: console.log, MGDATA files, results
@@ -34,7 +39,18 @@ repo=$(cd "$here/../.." && pwd)
 bin=${1:-${MGTRACE_STATIC:-}}
 [ -n "$bin" ] || { echo "usage: $0 MGTRACE_STATIC (or set MGTRACE_STATIC)" >&2; exit 2; }
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
-kernels=${MGTRACE_VM_KERNELS:-$here/kernels.txt}
+export MGTRACE_VM_ARCH=${MGTRACE_VM_ARCH:-amd64}
+case $MGTRACE_VM_ARCH in
+amd64) kernels=${MGTRACE_VM_KERNELS:-$here/kernels.txt} ;;
+arm64)
+	kernels=${MGTRACE_VM_KERNELS:-$here/kernels-arm64.txt}
+	# TCG emulates aarch64 several times slower than x86-64 on x86-64
+	export MGTRACE_VM_TIMEOUT=${MGTRACE_VM_TIMEOUT:-1800}
+	MGTRACE_VM_SYSROOT=$("$here/fetch-tools.sh" arm64) ||
+		{ echo "vm-test: the arm64 guest's busybox and bpftool: fetch-tools.sh failed" >&2; exit 3; }
+	export MGTRACE_VM_SYSROOT ;;
+*) echo "vm-test: MGTRACE_VM_ARCH=$MGTRACE_VM_ARCH: only amd64 and arm64" >&2; exit 2 ;;
+esac
 outroot=${MGTRACE_VM_OUT:-/tmp/mgtrace-vm}
 jobs=${MGTRACE_VM_JOBS:-2}
 shared=${MGTRACE_SHARED:-$repo/../shared}
@@ -158,8 +174,21 @@ run_kernel() {
 		else echo "FAIL $label/$n-valid: not JSON"; fi >> "$res"
 	done
 	if [ -e "$here/check-$expect.py" ] && grep -q "MGTEST INFO kernel" "$out/console.log"; then
-		MGTEST_SMOKE=$smoke MGTEST_FLOOR_API=$api MGTEST_LIBFS=$libfs python3 "$here/check-$expect.py" "$out" "$label" >> "$res" ||
+		MGTEST_ARCH=$MGTRACE_VM_ARCH MGTEST_SMOKE=$smoke MGTEST_FLOOR_API=$api MGTEST_LIBFS=$libfs python3 "$here/check-$expect.py" "$out" "$label" >> "$res" ||
 			echo "FAIL $label/check-$expect.py: exited $?" >> "$res"
+	fi
+	# arm64: the BTF tools/btf-from-image.py cuts out of the vmlinuz (vmlinux/README: how
+	# vmlinux/arm64/vmlinux.h was made) is the booted kernel's /sys/kernel/btf/vmlinux
+	if [ "$MGTRACE_VM_ARCH" = arm64 ] && [ -n "$kroot" ] && grep -q "MGTEST INFO kernel" "$out/console.log"; then
+		local gsum isum
+		gsum=$(sed -n 's/^MGTEST INFO btf-sha256 \([0-9a-f]*\).*/\1/p' "$out/console.log" | head -n1)
+		isum=$(python3 "$repo/tools/btf-from-image.py" "$kernel" "$out/btf.raw" 2> "$out/btf.log" &&
+			sha256sum "$out/btf.raw" | cut -d' ' -f1) || isum="none ($(tail -n1 "$out/btf.log"))"
+		if [ -z "$gsum" ]; then echo "FAIL $label/btf-from-image: the guest sent no btf-sha256"
+		elif [ "$gsum" = "$isum" ]; then echo "PASS $label/btf-from-image"
+		else echo "FAIL $label/btf-from-image: the image's BTF has SHA256 $isum, the guest's $gsum"
+		fi >> "$res"
+		echo "# $label: /sys/kernel/btf/vmlinux SHA256 $gsum" >> "$res"
 	fi
 	if [ -s "$out/probe.json" ]; then
 		python3 "$here/probe-fixture.py" "$out/probe.json" "$here/probe/$label.json" "$label" \
