@@ -651,7 +651,7 @@ def judge_set_made(name, min_sets=0):
 for be in ("fentry", "kprobe", "tracepoint"):
     judge_set_made(f"tar-{be}-tmpfs")
 for be in ("fentry", "kprobe", "tracepoint"):
-    judge_set_made(f"overlay-{be}-tmpfs", min_sets=100)
+    judge_set_made(f"overlay-{be}-tmpfs", min_sets=300)
 
 # arm64 guests (MGTEST_ARCH=arm64, issue 30): `mgtrace clocks` classifies each clock by the
 # clock_gettime system calls a BPF tp_btf sys_enter program counted: served_by "syscall"

@@ -219,8 +219,8 @@ tar_check() {
 for be in fentry kprobe tracepoint; do
 	run_json "tar-$be-tmpfs" 0 tar_check "$be"
 done
-# overlayfs with a tmpfs upper layer (issue 31): an append to a file that is only in the
-# lower layer copies it up; ovl_copy_up_one() getattr()s the upper parent (so its ctime is
+# overlayfs with a tmpfs upper layer (issue 31): 300 appends, each to a file only in the
+# lower layer, so each a copy-up; ovl_copy_up_one() getattr()s the upper parent (its ctime is
 # QUERIED), and tmpfs takes O_TMPFILE, so the copy is linked into it (ovl_do_link ->
 # shmem_link -> simple_link). Judged by check with each backend (check-multigrain.py: FAIL
 # unpatched, every violation set by inode_set_ctime_to_ts; PASS patched). The overlay module
@@ -233,11 +233,11 @@ overlay_check() {
 		return 0
 	fi
 	mkdir -p "$d/L" "$d/U" "$d/m"
-	for i in $(seq 1 100); do echo "$i" > "$d/L/f$i"; done
+	for i in $(seq 1 300); do echo "$i" > "$d/L/f$i"; done
 	mount -t tmpfs tmpfs "$d/U" && mkdir "$d/U/u" "$d/U/w" &&
 		mount -t overlay overlay -o "lowerdir=$d/L,upperdir=$d/U/u,workdir=$d/U/w" "$d/m" || return 1
 	$MG check --json -o /tmp/ovl.json --backend "$1" --tree -- \
-		sh -c "for i in \$(seq 1 100); do echo x >> $d/m/f\$i; done" || rc=$?
+		sh -c "for i in \$(seq 1 300); do echo x >> $d/m/f\$i; done" || rc=$?
 	cat /tmp/ovl.json
 	printf '{"type":"exit","rc":%d}\n' "$rc"
 	umount "$d/m" "$d/U"
