@@ -608,7 +608,7 @@ for name, doctored in (("order-tmpfs", False), ("order-tmpfs-doctored", True)):
     print(f"# {label} {name}: ops={o['ops']} judged={o['judged']} violations={o['violations']}")
     report(name, c)
 
-def judge_set_made(name, min_sets=0):
+def judge_set_made(name, min_sets=0, max_sets=None, require_fail=True):
     """A check --tree run over a workload whose directory links and unlinks on tmpfs copy a
     time (simple_link, __simple_unlink): unpatched FAIL with every stored violation set by
     inode_set_ctime_to_ts, patched PASS; at least min_sets ctime_set events judged. A
@@ -630,12 +630,17 @@ def judge_set_made(name, min_sets=0):
     inv = r["invariants"]
     nviol = sum(inv[k]["violations"] for k in observer.VIOLATION_KINDS)
     c.check(r["lost_events"] == 0 and inv["untracked_events"] == 0, "nothing lost or untracked")
+    sets = inv["events_by_kind"].get("ctime_set", 0)
     if min_sets:
-        c.check(inv["events_by_kind"].get("ctime_set", 0) >= min_sets,
-                f"the workload was judged: {inv['events_by_kind'].get('ctime_set', 0)} ctime_set "
-                f"events (at least {min_sets})")
+        c.check(sets >= min_sets, f"the workload was judged: {sets} ctime_set events (at least {min_sets})")
+    if max_sets is not None:
+        c.check(sets <= max_sets, f"{sets} ctime_set events (at most {max_sets})")
     if PATCHED:
         checkjson.check_check(c, [r], verdict="PASS", builtin=False)
+    elif not require_fail:
+        c.check(made == stored and (r["verdict"] == "FAIL") == (stored > 0),
+                f"unpatched: every stored violation set by inode_set_ctime_to_ts ({made} of "
+                f"{stored}; verdict {r['verdict']})")
     else:
         c.check(r["verdict"] == "FAIL" and stored > 0 and made == stored,
                 f"unpatched: FAIL, every stored violation set by inode_set_ctime_to_ts "
@@ -650,8 +655,16 @@ def judge_set_made(name, min_sets=0):
 # each backend
 for be in ("fentry", "kprobe", "tracepoint"):
     judge_set_made(f"tar-{be}-tmpfs")
+# 300 copy-ups: unpatched, simple_link() copies a time onto the upper directory in each (3
+# ctime_set events a copy-up, 903 with the directories'), patched it stamps it (2 a copy-up).
+# Whether a copied time is a violation depends on the coarse clock not ticking between the
+# copy-up's getattr and its link: under amd64 TCG 51 to 78 of 100 were; under arm64 TCG (several
+# times slower) 0 to 111 of 300, so there FAIL is not required, only that every violation is
+# the copied time
 for be in ("fentry", "kprobe", "tracepoint"):
-    judge_set_made(f"overlay-{be}-tmpfs", min_sets=300)
+    judge_set_made(f"overlay-{be}-tmpfs", min_sets=600 if PATCHED else 900,
+                   max_sets=620 if PATCHED else None,
+                   require_fail=os.environ.get("MGTEST_ARCH") != "arm64")
 
 # arm64 guests (MGTEST_ARCH=arm64, issue 30): `mgtrace clocks` classifies each clock by the
 # clock_gettime system calls a BPF tp_btf sys_enter program counted: served_by "syscall"
