@@ -116,7 +116,7 @@ struct check_state {
 	struct check_tally tally;
 	uint64_t interval_start_ns, next_interval_ns, intervals;
 	int running_code;
-	/* --prometheus (check_prom.c): intervals by verdict (PASS, FAIL, INCONCLUSIVE), the
+	/* --prometheus (check_prom.c): intervals by verdict (check_verdict_rank()), the
 	 * last one's exit code, consecutive INCONCLUSIVE ones ending with it, intervals whose
 	 * counts could not all be read; a write failed (the run ends, exit 5) */
 	uint64_t prom_verdicts[3], prom_streak, prom_unreadable;
@@ -172,6 +172,12 @@ int check_known_open(struct check_opts *o);
  * or -1 with one line printed and cs->prom_failed set; nothing without --prometheus.
  */
 int check_prom_write(struct check_state *cs, const struct check_tally *t, bool finished);
+
+/* A verdict's exit code as a rank, the worst highest: PASS 0, INCONCLUSIVE 1, FAIL 2. */
+static inline int check_verdict_rank(int code)
+{
+	return code == MG_EXIT_FAIL ? 2 : code == MG_EXIT_INCONCLUSIVE;
+}
 /* ---- the result model (check_result.c): decided once, rendered three ways ---- */
 
 /* The outcome of one line of the report: an invariant, a gate, COMMAND's status. */

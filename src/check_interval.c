@@ -24,10 +24,7 @@
 /* The worse of two verdicts by exit code: FAIL over INCONCLUSIVE over PASS. */
 static int worse(int a, int b)
 {
-	int ra = a == MG_EXIT_FAIL ? 2 : a == MG_EXIT_INCONCLUSIVE, rb = b == MG_EXIT_FAIL ? 2 :
-		 b == MG_EXIT_INCONCLUSIVE;
-
-	return ra >= rb ? a : b;
+	return check_verdict_rank(a) >= check_verdict_rank(b) ? a : b;
 }
 
 static const char *word(int code)
@@ -262,7 +259,7 @@ bool check_interval_tick(struct check_state *cs, bool last)
 	code = faults ? MG_EXIT_FAIL : unsure ? MG_EXIT_INCONCLUSIVE : MG_EXIT_OK;
 	cs->running_code = worse(cs->running_code, code);
 	cs->intervals++;
-	cs->prom_verdicts[code == MG_EXIT_FAIL ? 1 : code == MG_EXIT_INCONCLUSIVE ? 2 : 0]++;
+	cs->prom_verdicts[check_verdict_rank(code)]++;
 	cs->prom_streak = code == MG_EXIT_INCONCLUSIVE ? cs->prom_streak + 1 : 0;
 	cs->prom_last_code = code;
 	cs->prom_unreadable += now.read_failed;

@@ -33,12 +33,8 @@ static void labelled(FILE *f, const char *name, const char *label, const char *v
 	fprintf(f, "\"} %" PRIu64 "\n", v);
 }
 
-static const char *const verdicts[3] = { "PASS", "FAIL", "INCONCLUSIVE" };
-
-static int verdict_index(int code)
-{
-	return code == MG_EXIT_FAIL ? 1 : code == MG_EXIT_INCONCLUSIVE ? 2 : 0;
-}
+/* by check_verdict_rank() */
+static const char *const verdicts[3] = { "PASS", "INCONCLUSIVE", "FAIL" };
 
 /* mgtrace_check_info: what the run is (labels), value 1 */
 static void put_info(FILE *f, const struct check_state *cs)
@@ -123,13 +119,13 @@ static int render(FILE *f, void *arg)
 		       "(the exit code's): 1 for the current one, 0 for the others");
 	for (k = 0; k < 3; k++)
 		labelled(f, "mgtrace_check_running_verdict", "verdict", verdicts[k],
-			 verdict_index(cs->running_code) == k);
+			 check_verdict_rank(cs->running_code) == k);
 	if (cs->intervals) {
 		mg_prom_family(f, "mgtrace_check_last_interval_verdict", "gauge", "The last "
 			       "interval's verdict: 1 for it, 0 for the others");
 		for (k = 0; k < 3; k++)
 			labelled(f, "mgtrace_check_last_interval_verdict", "verdict", verdicts[k],
-				 verdict_index(cs->prom_last_code) == k);
+				 check_verdict_rank(cs->prom_last_code) == k);
 	}
 	mg_prom_family(f, "mgtrace_check_inconclusive_streak", "gauge", "Consecutive INCONCLUSIVE "
 		       "intervals ending with the last one (0: the last was not)");

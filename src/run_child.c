@@ -40,6 +40,16 @@ static void note_stop(struct mg_run *r, int sig)
 		r->stop_sigs |= 1ull << sig;
 }
 
+/* SIGHUP where it reopens -o (hup_reopens: logrotate's signal), not a stop: reopen, count. */
+static bool hup_reopened(struct mg_run *r, int sig)
+{
+	if (sig != SIGHUP || !r->hup_reopens)
+		return false;
+	r->hups++;
+	mg_out_reopen();
+	return true;
+}
+
 int mg_run_stop_pending(struct mg_run *r)
 {
 	static const struct timespec zero = { 0, 0 };
@@ -47,10 +57,8 @@ int mg_run_stop_pending(struct mg_run *r)
 	int sig;
 
 	mg_stop_sigset(&stop);
-	while ((sig = sigtimedwait(&stop, NULL, &zero)) == SIGHUP && r->hup_reopens) {
-		r->hups++;
-		mg_out_reopen();
-	}
+	while (hup_reopened(r, sig = sigtimedwait(&stop, NULL, &zero)))
+		;
 	if (sig <= 0)
 		return 0;
 	note_stop(r, sig);
@@ -204,11 +212,8 @@ int mg_run_wait(struct mg_run *r, const struct timespec *timeout)
 		}
 		return 0;
 	}
-	if (sig == SIGHUP && r->hup_reopens) {	/* logrotate's: -o again, the run goes on */
-		r->hups++;
-		mg_out_reopen();
+	if (hup_reopened(r, sig))	/* logrotate's: -o again, the run goes on */
 		return 0;
-	}
 	if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
 		mg_out_stop(sig);	/* output that blocks from now on is abandoned in time */
 		note_stop(r, sig);
