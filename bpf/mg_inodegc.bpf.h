@@ -59,6 +59,9 @@ static long mg_gc_one(struct bpf_map *map, struct mg_inode_key *key, struct mg_i
 		c->alive++;
 		return 0;
 	}
+	/* --forget: its state lives in the next generation now (emptied with this one) */
+	if (*(volatile unsigned int *)&v->moved)
+		return 0;
 	/* a held getattr is judged at the end; no event of a gone inode comes to resolve it */
 	if (*(volatile unsigned char *)&v->s.pending) {
 		c->kept_pending++;
@@ -66,6 +69,31 @@ static long mg_gc_one(struct bpf_map *map, struct mg_inode_key *key, struct mg_i
 	}
 	if (!bpf_map_delete_elem(map, key))
 		c->collected++;
+	return 0;
+}
+
+/*
+ * bpf_for_each_map_elem() callback of inode_drain (check --forget) over a
+ * generation no program reads any more: delete the entry, counting in c
+ * whether its state was moved on, its inode is gone, or its history is
+ * forgotten. Returns 0 (go on).
+ */
+static long mg_drain_one(struct bpf_map *map, struct mg_inode_key *key, struct mg_inode_val *v,
+			 struct mg_drain_ctx *c)
+{
+	if (v->moved)
+		c->moved++;
+	else if (!no_kernel_reads && !mg_inode_alive(key))
+		c->gone++;
+	else {
+		c->forgotten++;
+		if (v->s.pending)
+			c->forgotten_pending++;
+	}
+	if (bpf_map_delete_elem(map, key))
+		c->delete_failed++;
+	else
+		c->visited++;
 	return 0;
 }
 

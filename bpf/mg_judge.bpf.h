@@ -30,11 +30,30 @@
  * "inodes" has no LRU and is not preallocated: when it is full, an event of a
  * new inode is counted as untracked (the verdict is then inconclusive), never
  * judged against forgotten state.
+ *
+ * check --forget keeps the state in generations instead (src/judge.c,
+ * mg_judge_collect()): "inodes", "inodes1" and "inodes2" are the slots of
+ * the map-in-map "inode_gens"; judge_gen (user space) names the current one,
+ * gen % MG_GENS, and the previous one, (gen + 2) % MG_GENS. An inode missing
+ * from the current map whose state the previous one holds has it copied over
+ * under the previous entry's lock, which is then marked moved
+ * (mg_judge_migrate()). When the current map holds half of --max-inodes, user
+ * space makes the next slot current, waits until no program can still read
+ * the generation before (a map-in-map update: synchronize_rcu(),
+ * kernel/bpf/syscall.c maybe_wait_bpf_programs()) and empties that one with
+ * inode_drain, counting each inode not moved as forgotten. No entry is
+ * deleted while a program can hold it: a hash map reuses a deleted element's
+ * memory at once (kernel/bpf/memalloc.c), so deleting a live inode's entry
+ * under a running program could hand its writes to another inode.
  */
 #ifndef MG_JUDGE_BPF_H
 #define MG_JUDGE_BPF_H
 
 #include "mg_rules.h"
+
+#ifndef EEXIST
+#define EEXIST 17	/* include/uapi/asm-generic/errno-base.h */
+#endif
 
 /* kernel/bpf/rqspinlock.c (6.15+); 0 if absent (weak). lock returns 0 or -EDEADLK/-ETIMEDOUT. */
 extern int bpf_res_spin_lock(struct bpf_res_spin_lock *lock) __ksym __weak;
@@ -43,6 +62,7 @@ extern void bpf_res_spin_unlock(struct bpf_res_spin_lock *lock) __ksym __weak;
 /* The value of "inodes": struct mg_inode_plain with its lock typed for the verifier. */
 struct mg_inode_val {
 	struct bpf_res_spin_lock lock;
+	unsigned int moved;
 	unsigned int name_len;
 	char name[MG_NAME_LEN];
 	struct mg_rstate s;
@@ -81,13 +101,67 @@ const volatile long long judge_tai_minus_real = 0;
  */
 __u64 judge_inodes_entered = 0;
 
-struct {
+/* The per-inode map: "inodes", and under check --forget its two other generations. */
+struct mg_inodes_map {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1);			/* --max-inodes, set by user space */
 	__uint(map_flags, BPF_F_NO_PREALLOC);	/* memory only for inodes seen */
 	__type(key, struct mg_inode_key);
 	__type(value, struct mg_inode_val);
-} inodes SEC(".maps");
+};
+
+struct mg_inodes_map inodes SEC(".maps");
+struct mg_inodes_map inodes1 SEC(".maps");	/* check --forget only (else 1 entry) */
+struct mg_inodes_map inodes2 SEC(".maps");
+
+/* The generations' slots (MG_GENS), for --forget and the passes of user space. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, MG_GENS);
+	__type(key, __u32);
+	__array(values, struct mg_inodes_map);
+} inode_gens SEC(".maps") = {
+	.values = { &inodes, &inodes1, &inodes2 },
+};
+
+/* check --forget: judge in generations (set by user space before load) */
+const volatile bool judge_forget = false;
+
+/* check --forget: the current generation (user space; its slot is judge_gen % MG_GENS) */
+__u32 judge_gen = 0;
+
+/* check --forget: entries inserted into each slot (fresh or moved), since it became current */
+__u64 judge_gen_entered[MG_GENS] = {};
+
+/* check --forget: half of --max-inodes, where a generation asks for the next (user space) */
+const volatile __u64 judge_gen_half = 0;
+
+/* check --forget: each slot's generation sent its struct mg_genrec (user space clears it) */
+__u32 judge_gen_woke[MG_GENS] = {};
+
+/*
+ * check --forget: one more entry in slot's generation; at half of --max-inodes
+ * wake user space (struct mg_genrec, forced wakeup) to begin the next one. More
+ * than one CPU may send it: user space only counts them.
+ */
+static __always_inline void mg_judge_gen_entered(__u32 slot, void *rb)
+{
+	struct mg_genrec *r;
+
+	if (slot >= MG_GENS)
+		return;
+	__sync_fetch_and_add(&judge_gen_entered[slot], 1);
+	if (judge_gen_entered[slot] < judge_gen_half || *(volatile __u32 *)&judge_gen_woke[slot])
+		return;
+	judge_gen_woke[slot] = 1;
+	r = bpf_ringbuf_reserve(rb, sizeof(*r), 0);
+	if (!r)
+		return;		/* its next tick begins it (mg_judge_tick_ms()) */
+	r->magic = MG_GENREC_MAGIC;
+	r->slot = slot;
+	r->entered = judge_gen_entered[slot];
+	bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -254,6 +328,67 @@ static __always_inline void mg_judge_close_quiet(struct mg_rstate *s)
 #endif
 
 /*
+ * check --forget: an inode missing from the current generation's map (map): if the previous generation holds its state, copy that into
+ * map under the previous entry's lock and mark that entry moved, so that no
+ * event of the generation before judges it again (slot: the current
+ * generation's, gen % MG_GENS; the previous one's is slot - 1, mod MG_GENS). Returns 1 when map holds the
+ * inode now (or another event is moving it), 0 when the previous generation
+ * does not know it (a new inode), -1 when the event is not judged (counted:
+ * the lock failed, or the current map is full and the state stays where it
+ * was).
+ */
+static __always_inline int mg_judge_migrate(struct mg_judge_scratch *sc, struct mg_judge_counts *jc,
+					    void *map, const struct mg_inode_key *key, __u32 slot,
+					    void *rb)
+{
+	__u32 b = slot ? slot - 1 : MG_GENS - 1;
+	struct mg_inode_val *pv;
+	bool took = false;
+	void *prev;
+	long err;
+
+	prev = bpf_map_lookup_elem(&inode_gens, &b);
+	if (!prev)
+		return 0;
+	pv = bpf_map_lookup_elem(prev, key);
+	if (!pv)
+		return 0;
+	if (!bpf_res_spin_lock || bpf_res_spin_lock(&pv->lock)) {
+		MG_JADD(jc->lock_failed, 1);
+		return -1;
+	}
+	if (!pv->moved) {
+		pv->moved = 1;
+		took = true;
+		sc->fresh.lock = 0;
+		sc->fresh.moved = 0;
+		sc->fresh.name_len = pv->name_len;
+		__builtin_memcpy(sc->fresh.name, pv->name, MG_NAME_LEN);
+		__builtin_memcpy(&sc->fresh.s, &pv->s, sizeof(pv->s));
+	}
+	bpf_res_spin_unlock(&pv->lock);
+	if (!took)
+		return 1;
+	err = bpf_map_update_elem(map, key, &sc->fresh, BPF_NOEXIST);
+	if (!err) {
+		MG_JADD(jc->migrated, 1);
+		__sync_fetch_and_add(&judge_inodes_entered, 1);
+		mg_judge_gen_entered(slot, rb);
+		return 1;
+	}
+	/* not moved: the state stays in the previous generation (the next event may move
+	 * it; else emptying that generation counts it as forgotten) */
+	if (!bpf_res_spin_lock(&pv->lock)) {
+		pv->moved = 0;
+		bpf_res_spin_unlock(&pv->lock);
+	}
+	if (err == -EEXIST)	/* entered meanwhile by another event: judged there */
+		return 1;
+	MG_JADD(jc->untracked, 1);	/* E2BIG: the current generation is full */
+	return -1;
+}
+
+/*
  * Judge sc->in, an event of inode key (its name: from inode when not NULL,
  * else from name; read only when the inode enters the map). Counts in jc,
  * reports violations to rb (wb: wakeup threshold in bytes, 0: wake every time).
@@ -269,11 +404,37 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 				     const char *name, void *rb, __u64 wb, bool lazy,
 				     bool entry_times)
 {
-	struct mg_inode_val *v = bpf_map_lookup_elem(&inodes, key);
 	unsigned int kind = sc->in.o.kind;
+	void *map = &inodes;
+	struct mg_inode_val *v;
 	bool have_ctx = !lazy;
-	int i;
+	__u32 g = 0, slot = 0;
+	int i, mv;
 
+	if (judge_forget) {
+		g = *(volatile __u32 *)&judge_gen;
+		slot = g % MG_GENS;
+		map = bpf_map_lookup_elem(&inode_gens, &slot);
+		if (!map) {	/* never expected: the slots are filled at load */
+			MG_JADD(jc->untracked, 1);
+			return MG_JPATH_NOT_JUDGED;
+		}
+	}
+	v = bpf_map_lookup_elem(map, key);
+	if (!v && judge_forget) {
+		/* the previous generation's state, copied over: the inode keeps its history */
+		mv = mg_judge_migrate(sc, jc, map, key, slot, rb);
+		if (mv < 0)
+			return MG_JPATH_NOT_JUDGED;
+		if (mv > 0) {
+			v = bpf_map_lookup_elem(map, key);
+			if (!v) {	/* another event is moving it this moment */
+				MG_JADD(jc->untracked, 1);
+				MG_JADD(jc->forget_raced, 1);
+				return MG_JPATH_NOT_JUDGED;
+			}
+		}
+	}
 	if (!v) {
 		if (!MG_JUDGE_MAY_ENTER()) {
 			MG_JADD(jc->out_of_scope, 1);
@@ -287,11 +448,13 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 			sc->fresh.name[MG_NAME_LEN - 1] = 0;
 		}
 		/* E2BIG: full; EEXIST: another CPU entered it first */
-		if (!bpf_map_update_elem(&inodes, key, &sc->fresh, BPF_NOEXIST)) {
+		if (!bpf_map_update_elem(map, key, &sc->fresh, BPF_NOEXIST)) {
 			MG_JADD(jc->inodes, 1);
 			__sync_fetch_and_add(&judge_inodes_entered, 1);
+			if (judge_forget)
+				mg_judge_gen_entered(slot, rb);
 		}
-		v = bpf_map_lookup_elem(&inodes, key);
+		v = bpf_map_lookup_elem(map, key);
 		if (!v) {
 			MG_JADD(jc->untracked, 1);
 			return MG_JPATH_NOT_JUDGED;
@@ -337,6 +500,13 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 			MG_JADD(jc->lock_failed, 1);
 			return MG_JPATH_NOT_JUDGED;
 		}
+	}
+	if (judge_forget && v->moved) {
+		/* an event of the generation before: the next one holds the inode now */
+		bpf_res_spin_unlock(&v->lock);
+		MG_JADD(jc->untracked, 1);
+		MG_JADD(jc->forget_raced, 1);
+		return MG_JPATH_NOT_JUDGED;
 	}
 	mg_judge_close_quiet(&v->s);
 	mg_rule_event(&v->s, &sc->in, judge_tai_minus_real, &sc->out);

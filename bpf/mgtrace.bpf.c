@@ -459,9 +459,28 @@ int BPF_PROG(rtp_set_ctime_to_ts, struct inode *inode, struct timespec64 *ctime)
 SEC("syscall")
 int inode_gc(struct mg_gc_ctx *ctx)
 {
-	struct mg_gc_ctx c = {};
+	struct mg_gc_ctx c = { .slot = ctx->slot };
+	__u32 slot = ctx->slot;
+	void *map = bpf_map_lookup_elem(&inode_gens, &slot);
 
-	bpf_for_each_map_elem(&inodes, mg_gc_one, &c, 0);
+	if (!map)
+		return 1;
+	bpf_for_each_map_elem(map, mg_gc_one, &c, 0);
+	*ctx = c;
+	return 0;
+}
+
+/* check --forget: empty one generation's map (struct mg_drain_ctx; src/judge.c) */
+SEC("syscall")
+int inode_drain(struct mg_drain_ctx *ctx)
+{
+	struct mg_drain_ctx c = { .slot = ctx->slot };
+	__u32 slot = ctx->slot;
+	void *map = bpf_map_lookup_elem(&inode_gens, &slot);
+
+	if (!map)
+		return 1;
+	bpf_for_each_map_elem(map, mg_drain_one, &c, 0);
 	*ctx = c;
 	return 0;
 }

@@ -810,6 +810,9 @@ struct mg_inode_key {
  */
 struct mg_inode_plain {
 	unsigned int lock;
+	unsigned int moved;		/* check --forget: this generation's state was copied
+					 * into the next generation's map, which holds the
+					 * inode now (bpf/mg_judge.bpf.h mg_judge_migrate()) */
 	unsigned int name_len;		/* d_name.len (0: no name); > strlen(name): cut */
 	char name[MG_NAME_LEN];
 	struct mg_rstate s;
@@ -847,6 +850,11 @@ struct mg_judge_counts {
 	unsigned long long out_of_scope;	/* check --tree: events of inodes not in the map,
 					 * by a process outside COMMAND's tree: not judged
 					 * (such an inode enters only through the tree) */
+	unsigned long long migrated;	/* check --forget: inodes whose state was copied from
+					 * the previous generation's map into the current one */
+	unsigned long long forget_raced;	/* check --forget: events not judged (also in
+					 * untracked) because their inode's state was being
+					 * moved between generations at that moment */
 };
 
 /*
@@ -867,6 +875,18 @@ struct mg_floor_judge_counts {
 /* Magic of the records of judging; their sizes tell them from struct mg_event. */
 #define MG_VREC_MAGIC 0x6d677672U	/* "mgvr": struct mg_vrec */
 #define MG_STEPREC_MAGIC 0x6d677374U	/* "mgst": struct mg_steprec */
+#define MG_GENREC_MAGIC 0x6d676772U	/* "mggr": struct mg_genrec */
+
+/*
+ * check --forget: the current generation of the per-inode map holds half of
+ * --max-inodes (bpf/mg_judge.bpf.h): sent once a generation, with a forced
+ * wakeup, so that user space begins the next one now and not at its next tick.
+ */
+struct mg_genrec {
+	unsigned int magic;		/* MG_GENREC_MAGIC */
+	unsigned int slot;		/* the generation's slot of "inode_gens" */
+	unsigned long long entered;	/* entries inserted into it when sent */
+};
 
 /*
  * A realtime clock step seen in BPF (mg_rule_clock_*): a bracket of TAI -
@@ -918,10 +938,37 @@ enum mg_judge_path {
  * one pass over the entries of "inodes", forgetting those of inodes gone.
  */
 struct mg_gc_ctx {
+	unsigned int slot;		/* in: the generation's slot of "inode_gens" (0: "inodes",
+					 * the only one without --forget) */
+	unsigned int pad;
 	unsigned long long visited;	/* entries visited */
 	unsigned long long alive;	/* of them, inodes that still exist */
 	unsigned long long kept_pending;	/* gone, kept: a getattr held (judged at the end) */
 	unsigned long long collected;	/* gone, deleted */
+};
+
+/* Generations of the per-inode map under check --forget: "inode_gens" has this many slots. */
+#define MG_GENS 3
+
+/*
+ * The input and output of bpf/mgtrace.bpf.c's syscall program inode_drain
+ * (check --forget, src/judge.c): one pass over a generation's map that no
+ * program reads any more, deleting every entry and counting what it held.
+ */
+struct mg_drain_ctx {
+	unsigned int slot;		/* in: the slot of "inode_gens" to empty */
+	unsigned int pad;
+	unsigned long long visited;	/* entries deleted */
+	unsigned long long moved;	/* of them, copied into the next generation first
+					 * (struct mg_inode_plain moved): nothing forgotten */
+	unsigned long long gone;	/* of them, inodes that no longer exist
+					 * (mg_inode_alive(); 0 where it cannot be read) */
+	unsigned long long forgotten;	/* of them, live inodes (or not known to be gone)
+					 * whose history is forgotten */
+	unsigned long long forgotten_pending;	/* of the forgotten, holding a getattr
+					 * never judged */
+	unsigned long long delete_failed;	/* entries bpf_map_delete_elem() refused
+					 * (never expected) */
 };
 
 /*

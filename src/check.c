@@ -250,6 +250,7 @@ static int check_prepare(struct check_state *cs, struct mg_session_opts *so)
 	/* tp_btf judges the ctime events in BPF (judge.c); raw_tp sends them here */
 	cs->judge.max_inodes = cs->o.max_inodes;
 	cs->judge.user = cs->o.judge_user;
+	cs->judge.forget = cs->o.forget;
 	cs->judge.ringbuf_bytes = cs->o.ringbuf_set ? 0 : MG_JUDGE_RINGBUF_DEFAULT;
 	cs->judge.tai_minus_real = mg_tai_minus_realtime();
 	cs->judge.env = &cs->run.env;	/* probed by mg_run_setup() before the load */
@@ -267,6 +268,10 @@ static int check_prepare(struct check_state *cs, struct mg_session_opts *so)
 	cs->judge.active = cs->run.sess.skel && cs->run.sess.tp_btf && cs->judge.configured;
 	if (cs->o.tree && !cs->judge.active && !cs->o.tree_default)
 		return mg_err(MG_EXIT_ENV, "check: --tree needs judging in BPF (tracepoints as "
+			      "tp_btf, bpf_res_spin_lock: kernel 6.15+); this session judges in user "
+			      "space");
+	if (cs->o.forget && !cs->judge.active)
+		return mg_err(MG_EXIT_ENV, "check: --forget needs judging in BPF (tracepoints as "
 			      "tp_btf, bpf_res_spin_lock: kernel 6.15+); this session judges in user "
 			      "space");
 	if (cs->o.tree && !cs->judge.active)

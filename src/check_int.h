@@ -50,6 +50,7 @@ struct check_opts {
 	const char *junit;		/* --json and -o are global: opts.h */
 	uint64_t ringbuf_bytes, max_inodes, threads, rate;
 	bool judge_user;		/* --judge user: the ctime events cross to user space */
+	bool forget;			/* --forget: generations of inode state (judge.h) */
 	bool ringbuf_set;		/* --ringbuf-size given (else judging in BPF sizes it) */
 	bool tree;			/* judge the inodes COMMAND's tree touches first: --tree,
 					 * or the default with COMMAND (tree_default) */
@@ -86,6 +87,7 @@ struct check_tally {
 	uint64_t known, undecided, benign;	/* summed over kinds */
 	uint64_t lost, untracked, missed, lock_failed;
 	uint64_t inodes, inode_bytes;		/* tracked now; BPF map bytes (judged in BPF) */
+	uint64_t forgotten;			/* --forget: inodes whose history was forgotten */
 	size_t nreports;			/* the checker's stored reports */
 	bool read_failed;			/* a BPF counter could not be read: incomplete */
 };

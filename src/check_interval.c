@@ -55,7 +55,8 @@ static void tally_bpf(struct check_state *cs, struct check_tally *t)
 		t->lock_failed += sum.lock_failed;
 		t->lost += sum.lost + sum.steps_lost;
 		t->inodes = entries;
-		t->inode_bytes = entries * bytes;
+		t->inode_bytes = mg_judge_elements(&cs->judge, &sum) * bytes;
+		t->forgotten = mg_judge_forgotten(&cs->judge);
 	} else {
 		t->read_failed = true;
 	}
@@ -103,7 +104,9 @@ static void tally_read(struct check_state *cs, struct check_tally *t, bool finis
 		t->missed = st->missed;
 		if (cs->judge.active) {
 			t->inodes = cs->judge.map_inodes;
-			t->inode_bytes = cs->judge.map_inodes * cs->judge.value_bytes;
+			t->inode_bytes = mg_judge_elements(&cs->judge, &cs->judge.sum) *
+					 cs->judge.value_bytes;
+			t->forgotten = mg_judge_forgotten(&cs->judge);
 		}
 		return;
 	}
@@ -138,6 +141,7 @@ static void put_text(struct check_state *cs, const struct check_tally *a, const 
 {
 	FILE *f = cs->out;
 	uint64_t ev = 0, faults = 0;
+	char w1[80], w2[80];
 	size_t i;
 	int k;
 
@@ -162,8 +166,12 @@ static void put_text(struct check_state *cs, const struct check_tally *a, const 
 		(unsigned long long)b->inodes);
 	if (cs->judge.active)
 		fprintf(f, " (%llu KiB in BPF)", (unsigned long long)(b->inode_bytes / 1024));
+	if (cs->judge.forget && cs->judge.active)
+		fprintf(f, ", history forgotten %llu", (unsigned long long)(b->forgotten - a->forgotten));
 	fprintf(f, "%s: %s, running %s\n", b->read_failed ? " (a counter could not be read)" : "",
-		word(code), word(cs->running_code));
+		mg_verdict_word_forgotten(word(code), code, b->forgotten - a->forgotten, w1, sizeof(w1)),
+		mg_verdict_word_forgotten(word(cs->running_code), cs->running_code, b->forgotten, w2,
+					  sizeof(w2)));
 	for (k = 0; k < MG_V_NR_KINDS; k++) {
 		const struct mg_violation *vs;
 		size_t n;
@@ -230,6 +238,9 @@ static void put_json(struct check_state *cs, const struct check_tally *a, const 
 	json_object_set_new(o, "lock_failed_events", JI(b->lock_failed - a->lock_failed));
 	json_object_set_new(o, "inodes_tracked", JI(b->inodes));
 	json_object_set_new(o, "bpf_inode_bytes", cs->judge.active ? JI(b->inode_bytes) : json_null());
+	/* --forget: the verdict stays PASS for a gate to read; this says what it forgot */
+	json_object_set_new(o, "history_forgotten", cs->judge.forget && cs->judge.active ?
+			    JI(b->forgotten - a->forgotten) : json_null());
 	json_object_set_new(o, "counts_complete", json_boolean(!b->read_failed));
 	json_object_set_new(o, "verdict", json_string(word(code)));
 	json_object_set_new(o, "running_verdict", json_string(word(cs->running_code)));

@@ -107,6 +107,30 @@ static void json_workload(json_t *o, const struct check_result *r)
 }
 
 
+/*
+ * "judged.forget": check --forget's generations (judge.h), or null without it: a CI
+ * gate that refuses forgetting reads history_forgotten.
+ */
+static json_t *json_forget(const struct mg_judge *jg)
+{
+	json_t *o;
+
+	if (!jg->forget || !jg->active)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "generation_entries", JI(jg->max_inodes / 2));
+	json_object_set_new(o, "generations", JI(jg->rotations + 1));
+	json_object_set_new(o, "generation_ms", json_real(jg->rotate_ns / 1e6));
+	json_object_set_new(o, "history_forgotten", JI(jg->drained.forgotten));
+	json_object_set_new(o, "forgotten_holding_getattr", JI(jg->drained.forgotten_pending));
+	json_object_set_new(o, "moved_on", JI(jg->sum.migrated));
+	json_object_set_new(o, "gone", JI(jg->drained.gone));
+	json_object_set_new(o, "events_not_judged_while_moving", JI(jg->sum.forget_raced));
+	json_object_set_new(o, "stopped", jg->forget_why[0] ? mg_json_cstr(jg->forget_why) :
+			    json_null());
+	return o;
+}
+
 /* "judged": where and how the ctime events were judged (judge.c). */
 static json_t *json_judged(const struct check_result *r)
 {
@@ -133,6 +157,7 @@ static json_t *json_judged(const struct check_result *r)
 		json_object_set_new(jd, "inode_gc_unavailable", jg->gc_why[0] ?
 				    mg_json_cstr(jg->gc_why) : json_null());
 	}
+	json_object_set_new(jd, "forget", json_forget(jg));
 	json_object_set_new(jd, "scope", json_string(cs->o.tree ? "tree" : "system-wide"));
 	/* with COMMAND: whether the scope was asked (-a, --tree) or the default, and why the
 	 * default tree fell back to system-wide */

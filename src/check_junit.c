@@ -174,6 +174,10 @@ int check_write_junit(const struct check_result *r, FILE *f, const char *path)
 		mg_xml_fput(f, cs->o.argv[i], strlen(cs->o.argv[i]));
 		fprintf(f, "\"/>\n");
 	}
+	/* --forget: a PASS that forgot inodes' history says how many (a gate can refuse it) */
+	if (cs->judge.forget && cs->judge.active)
+		fprintf(f, "    <property name=\"history_forgotten\" value=\"%llu\"/>\n",
+			(unsigned long long)mg_judge_forgotten(&cs->judge));
 	fprintf(f, "  </properties>\n");
 	for (i = 0; i < n; i++)
 		junit_case(f, r, &tc[i]);

@@ -16,7 +16,7 @@
 
 /* O_MAX + enum mg_figure: the absolute thresholds */
 enum { O_MAX = MG_OPTID_FIRST_CMD, O_JUNIT = O_MAX + MG_F_NR, O_INODES, O_RATE, O_BASE, O_FACTOR,
-       O_JUDGE, O_KNOWN };
+       O_JUDGE, O_KNOWN, O_FORGET };
 
 static const struct mg_opt check_opts[] = {
 	MG_OPT_HEADING("Floor gates (off unless set; a correct kernel makes every update fine-grained when\n"
@@ -69,6 +69,13 @@ static const struct mg_opt check_opts[] = {
 	  "400 bytes each, only for inodes seen; in BPF, inodes that\n"
 	  "no longer exist are forgotten); events of further inodes\n"
 	  "are counted as untracked: inconclusive" },
+	{ .val = O_FORGET, .lname = "forget",
+	  .help = "when --max-inodes fills, forget the history of the inodes least\n"
+	  "recently seen instead of leaving new ones untracked: the\n"
+	  "state is kept in generations of N/2 inodes, and an inode\n"
+	  "with no event in the last two is judged afresh at its next\n"
+	  "event; every one forgotten is counted and a PASS says so\n"
+	  "(at most 2N entries in BPF; judged in BPF only)" },
 	{ .val = O_JUDGE, .lname = "judge", .arg = "WHERE",
 	  .help = "bpf (default: judge each ctime event in BPF at the event, where\n"
 	  "tracepoints load as tp_btf) or user (every event crosses the\n"
@@ -166,6 +173,7 @@ static int check_opt(struct check_opts *o, int c, const char *arg)
 		o->ringbuf_set = true;
 		return mg_opt_ringbuf("check", arg, &o->ringbuf_bytes) ? -MG_EXIT_USAGE : 0;
 	case O_INODES: return mg_parse_u64(arg, 1, 1ull << 28, &o->max_inodes) != 0;
+	case O_FORGET: o->forget = true; return 0;
 	case O_JUDGE:
 		if (strcmp(arg, "bpf") && strcmp(arg, "user"))
 			return -mg_err(MG_EXIT_USAGE, "check: invalid --judge '%s' (bpf or user)", arg);
@@ -226,6 +234,12 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 	/* with COMMAND, its tree is judged unless -a says the whole machine (as perf) */
 	if (o->argv && !o->all && !o->tree)
 		o->tree = o->tree_default = true;
+	if (o->forget && o->judge_user)
+		return mg_err(MG_EXIT_USAGE, "check: --forget keeps the state of inodes judged in "
+			      "BPF: not with --judge user");
+	if (o->forget && o->max_inodes < 2)
+		return mg_err(MG_EXIT_USAGE, "check: --forget needs --max-inodes of at least 2 "
+			      "(generations of N/2 inodes)");
 	if (o->tree && o->judge_user && !o->tree_default)
 		return mg_err(MG_EXIT_USAGE, "check: --tree scopes judging in BPF: not with "
 			      "--judge user");

@@ -101,6 +101,12 @@ static int render(FILE *f, void *arg)
 	labelled(f, "mgtrace_check_inconclusive_total", "reason", "unreadable_counts",
 		 cs->prom_unreadable);
 
+	if (cs->judge.forget && cs->judge.active) {
+		mg_prom_family(f, "mgtrace_check_history_forgotten_total", "counter", "--forget: "
+			       "inodes whose timestamp history was forgotten (no event in two "
+			       "generations of the inode map), judged afresh at their next event");
+		MG_PROM_SERIES(f, "mgtrace_check_history_forgotten_total", "%" PRIu64, t->forgotten);
+	}
 	mg_prom_family(f, "mgtrace_check_inodes_tracked", "gauge", "Inodes whose timestamp history "
 		       "the checker holds now");
 	MG_PROM_SERIES(f, "mgtrace_check_inodes_tracked", "%" PRIu64, t->inodes);

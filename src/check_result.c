@@ -192,6 +192,8 @@ static void decide(struct check_state *cs, struct mg_verdict *v)
 		.lost = st->lost,
 		.untracked = st->untracked_events, .events = st->events, .missed = st->missed,
 		.max_inodes = cs->o.max_inodes, .ringbuf_bytes = cs->o.ringbuf_bytes,
+		.forget = cs->judge.forget && cs->judge.active,
+		.forgotten = mg_judge_forgotten(&cs->judge),
 		.not_followed = mg_judge_tree_not_followed(&cs->judge),
 		.lock_failed = st->lock_failed_events,
 		.step_undecided = mg_checker_undecided(cs->chk),

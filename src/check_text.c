@@ -291,6 +291,7 @@ void check_print_text(const struct check_result *r, FILE *f)
 {
 	const struct check_state *cs = r->cs;
 	const struct mg_violation *vs;
+	char word[80];
 	size_t n, i;
 
 	text_header(r, f);
@@ -311,6 +312,7 @@ void check_print_text(const struct check_result *r, FILE *f)
 		fputc('\n', f);
 	}
 	text_known(r, f);
-	fprintf(f, "verdict: %s (%s)\n", r->v.word, r->v.reason);
+	fprintf(f, "verdict: %s (%s)\n", mg_verdict_word_forgotten(r->v.word, r->v.code,
+		mg_judge_forgotten(&cs->judge), word, sizeof(word)), r->v.reason);
 	fflush(f);
 }

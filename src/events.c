@@ -8,7 +8,9 @@
 
 _Static_assert(sizeof(struct mg_steprec) < sizeof(struct mg_event) &&
 	       sizeof(struct mg_vrec) != sizeof(struct mg_event) &&
-	       sizeof(struct mg_vrec) != sizeof(struct mg_steprec),
+	       sizeof(struct mg_vrec) != sizeof(struct mg_steprec) &&
+	       sizeof(struct mg_genrec) < sizeof(struct mg_event) &&
+	       sizeof(struct mg_genrec) != sizeof(struct mg_steprec),
 	       "the ring buffer tells its records apart by size");
 
 static int on_record(void *ctx, void *data, size_t len)
@@ -21,6 +23,9 @@ static int on_record(void *ctx, void *data, size_t len)
 	else if (len == sizeof(struct mg_steprec) && ev->step_fn &&
 		 ((const struct mg_steprec *)data)->magic == MG_STEPREC_MAGIC)
 		ev->step_fn(ev->ctx, data);
+	else if (len == sizeof(struct mg_genrec) &&
+		 ((const struct mg_genrec *)data)->magic == MG_GENREC_MAGIC)
+		ev->gen_records++;	/* a wakeup: check's loop begins the next generation */
 	else if (len < sizeof(struct mg_event))
 		ev->short_records++;
 	else

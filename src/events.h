@@ -38,6 +38,7 @@ struct mg_events {
 	unsigned int batch_max;		/* records per batch before control returns */
 	uint64_t records;		/* records handled */
 	uint64_t short_records;		/* records shorter than struct mg_event (never expected) */
+	uint64_t gen_records;		/* struct mg_genrec: check --forget's wakeups */
 };
 
 /*

@@ -44,6 +44,14 @@ int mg_judge_pre_load(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf,
 	if (skel->rodata->judge_tree && (err = bpf_map__reuse_fd(skel->maps.traced_tgids,
 								   j->tree_fd)))
 		return err;
+	/* --forget: three generations of the per-inode map, each of --max-inodes entries */
+	skel->rodata->judge_forget = j->configured && j->forget;
+	skel->rodata->judge_gen_half = j->max_inodes / 2;
+	bpf_program__set_autoload(skel->progs.inode_drain, j->configured && j->forget);
+	if (j->configured && j->forget &&
+	    ((err = bpf_map__set_max_entries(skel->maps.inodes1, (uint32_t)j->max_inodes)) ||
+	     (err = bpf_map__set_max_entries(skel->maps.inodes2, (uint32_t)j->max_inodes))))
+		return err;
 	return bpf_map__set_max_entries(skel->maps.inodes,
 					j->configured ? (uint32_t)j->max_inodes : 1);
 }
@@ -147,9 +155,8 @@ int mg_judge_floor_finish(struct mg_checker *c, struct floor_bpf *skel, int nr_c
  * Walk "inodes", after the programs that write it are detached: judge each
  * getattr still held, as mg_checker_finish() does.
  */
-static int finish_inodes(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf *skel)
+static int finish_map(struct mg_judge *j, struct mg_checker *c, int fd)
 {
-	int fd = bpf_map__fd(skel->maps.inodes);
 	struct mg_inode_key key, next, *prev = NULL;
 	struct mg_inode_plain val;
 	struct mg_rout out;
@@ -162,6 +169,9 @@ static int finish_inodes(struct mg_judge *j, struct mg_checker *c, struct mgtrac
 		/* the programs are detached (check.c): no lock needed, none is readable */
 		if (bpf_map_lookup_elem(fd, &key, &val))
 			return -errno;	/* passes delete only during the run: never expected */
+		/* --forget: moved on to the next generation, which holds its state */
+		if (val.moved)
+			continue;
 		j->map_inodes++;
 		if (!val.s.pending)
 			continue;
@@ -172,6 +182,21 @@ static int finish_inodes(struct mg_judge *j, struct mg_checker *c, struct mgtrac
 				    val.name_len > strlen(val.name), &out);
 	}
 	return err == -ENOENT ? 0 : err;
+}
+
+/*
+ * Walk the per-inode map ("inodes"; under --forget every generation's) after
+ * the programs that write it are detached: judge each getattr still held, as
+ * mg_checker_finish() does, and count the inodes it holds.
+ */
+static int finish_inodes(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf *skel)
+{
+	int err = finish_map(j, c, bpf_map__fd(skel->maps.inodes));
+
+	if (!err && j->forget && j->active &&
+	    !(err = finish_map(j, c, bpf_map__fd(skel->maps.inodes1))))
+		err = finish_map(j, c, bpf_map__fd(skel->maps.inodes2));
+	return err;
 }
 
 int mg_judge_finish(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf *skel,
@@ -197,8 +222,13 @@ int mg_judge_read(const struct mg_judge *j, struct mgtrace_bpf *skel, int nr_cpu
 {
 	int err = sum_percpu(bpf_map__fd(skel->maps.judge_counts), nr_cpus,
 			     (unsigned long long *)sum, sizeof(*sum) / sizeof(unsigned long long));
+	uint64_t held, gone;
 
-	*entries = sum->inodes > j->gc_sum.collected ? sum->inodes - j->gc_sum.collected : 0;
+	/* every entry inserted (new or moved on) is in a map until a pass deletes it; an
+	 * inode moved on leaves its old entry, marked, until its generation is emptied */
+	held = sum->inodes + sum->migrated;
+	gone = j->gc_sum.collected + j->drained.visited + (sum->migrated - j->drained.moved);
+	*entries = held > gone ? held - gone : 0;
 	*entry_bytes = sizeof(struct mg_inode_key) + sizeof(struct mg_inode_plain);
 	return err;
 }
@@ -210,12 +240,114 @@ unsigned int mg_judge_tick_ms(const struct mg_judge *j)
 	return j->gc_tick_ms ? j->gc_tick_ms : 10;
 }
 
+uint64_t mg_judge_forgotten(const struct mg_judge *j)
+{
+	return j->drained.forgotten;
+}
+
+uint64_t mg_judge_elements(const struct mg_judge *j, const struct mg_judge_counts *sum)
+{
+	uint64_t held = sum->inodes + sum->migrated, gone = j->gc_sum.collected + j->drained.visited;
+
+	return held > gone ? held - gone : 0;
+}
+
+/* One inode_gc pass over slot's map into j's counts; false (gc_why set) if it failed. */
+static bool gc_pass(struct mg_judge *j, struct mgtrace_bpf *skel, uint32_t slot)
+{
+	struct mg_gc_ctx c = { .slot = slot };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &c, .ctx_size_in = sizeof(c));
+	uint64_t t0 = mg_now_ns();
+
+	if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.inode_gc), &o) || o.retval) {
+		snprintf(j->gc_why, sizeof(j->gc_why), "inode_gc: BPF_PROG_TEST_RUN: %s",
+			 o.retval ? "no map in the slot" : strerror(errno));
+		return false;
+	}
+	j->gc_ns += mg_now_ns() - t0;
+	j->gc_passes++;
+	j->gc_sum.visited += c.visited;
+	j->gc_sum.alive += c.alive;
+	j->gc_sum.kept_pending += c.kept_pending;
+	j->gc_sum.collected += c.collected;
+	if (slot < MG_GENS)
+		j->gen_collected[slot] += c.collected;
+	return true;
+}
+
+/*
+ * check --forget: begin the next generation. Its slot was emptied when the one
+ * before began (or never used). Programs that still read the generation before
+ * the current one (to move an inode's state on) are waited for by a map-in-map
+ * update, which returns after synchronize_rcu() (kernel/bpf/syscall.c
+ * maybe_wait_bpf_programs()); then that generation is emptied and every inode
+ * it held that had not moved on is counted as forgotten. 0 or -errno
+ * (forget_why says why; no generation is begun again).
+ */
+static int forget_rotate(struct mg_judge *j, struct mgtrace_bpf *skel)
+{
+	uint32_t next = (j->gen + 1) % MG_GENS, old = (j->gen + 2) % MG_GENS;
+	int outer = bpf_map__fd(skel->maps.inode_gens), inner;
+	struct mg_drain_ctx c = { .slot = old };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &c, .ctx_size_in = sizeof(c));
+	uint64_t t0 = mg_now_ns();
+	uint32_t key = next;
+
+	__atomic_store_n(&skel->bss->judge_gen_entered[next], 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&skel->bss->judge_gen_woke[next], 0, __ATOMIC_SEQ_CST);
+	j->gen_collected[next] = 0;
+	__atomic_store_n(&skel->bss->judge_gen, j->gen + 1, __ATOMIC_SEQ_CST);
+	j->gen++;
+	j->rotations++;
+	/* the slot's own map stored again: the update waits for running programs */
+	inner = bpf_map__fd(next == 0 ? skel->maps.inodes : next == 1 ? skel->maps.inodes1 :
+			    skel->maps.inodes2);
+	if (bpf_map_update_elem(outer, &key, &inner, BPF_ANY)) {
+		snprintf(j->forget_why, sizeof(j->forget_why), "inode_gens: map update (the wait "
+			 "for running programs): %s", strerror(errno));
+		return -errno;
+	}
+	if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.inode_drain), &o) || o.retval) {
+		snprintf(j->forget_why, sizeof(j->forget_why), "inode_drain: BPF_PROG_TEST_RUN: %s",
+			 o.retval ? "no map in the slot" : strerror(errno));
+		return -EIO;
+	}
+	j->drained.visited += c.visited;
+	j->drained.moved += c.moved;
+	j->drained.gone += c.gone;
+	j->drained.forgotten += c.forgotten;
+	j->drained.forgotten_pending += c.forgotten_pending;
+	j->drained.delete_failed += c.delete_failed;
+	j->rotate_ns += mg_now_ns() - t0;
+	return 0;
+}
+
+/*
+ * check --forget: the inode GC on the current and previous generations, then
+ * a new generation when the current one holds half of --max-inodes (so that
+ * it has room for what enters before the next call).
+ */
+static void forget_collect(struct mg_judge *j, struct mgtrace_bpf *skel, uint64_t inodes)
+{
+	uint32_t cur = j->gen % MG_GENS;
+	uint64_t in_cur;
+
+	in_cur = __atomic_load_n(&skel->bss->judge_gen_entered[cur], __ATOMIC_RELAXED);
+	in_cur = in_cur > j->gen_collected[cur] ? in_cur - j->gen_collected[cur] : 0;
+	if (!j->forget_why[0] && in_cur >= j->max_inodes / 2)
+		forget_rotate(j, skel);
+	cur = j->gen % MG_GENS;
+	if (!j->gc_why[0] && inodes - j->gc_at_inodes >= j->max_inodes / 8 + 1) {
+		if (gc_pass(j, skel, cur) && gc_pass(j, skel, (j->gen + 2) % MG_GENS))
+			j->gc_at_inodes = inodes;
+	}
+}
+
 void mg_judge_collect(struct mg_judge *j, struct mgtrace_bpf *skel)
 {
-	struct mg_gc_ctx c = {};
 	uint64_t entries, t0, inodes;
 
-	if (!j->active || j->gc_why[0] || !skel || !skel->bss)
+	if (!j->active || (j->gc_why[0] && !j->forget) || !skel || !skel->bss)
 		return;
 	/* from the mapped .bss, not a map syscall (bpf/mg_judge.bpf.h judge_inodes_entered) */
 	inodes = __atomic_load_n(&skel->bss->judge_inodes_entered, __ATOMIC_RELAXED);
@@ -230,25 +362,14 @@ void mg_judge_collect(struct mg_judge *j, struct mgtrace_bpf *skel)
 	}
 	j->gc_read_ns = t0;
 	j->gc_read_inodes = inodes;
+	if (j->forget) {
+		forget_collect(j, skel, inodes);
+		return;
+	}
 	if (entries < j->max_inodes / 4 || inodes - j->gc_at_inodes < j->max_inodes / 8 + 1)
 		return;
-	t0 = mg_now_ns();
-	{
-		LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &c, .ctx_size_in = sizeof(c));
-
-		if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.inode_gc), &o)) {
-			snprintf(j->gc_why, sizeof(j->gc_why), "inode_gc: BPF_PROG_TEST_RUN: %s",
-				 strerror(errno));
-			return;
-		}
-	}
-	j->gc_ns += mg_now_ns() - t0;
-	j->gc_passes++;
-	j->gc_sum.visited += c.visited;
-	j->gc_sum.alive += c.alive;
-	j->gc_sum.kept_pending += c.kept_pending;
-	j->gc_sum.collected += c.collected;
-	j->gc_at_inodes = inodes;
+	if (gc_pass(j, skel, 0))
+		j->gc_at_inodes = inodes;
 }
 
 void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
@@ -274,11 +395,23 @@ void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
 		if (n < 0 || (size_t)n >= len)
 			return;
 		if (j->gc_why[0])
-			snprintf(buf + n, len - (size_t)n, "; inodes gone not forgotten: %s", j->gc_why);
+			n += snprintf(buf + n, len - (size_t)n, "; inodes gone not forgotten: %s",
+				      j->gc_why);
 		else if (j->gc_passes)
-			snprintf(buf + n, len - (size_t)n, "; inodes gone forgotten %llu in %llu passes "
-				 "(%.1f ms)", (unsigned long long)j->gc_sum.collected,
-				 (unsigned long long)j->gc_passes, j->gc_ns / 1e6);
+			n += snprintf(buf + n, len - (size_t)n, "; inodes gone forgotten %llu in %llu "
+				      "passes (%.1f ms)", (unsigned long long)j->gc_sum.collected,
+				      (unsigned long long)j->gc_passes, j->gc_ns / 1e6);
+		if (n < 0 || (size_t)n >= len || !j->forget)
+			return;
+		snprintf(buf + n, len - (size_t)n, "; --forget: %llu generations begun (%.1f ms), "
+			 "history of %llu inodes forgotten (%llu holding a getattr), %llu moved on, "
+			 "%llu gone, events not judged while moving %llu%s%s",
+			 (unsigned long long)j->rotations, j->rotate_ns / 1e6,
+			 (unsigned long long)j->drained.forgotten,
+			 (unsigned long long)j->drained.forgotten_pending,
+			 (unsigned long long)j->sum.migrated, (unsigned long long)j->drained.gone,
+			 (unsigned long long)j->sum.forget_raced, j->forget_why[0] ? "; stopped: " : "",
+			 j->forget_why);
 	}
 }
 

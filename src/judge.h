@@ -54,6 +54,15 @@ struct mg_judge {
 	uint64_t gc_read_ns, gc_read_inodes;	/* CLOCK_MONOTONIC and inodes entered at the last
 					 * read of the counts (mg_judge_collect()) */
 	unsigned int gc_tick_ms;	/* mg_judge_tick_ms(), from the rate inodes enter */
+	/* check --forget (bpf/mg_judge.bpf.h: generations of the per-inode map) */
+	bool forget;			/* asked for: keep the state in generations */
+	uint32_t gen;			/* the current generation (judge_gen) */
+	uint64_t rotations;		/* generations begun since the start */
+	uint64_t rotate_ns;		/* their time (the wait and the drain), CLOCK_MONOTONIC ns */
+	struct mg_drain_ctx drained;	/* the emptied generations' counts, summed */
+	uint64_t gen_collected[MG_GENS];	/* entries inode_gc deleted from each slot since
+					 * it became current */
+	char forget_why[200];		/* why a generation could not be begun ("": it can) */
 };
 
 /*
@@ -64,6 +73,22 @@ struct mg_judge {
  */
 int mg_judge_read(const struct mg_judge *j, struct mgtrace_bpf *skel, int nr_cpus,
 		  struct mg_judge_counts *sum, uint64_t *entries, uint64_t *entry_bytes);
+
+/*
+ * check --forget: inodes whose history was forgotten so far (the emptied
+ * generations' entries whose state had not moved on and whose inode was not
+ * known to be gone: struct mg_drain_ctx forgotten). Exact at every call; 0
+ * without --forget.
+ */
+uint64_t mg_judge_forgotten(const struct mg_judge *j);
+
+/*
+ * Entries the per-inode maps hold now, given the judging counts sum
+ * (mg_judge_read()): under --forget an inode moved on to the next generation
+ * is held twice until its old generation is emptied, so this can exceed the
+ * inodes tracked. Used for the BPF memory figure.
+ */
+uint64_t mg_judge_elements(const struct mg_judge *j, const struct mg_judge_counts *sum);
 
 /*
  * Hand the checker the violation records held whose later event is older than

@@ -138,7 +138,11 @@ static void incomplete_hint(char *buf, size_t len, const struct mg_verdict_in *i
 	int n = 0;
 
 	buf[0] = 0;
-	if (in->untracked && in->max_inodes)
+	if (in->untracked && in->max_inodes && in->forget)
+		n = snprintf(buf, len, " (a generation of the inode map filled before the next "
+			     "began, or an inode's state was moving: --forget with --max-inodes "
+			     "%llu, raise it", (unsigned long long)in->max_inodes);
+	else if (in->untracked && in->max_inodes)
 		n = snprintf(buf, len, " (the inode map was full: %llu inode(s), raise --max-inodes",
 			     (unsigned long long)in->max_inodes);
 	if (in->lost && in->ringbuf_bytes && n >= 0 && (size_t)n < len)
@@ -216,7 +220,19 @@ void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in)
 	} else {
 		v->code = MG_EXIT_OK;
 		v->word = "PASS";
-		snprintf(v->reason, sizeof(v->reason), "all invariants hold%s",
-			 in->gates_unknown ? "; some floor gates could not be evaluated" : "");
+		snprintf(v->reason, sizeof(v->reason), "all invariants hold%s%s",
+			 in->gates_unknown ? "; some floor gates could not be evaluated" : "",
+			 in->forgotten ? "; --forget: those inodes were judged afresh at their next "
+			 "event" : "");
 	}
+}
+
+const char *mg_verdict_word_forgotten(const char *word, int code, uint64_t forgotten, char *buf,
+				      size_t len)
+{
+	if (code != MG_EXIT_OK || !forgotten)
+		return word;
+	snprintf(buf, len, "%s, %llu inode%s history forgotten", word, (unsigned long long)forgotten,
+		 forgotten == 1 ? "'s" : "s'");
+	return buf;
 }

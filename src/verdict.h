@@ -102,6 +102,8 @@ struct mg_verdict_in {
 	uint64_t step_undecided;	/* violations near a clock step of their size */
 	uint64_t missed;		/* BPF program runs the kernel skipped */
 	uint64_t max_inodes;		/* --max-inodes: named in the reason when untracked (0: not) */
+	bool forget;			/* check --forget: inodes' history may be forgotten */
+	uint64_t forgotten;		/* check --forget: inodes whose history was forgotten */
 	uint64_t ringbuf_bytes;		/* --ringbuf-size: named in the reason when lost (0: not) */
 	uint64_t not_followed;		/* check --tree: processes of the tree the process map
 					 * could not take (their inodes never entered): incomplete */
@@ -110,6 +112,13 @@ struct mg_verdict_in {
 	/* COMMAND's status is that signal's (killed by it, or exited 128+N): not its failure */
 	bool status_from_signal;
 };
+
+/*
+ * "PASS, N inodes' history forgotten" (check --forget; buf: at least 64 bytes), never a
+ * plain PASS when any was; else word. Returns buf or word.
+ */
+const char *mg_verdict_word_forgotten(const char *word, int code, uint64_t forgotten, char *buf,
+				      size_t len);
 
 /* A verdict: exit code 0 (PASS), 1 (FAIL) or 4 (INCONCLUSIVE), and one line of reason. */
 struct mg_verdict {
