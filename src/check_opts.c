@@ -65,17 +65,19 @@ static const struct mg_opt check_opts[] = {
 	MG_OPT_RINGBUF("BPF ring buffer bytes, a power of 2 >= 4096 (default 16777216;\n"
 		       "judged in BPF, where only violations cross it: 1048576)"),
 	{ .val = O_INODES, .lname = "max-inodes", .arg = "N",
-	  .help = "inodes tracked, 1 to 268435456 (default 262144; in BPF about\n"
-	  "400 bytes each, only for inodes seen; in BPF, inodes that\n"
-	  "no longer exist are forgotten); events of further inodes\n"
-	  "are counted as untracked: inconclusive" },
+	  .help = "inodes tracked, 1 to 268435456 (default 262144; in BPF the\n"
+	  "kernel counts about 456 bytes each, only for inodes seen,\n"
+	  "plus 16 bytes a bucket of N: about 124 MB with all 262144\n"
+	  "in use; in BPF, inodes that no longer exist are forgotten);\n"
+	  "events of further inodes are counted as untracked:\n"
+	  "inconclusive (or see --forget)" },
 	{ .val = O_FORGET, .lname = "forget",
-	  .help = "when --max-inodes fills, forget the history of the inodes least\n"
-	  "recently seen instead of leaving new ones untracked: the\n"
-	  "state is kept in generations of N/2 inodes, and an inode\n"
-	  "with no event in the last two is judged afresh at its next\n"
-	  "event; every one forgotten is counted and a PASS says so\n"
-	  "(at most 2N entries in BPF; judged in BPF only)" },
+	  .help = "when --max-inodes fills, forget the history of the inodes\n"
+	  "least recently seen instead of leaving new ones untracked:\n"
+	  "the state is kept in generations of N/2 inodes, and an\n"
+	  "inode with no event in the last two is judged afresh at its\n"
+	  "next event; every one forgotten is counted and a PASS says\n"
+	  "so (at most 2N entries in BPF; judged in BPF only)" },
 	{ .val = O_JUDGE, .lname = "judge", .arg = "WHERE",
 	  .help = "bpf (default: judge each ctime event in BPF at the event, where\n"
 	  "tracepoints load as tp_btf) or user (every event crosses the\n"
