@@ -19,6 +19,8 @@
   churn DIR N LIVE         make LIVE files in DIR and stat them; then N times: create a file,
                            write it, stat it, delete it (the filesystem may hand the inode
                            number out again); at the end write and stat the LIVE files again
+  live DIR N ROUNDS RATE   N files kept alive in DIR: created, then appended to and stat()ed
+                           in turn ROUNDS times, RATE operations a second (check --forget)
   dirvis DIR N [rename]    N times: create DIR/a and DIR/b, stat DIR, unlink a, stat DIR,
                            unlink b, stat DIR; prints how often DIR's ctime was not later after
                            an unlink that followed a stat of DIR (the visibility promise for
@@ -198,6 +200,29 @@ def churn(d, n, live):
     return 0
 
 
+def live(d, n, rounds, rate):
+    """n files kept alive in d, created, then appended to and stat()ed in turn, rounds
+    times, paced at rate operations a second (check --forget: more live inodes than
+    --max-inodes, none deleted)."""
+    os.makedirs(d, exist_ok=True)
+    t0, k = time.monotonic(), 0
+
+    def pace():
+        nonlocal k
+        k += 1
+        dt = t0 + k / rate - time.monotonic()
+        if dt > 0:
+            time.sleep(dt)
+    for i in range(n):
+        write_stat(os.path.join(d, "f%d" % i), "w", "x")
+        pace()
+    for _ in range(rounds):
+        for i in range(n):
+            write_stat(os.path.join(d, "f%d" % i), "a", "y")
+            pace()
+    return 0
+
+
 def statflood(b, n, a, k, seconds):
     os.makedirs(b, exist_ok=True)
     names = [os.path.join(b, "f%d" % i) for i in range(n)]
@@ -279,6 +304,8 @@ if __name__ == "__main__":
         sys.exit(clockstep(sys.argv[2], float(sys.argv[3])))
     elif cmd == "churn":
         sys.exit(churn(sys.argv[2], int(sys.argv[3]), int(sys.argv[4])))
+    elif cmd == "live":
+        sys.exit(live(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])))
     elif cmd == "statflood":
         sys.exit(statflood(sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]),
                            float(sys.argv[6])))

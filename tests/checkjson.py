@@ -95,6 +95,13 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
                                running verdicts and sums against the report
   check-prom FILE PROM         check -i --prometheus PROM: every counter the sum of FILE's
                                intervals, verdicts counted, gauges the last interval's
+  check-forget FILE RC MODE [MIN]  check --max-inodes reached around more live inodes: MODE exact
+                               INCONCLUSIVE with untracked events, nothing forgotten; forget:
+                               PASS, every interval without untracked events, >= MIN (3)
+                               generations, the intervals' history_forgotten summing to the
+                               report's
+  check-forget-text FILE       check --forget's text: a PASS that forgot says how many, never a
+                               plain PASS (interval, running and final verdicts)
   set-figure IN OUT FIGURE V   (tool) write check report IN to OUT with floor figure FIGURE = V
   probe-field KEY...           (extractor) probe --json on stdin: the first KEY set (not null)
 

@@ -2,7 +2,7 @@
 """continuous.py - continuous check (`mgtrace check -i S --json`): the check_interval objects
 before the report.
 
-Subcommands: check-intervals, check-prom.
+Subcommands: check-intervals, check-prom, check-forget, check-forget-text.
 """
 import copy
 import os
@@ -134,6 +134,11 @@ def check_prom(c, objs, text, finished=True):
     c.check(get("mgtrace_check_inodes_tracked") == iv[-1]["inodes_tracked"],
             f"inodes_tracked {get('mgtrace_check_inodes_tracked')} = the last interval's "
             f"{iv[-1]['inodes_tracked']}")
+    fg = sum(o["history_forgotten"] for o in iv) if iv[-1].get("history_forgotten") is not None \
+        else None
+    c.check(get("mgtrace_check_history_forgotten_total") == fg, f"history_forgotten_total "
+            f"{get('mgtrace_check_history_forgotten_total')} = the intervals' {fg} (absent "
+            f"without --forget)")
     b = iv[-1]["bpf_inode_bytes"]
     c.check(get("mgtrace_check_bpf_inode_bytes") == b, f"bpf_inode_bytes "
             f"{get('mgtrace_check_bpf_inode_bytes')} = {b} (absent when user space judges)")
@@ -248,3 +253,133 @@ def selftest_prom(results):
         t = _prom_sample()
         assert old in t, old
         results.run("check-prom: " + label, check_prom, _prom_objs(), t.replace(old, new, 1))
+
+
+def check_forget(c, objs, rc, mode, min_gens=3):
+    """The per-inode map's bound reached (check --max-inodes N around more live inodes than
+    N), as JSON lines: mode "exact" (no --forget): INCONCLUSIVE, exit 4, untracked events
+    in an INCONCLUSIVE interval, nothing forgotten (judged.forget and every interval's
+    history_forgotten null); mode "forget": PASS, exit 0, every interval PASS with no
+    untracked event, at least min_gens generations, history forgotten, and the intervals'
+    history_forgotten summing to judged.forget.history_forgotten."""
+    iv = [o for o in objs if o.get("type") == "check_interval"]
+    rep = [o for o in objs if o.get("type") == "check"]
+    if not c.check(len(rep) == 1 and iv, f"one report and intervals ({len(iv)})"):
+        return
+    r = rep[0]
+    fg = r["judged"].get("forget")
+    if mode == "exact":
+        c.check(r["verdict"] == "INCONCLUSIVE" and rc == 4, f"exact: INCONCLUSIVE, exit 4 "
+                f"(verdict {r['verdict']}, exit {rc})")
+        c.check(any(o["untracked_events"] > 0 and o["verdict"] == "INCONCLUSIVE" for o in iv),
+                "exact: an interval INCONCLUSIVE with untracked events: "
+                f"{[(o['verdict'], o['untracked_events']) for o in iv]}")
+        c.check(fg is None and all(o["history_forgotten"] is None for o in iv),
+                f"exact: nothing forgotten (judged.forget {fg})")
+        return
+    if not c.check(fg is not None, "forget: judged.forget is set"):
+        return
+    c.check(r["verdict"] == "PASS" and rc == 0, f"forget: PASS, exit 0 (verdict {r['verdict']}, "
+            f"exit {rc})")
+    c.check(all(o["verdict"] == "PASS" and o["untracked_events"] == 0 for o in iv),
+            "forget: every interval PASS with no untracked event: "
+            f"{[(o['verdict'], o['untracked_events']) for o in iv]}")
+    c.check(fg["generations"] >= min_gens and fg["history_forgotten"] > 0 and
+            fg["stopped"] is None, f"forget: {fg['generations']} generations (>= {min_gens}), "
+            f"{fg['history_forgotten']} inodes' history forgotten (> 0), stopped {fg['stopped']}")
+    total = sum(o["history_forgotten"] for o in iv)
+    c.check(total == fg["history_forgotten"], f"forget: the intervals' history_forgotten sum "
+            f"to the report's: {total} = {fg['history_forgotten']}")
+
+
+@subcommand("check-forget", lambda a: [load_lines(a[0]), int(a[1]), a[2]] +
+            ([int(a[3])] if len(a) > 3 else []))
+def _check_forget(c, objs, rc, mode, min_gens=3):
+    check_forget(c, objs, rc, mode, min_gens)
+
+
+def check_forget_text(c, lines):
+    """check --forget's text: an interval that forgot says so in its verdict, never a
+    plain PASS ("PASS, N inodes' history forgotten" where N is its own count), and so does
+    the running verdict and the final one once any was forgotten."""
+    import re
+    total, seen = 0, 0
+    for ln in lines:
+        m = re.match(r"interval \d+( \(last\))? .*, history forgotten (\d+): (.*)$", ln)
+        if not m:
+            continue
+        seen += 1
+        n = int(m.group(2))
+        total += n
+        verdicts = m.group(3)
+        want = (f"PASS, {n} inode{'s' if n != 1 else chr(39) + 's'}{chr(39) if n != 1 else ''} "
+                f"history forgotten" if n else "PASS")
+        c.check(verdicts.startswith(want + ", running "), f"interval line: {verdicts!r} starts "
+                f"with {want!r}")
+        run = (f"PASS, {total} inode{'s' if total != 1 else chr(39) + 's'}"
+               f"{chr(39) if total != 1 else ''} history forgotten" if total else "PASS")
+        c.check(verdicts.endswith("running " + run), f"running verdict: {verdicts!r} ends with "
+                f"{run!r}")
+    c.check(seen > 0, f"interval lines with a forgotten count: {seen}")
+    fin = [ln for ln in lines if ln.startswith("verdict: ")]
+    c.check(fin and (total == 0 or fin[-1].startswith(f"verdict: PASS, {total} inode")),
+            f"final verdict names the {total} forgotten: {fin[-1] if fin else None!r}")
+
+
+@subcommand("check-forget-text", lambda a: [open(a[0], errors="replace").read().splitlines()])
+def _check_forget_text(c, lines):
+    check_forget_text(c, lines)
+
+
+def _forget_sample():
+    """A --forget run of two intervals: PASS, 3 then 5 inodes forgotten."""
+    def iv(i, n):
+        return {"type": "check_interval", "interval": i, "last": i == 2, "verdict": "PASS",
+                "running_verdict": "PASS", "untracked_events": 0, "history_forgotten": n}
+    rep = {"type": "check", "verdict": "PASS", "judged": {"forget": {
+        "generations": 4, "history_forgotten": 8, "stopped": None}}}
+    return [iv(1, 3), iv(2, 5), rep]
+
+
+_FORGET_TEXT = """interval 1 0.5 s: events 9 (...); inodes 5 (2 KiB in BPF), history forgotten 3: PASS, 3 inodes' history forgotten, running PASS, 3 inodes' history forgotten
+interval 2 (last) 0.5 s: events 9 (...); inodes 5 (2 KiB in BPF), history forgotten 0: PASS, running PASS, 3 inodes' history forgotten
+verdict: PASS, 3 inodes' history forgotten (all invariants hold)"""
+
+
+@selftest_cases
+def selftest_forget(results):
+    """check_forget and check_forget_text on samples and on copies doctored one way each."""
+    results.run("check-forget: the sample", check_forget, _forget_sample(), 0, "forget",
+                want_fail=False)
+    ex = copy.deepcopy(_forget_sample())
+    for o in ex[:2]:
+        o.update(verdict="INCONCLUSIVE", running_verdict="INCONCLUSIVE", untracked_events=7,
+                 history_forgotten=None)
+    ex[2].update(verdict="INCONCLUSIVE", judged={"forget": None})
+    results.run("check-forget exact: the sample", check_forget, ex, 4, "exact", want_fail=False)
+
+    def doctored(fn, base=None):
+        o = copy.deepcopy(base or _forget_sample())
+        fn(o)
+        return o
+    for label, fn in (
+            ("untracked events under --forget", lambda o: o[1].update(untracked_events=1)),
+            ("an interval's forgotten missing from the sum", lambda o: o[0].update(history_forgotten=2)),
+            ("nothing forgotten", lambda o: [x.update(history_forgotten=0) for x in o[:2]] and None
+             or o[2]["judged"]["forget"].update(history_forgotten=0)),
+            ("too few generations", lambda o: o[2]["judged"]["forget"].update(generations=2)),
+            ("no forget object", lambda o: o[2]["judged"].update(forget=None))):
+        results.run("check-forget: " + label, check_forget, doctored(fn), 0, "forget")
+    results.run("check-forget exact: a PASS", check_forget,
+                doctored(lambda o: o[2].update(verdict="PASS"), ex), 4, "exact")
+    results.run("check-forget exact: something forgotten", check_forget,
+                doctored(lambda o: o[0].update(history_forgotten=3), ex), 4, "exact")
+    lines = _FORGET_TEXT.splitlines()
+    results.run("check-forget-text: the sample", check_forget_text, lines, want_fail=False)
+    for label, old, new in (
+            ("a plain PASS that forgot", ": PASS, 3 inodes' history forgotten, running", ": PASS, running"),
+            ("a plain running PASS", "running PASS, 3 inodes' history forgotten\ninterval 2",
+             "running PASS\ninterval 2"),
+            ("a final plain PASS", "verdict: PASS, 3 inodes' history forgotten", "verdict: PASS")):
+        results.run("check-forget-text: " + label, check_forget_text,
+                    _FORGET_TEXT.replace(old, new, 1).splitlines())
