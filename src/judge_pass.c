@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * judge_pass.c - the passes user space runs over the per-inode maps while check
+ * judges in BPF (see judge.h): the inode GC (inode_gc: entries of inodes gone)
+ * and, under --forget, the generations (inode_drain), with the event loop's
+ * tick that keeps them up with the rate inodes enter.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "judge.h"
+#include "mgtrace.skel.h"
+#include "util.h"
+
+unsigned int mg_judge_tick_ms(const struct mg_judge *j)
+{
+	if (!j->active)
+		return 50;
+	return j->gc_tick_ms ? j->gc_tick_ms : 10;
+}
+
+uint64_t mg_judge_forgotten(const struct mg_judge *j)
+{
+	return j->drained.forgotten;
+}
+
+uint64_t mg_judge_elements(const struct mg_judge *j, const struct mg_judge_counts *sum)
+{
+	uint64_t held = sum->inodes + sum->migrated, gone = j->gc_sum.collected + j->drained.visited;
+
+	return held > gone ? held - gone : 0;
+}
+
+/* One inode_gc pass over slot's map into j's counts; false (gc_why set) if it failed. */
+static bool gc_pass(struct mg_judge *j, struct mgtrace_bpf *skel, uint32_t slot)
+{
+	struct mg_gc_ctx c = { .slot = slot };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &c, .ctx_size_in = sizeof(c));
+	uint64_t t0 = mg_now_ns();
+
+	if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.inode_gc), &o) || o.retval) {
+		snprintf(j->gc_why, sizeof(j->gc_why), "inode_gc: BPF_PROG_TEST_RUN: %s",
+			 o.retval ? "no map in the slot" : strerror(errno));
+		return false;
+	}
+	j->gc_ns += mg_now_ns() - t0;
+	j->gc_passes++;
+	j->gc_sum.visited += c.visited;
+	j->gc_sum.alive += c.alive;
+	j->gc_sum.kept_pending += c.kept_pending;
+	j->gc_sum.collected += c.collected;
+	if (slot < MG_GENS)
+		j->gen_collected[slot] += c.collected;
+	return true;
+}
+
+/*
+ * check --forget: begin the next generation. Its slot was emptied when the one
+ * before began (or never used). Programs that still read the generation before
+ * the current one (to move an inode's state on) are waited for by a map-in-map
+ * update, which returns after synchronize_rcu() (kernel/bpf/syscall.c
+ * maybe_wait_bpf_programs()); then that generation is emptied and every inode
+ * it held that had not moved on is counted as forgotten. 0 or -errno
+ * (forget_why says why; no generation is begun again).
+ */
+static int forget_rotate(struct mg_judge *j, struct mgtrace_bpf *skel)
+{
+	uint32_t next = (j->gen + 1) % MG_GENS, old = (j->gen + 2) % MG_GENS;
+	int outer = bpf_map__fd(skel->maps.inode_gens), inner;
+	struct mg_drain_ctx c = { .slot = old };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &c, .ctx_size_in = sizeof(c));
+	uint64_t t0 = mg_now_ns();
+	uint32_t key = next;
+
+	__atomic_store_n(&skel->bss->judge_gen_entered[next], 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&skel->bss->judge_gen_woke[next], 0, __ATOMIC_SEQ_CST);
+	j->gen_collected[next] = 0;
+	__atomic_store_n(&skel->bss->judge_gen, j->gen + 1, __ATOMIC_SEQ_CST);
+	j->gen++;
+	j->rotations++;
+	/* the slot's own map stored again: the update waits for running programs */
+	inner = bpf_map__fd(next == 0 ? skel->maps.inodes : next == 1 ? skel->maps.inodes1 :
+			    skel->maps.inodes2);
+	if (bpf_map_update_elem(outer, &key, &inner, BPF_ANY)) {
+		snprintf(j->forget_why, sizeof(j->forget_why), "inode_gens: map update (the wait "
+			 "for running programs): %s", strerror(errno));
+		return -errno;
+	}
+	if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.inode_drain), &o) || o.retval) {
+		snprintf(j->forget_why, sizeof(j->forget_why), "inode_drain: BPF_PROG_TEST_RUN: %s",
+			 o.retval ? "no map in the slot" : strerror(errno));
+		return -EIO;
+	}
+	j->drained.visited += c.visited;
+	j->drained.moved += c.moved;
+	j->drained.gone += c.gone;
+	j->drained.forgotten += c.forgotten;
+	j->drained.forgotten_pending += c.forgotten_pending;
+	j->drained.delete_failed += c.delete_failed;
+	j->rotate_ns += mg_now_ns() - t0;
+	return 0;
+}
+
+/*
+ * check --forget: the inode GC on the current and previous generations, then
+ * a new generation when the current one holds half of --max-inodes (so that
+ * it has room for what enters before the next call).
+ */
+static void forget_collect(struct mg_judge *j, struct mgtrace_bpf *skel, uint64_t inodes)
+{
+	uint32_t cur = j->gen % MG_GENS;
+	uint64_t in_cur;
+
+	in_cur = __atomic_load_n(&skel->bss->judge_gen_entered[cur], __ATOMIC_RELAXED);
+	in_cur = in_cur > j->gen_collected[cur] ? in_cur - j->gen_collected[cur] : 0;
+	if (!j->forget_why[0] && in_cur >= j->max_inodes / 2)
+		forget_rotate(j, skel);
+	cur = j->gen % MG_GENS;
+	if (!j->gc_why[0] && inodes - j->gc_at_inodes >= j->max_inodes / 8 + 1) {
+		if (gc_pass(j, skel, cur) && gc_pass(j, skel, (j->gen + 2) % MG_GENS))
+			j->gc_at_inodes = inodes;
+	}
+}
+
+void mg_judge_collect(struct mg_judge *j, struct mgtrace_bpf *skel)
+{
+	uint64_t entries, t0, inodes;
+
+	if (!j->active || (j->gc_why[0] && !j->forget) || !skel || !skel->bss)
+		return;
+	/* from the mapped .bss, not a map syscall (bpf/mg_judge.bpf.h judge_inodes_entered) */
+	inodes = __atomic_load_n(&skel->bss->judge_inodes_entered, __ATOMIC_RELAXED);
+	entries = inodes - j->gc_sum.collected;
+	t0 = mg_now_ns();
+	if (j->gc_read_ns && t0 > j->gc_read_ns) {
+		/* wake up often enough that max/8 inodes enter between two reads at this rate */
+		double rate = (inodes - j->gc_read_inodes) * 1e9 / (double)(t0 - j->gc_read_ns);
+		double ms = rate > 0 ? (j->max_inodes / 8.0) * 1e3 / rate : 50;
+
+		j->gc_tick_ms = ms < 2 ? 2 : ms > 50 ? 50 : (unsigned int)ms;
+	}
+	j->gc_read_ns = t0;
+	j->gc_read_inodes = inodes;
+	if (j->forget) {
+		forget_collect(j, skel, inodes);
+		return;
+	}
+	if (entries < j->max_inodes / 4 || inodes - j->gc_at_inodes < j->max_inodes / 8 + 1)
+		return;
+	if (gc_pass(j, skel, 0))
+		j->gc_at_inodes = inodes;
+}
+
