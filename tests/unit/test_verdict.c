@@ -387,3 +387,29 @@ UNIT_TEST(verdict)
 	test_verdict_interrupted();
 	test_verdict_hints();
 }
+
+/* check --forget's verdict words: a PASS that forgot says how many, never a plain PASS. */
+UNIT_TEST(verdict_forgotten)
+{
+	char buf[80];
+	struct mg_verdict v;
+
+	CHECK(STREQ(mg_verdict_word_forgotten("PASS", 0, 2278, buf, sizeof(buf)),
+		    "PASS, 2278 inodes' history forgotten"), "verdict: PASS that forgot 2278");
+	CHECK(STREQ(mg_verdict_word_forgotten("PASS", 0, 1, buf, sizeof(buf)),
+		    "PASS, 1 inode's history forgotten"), "verdict: PASS that forgot one inode");
+	CHECK(STREQ(mg_verdict_word_forgotten("PASS", 0, 0, buf, sizeof(buf)), "PASS"),
+	      "verdict: nothing forgotten: a plain PASS");
+	/* FAIL and INCONCLUSIVE stay as they are: forgetting qualifies only a pass */
+	CHECK(STREQ(mg_verdict_word_forgotten("FAIL", 1, 5, buf, sizeof(buf)), "FAIL") &&
+	      STREQ(mg_verdict_word_forgotten("INCONCLUSIVE", 4, 5, buf, sizeof(buf)),
+		    "INCONCLUSIVE"), "verdict: FAIL and INCONCLUSIVE are not qualified");
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 9, .forget = true,
+						       .forgotten = 3 });
+	CHECK(v.code == 0 && strstr(v.reason, "judged afresh"), "verdict: the reason of a PASS "
+	      "that forgot: %s", v.reason);
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 9, .untracked = 2, .forget = true,
+						       .max_inodes = 1000 });
+	CHECK(v.code == 4 && strstr(v.reason, "--forget with --max-inodes 1000"),
+	      "verdict: untracked under --forget names the generations: %s", v.reason);
+}

@@ -17,7 +17,7 @@ SMOKE_SET = {"probe", "stat-fentry-tmpfs", "stat-kprobe-tmpfs", "stat-tracepoint
              "hot-kprobe", "latency-fentry", "trace-fentry", "trace-kprobe", "check-fentry",
              "check-kprobe", "check-tracepoint", "check-invert-fine-fentry", "check-inject-fentry",
              "check-inject-kprobe", "check-inject-tracepoint", "top-fentry",
-             "diff-fentry-tmpfs", "diff-kprobe-tmpfs", "diff-tracepoint-tmpfs",
+             "diff-fentry-tmpfs", "diff-kprobe-tmpfs", "diff-tracepoint-tmpfs", "diff-forget-tmpfs",
              "dirctime-fentry", "dirctime-kprobe", "dirctime-tracepoint", "dirctime-text",
              "dirctime-trace", "dirctime-known", "dirctime-known-inject", "repro-tmpfs", "order-tmpfs", "order-tmpfs-doctored",
              "tar-fentry-tmpfs", "tar-kprobe-tmpfs", "tar-tracepoint-tmpfs",
@@ -409,32 +409,39 @@ for be in ("fentry", "kprobe"):
 # the differential steps: check against the observer outside mgtrace (tests/observer.py), on
 # tmpfs and ext4 with every backend: check's violations equal the observer's own count exactly,
 # and every comparison fails on a doctored copy of this very pair
-for be in ("fentry", "kprobe", "tracepoint"):
-    for fs in ("tmpfs", "ext4"):
-        name = f"diff-{be}-{fs}"
-        objs = load(name)
-        if objs is None:
-            continue
-        rep, obs, rc = observer.split(objs)
-        if rep is None or obs is None or rc is None:
-            print(f"FAIL {label}/{name}: check's report, the observer's line and the exit status "
-                  f"(missing: {[n for n, x in (('report', rep), ('observer', obs), ('exit', rc)) if x is None]})")
-            continue
-        c = checkjson.Checker(quiet=True)
-        observer.compare(c, rep, obs, rc)
-        inv = rep["invariants"]
-        print(f"# {label} {name}: observer saw {obs['not_later_total']} not later ("
-              + ", ".join(f"{k} {v['not_later']['dir']}+{v['not_later']['file']}/{v['done']}"
-                          for k, v in obs["ops"].items())
-              + f"); check {rep['verdict']} with {inv['not_later_after_query']['violations']} "
-              f"not_later_after_query, {inv['ctime_regression']['violations']} regressions, "
-              f"events {inv['events_by_kind']}")
-        report(name, c)
-        bad = [lbl for lbl, ok, _ in observer.selftest_pair(rep, obs, rc)[1:] if not ok]
-        if bad:
-            print(f"FAIL {label}/{name}-doctored: these doctored copies passed: {bad}")
-        else:
-            print(f"PASS {label}/{name}-doctored")
+for be, fs in [(b, f) for b in ("fentry", "kprobe", "tracepoint") for f in ("tmpfs", "ext4")] + \
+        [("forget", "tmpfs")]:
+    name = f"diff-{be}-{fs}"
+    objs = load(name)
+    if objs is None:
+        continue
+    rep, obs, rc = observer.split(objs)
+    if rep is None or obs is None or rc is None:
+        print(f"FAIL {label}/{name}: check's report, the observer's line and the exit status "
+              f"(missing: {[n for n, x in (('report', rep), ('observer', obs), ('exit', rc)) if x is None]})")
+        continue
+    c = checkjson.Checker(quiet=True)
+    observer.compare(c, rep, obs, rc)
+    if be == "forget":  # generations began and ended under the observer
+        fg = rep["judged"].get("forget")
+        c.check(fg is not None and fg["generations"] >= 3 and fg["history_forgotten"] > 0,
+                f"--forget: >= 3 generations and some history forgotten: {fg}")
+        if fg:
+            print(f"# {label} {name}: --forget {fg['generations']} generations, "
+                  f"{fg['history_forgotten']} forgotten, {fg['moved_on']} moved on")
+    inv = rep["invariants"]
+    print(f"# {label} {name}: observer saw {obs['not_later_total']} not later ("
+          + ", ".join(f"{k} {v['not_later']['dir']}+{v['not_later']['file']}/{v['done']}"
+                      for k, v in obs["ops"].items())
+          + f"); check {rep['verdict']} with {inv['not_later_after_query']['violations']} "
+          f"not_later_after_query, {inv['ctime_regression']['violations']} regressions, "
+          f"events {inv['events_by_kind']}")
+    report(name, c)
+    bad = [lbl for lbl, ok, _ in observer.selftest_pair(rep, obs, rc)[1:] if not ok]
+    if bad:
+        print(f"FAIL {label}/{name}-doctored: these doctored copies passed: {bad}")
+    else:
+        print(f"PASS {label}/{name}-doctored")
 
 
 def set_made(r):
