@@ -437,7 +437,10 @@ for be, fs in [(b, f) for b in ("fentry", "kprobe", "tracepoint") for f in ("tmp
           f"not_later_after_query, {inv['ctime_regression']['violations']} regressions, "
           f"events {inv['events_by_kind']}")
     report(name, c)
-    bad = [lbl for lbl, ok, _ in observer.selftest_pair(rep, obs, rc)[1:] if not ok]
+    bad = [lbl for lbl, ok, _ in observer.selftest_pair(rep, obs, rc)[1:] if not ok
+           # --forget's churn is judged too (its skips alone outnumber the observer's ops):
+           # zeroing swaps and sets leaves enough judged events, so that copy cannot fail here
+           and not (be == "forget" and lbl == "fails on too few ctime events judged")]
     if bad:
         print(f"FAIL {label}/{name}-doctored: these doctored copies passed: {bad}")
     else:
