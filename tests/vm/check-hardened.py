@@ -112,6 +112,14 @@ for be in ("fentry", "kprobe", "tracepoint"):
     else:
         refused(c, name, rc)
     report(name, c)
+    # issue 32: every comparison fails on a doctored copy of this very pair (a workload count
+    # check does not match, a PASS over the observer's breaks, ...), as on the full set
+    if rep and obs and rc is not None:
+        bad = [lbl for lbl, ok, _ in observer.selftest_pair(rep, obs, rc)[1:] if not ok]
+        if bad:
+            print(f"FAIL {label}/{name}-doctored: these doctored copies passed: {bad}")
+        else:
+            print(f"PASS {label}/{name}-doctored")
 
 # trace and top read only tracepoint arguments, by direct loads in tp_btf: they run under
 # every lockdown level (a refusal is a failure here), names aside under confidentiality
