@@ -9,11 +9,10 @@
 #include "term.h"
 #include "util.h"
 
-/* Columns an interval row can have, in summary order. */
+/* Columns an interval row can have, in summary order: every row (include/mg_vocab.def) */
 static const enum mg_row_id interval_cols[] = {
-	MG_R_CTIME_UPDATES, MG_R_FINE_STAMPS, MG_R_FLOOR_SWAPS, MG_R_FLOOR_CMPXCHG_FAILS,
-	MG_R_CTIME_SWAPS, MG_R_CTIME_SKIPS, MG_R_CTIME_CMPXCHG_FAILS, MG_R_STAT_QUERIES,
-	MG_R_CTIME_SETS, MG_R_CURRENT_TIME, MG_R_COARSE_MG,
+#define MG_ROW(ID, name, help) MG_R_##ID,
+#include "mg_vocab.def"
 };
 #define NCOLS (sizeof(interval_cols) / sizeof(interval_cols[0]))
 #define TIME_W 12		/* "HH:MM:SS.mmm" */
@@ -55,12 +54,6 @@ unsigned int mg_report_columns(const struct mg_report *r, const struct mg_print_
 	return cols;
 }
 
-static const char *const col_names[MG_R_NR] = {
-	"ctime_updates", "fine_stamps", "floor_swaps", "floor_cmpxchg_fails", "ctime_swaps",
-	"ctime_skips", "ctime_cmpxchg_fails", "stat_queries", "ctime_sets", "current_time",
-	"coarse_mg",
-};
-
 void mg_report_print_interval_header(FILE *f, const struct mg_print_opts *po)
 {
 	size_t i;
@@ -68,10 +61,10 @@ void mg_report_print_interval_header(FILE *f, const struct mg_print_opts *po)
 	fprintf(f, "%-*s", TIME_W, "time");
 	for (i = 0; i < NCOLS; i++) {
 		enum mg_row_id id = interval_cols[i];
-		int w = (int)strlen(col_names[id]);
+		int w = (int)strlen(mg_row_name(id));
 
 		if (po->cols & 1u << id)
-			fprintf(f, " %*s", w < 10 ? 10 : w, col_names[id]);
+			fprintf(f, " %*s", w < 10 ? 10 : w, mg_row_name(id));
 	}
 	fprintf(f, "  debugfs\n");
 }
