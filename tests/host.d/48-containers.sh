@@ -44,14 +44,42 @@ check(s["kernel_per_cpu"] and "validated at start" in s["kernel_per_cpu"],
       f"stat: per-CPU counters validated at start: {s['kernel_per_cpu']}")
 for k in ("ctime_updates", "ctime_swaps", "fine_stamps", "floor_swaps"):
     r = ctr[k]
-    check(r["source"] == "kernel" and (r["total"] or 0) > 0 and "match" not in r,
-          f"stat: {k} {r['total']} from the kernel, no debugfs match claimed")
+    check(r["source"] == "kernel" and (r["total"] or 0) > 0 and "match" not in r
+          and r.get("checked_against") == "start",
+          f"stat: {k} {r['total']} from the kernel, no debugfs match claimed, checked against "
+          f"{r.get('checked_against')}")
 check(ctr["ctime_updates"]["total"] >= ctr["ctime_swaps"]["total"] and
       ctr["fine_stamps"]["total"] >= ctr["floor_swaps"]["total"],
       "stat: updates >= swaps, fine stamps >= floor swaps")
 EOF
 tally nd-stat "$T/nd-stat.chk"
 schema_valid nd-stat stat "$T/nd-stat.json"
+# the match column says what the kernel rows were checked against without debugfs (issue 26:
+# never a silent yes): for the BTF-offset reader self-tested at start (probe's percpu_method),
+# start; for typed ksyms, ksym; in the text (with its legend), -x and JSON. The twins, which
+# must fail: the same three outputs outside the namespace, with debugfs (they say yes), and the
+# namespace's own doctored into a silent yes
+ca=$(python3 -c 'import json, sys; m = json.load(open(sys.argv[1])).get("percpu_method") or ""
+print("start" if "validated at start" in m else "ksym" if m == "per-CPU ksym" else "none")' "$T/nd-probe.json")
+for x in txt csv json; do
+	case $x in txt) fmt= ;; csv) fmt="-x ," ;; json) fmt=--json ;; esac
+	nodebug $MG stat $fmt -o "$T/nd-ca.$x" -- $MG stress --threads 2 --duration 0.3 > /dev/null 2>&1
+	$MG stat $fmt -o "$T/dbg-ca.$x" -- $MG stress --threads 2 --duration 0.3 > /dev/null 2>&1
+	sed 's/  start  /  yes    /; s/,start,/,yes,/; s/"checked_against":"start"/"match":true/' \
+		"$T/nd-ca.$x" > "$T/doc-ca.$x"
+done
+python3 tests/checkjson.py checked-against "$T/nd-ca.txt" "$T/nd-ca.csv" "$T/nd-ca.json" "$ca" \
+	> "$T/nd-ca.chk" 2>&1
+tally nd-checked-against "$T/nd-ca.chk"
+schema_valid nd-checked-against stat "$T/nd-ca.json"
+for twin in dbg doc; do
+	if python3 tests/checkjson.py checked-against "$T/$twin-ca.txt" "$T/$twin-ca.csv" \
+		"$T/$twin-ca.json" "$ca" > "$T/$twin-ca.chk" 2>&1; then
+		bad "twin $twin-checked-against: passed: $(grep -c '^PASS' "$T/$twin-ca.chk") checks"
+	else
+		ok "twin $twin-checked-against: fails ($(grep '^FAIL' "$T/$twin-ca.chk" | head -1 | cut -c1-150))"
+	fi
+done
 # a doctored offset is rejected without debugfs too: the counter is then unavailable, not wrong
 for alias in ctime_updates=ctime_swaps ctime_swaps=ctime_updates fine_stamps=ctime_swaps floor_swaps=ctime_updates; do
 	nodebug env MGTRACE_TEST_PCPU_ALIAS=$alias $MG probe --json > "$T/nd-alias.json" 2> /dev/null
@@ -239,6 +267,11 @@ print(("PASS " if u["mismatches"] is None and "not readable by this user" in why
       + f"cap stat JSON: mismatches {u['mismatches']!r}, {why!r}")
 print(("PASS " if isinstance(r["mismatches"], int) and "mismatches_unavailable" not in r else "FAIL ")
       + f"twin: root's stat compares with debugfs: mismatches {r['mismatches']!r}")
+# what the kernel rows were checked against instead (issue 26): said on each, never a match
+kern = {k: v for k, v in u["counters"].items() if v["source"] == "kernel"}
+print(("PASS " if kern and all(v.get("checked_against") in ("start", "ksym") and "match" not in v
+                               for v in kern.values()) else "FAIL ")
+      + f"cap stat JSON: each kernel row checked against {[v.get('checked_against') for v in kern.values()]}")
 PY
 tally cap-stat-debugfs "$T/cap-st.chk"
 # with CAP_DAC_READ_SEARCH as well, the same user opens debugfs and stat compares with it
