@@ -13,6 +13,7 @@
 #include "opts.h"
 #include "pidns.h"
 #include "util.h"
+#include "vocab.h"
 
 /* External bytes in a text line (xml false) or in XML character data (xml true). */
 static void put_bytes(FILE *f, const char *s, size_t len, bool cut, bool xml)
@@ -152,22 +153,31 @@ static void text_header(const struct check_result *r, FILE *f)
 	mg_report_print_summary(f, r->rep, &(struct mg_print_opts){ .verbose = mg_verbose > 0 });
 }
 
+/* the kinds the events line names in words of its own (the others: by their kind name) */
+#define TEXT_NAMED_KINDS (1u << MG_EV_CTIME_SWAP | 1u << MG_EV_CTIME_SKIP | 1u << MG_EV_STAT |	\
+			  1u << MG_EV_CTIME_SET)
+
 /* What was judged: the events, the judging, the tree, skipped runs, not-faults, clock steps. */
 static void text_events(const struct check_result *r, FILE *f)
 {
 	const struct check_state *cs = r->cs;
 	const struct mg_check_stats *st = r->st;
+	unsigned int k;
 	size_t i;
 
 	/* the counters above are read around the workload; events are judged from attach to
 	 * detach, a little wider: the two counts of one kind can differ by what came between */
 	fprintf(f, "\nevents (attach to detach): %llu (ctime swaps %llu, skips %llu, stat queries "
-		"%llu, sets %llu, floor %llu) on %llu inodes; lost %llu; untracked %llu; not judged, "
-		"no inode number yet %llu\n",
-		(unsigned long long)st->events, (unsigned long long)st->by_kind[MG_EV_CTIME_SWAP],
+		"%llu, sets %llu", (unsigned long long)st->events,
+		(unsigned long long)st->by_kind[MG_EV_CTIME_SWAP],
 		(unsigned long long)st->by_kind[MG_EV_CTIME_SKIP],
-		(unsigned long long)st->by_kind[MG_EV_STAT], (unsigned long long)st->by_kind[MG_EV_CTIME_SET],
-		(unsigned long long)r->floor_events,
+		(unsigned long long)st->by_kind[MG_EV_STAT], (unsigned long long)st->by_kind[MG_EV_CTIME_SET]);
+	/* any other tracepoint kind of include/mg_vocab.def: under its name, as events_by_kind */
+	for (k = 0; k < MG_EV_NR_KINDS; k++)
+		if (!(MG_KINDS_FLOOR & 1u << k) && !(TEXT_NAMED_KINDS & 1u << k))
+			fprintf(f, ", %s %llu", mg_event_kind_name(k), (unsigned long long)st->by_kind[k]);
+	fprintf(f, ", floor %llu) on %llu inodes; lost %llu; untracked %llu; not judged, "
+		"no inode number yet %llu\n", (unsigned long long)r->floor_events,
 		(unsigned long long)st->inodes, (unsigned long long)st->lost,
 		(unsigned long long)st->untracked_events, (unsigned long long)st->no_ino_events);
 	fprintf(f, "judged: %s\n", r->judged);

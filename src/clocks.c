@@ -28,6 +28,7 @@
 #include "clocks.skel.h"
 #include "commands.h"
 #include "kenv.h"
+#include "loadlog.h"
 #include "pidns.h"
 #include "report.h"
 #include "opts.h"
@@ -136,16 +137,19 @@ static int parse_opts(struct clk_opts *o, int argc, char **argv)
  */
 static struct clocks_bpf *open_counter(const char **flavour, char *why, size_t len)
 {
+	char w[2][200] = { "", "" };	/* each flavour's cause: [1] tp_btf, [0] raw_tp */
 	struct clocks_bpf *skel;
 	int pass, err = 0;
 
 	for (pass = 0; pass < 2; pass++) {
 		bool btf = pass == 0;
 
+		mg_libbpf_log_reset();
 		skel = clocks_bpf__open();
 		if (!skel) {
 			err = -errno;
-			break;
+			snprintf(w[btf], sizeof(w[btf]), "open failed: %s", strerror(-err));
+			continue;
 		}
 		/* the kernel's ids of this thread, as BPF sees them (pidns.h) */
 		if ((err = mg_pid_kernel(gettid(), (uint32_t *)&skel->rodata->tgid,
@@ -157,18 +161,26 @@ static struct clocks_bpf *open_counter(const char **flavour, char *why, size_t l
 		bpf_program__set_autoload(skel->progs.tpb_clk_sys_enter, btf);
 		bpf_program__set_autoload(skel->progs.rtp_clk_sys_enter, !btf);
 		err = clocks_bpf__load(skel);
-		if (!err)
-			err = clocks_bpf__attach(skel);
+		if (!err && (err = clocks_bpf__attach(skel)))
+			mg_libbpf_cause(err, "attach", false, w[btf], sizeof(w[btf]));
+		else if (err)
+			mg_libbpf_cause(err, "load", false, w[btf], sizeof(w[btf]));
 		if (!err && !skel->bss)
 			err = -ENOTSUP;	/* .bss not mmap-able: counts could not be read */
 		if (!err) {
 			*flavour = btf ? "tp_btf" : "raw_tp";
 			return skel;
 		}
+		if (!w[btf][0])
+			snprintf(w[btf], sizeof(w[btf]), "%s: %s", strerrorname_np(-err) ?: "?",
+				 strerror(-err));
 		clocks_bpf__destroy(skel);
 	}
-	snprintf(why, len, "sys_enter tracepoint unavailable (tp_btf and raw_tp): %s: %s",
-		 strerrorname_np(-err) ?: "?", strerror(-err));
+	if (!strcmp(w[0], w[1]))	/* one cause for both, e.g. a lockdown's */
+		snprintf(why, len, "sys_enter tracepoint unavailable (tp_btf and raw_tp): %.190s", w[1]);
+	else
+		snprintf(why, len, "sys_enter tracepoint unavailable: as tp_btf: %.190s; as raw_tp: %.190s",
+			 w[1], w[0]);
 	return NULL;
 }
 
@@ -364,7 +376,7 @@ int cmd_clocks(int argc, char **argv)
 	struct clk_opts o;
 	struct mg_kenv env;
 	struct clocks_bpf *skel;
-	char why[320], cur[128], cur2[128], avail[256];
+	char why[448], cur[128], cur2[128], avail[256];
 	const char *flavour = "?";
 	cpu_set_t *set;
 	size_t k, setsz;

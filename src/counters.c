@@ -67,6 +67,11 @@ const char *mg_match_name(enum mg_match m)
 	return m <= MG_MATCH_OUTSIDE ? n[m] : "?";
 }
 
+const char *mg_kcheck_name(enum mg_kcheck k)
+{
+	return k == MG_KCHECK_START ? "start" : k == MG_KCHECK_KSYM ? "ksym" : NULL;
+}
+
 int mg_kpc_check(const uint64_t *kpc, int nr_cpus, const uint64_t pre[MG_K_NR_COUNTERS],
 		 const uint64_t post[MG_K_NR_COUNTERS], char *why, size_t whylen)
 {
@@ -174,7 +179,7 @@ static void from_kernel(struct mg_row *r, const struct mg_report_cfg *cfg,
 	if (cfg->kpc) {
 		snprintf(r->detail, sizeof(r->detail), "%s (%s)", sym,
 			 cfg->kpc_method ? cfg->kpc_method : "per-CPU ksym");
-		r->have_total = r->have_percpu = true;
+		r->have_total = r->have_percpu = r->from_kpc = true;
 		for (cpu = 0; cpu < n; cpu++) {
 			size_t i = (size_t)cpu * MG_K_NR_COUNTERS + k;
 
@@ -369,6 +374,10 @@ int mg_report_build(struct mg_report *rep, const struct mg_report_cfg *cfg,
 	compare(&R[MG_R_FINE_STAMPS], a, b, MG_K_FINE_STAMPS);
 	compare(&R[MG_R_FLOOR_SWAPS], a, b, MG_K_FLOOR_SWAPS);
 	compare(&R[MG_R_CTIME_SWAPS], a, b, MG_K_CTIME_SWAPS);
+	/* the per-CPU reader's figures no debugfs bracket judged: say what judged them */
+	for (i = 0; i < MG_R_NR; i++)
+		if (R[i].from_kpc && !R[i].have_kernel)
+			R[i].kcheck = cfg->kpc_check;
 
 derived:
 	mg_row_derive(&R[MG_R_FLOOR_CMPXCHG_FAILS], &R[MG_R_FINE_STAMPS], &R[MG_R_FLOOR_SWAPS],

@@ -64,6 +64,19 @@ enum mg_match {
 };
 
 /*
+ * What a kernel per-CPU figure was checked against where no debugfs bracket judged it
+ * (no debugfs, or not readable by this user): the match column's word (mg_kcheck_name()).
+ */
+enum mg_kcheck {
+	MG_KCHECK_NONE,		/* nothing to say: not read by the per-CPU reader, or judged
+				 * against debugfs (have_kernel): yes, within or NO */
+	MG_KCHECK_START,	/* "start": the BTF-offset reader, validated once at the start
+				 * against the tracepoint events of a known workload */
+	MG_KCHECK_KSYM,		/* "ksym": a typed per-CPU ksym, read at the kernel's own
+				 * symbol: nothing to check it against */
+};
+
+/*
  * What stat's JSON (kernel_per_cpu_unavailable) and Prometheus (mgtrace_info's
  * kernel_per_cpu) say of the kernel's per-CPU counters in process scope: no row uses
  * them there, whether or not they are readable.
@@ -81,6 +94,8 @@ struct mg_report_cfg {
 	bool hot;			/* current_time and coarse_mg probes attached */
 	bool kpc;			/* snapshots carry kernel per-CPU counters */
 	const char *kpc_method;		/* how they are read (mg_kreader_method()) */
+	enum mg_kcheck kpc_check;	/* what their figures were checked against where no
+					 * debugfs bracket judges them (mg_kreader_check()) */
 	bool prefer_kpc;		/* with kpc, the four kernel-counted rows come from the
 					 * kernel's counters even where probes count them too */
 	bool scoped;			/* process scope (-p, --tree): BPF counts filtered by
@@ -110,7 +125,7 @@ struct mg_report_cfg {
 struct mg_row {
 	const char *name;		/* ctime_updates, ... */
 	enum mg_src src;
-	char detail[128];		/* probe, symbol or formula behind src */
+	char detail[256];		/* probe, symbol or formula behind src */
 	bool have_total;
 	int64_t total;			/* counts in the window */
 	bool have_percpu;
@@ -127,6 +142,9 @@ struct mg_row {
 					 * scope (-x prints <not counted>; otherwise
 					 * <not supported>, as perf stat -x) */
 	bool from_debugfs;		/* total is the debugfs delta itself (not compared) */
+	bool from_kpc;			/* total is the kernel per-CPU reader's (cfg->kpc) */
+	enum mg_kcheck kcheck;		/* from_kpc rows not compared with debugfs: what the
+					 * figure was checked against instead */
 	bool have_kernel;		/* a debugfs bracket exists to compare with */
 	int64_t kernel;			/* outer debugfs delta of the window (= bracket.high) */
 	bool have_bracket;		/* bracket is set: compared rows and debugfs-sourced rows */
@@ -175,6 +193,9 @@ void mg_report_free(struct mg_report *r);
  */
 int mg_bracket_make(struct mg_bracket *br, uint64_t a_pre, uint64_t a_post,
 		    uint64_t b_pre, uint64_t b_post);
+
+/* The match column's word for k: "start", "ksym", or NULL for MG_KCHECK_NONE. */
+const char *mg_kcheck_name(enum mg_kcheck k);
 
 /* Judge a figure against its bracket (an inverted bracket matches nothing). */
 enum mg_match mg_bracket_judge(const struct mg_bracket *br, int64_t figure);

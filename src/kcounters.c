@@ -283,7 +283,7 @@ static int pcpu_selftest(struct mg_kreader *r, char *why, size_t whylen)
 	struct bpf_link *lx = NULL, *ls = NULL;
 	uint64_t *a = NULL, *b = NULL;
 	cpu_set_t old, one;
-	int fd = -1, cpu, err, i, pinned = 0;
+	int fd = -1, cpu, err, i;
 
 	a = calloc((size_t)r->nr_cpus * MG_K_NR_COUNTERS, sizeof(*a));
 	b = calloc((size_t)r->nr_cpus * MG_K_NR_COUNTERS, sizeof(*b));
@@ -321,10 +321,8 @@ static int pcpu_selftest(struct mg_kreader *r, char *why, size_t whylen)
 				 strerror(-err));
 			goto out;
 		}
-		pinned = 1;
 		err = selftest_once(r, fd, cpu, a, b, why, whylen);
 		sched_setaffinity(0, sizeof(old), &old);
-		pinned = 0;
 		if (err != -EPROTO)
 			break;
 	}
@@ -335,7 +333,6 @@ static int pcpu_selftest(struct mg_kreader *r, char *why, size_t whylen)
 	else if (err != -EPROTO)
 		snprintf(why, whylen, "its self-test failed: %s", strerror(-err));
 out:
-	(void)pinned;
 	if (fd >= 0)
 		close(fd);
 	bpf_link__destroy(lx);
@@ -466,6 +463,11 @@ const char *mg_kreader_method(const struct mg_kreader *r)
 	if (r->ksym)
 		return "per-CPU ksym";
 	return r->selftested ? r->method : "per-CPU via BTF offsets, checked against debugfs";
+}
+
+enum mg_kcheck mg_kreader_check(const struct mg_kreader *r)
+{
+	return r->ksym ? MG_KCHECK_KSYM : r->selftested ? MG_KCHECK_START : MG_KCHECK_NONE;
 }
 
 bool mg_kreader_needs_check(const struct mg_kreader *r)

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
+#include "counters.h"
 #include "mgtrace.h"
 
 struct mg_kreader;
@@ -42,6 +43,14 @@ bool mg_kreader_needs_check(const struct mg_kreader *r);
  * debugfs" or "..., validated at start (...)". Valid while r is open: the last is r's own.
  */
 const char *mg_kreader_method(const struct mg_kreader *r);
+
+/*
+ * What the reader's figures are checked against where no debugfs bracket judges them:
+ * MG_KCHECK_START (the BTF-offset reader, self-tested at the start), MG_KCHECK_KSYM (typed
+ * per-CPU ksyms, nothing to check), or MG_KCHECK_NONE (the BTF-offset reader checked
+ * against debugfs at every reading: a reading without debugfs is rejected, not shown).
+ */
+enum mg_kcheck mg_kreader_check(const struct mg_kreader *r);
 
 /* Unload; NULL is fine. */
 void mg_kreader_close(struct mg_kreader *r);

@@ -229,8 +229,13 @@ int mg_out_open(const char *cmd, bool command)
 	out.own_fd = false;
 	out.name = command ? "standard error" : "standard output";
 	mg_out = command ? stderr : stdout;
-	if (mg_output_path && !strcmp(mg_output_path, "-"))
-		mg_output_path = NULL;	/* -o -: standard output, as for most tools */
+	if (mg_output_path && !strcmp(mg_output_path, "-")) {
+		/* -o -: standard output, as for most tools, with a COMMAND too */
+		mg_output_path = NULL;
+		fd = STDOUT_FILENO;
+		out.name = "standard output";
+		mg_out = stdout;
+	}
 	if (mg_output_path) {
 		fd = open(mg_output_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 		if (fd < 0) {

@@ -9,11 +9,10 @@
 #include "term.h"
 #include "util.h"
 
-/* Columns an interval row can have, in summary order. */
+/* Columns an interval row can have, in summary order: every row (include/mg_vocab.def) */
 static const enum mg_row_id interval_cols[] = {
-	MG_R_CTIME_UPDATES, MG_R_FINE_STAMPS, MG_R_FLOOR_SWAPS, MG_R_FLOOR_CMPXCHG_FAILS,
-	MG_R_CTIME_SWAPS, MG_R_CTIME_SKIPS, MG_R_CTIME_CMPXCHG_FAILS, MG_R_STAT_QUERIES,
-	MG_R_CTIME_SETS, MG_R_CURRENT_TIME, MG_R_COARSE_MG,
+#define MG_ROW(ID, name, help) MG_R_##ID,
+#include "mg_vocab.def"
 };
 #define NCOLS (sizeof(interval_cols) / sizeof(interval_cols[0]))
 #define TIME_W 12		/* "HH:MM:SS.mmm" */
@@ -55,12 +54,6 @@ unsigned int mg_report_columns(const struct mg_report *r, const struct mg_print_
 	return cols;
 }
 
-static const char *const col_names[MG_R_NR] = {
-	"ctime_updates", "fine_stamps", "floor_swaps", "floor_cmpxchg_fails", "ctime_swaps",
-	"ctime_skips", "ctime_cmpxchg_fails", "stat_queries", "ctime_sets", "current_time",
-	"coarse_mg",
-};
-
 void mg_report_print_interval_header(FILE *f, const struct mg_print_opts *po)
 {
 	size_t i;
@@ -68,10 +61,10 @@ void mg_report_print_interval_header(FILE *f, const struct mg_print_opts *po)
 	fprintf(f, "%-*s", TIME_W, "time");
 	for (i = 0; i < NCOLS; i++) {
 		enum mg_row_id id = interval_cols[i];
-		int w = (int)strlen(col_names[id]);
+		int w = (int)strlen(mg_row_name(id));
 
 		if (po->cols & 1u << id)
-			fprintf(f, " %*s", w < 10 ? 10 : w, col_names[id]);
+			fprintf(f, " %*s", w < 10 ? 10 : w, mg_row_name(id));
 	}
 	fprintf(f, "  debugfs\n");
 }
@@ -173,6 +166,13 @@ const char *mg_row_not_counted(const struct mg_row *row)
 	return row->opt_in ? "<not counted>" : "<not supported>";
 }
 
+const char *mg_row_match_word(const struct mg_row *row)
+{
+	if (row->have_kernel)
+		return mg_match_name(row->match);
+	return row->kcheck != MG_KCHECK_NONE ? mg_kcheck_name(row->kcheck) : "-";
+}
+
 /* The summary's column widths: counter name, total, source, debugfs. */
 struct summary_cols {
 	int name, total, src, dbg;
@@ -194,7 +194,7 @@ static void total_str(const struct mg_row *row, char *buf, size_t len)
 static struct summary_cols summary_widths(const struct mg_report *r, const struct mg_print_opts *po)
 {
 	struct summary_cols c = { 19, 12, po->verbose ? 11 : 7, 7 }, t = { 7, 5, c.src, 7 };
-	char buf[160];
+	char buf[272];
 	int i, line = 0;
 
 	for (i = 0; i < MG_R_NR; i++) {
@@ -242,7 +242,7 @@ static void summary_line(FILE *f, const char *fixed, int col, const char *rest, 
 static void summary_row(FILE *f, const struct mg_row *row, const struct mg_print_opts *po,
 			const struct summary_cols *c)
 {
-	char tot[24], kern[48], from[160], rest[640], fixed[200];
+	char tot[24], kern[48], from[272], rest[768], fixed[200];
 	int col, n;
 
 	total_str(row, tot, sizeof(tot));
@@ -250,8 +250,7 @@ static void summary_row(FILE *f, const struct mg_row *row, const struct mg_print
 	from_str(row, po->verbose, from, sizeof(from));
 	col = snprintf(fixed, sizeof(fixed), "%-*s %*s  %-*s %*s  %-6s ", c->name, row->name,
 		       c->total, tot, c->src, row->src == MG_SRC_UNAVAILABLE && !po->verbose ? "n/a" :
-		       mg_src_name(row->src), c->dbg, kern,
-		       row->have_kernel ? mg_match_name(row->match) : "-");
+		       mg_src_name(row->src), c->dbg, kern, mg_row_match_word(row));
 	n = snprintf(rest, sizeof(rest), "%s", from);
 	if (row->src == MG_SRC_UNAVAILABLE || (po->verbose && row->why[0]))
 		n += snprintf(rest + n, sizeof(rest) - (size_t)n, "%s%s%s", from[0] ? "; " : "",
@@ -264,7 +263,7 @@ static void summary_row(FILE *f, const struct mg_row *row, const struct mg_print
 void mg_report_print_summary(FILE *f, const struct mg_report *r, const struct mg_print_opts *po)
 {
 	struct summary_cols c = summary_widths(r, po);
-	int i, within = 0, approx = 0;
+	int i, within = 0, approx = 0, start = 0, ksym = 0;
 	char off[400];
 	size_t no = 0;
 
@@ -285,6 +284,8 @@ void mg_report_print_summary(FILE *f, const struct mg_report *r, const struct mg
 			continue;
 		}
 		within += row->have_kernel && row->match == MG_MATCH_WITHIN;
+		start += row->kcheck == MG_KCHECK_START;
+		ksym += row->kcheck == MG_KCHECK_KSYM;
 		approx += row->approx;
 		summary_row(f, row, po, &c);
 	}
@@ -301,6 +302,14 @@ void mg_report_print_summary(FILE *f, const struct mg_report *r, const struct mg
 		mg_text_wrapped(f, "within: the count lies in the debugfs range low..high for the window; "
 			    "the kernel counted while the counters were read at its ends (exact "
 			    "where it did not: yes)");
+	if (start)
+		mg_text_wrapped(f, "start: no debugfs to compare with; the reader of these counters was "
+			    "validated once at the start, against the tracepoint events of a known "
+			    "workload (the kernel per-CPU counters line says which)");
+	if (ksym)
+		mg_text_wrapped(f, "ksym: no debugfs to compare with, and nothing else checked: read at "
+			    "the kernel's own per-CPU symbols (typed ksyms, bpf_per_cpu_ptr), whose "
+			    "addresses the kernel resolves");
 	if (r->mismatches) {
 		char line[400];
 
@@ -442,6 +451,9 @@ json_t *mg_report_json(const struct mg_report *r)
 			json_object_set_new(o, "kernel_debugfs", json_integer(row->kernel));
 			json_object_set_new(o, "match", json_boolean(!row->mismatch));
 			json_object_set_new(o, "match_kind", json_string(kind[row->match]));
+		} else if (row->kcheck != MG_KCHECK_NONE) {
+			json_object_set_new(o, "checked_against",
+					    json_string(mg_kcheck_name(row->kcheck)));
 		}
 		json_object_set_new(all, row->name, o);
 	}

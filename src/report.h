@@ -58,13 +58,20 @@ void mg_report_print_percpu(FILE *f, const struct mg_report *r, const struct mg_
 const char *mg_row_not_counted(const struct mg_row *row);
 
 /*
+ * The match column of a summary row (and -x's MATCH field): yes, within or NO against
+ * debugfs; where no debugfs bracket judged a kernel per-CPU figure, what judged it
+ * instead (mg_kcheck_name(): start, ksym); "-" for a row nothing judged.
+ */
+const char *mg_row_match_word(const struct mg_row *row);
+
+/*
  * stat -x SEP (po->sep): perf stat -x's lines, one per counter (per_cpu: one per counter
  * and online CPU of po->online, prefixed "CPUn"), when not NULL the interval's time
  * first: [TIME,][CPUn,]VALUE,UNIT,EVENT,RUN-TIME(ns),PCT,METRIC,METRIC-UNIT, then
  * SOURCE,DEBUGFS-LOW,DEBUGFS-HIGH,MATCH,APPROXIMATE (report_csv.c). VALUE is
  * mg_row_not_counted() where the row has none (run-time 0, PCT 0.00); the debugfs
  * fields are empty where nothing was compared (and on per-CPU lines: debugfs has only
- * all-CPU sums).
+ * all-CPU sums); MATCH is start or ksym on a kernel per-CPU row no debugfs judged.
  */
 void mg_report_print_csv(FILE *f, const struct mg_report *r, const struct mg_print_opts *po,
 			 const char *when, bool per_cpu);

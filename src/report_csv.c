@@ -31,8 +31,9 @@ static void csv_line(FILE *f, const struct mg_report *r, const struct mg_print_o
 		fprintf(f, "%s%" PRId64 "%s%" PRId64, s, row->bracket.low, s, row->bracket.high);
 	else
 		fprintf(f, "%s%s", s, s);
-	fprintf(f, "%s%s%s%s\n", s, bracket && row->have_kernel ? mg_match_name(row->match) : "",
-		s, have && row->approx ? "yes" : "");
+	/* match: yes, within or NO against debugfs; start or ksym where none judged it */
+	fprintf(f, "%s%s%s%s\n", s, bracket && (row->have_kernel || row->kcheck != MG_KCHECK_NONE) ?
+		mg_row_match_word(row) : "", s, have && row->approx ? "yes" : "");
 }
 
 void mg_report_print_csv(FILE *f, const struct mg_report *r, const struct mg_print_opts *po,

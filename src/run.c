@@ -56,6 +56,7 @@ int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session
 				mg_backend_name(r->sess.backend) : NULL,
 		.tp_flavour = r->sess.tp_btf ? "tp_btf" : "raw_tp",
 		.hot = o->hot, .kpc = kpc, .kpc_method = kpc ? mg_kreader_method(r->kr) : NULL,
+		.kpc_check = kpc ? mg_kreader_check(r->kr) : MG_KCHECK_NONE,
 		.prefer_kpc = kpc && (want == MG_BE_AUTO || want == MG_BE_KERNEL),
 		.tp_off = ~r->sess.tp_mask & ((1u << MG_NR_TPS) - 1),
 		.tp_off_why = o->tp_off_why,

@@ -206,13 +206,30 @@ int mg_online_cpus(bool *online, int n)
 	return count;
 }
 
-/* dir's realpath, "/", base: path as it would be created; false when dir cannot be resolved. */
+/*
+ * dir's realpath, "/", base: path as it would be created; false when dir cannot be resolved.
+ * A dangling symlink is followed first (an open with O_CREAT creates its target), as the
+ * kernel does, up to 40 links.
+ */
 static bool canon_path(const char *path, char *out, size_t len)
 {
-	char d[PATH_MAX], b[PATH_MAX], r[PATH_MAX];
+	char p[PATH_MAX], d[PATH_MAX], b[PATH_MAX], r[PATH_MAX], t[PATH_MAX];
+	ssize_t n;
+	int hops;
 
-	snprintf(d, sizeof(d), "%s", path);
-	snprintf(b, sizeof(b), "%s", path);
+	snprintf(p, sizeof(p), "%s", path);
+	for (hops = 0; hops < 40 && (n = readlink(p, t, sizeof(t) - 1)) > 0; hops++) {
+		t[n] = 0;
+		if (t[0] == '/') {
+			snprintf(p, sizeof(p), "%s", t);
+			continue;
+		}
+		snprintf(d, sizeof(d), "%s", p);	/* relative: to the link's directory */
+		if (snprintf(p, sizeof(p), "%s/%s", dirname(d), t) >= (int)sizeof(p))
+			return false;
+	}
+	snprintf(d, sizeof(d), "%s", p);
+	snprintf(b, sizeof(b), "%s", p);
 	if (!realpath(dirname(d), r))
 		return false;
 	snprintf(out, len, "%s/%s", r, basename(b));

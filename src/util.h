@@ -41,8 +41,9 @@ extern char mg_last_err[1024];
 
 /*
  * Whether paths a and b name one file: the same inode where both exist, else the same
- * resolved directory and name (where the later open or rename would put it). For
- * refusing one path named for two outputs (-o X --junit X).
+ * resolved directory and name (where the later open or rename would put it), a dangling
+ * symlink followed to the target an open would create. For refusing one path named for
+ * two outputs (-o X --junit X, or --junit LINK where LINK points to X).
  */
 bool mg_same_file(const char *a, const char *b);
 

@@ -23,6 +23,9 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
   counter-min FILE ROW N       the summary's ROW total is >= N
   pcpu-rejected FILE           probe --json: a doctored BTF offset is rejected, saying why
   widest-bracket FILE          (extractor) the widest debugfs bracket of a stat --json file
+  checked-against TEXT CSV JSON WORD  stat without debugfs: every kernel row's match column,
+                               -x MATCH and JSON checked_against say WORD (start, ksym), the
+                               text explains it, no row claims a debugfs match
   bpf-ours [--probes] [--count] [--leaked]  (extractor) bpftool -j prog/link show on stdin:
                                our programs and timestamp:* links ("prog:NAME link:TP"); --count:
                                the number of our programs listed; --leaked: not those a running

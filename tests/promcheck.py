@@ -106,6 +106,11 @@ def check_scrape(c, text, objs, final=False, served=True):
             and (kernel_rows or kpc is None),
             f"mgtrace_info kernel_per_cpu '{lab}' is the JSON's ({kpc!r}, {why!r}), "
             f"a reader named only where a kernel row uses it ({kernel_rows})")
+    # free text only in mgtrace_info and mgtrace_source_info (issue 28 item 7): every other
+    # series has no label but cpu="N", so no wording or pid makes a new series of it
+    free = [(n, lab) for n, lab, _ in mg if n not in ("mgtrace_info", "mgtrace_source_info")
+            and any(k != "cpu" or not v.isdigit() for k, v in lab.items())]
+    c.check(not free, f"outside mgtrace_info and mgtrace_source_info no label but cpu=\"N\" ({free[:2]})")
     # mgtrace_debugfs_mismatches only where a row was compared with debugfs: no silent 0
     compared = any("match" in r for r in summ["counters"].values())
     mm = [v for n, _, v in mg if n == "mgtrace_debugfs_mismatches"]
@@ -284,6 +289,9 @@ mgtrace_debugfs_mismatches 0
         "another backend": good.replace('backend="kernel"', 'backend="fentry"'),
         "a textfile scrape error": good.replace("scrape_error 0", "scrape_error 1"),
         "a row missing from mgtrace_source_info": good.replace('counter="d"', 'counter="x"'),
+        "a free-text label on a counter series":
+            good.replace('mgtrace_a_total{cpu="1"}', 'mgtrace_a_total{cpu="1",scope="pid 11295 and its descendants"}'),
+        "a label on the interval count": good.replace("intervals_total 2", 'intervals_total{reason="x"} 2'),
     }
     for what, text in bad.items():
         c = Checker(quiet=True)

@@ -54,6 +54,10 @@ def check_junit_strict(c, root):
     bad = [t.get("name") for t in cases for e in list(t.iter("failure")) + list(t.iter("error"))
            if not e.get("type")]
     c.check(not bad, f"junit: every failure and error has a type (not: {bad})")
+    tags = [e.tag for e in root]
+    c.check(tags[-2:] == ["system-out", "system-err"] and tags.count("system-out") == 1 and
+            tags.count("system-err") == 1 and all(t in ("properties", "testcase") for t in tags[:-2]),
+            f"junit: properties, the testcases, then system-out and system-err ({tags[:2]}...{tags[-2:]})")
 
 
 @selftest_cases
@@ -63,7 +67,8 @@ def selftest_junit(results):
     jt_s = ('<testsuite name="s" tests="1" failures="1" errors="0" skipped="0" '
                        'timestamp="2026-12-02T01:00:00" hostname="h" time="1.0"><testcase '
                        'name="COMMAND succeeds" time="1.0"><failure type="command" '
-                       'message="expected exit status 0, got 1"/></testcase></testsuite>')
+                       'message="expected exit status 0, got 1"/></testcase><system-out/><system-err/>'
+                       '</testsuite>')
     jt = ET.fromstring(jt_s)
     run("junit-text: one failure per FAIL line", check_junit_text, jt, ["FAIL   COMMAND succeeds  x\n"],
         want_fail=False)
@@ -78,6 +83,11 @@ def selftest_junit(results):
         ["FAIL   COMMAND succeeds  x\n"])
     run("junit-text: a failure without a type", check_junit_text, ET.fromstring(
         jt_s.replace(' type="command"', '')), ["FAIL   COMMAND succeeds  x\n"])
+    run("junit-text: a suite without system-out and system-err (the strict Ant schema)", check_junit_text,
+        ET.fromstring(jt_s.replace('<system-out/><system-err/>', '')), ["FAIL   COMMAND succeeds  x\n"])
+    run("junit-text: system-err before system-out", check_junit_text,
+        ET.fromstring(jt_s.replace('<system-out/><system-err/>', '<system-err/><system-out/>')),
+        ["FAIL   COMMAND succeeds  x\n"])
     run("junit-text: a message without expected and actual", check_junit_text, ET.fromstring(
         '<testsuite failures="1"><testcase name="a"><failure message="0.9 &gt; 0.7"/></testcase></testsuite>'),
         ["FAIL   a\n"])

@@ -149,7 +149,8 @@ def check_stat_csv_fields(c, lines, sep=","):
     RUN-TIME,PCT,METRIC,METRIC-UNIT, then SOURCE,DEBUGFS-LOW,DEBUGFS-HIGH,MATCH,APPROXIMATE;
     no field padded; a value is a number, or perf's <not counted> (an option would count it)
     or <not supported>, with run-time 0 and 0.00 %; a counted value ran 100.00 % of the
-    window; the debugfs fields are numbers or empty, the match yes/within/NO or empty."""
+    window; the debugfs fields are numbers or empty, the match yes/within/NO with a debugfs
+    range, start/ksym on a kernel row without one (no debugfs), or empty."""
     import csv
     padded, bad, marks, cpus = [], [], {}, set()
     for ln, row in enumerate(csv.reader(lines, delimiter=sep), 1):
@@ -171,8 +172,12 @@ def check_stat_csv_fields(c, lines, sep=","):
             bad.append(f"{ln}: value {val!r}, run-time {rt!r}, pct {pct!r}, source {src!r}")
         if unit not in ("", "/s") or mv or mu or not re.fullmatch(r"[a-z_]+", ev):
             bad.append(f"{ln}: unit {unit!r}, metric {mv!r} {mu!r}, event {ev!r}")
-        if not all(x == "" or x.isdigit() for x in (lo, hi)) or match not in ("", "yes", "within", "NO") \
-                or approx not in ("", "yes") or (match and not lo):
+        # a debugfs match has its range; start or ksym (issue 26: what a kernel per-CPU row
+        # was checked against without debugfs) has none, and only on a kernel row
+        if not all(x == "" or x.isdigit() for x in (lo, hi)) or approx not in ("", "yes") \
+                or match not in ("", "yes", "within", "NO", "start", "ksym") \
+                or (match in ("yes", "within", "NO") and not lo) \
+                or (match in ("start", "ksym") and (lo or hi or src != "kernel")):
             bad.append(f"{ln}: debugfs {lo!r}..{hi!r}, match {match!r}, approximate {approx!r}")
     c.check(not padded, f"no field padded: {padded[:4]}")
     c.check(not bad, f"perf stat -x's fields, each value a number or <not counted>/<not supported>: "
@@ -338,6 +343,12 @@ def selftest_output(results):
     run("stat-csv-fields: a field missing", check_stat_csv_fields, xs + [xs[0].rsplit(",", 1)[0]])
     run("stat-csv-fields: a match without a debugfs range", check_stat_csv_fields,
         xs + [ln(None, "5", "ctime_updates", lo="", hi="", m="yes")])
+    run("stat-csv-fields: start on a kernel row without debugfs", check_stat_csv_fields,
+        xs + [ln(None, "5", "ctime_updates", "kernel", lo="", hi="", m="start")], want_fail=False)
+    run("stat-csv-fields: start beside a debugfs range", check_stat_csv_fields,
+        xs + [ln(None, "5", "ctime_updates", "kernel", m="start")])
+    run("stat-csv-fields: ksym on a bpf row", check_stat_csv_fields,
+        xs + [ln(None, "5", "ctime_updates", "bpf", lo="", hi="", m="ksym")])
     run("count-ended: ended by the count", check_count_ended,
         [{"type": "summary", "command_ended_by_count": True, "command_status": 143}], want_fail=False)
     run("count-ended: COMMAND ended by itself", check_count_ended,

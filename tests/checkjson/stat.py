@@ -2,7 +2,8 @@
 """stat.py - `mgtrace stat --json`: the summary's counters and their debugfs brackets,
 the intervals of -I, and the zero-cost default.
 
-Subcommands: stat, intervals, interval-sums, zero-default, counter-min, widest-bracket.
+Subcommands: stat, intervals, interval-sums, zero-default, counter-min, widest-bracket,
+checked-against.
 """
 import json
 
@@ -31,6 +32,57 @@ def check_brackets(c, where, ctr):
         c.check(row["match"] == in_bracket(row) and row.get("match_kind") == kind,
                 f"{where} {name}: {row['total']} in [{br['low']}, {br['high']}] is "
                 f"{in_bracket(row)}: match {row['match']}, match_kind {row.get('match_kind')} ({kind})")
+
+
+def kpc_word(meth):
+    """The match word of a kernel per-CPU reading no debugfs judged, from kernel_per_cpu:
+    start (the BTF-offset reader, validated at the start) or ksym (typed per-CPU ksyms)."""
+    meth = meth or ""
+    return "start" if "validated at start" in meth else "ksym" if meth == "per-CPU ksym" else None
+
+
+def check_checked_against(c, where, o):
+    """issue 26: a kernel per-CPU row no debugfs bracket judged says what its figure was
+    checked against instead (checked_against, agreeing with kernel_per_cpu), never beside a
+    debugfs match, never on another source, and never silent."""
+    want = kpc_word(o.get("kernel_per_cpu"))
+    for name, row in o.get("counters", {}).items():
+        ca = row.get("checked_against")
+        if ca is not None:
+            c.check(row["source"] == "kernel" and "match" not in row and ca == want,
+                    f"{where} {name}: checked_against {ca} on a {row['source']} row "
+                    f"(match {row.get('match')}; kernel_per_cpu {o.get('kernel_per_cpu')!r}: {want})")
+        elif row["source"] == "kernel" and row.get("per_cpu") is not None:
+            c.check("match" in row, f"{where} {name}: a kernel per-CPU reading neither compared "
+                    f"with debugfs nor saying what it was checked against")
+
+
+@subcommand("checked-against", lambda a: (open(a[0]).read(), open(a[1]).read(), load_lines(a[2]),
+                                          a[3]))
+def check_checked_against_outputs(c, text, csv_text, objs, want):
+    """checked-against TEXT CSV JSON WORD: stat's text summary, its -x , lines and its JSON,
+    each run without debugfs: every kernel row's match column, -x MATCH field and JSON
+    checked_against is WORD (start, ksym), the text explains WORD under the table, and no
+    kernel row claims a debugfs match (yes, within, NO) anywhere."""
+    rows = [ln.split() for ln in text.splitlines()
+            if ln.split()[:1] and ln.split()[0] in KERNEL_COUNTERS and len(ln.split()) >= 6]
+    kern = [r for r in rows if r[2] == "kernel"]
+    c.check(len(kern) == len(KERNEL_COUNTERS) and all(r[4] == want for r in kern),
+            f"text: the {len(KERNEL_COUNTERS)} kernel rows' match column says {want}: "
+            f"{[(r[0], r[4]) for r in kern]}")
+    c.check(any(ln.startswith(want + ": ") for ln in text.splitlines()),
+            f"text: a line under the table explains {want}")
+    lines = [ln.split(",") for ln in csv_text.splitlines() if ln.count(",") == 11]
+    kcsv = [f for f in lines if f[7] == "kernel"]
+    c.check(len(kcsv) == len(KERNEL_COUNTERS) and all(f[10] == want and f[8] == f[9] == "" for f in kcsv),
+            f"-x: the kernel lines' MATCH is {want}, no debugfs range: {[(f[2], f[8], f[10]) for f in kcsv]}")
+    s = summary_of(objs) or {}
+    ctr = s.get("counters", {})
+    c.check(all(ctr.get(k, {}).get("checked_against") == want and "match" not in ctr.get(k, {})
+                for k in KERNEL_COUNTERS),
+            f"JSON: checked_against {want}, no match: "
+            f"{[(k, ctr.get(k, {}).get('checked_against'), ctr.get(k, {}).get('match')) for k in KERNEL_COUNTERS]}")
+    check_checked_against(c, "JSON", s)
 
 
 def check_stat(c, objs, backend=None, funcs=False, kernel_percpu=False,
@@ -67,6 +119,7 @@ def check_stat(c, objs, backend=None, funcs=False, kernel_percpu=False,
         elif row["source"] != "unavailable":
             c.check(bool(row.get("unavailable")), f"{name}: missing per-CPU values are explained")
     check_brackets(c, "summary", ctr)
+    check_checked_against(c, "summary", s)
     # the BPF ctime_swaps count lies in the kernel's own counter's bracket for the same
     # window (equals it where the bracket has width 0); with expect_no, every row but that
     # one does, and that one lies outside
@@ -155,6 +208,7 @@ def check_intervals(c, objs, n, match=False, expect_no=None):
     for o in iv + [summary_of(objs) or {"counters": {}}]:
         where = f"interval {o['interval']}" if o.get("type") == "interval" else "summary"
         check_brackets(c, where, o["counters"])
+        check_checked_against(c, where, o)
         rows = {k: r for k, r in o["counters"].items() if "match" in r}
         c.check(len(rows) == len(KERNEL_COUNTERS), f"{where}: {len(rows)} rows compared with debugfs")
         for k, r in rows.items():
@@ -353,6 +407,56 @@ def selftest_stat(results):
     covered.update(bpf_recursion_misses=2, mismatches=1)
     check_stat(ok2, [covered], backend="tracepoint", exact_kernel=True, allow_misses=True)
     results.append(("a shortfall covered by skipped runs passes with allow_misses", not ok2.failures))
+
+    # no debugfs (issue 26): kernel per-CPU rows say what they were checked against
+    nd = json.loads(json.dumps(kgood))
+    nd["kernel_per_cpu"] = "per-CPU via BTF offsets, validated at start (no debugfs: test)"
+    nd.update(mismatches=None, mismatches_unavailable="no counter was compared with debugfs")
+    for k in KERNEL_COUNTERS:
+        for f in ("match", "match_kind", "kernel_debugfs", "debugfs_bracket"):
+            nd["counters"][k].pop(f, None)
+        nd["counters"][k]["checked_against"] = "start"
+    for label, mutate, want_fail in (
+            ("no debugfs: every kernel row checked against start", lambda b: None, False),
+            ("no debugfs: a kernel per-CPU row saying nothing (a silent check)",
+             lambda b: b["counters"]["fine_stamps"].pop("checked_against"), True),
+            ("no debugfs: ksym where the reader was self-tested at start",
+             lambda b: b["counters"]["floor_swaps"].update(checked_against="ksym"), True),
+            ("no debugfs: checked_against beside a debugfs match",
+             lambda b: b["counters"]["ctime_updates"].update(match=True), True),
+            ("no debugfs: checked_against on a bpf row",
+             lambda b: b["counters"]["stat_queries"].update(checked_against="start"), True)):
+        b = json.loads(json.dumps(nd))
+        mutate(b)
+        c = Checker(quiet=True)
+        check_checked_against(c, "summary", b)
+        results.append((("fails on " if want_fail else "passes: ") + label,
+                        bool(c.failures) == want_fail))
+    text = ("counter                    total  source  debugfs  match  from\n"
+            "ctime_updates                 10  kernel        -  start  mg_ctime_updates\n"
+            "fine_stamps                    5  kernel        -  start  mg_fine_stamps\n"
+            "floor_swaps                    4  kernel        -  start  timekeeping_mg_floor_swaps\n"
+            "floor_cmpxchg_fails           ~1  derived       -  -      fine_stamps - floor_swaps\n"
+            "ctime_swaps                    7  kernel        -  start  mg_ctime_swaps\n"
+            "start: no debugfs to compare with; the reader ...\n")
+    csv_text = "".join(f"{v},,{k},100,100.00,,,kernel,,,start,\n" for k, v in
+                       (("ctime_updates", 10), ("fine_stamps", 5), ("floor_swaps", 4),
+                        ("ctime_swaps", 7))) + "1,,floor_cmpxchg_fails,100,100.00,,,derived,,,,yes\n"
+    run("checked-against: text, -x and JSON all say start", check_checked_against_outputs,
+        text, csv_text, [nd], "start", want_fail=False)
+    run("checked-against: a silent yes in the text", check_checked_against_outputs,
+        text.replace("  start  mg_fine", "  yes    mg_fine"), csv_text, [nd], "start")
+    run("checked-against: no legend under the table", check_checked_against_outputs,
+        text.replace("start: no debugfs", "note"), csv_text, [nd], "start")
+    run("checked-against: an empty -x MATCH", check_checked_against_outputs,
+        text, csv_text.replace(",start,", ",,", 1), [nd], "start")
+    run("checked-against: a -x debugfs range beside start", check_checked_against_outputs,
+        text, csv_text.replace(",,,start,", ",10,10,start,", 1), [nd], "start")
+    run("checked-against: the JSON's checked_against missing", check_checked_against_outputs,
+        text, csv_text, [json.loads(json.dumps(nd).replace('"checked_against": "start"', '"x": 0'))],
+        "start")
+    run("checked-against: ksym wanted, start said", check_checked_against_outputs,
+        text, csv_text, [nd], "ksym")
 
     c = Checker(quiet=True)
     check_intervals(c, [{"type": "interval", "interval": 1}, {"type": "summary"}], 2)

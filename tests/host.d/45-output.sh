@@ -111,3 +111,15 @@ MGABS_OUT=$(readlink -f "$MG")
 (cd "$T" && "$MGABS_OUT" probe -j -o - > "$T/dash.out" 2> /dev/null)
 [ ! -e "$T/-" ] && head -c 1 "$T/dash.out" | grep -q '{' && ok "-o -: standard output, no file named '-'" \
 	|| bad "-o -: $(ls -la "$T/-" 2>&1 | head -1), stdout $(head -c 80 "$T/dash.out")"
+# with a COMMAND too: the results go to standard output (its default there is standard error,
+# as perf's; the twin, without -o, keeps them there)
+for c in stat trace check; do
+	$MG $c -j -o - -- true > "$T/dash-c.out" 2> "$T/dash-c.err"
+	$MG $c -j -- true > "$T/dash-d.out" 2> "$T/dash-d.err"
+	if grep -q '"type":"\(summary\|trace_summary\|check\)"' "$T/dash-c.out" && ! grep -q '"type":' "$T/dash-c.err" &&
+		[ ! -s "$T/dash-d.out" ] && grep -q '"type":' "$T/dash-d.err"; then
+		ok "$c -o - -- COMMAND: the results on standard output (without -o: on standard error)"
+	else
+		bad "$c -o - -- COMMAND: stdout $(head -c 100 "$T/dash-c.out"), stderr $(grep -c '"type":' "$T/dash-c.err") JSON lines; without -o: stdout $(head -c 100 "$T/dash-d.out")"
+	fi
+done

@@ -44,14 +44,42 @@ check(s["kernel_per_cpu"] and "validated at start" in s["kernel_per_cpu"],
       f"stat: per-CPU counters validated at start: {s['kernel_per_cpu']}")
 for k in ("ctime_updates", "ctime_swaps", "fine_stamps", "floor_swaps"):
     r = ctr[k]
-    check(r["source"] == "kernel" and (r["total"] or 0) > 0 and "match" not in r,
-          f"stat: {k} {r['total']} from the kernel, no debugfs match claimed")
+    check(r["source"] == "kernel" and (r["total"] or 0) > 0 and "match" not in r
+          and r.get("checked_against") == "start",
+          f"stat: {k} {r['total']} from the kernel, no debugfs match claimed, checked against "
+          f"{r.get('checked_against')}")
 check(ctr["ctime_updates"]["total"] >= ctr["ctime_swaps"]["total"] and
       ctr["fine_stamps"]["total"] >= ctr["floor_swaps"]["total"],
       "stat: updates >= swaps, fine stamps >= floor swaps")
 EOF
 tally nd-stat "$T/nd-stat.chk"
 schema_valid nd-stat stat "$T/nd-stat.json"
+# the match column says what the kernel rows were checked against without debugfs (issue 26:
+# never a silent yes): for the BTF-offset reader self-tested at start (probe's percpu_method),
+# start; for typed ksyms, ksym; in the text (with its legend), -x and JSON. The twins, which
+# must fail: the same three outputs outside the namespace, with debugfs (they say yes), and the
+# namespace's own doctored into a silent yes
+ca=$(python3 -c 'import json, sys; m = json.load(open(sys.argv[1])).get("percpu_method") or ""
+print("start" if "validated at start" in m else "ksym" if m == "per-CPU ksym" else "none")' "$T/nd-probe.json")
+for x in txt csv json; do
+	case $x in txt) fmt= ;; csv) fmt="-x ," ;; json) fmt=--json ;; esac
+	nodebug $MG stat $fmt -o "$T/nd-ca.$x" -- $MG stress --threads 2 --duration 0.3 > /dev/null 2>&1
+	$MG stat $fmt -o "$T/dbg-ca.$x" -- $MG stress --threads 2 --duration 0.3 > /dev/null 2>&1
+	sed 's/  start  /  yes    /; s/,start,/,yes,/; s/"checked_against":"start"/"match":true/' \
+		"$T/nd-ca.$x" > "$T/doc-ca.$x"
+done
+python3 tests/checkjson.py checked-against "$T/nd-ca.txt" "$T/nd-ca.csv" "$T/nd-ca.json" "$ca" \
+	> "$T/nd-ca.chk" 2>&1
+tally nd-checked-against "$T/nd-ca.chk"
+schema_valid nd-checked-against stat "$T/nd-ca.json"
+for twin in dbg doc; do
+	if python3 tests/checkjson.py checked-against "$T/$twin-ca.txt" "$T/$twin-ca.csv" \
+		"$T/$twin-ca.json" "$ca" > "$T/$twin-ca.chk" 2>&1; then
+		bad "twin $twin-checked-against: passed: $(grep -c '^PASS' "$T/$twin-ca.chk") checks"
+	else
+		ok "twin $twin-checked-against: fails ($(grep '^FAIL' "$T/$twin-ca.chk" | head -1 | cut -c1-150))"
+	fi
+done
 # a doctored offset is rejected without debugfs too: the counter is then unavailable, not wrong
 for alias in ctime_updates=ctime_swaps ctime_swaps=ctime_updates fine_stamps=ctime_swaps floor_swaps=ctime_updates; do
 	nodebug env MGTRACE_TEST_PCPU_ALIAS=$alias $MG probe --json > "$T/nd-alias.json" 2> /dev/null
@@ -69,6 +97,53 @@ grep -q '"event":"ctime_swap"' "$T/nd-trace.json" && ok "nd-trace: events withou
 nodebug $MG check --json -o "$T/nd-check2.json" -d 1 -D "$T/ct" > /dev/null 2>&1 &&
 	ok "nd-check-builtin: PASS without debugfs" || bad "nd-check-builtin: exit $? without debugfs"
 ctdiff nd-diff nodebug
+# every command runs there (issue 26: trace, top, check, probe, clocks and stress never need
+# debugfs), and none mounts it behind the caller's back (only `make run` does): the namespace
+# has no debugfs after all of them. The twin shows the mountinfo test sees a debugfs mount.
+nodebug env MG="$MG" D="$T/ct" E="$T/nd-cmd.err" sh -c '
+for c in "probe" "stat -- true" "trace -- true" "top -i 1 -c 1" "clocks" \
+	"stress --duration 0.3 --dir $D" "check -d 0.5 -D $D"; do
+	if $MG $c > /dev/null 2> "$E"; then echo "PASS nd-cmd $c: exit 0 without debugfs"
+	else echo "FAIL nd-cmd $c: exit $? without debugfs: $(tail -1 "$E")"; fi
+done
+n=$(grep -c " - debugfs " /proc/self/mountinfo)
+[ "$n" = 0 ] && echo "PASS nd-nomount: no command mounted debugfs" ||
+	echo "FAIL nd-nomount: debugfs mounted $n time(s) after the commands"' > "$T/nd-cmd.chk" 2>&1
+tally nd-cmd "$T/nd-cmd.chk"
+n=$(nodebug sh -c 'mount -t debugfs none /sys/kernel/debug && grep -c " - debugfs " /proc/self/mountinfo')
+[ "${n:-0}" -ge 1 ] && ok "twin: nd-nomount's test sees a debugfs mounted in the namespace ($n)" ||
+	bad "twin: nd-nomount's test misses a debugfs mounted in the namespace (${n:-none})"
+# --path resolves in the caller's mount namespace: there the path names a file on a tmpfs of
+# its own, while a writer outside appends to the file the same path names on the host; trace
+# -a --path must show the namespace's file only. The twin: the same trace outside sees the
+# host writer's events.
+mkdir -p "$T/ct/mp" && echo host > "$T/ct/mp/f"
+mpwriter() { for i in $(seq 100); do echo h >> "$T/ct/mp/f"; stat "$T/ct/mp/f" > /dev/null; sleep 0.05; done; }
+mpwriter & mpw=$!
+unshare -m sh -c "mount -t tmpfs mgtrace-mp $T/ct/mp && echo ns > $T/ct/mp/f &&
+	stat -c '%Hd:%Ld %i' $T/ct/mp/f > $T/mp-ns.id && exec $MG trace --json -o $T/mp-ns.json -a \
+	--path $T/ct/mp/f -- sh -c 'sleep 0.5; echo n >> $T/ct/mp/f; stat $T/ct/mp/f > /dev/null; sleep 0.3'" \
+	> /dev/null 2> "$T/mp-ns.err"
+$MG trace --json -o "$T/mp-host.json" -a --path "$T/ct/mp/f" -- sleep 0.8 > /dev/null 2>&1
+kill "$mpw" 2> /dev/null; wait "$mpw" 2> /dev/null
+python3 - "$T/mp-ns.json" "$T/mp-ns.id" "$T/mp-host.json" "$(stat -c '%Hd:%Ld %i' "$T/ct/mp/f")" \
+	> "$T/mp.chk" 2>&1 <<'EOF'
+import json, sys
+def events(p):
+    return [e for e in (json.loads(l) for l in open(p) if l.startswith("{")) if e.get("type") == "event"]
+def check(c, m): print(("PASS " if c else "FAIL ") + m)
+ns, host = events(sys.argv[1]), events(sys.argv[3])
+nsdev, nsino = open(sys.argv[2]).read().split()
+hdev, hino = sys.argv[4].split()
+check(nsdev != hdev, f"--path: the namespace's file ({nsdev} {nsino}) is not the host's ({hdev} {hino})")
+seen = sorted({(e["dev"], e["ino"]) for e in ns})
+check(ns and seen == [(nsdev, int(nsino))],
+      f"--path in a mount namespace: {len(ns)} events, all of the namespace's file: {seen}")
+hs = sorted({(e["dev"], e["ino"]) for e in host})
+check(any(e["event"] == "ctime_swap" for e in host) and hs == [(hdev, int(hino))],
+      f"twin: the same trace outside sees the host writer's file: {len(host)} events, {hs}")
+EOF
+tally path-mntns "$T/mp.chk"
 
 # 2. a PID namespace of its own: pids go into BPF as the kernel's, and come out as the caller's
 ctdiff ns-diff inpidns
@@ -106,6 +181,36 @@ tally ns-tp "$T/ns-tp.chk"
 inpidns $MG check --json -o "$T/ns-check.json" -d 1 -D "$T/ct" > /dev/null 2>&1 &&
 	ok "ns-check-builtin: PASS in a PID namespace (check --dir asks the kernel there)" ||
 	bad "ns-check-builtin: exit $? in a PID namespace"
+# a process outside the PID namespace has no pid there: its events carry null in JSON and '-'
+# in text, never a number the caller could take for one of its own; the twin, a process in
+# the namespace, shows its pid
+touch "$T/ct/out"
+outwriter() { for i in $(seq 100); do echo o >> "$T/ct/out"; stat "$T/ct/out" > /dev/null; sleep 0.05; done; }
+outwriter & ow=$!
+inpidns sh -c "$MG trace --json -o $T/ns-out.json -a --path $T/ct/out -- sh -c \
+	'echo \$\$ > $T/ns-out.pid; sleep 0.5; for i in 1 2 3 4 5; do echo i >> $T/ct/out; sleep 0.1; done'" \
+	> /dev/null 2>&1
+inpidns sh -c "$MG trace -a --path $T/ct/out -- sleep 0.8" > "$T/ns-out.txt" 2>&1
+kill "$ow" 2> /dev/null; wait "$ow" 2> /dev/null
+python3 - "$T/ns-out.json" "$(cat "$T/ns-out.pid")" "$T/ns-out.txt" > "$T/ns-out.chk" 2>&1 <<'EOF'
+import json, sys
+ev = [e for e in (json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")) if e.get("type") == "event"]
+pid = int(sys.argv[2])
+def check(c, m): print(("PASS " if c else "FAIL ") + m)
+out = [e for e in ev if e["pid"] != pid]
+check(out and all(e["pid"] is None and e["tid"] is None for e in out),
+      f"a process outside the PID namespace: pid and tid null in {len(out)} events "
+      f"({sorted({(e['pid'], e['comm']) for e in out}, key=str)[:4]})")
+# (an append within the outside writer's tick, before its stat, updates nothing: 5 appends)
+mine = [e for e in ev if e["comm"] == "sh"]   # the namespace's writer (the outside one is bash)
+check(mine and all(e["pid"] == pid for e in mine),
+      f"twin: the namespace's writer shows its pid {pid} in its {len(mine)} events "
+      f"({sorted({e['pid'] for e in mine}, key=str)})")
+rows = [l.split() for l in open(sys.argv[3]) if " ctime_swap " in l or " stat " in l]
+check(rows and all(r[2] == "-" for r in rows),
+      f"text: an outside process's PID column is '-' ({len(rows)} rows, PIDs {sorted({r[2] for r in rows})[:4]})")
+EOF
+tally ns-outside "$T/ns-out.chk"
 # top by pid: the COMMAND's row carries the namespace's pid
 inpidns $MG top --json -o "$T/ns-top.json" -b tracepoint -i 1 -c 1 -- $OBS -n 30 "$T/ct/ns-top" > "$T/ns-top.obs" 2> /dev/null
 python3 - "$T/ns-top.json" "$T/ns-top.obs" > "$T/ns-top.chk" 2>&1 <<'EOF'
@@ -136,7 +241,8 @@ cp $MG "$T/mgtrace-cap" && cp $OBS "$T/mgobserve-cap" && chmod 755 "$T" "$T/mgtr
 mkdir -p "$T/ct/cap" && chmod 777 "$T/ct/cap"
 capuser() { setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+bpf,+perfmon \
 	--ambient-caps=+bpf,+perfmon "$@"; }
-for c in "probe" "stat -- true" "trace -- true" "top -i 1 -c 1"; do
+for c in "probe" "stat -- true" "trace -- true" "top -i 1 -c 1" "clocks" \
+	"stress --duration 0.3 --dir $T/ct/cap"; do
 	if capuser "$T/mgtrace-cap" $c > "$T/cap.out" 2> "$T/cap.err"; then
 		ok "cap $c: runs as uid 65534 with CAP_BPF and CAP_PERFMON"
 	else
@@ -161,8 +267,30 @@ print(("PASS " if u["mismatches"] is None and "not readable by this user" in why
       + f"cap stat JSON: mismatches {u['mismatches']!r}, {why!r}")
 print(("PASS " if isinstance(r["mismatches"], int) and "mismatches_unavailable" not in r else "FAIL ")
       + f"twin: root's stat compares with debugfs: mismatches {r['mismatches']!r}")
+# what the kernel rows were checked against instead (issue 26): said on each, never a match
+kern = {k: v for k, v in u["counters"].items() if v["source"] == "kernel"}
+print(("PASS " if kern and all(v.get("checked_against") in ("start", "ksym") and "match" not in v
+                               for v in kern.values()) else "FAIL ")
+      + f"cap stat JSON: each kernel row checked against {[v.get('checked_against') for v in kern.values()]}")
 PY
 tally cap-stat-debugfs "$T/cap-st.chk"
+# with CAP_DAC_READ_SEARCH as well, the same user opens debugfs and stat compares with it
+# (debugfs is probed by its open: access() asks about the real uid, and told such a user
+# "not readable"); the twin is the EACCES case just above
+setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+bpf,+perfmon,+dac_read_search \
+	--ambient-caps=+bpf,+perfmon,+dac_read_search "$T/mgtrace-cap" stat -i 1 -c 1 --json \
+	-o "$T/ct/cap/st-dac.json" > /dev/null 2> "$T/cap-dac.err"
+python3 - "$T/ct/cap/st-dac.json" > "$T/cap-dac.chk" 2>&1 <<'PY'
+import json, sys
+try:
+    u = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
+except (OSError, IndexError, ValueError) as e:
+    u = {"mismatches": None, "mismatches_unavailable": f"no report: {e}"}
+print(("PASS " if isinstance(u["mismatches"], int) and "mismatches_unavailable" not in u else "FAIL ")
+      + f"cap +CAP_DAC_READ_SEARCH: stat as uid 65534 compares with debugfs: mismatches "
+      f"{u['mismatches']!r} {u.get('mismatches_unavailable', '')}")
+PY
+tally cap-dac-debugfs "$T/cap-dac.chk"
 capuser "$T/mgtrace-cap" check --json -o "$T/ct/cap/c.json" --tree -- "$T/mgobserve-cap" -n 30 \
 	"$T/ct/cap/d" > "$T/cap-diff.obs" 2> "$T/cap-diff.err"; rc=$?
 python3 tests/observer.py compare "$T/ct/cap/c.json" "$T/cap-diff.obs" $rc > "$T/cap-diff.chk" 2>&1

@@ -188,6 +188,17 @@ badcase prom-proc 3 "cannot hold the temporary file" $MG stat --prometheus /proc
 [ ! -e "$T/prom-ran" ] && ok "--prometheus /proc/uptime: refused before COMMAND ran" || bad "--prometheus /proc/uptime: COMMAND ran first"
 badcase prom-same-as-o 2 "are one file" $MG stat -o "$T/same.prom" --prometheus "$T/./same.prom" -- true
 badcase junit-same-as-o 2 "are one file" $MG check -o "$T/same.xml" --junit "$T/same.xml" -- true
+# one file through a dangling symlink: --junit LINK, LINK -> -o's file, neither there yet (the
+# open creates the target: both reports went into one file); its twin, a link to another
+# file, runs and writes each report whole
+ln -sf "$T/dx.xml" "$T/dl.xml"
+badcase junit-link-to-o 2 "are one file" $MG check -o "$T/dx.xml" --junit "$T/dl.xml" -- true
+ln -sf "$T/dy.xml" "$T/dl2.xml"
+$MG check -o "$T/dy.txt" --junit "$T/dl2.xml" -- true > /dev/null 2>&1; rc=$?
+[ $rc = 0 ] && [ -L "$T/dl2.xml" ] && python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$T/dy.xml" 2> /dev/null \
+	&& grep -q '^verdict: PASS' "$T/dy.txt" \
+	&& ok "twin: --junit through a dangling symlink to another file: exit 0, the XML and the text whole" \
+	|| bad "twin: --junit through a dangling symlink to another file: exit $rc, $(head -c 200 "$T/dy.xml" 2>&1)"
 ln -sf "$T/nowhere/x.prom" "$T/dangling.prom"
 badcase prom-dangling-symlink 2 "a symlink whose target does not exist" $MG stat --prometheus "$T/dangling.prom" -- true
 # a symlink is written through: its target gets the metrics, the link stays a link

@@ -209,13 +209,15 @@ else
 			&& ok "reproducible: outside git the man page has VERSION's mtime (1970-01-02)" \
 			|| bad "reproducible: outside git, the man page date is VERSION's mtime: $(grep '^\.TH' "$T/repro-c/build/mgtrace.8" 2>&1) $(tail -2 "$T/repro.log")"
 		# twin: the user's CPPFLAGS reach the C objects (MG_CPPFLAGS kept), and the binary differs
-		# (mgtrace removed too: under .SECONDARY a missing object alone is not rebuilt)
+		# (mgtrace removed too: under .SECONDARY a missing object alone is not rebuilt); CFLAGS
+		# given on the command line too, which replaces the Makefile's CFLAGS (issue 28 item 9:
+		# it broke the build while the include paths lived there)
 		(cd "$T/repro-b/x" && rm -f mgtrace && find build -maxdepth 1 -name '*.o' ! -name '*.bpf.o' -delete &&
-			SOURCE_DATE_EPOCH=1000000000 make -s -j2 mgtrace CPPFLAGS=-D_FORTIFY_SOURCE=2 > "$T/repro.log" 2>&1)
+			SOURCE_DATE_EPOCH=1000000000 make -s -j2 mgtrace CPPFLAGS=-D_FORTIFY_SOURCE=2 CFLAGS="-g -O1" > "$T/repro.log" 2>&1)
 		chk=$(nm -D "$T/repro-b/x/mgtrace" 2> /dev/null | grep -c -e '_chk$' -e '_chk@')
 		chk0=$(nm -D "$T/repro-a/mgtrace" | grep -c -e '_chk$' -e '_chk@')
-		[ "$chk" -gt 0 ] && [ "$chk0" = 0 ] && ok "make CPPFLAGS=-D_FORTIFY_SOURCE=2: $chk _chk symbols (0 without)" \
-			|| bad "make CPPFLAGS=-D_FORTIFY_SOURCE=2: $chk _chk symbols, $chk0 without: $(tail -3 "$T/repro.log")"
+		[ "$chk" -gt 0 ] && [ "$chk0" = 0 ] && ok "make CPPFLAGS=-D_FORTIFY_SOURCE=2 CFLAGS='-g -O1': built, $chk _chk symbols (0 without)" \
+			|| bad "make CPPFLAGS=-D_FORTIFY_SOURCE=2 CFLAGS='-g -O1': $chk _chk symbols, $chk0 without: $(tail -3 "$T/repro.log")"
 		"$T/repro-b/x/mgtrace" version > /dev/null 2>&1 && ! cmp -s "$T/repro-a/mgtrace" "$T/repro-b/x/mgtrace" \
 			&& ok "reproducible twin: a build with other CPPFLAGS differs (cmp fails)" \
 			|| bad "reproducible twin: a build with other CPPFLAGS differs (cmp fails)"

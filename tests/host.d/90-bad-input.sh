@@ -131,8 +131,9 @@ def junit_error(p, code, text):
     e = cases[0].find("error") if len(cases) == 1 else None
     say(s.tag == "testsuite" and s.get("errors") == "1" and s.get("tests") == "1" and e is not None
         and all(s.get(a) for a in ("timestamp", "hostname", "time")) and cases[0].get("time")
-        and e.get("type") == f"exit {code}" and text in (e.get("message") or ""),
-        f"{p}: one <error> testcase, exit {code}, reason '{text}'")
+        and e.get("type") == f"exit {code}" and text in (e.get("message") or "")
+        and [x.tag for x in s][-2:] == ["system-out", "system-err"],
+        f"{p}: one <error> testcase, exit {code}, reason '{text}', then system-out and system-err")
 def error_json(p, cmd, code, text, errno=None):
     o = [json.loads(l) for l in open(p) if l.strip()]
     say(len(o) == 1 and o[0]["type"] == "error" and o[0]["command"] == cmd and o[0]["exit_code"] == code

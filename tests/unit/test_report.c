@@ -200,3 +200,144 @@ UNIT_TEST(report_busy)
 	mg_snap_free(&a);
 	mg_snap_free(&b);
 }
+
+/*
+ * The interval header names every row of include/mg_vocab.def, in its order, under the
+ * summary's names (mg_row_name): a hand-kept copy of the names went out of step with the
+ * table when a row was added (stat -I crashed on the NULL past the copy's end).
+ */
+UNIT_TEST(interval_header)
+{
+	struct mg_print_opts po = { .cols = (1u << MG_R_NR) - 1 };
+	char want[1024], *buf = NULL;
+	size_t len = 0, n;
+	FILE *f = open_memstream(&buf, &len);
+	int i;
+
+	n = (size_t)snprintf(want, sizeof(want), "%-12s", "time");
+	for (i = 0; i < MG_R_NR; i++) {
+		int w = (int)strlen(mg_row_name(i));
+
+		n += (size_t)snprintf(want + n, sizeof(want) - n, " %*s", w < 10 ? 10 : w,
+				      mg_row_name(i));
+	}
+	snprintf(want + n, sizeof(want) - n, "  debugfs\n");
+	mg_report_print_interval_header(f, &po);
+	fclose(f);
+	CHECK(STREQ(buf, want), "interval header: every row of the table, in its order, by name");
+	free(buf);
+	po.cols = 1u << MG_R_CTIME_UPDATES | 1u << MG_R_CTIME_SETS;
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	mg_report_print_interval_header(f, &po);
+	fclose(f);
+	snprintf(want, sizeof(want), "%-12s %13s %10s  debugfs\n", "time", "ctime_updates",
+		 "ctime_sets");
+	CHECK(STREQ(buf, want), "interval header: only the columns asked for");
+	free(buf);
+}
+
+/* Render r three ways: the summary text, -x , lines and the JSON row name's "checked_against"
+ * (NULL when absent) and whether it has "match"; *text and *csv are the caller's to free. */
+static const char *render(const struct mg_report *r, const char *name, char **text, char **csv,
+			  bool *has_match, json_t **j)
+{
+	struct mg_print_opts po = { 0 };
+	size_t len = 0;
+	FILE *f;
+
+	*text = *csv = NULL;
+	f = open_memstream(text, &len);
+	mg_report_print_summary(f, r, &po);
+	fclose(f);
+	po.sep = ",";
+	f = open_memstream(csv, &len);
+	mg_report_print_csv(f, r, &po, NULL, false);
+	fclose(f);
+	*j = mg_report_json(r);
+	*has_match = json_object_get(json_object_get(*j, name), "match") != NULL;
+	return json_string_value(json_object_get(json_object_get(*j, name), "checked_against"));
+}
+
+/*
+ * No debugfs (issue 26): the kernel per-CPU rows' match column says what their figure was
+ * checked against, in text (with a legend), -x and JSON; never a silent yes. The twins: with
+ * debugfs the same rows say yes and carry no checked_against; a probe-counted row says "-".
+ */
+UNIT_TEST(report_no_debugfs_checked_against)
+{
+	struct mg_report_cfg cfg = { .nr_cpus = 2, .tp_flavour = "tp_btf", .kpc = true,
+				     .prefer_kpc = true, .kpc_check = MG_KCHECK_START,
+				     .kpc_method = "per-CPU via BTF offsets, validated at start (test)",
+				     .tp_off = (1u << MG_NR_TPS) - 1, .skew_row = -1 };
+	struct mg_snap a, b;
+	struct mg_report r;
+	char *text, *csv;
+	bool has_match;
+	const char *ca;
+	json_t *j;
+
+	make_snaps(&a, &b, true);
+	a.dbg_err = b.dbg_err = -ENOENT;
+	mg_report_build(&r, &cfg, &a, &b);
+	ca = render(&r, "fine_stamps", &text, &csv, &has_match, &j);
+	CHECK(STRSTR(text, "  start  mg_ctime_updates\n") && STRSTR(text, "  start  mg_ctime_swaps\n") &&
+	      STRSTR(text, "  start  timekeeping_mg_floor_swaps\n") &&
+	      STRSTR(text, "\nstart: no debugfs to compare with;") && NO_STRSTR(text, " yes ") &&
+	      NO_STRSTR(text, "ksym:"),
+	      "no debugfs, BTF offsets: text match 'start' on the kernel rows, with its legend: %s", text);
+	CHECK(STRSTR(csv, "\n30,,fine_stamps,2500000000,100.00,,,kernel,,,start,\n") &&
+	      STRSTR(csv, ",floor_cmpxchg_fails,") && NO_STRSTR(csv, ",derived,,,start,"),
+	      "-x: MATCH start on kernel rows, empty on the derived one: %s", csv);
+	CHECK(STREQ(ca, "start") && IS_FALSE(has_match), "JSON: checked_against start, no match");
+	free(text);
+	free(csv);
+	json_decref(j);
+	mg_report_free(&r);
+
+	cfg.kpc_check = MG_KCHECK_KSYM;
+	mg_report_build(&r, &cfg, &a, &b);
+	ca = render(&r, "ctime_swaps", &text, &csv, &has_match, &j);
+	CHECK(STRSTR(text, "  ksym   mg_ctime_swaps\n") && STRSTR(text, "\nksym: no debugfs") &&
+	      NO_STRSTR(text, "start:") && STRSTR(csv, ",ctime_swaps,2500000000,100.00,,,kernel,,,ksym,\n") &&
+	      STREQ(ca, "ksym") && IS_FALSE(has_match),
+	      "no debugfs, typed ksyms: 'ksym' in text (legend), -x and JSON: %s", text);
+	free(text);
+	free(csv);
+	json_decref(j);
+	mg_report_free(&r);
+
+	/* twin: debugfs readable (its deltas set to the kpc ones): yes, as before, nothing else */
+	a.dbg_err = b.dbg_err = 0;
+	for (int k = 0; k < MG_K_NR_COUNTERS; k++) {
+		a.dbg_pre[k] = a.dbg_post[k] = 10000;
+		b.dbg_pre[k] = b.dbg_post[k] = 10000 + (k + 1) * 10;
+	}
+	mg_report_build(&r, &cfg, &a, &b);
+	ca = render(&r, "ctime_swaps", &text, &csv, &has_match, &j);
+	CHECK(STRSTR(text, "  yes    mg_ctime_swaps\n") && NO_STRSTR(text, "ksym") &&
+	      STRSTR(csv, ",kernel,40,40,yes,\n") && IS_TRUE(ca == NULL) && IS_TRUE(has_match),
+	      "twin, debugfs: yes, no checked_against: %s", text);
+	free(text);
+	free(csv);
+	json_decref(j);
+	mg_report_free(&r);
+
+	/* twin: without debugfs a probe-counted row (fentry, not the kernel's) says "-" */
+	a.dbg_err = b.dbg_err = -ENOENT;
+	cfg.func_backend = "fentry";
+	cfg.func_probe[MG_FN_SET_CTIME_CURRENT] = cfg.func_probe[MG_FN_REAL_MG] = "fentry";
+	cfg.prefer_kpc = false;
+	mg_report_build(&r, &cfg, &a, &b);
+	ca = render(&r, "ctime_updates", &text, &csv, &has_match, &j);
+	CHECK(STRSTR(text, "  -      fentry inode_set_ctime_current\n") &&
+	      STRSTR(text, "  ksym   timekeeping_mg_floor_swaps\n") && IS_TRUE(ca == NULL) &&
+	      IS_FALSE(has_match), "twin, probes: a bpf row says '-', the kernel's floor_swaps ksym: %s",
+	      text);
+	free(text);
+	free(csv);
+	json_decref(j);
+	mg_report_free(&r);
+	mg_snap_free(&a);
+	mg_snap_free(&b);
+}

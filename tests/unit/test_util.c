@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 UNIT_TEST(parse_u64)
 {
@@ -146,4 +147,37 @@ UNIT_TEST(pidlist)
 	CHECK(EQ(mg_pidlist_parse("0", &p, why, sizeof(why)), -ERANGE), "pid 0 refused");
 	CHECK(EQ(mg_pidlist_parse("4194305", &p, why, sizeof(why)), -ERANGE), "pid past 4194304 refused");
 	CHECK(EQ(mg_pidlist_parse("1x", &p, why, sizeof(why)), -EINVAL), "1x refused");
+}
+
+/*
+ * mg_same_file: one path named for two outputs, where neither exists yet. A dangling symlink
+ * names the file an open would create through it (issue 28 item 0: -o X --junit LINK-to-X
+ * wrote both reports into X); a link to another file is another file.
+ */
+UNIT_TEST(same_file)
+{
+	char dir[] = "/tmp/mgtrace-unit-same.XXXXXX", a[64], b[64], l[64], rl[64], ll[64];
+
+	if (!mkdtemp(dir)) {
+		CHECK(IS_TRUE(0), "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(a, sizeof(a), "%s/a.xml", dir);
+	snprintf(b, sizeof(b), "%s/b.xml", dir);
+	snprintf(l, sizeof(l), "%s/l.xml", dir);
+	snprintf(rl, sizeof(rl), "%s/rl.xml", dir);
+	snprintf(ll, sizeof(ll), "%s/ll.xml", dir);
+	CHECK(IS_TRUE(mg_same_file(a, a)), "one path twice, not yet created: one file");
+	CHECK(IS_FALSE(mg_same_file(a, b)), "two names, not yet created: two files");
+	CHECK(IS_TRUE(symlink(a, l) == 0 && mg_same_file(a, l)),
+	      "a dangling symlink to a, and a: one file");
+	CHECK(IS_TRUE(symlink("a.xml", rl) == 0 && mg_same_file(rl, a)),
+	      "a dangling relative symlink to a, and a: one file");
+	CHECK(IS_TRUE(symlink(rl, ll) == 0 && mg_same_file(ll, a)),
+	      "a chain of two dangling symlinks to a, and a: one file");
+	CHECK(IS_FALSE(mg_same_file(l, b)), "twin: a dangling symlink to a, and b: two files");
+	unlink(l);
+	unlink(rl);
+	unlink(ll);
+	rmdir(dir);
 }
