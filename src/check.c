@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include "check_int.h"
 #include "opts.h"
+#include "prom.h"
 #include "events.h"
 #include "commands.h"
 #include "floor.skel.h"
@@ -473,6 +474,11 @@ int cmd_check(int argc, char **argv)
 		if (cs.o.junit)
 			check_write_junit_error(&cs, ret);
 		mg_out_error("check", ret);
+		/* --prometheus too: never an earlier run's counts, or the start's, left as if judged */
+		if (cs.o.prom && !cs.prom_failed) {
+			mg_prom_set_command("check");
+			mg_prom_write_error(cs.o.prom, "mgtrace_check", ret);
+		}
 	}
 	if ((err = mg_out_close()) && (ret == MG_EXIT_OK || ret == MG_EXIT_INCONCLUSIVE))
 		ret = err;
