@@ -55,11 +55,22 @@ else
 	"$PROMTOOL" test rules contrib/mgtrace-check.rules.test.yml > "$T/crtest.out" 2>&1 \
 		&& ok "promtool test rules: each check alert fires on its case, none on a healthy machine" \
 		|| bad "promtool test rules contrib/mgtrace-check.rules.test.yml: $(cat "$T/crtest.out")"
-	# the rules and the file agree on names: every series an alert reads is in the file
+	# the rules and the file agree on names: every series an alert reads is in the file, or
+	# in the file of a run that could not judge (COMMAND not found: mgtrace_check_error...)
+	$MG check -i 1 --prometheus "$T/cpe.prom" -- /nonexistent/cmd > /dev/null 2>&1
 	for m in $(grep -o 'mgtrace_check_[a-z_]*' contrib/mgtrace-check.rules.yml | sort -u); do
-		grep -q "^$m[{ ]" "$T/cp1.prom" && ok "alert rules: $m is a series check writes" \
-			|| bad "alert rules read $m, which check's file lacks"
+		grep -q "^$m[{ ]" "$T/cp1.prom" "$T/cpe.prom" && ok "alert rules: $m is a series check writes" \
+			|| bad "alert rules read $m, which check's files lack"
 	done
+	# twin: the check test fails with rules whose MgtraceCheckCannotJudge reads the counts'
+	# absence (absent(mgtrace_check_up)), which never fires on the error file
+	mkdir -p "$T/crtwin" && cp contrib/mgtrace-check.rules.test.yml "$T/crtwin/"
+	sed 's/expr: mgtrace_check_error > 0/expr: absent(mgtrace_check_up)/' contrib/mgtrace-check.rules.yml \
+		> "$T/crtwin/mgtrace-check.rules.yml"
+	! cmp -s contrib/mgtrace-check.rules.yml "$T/crtwin/mgtrace-check.rules.yml" &&
+		! "$PROMTOOL" test rules "$T/crtwin/mgtrace-check.rules.test.yml" > /dev/null 2>&1 \
+		&& ok "promtool test rules twin: MgtraceCheckCannotJudge on another expression fails its case" \
+		|| bad "promtool test rules twin: MgtraceCheckCannotJudge on another expression passes"
 fi
 # a violation-free run: PASS everywhere, the file still checked (0s are measured, not absent)
 $MG check --json -c 2 -I 300 -o "$T/cp2.json" --prometheus "$T/cp2.prom" > /dev/null 2>&1; rc=$?
