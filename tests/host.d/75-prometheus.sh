@@ -57,7 +57,7 @@ else
 	fi
 	# the unit's user and capabilities are enough for the exporter, and each of CAP_BPF and
 	# CAP_PERFMON is needed: mgtrace runs as a non-root uid (65534 stands for the unit's
-	# User=prometheus) with exactly the unit's ambient capabilities, which must equal its
+	# User=mgtrace) with exactly the unit's ambient capabilities, which must equal its
 	# bounding set; the per-CPU counters are then validated at start (debugfs is root's)
 	caps=$(sed -n 's/^CapabilityBoundingSet=//p' contrib/mgtrace-exporter.service)
 	acaps=$(sed -n 's/^AmbientCapabilities=//p' contrib/mgtrace-exporter.service)
@@ -65,8 +65,23 @@ else
 	[ -n "$caps" ] && [ "$caps" = "$acaps" ] && [ -n "$uuser" ] && [ "$uuser" != root ] \
 		&& ok "the unit runs as $uuser, not root, with ambient = bounding capabilities ($caps)" \
 		|| bad "the unit's User=$uuser, CapabilityBoundingSet=$caps, AmbientCapabilities=$acaps"
+	# the unit starts on a host without prometheus-node-exporter's user: contrib/mgtrace.sysusers
+	# makes its User= and Group=; twin: the unit as it was (User=prometheus) is reported
+	if ! command -v systemd-sysusers > /dev/null; then
+		skip unit-user "systemd-sysusers is not installed"
+	else
+		made=$(unit_user_made contrib/mgtrace-exporter.service contrib/mgtrace.sysusers) \
+			&& ok "the unit's User=$uuser and Group= are made by contrib/mgtrace.sysusers in an empty root ($made)" \
+			|| bad "the unit's User=$uuser is not made by contrib/mgtrace.sysusers (it makes: $made)"
+		sed 's/^User=.*/User=prometheus/; s/^Group=.*/Group=prometheus/' contrib/mgtrace-exporter.service > "$T/old-user.service"
+		unit_user_made "$T/old-user.service" contrib/mgtrace.sysusers > /dev/null \
+			&& bad "twin: a unit with User=prometheus is taken for one whose user is made" \
+			|| ok "twin: a unit with User=prometheus (no package of ours makes it) is reported"
+	fi
 	capset() { echo "-all$(for c in "$@"; do printf ',+%s' "$(echo "${c#CAP_}" | tr A-Z a-z)"; done)"; }
-	mkdir "$T/caps" && chown 65534:65534 "$T/caps" && chmod 755 "$T"
+	# the textfile directory as the unit's StateDirectory= makes it: the user's, its mode
+	mkdir "$T/caps" && chown 65534:65534 "$T/caps" && chmod 755 "$T" &&
+		chmod "$(sed -n 's/^StateDirectoryMode=//p' contrib/mgtrace-exporter.service)" "$T/caps"
 	cp "$MG" "$T/caps-mgtrace" && chmod 755 "$T/caps-mgtrace"
 	asuser() { local set; set=$(capset "$@"); shift $#; setpriv --reuid=65534 --regid=65534 \
 		--clear-groups --inh-caps="$set" --ambient-caps="$set" --bounding-set="$set" -- \
@@ -77,6 +92,15 @@ else
 		&& grep -q 'kernel_per_cpu="per-CPU via BTF offsets, validated at start' "$T/caps/m.prom" \
 		&& ok "the exporter runs as uid 65534 with the unit's capabilities only ($caps), counters validated at start" \
 		|| bad "the exporter runs as uid 65534 with the unit's capabilities only ($caps): exit $rc $(cat "$T/caps.err") $(grep mgtrace_info "$T/caps/m.prom")"
+	# node_exporter, another user, reads the file there (uid 65533); twin: not through a
+	# directory of mode 0700
+	reader() { setpriv --reuid=65533 --regid=65533 --clear-groups cat "$T/caps/m.prom" 2> /dev/null | grep -c '^mgtrace_up 1$'; }
+	[ "$(reader)" = 1 ] && ok "another uid (node_exporter's) reads the file in the unit's StateDirectoryMode=$(stat -c %a "$T/caps") directory" \
+		|| bad "another uid cannot read the exporter's file: $(ls -la "$T/caps")"
+	chmod 0700 "$T/caps"
+	[ "$(reader)" != 1 ] && ok "twin: through a directory of mode 0700 another uid cannot read it" \
+		|| bad "twin: another uid reads the file through a directory of mode 0700"
+	chmod "$(sed -n 's/^StateDirectoryMode=//p' contrib/mgtrace-exporter.service)" "$T/caps"
 	for c in $caps; do
 		asuser $(echo $caps | tr ' ' '\n' | grep -vx $c) > /dev/null 2> "$T/caps.err"
 		rc=$?
