@@ -27,9 +27,23 @@ else
 	grep -q "^# unit: [0-9]* passed, 0 failed" "$P/build.log" \
 		&& ok "the package build ran make check: $(grep -m1 '^# unit: ' "$P/build.log")" \
 		|| bad "the package build ran make check (unit: N passed, 0 failed)"
+	# the package's version is debian/changelog's, a second copy of VERSION kept on purpose
+	# (docs/build.md "Versions"); they must agree, and debian/rules' check-version, which the
+	# build runs first, says so. Twin: with a changelog whose version is not VERSION's it stops
+	# the build in one line
 	[ "$(dpkg-parsechangelog -l debian/changelog -S Version)" = "$ver" ] \
 		&& ok "debian/changelog's version is VERSION's ($ver)" \
 		|| bad "debian/changelog's version $(dpkg-parsechangelog -l debian/changelog -S Version) is not VERSION's $ver"
+	grep -q '^override_dh_auto_build: check-version' "$P/mgtrace/debian/rules" \
+		&& (cd "$P/mgtrace" && make -s -f debian/rules check-version) > "$P/ver.out" 2>&1 \
+		&& ok "debian/rules check-version, run before the build: changelog and VERSION agree" \
+		|| bad "debian/rules check-version: $(cat "$P/ver.out" 2> /dev/null)"
+	sed -i '1s/(\([^)]*\))/(\1~old)/' "$P/mgtrace/debian/changelog"
+	(cd "$P/mgtrace" && make -s -f debian/rules check-version) > "$P/ver.out" 2>&1
+	[ $? != 0 ] && [ "$(grep -c "debian/changelog's version $ver~old is not VERSION's $ver" "$P/ver.out")" = 1 ] \
+		&& ok "twin: a changelog of version $ver~old stops the build: $(head -1 "$P/ver.out")" \
+		|| bad "twin: a changelog of another version: $(cat "$P/ver.out")"
+	git -C "$P/mgtrace" checkout -q debian/changelog
 fi
 if [ -s "${deb:-/nonexistent}" ]; then
 	# lintian: no error or warning (info and pedantic tags are allowed)
