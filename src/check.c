@@ -162,10 +162,11 @@ static void floor_setup(struct check_state *cs)
 		const struct mg_attempt *fe = &cs->run.sess.attempts[MG_BE_FENTRY];
 		const struct mg_attempt *kp = &cs->run.sess.attempts[MG_BE_KPROBE];
 
+		/* whole reasons (floor_why holds both), never cut mid-word: a JUnit skip */
 		if (fe->tried || kp->tried)
-			snprintf(cs->floor_why, sizeof(cs->floor_why), "needs a function-probe "
-				 "backend; this run has tracepoints only: fentry %.150s; kprobe %.150s",
-				 fe->tried ? fe->why : "not tried", kp->tried ? kp->why : "not tried");
+			mg_snprintf_words(cs->floor_why, sizeof(cs->floor_why), "needs a function-probe "
+					  "backend; this run has tracepoints only: fentry %s; kprobe %s",
+					  fe->tried ? fe->why : "not tried", kp->tried ? kp->why : "not tried");
 		else
 			snprintf(cs->floor_why, sizeof(cs->floor_why), "needs a function-probe "
 				 "backend (fentry or kprobe); this run has tracepoints only "
@@ -174,15 +175,15 @@ static void floor_setup(struct check_state *cs)
 	}
 	err = mg_floor_open(&cs->floor, &cs->run.env, &cs->run.sess, &fo);
 	if (err) {
-		snprintf(cs->floor_why, sizeof(cs->floor_why), "the floor probes did not load: %s",
-			 cs->floor.why);
+		mg_snprintf_words(cs->floor_why, sizeof(cs->floor_why), "the floor probes did not "
+				  "load: %s", cs->floor.why);
 		return;
 	}
 	cs->floor_why[0] = 0;
 	ks = mg_kallsyms_problem("mg_floor", true);	/* one scan of /proc/kallsyms */
 	if (ks)
-		snprintf(cs->floor_read_why, sizeof(cs->floor_read_why),
-			 "%s: its moves cannot be read", ks);
+		mg_snprintf_words(cs->floor_read_why, sizeof(cs->floor_read_why),
+				  "%s: its moves cannot be read", ks);
 }
 
 static void cleanup(struct check_state *cs)
