@@ -185,6 +185,7 @@ static void put_info(FILE *f, struct mg_run *r, const char *scope, const struct 
 	}
 }
 
+/* PREFIX_up, 1 or 0, with its HELP and TYPE (prom.h). */
 void mg_prom_up(FILE *f, const char *prefix, bool up)
 {
 	const char *cmd = strcmp(prefix, "mgtrace") ? "check" : "stat";
@@ -375,6 +376,7 @@ fail:
 	return mg_err(err, "%s: writing --prometheus '%s': %s", prom_cmd, path, strerror(-err));
 }
 
+/* mgtrace_error's reason_class of an exit code, from a fixed set (prom.h). */
 const char *mg_prom_reason_class(int code)
 {
 	switch (code) {
@@ -401,6 +403,7 @@ struct error_render {
 	char reason[sizeof(mg_last_err)];
 };
 
+/* The error file: PREFIX_up 0, PREFIX_error{reason_class}, PREFIX_error_info{reason,errno}. */
 static int error_render(FILE *f, void *ctx)
 {
 	const struct error_render *e = ctx;
@@ -424,6 +427,7 @@ static int error_render(FILE *f, void *ctx)
 	return ferror(f) ? -EIO : 0;
 }
 
+/* Rewrite FILE as the file of a run without a result (prom.h). */
 int mg_prom_write_error(const char *path, const char *prefix, int code)
 {
 	struct error_render e = { prefix, code, "" };

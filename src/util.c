@@ -246,6 +246,7 @@ bool mg_same_file(const char *a, const char *b)
 	return canon_path(a, ra, sizeof(ra)) && canon_path(b, rb, sizeof(rb)) && !strcmp(ra, rb);
 }
 
+/* snprintf() that cuts a text too long only between words, marked (util.h). */
 bool mg_snprintf_words(char *dst, size_t size, const char *fmt, ...)
 {
 	const size_t more = sizeof(MG_WORDS_CUT) - 1;
