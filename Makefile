@@ -16,7 +16,8 @@
 #   make install    install the binary, man page, bash completion, JSON schemas, alert rules
 #                   and docs under $(DESTDIR)$(PREFIX), the systemd units under
 #                   $(DESTDIR)$(UNITDIR), check's logrotate snippet under
-#                   $(DESTDIR)$(LOGROTATEDIR); make uninstall removes them
+#                   $(DESTDIR)$(LOGROTATEDIR), the units' user (sysusers.d) under
+#                   $(DESTDIR)$(SYSUSERSDIR); make uninstall removes them (not the user)
 #
 # Reproducible: one commit built in any directory gives the same ./mgtrace byte for byte
 # (-ffile-prefix-map), and the man page's date is SOURCE_DATE_EPOCH's: the caller's
@@ -100,6 +101,10 @@ DOCDIR   := $(PREFIX)/share/doc/mgtrace
 # systemd's pkg-config file, under PREFIX. make UNITDIR=... overrides it.
 SYSTEMD_UNITDIR := $(shell pkg-config --variable=systemdsystemunitdir systemd 2> /dev/null)
 UNITDIR  ?= $(if $(SYSTEMD_UNITDIR),$(SYSTEMD_UNITDIR),$(PREFIX)/lib/systemd/system)
+# where systemd-sysusers looks (Debian 12: /usr/lib/sysusers.d), whatever PREFIX is:
+# contrib/mgtrace.sysusers, the units' user; without systemd's .pc file, under PREFIX
+SYSTEMD_SYSUSERSDIR := $(shell pkg-config --variable=sysusersdir systemd 2> /dev/null)
+SYSUSERSDIR ?= $(if $(SYSTEMD_SYSUSERSDIR),$(SYSTEMD_SYSUSERSDIR),$(PREFIX)/lib/sysusers.d)
 # logrotate's snippets (contrib/mgtrace-check.logrotate), whatever PREFIX is
 LOGROTATEDIR ?= /etc/logrotate.d
 SCHEMAS  := $(wildcard docs/schema/*.schema.json)
@@ -232,13 +237,19 @@ install: $(BIN) man
 	sed 's|/usr/sbin/mgtrace|$(SBINDIR)/mgtrace|' contrib/mgtrace-check.service > $(OUT)/mgtrace-check.service
 	install -D -m 0644 $(OUT)/mgtrace-check.service $(DESTDIR)$(UNITDIR)/mgtrace-check.service
 	install -D -m 0644 contrib/mgtrace-check.logrotate $(DESTDIR)$(LOGROTATEDIR)/mgtrace-check
+	install -D -m 0644 contrib/mgtrace.sysusers $(DESTDIR)$(SYSUSERSDIR)/mgtrace.conf
 	install -d $(DESTDIR)$(DOCDIR)
 	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+# the units' user, at once on this machine (a package's postinst does it: dh_installsysusers)
+	@if [ -z "$(DESTDIR)" ] && command -v systemd-sysusers > /dev/null; then \
+		systemd-sysusers $(SYSUSERSDIR)/mgtrace.conf || \
+		echo "mgtrace: systemd-sysusers $(SYSUSERSDIR)/mgtrace.conf failed: the units' user mgtrace is missing" >&2; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/mgtrace $(DESTDIR)$(MANDIR)/man8/mgtrace.8 \
 		$(DESTDIR)$(BASHCOMPDIR)/mgtrace $(DESTDIR)$(UNITDIR)/mgtrace-exporter.service \
 		$(DESTDIR)$(UNITDIR)/mgtrace-check.service $(DESTDIR)$(LOGROTATEDIR)/mgtrace-check \
+		$(DESTDIR)$(SYSUSERSDIR)/mgtrace.conf \
 		$(DESTDIR)$(DATADIR)/mgtrace.rules.yml $(DESTDIR)$(DATADIR)/mgtrace-check.rules.yml \
 		$(DESTDIR)$(DATADIR)/known-faults.json \
 		$(addprefix $(DESTDIR)$(DATADIR)/schemas/,$(notdir $(SCHEMAS))) \

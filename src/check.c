@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include "check_int.h"
 #include "opts.h"
+#include "prom.h"
 #include "events.h"
 #include "commands.h"
 #include "floor.skel.h"
@@ -161,10 +162,11 @@ static void floor_setup(struct check_state *cs)
 		const struct mg_attempt *fe = &cs->run.sess.attempts[MG_BE_FENTRY];
 		const struct mg_attempt *kp = &cs->run.sess.attempts[MG_BE_KPROBE];
 
+		/* whole reasons (floor_why holds both), never cut mid-word: a JUnit skip */
 		if (fe->tried || kp->tried)
-			snprintf(cs->floor_why, sizeof(cs->floor_why), "needs a function-probe "
-				 "backend; this run has tracepoints only: fentry %.150s; kprobe %.150s",
-				 fe->tried ? fe->why : "not tried", kp->tried ? kp->why : "not tried");
+			mg_snprintf_words(cs->floor_why, sizeof(cs->floor_why), "needs a function-probe "
+					  "backend; this run has tracepoints only: fentry %s; kprobe %s",
+					  fe->tried ? fe->why : "not tried", kp->tried ? kp->why : "not tried");
 		else
 			snprintf(cs->floor_why, sizeof(cs->floor_why), "needs a function-probe "
 				 "backend (fentry or kprobe); this run has tracepoints only "
@@ -173,15 +175,15 @@ static void floor_setup(struct check_state *cs)
 	}
 	err = mg_floor_open(&cs->floor, &cs->run.env, &cs->run.sess, &fo);
 	if (err) {
-		snprintf(cs->floor_why, sizeof(cs->floor_why), "the floor probes did not load: %s",
-			 cs->floor.why);
+		mg_snprintf_words(cs->floor_why, sizeof(cs->floor_why), "the floor probes did not "
+				  "load: %s", cs->floor.why);
 		return;
 	}
 	cs->floor_why[0] = 0;
 	ks = mg_kallsyms_problem("mg_floor", true);	/* one scan of /proc/kallsyms */
 	if (ks)
-		snprintf(cs->floor_read_why, sizeof(cs->floor_read_why),
-			 "%s: its moves cannot be read", ks);
+		mg_snprintf_words(cs->floor_read_why, sizeof(cs->floor_read_why),
+				  "%s: its moves cannot be read", ks);
 }
 
 static void cleanup(struct check_state *cs)
@@ -478,6 +480,11 @@ int cmd_check(int argc, char **argv)
 		if (cs.o.junit)
 			check_write_junit_error(&cs, ret);
 		mg_out_error("check", ret);
+		/* --prometheus too: never an earlier run's counts, or the start's, left as if judged */
+		if (cs.o.prom && !cs.prom_failed) {
+			mg_prom_set_command("check");
+			mg_prom_write_error(cs.o.prom, "mgtrace_check", ret);
+		}
 	}
 	if ((err = mg_out_close()) && (ret == MG_EXIT_OK || ret == MG_EXIT_INCONCLUSIVE))
 		ret = err;

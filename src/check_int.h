@@ -139,8 +139,10 @@ struct check_state {
 	struct mg_figures fig;		/* this window's floor figures */
 	struct mg_gate gates[MG_F_NR];
 	int gates_failed, gates_unknown;
-	char floor_why[400];		/* why the floor invariants are not checked ("": they are) */
-	char floor_read_why[240];	/* why "floor moves forward" alone is not ("": it is) */
+	/* why the floor invariants are not checked ("": they are): room for both backends'
+	 * reasons (struct mg_attempt why) whole */
+	char floor_why[64 + 2 * 320];
+	char floor_read_why[320];	/* why "floor moves forward" alone is not ("": it is) */
 	char missed_detail[400];	/* "prog=n ..." of programs whose runs were skipped */
 	/* skipped runs that can only leave a fine stamp undecided (mg_floor_undeciding_progs):
 	 * counted and said, not inconclusive */

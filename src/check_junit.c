@@ -6,6 +6,7 @@
  * before a verdict, one <error> testcase.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -65,11 +66,15 @@ static void suite_close(FILE *f)
 	fprintf(f, "  <system-out/>\n  <system-err/>\n</testsuite>\n");
 }
 
-/* One testcase of the suite: its name, and its failure or skipped message ("": none). */
+/*
+ * One testcase of the suite: its name, and its failure or skipped message ("": none), each
+ * with room for its longest source (a --known path; the floor's reasons) and never cut
+ * mid-word (mg_snprintf_words).
+ */
 struct junit_case {
 	const char *name;
 	char fail[240];
-	char skip[512];
+	char skip[PATH_MAX + 512];
 	const char *type;		/* failure type: violation, gate, command */
 	int kinds[2];			/* the violation kinds whose reports a failure lists (-1: none) */
 };
@@ -86,11 +91,11 @@ static int junit_cases(const struct check_result *r, struct junit_case *tc)
 		tc[n] = (struct junit_case){ .name = l->name, .type = "violation",
 					     .kinds = { l->kinds[0], l->kinds[1] } };
 		if (l->result == CHECK_NOT_CHECKED)
-			snprintf(tc[n].skip, sizeof(tc[n].skip), "%s", l->why);
+			mg_snprintf_words(tc[n].skip, sizeof(tc[n].skip), "%s", l->why);
 		else if (l->result == CHECK_KNOWN)	/* never a pass: a skip with its reason */
-			snprintf(tc[n].skip, sizeof(tc[n].skip), "%llu known kernel fault(s) matched "
-				 "--known %.300s (see its references): not a pass",
-				 (unsigned long long)l->known, cs->o.known->path);
+			mg_snprintf_words(tc[n].skip, sizeof(tc[n].skip), "%llu known kernel fault(s) "
+					  "matched --known %s (see its references): not a pass",
+					  (unsigned long long)l->known, cs->o.known->path);
 		else if (l->faults)
 			snprintf(tc[n].fail, sizeof(tc[n].fail), "expected 0 violations, got %llu%s",
 				 (unsigned long long)l->faults, cs->judge.sum.lost ?
@@ -103,16 +108,18 @@ static int junit_cases(const struct check_result *r, struct junit_case *tc)
 		tc[n] = (struct junit_case){ .name = mg_figure_name(i), .type = "gate",
 					     .kinds = { -1, -1 } };
 		if (g->result < 0)
-			snprintf(tc[n].skip, sizeof(tc[n].skip), "%s", g->why[0] ? g->why :
-				 "no gate set");
+			mg_snprintf_words(tc[n].skip, sizeof(tc[n].skip), "%s", g->why[0] ? g->why :
+					  "no gate set");
 		else if (!g->result)
 			gate_expected(cs, i, tc[n].fail, sizeof(tc[n].fail));
 	}
 	if (r->cmd.present) {
 		tc[n] = (struct junit_case){ .name = "COMMAND succeeds", .type = "command",
 					     .kinds = { -1, -1 } };
-		snprintf(r->cmd.result == CHECK_NOT_CHECKED ? tc[n].skip : tc[n].fail,
-			 sizeof(tc[n].fail), "%s", r->cmd.junit);
+		if (r->cmd.result == CHECK_NOT_CHECKED)
+			mg_snprintf_words(tc[n].skip, sizeof(tc[n].skip), "%s", r->cmd.junit);
+		else
+			mg_snprintf_words(tc[n].fail, sizeof(tc[n].fail), "%s", r->cmd.junit);
 		n++;
 	}
 	return n;

@@ -62,6 +62,7 @@ static int render(FILE *f, void *arg)
 	int k;
 
 	put_info(f, cs);
+	mg_prom_up(f, "mgtrace_check", true);
 
 	mg_prom_family(f, "mgtrace_check_events_judged_total", "counter", "Timestamp events judged "
 		       "against the multigrain invariants, by kind (floor: the floor's swaps, "

@@ -57,6 +57,12 @@ int mg_out_close(void);
  */
 void mg_out_error(const char *cmd, int code);
 
+/*
+ * The errno name (E...) that msg names as a word ("load failed: EPERM (...)": "EPERM"), or
+ * NULL. Points at a static buffer, valid until the next call.
+ */
+const char *mg_errno_name(const char *msg);
+
 /* True once a write of mg_out failed (or was abandoned): nothing more is written, and a
  * streaming command ends its run (exit MG_EXIT_OUTPUT). */
 bool mg_out_failed(void);

@@ -319,7 +319,7 @@ int mg_out_close(void)
 }
 
 /* The errno name (E...) a message names, as a word, or NULL: "load failed: EPERM (...)". */
-static const char *named_errno(const char *msg)
+const char *mg_errno_name(const char *msg)
 {
 	static char word[32];
 	const char *p = msg;
@@ -354,7 +354,7 @@ void mg_out_error(const char *cmd, int code)
 		fprintf(mg_out, "mgtrace %s: error (exit %d): %s\n", cmd, code, mg_last_err);
 		return;
 	}
-	en = named_errno(mg_last_err);
+	en = mg_errno_name(mg_last_err);
 	o = json_pack("{s:i, s:s, s:s, s:i, s:s, s:o}", "schema_version", 1, "type", "error",
 		      "command", cmd, "exit_code", code, "reason", mg_last_err,
 		      "errno", en ? json_string(en) : json_null());

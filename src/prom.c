@@ -58,6 +58,8 @@ static int n_user_labels;
 static const char *const own_labels[] = {
 	"cpu", "counter", "source", "from", "state", "per_cpu", "reason", "backend",
 	"kernel_release", "scope", "tracepoints", "kernel_per_cpu", "nr_cpus",
+	/* the error file's (mg_prom_write_error) */
+	"reason_class", "errno",
 	/* check's (check_prom.c) */
 	"kind", "verdict", "judge", "known_faults",
 };
@@ -183,6 +185,19 @@ static void put_info(FILE *f, struct mg_run *r, const char *scope, const struct 
 	}
 }
 
+/* PREFIX_up, 1 or 0, with its HELP and TYPE (prom.h). */
+void mg_prom_up(FILE *f, const char *prefix, bool up)
+{
+	const char *cmd = strcmp(prefix, "mgtrace") ? "check" : "stat";
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s_up", prefix);
+	fprintf(f, "# HELP %s 1: this file holds mgtrace %s's counts; 0: the run ended without "
+		"%s, and %s_error says why (docs/prometheus.md)\n# TYPE %s gauge\n", name, cmd,
+		strcmp(cmd, "stat") ? "judging" : "counting", prefix, name);
+	MG_PROM_SERIES(f, name, "%d", up);
+}
+
 int mg_prom_render(FILE *f, struct mg_run *r, const char *scope, uint64_t intervals)
 {
 	struct mg_report rep;
@@ -195,6 +210,7 @@ int mg_prom_render(FILE *f, struct mg_run *r, const char *scope, uint64_t interv
 	if ((err = mg_report_build(&rep, &r->cfg, &r->first, &r->cur)))
 		return err;
 	put_info(f, r, scope, &rep);
+	mg_prom_up(f, "mgtrace", true);
 	for (i = 0; i < MG_R_NR; i++) {
 		const struct mg_row *row = &rep.rows[i];
 
@@ -358,4 +374,65 @@ int mg_prom_write_with(const char *path, int (*render)(FILE *f, void *ctx), void
 fail:
 	unlink(tmp);
 	return mg_err(err, "%s: writing --prometheus '%s': %s", prom_cmd, path, strerror(-err));
+}
+
+/* mgtrace_error's reason_class of an exit code, from a fixed set (prom.h). */
+const char *mg_prom_reason_class(int code)
+{
+	switch (code) {
+	case MG_EXIT_USAGE:
+		return "usage";
+	case MG_EXIT_ENV:
+		return "environment";
+	case MG_EXIT_INCONCLUSIVE:	/* check: a stop signal before judging began */
+		return "interrupted";
+	case MG_EXIT_OUTPUT:
+		return "output";
+	case 126:
+	case 127:
+		return "command";
+	default:
+		return "internal";
+	}
+}
+
+/* mg_prom_write_error()'s renderer: the series prefix, the exit code and its reason */
+struct error_render {
+	const char *prefix;
+	int code;
+	char reason[sizeof(mg_last_err)];
+};
+
+/* The error file: PREFIX_up 0, PREFIX_error{reason_class}, PREFIX_error_info{reason,errno}. */
+static int error_render(FILE *f, void *ctx)
+{
+	const struct error_render *e = ctx;
+	const char *en = mg_errno_name(e->reason);
+	char name[64];
+
+	mg_prom_up(f, e->prefix, false);
+	snprintf(name, sizeof(name), "%s_error", e->prefix);
+	fprintf(f, "# HELP %s The run ended without a result: its exit code, by reason_class "
+		"(usage 2, environment 3, interrupted 4, output 5, command 126/127: COMMAND could "
+		"not be run, internal: any other); why: %s_info\n# TYPE %s gauge\n", name, name, name);
+	mg_prom_series(f, name, true);
+	fprintf(f, "reason_class=\"%s\"} %d\n", mg_prom_reason_class(e->code), e->code);
+	snprintf(name, sizeof(name), "%s_error_info", e->prefix);
+	mg_prom_family(f, name, "gauge", "Why the run ended without a result: the one line mgtrace "
+		       "printed on stderr, and the errno it names (\"\": none) (value always 1)");
+	mg_prom_series(f, name, true);
+	fprintf(f, "reason=\"");
+	mg_prom_label(f, e->reason);
+	fprintf(f, "\",errno=\"%s\"} 1\n", en ? en : "");
+	return ferror(f) ? -EIO : 0;
+}
+
+/* Rewrite FILE as the file of a run without a result (prom.h). */
+int mg_prom_write_error(const char *path, const char *prefix, int code)
+{
+	struct error_render e = { prefix, code, "" };
+
+	/* the reason now: a failed write below replaces mg_last_err with its own */
+	snprintf(e.reason, sizeof(e.reason), "%s", mg_last_err);
+	return mg_prom_write_with(path, error_render, &e);
 }

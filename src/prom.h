@@ -80,6 +80,30 @@ int mg_prom_write(const char *path, struct mg_run *r, const char *scope, uint64_
  */
 int mg_prom_write_with(const char *path, int (*render)(FILE *f, void *ctx), void *ctx);
 
+/*
+ * The series PREFIX_up (prefix "mgtrace": stat's file; "mgtrace_check": check's), with its
+ * HELP and TYPE: 1 in every file of counts, 0 in the file of a run that ended without any
+ * (mg_prom_write_error()).
+ */
+void mg_prom_up(FILE *f, const char *prefix, bool up);
+
+/*
+ * mgtrace_error's reason_class for an exit code: a small fixed set ("usage", "environment",
+ * "interrupted", "output", "command" for 126 and 127, "internal" for any other).
+ */
+const char *mg_prom_reason_class(int code);
+
+/*
+ * A run that ends without a result (refused: an unsupported environment, COMMAND not run,
+ * bad input found after the outputs were opened; or stopped before its first count) rewrites
+ * FILE, as mg_prom_write_with() does, so that a collector never serves an earlier run's
+ * counts as this one's: PREFIX_up 0, PREFIX_error{reason_class} with the exit code code as
+ * its value, and the free text only in PREFIX_error_info{reason,errno} (mg_last_err, the
+ * errno it names). The user's --prometheus-label labels come first, as on every series.
+ * Returns 0 or -errno, with one line printed on failure.
+ */
+int mg_prom_write_error(const char *path, const char *prefix, int code);
+
 /* The pieces a renderer is made of. A "# HELP" and "# TYPE" (counter, gauge) pair. */
 void mg_prom_family(FILE *f, const char *name, const char *type, const char *help);
 

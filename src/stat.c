@@ -106,6 +106,7 @@ static int main_loop(struct stat_run *r)
 		stat_print_interval(r, ++n, true);
 	if (!r->prom_failed)	/* one line for a failed file, not one per attempt */
 		prom_write(r, n);
+	r->prom_done = true;
 	/* the latency window ends right after the counters' (as it starts: latency_start) */
 	if (r->lat && (err = mg_latency_read(r->lat, false)))
 		mg_err(MG_EXIT_FAIL, "reading latency histograms: %s", strerror(-err));
@@ -213,6 +214,29 @@ static void print_counting(struct stat_run *r)
 	mg_wrap(stderr, line, 0, 2, mg_term_size(STDERR_FILENO).cols);
 }
 
+/*
+ * The end of a run that exits with ret: everything released, and the reports asked for
+ * written when there is no result to write (-o's error record; --prometheus FILE says so,
+ * never left with an earlier run's counts: mg_prom_write_error). Returns the exit code.
+ */
+static int stat_finish(struct stat_run *r, int ret)
+{
+	mg_latency_close(r->lat);
+	r->lat = NULL;
+	mg_run_cleanup(&r->run);
+	mg_follow_close(r->follow);
+	r->follow = NULL;
+	free(r->online);
+	if (mg_run_refused(&r->run, ret))
+		mg_out_error("stat", ret);
+	/* no count to end with: refused, or an error before the last one */
+	if (r->o.prom && ret && !r->prom_done && !r->prom_failed)
+		mg_prom_write_error(r->o.prom, "mgtrace", ret);
+	if (mg_out_close() && !ret)
+		ret = MG_EXIT_OUTPUT;
+	return ret;
+}
+
 /* Attach, count, print. Returns an exit code. Used by `stat` and the default job. */
 static int run_stat(struct stat_run *r)
 {
@@ -301,17 +325,7 @@ static int run_stat(struct stat_run *r)
 			"ended (SIGTERM, its status %d); exit 0\n", (unsigned long long)r->o.count,
 			r->run.child_status);
 out:
-	mg_latency_close(r->lat);
-	r->lat = NULL;
-	mg_run_cleanup(&r->run);
-	mg_follow_close(r->follow);
-	r->follow = NULL;
-	free(r->online);
-	if (mg_run_refused(&r->run, ret))
-		mg_out_error("stat", ret);
-	if (mg_out_close() && !ret)
-		ret = MG_EXIT_OUTPUT;
-	return ret;
+	return stat_finish(r, ret);
 }
 
 int cmd_stat(int argc, char **argv)

@@ -61,6 +61,7 @@ struct stat_run {
 	bool ended_child;	/* COUNT intervals ended the run: mgtrace ended COMMAND */
 	bool out_ended;		/* the run ended at a failed write of its output (exit 5) */
 	unsigned int prom_failed;	/* --prometheus writes that failed (printed) */
+	bool prom_done;		/* the run's last --prometheus write was made (or tried) */
 };
 
 /* One interval (n: its number; partial: the shorter last one) as text, CSV or JSON. */

@@ -245,3 +245,47 @@ bool mg_same_file(const char *a, const char *b)
 		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 	return canon_path(a, ra, sizeof(ra)) && canon_path(b, rb, sizeof(rb)) && !strcmp(ra, rb);
 }
+
+/* snprintf() that cuts a text too long only between words, marked (util.h). */
+bool mg_snprintf_words(char *dst, size_t size, const char *fmt, ...)
+{
+	const size_t more = sizeof(MG_WORDS_CUT) - 1;
+	char *s = NULL;
+	size_t keep, n;
+	va_list ap;
+	int len;
+
+	if (!size)
+		return false;
+	va_start(ap, fmt);
+	len = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (len < 0) {
+		dst[0] = 0;
+		return true;
+	}
+	n = (size_t)len;
+	if (n < size) {
+		memcpy(dst, s, n + 1);
+		free(s);
+		return false;
+	}
+	/* the longest run of whole words that leaves room for the mark and the NUL */
+	keep = size > more + 1 ? size - more - 1 : 0;
+	n = keep;
+	while (n > 0 && s[n] != ' ')
+		n--;
+	while (n > 0 && s[n - 1] == ' ')
+		n--;
+	if (!n) {	/* one word longer than all of it: cut where it stops fitting, "..." */
+		n = size > 4 ? size - 4 : 0;
+		memcpy(dst, s, n);
+		snprintf(dst + n, size - n, "...");
+		free(s);
+		return true;
+	}
+	memcpy(dst, s, n);
+	snprintf(dst + n, size - n, "%s", MG_WORDS_CUT);
+	free(s);
+	return true;
+}

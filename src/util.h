@@ -47,6 +47,15 @@ extern char mg_last_err[1024];
  */
 bool mg_same_file(const char *a, const char *b);
 
+/*
+ * snprintf() into dst (size bytes) that never cuts a word: a text longer than fits ends at
+ * the last space before the limit, followed by MG_WORDS_CUT (" ..."); only a text with no
+ * space to cut at is cut where it stops fitting, followed by "...". Returns true when it cut.
+ */
+bool mg_snprintf_words(char *dst, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define MG_WORDS_CUT " ..."
+
 /* CLOCK_MONOTONIC now, in ns. */
 uint64_t mg_now_ns(void);
 

@@ -58,6 +58,9 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
   command-status FILE WANT     the last object's command_status is WANT (null, or an exit code)
   json-first-line FILE         the first line is a JSON object
   json-lines FILE [TYPE]       every line a JSON object with a type (the last one TYPE)
+  junit-same XML XML           two suites of one command: the same testcases, in order
+  junit-skips XML [TEXT...]    no skipped message cut mid-word; each TEXT whole in the
+                               messages that carry it
   junit-text XML TEXT          check --junit against its text: one failure per FAIL line,
                                each with expected and actual
   counts-sane FILE N           stat --json: >= N objects, no count below 0, derived rows exact

@@ -157,3 +157,16 @@ except BlockingIOError: pass'
 	if [ "$(left_attached)" != 0 ]; then bad "$name: BPF objects left behind"; return; fi
 	ok "$name: SIG$sig ended it with its output blocked (exit 5: $(grep "^mgtrace: writing .* after SIG$sig" "$T/bs.err"))"
 }
+
+# unit_user_made UNIT SYSUSERS: true when UNIT's User= and Group= (not root) are what the
+# sysusers.d file SYSUSERS creates in an empty root, this machine's users aside: the unit then
+# starts on a host where no other package made its user. Prints the users made.
+unit_user_made() {
+	local u g r="$T/sysroot"
+	u=$(sed -n 's/^User=//p' "$1"); g=$(sed -n 's/^Group=//p' "$1")
+	rm -rf "$r"; mkdir -p "$r/etc"
+	systemd-sysusers --root="$r" - < "$2" > /dev/null 2>&1
+	cut -d: -f1 "$r/etc/passwd" 2> /dev/null | xargs
+	[ -n "$u" ] && [ -n "$g" ] && [ "$u" != root ] && grep -q "^$u:" "$r/etc/passwd" 2> /dev/null &&
+		grep -q "^$g:" "$r/etc/group" 2> /dev/null
+}

@@ -13,6 +13,15 @@
       the same checks on the file mgtrace wrote (as after its end: --final), without
       node_exporter; used for process scope, where no row is compared with debugfs and
       no kernel counter is used (mgtrace_debugfs_mismatches absent, kernel_per_cpu says so).
+  promcheck.py error FILE PREFIX CODE CLASS TEXT [NAME=VALUE...]
+      the file of a run that ended without a result (refused, or stopped before judging):
+      only PREFIX_up 0 (PREFIX: mgtrace for stat, mgtrace_check for check), PREFIX_error
+      {reason_class=CLASS, one of a fixed set} with the exit code CODE as its value, and the
+      free text only in PREFIX_error_info{reason (containing TEXT), errno}; no count left
+      from an earlier run; every series carries the --prometheus-label NAME=VALUE given.
+  promcheck.py alert BASE NAME SECONDS [--desc TEXT] [LABEL=VALUE...] | no-alert BASE NAME
+      the Prometheus server at BASE (rules loaded from contrib/) has alert NAME, pending or
+      firing, with those labels and TEXT in its description, within SECONDS; or has none now.
   promcheck.py reads FILE SECONDS
       read FILE in a loop while it is rewritten: every read is a whole file.
   promcheck.py tsdb RESULTS.json JSONL
@@ -106,6 +115,10 @@ def check_scrape(c, text, objs, final=False, served=True):
             and (kernel_rows or kpc is None),
             f"mgtrace_info kernel_per_cpu '{lab}' is the JSON's ({kpc!r}, {why!r}), "
             f"a reader named only where a kernel row uses it ({kernel_rows})")
+    # a file of counts says so: mgtrace_up 1, and no error series (issue 28 item 1)
+    up = [v for n, _, v in mg if n == "mgtrace_up"]
+    c.check(up == [1] and not any(n.startswith("mgtrace_error") for n, _, _ in mg),
+            f"mgtrace_up {up} (want [1]) and no mgtrace_error series")
     # free text only in mgtrace_info and mgtrace_source_info (issue 28 item 7): every other
     # series has no label but cpu="N", so no wording or pid makes a new series of it
     free = [(n, lab) for n, lab, _ in mg if n not in ("mgtrace_info", "mgtrace_source_info")
@@ -144,6 +157,75 @@ def check_scrape(c, text, objs, final=False, served=True):
             got = [series.get(None)]
         c.check(got == [float(x) for x in (w or [None])],
                 f"{name}: scraped {got} == JSON after {'the summary' if final else f'{k} intervals'} {w}")
+
+
+# mgtrace_error's reason_class: the exit codes' classes (src/prom.c mg_prom_reason_class)
+REASON_CLASSES = {"usage": {2}, "environment": {3}, "interrupted": {4}, "output": {5},
+                  "command": {126, 127}, "internal": None}
+
+
+def check_error(c, text, prefix, code, klass, want, user=None):
+    """The file a run without a result writes (src/prom.c mg_prom_write_error)."""
+    user = user or {}
+    try:
+        samples = parse(text)
+    except ValueError as e:
+        c.check(False, f"the error file parses: {e}")
+        return
+    if any(n == "node_textfile_scrape_error" for n, _, _ in samples):   # as node_exporter served it
+        c.check(any(n == "node_textfile_scrape_error" and v == 0 for n, _, v in samples),
+                "node_exporter read the textfile directory without error")
+    samples = [x for x in samples if x[0].startswith("mgtrace_")]
+    names = sorted(n for n, _, _ in samples)
+    c.check(names == sorted([f"{prefix}_up", f"{prefix}_error", f"{prefix}_error_info"]),
+            f"only {prefix}_up, _error and _error_info, once each, nothing left of an earlier "
+            f"run's counts: {names[:6]}")
+    by = {n: (lab, v) for n, lab, v in samples}
+    for n in by:
+        c.check(f"# TYPE {n} gauge\n" in text and f"# HELP {n} " in text, f"{n}: a gauge with its HELP")
+    own = {n: {k: v for k, v in lab.items() if k not in user} for n, (lab, _) in by.items()}
+    c.check(all({k: lab.get(k) for k in user} == user for lab, _ in by.values()),
+            f"every series carries the user's labels {user}")
+    lab, v = by.get(f"{prefix}_up", ({}, None))
+    c.check(v == 0 and own.get(f"{prefix}_up") == {}, f"{prefix}_up {v} (want 0), no label of its own")
+    lab, v = by.get(f"{prefix}_error", ({}, None))
+    cl = own.get(f"{prefix}_error", {})
+    codes = REASON_CLASSES.get(cl.get("reason_class"), set())
+    c.check(list(cl) == ["reason_class"] and cl["reason_class"] == klass and
+            (codes is None or code in codes) and v == code,
+            f"{prefix}_error{{reason_class={cl.get('reason_class')}}} {v}: want class {klass} "
+            f"(of the fixed set {sorted(REASON_CLASSES)}), value the exit code {code}, no other label")
+    lab, v = by.get(f"{prefix}_error_info", ({}, None))
+    il = own.get(f"{prefix}_error_info", {})
+    c.check(sorted(il) == ["errno", "reason"] and want in il.get("reason", "") and v == 1 and
+            (il.get("errno") == "" or re.fullmatch(r"E[A-Z0-9]+", il.get("errno", ""))),
+            f"{prefix}_error_info: the reason '{il.get('reason', '')[:120]}' (want '{want}'), "
+            f"errno '{il.get('errno')}', value {v}")
+
+
+def match_alerts(answer, name, labels, desc=None):
+    """The alerts of a /api/v1/alerts answer named name with labels (and desc in the
+    description)."""
+    return [a for a in answer.get("data", {}).get("alerts", [])
+            if a.get("labels", {}).get("alertname") == name
+            and all(a["labels"].get(k) == v for k, v in labels.items())
+            and (desc is None or desc in a.get("annotations", {}).get("description", ""))]
+
+
+def check_alert(c, base, name, seconds, labels, desc, want=True):
+    """Wait up to seconds for alert name (pending or firing) at the server base; or, want
+    False: none now."""
+    end = time.time() + seconds
+    while True:
+        got = match_alerts(json.loads(http_get(base + "/api/v1/alerts")), name, labels, desc)
+        if got or not want or time.time() >= end:
+            break
+        time.sleep(0.5)
+    if want:
+        c.check(bool(got), f"Prometheus has alert {name} {labels}: "
+                + (f"{got[0]['state']}, {got[0].get('annotations')}" if got else f"none after {seconds} s"))
+    else:
+        c.check(not got, f"Prometheus has no alert {name} {labels} ({len(got)})")
 
 
 def check_reads(c, path, seconds):
@@ -268,6 +350,7 @@ mgtrace_info{backend="kernel",kernel_release="r",kernel_per_cpu="ksym"} 1
 mgtrace_source_info{counter="a",source="kernel",state="exported",reason=""} 1
 mgtrace_source_info{counter="d",source="derived",state="derived",reason="compute it"} 1
 mgtrace_source_info{counter="u",source="unavailable",state="unavailable",reason="why"} 1
+mgtrace_up 1
 mgtrace_a_total{cpu="0"} 5
 mgtrace_a_total{cpu="1"} 3
 mgtrace_intervals_total 2
@@ -292,6 +375,9 @@ mgtrace_debugfs_mismatches 0
         "a free-text label on a counter series":
             good.replace('mgtrace_a_total{cpu="1"}', 'mgtrace_a_total{cpu="1",scope="pid 11295 and its descendants"}'),
         "a label on the interval count": good.replace("intervals_total 2", 'intervals_total{reason="x"} 2'),
+        "mgtrace_up 0 in a file of counts": good.replace("mgtrace_up 1", "mgtrace_up 0"),
+        "no mgtrace_up": good.replace("mgtrace_up 1\n", ""),
+        "an error series beside the counts": good + 'mgtrace_error{reason_class="usage"} 2\n',
     }
     for what, text in bad.items():
         c = Checker(quiet=True)
@@ -325,7 +411,54 @@ mgtrace_debugfs_mismatches 0
     c = Checker(quiet=True)
     check_scrape(c, good.replace("mgtrace_debugfs_mismatches 0\n", ""), objs)
     ok.check(bool(c.failures), "selftest: the mismatches gauge missing where rows were compared fails")
+    selftest_error(ok)
+    ans = {"data": {"alerts": [{"labels": {"alertname": "A", "instance": "i", "reason_class": "usage"},
+                                "annotations": {"description": "bad --known file"}, "state": "pending"}]}}
+    ok.check(len(match_alerts(ans, "A", {"reason_class": "usage"}, "--known")) == 1,
+             "selftest: an alert with its labels and description is found")
+    for what, args in {"another alert": ("B", {}, None), "another label value": ("A", {"reason_class": "environment"}, None),
+                       "another description": ("A", {}, "seccomp")}.items():
+        ok.check(not match_alerts(ans, *args), f"selftest: {what} is not taken for the alert")
     return ok
+
+
+def selftest_error(ok):
+    """check_error on an error file, and on copies doctored one way each; a file of counts."""
+    good = ('# HELP mgtrace_up u\n# TYPE mgtrace_up gauge\nmgtrace_up{job="a"} 0\n'
+            '# HELP mgtrace_error e\n# TYPE mgtrace_error gauge\n'
+            'mgtrace_error{job="a",reason_class="environment"} 3\n'
+            '# HELP mgtrace_error_info i\n# TYPE mgtrace_error_info gauge\n'
+            'mgtrace_error_info{job="a",reason="backend fentry unavailable: EPERM",errno="EPERM"} 1\n')
+    args = ("mgtrace", 3, "environment", "fentry unavailable", {"job": "a"})
+    c = Checker(quiet=True)
+    check_error(c, good, *args)
+    ok.check(not c.failures, f"selftest: an error file passes {c.failures}")
+    c = Checker(quiet=True)
+    check_error(c, good + "# TYPE node_textfile_scrape_error gauge\nnode_textfile_scrape_error 0\n", *args)
+    ok.check(not c.failures, f"selftest: an error file as node_exporter serves it passes {c.failures}")
+    bad = {
+        "mgtrace_up 1 in an error file": good.replace('mgtrace_up{job="a"} 0', 'mgtrace_up{job="a"} 1'),
+        "another exit code": good.replace('"environment"} 3', '"environment"} 2'),
+        "a class outside the fixed set": good.replace("environment", "seccomp"),
+        "the class of another code": good.replace('"environment"} 3', '"usage"} 3'),
+        "the reason as a label of mgtrace_error":
+            good.replace('reason_class="environment"}', 'reason_class="environment",reason="x"}'),
+        "the reason missing": good.replace("backend fentry unavailable: EPERM", "x"),
+        "the info series missing": good.split("# HELP mgtrace_error_info")[0],
+        "an earlier run's count left": good + 'mgtrace_ctime_updates_total{job="a",cpu="0"} 5\n',
+        "a series without the user's label": good.replace('mgtrace_up{job="a"} 0', "mgtrace_up 0"),
+        "no TYPE line": good.replace("# TYPE mgtrace_error gauge\n", ""),
+        "a file of counts": "mgtrace_up 1\nmgtrace_ctime_updates_total{cpu=\"0\"} 5\n",
+        "a textfile scrape error": good + "node_textfile_scrape_error 1\n",
+    }
+    for what, text in bad.items():
+        c = Checker(quiet=True)
+        check_error(c, text, *args)
+        ok.check(bool(c.failures), f"selftest: an error file with {what} fails")
+    c = Checker(quiet=True)
+    check_error(c, good.replace("mgtrace_", "mgtrace_check_"), "mgtrace", 3, "environment",
+                "fentry unavailable", {"job": "a"})
+    ok.check(bool(c.failures), "selftest: check's error file read as stat's fails")
 
 
 def main(argv):
@@ -341,6 +474,17 @@ def main(argv):
     elif argv[1] == "file":
         with open(argv[2]) as f:
             check_scrape(c, f.read(), load_jsonl(argv[3]), final=True, served=False)
+    elif argv[1] == "error":
+        with open(argv[2]) as f:
+            check_error(c, f.read(), argv[3], int(argv[4]), argv[5], argv[6],
+                        dict(a.split("=", 1) for a in argv[7:]))
+    elif argv[1] in ("alert", "no-alert"):
+        rest = argv[5:] if argv[1] == "alert" else argv[4:]
+        desc = None
+        if rest[:1] == ["--desc"]:
+            desc, rest = rest[1], rest[2:]
+        check_alert(c, argv[2], argv[3], float(argv[4]) if argv[1] == "alert" else 0,
+                    dict(a.split("=", 1) for a in rest), desc, want=argv[1] == "alert")
     elif argv[1] == "reads":
         check_reads(c, argv[2], float(argv[3]))
     elif argv[1] == "fetch":

@@ -144,6 +144,9 @@ def check_prom(c, objs, text, finished=True):
             f"{get('mgtrace_check_bpf_inode_bytes')} = {b} (absent when user space judges)")
     c.check(get("mgtrace_check_finished") == (1 if finished else 0),
             f"finished {get('mgtrace_check_finished')}")
+    up = [v for n, _, v in samples if n == "mgtrace_check_up"]
+    c.check(up == [1] and not any(n.startswith("mgtrace_check_error") for n, _, _ in samples),
+            f"mgtrace_check_up {up} (want [1]), no mgtrace_check_error series")
     info = [lb for n, lb, v in samples if n == "mgtrace_check_info"]
     c.check(len(info) == 1 and info[0].get("judge") in ("bpf", "user") and info[0].get("backend"),
             f"one mgtrace_check_info with judge and backend: {info}")
@@ -197,6 +200,7 @@ def selftest_intervals(results):
 def _prom_sample():
     """The --prometheus file that _sample()'s run writes at its end."""
     return """mgtrace_check_info{backend="tracepoint",kernel_release="6.18",judge="bpf",scope="system-wide",known_faults=""} 1
+mgtrace_check_up 1
 mgtrace_check_events_judged_total{kind="ctime_swap"} 6
 mgtrace_check_events_judged_total{kind="ctime_skip"} 0
 mgtrace_check_events_judged_total{kind="stat"} 9
@@ -249,6 +253,9 @@ def selftest_prom(results):
              'intervals_total{verdict="FAIL"} 0'),
             ("a reason missing", 'mgtrace_check_inconclusive_total{reason="undecided"} 0\n', ''),
             ("not finished", 'mgtrace_check_finished 1', 'mgtrace_check_finished 0'),
+            ("mgtrace_check_up 0 in a file of counts", 'mgtrace_check_up 1', 'mgtrace_check_up 0'),
+            ("an error series beside the counts", 'mgtrace_check_up 1',
+             'mgtrace_check_up 1\nmgtrace_check_error{reason_class="usage"} 2'),
             ("a broken line", 'mgtrace_check_inodes_tracked 4', 'mgtrace_check_inodes_tracked')):
         t = _prom_sample()
         assert old in t, old

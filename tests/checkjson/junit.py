@@ -2,7 +2,7 @@
 """junit.py - `mgtrace check --junit`: the testcases and failures against the gates and the
 text report, and what the strict Ant JUnit schema requires.
 
-Subcommands: junit-gate, junit-text.
+Subcommands: junit-gate, junit-text, junit-same, junit-skips.
 """
 import re
 import xml.etree.ElementTree as ET
@@ -60,6 +60,37 @@ def check_junit_strict(c, root):
             f"junit: properties, the testcases, then system-out and system-err ({tags[:2]}...{tags[-2:]})")
 
 
+@subcommand("junit-same", lambda a: [ET.parse(a[0]).getroot(), ET.parse(a[1]).getroot()])
+def check_junit_same(c, a, b):
+    """Two suites of one command line: the same number of testcases (tests=, and listed), with
+    the same names in the same order, whatever each run's outcome (issue 28 item 2)."""
+    na = [(t.get("classname"), t.get("name")) for t in a.iter("testcase")]
+    nb = [(t.get("classname"), t.get("name")) for t in b.iter("testcase")]
+    c.check(a.get("tests") == b.get("tests") == str(len(na)) and len(na) == len(nb) > 0,
+            f"junit: the same testcase count ({a.get('tests')} and {b.get('tests')} declared, "
+            f"{len(na)} and {len(nb)} listed)")
+    c.check(na == nb, f"junit: the same testcases in the same order "
+            f"({[x[1] for x in na if x not in nb] or [x[1] for x in nb if x not in na] or 'reordered'} differ)"
+            if na != nb else f"junit: the same {len(na)} testcases in the same order")
+
+
+@subcommand("junit-skips", lambda a: [ET.parse(a[0]).getroot(), a[1:]])
+def check_junit_skips(c, root, whole):
+    """Every skipped message is not cut mid-word: one that is cut ends with " ..." after a
+    whole word (or "..." where a single word did not fit); and each text of whole (a --known
+    path, a backend's reason: what the test knows a message carries) is in one message, whole,
+    in every message that starts it."""
+    msgs = [e.get("message") or "" for e in root.iter("skipped")]
+    c.check(msgs and all(m and not m.endswith(" ") and not m.endswith("  ...") for m in msgs),
+            f"junit: {len(msgs)} skipped messages, none empty or cut after a space")
+    for w in whole:
+        starts = [m for m in msgs if w[:20] in m]
+        c.check(starts and all(w in m for m in starts),
+                f"junit: '{w[:60]}...' ({len(w)} bytes) whole in {len(starts)} skipped message(s)"
+                + ("" if all(w in m for m in starts) else
+                   f", cut: ...{[m for m in starts if w not in m][0][-60:]!r}"))
+
+
 @selftest_cases
 def selftest_junit(results):
     """JUnit reports that must fail: a failure missing, an attribute missing."""
@@ -104,3 +135,27 @@ def selftest_junit(results):
         ju.replace('<testcase name="no ctime regression"/>',
                    '<testcase name="no ctime regression"><failure message="r"/></testcase>')),
         3, "floor_swaps_per_update")
+    two = ('<testsuite tests="2"><testcase classname="mgtrace.check" name="a"/>'
+           '<testcase classname="mgtrace.check" name="b"><skipped message="x"/></testcase></testsuite>')
+    run("junit-same: two runs with the same testcases", check_junit_same, ET.fromstring(two),
+        ET.fromstring(two.replace('<skipped message="x"/>', '<failure message="y"/>')), want_fail=False)
+    run("junit-same: a testcase missing", check_junit_same, ET.fromstring(two), ET.fromstring(
+        '<testsuite tests="1"><testcase classname="mgtrace.check" name="a"/></testsuite>'))
+    run("junit-same: a testcase renamed", check_junit_same, ET.fromstring(two),
+        ET.fromstring(two.replace('name="b"', 'name="c"')))
+    run("junit-same: the count declared differs", check_junit_same, ET.fromstring(two),
+        ET.fromstring(two.replace('tests="2"', 'tests="3"')))
+    path = "/tmp/" + "/".join(f"a-directory-of-a-long-path-{i}" for i in range(12)) + "/known-faults.json"
+    sk = ('<testsuite><testcase name="v"><skipped message="3 known kernel fault(s) matched --known '
+          f'{path} (see its references): not a pass"/></testcase><testcase name="g"><skipped '
+          'message="needs a function-probe backend; this run has tracepoints only: fentry load failed: '
+          'EPERM (BPF trampolines refused)"/></testcase></testsuite>')
+    run("junit-skips: whole messages", check_junit_skips, ET.fromstring(sk),
+        [path, "load failed: EPERM (BPF trampolines refused)"], want_fail=False)
+    cut = sk.replace(path, path[:300])     # main's %.300s of the --known path
+    run("junit-skips: a --known path cut at 300 bytes", check_junit_skips, ET.fromstring(cut), [path])
+    run("junit-skips: a reason cut mid-word", check_junit_skips, ET.fromstring(
+        sk.replace("refused)", "refu")), ["load failed: EPERM (BPF trampolines refused)"])
+    run("junit-skips: a cut after a space", check_junit_skips, ET.fromstring(
+        sk.replace("trampolines refused)", "trampolines  ...")), [])
+    run("junit-skips: a text in no message", check_junit_skips, ET.fromstring(sk), ["kprobe attach failed"])

@@ -55,11 +55,22 @@ else
 	"$PROMTOOL" test rules contrib/mgtrace-check.rules.test.yml > "$T/crtest.out" 2>&1 \
 		&& ok "promtool test rules: each check alert fires on its case, none on a healthy machine" \
 		|| bad "promtool test rules contrib/mgtrace-check.rules.test.yml: $(cat "$T/crtest.out")"
-	# the rules and the file agree on names: every series an alert reads is in the file
+	# the rules and the file agree on names: every series an alert reads is in the file, or
+	# in the file of a run that could not judge (COMMAND not found: mgtrace_check_error...)
+	$MG check -i 1 --prometheus "$T/cpe.prom" -- /nonexistent/cmd > /dev/null 2>&1
 	for m in $(grep -o 'mgtrace_check_[a-z_]*' contrib/mgtrace-check.rules.yml | sort -u); do
-		grep -q "^$m[{ ]" "$T/cp1.prom" && ok "alert rules: $m is a series check writes" \
-			|| bad "alert rules read $m, which check's file lacks"
+		grep -q "^$m[{ ]" "$T/cp1.prom" "$T/cpe.prom" && ok "alert rules: $m is a series check writes" \
+			|| bad "alert rules read $m, which check's files lack"
 	done
+	# twin: the check test fails with rules whose MgtraceCheckCannotJudge reads the counts'
+	# absence (absent(mgtrace_check_up)), which never fires on the error file
+	mkdir -p "$T/crtwin" && cp contrib/mgtrace-check.rules.test.yml "$T/crtwin/"
+	sed 's/expr: mgtrace_check_error > 0/expr: absent(mgtrace_check_up)/' contrib/mgtrace-check.rules.yml \
+		> "$T/crtwin/mgtrace-check.rules.yml"
+	! cmp -s contrib/mgtrace-check.rules.yml "$T/crtwin/mgtrace-check.rules.yml" &&
+		! "$PROMTOOL" test rules "$T/crtwin/mgtrace-check.rules.test.yml" > /dev/null 2>&1 \
+		&& ok "promtool test rules twin: MgtraceCheckCannotJudge on another expression fails its case" \
+		|| bad "promtool test rules twin: MgtraceCheckCannotJudge on another expression passes"
 fi
 # a violation-free run: PASS everywhere, the file still checked (0s are measured, not absent)
 $MG check --json -c 2 -I 300 -o "$T/cp2.json" --prometheus "$T/cp2.prom" > /dev/null 2>&1; rc=$?
@@ -122,10 +133,24 @@ else
 	skip check-unit-verify "systemd-analyze is not installed"
 fi
 caps=$(sed -n 's/^CapabilityBoundingSet=//p' contrib/mgtrace-check.service)
+cuser=$(sed -n 's/^User=//p' contrib/mgtrace-check.service)
 [ "$caps" = "$(sed -n 's/^AmbientCapabilities=//p' contrib/mgtrace-check.service)" ] \
-	&& [ "$(sed -n 's/^User=//p' contrib/mgtrace-check.service)" = prometheus ] \
-	&& ok "the check unit runs as prometheus with ambient = bounding capabilities ($caps)" \
+	&& [ "$cuser" = "$(sed -n 's/^User=//p' contrib/mgtrace-exporter.service)" ] && [ "$cuser" != root ] \
+	&& ok "the check unit runs as $cuser (the exporter's user) with ambient = bounding capabilities ($caps)" \
 	|| bad "the check unit's user and capabilities: $(grep -e '^User=' -e 'Capabilit' contrib/mgtrace-check.service)"
+# its user is made by contrib/mgtrace.sysusers (it starts on a host without prometheus-node-exporter's
+# user prometheus); twin: the unit as it was (User=prometheus) is reported
+if ! command -v systemd-sysusers > /dev/null; then
+	skip check-unit-user "systemd-sysusers is not installed"
+else
+	made=$(unit_user_made contrib/mgtrace-check.service contrib/mgtrace.sysusers) \
+		&& ok "the check unit's User=$cuser and Group= are made by contrib/mgtrace.sysusers in an empty root ($made)" \
+		|| bad "the check unit's User=$cuser is not made by contrib/mgtrace.sysusers (it makes: $made)"
+	sed 's/^User=.*/User=prometheus/; s/^Group=.*/Group=prometheus/' contrib/mgtrace-check.service > "$T/old-cuser.service"
+	unit_user_made "$T/old-cuser.service" contrib/mgtrace.sysusers > /dev/null \
+		&& bad "twin: a check unit with User=prometheus is taken for one whose user is made" \
+		|| ok "twin: a check unit with User=prometheus (no package of ours makes it) is reported"
+fi
 mkdir -p "$T/ccaps" && chown 65534:65534 "$T/ccaps" && chmod 755 "$T"
 cp "$MG" "$T/ccaps-mgtrace" && chmod 755 "$T/ccaps-mgtrace"
 ccapset() { echo "-all$(for c in "$@"; do printf ',+%s' "$(echo "${c#CAP_}" | tr A-Z a-z)"; done)"; }

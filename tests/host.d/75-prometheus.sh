@@ -35,6 +35,14 @@ else
 	else
 		bad "promtool test rules contrib/mgtrace.rules.test.yml: $(cat "$T/rtest.out")"
 	fi
+	# twin: rules whose MgtraceNotCounting reads mgtrace_up instead of mgtrace_error (no
+	# reason_class, no exit code) fail the same test
+	mkdir -p "$T/rtwin" && cp contrib/mgtrace.rules.test.yml "$T/rtwin/"
+	sed 's/expr: mgtrace_error > 0/expr: mgtrace_up == 0/' contrib/mgtrace.rules.yml > "$T/rtwin/mgtrace.rules.yml"
+	! cmp -s contrib/mgtrace.rules.yml "$T/rtwin/mgtrace.rules.yml" &&
+		! "$PROMTOOL" test rules "$T/rtwin/mgtrace.rules.test.yml" > /dev/null 2>&1 \
+		&& ok "promtool test rules twin: MgtraceNotCounting on mgtrace_up == 0 fails its case" \
+		|| bad "promtool test rules twin: MgtraceNotCounting on mgtrace_up == 0 passes"
 	# the systemd unit: systemd's own parser accepts every line (a misspelt key is reported)
 	if command -v systemd-analyze > /dev/null; then
 		sed "s|/usr/sbin/mgtrace|$(realpath "$MG")|" contrib/mgtrace-exporter.service > "$T/mgtrace-exporter.service"
@@ -49,7 +57,7 @@ else
 	fi
 	# the unit's user and capabilities are enough for the exporter, and each of CAP_BPF and
 	# CAP_PERFMON is needed: mgtrace runs as a non-root uid (65534 stands for the unit's
-	# User=prometheus) with exactly the unit's ambient capabilities, which must equal its
+	# User=mgtrace) with exactly the unit's ambient capabilities, which must equal its
 	# bounding set; the per-CPU counters are then validated at start (debugfs is root's)
 	caps=$(sed -n 's/^CapabilityBoundingSet=//p' contrib/mgtrace-exporter.service)
 	acaps=$(sed -n 's/^AmbientCapabilities=//p' contrib/mgtrace-exporter.service)
@@ -57,8 +65,23 @@ else
 	[ -n "$caps" ] && [ "$caps" = "$acaps" ] && [ -n "$uuser" ] && [ "$uuser" != root ] \
 		&& ok "the unit runs as $uuser, not root, with ambient = bounding capabilities ($caps)" \
 		|| bad "the unit's User=$uuser, CapabilityBoundingSet=$caps, AmbientCapabilities=$acaps"
+	# the unit starts on a host without prometheus-node-exporter's user: contrib/mgtrace.sysusers
+	# makes its User= and Group=; twin: the unit as it was (User=prometheus) is reported
+	if ! command -v systemd-sysusers > /dev/null; then
+		skip unit-user "systemd-sysusers is not installed"
+	else
+		made=$(unit_user_made contrib/mgtrace-exporter.service contrib/mgtrace.sysusers) \
+			&& ok "the unit's User=$uuser and Group= are made by contrib/mgtrace.sysusers in an empty root ($made)" \
+			|| bad "the unit's User=$uuser is not made by contrib/mgtrace.sysusers (it makes: $made)"
+		sed 's/^User=.*/User=prometheus/; s/^Group=.*/Group=prometheus/' contrib/mgtrace-exporter.service > "$T/old-user.service"
+		unit_user_made "$T/old-user.service" contrib/mgtrace.sysusers > /dev/null \
+			&& bad "twin: a unit with User=prometheus is taken for one whose user is made" \
+			|| ok "twin: a unit with User=prometheus (no package of ours makes it) is reported"
+	fi
 	capset() { echo "-all$(for c in "$@"; do printf ',+%s' "$(echo "${c#CAP_}" | tr A-Z a-z)"; done)"; }
-	mkdir "$T/caps" && chown 65534:65534 "$T/caps" && chmod 755 "$T"
+	# the textfile directory as the unit's StateDirectory= makes it: the user's, its mode
+	mkdir "$T/caps" && chown 65534:65534 "$T/caps" && chmod 755 "$T" &&
+		chmod "$(sed -n 's/^StateDirectoryMode=//p' contrib/mgtrace-exporter.service)" "$T/caps"
 	cp "$MG" "$T/caps-mgtrace" && chmod 755 "$T/caps-mgtrace"
 	asuser() { local set; set=$(capset "$@"); shift $#; setpriv --reuid=65534 --regid=65534 \
 		--clear-groups --inh-caps="$set" --ambient-caps="$set" --bounding-set="$set" -- \
@@ -69,12 +92,24 @@ else
 		&& grep -q 'kernel_per_cpu="per-CPU via BTF offsets, validated at start' "$T/caps/m.prom" \
 		&& ok "the exporter runs as uid 65534 with the unit's capabilities only ($caps), counters validated at start" \
 		|| bad "the exporter runs as uid 65534 with the unit's capabilities only ($caps): exit $rc $(cat "$T/caps.err") $(grep mgtrace_info "$T/caps/m.prom")"
+	# node_exporter, another user, reads the file there (uid 65533); twin: not through a
+	# directory of mode 0700
+	reader() { setpriv --reuid=65533 --regid=65533 --clear-groups cat "$T/caps/m.prom" 2> /dev/null | grep -c '^mgtrace_up 1$'; }
+	[ "$(reader)" = 1 ] && ok "another uid (node_exporter's) reads the file in the unit's StateDirectoryMode=$(stat -c %a "$T/caps") directory" \
+		|| bad "another uid cannot read the exporter's file: $(ls -la "$T/caps")"
+	chmod 0700 "$T/caps"
+	[ "$(reader)" != 1 ] && ok "twin: through a directory of mode 0700 another uid cannot read it" \
+		|| bad "twin: another uid reads the file through a directory of mode 0700"
+	chmod "$(sed -n 's/^StateDirectoryMode=//p' contrib/mgtrace-exporter.service)" "$T/caps"
 	for c in $caps; do
 		asuser $(echo $caps | tr ' ' '\n' | grep -vx $c) > /dev/null 2> "$T/caps.err"
 		rc=$?
 		[ $rc = 3 ] \
 			&& ok "without $c the exporter exits 3: $(cat "$T/caps.err")" \
 			|| bad "without $c the exporter exits 3: exit $rc $(cat "$T/caps.err")"
+		# the refusal rewrote the file the run with both capabilities wrote: no stale counts
+		python3 tests/promcheck.py error "$T/caps/m.prom" mgtrace 3 environment "lacks $c" > "$T/caps.chk" 2>&1
+		tally "prom-refused: without $c" "$T/caps.chk"
 	done
 	expect "capabilities: nothing left attached" test "$(left_attached)" = 0
 
@@ -95,8 +130,9 @@ else
 	"$NODE_EXPORTER" --web.listen-address="127.0.0.1:$p1" --collector.disable-defaults \
 		--collector.textfile --collector.textfile.directory="$D" > "$T/ne.log" 2>&1 &
 	nep=$!
-	printf 'global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: node\n    static_configs:\n      - targets: ["127.0.0.1:%s"]\n' \
-		"$p1" > "$T/prometheus.yml"
+	# the server evaluates contrib/'s alert rules every second (MgtraceNotCounting, below)
+	printf 'global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nrule_files:\n  - %s\nscrape_configs:\n  - job_name: node\n    static_configs:\n      - targets: ["127.0.0.1:%s"]\n' \
+		"$(realpath contrib/mgtrace.rules.yml)" "$p1" > "$T/prometheus.yml"
 	"$PROMETHEUS" --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" \
 		--web.listen-address="127.0.0.1:$p2" > "$T/prometheus.log" 2>&1 &
 	prp=$!
@@ -116,6 +152,8 @@ else
 	sleep 2.5
 	python3 tests/promcheck.py fetch "http://127.0.0.1:$p1/metrics" "$T/live.txt"
 	python3 tests/promcheck.py query "http://127.0.0.1:$p2" "$T/tsdb.json"
+	python3 tests/promcheck.py no-alert "http://127.0.0.1:$p2" MgtraceNotCounting > "$T/noalert.chk" 2>&1
+	tally "prom-alert: while counting" "$T/noalert.chk"
 	kill -INT $mgp
 	wait $mgp && ok "stat -i 1 --prometheus: SIGINT ends it with exit 0" \
 		|| bad "stat -i 1 --prometheus: SIGINT ends it with exit 0: $(cat "$T/prom.err")"
@@ -138,6 +176,17 @@ else
 	# MGTRACE_PROM_OUT=DIR keeps the run's files (docs/prometheus.md's excerpt and query output)
 	[ -n "${MGTRACE_PROM_OUT:-}" ] && cp "$D/mgtrace.prom" "$T/live.txt" "$T/tsdb.json" \
 		"$T/prom.json" "$T/live.chk" "$T/final.chk" "$T/tsdb.chk" "$MGTRACE_PROM_OUT/"
+	# the next run is refused (bpf() denied, exit 3): it rewrites the file that node_exporter
+	# serves with mgtrace_up 0 and the reason, never leaving the last run's counts as this
+	# one's, and the server's MgtraceNotCounting alert (contrib/mgtrace.rules.yml) goes pending
+	build/denybpf $MG stat --prometheus "$D/mgtrace.prom" -- true > /dev/null 2>&1; rc=$?
+	[ $rc = 3 ] && ok "stat refused (bpf() denied): exit 3" || bad "stat refused (bpf() denied): exit $rc, want 3"
+	python3 tests/promcheck.py fetch "http://127.0.0.1:$p1/metrics" "$T/refused.txt"
+	python3 tests/promcheck.py error "$T/refused.txt" mgtrace 3 environment "seccomp filter" > "$T/refused.chk" 2>&1
+	tally "prom-refused: as node_exporter serves it" "$T/refused.chk"
+	python3 tests/promcheck.py alert "http://127.0.0.1:$p2" MgtraceNotCounting 20 --desc "seccomp filter" \
+		reason_class=environment > "$T/alert.chk" 2>&1
+	tally "prom-alert: after the refusal" "$T/alert.chk"
 	kill $nep $prp
 	wait $nep $prp 2>/dev/null
 	if kill -0 $nep 2>/dev/null || kill -0 $prp 2>/dev/null || kill -0 $mgp 2>/dev/null; then
@@ -178,6 +227,55 @@ if [ -n "$PROMTOOL" ]; then
 		&& ok "promtool check metrics passes on the process-scope file" \
 		|| bad "promtool check metrics on the process-scope file: $(cat "$T/pscope.lint")"
 fi
+
+# A run that ends without counting (issue 28 item 1) rewrites FILE, which holds an earlier
+# run's counts: mgtrace_up 0, mgtrace_error{reason_class} = the exit code, the reason only in
+# mgtrace_error_info (tests/promcheck.py error); promtool accepts it. Each exit path: an
+# unsupported environment (3), COMMAND not found (127) or not executable (126), bad input
+# found after the outputs were opened (2). Twins: a run that counts has mgtrace_up 1 and no
+# error (the error check fails on its file); a usage error found while reading the options
+# (exit 2 before anything runs) leaves FILE as it was, as it leaves -o's file.
+mkdir -p "$T/pref"
+F="$T/pref/mgtrace.prom"
+$MG stat --prometheus "$T/pref/earlier.prom" -- true > /dev/null 2>&1
+grep -q '^mgtrace_ctime_updates_total{cpu="0"} ' "$T/pref/earlier.prom" \
+	&& ok "prom-refused: an earlier run's file of counts to replace" || bad "prom-refused: no earlier run's file"
+# prom_refused NAME CODE CLASS TEXT CMD...: FILE holds the earlier counts; CMD exits CODE, FILE is
+# its error file (with the labels NAME=VALUE of $PL, the run's --prometheus-label, on every series)
+prom_refused() {
+	local name=$1 code=$2 class=$3 text=$4 rc; shift 4
+	cp "$T/pref/earlier.prom" "$F"
+	"$@" > /dev/null 2> "$T/pref.err"; rc=$?
+	[ $rc = "$code" ] && [ "$(wc -l < "$T/pref.err")" = 1 ] && ok "$name: exit $code, one line ($(cat "$T/pref.err"))" \
+		|| bad "$name: exit $rc (want $code): $(head -c 300 "$T/pref.err")"
+	python3 tests/promcheck.py error "$F" mgtrace "$code" "$class" "$text" ${PL:-} > "$T/pref.chk" 2>&1
+	tally "$name" "$T/pref.chk"
+	if [ -n "$PROMTOOL" ]; then
+		"$PROMTOOL" check metrics < "$F" > "$T/pref.lint" 2>&1 && ok "$name: promtool check metrics accepts the file" \
+			|| bad "$name: promtool check metrics: $(head -c 300 "$T/pref.lint")"
+	fi
+	[ "$(ls -A "$T/pref" | xargs)" = "earlier.prom mgtrace.prom" ] || bad "$name: files left beside FILE: $(ls -A "$T/pref")"
+}
+prom_refused "stat --prometheus, bpf() denied" 3 environment "seccomp filter" build/denybpf $MG stat --prometheus "$F" -- true
+prom_refused "stat --prometheus -- /nonexistent/cmd" 127 command "cannot run COMMAND '/nonexistent/cmd'" \
+	$MG stat --prometheus "$F" -- /nonexistent/cmd
+prom_refused "stat --prometheus -- /etc/passwd" 126 command "cannot run COMMAND '/etc/passwd'" \
+	$MG stat --prometheus "$F" -- /etc/passwd
+PL="job=wide" prom_refused "stat --prometheus, bad input after the outputs opened" 2 usage "MGTRACE_TEST_SKEW='x'" \
+	env MGTRACE_TEST_SKEW=x $MG stat --prometheus "$F" --prometheus-label job=wide -- true
+# twins: a run that counts; a usage error in the options
+cp "$T/pref/earlier.prom" "$F"
+$MG stat --prometheus "$F" -- true > /dev/null 2>&1; rc=$?
+python3 tests/promcheck.py error "$F" mgtrace 3 environment "" > "$T/pref.chk" 2>&1
+[ $rc = 0 ] && grep -qx 'mgtrace_up 1' "$F" && ! grep -q '^mgtrace_error' "$F" && grep -q '^FAIL ' "$T/pref.chk" \
+	&& ok "twin: a run that counts: mgtrace_up 1, no mgtrace_error, the error check fails on its file" \
+	|| bad "twin: a run that counts: exit $rc, $(grep -e '^mgtrace_up' -e '^mgtrace_error' "$F")"
+cp "$T/pref/earlier.prom" "$F"
+$MG stat --prometheus "$F" -i 0 -- true > /dev/null 2>&1; rc=$?
+[ $rc = 2 ] && cmp -s "$F" "$T/pref/earlier.prom" \
+	&& ok "twin: a usage error in the options (exit 2, nothing run) leaves FILE as it was" \
+	|| bad "twin: a usage error in the options: exit $rc, FILE $(grep -c . "$F") lines"
+expect "prom-refused: nothing left attached" test "$(left_attached)" = 0
 
 badcase prom-no-dir 2 "does not exist" $MG stat --prometheus /nonexistent-dir/m.prom
 badcase prom-dir 2 "is a directory" $MG stat --prometheus /tmp

@@ -111,20 +111,25 @@ fi
 # make install / uninstall with DESTDIR and PREFIX: every file where it belongs, nothing left.
 # The systemd unit goes where systemd looks (pkg-config's systemdsystemunitdir, Debian 12:
 # /lib/systemd/system), whatever PREFIX is; under PREFIX only without systemd's .pc file.
-# outside D PREFIX UNITDIR: the files under D that are neither under D/PREFIX nor D/UNITDIR's
-# units nor check's logrotate snippet (/etc/logrotate.d, where logrotate looks, whatever PREFIX)
+# outside D PREFIX UNITDIR SYSUSERSDIR: the files under D that are neither under D/PREFIX nor
+# D/UNITDIR's units nor check's logrotate snippet (/etc/logrotate.d, where logrotate looks,
+# whatever PREFIX) nor the units' user (SYSUSERSDIR/mgtrace.conf, where systemd-sysusers looks)
 outside() { find "$1" -type f | grep -v -e "^$1$2/" -e "^$1$3/mgtrace-exporter.service$" \
-	-e "^$1$3/mgtrace-check.service$" -e "^$1/etc/logrotate.d/mgtrace-check$" | sort; }
+	-e "^$1$3/mgtrace-check.service$" -e "^$1/etc/logrotate.d/mgtrace-check$" \
+	-e "^$1$4/mgtrace.conf$" | sort; }
 : > "$T/inst.stamp"
+had_user=$(getent passwd mgtrace)
 for prefix in /usr /opt/mgtrace; do
 	D="$T/inst$(echo $prefix | tr / _)"
 	unitdir=$(pkg-config --variable=systemdsystemunitdir systemd 2> /dev/null)
 	unitdir=${unitdir:-$prefix/lib/systemd/system}
+	sysusersdir=$(pkg-config --variable=sysusersdir systemd 2> /dev/null)
+	sysusersdir=${sysusersdir:-$prefix/lib/sysusers.d}
 	if make -s install DESTDIR="$D" PREFIX="$prefix" > "$T/inst.log" 2>&1; then
 		missing=""
 		for f in $prefix/sbin/mgtrace $prefix/share/man/man8/mgtrace.8 \
 			$prefix/share/bash-completion/completions/mgtrace $unitdir/mgtrace-exporter.service \
-			$unitdir/mgtrace-check.service /etc/logrotate.d/mgtrace-check \
+			$unitdir/mgtrace-check.service /etc/logrotate.d/mgtrace-check $sysusersdir/mgtrace.conf \
 			$prefix/share/mgtrace/mgtrace.rules.yml $prefix/share/mgtrace/mgtrace-check.rules.yml \
 			$prefix/share/mgtrace/known-faults.json \
 			$(cd docs/schema && ls *.schema.json | sed "s|^|$prefix/share/mgtrace/schemas/|") \
@@ -133,11 +138,11 @@ for prefix in /usr /opt/mgtrace; do
 		done
 		[ -z "$missing" ] && ok "make install DESTDIR PREFIX=$prefix: $(find "$D" -type f | wc -l) files, unit in $unitdir" \
 			|| bad "make install DESTDIR PREFIX=$prefix: missing$missing"
-		out=$(outside "$D" "$prefix" "$unitdir")
-		[ -z "$out" ] && ok "make install PREFIX=$prefix: nothing outside DESTDIR$prefix but DESTDIR$unitdir's units and DESTDIR/etc/logrotate.d/mgtrace-check" \
+		out=$(outside "$D" "$prefix" "$unitdir" "$sysusersdir")
+		[ -z "$out" ] && ok "make install PREFIX=$prefix: nothing outside DESTDIR$prefix but DESTDIR$unitdir's units, DESTDIR/etc/logrotate.d/mgtrace-check and DESTDIR$sysusersdir/mgtrace.conf" \
 			|| bad "make install PREFIX=$prefix: files outside: $out"
 		# the check can fail: the unit, were systemd's directory another, is outside
-		[ "$(outside "$D" "$prefix" /nonexistent | xargs)" = "$D$unitdir/mgtrace-check.service $D$unitdir/mgtrace-exporter.service" ] \
+		[ "$(outside "$D" "$prefix" /nonexistent "$sysusersdir" | xargs)" = "$D$unitdir/mgtrace-check.service $D$unitdir/mgtrace-exporter.service" ] \
 			&& ok "install check: a unit outside DESTDIR$prefix and the unit directory is reported" \
 			|| bad "install check: a unit outside DESTDIR$prefix and the unit directory is reported"
 		grep -q "^ExecStart=$prefix/sbin/mgtrace stat " "$D$unitdir/mgtrace-exporter.service" \
@@ -158,8 +163,9 @@ for prefix in /usr /opt/mgtrace; do
 		bad "make install DESTDIR PREFIX=$prefix: $(tail -3 "$T/inst.log")"
 	fi
 	# nothing written to the machine itself: no mgtrace file newer than the test's start there
-	real=$(find "$unitdir" "$prefix" -xdev -newer "$T/inst.stamp" -name '*mgtrace*' 2> /dev/null | head -5 | xargs)
-	[ -z "$real" ] && ok "make install/uninstall DESTDIR PREFIX=$prefix: nothing written outside DESTDIR" \
+	real=$(find "$unitdir" "$sysusersdir" "$prefix" -xdev -newer "$T/inst.stamp" -name '*mgtrace*' 2> /dev/null | head -5 | xargs)
+	[ -z "$real" ] && [ "$(getent passwd mgtrace)" = "$had_user" ] \
+		&& ok "make install/uninstall DESTDIR PREFIX=$prefix: nothing written outside DESTDIR, no user made (systemd-sysusers only without DESTDIR)" \
 		|| bad "make install DESTDIR PREFIX=$prefix wrote outside DESTDIR: $real"
 	rm -rf "$D"
 done

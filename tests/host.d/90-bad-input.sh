@@ -156,3 +156,50 @@ say(rc[5] == 0 and o and all(x["type"] != "error" for x in o) and s.get("errors"
 PY
 tally report-on-refusal "$T/rf.chk"
 schema_valid rf-env error "$T/rf-env.json"
+
+# check -i --prometheus FILE on each exit path without a verdict (issue 28 item 1): FILE, which
+# holds an earlier run's counts, is rewritten with mgtrace_check_up 0, mgtrace_check_error
+# {reason_class} = the exit code and the reason only in mgtrace_check_error_info
+# (tests/promcheck.py error), never left as if this run had judged: an unsupported environment
+# (3), COMMAND not found (127) or not executable (126), a bad --known file found after the
+# outputs were opened (2), a stop signal before judging began (4). Twin: a run that judges has
+# mgtrace_check_up 1 and no error, and the error check fails on its file.
+PROMTOOL=$(command -v promtool)
+mkdir -p "$T/cpref"
+CF="$T/cpref/check.prom"
+$MG check -c 1 -I 200 --prometheus "$T/cpref/earlier.prom" > /dev/null 2>&1
+grep -q '^mgtrace_check_events_judged_total{kind="stat"} ' "$T/cpref/earlier.prom" \
+	&& ok "check --prometheus refused: an earlier run's file of counts to replace" \
+	|| bad "check --prometheus refused: no earlier run's file"
+# cprom_refused NAME CODE CLASS TEXT CMD...: FILE holds the earlier counts; CMD exits CODE, FILE is its error file
+cprom_refused() {
+	local name=$1 code=$2 class=$3 text=$4 rc; shift 4
+	cp "$T/cpref/earlier.prom" "$CF"
+	"$@" > /dev/null 2> "$T/cpref.err"; rc=$?
+	[ $rc = "$code" ] && [ "$(grep -vc '^libbpf' "$T/cpref.err")" = 1 ] \
+		&& ok "$name: exit $code, one line ($(cat "$T/cpref.err"))" \
+		|| bad "$name: exit $rc (want $code): $(head -c 300 "$T/cpref.err")"
+	python3 tests/promcheck.py error "$CF" mgtrace_check "$code" "$class" "$text" > "$T/cpref.chk" 2>&1
+	tally "$name" "$T/cpref.chk"
+	if [ -n "$PROMTOOL" ]; then
+		"$PROMTOOL" check metrics < "$CF" > "$T/cpref.lint" 2>&1 && ok "$name: promtool check metrics accepts the file" \
+			|| bad "$name: promtool check metrics: $(head -c 300 "$T/cpref.lint")"
+	fi
+	[ "$(left_attached)" = 0 ] || bad "$name: BPF objects left behind"
+}
+cprom_refused "check --prometheus, bpf() denied" 3 environment "seccomp filter" \
+	build/denybpf $MG check -i 1 --prometheus "$CF"
+cprom_refused "check --prometheus -- /nonexistent/cmd" 127 command "cannot run COMMAND '/nonexistent/cmd'" \
+	$MG check -i 1 --prometheus "$CF" -- /nonexistent/cmd
+cprom_refused "check --prometheus -- /etc/passwd" 126 command "cannot run COMMAND '/etc/passwd'" \
+	$MG check -i 1 --prometheus "$CF" -- /etc/passwd
+cprom_refused "check --prometheus, a bad --known file (after the outputs opened)" 2 usage "is not JSON" \
+	$MG check -i 1 --known /etc/hostname --prometheus "$CF"
+cprom_refused "check --prometheus, SIGINT before judging began" 4 interrupted "before judging began" \
+	sig_run INT 0.05 /dev/null /dev/stderr $MG check -i 1 --prometheus "$CF"
+cp "$T/cpref/earlier.prom" "$CF"
+$MG check -c 1 -I 200 --prometheus "$CF" > /dev/null 2>&1; rc=$?
+python3 tests/promcheck.py error "$CF" mgtrace_check 3 environment "" > "$T/cpref.chk" 2>&1
+[ $rc = 0 ] && grep -qx 'mgtrace_check_up 1' "$CF" && ! grep -q '^mgtrace_check_error' "$CF" && grep -q '^FAIL ' "$T/cpref.chk" \
+	&& ok "twin: a check that judges: mgtrace_check_up 1, no mgtrace_check_error, the error check fails on its file" \
+	|| bad "twin: a check that judges: exit $rc, $(grep -e '^mgtrace_check_up' -e '^mgtrace_check_error' "$CF")"

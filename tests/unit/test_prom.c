@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include "unit.h"
 #include "prom.h"
+#include "util.h"
 
 /*
  * stat --prometheus: counters with a cpu label and cumulative values; an unavailable row is
@@ -66,4 +67,60 @@ UNIT_TEST(prom)
 	CHECK(IS_FALSE(rmdir(dir)), "prom: no temporary file left beside the file");
 	mg_snap_free(&r.first);
 	mg_snap_free(&r.cur);
+}
+
+/*
+ * A run without a result: mgtrace_up 0, mgtrace_error{reason_class} with the exit code,
+ * the reason (mg_last_err) and its errno only in mgtrace_error_info, written atomically over
+ * an earlier file of counts; the classes are a fixed set. Twin: a file of counts has
+ * mgtrace_up 1 and no error series.
+ */
+UNIT_TEST(prom_error)
+{
+	char dir[] = "/tmp/mgtrace-unit.XXXXXX", path[64], buf[4096] = "";
+	FILE *f;
+	size_t n;
+
+	CHECK(STREQ(mg_prom_reason_class(2), "usage") && STREQ(mg_prom_reason_class(3), "environment") &&
+	      STREQ(mg_prom_reason_class(4), "interrupted") && STREQ(mg_prom_reason_class(5), "output") &&
+	      STREQ(mg_prom_reason_class(126), "command") && STREQ(mg_prom_reason_class(127), "command") &&
+	      STREQ(mg_prom_reason_class(1), "internal") && STREQ(mg_prom_reason_class(77), "internal"),
+	      "prom error: the reason classes of the exit codes");
+	CHECK(IS_TRUE(mkdtemp(dir)), "prom error: a scratch directory");
+	snprintf(path, sizeof(path), "%s/m.prom", dir);
+	f = fopen(path, "w");
+	CHECK(IS_TRUE(f) && GT(fputs("mgtrace_up 1\nmgtrace_ctime_updates_total{cpu=\"0\"} 5\n", f), -1),
+	      "prom error: an earlier run's counts");
+	fclose(f);
+	snprintf(mg_last_err, sizeof(mg_last_err), "backend fentry unavailable: load failed: EPERM "
+		 "(\"lockdown\")");
+	CHECK(IS_FALSE(mg_prom_write_error(path, "mgtrace_check", 3)), "prom error: written");
+	f = fopen(path, "r");
+	n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	buf[n] = 0;
+	if (f)
+		fclose(f);
+	CHECK(STRSTR(buf, "# TYPE mgtrace_check_up gauge\nmgtrace_check_up 0\n") &&
+	      STRSTR(buf, "\nmgtrace_check_error{reason_class=\"environment\"} 3\n") &&
+	      STRSTR(buf, "\nmgtrace_check_error_info{reason=\"backend fentry unavailable: load "
+		     "failed: EPERM (\\\"lockdown\\\")\",errno=\"EPERM\"} 1\n"),
+	      "prom error: up 0, the exit code by class, the escaped reason and its errno");
+	CHECK(NO_STRSTR(buf, "ctime_updates") && NO_STRSTR(buf, "\nmgtrace_check_up 1\n"),
+	      "prom error: nothing left of the earlier counts");
+	unlink(path);
+	CHECK(IS_FALSE(rmdir(dir)), "prom error: no temporary file left beside the file");
+	{
+		char *p = NULL;
+		size_t len = 0;
+
+		f = open_memstream(&p, &len);
+		CHECK(IS_TRUE(f), "prom error twin: a stream");
+		if (f) {
+			mg_prom_up(f, "mgtrace", true);
+			fclose(f);
+		}
+		CHECK(STRSTR(p, "\nmgtrace_up 1\n") && NO_STRSTR(p, "\nmgtrace_error"),
+		      "prom error twin: a file of counts says mgtrace_up 1, no error");
+		free(p);
+	}
 }

@@ -181,3 +181,43 @@ UNIT_TEST(same_file)
 	unlink(ll);
 	rmdir(dir);
 }
+
+/*
+ * at_word(full, out): out is full, or a prefix of full that ends where a word of full ends,
+ * followed by MG_WORDS_CUT.
+ */
+static bool at_word(const char *full, const char *out)
+{
+	size_t n = strlen(out), m = strlen(MG_WORDS_CUT);
+
+	if (!strcmp(full, out))
+		return true;
+	if (n < m || strcmp(out + n - m, MG_WORDS_CUT))
+		return note_("\"%s\" is neither whole nor marked cut", out);
+	n -= m;
+	if (!n || strncmp(full, out, n) || full[n] != ' ' || out[n - 1] == ' ')
+		return note_("\"%s\" is not cut at a word boundary of \"%.80s...\"", out, full);
+	return true;
+}
+
+/*
+ * mg_snprintf_words: a text that fits is whole; a longer one ends at a word boundary, marked,
+ * within size; a single long word is cut at the limit, marked. Twin: snprintf's cut of the
+ * same text ends mid-word, which at_word() reports.
+ */
+UNIT_TEST(snprintf_words)
+{
+	const char *full = "needs a function-probe backend; this run has tracepoints only: fentry "
+			   "load failed: EPERM (BPF trampolines refused under lockdown=integrity)";
+	char out[64], raw[64], word[16];
+
+	CHECK(!mg_snprintf_words(out, sizeof(out), "%s", "no gate set") && STREQ(out, "no gate set"),
+	      "snprintf_words: a text that fits is whole");
+	CHECK(mg_snprintf_words(out, sizeof(out), "%s", full) && LT(strlen(out), sizeof(out)) &&
+	      at_word(full, out), "snprintf_words: a long text ends at a word boundary: '%s'", out);
+	memcpy(raw, full, sizeof(raw) - 1);	/* what snprintf() keeps of it */
+	raw[sizeof(raw) - 1] = 0;
+	CHECK(!at_word(full, raw), "snprintf_words twin: snprintf's cut '%s' is told apart", raw);
+	CHECK(mg_snprintf_words(word, sizeof(word), "%s", "/a-very-long-path-without-spaces") &&
+	      STREQ(word, "/a-very-long..."), "snprintf_words: one long word, cut where it stops fitting, marked");
+}
