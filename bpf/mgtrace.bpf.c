@@ -454,33 +454,31 @@ int BPF_PROG(rtp_set_ctime_to_ts, struct inode *inode, struct timespec64 *ctime)
 	return 0;
 }
 
-/* ---- check, judged in BPF: forget inodes gone (run by user space, BPF_PROG_TEST_RUN) ---- */
+/* ---- check, judged in BPF: the passes over the per-inode maps (user space,
+ * BPF_PROG_TEST_RUN; src/judge_pass.c) ---- */
 
-SEC("syscall")
-int inode_gc(struct mg_gc_ctx *ctx)
-{
-	struct mg_gc_ctx c = { .slot = ctx->slot };
-	__u32 slot = ctx->slot;
-	void *map = bpf_map_lookup_elem(&inode_gens, &slot);
-
-	if (!map)
-		return 1;
-	bpf_for_each_map_elem(map, mg_gc_one, &c, 0);
-	*ctx = c;
-	return 0;
+/*
+ * A syscall program NAME(CTX *ctx) visiting every entry of the map in slot ctx->slot of
+ * "inode_gens" with callback CB and its own counts, copied back into *ctx: 0, or 1 if
+ * the slot holds no map (never expected).
+ */
+#define MG_SLOT_PASS(NAME, CTX, CB)						\
+SEC("syscall")									\
+int NAME(struct CTX *ctx)							\
+{										\
+	struct CTX c = { .slot = ctx->slot };					\
+	__u32 slot = ctx->slot;							\
+	void *map = bpf_map_lookup_elem(&inode_gens, &slot);			\
+										\
+	if (!map)								\
+		return 1;							\
+	bpf_for_each_map_elem(map, CB, &c, 0);					\
+	*ctx = c;								\
+	return 0;								\
 }
 
-/* check --forget: empty one generation's map (struct mg_drain_ctx; src/judge.c) */
-SEC("syscall")
-int inode_drain(struct mg_drain_ctx *ctx)
-{
-	struct mg_drain_ctx c = { .slot = ctx->slot };
-	__u32 slot = ctx->slot;
-	void *map = bpf_map_lookup_elem(&inode_gens, &slot);
+/* forget the entries of inodes gone (struct mg_gc_ctx, bpf/mg_inodegc.bpf.h) */
+MG_SLOT_PASS(inode_gc, mg_gc_ctx, mg_gc_one)
 
-	if (!map)
-		return 1;
-	bpf_for_each_map_elem(map, mg_drain_one, &c, 0);
-	*ctx = c;
-	return 0;
-}
+/* check --forget: empty one generation's map (struct mg_drain_ctx) */
+MG_SLOT_PASS(inode_drain, mg_drain_ctx, mg_drain_one)
