@@ -16,7 +16,7 @@ static const struct { const char *name, *alias, *help; } kinds[MG_EV_NR_KINDS] =
 };
 
 static const struct { const char *tp; int kind, row, opt_in; } tps[MG_NR_TPS] = {
-#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in)	\
+#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in, top)	\
 	[MG_TP_##ID] = { tp, kind, row, opt_in },
 #include "mg_vocab.def"
 };
