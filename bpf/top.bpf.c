@@ -17,6 +17,10 @@
  * row could take: the map was full, or an allocation failed; top_errs counts which).
  * Per-CPU values: no atomics, no locks.
  *
+ * What a row counts (enum mg_top_counter) is include/mg_vocab.def's MG_TOP_COUNTER;
+ * the tracepoints counted here are those whose MG_TRACEPOINT has top 1 (src/top_bpf.c
+ * makes its program table from it, and unit test top_opts fails on a program not there).
+ *
  * Programs, chosen by user space per backend (bpf_program__set_autoload):
  *   tpb_* / rtp_*    timestamp:ctime_ns_xchg, ctime_xchg_skip, fill_mg_cmtime,
  *                    as tp_btf, or raw_tp when tp_btf cannot load

@@ -81,7 +81,7 @@ enum mg_event_kind {
 
 /* The timestamp:* tracepoints (include/mg_vocab.def, MG_TRACEPOINT); bits of tp_mask. */
 enum mg_tp {
-#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in) MG_TP_##ID,
+#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in, top) MG_TP_##ID,
 #include "mg_vocab.def"
 	MG_NR_TPS,
 };
@@ -239,16 +239,13 @@ struct mg_lat_cpu {
 
 /* ---- mgtrace top (bpf/top.bpf.c, src/top.c) ---- */
 
-/* Counters of one top row, struct mg_top_val::n[]. The comment names the probe. */
+/*
+ * Counters of one top row, struct mg_top_val::n[]: include/mg_vocab.def
+ * (MG_TOP_COUNTER) names each, its probe and what it is a part of.
+ */
 enum mg_top_counter {
-	MG_TOP_FINE_STAMPS,	/* ktime_get_real_ts64_mg() calls seen whole (fentry/kprobe) */
-	MG_TOP_FLOOR_SWAPS,	/* of those: this CPU's timekeeping_mg_floor_swaps moved by one */
-	MG_TOP_FLOOR_UNKNOWN,	/* of those: outcome unknown (migrated, or another swap between) */
-	MG_TOP_CTIME_SWAPS,	/* timestamp:ctime_ns_xchg */
-	MG_TOP_QUERIED_SWAPS,	/* of those: I_CTIME_QUERIED set in the old value (an update
-				 * after a query: the proxy for fine stamps without probes) */
-	MG_TOP_CTIME_SKIPS,	/* timestamp:ctime_xchg_skip */
-	MG_TOP_STAT_QUERIES,	/* timestamp:fill_mg_cmtime */
+#define MG_TOP_COUNTER(ID, name, head, width, place, tp, part_of, source) MG_TOP_##ID,
+#include "mg_vocab.def"
 	MG_TOP_NR,
 };
 

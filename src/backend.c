@@ -60,7 +60,7 @@ static const struct { size_t fentry, kprobe; } func_progs[MG_NR_FUNCS] = {
 
 /* Its tracepoint programs per mg_tp_names[] index: as tp_btf and as raw_tp. */
 static const struct { size_t tp_btf, raw_tp; } tp_progs[MG_NR_TPS] = {
-#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in)	\
+#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in, top)	\
 	[MG_TP_##ID] = { P(tpb_##prog), P(rtp_##prog) },
 #include "mg_vocab.def"
 #undef P

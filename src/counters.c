@@ -246,7 +246,7 @@ static void rows_from_tps(struct mg_row *R, const struct mg_report_cfg *cfg, int
 			  const struct mg_snap *a, const struct mg_snap *b, unsigned int skip)
 {
 	static const struct { int row, ctr; } tps[MG_NR_TPS] = {
-#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in)	\
+#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in, top)	\
 		[MG_TP_##ID] = { row, bpf_counter },
 #include "mg_vocab.def"
 	};

@@ -69,7 +69,7 @@ static void proto_shape(const struct btf *btf, const struct btf_type *proto, int
  * TP_PROTO after the hidden void *__data) and of the floor functions.
  */
 static const char *const tp_want[MG_NR_TPS] = {
-#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in) [MG_TP_##ID] = proto,
+#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in, top) [MG_TP_##ID] = proto,
 #include "mg_vocab.def"
 };
 

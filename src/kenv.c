@@ -21,7 +21,7 @@
 #include "util.h"
 
 const char *const mg_tp_names[MG_NR_TPS] = {
-#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in) [MG_TP_##ID] = tp,
+#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in, top) [MG_TP_##ID] = tp,
 #include "mg_vocab.def"
 };
 

@@ -12,6 +12,28 @@
 /* Usage: the column where an option's help starts. */
 #define HELP_COL 23
 
+const char *mg_opt_help(const struct mg_opt *o)
+{
+	return o->help_fn ? o->help_fn() : o->help;
+}
+
+const char *mg_opt_wrap(char *buf, size_t len, const char *text)
+{
+	char *line, *sp, *last;
+
+	snprintf(buf, len, "%s", text);
+	for (line = buf; strlen(line) > MG_OPT_HELP_WIDTH; line = last + 1) {
+		/* the last space that keeps the line within the width, else the first one */
+		for (last = NULL, sp = strchr(line, ' '); sp && sp - line <= MG_OPT_HELP_WIDTH;
+		     sp = strchr(sp + 1, ' '))
+			last = sp;
+		if (!last && !(last = strchr(line, ' ')))
+			break;
+		*last = '\n';
+	}
+	return buf;
+}
+
 void mg_opt_begin(struct mg_opt_parser *p, const struct mg_cmd_opts *c, int argc, char **argv)
 {
 	const struct mg_opt *o;
@@ -160,7 +182,7 @@ int mg_opt_usage(const struct mg_cmd_opts *c, FILE *f, int code)
 			fprintf(f, "%s", o->help);
 			continue;
 		}
-		if (!o->help)	/* a hidden alias */
+		if (!mg_opt_help(o))	/* a hidden alias */
 			continue;
 		n = short_of(o) ? snprintf(spec, sizeof(spec), "  -%c%s", short_of(o), o->lname ? ", " : "")
 				: snprintf(spec, sizeof(spec), "      ");
@@ -172,7 +194,7 @@ int mg_opt_usage(const struct mg_cmd_opts *c, FILE *f, int code)
 			fprintf(f, "%-*s", HELP_COL, spec);
 		else
 			fprintf(f, "%s\n%*s", spec, HELP_COL, "");
-		put_lines(f, o->help, HELP_COL);
+		put_lines(f, mg_opt_help(o), HELP_COL);
 	}
 	if (c->after)
 		fprintf(f, "%s", c->after);
@@ -206,7 +228,7 @@ void mg_opt_dump(const struct mg_cmd_opts *c, FILE *f)
 	for (o = c->opts; o->val || o->help; o++) {
 		const char *w = o->words ? o->words : o->words_fn ? o->words_fn() : NULL;
 
-		if (!o->val || !o->help)
+		if (!o->val || !mg_opt_help(o))
 			continue;
 		if (short_of(o))
 			fprintf(f, "-%c", short_of(o));

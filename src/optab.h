@@ -38,10 +38,27 @@ struct mg_opt {
 	const char *lname;		/* long name without "--", or NULL */
 	const char *arg;		/* the value's name in usage ("MS"), NULL: a flag */
 	const char *help;		/* usage text; '\n' starts an aligned continuation line */
+	const char *(*help_fn)(void);	/* the same, computed (from a table: mg_opt_wrap()), or NULL */
 	enum mg_optval kind;
 	const char *words;		/* MG_OV_WORDS/LIST: space-separated, or NULL: words_fn */
 	const char *(*words_fn)(void);	/* the same, computed (the event names, say) */
 };
+
+/*
+ * An option's usage text: help_fn()'s where it has one, else help (NULL for a
+ * hidden alias).
+ */
+const char *mg_opt_help(const struct mg_opt *o);
+
+/* The width help texts are wrapped to (the column after HELP_COL's 23). */
+#define MG_OPT_HELP_WIDTH 62
+
+/*
+ * text wrapped into buf for a help_fn: spaces become '\n' so that no line is
+ * over MG_OPT_HELP_WIDTH, each line as full as fits (a longer word keeps its own
+ * line). Returns buf (cut to len).
+ */
+const char *mg_opt_wrap(char *buf, size_t len, const char *text);
 
 /* The first val of a long-only option: above every character. */
 #define MG_OPT_LONG 256

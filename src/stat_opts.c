@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <string.h>
 #include "commands.h"
+#include "counters.h"
 #include "opts.h"
 #include "optab.h"
 #include "prom.h"
@@ -51,6 +52,28 @@ static const char *stat_event_words(void)
 	return mg_events_names(opt_in);
 }
 
+/*
+ * -e's help, from the table (include/mg_vocab.def): each opt-in tracepoint's kind in
+ * its opt_in place, with the tracepoint and the row it is counted in.
+ */
+static const char *stat_events_help(void)
+{
+	static char buf[800];
+	char text[800];
+	int tps[MG_NR_TPS], n = mg_tps_opt_in(tps);
+	size_t len;
+
+	len = (size_t)snprintf(text, sizeof(text), "also count these events (comma-separated): ");
+	for (int i = 0; i < n && len < sizeof(text); i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s (timestamp:%s; %s%s), ",
+					mg_event_kind_name(mg_tp_kind(tps[i])), mg_tp_names[tps[i]],
+					i ? "" : "counter ", mg_row_name(mg_tp_row(tps[i])));
+	if (len < sizeof(text))
+		snprintf(text + len, sizeof(text) - len, "all, or tracepoints as perf names them, "
+			 "with globs: timestamp:*");
+	return mg_opt_wrap(buf, sizeof(buf), text);
+}
+
 enum { O_RATE = MG_OPTID_FIRST_CMD };
 
 static const struct mg_opt stat_opts[] = {
@@ -71,11 +94,7 @@ static const struct mg_opt stat_opts[] = {
 	{ .val = 'x', .lname = "field-separator", .arg = "SEP",
 	  .help = "fields separated by SEP, no padding (as perf stat -x)" },
 	{ .val = 'e', .lname = "events", .arg = "LIST",
-	  .help = "also count these events (comma-separated): stat\n"
-	  "(timestamp:fill_mg_cmtime; counter stat_queries), ctime_skip\n"
-	  "(timestamp:ctime_xchg_skip; ctime_skips), ctime_set\n"
-	  "(timestamp:inode_set_ctime_to_ts; ctime_sets), all, or\n"
-	  "tracepoints as perf names them, with globs: timestamp:*", .kind = MG_OV_LIST, .words_fn = stat_event_words },
+	  .help_fn = stat_events_help, .kind = MG_OV_LIST, .words_fn = stat_event_words },
 	MG_OPT_BACKEND("auto kernel fentry kprobe tracepoint",
 		       "auto (default): the kernel's per-CPU counters where\n"
 		       "readable, else fentry, kprobe, then tracepoints only;\n"

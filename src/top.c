@@ -34,8 +34,7 @@ static int parse_name(const char *what, const char *s, const char *const *names,
 		return 0;
 	}
 	return mg_err(MG_EXIT_USAGE, "top: invalid --%s '%s' (%s)", what, s, !strcmp(what, "by") ?
-		      "pid, comm, file, cgroup" : "floor_swaps, fine_stamps, floor_unknown, "
-		      "ctime_swaps, queried_swaps, ctime_skips, stat_queries, auto");
+		      "pid, comm, file, cgroup" : top_sort_words());
 }
 
 enum { O_MAX = MG_OPTID_FIRST_CMD, O_NOCLEAR };
@@ -52,9 +51,7 @@ static const struct mg_opt top_opts[] = {
 	  .help = "one row per pid (default), comm, file (dev:ino, name) or\n"
 	  "cgroup (cgroup v2 path)", .kind = MG_OV_WORDS, .words = "pid comm file cgroup" },
 	{ .val = 's', .lname = "sort", .arg = "KEY",
-	  .help = "floor_swaps, fine_stamps, floor_unknown, ctime_swaps,\n"
-	  "queried_swaps, ctime_skips, stat_queries (default: floor_swaps\n"
-	  "with function probes, else queried_swaps)", .kind = MG_OV_WORDS, .words = "floor_swaps fine_stamps floor_unknown ctime_swaps queried_swaps ctime_skips stat_queries auto" },
+	  .help_fn = top_sort_help, .kind = MG_OV_WORDS, .words_fn = top_sort_words },
 	{ .val = 'r', .lname = "rows", .arg = "N",
 	  .help = "text rows per table (default 20; JSON has every row)" },
 	{ .val = O_NOCLEAR, .lname = "noclear",
@@ -301,8 +298,8 @@ int cmd_top(int argc, char **argv)
 		goto out;
 	if ((ret = scope_open(&t)) || (ret = top_bpf_open(&t)))
 		goto out;
-	t.sort = t.o.sort != TOP_SORT_AUTO ? t.o.sort : t.b.floor_probe ? MG_TOP_FLOOR_SWAPS :
-		 MG_TOP_QUERIED_SWAPS;
+	t.sort = t.o.sort != TOP_SORT_AUTO ? t.o.sort : t.b.floor_probe ? TOP_SORT_PROBES :
+		 TOP_SORT_NO_PROBES;
 	if (!top_counted(&t, t.sort)) {
 		ret = mg_err(MG_EXIT_ENV, "top: --sort %s needs a function-probe backend: %s",
 			     top_counter_names[t.sort], t.b.floor_why);

@@ -15,17 +15,8 @@
 #include "top.skel.h"
 #include "util.h"
 
-const char *const top_counter_names[MG_TOP_NR] = {
-	"fine_stamps", "floor_swaps", "floor_unknown", "ctime_swaps", "queried_swaps",
-	"ctime_skips", "stat_queries",
-};
+/* --by's words: what a row is, top's own (not an event kind). */
 const char *const top_by_names[MG_TOP_BY_NR] = { "pid", "comm", "file", "cgroup" };
-
-bool top_counted(const struct top_state *t, int c)
-{
-	return t->b.floor_probe || (c != MG_TOP_FINE_STAMPS && c != MG_TOP_FLOOR_SWAPS &&
-				    c != MG_TOP_FLOOR_UNKNOWN);
-}
 
 /* Per-CPU value bytes as the map system calls lay them out (8-byte aligned per CPU). */
 #define VAL_SZ ((sizeof(struct mg_top_val) + 7) & ~(size_t)7)
@@ -49,10 +40,17 @@ static int reserve(struct top_bpf_state *b, int fd)
 #define W_KPROBE	(1u << 3)	/* the kprobe backend */
 #define W_BY_FILE	(1u << 4)	/* only with --by file */
 
+/* A tracepoint's two programs when top counts it (MG_TRACEPOINT's top is 1), else none. */
+#define TOP_TP_0(tp, prog)
+#define TOP_TP_1(tp, prog)	{ P(tpb_##prog), "tp_btf/" tp, W_BTF }, \
+				{ P(rtp_##prog), "raw_tp/" tp, W_RAW },
+
 /*
- * bpf/top.bpf.c's programs, where each attaches (its SEC()) and when it loads. The
- * fentry backend probes inode_set_ctime_current with a kprobe: it returns a struct,
- * which BPF trampolines refuse.
+ * bpf/top.bpf.c's programs, where each attaches (its SEC()) and when it loads: the
+ * tracepoints' from include/mg_vocab.def, then top's own function probes (no event
+ * kind: fine stamps, their floor outcome, and the inode of --by file). The fentry
+ * backend probes inode_set_ctime_current with a kprobe: it returns a struct, which
+ * BPF trampolines refuse.
  */
 static const struct {
 	size_t prog;
@@ -60,12 +58,9 @@ static const struct {
 	unsigned int when;
 } top_progs[] = {
 #define P(name) MG_SKEL_PROG_OFF(top_bpf, name)
-	{ P(tpb_ctime_ns_xchg), "tp_btf/ctime_ns_xchg", W_BTF },
-	{ P(tpb_ctime_xchg_skip), "tp_btf/ctime_xchg_skip", W_BTF },
-	{ P(tpb_fill_mg_cmtime), "tp_btf/fill_mg_cmtime", W_BTF },
-	{ P(rtp_ctime_ns_xchg), "raw_tp/ctime_ns_xchg", W_RAW },
-	{ P(rtp_ctime_xchg_skip), "raw_tp/ctime_xchg_skip", W_RAW },
-	{ P(rtp_fill_mg_cmtime), "raw_tp/fill_mg_cmtime", W_RAW },
+#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in, top)	\
+	TOP_TP_##top(tp, prog)
+#include "mg_vocab.def"
 	{ P(fe_floor_entry), "fentry/ktime_get_real_ts64_mg", W_FENTRY },
 	{ P(fe_floor_exit), "fexit/ktime_get_real_ts64_mg", W_FENTRY },
 	{ P(kp_floor_entry), "kprobe/ktime_get_real_ts64_mg", W_KPROBE },

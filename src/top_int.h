@@ -18,6 +18,16 @@
 
 /* --sort: a counter, or "auto" (floor_swaps with function probes, else queried_swaps). */
 #define TOP_SORT_AUTO (-1)
+#define TOP_SORT_PROBES		MG_TOP_FLOOR_SWAPS	/* auto with function probes */
+#define TOP_SORT_NO_PROBES	MG_TOP_QUERIED_SWAPS	/* auto with tracepoints only */
+
+/* One of top's counters (include/mg_vocab.def, MG_TOP_COUNTER: its fields). */
+struct top_counter {
+	const char *name, *head, *source;
+	int width, place;
+	int tp;				/* enum mg_tp, -1: top's function probes */
+	int part_of;			/* enum mg_top_counter, -1: events of its own */
+};
 
 struct top_opts {
 	enum mg_top_by by;
@@ -92,8 +102,31 @@ struct top_table {
  */
 int top_parse_opts(struct top_opts *o, int argc, char **argv);
 
+/* top's counters, by enum mg_top_counter (top_vocab.c, from include/mg_vocab.def). */
+extern const struct top_counter top_counters[MG_TOP_NR];
 /* Counter names as --sort and JSON spell them, by enum mg_top_counter. */
 extern const char *const top_counter_names[MG_TOP_NR];
+/* The text columns in printed order: enum mg_top_counter by place. */
+extern const int top_col_order[MG_TOP_NR];
+/* By enum mg_tp: top counts it (MG_TRACEPOINT's top). */
+extern const bool top_tp_counted[MG_NR_TPS];
+
+/*
+ * --sort's words, ", "-separated: the default with function probes first, then
+ * every counter in table order, then auto; and its help text (wrapped).
+ */
+const char *top_sort_words(void);
+const char *top_sort_help(void);
+
+/*
+ * Whether table k of n counters (top_counters, or a doctored copy) holds together
+ * with tp_counted (top_tp_counted): names unique, heads within their width,
+ * places 0..n-1 once each, tracepoints that top counts, each part of a whole
+ * counted by the same probe, and every counted tracepoint some whole's. Returns
+ * 0, or -1 with why set.
+ */
+int top_counters_problem(const struct top_counter *k, int n, const bool *tp_counted,
+			 char *why, size_t len);
 /* --by names, by enum mg_top_by. */
 extern const char *const top_by_names[MG_TOP_BY_NR];
 
@@ -121,7 +154,7 @@ int mg_top_progs_check(char *why, size_t len);
 /* Detach and unload; safe when not open. */
 void top_bpf_close(struct top_bpf_state *b);
 
-/* True when counter c is counted with this backend (floor counters need function probes). */
+/* True when counter c is counted with this backend (those of function probes need one). */
 bool top_counted(const struct top_state *t, int c);
 
 /*

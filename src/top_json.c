@@ -6,6 +6,7 @@
 #include "escape.h"
 #include "ident.h"
 #include "jsonnum.h"
+#include "kenv.h"
 #include "report.h"
 #include "top_int.h"
 
@@ -100,13 +101,11 @@ void top_print_json(struct top_state *t, struct top_table *tb)
 	if (tb->dbg_ok) {
 		k = json_object();
 		for (int c = 0; c < MG_K_NR_COUNTERS; c++) {
-			static const char *const kn[] = { "ctime_updates", "ctime_swaps",
-							  "fine_stamps", "floor_swaps" };
 			json_t *r = json_object();
 
 			json_object_set_new(r, "low", json_integer((json_int_t)tb->dbg_low[c]));
 			json_object_set_new(r, "high", json_integer((json_int_t)tb->dbg_high[c]));
-			json_object_set_new(k, kn[c], r);
+			json_object_set_new(k, mg_kcounter_names[c], r);
 		}
 		json_object_set_new(o, "kernel_debugfs", k);
 	} else {

@@ -24,50 +24,6 @@ bool top_pid_outside(uint32_t pid)
 	return !pid && mg_pidns_self(NULL, NULL) > 0;
 }
 
-/* Text column headers and widths, by enum mg_top_counter. */
-static const char *const col_names[MG_TOP_NR] = {
-	"FINE_STAMPS", "FLOOR_SWAPS", "UNKNOWN", "CTIME_SWAPS", "AFTER_QUERY", "SKIPS", "STATS",
-};
-static const int col_width[MG_TOP_NR] = { 11, 11, 7, 11, 11, 7, 9 };
-/* Printed order of the columns. */
-static const int col_order[MG_TOP_NR] = {
-	MG_TOP_FLOOR_SWAPS, MG_TOP_FINE_STAMPS, MG_TOP_FLOOR_UNKNOWN, MG_TOP_QUERIED_SWAPS,
-	MG_TOP_CTIME_SWAPS, MG_TOP_CTIME_SKIPS, MG_TOP_STAT_QUERIES,
-};
-
-void top_source_of(const struct top_state *t, int c, char *buf, size_t len)
-{
-	const char *tp = t->b.tp_btf ? "tp_btf" : "raw_tp";
-
-	switch (c) {
-	case MG_TOP_FINE_STAMPS:
-	case MG_TOP_FLOOR_SWAPS:
-	case MG_TOP_FLOOR_UNKNOWN:
-		if (!t->b.floor_probe) {
-			snprintf(buf, len, "unavailable: no function probe attaches (%s)",
-				 t->b.floor_why);
-			return;
-		}
-		snprintf(buf, len, "bpf: %s on ktime_get_real_ts64_mg%s", t->b.floor_probe,
-			 c == MG_TOP_FINE_STAMPS ? ": calls seen whole" : c == MG_TOP_FLOOR_SWAPS ?
-			 ": this CPU's timekeeping_mg_floor_swaps moved by one in the call" :
-			 ": migrated, or another swap on that CPU within the call");
-		return;
-	case MG_TOP_CTIME_SWAPS:
-		snprintf(buf, len, "bpf: timestamp:ctime_ns_xchg (%s)", tp);
-		return;
-	case MG_TOP_QUERIED_SWAPS:
-		snprintf(buf, len, "bpf: timestamp:ctime_ns_xchg (%s) with I_CTIME_QUERIED in the old "
-			 "value: updates after a query, the proxy for fine-grained stamps", tp);
-		return;
-	case MG_TOP_CTIME_SKIPS:
-		snprintf(buf, len, "bpf: timestamp:ctime_xchg_skip (%s)", tp);
-		return;
-	default:
-		snprintf(buf, len, "bpf: timestamp:fill_mg_cmtime (%s)", tp);
-	}
-}
-
 static int sort_key;
 static int by_count(const void *a, const void *b)
 {
@@ -106,8 +62,8 @@ static void print_header(struct top_state *t, FILE *f, int width)
 		for (int i = 0; i < MG_TOP_NR; i++) {
 			int col;
 
-			top_source_of(t, col_order[i], src, sizeof(src));
-			col = fprintf(f, "  %-11s ", col_names[col_order[i]]);
+			top_source_of(t, top_col_order[i], src, sizeof(src));
+			col = fprintf(f, "  %-11s ", top_counters[top_col_order[i]].head);
 			mg_wrap(f, src, col, width && width - col < 30 ? 4 : col, width);
 		}
 	} else {
@@ -179,10 +135,14 @@ static const char *const label_head[MG_TOP_BY_NR] = {
 	"DEV       INO        NAME            ", "CGROUP                  ",
 };
 
-/* The status lines of a table: time, totals in scope, the kernel's, rows and losses. */
+/*
+ * The status lines of a table: time, totals in scope, the kernel's, rows and losses.
+ * The totals are prose that names top's counters (include/mg_vocab.def) one by one.
+ */
 static void print_status(struct top_state *t, struct top_table *tb, FILE *f, int width)
 {
 	char hms[16], line[600];
+	uint64_t unattr = 0;
 	time_t now = time(NULL);
 	struct tm tm;
 	size_t n;
@@ -211,12 +171,11 @@ static void print_status(struct top_state *t, struct top_table *tb, FILE *f, int
 			 (unsigned long long)tb->dbg_high[MG_K_FLOOR_SWAPS]);
 		mg_wrap(f, line, 0, 10, width);
 	}
+	for (int c = 0; c < MG_TOP_NR; c++)	/* events: not the parts of others */
+		unattr += top_counters[c].part_of < 0 ? tb->unattr.n[c] : 0;
 	n = (size_t)snprintf(line, sizeof(line), "          rows %zu (map holds %llu), not attributed: "
 			     "%llu events", tb->nr, (unsigned long long)t->o.max_entries,
-			     (unsigned long long)(tb->unattr.n[MG_TOP_CTIME_SWAPS] +
-						  tb->unattr.n[MG_TOP_CTIME_SKIPS] +
-						  tb->unattr.n[MG_TOP_STAT_QUERIES] +
-						  tb->unattr.n[MG_TOP_FINE_STAMPS]));
+			     (unsigned long long)unattr);
 	if ((tb->errs[MG_TOPE_FULL] || tb->errs[MG_TOPE_OTHER]) && n < sizeof(line))
 		n += (size_t)snprintf(line + n, sizeof(line) - n, " (new rows refused: %llu map full, "
 				      "%llu other)", (unsigned long long)tb->errs[MG_TOPE_FULL],
@@ -241,28 +200,29 @@ static unsigned int pick_columns(struct top_state *t, struct top_table *tb, FILE
 	size_t n;
 
 	for (int j = 0; j < MG_TOP_NR; j++) {
-		int c = col_order[j];
+		int c = top_col_order[j];
 
 		if (top_counted(t, c) && (c != MG_TOP_FLOOR_UNKNOWN || unknown)) {
 			cols |= 1u << c;
-			w += 1 + col_width[c];
+			w += 1 + top_counters[c].width;
 		}
 	}
 	for (int j = MG_TOP_NR - 1; j >= 0 && width && w > width; j--) {
-		int c = col_order[j];
+		int c = top_col_order[j];
 
 		if ((cols & 1u << c) && c != t->sort) {
 			cols &= ~(1u << c);
 			left |= 1u << c;
-			w -= 1 + col_width[c];
+			w -= 1 + top_counters[c].width;
 		}
 	}
 	if (!left)
 		return cols;
 	n = (size_t)snprintf(line, sizeof(line), "(not shown in %d columns:", width);
 	for (int j = 0; j < MG_TOP_NR && n < sizeof(line); j++)
-		if (left & 1u << col_order[j])
-			n += (size_t)snprintf(line + n, sizeof(line) - n, " %s", col_names[col_order[j]]);
+		if (left & 1u << top_col_order[j])
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " %s",
+					      top_counters[top_col_order[j]].head);
 	if (n < sizeof(line))
 		snprintf(line + n, sizeof(line) - n, "; -j shows every column)");
 	mg_wrap(f, line, 0, 2, width);
@@ -300,10 +260,12 @@ static void print_row(struct top_state *t, const struct top_row *r, unsigned int
 		fprintf(l, "%.*s+", lw - 1, lab);
 	else
 		fputs(lab, l);
-	for (int j = 0; j < MG_TOP_NR; j++)
-		if (cols & 1u << col_order[j])
-			fprintf(l, " %*llu", col_width[col_order[j]],
-				(unsigned long long)r->n[col_order[j]]);
+	for (int j = 0; j < MG_TOP_NR; j++) {
+		int c = top_col_order[j];
+
+		if (cols & 1u << c)
+			fprintf(l, " %*llu", top_counters[c].width, (unsigned long long)r->n[c]);
+	}
 	fclose(l);
 	put_cut(t->out, line, width);
 	free(lab);
@@ -365,10 +327,13 @@ static void print_text(struct top_state *t, struct top_table *tb)
 		char th[200];
 		size_t n = (size_t)snprintf(th, sizeof(th), "%s", label_head[t->o.by]);
 
-		for (int j = 0; j < MG_TOP_NR && n < sizeof(th); j++)
-			if (cols & 1u << col_order[j])
+		for (int j = 0; j < MG_TOP_NR && n < sizeof(th); j++) {
+			int c = top_col_order[j];
+
+			if (cols & 1u << c)
 				n += (size_t)snprintf(th + n, sizeof(th) - n, " %*s",
-						      col_width[col_order[j]], col_names[col_order[j]]);
+						      top_counters[c].width, top_counters[c].head);
+		}
 		put_cut(t->out, th, ts.cols);
 	}
 	for (size_t i = 0; i < rows; i++)

@@ -58,6 +58,35 @@ static const char *trace_event_words(void)
 	return mg_events_names(MG_KINDS_ALL);
 }
 
+/*
+ * -e's help, from the table (include/mg_vocab.def): the tracepoint kinds, then the
+ * floor kinds as the one group they are selected in.
+ */
+static const char *trace_events_help(void)
+{
+	static char buf[800];
+	char text[800];
+	size_t len = (size_t)snprintf(text, sizeof(text), "comma list of ");
+	const char *sep = "";
+
+	for (unsigned int k = 0; k < MG_EV_NR_KINDS && len < sizeof(text); k++)
+		if (MG_KINDS_TP & 1u << k)
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%s, ",
+						mg_event_kind_name(k));
+	if (len < sizeof(text))
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "floor (");
+	for (unsigned int k = 0; k < MG_EV_NR_KINDS && len < sizeof(text); k++)
+		if (MG_KINDS_FLOOR & 1u << k) {
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s", sep,
+						mg_event_kind_name(k));
+			sep = ", ";
+		}
+	if (len < sizeof(text))
+		snprintf(text + len, sizeof(text) - len, "), ctime (swap and skip), "
+			 "timestamp:TRACEPOINT with globs (timestamp:*), all (default: all available)");
+	return mg_opt_wrap(buf, sizeof(buf), text);
+}
+
 enum { O_NOINH = MG_OPTID_FIRST_CMD, O_COMM, O_INODE, O_PATH };
 
 static const struct mg_opt trace_opts[] = {
@@ -75,10 +104,7 @@ static const struct mg_opt trace_opts[] = {
 	{ .val = O_INODE, .lname = "inode", .arg = "M:m:INO",
 	  .help = "only this inode (device major:minor, inode number)" },
 	{ .val = 'e', .lname = "events", .arg = "LIST",
-	  .help = "comma list of ctime_swap, ctime_skip, stat, ctime_set, floor\n"
-	  "(floor_swap, floor_fail, floor_unknown), ctime (swap and\n"
-	  "skip), timestamp:TRACEPOINT with globs (timestamp:*), all\n"
-	  "(default: all available)", .kind = MG_OV_LIST, .words_fn = trace_event_words },
+	  .help_fn = trace_events_help, .kind = MG_OV_LIST, .words_fn = trace_event_words },
 	MG_OPT_BACKEND("auto fentry kprobe", "floor events: auto (fentry, then kprobe), fentry or kprobe"),
 	MG_OPTS_COMMON("one JSON object per event, then a summary object",
 		       "events to FILE (default: stdout; stderr with COMMAND, as perf)",

@@ -6,6 +6,7 @@
 #include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
+#include "counters.h"
 #include "util.h"
 #include "vocab.h"
 
@@ -14,9 +15,9 @@ static const struct { const char *name, *alias, *help; } kinds[MG_EV_NR_KINDS] =
 #include "mg_vocab.def"
 };
 
-static const struct { const char *tp; int kind, opt_in; } tps[MG_NR_TPS] = {
-#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in)	\
-	[MG_TP_##ID] = { tp, kind, opt_in },
+static const struct { const char *tp; int kind, row, opt_in; } tps[MG_NR_TPS] = {
+#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in, top)	\
+	[MG_TP_##ID] = { tp, kind, row, opt_in },
 #include "mg_vocab.def"
 };
 
@@ -43,6 +44,32 @@ int mg_tp_of_kind(unsigned int kind)
 int mg_tp_opt_in(int tp)
 {
 	return tp >= 0 && tp < MG_NR_TPS ? tps[tp].opt_in : 0;
+}
+
+int mg_tp_kind(int tp)
+{
+	return tp >= 0 && tp < MG_NR_TPS ? tps[tp].kind : -1;
+}
+
+int mg_tp_row(int tp)
+{
+	return tp >= 0 && tp < MG_NR_TPS ? tps[tp].row : -1;
+}
+
+int mg_tps_opt_in(int *out)
+{
+	int i, j, n = 0;
+
+	for (i = 0; i < MG_NR_TPS; i++) {
+		if (!tps[i].opt_in)
+			continue;
+		/* insertion by place, after the equal ones: table order among them */
+		for (j = n; j > 0 && tps[out[j - 1]].opt_in > tps[i].opt_in; j--)
+			out[j] = out[j - 1];
+		out[j] = i;
+		n++;
+	}
+	return n;
 }
 
 unsigned int mg_event_item(const char *t)

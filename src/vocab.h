@@ -19,8 +19,16 @@ const char *mg_event_kind_name(unsigned int kind);
 const char *mg_event_kind_help(unsigned int kind);
 /* The tracepoint (enum mg_tp) that produces kind, or -1 (the floor kinds: function probes). */
 int mg_tp_of_kind(unsigned int kind);
-/* Whether stat attaches tracepoint tp only when asked (-e): MG_TRACEPOINT's opt_in. */
+/*
+ * Whether stat attaches tracepoint tp only when asked (-e): MG_TRACEPOINT's opt_in,
+ * 0 when always counted, else its place in stat's -e help.
+ */
 int mg_tp_opt_in(int tp);
+/* The kind (enum mg_event_kind) and the row (enum mg_row_id) of tracepoint tp, or -1. */
+int mg_tp_kind(int tp);
+int mg_tp_row(int tp);
+/* The opt-in tracepoints into out[MG_NR_TPS], by their opt_in place; returns how many. */
+int mg_tps_opt_in(int *out);
 
 /*
  * Parse -e LIST, comma-separated, into *kinds (1 << enum mg_event_kind). An item

@@ -26,10 +26,14 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
   checked-against TEXT CSV JSON WORD  stat without debugfs: every kernel row's match column,
                                -x MATCH and JSON checked_against say WORD (start, ksym), the
                                text explains it, no row claims a debugfs match
-  bpf-ours [--probes] [--count] [--leaked]  (extractor) bpftool -j prog/link show on stdin:
-                               our programs and timestamp:* links ("prog:NAME link:TP"); --count:
-                               the number of our programs listed; --leaked: not those a running
-                               mgtrace holds (another run's)
+  bpf-ours [--probes] [--count]  (extractor) bpftool -j prog/link show on stdin: our
+                               programs and timestamp:* links by name, whoever holds them
+                               ("prog:NAME link:TP"); --count: the number of programs listed
+  bpf-mark                     (extractor) bpftool -j prog/link/map show on stdin: their ids
+                               now, one JSON object (a test's mark)
+  bpf-test [--mark FILE] [--count] [--progs]  (extractor) bpftool -j prog/link/map show on
+                               stdin: the objects the test's processes (MGTRACE_TEST_ROOT's
+                               tree, MGTRACE_TEST_OWNER's environment) hold, new since the mark
   junit-gate FILE TESTS GATE [TEXT]  check --junit: TESTS testcases, GATE the one failure
                                (its message containing TEXT, default "(limit)")
   categories FILE              (extractor) a check report's not-fault categories, one line

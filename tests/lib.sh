@@ -34,22 +34,34 @@ tally() {
 	fi
 }
 
-# Our BPF programs and links, as bpftool lists them (names are cut at 15 characters).
-our_bpf() {
-	{ bpftool -j prog show; echo; bpftool -j link show; } 2>/dev/null |
-		python3 tests/checkjson.py bpf-ours --count
-}
+# The tests own what they check (docs/tests.md, "What a test leaves behind"): the test's
+# processes are this shell and its descendants, and any process that carries this run's
+# MGTRACE_TEST_OWNER (one that left the tree: setsid, a double fork); another run's or an
+# exporter's processes are neither, whatever their name.
+MGTRACE_TEST_ROOT=$$ MGTRACE_TEST_OWNER=$$.$(date +%s%N)
+export MGTRACE_TEST_ROOT MGTRACE_TEST_OWNER
+BPF_MARK=${BPF_MARK:-$T/bpf-mark.json}
 
-# leaked_bpf: our BPF programs that no running mgtrace holds (an exporter on the machine, or
-# another run of the tests, holds its own by fd: tests/checkjson/harness.py held_by_live_mgtrace)
-leaked_bpf() {
-	{ bpftool -j prog show; echo; bpftool -j link show; } 2>/dev/null |
-		python3 tests/checkjson.py bpf-ours --count --leaked
-}
+# bpf_list: bpftool's programs, links and maps, one JSON array per line
+bpf_list() { { bpftool -j prog show; echo; bpftool -j link show; echo; bpftool -j map show; } 2>/dev/null; }
 
-# left_attached: our BPF objects still loaded once the kernel has freed what was released,
-# and no running mgtrace holds. A program is freed after an RCU grace period (deferred work),
-# so one just closed can be listed for a moment; wait up to 3 s for the count to reach 0.
+# bpf_mark: the program, link and map ids that exist now, kept in $BPF_MARK; what a test
+# makes is what is new since (run-host-tests.sh marks before each part)
+bpf_mark() { bpf_list | python3 tests/checkjson.py bpf-mark > "$BPF_MARK"; }
+bpf_mark
+
+# our_bpf: the programs the test's own processes hold now (a run of the test attached)
+our_bpf() { bpf_list | python3 tests/checkjson.py bpf-test --count --progs; }
+
+# leaked_bpf: how many programs, links and maps new since the mark the test's processes
+# still hold (a run of the test's that is still going, or a child holding its fds); what
+# other processes made meanwhile does not count. leaked_words: which ("prog:ID:NAME" ...).
+leaked_bpf() { bpf_list | python3 tests/checkjson.py bpf-test --mark "$BPF_MARK" --count; }
+leaked_words() { bpf_list | python3 tests/checkjson.py bpf-test --mark "$BPF_MARK"; }
+
+# left_attached: leaked_bpf once the kernel has freed what was released. A program is
+# freed after an RCU grace period (deferred work), so one just closed can be listed for a
+# moment; wait up to 3 s for the count to reach 0.
 left_attached() {
 	local i n
 	for i in $(seq 30); do n=$(leaked_bpf); [ "$n" = 0 ] && break; sleep 0.1; done
@@ -64,7 +76,7 @@ badcase() {
 	if ! grep -q -- "$pat" "$T/err"; then bad "$name: stderr lacks '$pat': $(cat "$T/err")"; return; fi
 	if [ "$(grep -c '^mgtrace: ' "$T/err")" -lt 1 ] || [ "$(wc -l < "$T/err")" -gt 1 ]; then
 		bad "$name: want exactly one 'mgtrace:' line, got: $(cat "$T/err")"; return; fi
-	if [ "$(left_attached)" != 0 ]; then bad "$name: BPF objects left behind"; return; fi
+	if [ "$(left_attached)" != 0 ]; then bad "$name: BPF objects left behind: $(leaked_words | cut -c1-300)"; return; fi
 	ok "$name (exit $want: $(cat "$T/err"))"
 }
 

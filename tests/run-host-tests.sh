@@ -46,7 +46,8 @@ FAILED_LIST=$T/failed-list
 : > "$FAILED_LIST"
 for f in tests/host.d/*.sh; do
 	n=$(basename "$f" .sh)
-	case " ${MGTRACE_TESTS:-$n} " in *" $n "*) PART=$n; . "$f" ;; esac
+	# each part owns what it makes: the BPF ids there before it are not its (lib.sh)
+	case " ${MGTRACE_TESTS:-$n} " in *" $n "*) PART=$n; bpf_mark; . "$f" ;; esac
 done
 # the failures again, by part, just above the summary: a CI log often keeps only its tail
 if [ -s "$FAILED_LIST" ]; then

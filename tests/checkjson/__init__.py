@@ -16,7 +16,7 @@ checker.subcommand and its self-test cases with checker.selftest_cases:
   junit    check --junit
   trace    trace --json: event sequences, filters, the trace summary
   names    names and commands as bytes (docs/json.md "Strings")
-  harness  our BPF objects still loaded (bpftool), and those a running mgtrace holds
+  harness  the BPF objects a test made and still holds (by id), our programs by name
 
 The names other scripts use (tests/vm/check-*.py, checktop.py, observer.py, ...) are
 imported here: `import checkjson; checkjson.check_stat(...)`.
@@ -43,4 +43,4 @@ from .trace import (check_trace_dev, check_trace_events, check_trace_filter,  # 
                     check_trace_seq, check_trace_summary, check_trace_tids, check_trace_unlinked,
                     trace_events)
 from .names import check_command, check_junit_command, check_trace_names, unescape, utf8_cut  # noqa: F401
-from .harness import OUR_PROG_PREFIXES, TIMESTAMP_TPS, bpf_ours, held_by_live_mgtrace  # noqa: F401
+from .harness import OUR_PROG_PREFIXES, TIMESTAMP_TPS, bpf_ours, held_by, test_objects, test_processes  # noqa: F401

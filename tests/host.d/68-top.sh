@@ -64,7 +64,8 @@ badcase "top: --max-entries 0" 2 "invalid --max-entries" $MG top --max-entries 0
 badcase "top: --tree without COMMAND" 2 "needs -- COMMAND" $MG top --tree
 badcase "top: no such pid" 2 "no process" $MG top -p 4194303
 python3 -c 'import threading, time; threading.Thread(target=time.sleep, args=(5,)).start()' & tp=$!
-sleep 0.5; tid=$(ls /proc/$tp/task | grep -v "^$tp\$" | head -1)
+# its thread, once started (python can take over 0.5 s to get there on a loaded machine)
+for i in $(seq 50); do tid=$(ls /proc/$tp/task | grep -v "^$tp\$" | head -1); [ -n "$tid" ] && break; sleep 0.1; done
 badcase "top: -p of a thread" 2 "is a thread of process $tp" $MG top -p "$tid"
 kill $tp 2>/dev/null; wait $tp 2>/dev/null
 badcase "top: -a with -p" 2 "exclude each other" $MG top -a -p 1

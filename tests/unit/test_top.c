@@ -64,3 +64,56 @@ UNIT_TEST(top_opts)
 	ASSERT_EQ(top_parse(&o, "--by inode"), MG_EXIT_USAGE, "top --by inode");
 	ASSERT_EQ(top_parse(&o, "-b kernel"), MG_EXIT_USAGE, "top -b kernel: not a top backend");
 }
+
+/*
+ * top's counters from include/mg_vocab.def: the table holds together (and each doctored
+ * copy is refused), the columns and --sort text are those written by hand before it.
+ */
+UNIT_TEST(top_vocab)
+{
+	struct top_counter k[MG_TOP_NR];
+	bool tps[MG_NR_TPS];
+	char why[256] = "";
+	struct {
+		const char *what;
+		int c, field, value;	/* field: 0 place, 1 tp, 2 part_of, 3 width */
+	} bad[] = {
+		{ "two counters in one place", MG_TOP_CTIME_SKIPS, 0, 0 },
+		{ "a place past the last", MG_TOP_STAT_QUERIES, 0, MG_TOP_NR },
+		{ "a tracepoint top does not count", MG_TOP_CTIME_SKIPS, 1, MG_TP_INODE_SET_CTIME_TO_TS },
+		{ "a part of a part", MG_TOP_FLOOR_UNKNOWN, 2, MG_TOP_FLOOR_SWAPS },
+		{ "a part of another probe's whole", MG_TOP_QUERIED_SWAPS, 2, MG_TOP_FINE_STAMPS },
+		{ "a head wider than its column", MG_TOP_CTIME_SWAPS, 3, 4 },
+		{ "a counted tracepoint no whole names", MG_TOP_STAT_QUERIES, 2, MG_TOP_CTIME_SWAPS },
+	};
+
+	CHECK(IS_FALSE(top_counters_problem(top_counters, MG_TOP_NR, top_tp_counted, why,
+					     sizeof(why))), "top's table holds together (%s)", why);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memcpy(k, top_counters, sizeof(k));
+		int *f[] = { &k[bad[i].c].place, &k[bad[i].c].tp, &k[bad[i].c].part_of,
+			     &k[bad[i].c].width };
+
+		*f[bad[i].field] = bad[i].value;
+		if (bad[i].field == 2 && bad[i].value == MG_TOP_CTIME_SWAPS)
+			k[bad[i].c].tp = MG_TP_CTIME_NS_XCHG;	/* a part, counted with its whole */
+		why[0] = 0;
+		CHECK(EQ(top_counters_problem(k, MG_TOP_NR, top_tp_counted, why, sizeof(why)), -1),
+		      "doctored table refused: %s (%s)", bad[i].what, why);
+	}
+	memcpy(tps, top_tp_counted, sizeof(tps));
+	tps[MG_TP_INODE_SET_CTIME_TO_TS] = true;
+	CHECK(EQ(top_counters_problem(top_counters, MG_TOP_NR, tps, why, sizeof(why)), -1),
+	      "doctored: a tracepoint marked counted that no counter names (%s)", why);
+	CHECK(STREQ(top_counters[top_col_order[0]].head, "FLOOR_SWAPS") &&
+	      STREQ(top_counters[top_col_order[3]].head, "AFTER_QUERY") &&
+	      EQ(top_counters[MG_TOP_FLOOR_UNKNOWN].width, 7) && EQ(top_counters[MG_TOP_STAT_QUERIES].width, 9),
+	      "top's columns: FLOOR_SWAPS first, AFTER_QUERY fourth, widths as before");
+	CHECK(STREQ(top_sort_words(), "floor_swaps, fine_stamps, floor_unknown, ctime_swaps, "
+		    "queried_swaps, ctime_skips, stat_queries, auto"), "--sort's words: %s",
+	      top_sort_words());
+	CHECK(STREQ(top_sort_help(), "floor_swaps, fine_stamps, floor_unknown, ctime_swaps,\n"
+		    "queried_swaps, ctime_skips, stat_queries (default: floor_swaps\n"
+		    "with function probes, else queried_swaps)"),
+	      "--sort's help: the text written by hand before the table");
+}

@@ -2,7 +2,9 @@
 /* test_vocab.c - tests of src/vocab.c (include/mg_vocab.def): the names of kinds and rows. */
 #include "unit.h"
 #include "counters.h"
+#include "commands.h"
 #include "kenv.h"
+#include "optab.h"
 #include "util.h"
 #include "vocab.h"
 
@@ -56,4 +58,60 @@ UNIT_TEST(vocab)
 	CHECK(STREQ(mg_row_name(MG_R_STAT_QUERIES), "stat_queries") && IS_TRUE(mg_row_help(MG_R_CTIME_SETS)) &&
 	      IS_FALSE(mg_row_help(MG_R_FLOOR_CMPXCHG_FAILS)) && IS_FALSE(mg_row_name(MG_R_NR)),
 	      "rows: names and Prometheus help by enum mg_row_id, none for derived rows");
+}
+
+/* The usage text of option val in c's table (its help_fn's where it has one). */
+static const char *opt_help_of(const struct mg_cmd_opts *c, int val)
+{
+	for (const struct mg_opt *o = c->opts; o->val || o->help; o++)
+		if (o->val == val)
+			return mg_opt_help(o);
+	return NULL;
+}
+
+/* stat's and trace's -e help come from the table: today's text, every kind named. */
+UNIT_TEST(vocab_help)
+{
+	char buf[200], word[40], text[200], flat[800];
+	const char *s = opt_help_of(&stat_cmdopts, 'e'), *t = opt_help_of(&trace_cmdopts, 'e');
+	int tps[MG_NR_TPS], n = mg_tps_opt_in(tps);
+	unsigned int k;
+
+	CHECK(STREQ(mg_opt_wrap(buf, sizeof(buf), "aaa bbb ccc"), "aaa bbb ccc"),
+	      "wrap: a short text stays one line");
+	memset(word, 'x', sizeof(word) - 1);
+	word[sizeof(word) - 1] = 0;
+	snprintf(text, sizeof(text), "%s %s %s", word, word, word);
+	mg_opt_wrap(buf, sizeof(buf), text);
+	CHECK(EQ(strchr(buf, '\n') - buf, 39) && EQ(strrchr(buf, '\n') - buf, 79),
+	      "wrap: three 39-byte words on three lines (two do not fit in %d)", MG_OPT_HELP_WIDTH);
+	mg_opt_wrap(buf, sizeof(buf), "a b");
+	CHECK(IS_FALSE(strchr(buf, '\n')), "wrap: no break where the text fits");
+	CHECK(EQ(n, 3) && EQ(tps[0], MG_TP_FILL_MG_CMTIME) && EQ(tps[1], MG_TP_CTIME_XCHG_SKIP) &&
+	      EQ(tps[2], MG_TP_INODE_SET_CTIME_TO_TS), "the opt-in tracepoints by their opt_in place");
+	CHECK(STREQ(s, "also count these events (comma-separated): stat\n"
+		    "(timestamp:fill_mg_cmtime; counter stat_queries), ctime_skip\n"
+		    "(timestamp:ctime_xchg_skip; ctime_skips), ctime_set\n"
+		    "(timestamp:inode_set_ctime_to_ts; ctime_sets), all, or\n"
+		    "tracepoints as perf names them, with globs: timestamp:*"),
+	      "stat -e's help: the text written by hand before the table");
+	CHECK(STREQ(t, "comma list of ctime_swap, ctime_skip, stat, ctime_set, floor\n"
+		    "(floor_swap, floor_fail, floor_unknown), ctime (swap and\n"
+		    "skip), timestamp:TRACEPOINT with globs (timestamp:*), all\n"
+		    "(default: all available)"),
+	      "trace -e's help: the text written by hand before the table");
+	snprintf(flat, sizeof(flat), "%s", s);
+	for (char *c = flat; *c; c++)
+		*c = *c == '\n' ? ' ' : *c;
+	for (k = 0; k < MG_EV_NR_KINDS; k++) {
+		int tp = mg_tp_of_kind(k);
+
+		CHECK(IS_TRUE(strstr(t, mg_event_kind_name(k))), "trace -e's help names %s",
+		      mg_event_kind_name(k));
+		snprintf(text, sizeof(text), "%s (timestamp:%s; ", mg_event_kind_name(k),
+			 tp >= 0 ? mg_tp_names[tp] : "");
+		if (tp >= 0 && mg_tp_opt_in(tp))
+			CHECK(IS_TRUE(strstr(flat, text)), "stat -e's help names %s with "
+			      "timestamp:%s", mg_event_kind_name(k), mg_tp_names[tp]);
+	}
 }
