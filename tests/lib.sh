@@ -182,3 +182,20 @@ unit_user_made() {
 	[ -n "$u" ] && [ -n "$g" ] && [ "$u" != root ] && grep -q "^$u:" "$r/etc/passwd" 2> /dev/null &&
 		grep -q "^$g:" "$r/etc/group" 2> /dev/null
 }
+
+# unit_user_check NAME UNIT: UNIT's User= and Group= are made by contrib/mgtrace.sysusers in an
+# empty root; twin: the same unit with User=prometheus (no package of ours makes it) is reported
+unit_user_check() {
+	local name=$1 unit=$2 made
+	if ! command -v systemd-sysusers > /dev/null; then
+		skip "$name" "systemd-sysusers is not installed"
+		return
+	fi
+	made=$(unit_user_made "$unit" contrib/mgtrace.sysusers) \
+		&& ok "$name: $unit's User= and Group= are made by contrib/mgtrace.sysusers in an empty root ($made)" \
+		|| bad "$name: $unit's User= is not made by contrib/mgtrace.sysusers (it makes: $made)"
+	sed 's/^User=.*/User=prometheus/; s/^Group=.*/Group=prometheus/' "$unit" > "$T/$name-old.service"
+	unit_user_made "$T/$name-old.service" contrib/mgtrace.sysusers > /dev/null \
+		&& bad "$name twin: a unit with User=prometheus is taken for one whose user is made" \
+		|| ok "$name twin: a unit with User=prometheus (no package of ours makes it) is reported"
+}

@@ -140,17 +140,7 @@ cuser=$(sed -n 's/^User=//p' contrib/mgtrace-check.service)
 	|| bad "the check unit's user and capabilities: $(grep -e '^User=' -e 'Capabilit' contrib/mgtrace-check.service)"
 # its user is made by contrib/mgtrace.sysusers (it starts on a host without prometheus-node-exporter's
 # user prometheus); twin: the unit as it was (User=prometheus) is reported
-if ! command -v systemd-sysusers > /dev/null; then
-	skip check-unit-user "systemd-sysusers is not installed"
-else
-	made=$(unit_user_made contrib/mgtrace-check.service contrib/mgtrace.sysusers) \
-		&& ok "the check unit's User=$cuser and Group= are made by contrib/mgtrace.sysusers in an empty root ($made)" \
-		|| bad "the check unit's User=$cuser is not made by contrib/mgtrace.sysusers (it makes: $made)"
-	sed 's/^User=.*/User=prometheus/; s/^Group=.*/Group=prometheus/' contrib/mgtrace-check.service > "$T/old-cuser.service"
-	unit_user_made "$T/old-cuser.service" contrib/mgtrace.sysusers > /dev/null \
-		&& bad "twin: a check unit with User=prometheus is taken for one whose user is made" \
-		|| ok "twin: a check unit with User=prometheus (no package of ours makes it) is reported"
-fi
+unit_user_check check-unit-user contrib/mgtrace-check.service
 mkdir -p "$T/ccaps" && chown 65534:65534 "$T/ccaps" && chmod 755 "$T"
 cp "$MG" "$T/ccaps-mgtrace" && chmod 755 "$T/ccaps-mgtrace"
 ccapset() { echo "-all$(for c in "$@"; do printf ',+%s' "$(echo "${c#CAP_}" | tr A-Z a-z)"; done)"; }

@@ -67,17 +67,7 @@ else
 		|| bad "the unit's User=$uuser, CapabilityBoundingSet=$caps, AmbientCapabilities=$acaps"
 	# the unit starts on a host without prometheus-node-exporter's user: contrib/mgtrace.sysusers
 	# makes its User= and Group=; twin: the unit as it was (User=prometheus) is reported
-	if ! command -v systemd-sysusers > /dev/null; then
-		skip unit-user "systemd-sysusers is not installed"
-	else
-		made=$(unit_user_made contrib/mgtrace-exporter.service contrib/mgtrace.sysusers) \
-			&& ok "the unit's User=$uuser and Group= are made by contrib/mgtrace.sysusers in an empty root ($made)" \
-			|| bad "the unit's User=$uuser is not made by contrib/mgtrace.sysusers (it makes: $made)"
-		sed 's/^User=.*/User=prometheus/; s/^Group=.*/Group=prometheus/' contrib/mgtrace-exporter.service > "$T/old-user.service"
-		unit_user_made "$T/old-user.service" contrib/mgtrace.sysusers > /dev/null \
-			&& bad "twin: a unit with User=prometheus is taken for one whose user is made" \
-			|| ok "twin: a unit with User=prometheus (no package of ours makes it) is reported"
-	fi
+	unit_user_check unit-user contrib/mgtrace-exporter.service
 	capset() { echo "-all$(for c in "$@"; do printf ',+%s' "$(echo "${c#CAP_}" | tr A-Z a-z)"; done)"; }
 	# the textfile directory as the unit's StateDirectory= makes it: the user's, its mode
 	mkdir "$T/caps" && chown 65534:65534 "$T/caps" && chmod 755 "$T" &&
