@@ -408,12 +408,11 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 	void *map = &inodes;
 	struct mg_inode_val *v;
 	bool have_ctx = !lazy;
-	__u32 g = 0, slot = 0;
+	__u32 slot = 0;
 	int i, mv;
 
 	if (judge_forget) {
-		g = *(volatile __u32 *)&judge_gen;
-		slot = g % MG_GENS;
+		slot = *(volatile __u32 *)&judge_gen % MG_GENS;
 		map = bpf_map_lookup_elem(&inode_gens, &slot);
 		if (!map) {	/* never expected: the slots are filled at load */
 			MG_JADD(jc->untracked, 1);

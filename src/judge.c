@@ -184,6 +184,11 @@ static int finish_map(struct mg_judge *j, struct mg_checker *c, int fd)
 	return err == -ENOENT ? 0 : err;
 }
 
+struct bpf_map *mg_judge_slot_map(struct mgtrace_bpf *skel, uint32_t slot)
+{
+	return slot == 0 ? skel->maps.inodes : slot == 1 ? skel->maps.inodes1 : skel->maps.inodes2;
+}
+
 /*
  * Walk the per-inode map ("inodes"; under --forget every generation's) after
  * the programs that write it are detached: judge each getattr still held, as
@@ -191,11 +196,11 @@ static int finish_map(struct mg_judge *j, struct mg_checker *c, int fd)
  */
 static int finish_inodes(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf *skel)
 {
-	int err = finish_map(j, c, bpf_map__fd(skel->maps.inodes));
+	uint32_t slot;
+	int err = 0;
 
-	if (!err && j->forget && j->active &&
-	    !(err = finish_map(j, c, bpf_map__fd(skel->maps.inodes1))))
-		err = finish_map(j, c, bpf_map__fd(skel->maps.inodes2));
+	for (slot = 0; !err && slot < (j->forget && j->active ? MG_GENS : 1); slot++)
+		err = finish_map(j, c, bpf_map__fd(mg_judge_slot_map(skel, slot)));
 	return err;
 }
 
@@ -222,13 +227,11 @@ int mg_judge_read(const struct mg_judge *j, struct mgtrace_bpf *skel, int nr_cpu
 {
 	int err = sum_percpu(bpf_map__fd(skel->maps.judge_counts), nr_cpus,
 			     (unsigned long long *)sum, sizeof(*sum) / sizeof(unsigned long long));
-	uint64_t held, gone;
+	uint64_t held = mg_judge_elements(j, sum), twice = sum->migrated - j->drained.moved;
 
-	/* every entry inserted (new or moved on) is in a map until a pass deletes it; an
-	 * inode moved on leaves its old entry, marked, until its generation is emptied */
-	held = sum->inodes + sum->migrated;
-	gone = j->gc_sum.collected + j->drained.visited + (sum->migrated - j->drained.moved);
-	*entries = held > gone ? held - gone : 0;
+	/* an inode moved on leaves its old entry, marked, until its generation is emptied:
+	 * the entries held count it twice */
+	*entries = held > twice ? held - twice : 0;
 	*entry_bytes = sizeof(struct mg_inode_key) + sizeof(struct mg_inode_plain);
 	return err;
 }

@@ -90,6 +90,11 @@ uint64_t mg_judge_forgotten(const struct mg_judge *j);
  */
 uint64_t mg_judge_elements(const struct mg_judge *j, const struct mg_judge_counts *sum);
 
+struct bpf_map;
+
+/* The per-inode map in slot (0 .. MG_GENS - 1) of "inode_gens": "inodes", "inodes1", "inodes2". */
+struct bpf_map *mg_judge_slot_map(struct mgtrace_bpf *skel, uint32_t slot);
+
 /*
  * Hand the checker the violation records held whose later event is older than
  * before_ns (CLOCK_MONOTONIC): the clock sample taken at before_ns recorded every

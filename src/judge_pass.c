@@ -82,8 +82,7 @@ static int forget_rotate(struct mg_judge *j, struct mgtrace_bpf *skel)
 	j->gen++;
 	j->rotations++;
 	/* the slot's own map stored again: the update waits for running programs */
-	inner = bpf_map__fd(next == 0 ? skel->maps.inodes : next == 1 ? skel->maps.inodes1 :
-			    skel->maps.inodes2);
+	inner = bpf_map__fd(mg_judge_slot_map(skel, next));
 	if (bpf_map_update_elem(outer, &key, &inner, BPF_ANY)) {
 		snprintf(j->forget_why, sizeof(j->forget_why), "inode_gens: map update (the wait "
 			 "for running programs): %s", strerror(errno));
