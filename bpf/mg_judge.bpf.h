@@ -63,8 +63,6 @@ extern void bpf_res_spin_unlock(struct bpf_res_spin_lock *lock) __ksym __weak;
 struct mg_inode_val {
 	struct bpf_res_spin_lock lock;
 	unsigned int moved;
-	unsigned int name_len;
-	char name[MG_NAME_LEN];
 	struct mg_rstate s;
 };
 
@@ -184,13 +182,16 @@ struct {
  * Write one violation record (example: a not-fault example); a full ring
  * buffer is counted in jc->lost (jc->examples_lost: the counts stay exact).
  * wb: the wakeup threshold, bytes (mg_wakeup_flags(); asked only here, when a
- * record is written, not on every event). The name is the inode's at this
- * event (inode, when not NULL), else the one kept when it entered the map: a
- * btrfs inode enters before its dentry exists, and a file may be renamed since.
+ * record is written, not on every event). The name is read now, when the record
+ * is written, from the event's inode (when not NULL: its first dentry; none once
+ * unlinked and closed, or before a btrfs inode has its dentry), else it is the
+ * event's own (name: the test program's synthetic event), else none (name_len 0,
+ * reported as null). The per-inode map keeps no name (issue 29: only what
+ * judging needs).
  */
 static __always_inline void mg_judge_report(void *rb, __u64 wb, struct mg_judge_counts *jc,
 					    const struct mg_inode_key *key, struct inode *inode,
-					    const struct mg_inode_val *v, const struct mg_rviol *viol,
+					    const char *name, const struct mg_rviol *viol,
 					    bool example)
 {
 	struct mg_vrec *r = bpf_ringbuf_reserve(rb, sizeof(*r), 0);
@@ -209,11 +210,12 @@ static __always_inline void mg_judge_report(void *rb, __u64 wb, struct mg_judge_
 	r->ino = key->ino;
 	r->later_flags = viol->later_flags;
 	r->name_len = 0;
-	if (inode)
+	r->name[0] = 0;
+	if (inode) {
 		mg_inode_name(inode, r->name, MG_NAME_LEN, &r->name_len);
-	if (!r->name_len) {
-		r->name_len = v->name_len;
-		__builtin_memcpy(r->name, v->name, MG_NAME_LEN);
+	} else if (name) {	/* the test program's: never cut (name_len 0 says so) */
+		__builtin_memcpy(r->name, name, MG_NAME_LEN);
+		r->name[MG_NAME_LEN - 1] = 0;
 	}
 	r->earlier = viol->earlier;
 	r->later = viol->later;
@@ -362,8 +364,6 @@ static __always_inline int mg_judge_migrate(struct mg_judge_scratch *sc, struct 
 		took = true;
 		sc->fresh.lock = 0;
 		sc->fresh.moved = 0;
-		sc->fresh.name_len = pv->name_len;
-		__builtin_memcpy(sc->fresh.name, pv->name, MG_NAME_LEN);
 		__builtin_memcpy(&sc->fresh.s, &pv->s, sizeof(pv->s));
 	}
 	bpf_res_spin_unlock(&pv->lock);
@@ -389,8 +389,8 @@ static __always_inline int mg_judge_migrate(struct mg_judge_scratch *sc, struct 
 }
 
 /*
- * Judge sc->in, an event of inode key (its name: from inode when not NULL,
- * else from name; read only when the inode enters the map). Counts in jc,
+ * Judge sc->in, an event of inode key (its name, for a report: from inode when
+ * not NULL, else from name; read only when a record is written). Counts in jc,
  * reports violations to rb (wb: wakeup threshold in bytes, 0: wake every time).
  * lazy: read the event's clocks, task and CPU here (mg_judge_read_context,
  * tp_btf), only if the rules need them (mg_rule_needs_context: decided on the
@@ -440,12 +440,6 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 			return MG_JPATH_NOT_JUDGED;
 		}
 		__builtin_memset(&sc->fresh, 0, sizeof(sc->fresh));
-		if (inode)
-			mg_inode_name(inode, sc->fresh.name, MG_NAME_LEN, &sc->fresh.name_len);
-		else if (name) {
-			__builtin_memcpy(sc->fresh.name, name, MG_NAME_LEN);
-			sc->fresh.name[MG_NAME_LEN - 1] = 0;
-		}
 		/* E2BIG: full; EEXIST: another CPU entered it first */
 		if (!bpf_map_update_elem(map, key, &sc->fresh, BPF_NOEXIST)) {
 			MG_JADD(jc->inodes, 1);
@@ -523,7 +517,7 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 		if (sc->out.ben.kind < MG_B_NR_KINDS &&
 		    jc->benign[sc->out.ben.kind] <= MG_BENIGN_EXAMPLES) {
 			sc->out.ben.kind |= MG_VREC_BENIGN;
-			mg_judge_report(rb, wb, jc, key, inode, v, &sc->out.ben, true);
+			mg_judge_report(rb, wb, jc, key, inode, name, &sc->out.ben, true);
 		}
 	}
 	if (sc->out.overflow)
@@ -533,7 +527,7 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 			break;
 		if (sc->out.viol[i].kind < MG_V_NR_KINDS)
 			MG_JADD(jc->violations[sc->out.viol[i].kind], 1);
-		mg_judge_report(rb, wb, jc, key, inode, v, &sc->out.viol[i], false);
+		mg_judge_report(rb, wb, jc, key, inode, name, &sc->out.viol[i], false);
 	}
 	return have_ctx ? MG_JPATH_CONTEXT : MG_JPATH_NO_CONTEXT;
 }

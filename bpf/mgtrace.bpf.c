@@ -482,3 +482,22 @@ MG_SLOT_PASS(inode_gc, mg_gc_ctx, mg_gc_one)
 
 /* check --forget: empty one generation's map (struct mg_drain_ctx) */
 MG_SLOT_PASS(inode_drain, mg_drain_ctx, mg_drain_one)
+
+/*
+ * The name of the inode of ctx->key (struct mg_name_ctx), read through its
+ * address while that memory still holds the inode: for a violation judged at
+ * the end of a run (a held getattr), which no event names.
+ */
+SEC("syscall")
+int inode_name(struct mg_name_ctx *ctx)
+{
+	struct mg_name_ctx c = {};
+
+	c.key = ctx->key;
+	if (!no_kernel_reads && mg_inode_alive(&c.key)) {
+		c.alive = 1;
+		mg_inode_name((struct inode *)c.key.addr, c.name, MG_NAME_LEN, &c.name_len);
+	}
+	*ctx = c;
+	return 0;
+}

@@ -805,17 +805,29 @@ struct mg_inode_key {
 /*
  * Value of "inodes" without its lock: the first word is the struct
  * bpf_res_spin_lock of the map's value (bpf/mg_judge.bpf.h), which the kernel
- * never copies to or from user space. name is the inode's name when it
- * entered the map.
+ * never copies to or from user space. No name: a report reads the inode's name
+ * when it is written (the event's inode; at the end, inode_name), so the map
+ * holds only what judging needs.
  */
 struct mg_inode_plain {
 	unsigned int lock;
 	unsigned int moved;		/* check --forget: this generation's state was copied
 					 * into the next generation's map, which holds the
 					 * inode now (bpf/mg_judge.bpf.h mg_judge_migrate()) */
-	unsigned int name_len;		/* d_name.len (0: no name); > strlen(name): cut */
-	char name[MG_NAME_LEN];
 	struct mg_rstate s;
+};
+
+/*
+ * The input and output of bpf/mgtrace.bpf.c's syscall program inode_name
+ * (BPF_PROG_TEST_RUN, copied back; src/judge.c at the end of a run): the name
+ * of the inode of key, read through key.addr while that memory still holds the
+ * inode (mg_inode_alive()), for a violation judged when no event names it.
+ */
+struct mg_name_ctx {
+	struct mg_inode_key key;	/* in */
+	unsigned int alive;		/* out: the inode still exists (0: gone, no name) */
+	unsigned int name_len;		/* out: d_name.len (0: no dentry); > strlen(name): cut */
+	char name[MG_NAME_LEN];		/* out: last path component, NUL-terminated, cut */
 };
 
 /*

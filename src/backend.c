@@ -142,7 +142,7 @@ int mg_progs_check(struct bpf_object *obj, const void *skel, const struct mg_pro
 
 int mg_session_progs_check(char *why, size_t len)
 {
-	struct mg_prog_ref refs[2 * (MG_NR_FUNCS + MG_NR_TPS) + 2];
+	struct mg_prog_ref refs[2 * (MG_NR_FUNCS + MG_NR_TPS) + 3];
 	struct mgtrace_bpf *skel = mgtrace_bpf__open();
 	size_t n = 0;
 	int i, err;
@@ -165,10 +165,12 @@ int mg_session_progs_check(char *why, size_t len)
 		snprintf(refs[n++].sec, sizeof(refs[0].sec), "raw_tp/%s", mg_tp_names[i]);
 	}
 	/* check's passes over "inodes" (judge.c), autoloaded by mg_judge_pre_load() only:
-	 * the inode GC, and --forget's emptying of a generation */
+	 * the inode GC, --forget's emptying of a generation, and the names read at the end */
 	refs[n].off = offsetof(struct mgtrace_bpf, progs.inode_gc);
 	snprintf(refs[n++].sec, sizeof(refs[0].sec), "syscall");
 	refs[n].off = offsetof(struct mgtrace_bpf, progs.inode_drain);
+	snprintf(refs[n++].sec, sizeof(refs[0].sec), "syscall");
+	refs[n].off = offsetof(struct mgtrace_bpf, progs.inode_name);
 	snprintf(refs[n++].sec, sizeof(refs[0].sec), "syscall");
 	err = mg_progs_check(skel->obj, skel, refs, n, why, len);
 	mgtrace_bpf__destroy(skel);

@@ -66,9 +66,10 @@ static const struct mg_opt check_opts[] = {
 		       "judged in BPF, where only violations cross it: 1048576)"),
 	{ .val = O_INODES, .lname = "max-inodes", .arg = "N",
 	  .help = "inodes tracked, 1 to 268435456 (default 262144; in BPF the\n"
-	  "kernel counts about 456 bytes each, only for inodes seen,\n"
-	  "plus 16 bytes a bucket of N: about 124 MB with all 262144\n"
-	  "in use; in BPF, inodes that no longer exist are forgotten);\n"
+	  "kernel takes a 512-byte slab object each (kmalloc-512), only\n"
+	  "for inodes seen, plus 16 bytes a bucket of N: about 138 MB\n"
+	  "with all 262144 in use; in BPF, inodes that no longer exist\n"
+	  "are forgotten);\n"
 	  "events of further inodes are counted as untracked:\n"
 	  "inconclusive (or see --forget)" },
 	{ .val = O_FORGET, .lname = "forget",

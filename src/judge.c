@@ -35,6 +35,9 @@ int mg_judge_pre_load(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf,
 	 * and not under lockdown=confidentiality: it reads freed inodes' memory with
 	 * bpf_probe_read_kernel, which that lockdown takes away */
 	bpf_program__set_autoload(skel->progs.inode_gc, j->configured && !MG_NO_KERNEL_READS(j->env));
+	/* the same reads give the name of an inode judged at the end (finish_inodes()) */
+	bpf_program__set_autoload(skel->progs.inode_name, j->configured &&
+				  !MG_NO_KERNEL_READS(j->env));
 	if (j->configured && MG_NO_KERNEL_READS(j->env))
 		snprintf(j->gc_why, sizeof(j->gc_why), "lockdown=confidentiality takes away "
 			 "bpf_probe_read_kernel, which the inode GC needs");
@@ -152,13 +155,33 @@ int mg_judge_floor_finish(struct mg_checker *c, struct floor_bpf *skel, int nr_c
 }
 
 /*
+ * The name of the inode of key into nc (struct mg_name_ctx: empty when the inode
+ * is gone, has no dentry, or inode_name is not loaded: lockdown=confidentiality),
+ * by one BPF_PROG_TEST_RUN of inode_name: the map keeps no names.
+ */
+static void inode_name(struct mgtrace_bpf *skel, const struct mg_inode_key *key,
+		       struct mg_name_ctx *nc)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = nc, .ctx_out = nc,
+		    .ctx_size_in = sizeof(*nc), .ctx_size_out = sizeof(*nc));
+	int fd = bpf_program__fd(skel->progs.inode_name);
+
+	memset(nc, 0, sizeof(*nc));
+	nc->key = *key;
+	if (fd < 0 || bpf_prog_test_run_opts(fd, &o) || o.retval)
+		memset(nc, 0, sizeof(*nc));
+	nc->name[MG_NAME_LEN - 1] = 0;
+}
+
+/*
  * Walk "inodes", after the programs that write it are detached: judge each
  * getattr still held, as mg_checker_finish() does.
  */
-static int finish_map(struct mg_judge *j, struct mg_checker *c, int fd)
+static int finish_map(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf *skel, int fd)
 {
 	struct mg_inode_key key, next, *prev = NULL;
 	struct mg_inode_plain val;
+	struct mg_name_ctx nc;
 	struct mg_rout out;
 	int err;
 
@@ -177,9 +200,9 @@ static int finish_map(struct mg_judge *j, struct mg_checker *c, int fd)
 			continue;
 		memset(&out, 0, sizeof(out));
 		mg_rule_finish(&val.s, &out);
-		val.name[MG_NAME_LEN - 1] = 0;
-		mg_checker_rule_out(c, key.dev, key.ino, key.gen, val.name,
-				    val.name_len > strlen(val.name), &out);
+		inode_name(skel, &key, &nc);	/* a held getattr: few, and only at the end */
+		mg_checker_rule_out(c, key.dev, key.ino, key.gen, nc.name,
+				    nc.name_len > strlen(nc.name), &out);
 	}
 	return err == -ENOENT ? 0 : err;
 }
@@ -200,7 +223,7 @@ static int finish_inodes(struct mg_judge *j, struct mg_checker *c, struct mgtrac
 	int err = 0;
 
 	for (slot = 0; !err && slot < (j->forget && j->active ? MG_GENS : 1); slot++)
-		err = finish_map(j, c, bpf_map__fd(mg_judge_slot_map(skel, slot)));
+		err = finish_map(j, c, skel, bpf_map__fd(mg_judge_slot_map(skel, slot)));
 	return err;
 }
 
