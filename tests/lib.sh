@@ -87,6 +87,41 @@ schema_valid() {
 	tally "$1-schema" "$T/$1.schema"
 }
 
+# forget_diff NAME DIR MG OBS [WRAP...]: check --forget (issue 29 part 2) against the observer
+# outside mgtrace: check --tree --forget --max-inodes 2000 -- (3000 live files appended to and
+# stat()ed in turn in DIR-live, beside OBS -n 300 DIR), run as WRAP... (a namespace, another
+# user), so that generations of the inode map begin and end while the observer works:
+# forgetting the least recently seen inodes must lose none of its breaks and make none
+# (tests/observer.py compare), at least 3 generations begun and some history forgotten. The
+# report goes to DIR.json (DIR's parent is writable by WRAP's user); FORGET_WL names the
+# workload script (default tests/check_workloads.py; a copy another user can read).
+forget_diff() {
+	local name=$1 dir=$2 mg=$3 obs=$4 rc; shift 4
+	local wl=${FORGET_WL:-tests/check_workloads.py}
+	"$@" $mg check --json -o "$dir.json" --tree --forget --max-inodes 2000 -- sh -c \
+		"python3 '$wl' live '$dir-live' 3000 50 8000 & p=\$!; sleep 0.3;
+		 '$obs' -n 300 '$dir'; s=\$?; kill \$p; wait \$p 2>/dev/null; exit \$s" \
+		> "$T/$name.obs" 2> "$T/$name.err"; rc=$?
+	python3 tests/observer.py compare "$dir.json" "$T/$name.obs" $rc > "$T/$name.chk" 2>&1
+	tally "$name" "$T/$name.chk"
+	echo "#   $name: $(grep -m1 "check's violations" "$T/$name.chk" | sed 's/^[a-zA-Z]* *//')"
+	python3 - "$dir.json" > "$T/$name-gen.chk" 2>&1 <<'PY'
+import json, sys
+try:
+    f = json.load(open(sys.argv[1]))["judged"]["forget"]
+except (OSError, ValueError, KeyError, TypeError) as e:
+    sys.exit(print(f"FAIL no judged.forget in the report: {e}"))
+if f is None:
+    print("FAIL judged.forget is null: the run did not forget")
+else:
+    good = f["generations"] >= 3 and f["history_forgotten"] > 0
+    print(("PASS " if good else "FAIL ") + f"generations began and ended under the observer: "
+          f"{f['generations']} generations, {f['history_forgotten']} forgotten")
+PY
+	tally "$name-generations" "$T/$name-gen.chk"
+	schema_valid "$name" check "$dir.json"
+}
+
 # stat around stress. No retry: background events (this machine updates a ctime about every
 # 5 s) fall inside the debugfs bracket each row is judged against, so every row must match.
 stat_run() { # NAME EXPECT_FS STRESS_ARGS...

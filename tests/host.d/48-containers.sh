@@ -97,6 +97,8 @@ grep -q '"event":"ctime_swap"' "$T/nd-trace.json" && ok "nd-trace: events withou
 nodebug $MG check --json -o "$T/nd-check2.json" -d 1 -D "$T/ct" > /dev/null 2>&1 &&
 	ok "nd-check-builtin: PASS without debugfs" || bad "nd-check-builtin: exit $? without debugfs"
 ctdiff nd-diff nodebug
+# check --forget there too (issue 29): its generations need no debugfs
+forget_diff nd-forget "$T/ct/ndf" $MG $OBS nodebug
 # every command runs there (issue 26: trace, top, check, probe, clocks and stress never need
 # debugfs), and none mounts it behind the caller's back (only `make run` does): the namespace
 # has no debugfs after all of them. The twin shows the mountinfo test sees a debugfs mount.
@@ -147,6 +149,7 @@ tally path-mntns "$T/mp.chk"
 
 # 2. a PID namespace of its own: pids go into BPF as the kernel's, and come out as the caller's
 ctdiff ns-diff inpidns
+forget_diff ns-forget "$T/ct/nsf" $MG $OBS inpidns
 inpidns $MG stat --json -o "$T/ns-stat.json" --tree -b tracepoint -- $OBS -n 20 "$T/ct/ns-stat" \
 	> "$T/ns-stat.obs" 2> /dev/null
 python3 - "$T/ns-stat.json" "$T/ns-stat.obs" > "$T/ns-stat.chk" 2>&1 <<'EOF'
@@ -295,6 +298,11 @@ capuser "$T/mgtrace-cap" check --json -o "$T/ct/cap/c.json" --tree -- "$T/mgobse
 	"$T/ct/cap/d" > "$T/cap-diff.obs" 2> "$T/cap-diff.err"; rc=$?
 python3 tests/observer.py compare "$T/ct/cap/c.json" "$T/cap-diff.obs" $rc > "$T/cap-diff.chk" 2>&1
 tally cap-diff "$T/cap-diff.chk"
+# check --forget as that user: map-in-map slots stored from user space and the syscall
+# programs that empty a generation, with CAP_BPF and CAP_PERFMON only
+cp tests/check_workloads.py "$T/check_workloads-cap.py" && chmod 644 "$T/check_workloads-cap.py"
+FORGET_WL=$T/check_workloads-cap.py forget_diff cap-forget "$T/ct/cap/df" "$T/mgtrace-cap" \
+	"$T/mgobserve-cap" capuser
 # a missing capability is named, one line, exit 3, nothing left attached
 badcase cap-no-bpf 3 "needs CAP_BPF (or CAP_SYS_ADMIN)" \
 	setpriv --inh-caps=-bpf,-sys_admin --bounding-set=-bpf,-sys_admin $MG trace -- true
