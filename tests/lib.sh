@@ -88,9 +88,10 @@ schema_valid() {
 }
 
 # forget_diff NAME DIR MG OBS [WRAP...]: check --forget (issue 29 part 2) against the observer
-# outside mgtrace: check --tree --forget --max-inodes 2000 -- (3000 live files appended to and
-# stat()ed in turn in DIR-live, beside OBS -n 300 DIR), run as WRAP... (a namespace, another
-# user), so that generations of the inode map begin and end while the observer works:
+# outside mgtrace: check --tree --forget --max-inodes 2000 -- (6000 live files made, then
+# appended to and stat()ed in turn in DIR-live; OBS -n 300 DIR once all 6000 exist, so that
+# their creation alone began 6 generations and forgot the first), run as WRAP... (a namespace,
+# another user), so that generations of the inode map begin and end while the observer works:
 # forgetting the least recently seen inodes must lose none of its breaks and make none
 # (tests/observer.py compare), at least 3 generations begun and some history forgotten. The
 # report goes to DIR.json (DIR's parent is writable by WRAP's user); FORGET_WL names the
@@ -99,7 +100,8 @@ forget_diff() {
 	local name=$1 dir=$2 mg=$3 obs=$4 rc; shift 4
 	local wl=${FORGET_WL:-tests/check_workloads.py}
 	"$@" $mg check --json -o "$dir.json" --tree --forget --max-inodes 2000 -- sh -c \
-		"python3 '$wl' live '$dir-live' 3000 50 8000 & p=\$!; sleep 0.3;
+		"python3 '$wl' live '$dir-live' 6000 50 8000 & p=\$!; i=0;
+		 while [ ! -e '$dir-live/f5999' ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i+1)); done;
 		 '$obs' -n 300 '$dir'; s=\$?; kill \$p; wait \$p 2>/dev/null; exit \$s" \
 		> "$T/$name.obs" 2> "$T/$name.err"; rc=$?
 	python3 tests/observer.py compare "$dir.json" "$T/$name.obs" $rc > "$T/$name.chk" 2>&1
