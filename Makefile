@@ -149,6 +149,11 @@ $(OUT)/mgorder: tests/mgorder.c | $(OUT)
 $(OUT)/tmpfs-dir-ctime: docs/findings/tmpfs-dir-ctime.c | $(OUT)
 	$(CC) $(ALL_CFLAGS) -static $< -o $@
 
+# bench/soak's workload: distinct files created, written, stat()ed and deleted, a bounded
+# number alive (bench/soakload.c); static as mgorder, so a guest could carry it too
+$(OUT)/soakload: bench/soakload.c | $(OUT)
+	$(CC) $(ALL_CFLAGS) -static -pthread $< -o $@
+
 # a seccomp filter that fails bpf() as a container's default profile does (48-containers)
 $(OUT)/denybpf: tests/denybpf.c | $(OUT)
 	$(CC) $(ALL_CFLAGS) $< -o $@
