@@ -10,7 +10,7 @@ As a module: read_snap() parses one bench/progsnap file (the BPF programs a proc
 holds, with run_cnt and run_time_ns from fdinfo, names from bpftool), window() takes two
 snapshots of one process and gives each program's runs and ns between them, and
 judge_window() sums check's event programs (the timestamp:* tracepoints' tpb_/rtp_
-programs, not the process followers). statfiles is check's prefill: each stat() of a
+programs, not the process followers) that ran at least 1% of their runs. statfiles is check's prefill: each stat() of a
 multigrain file fires timestamp:fill_mg_cmtime, and check enters the inode into its
 per-inode hash; the files are made beforehand (mkfiles, outside check), so that each
 enters once, by its stat (a create inside check would enter the new inode twice: its
@@ -26,18 +26,23 @@ JUDGE_PROGS = ("ctime_ns_xchg", "ctime_xchg_skip", "fill_mg_cmtime", "set_ctime_
 
 
 def read_snap(path):
-    """One progsnap FILE -> {prog_id: {"name": str, "runs": int, "ns": int}}.
+    """One progsnap FILE -> {prog_id: {"name": str, "runs": int, "ns": int}}, and under
+    the key "cpu" /proc/stat's first line (its numbers: user, nice, system, idle, iowait,
+    ... in USER_HZ ticks) when the file has it.
 
     runs and ns are the kernel's run_cnt and run_time_ns (summed over CPUs; 0 while
     kernel.bpf_stats_enabled is 0); name is bpftool's, or "id N" without bpftool.
     Raises OSError (unreadable) or ValueError (not a progsnap file)."""
-    progs, cur, names = {}, None, {}
+    progs, cur, names, cpu = {}, None, {}, None
     with open(path) as f:
         text = f.read()
     head, sep, tail = text.partition("\nbpftool\n")
     if not sep and text.startswith("bpftool\n"):
         head, sep, tail = "", "x", text[len("bpftool\n"):]
     for line in head.splitlines():
+        if line.startswith("stat cpu "):
+            cpu = [int(x) for x in line.split()[2:]]
+            continue
         if line.startswith("fd "):
             cur = {}
             progs[len(progs)] = cur
@@ -55,6 +60,8 @@ def read_snap(path):
         i = p["prog_id"]
         out[i] = {"name": names.get(i, f"id {i}"), "runs": p.get("run_cnt", 0),
                   "ns": p.get("run_time_ns", 0)}
+    if cpu:
+        out["cpu"] = cpu
     return out
 
 
@@ -65,10 +72,24 @@ def window(pre, post):
     name are summed (tp_btf and raw_tp never both load)."""
     res = {}
     for i, p in post.items():
+        if i == "cpu":
+            continue
         b = pre.get(i, {"runs": 0, "ns": 0})
         runs, ns = res.get(p["name"], (0, 0))
         res[p["name"]] = (runs + p["runs"] - b["runs"], ns + p["ns"] - b["ns"])
     return res
+
+
+def busy_cpus(pre, post, ncpu):
+    """The CPUs busy on average between two read_snap() results of a machine with NCPU
+    CPUs (the busy share of all CPUs' /proc/stat ticks times NCPU), or None without the
+    lines or ticks."""
+    a, b = pre.get("cpu"), post.get("cpu")
+    if not a or not b:
+        return None
+    total = sum(b[:8]) - sum(a[:8])		# user .. steal (guest time is inside user)
+    idle = (b[3] + b[4]) - (a[3] + a[4])
+    return (1 - idle / total) * ncpu if total > 0 else None
 
 
 def is_judge_prog(name):
@@ -76,11 +97,15 @@ def is_judge_prog(name):
     return name.startswith(("tpb_", "rtp_")) and name[4:] in JUDGE_PROGS
 
 
-def judge_window(win):
-    """{name: (runs, ns)} -> (runs, ns) of check's event programs together."""
-    runs = sum(r for n, (r, _) in win.items() if is_judge_prog(n))
-    ns = sum(t for n, (_, t) in win.items() if is_judge_prog(n))
-    return runs, ns
+def judge_window(win, min_share=0.01):
+    """{name: (runs, ns)} -> (runs, ns) of check's event programs together, leaving out a
+    program with fewer than MIN_SHARE of their runs (the rare kinds, a skip or a set: a
+    handful of runs, each maybe the first through its code, which under qemu TCG costs a
+    translation of hundreds of microseconds, are no per-event figure)."""
+    mine = {n: v for n, v in win.items() if is_judge_prog(n)}
+    total = sum(r for r, _ in mine.values())
+    keep = [v for v in mine.values() if v[0] and v[0] >= min_share * total]
+    return sum(r for r, _ in keep), sum(t for _, t in keep)
 
 
 def cpu_busy_snap():
