@@ -4,7 +4,7 @@
 # helpers from /lib/mgtest.sh, /bin/progsnap from bench/progsnap).
 #
 # With T = the guest's CPUs (nproc, qemu -smp) and kernel arguments mgbench_reps (default
-# 2), mgbench_ops (default 40000: write+stat pairs per run, all threads together, so
+# 2), mgbench_ops (default 160000: write+stat pairs per run, all threads together, so
 # each thread does mgbench_ops / T) and mgbench_files (default 1: files per thread),
 # turns kernel.bpf_stats_enabled on and runs, mgbench_reps times, each of
 #   separate-count   mgtrace stat --backend tracepoint -e all -- STEPS
@@ -25,7 +25,7 @@ set -u
 . /lib/mgtest.sh
 MG=/bin/mgtrace
 reps=${mgbench_reps:-2}
-total=${mgbench_ops:-40000}
+total=${mgbench_ops:-160000}
 files=${mgbench_files:-1}
 T=$(nproc)
 ops=$((total / T))
