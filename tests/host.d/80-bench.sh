@@ -58,3 +58,23 @@ for cfg in ("mgtrace stat --backend tracepoint -e all", "mgtrace check", "mgtrac
 PY
 [ "$(cat /proc/sys/kernel/bpf_stats_enabled)" = "$stats_before" ] && ok "progcost: bpf_stats setting restored" \
 	|| bad "progcost: bpf_stats_enabled left at $(cat /proc/sys/kernel/bpf_stats_enabled)"
+# bench/progcost --tracked: check with K inodes in its hash before the window, which holds
+# the workload alone: 2 x 2000 writes and stats, plus what else ran meanwhile
+echo "# bench/progcost --tracked (smoke)"
+MGTRACE_LOCK_HELD=1 timeout 120 bench/progcost --mgtrace "$MG" --tracked 10,1000 --max-inodes 65536 \
+	--ops 2000 --rounds 1 --json "$T/progcost-k.json" > "$T/progcost-k.out" 2> "$T/progcost-k.err"
+rc=$?
+[ $rc = 0 ] && ok "progcost --tracked: exits 0" || bad "progcost --tracked: exit $rc: $(tail -3 "$T/progcost-k.err")"
+python3 - "$T/progcost-k.json" <<'PY' && ok "progcost --tracked: each K tracked before a window of the workload's 4000 runs, no map pass in it" || bad "progcost --tracked: $(cat "$T/progcost-k.out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = {(r["tracked"], r["program"]): r for r in d["rows"]}
+for k in (10, 1000):
+    for prog in ("tpb_ctime_ns_xchg", "tpb_fill_mg_cmtime", "all"):
+        r = got.get((k, prog))
+        n = 8000 if prog == "all" else 4000
+        assert r and n <= r["runs"] < n * 3 // 2 and r["ns_per_run"] > 0, (k, prog, r)
+        assert r["map_entries"] >= k and r["gc_passes"] == [0] and r["verdicts"] == ["PASS"], r
+PY
+[ "$(cat /proc/sys/kernel/bpf_stats_enabled)" = "$stats_before" ] && ok "progcost --tracked: bpf_stats setting restored" \
+	|| bad "progcost --tracked: bpf_stats_enabled left at $(cat /proc/sys/kernel/bpf_stats_enabled)"

@@ -13,7 +13,8 @@
 #   kernel-clean  no Oops / BUG: / WARNING: / Call Trace in the console
 #                 log (which includes the guest's full dmesg)
 # Exits 1 if any assertion failed.  MGTRACE_VM_VERBOSE=1 also echoes the
-# console to stderr; MGTRACE_VM_APPEND adds kernel command line arguments.
+# console to stderr; MGTRACE_VM_APPEND adds kernel command line arguments;
+# MGTRACE_VM_SMP sets the guest's vCPUs (qemu -smp, default 2; bench/checkscale boots 1 to 8).
 # tsc=reliable: no clocksource watchdog on the TSC, so the guest never switches
 # clocksource in the middle of a test; the switch patches a static branch in
 # ktime_get_mono_fast_ns, and under TCG that once ended in an Oops (int3) inside
@@ -26,6 +27,8 @@ set -eu
 [ $# -ge 3 ] || { echo "usage: $0 VMLINUZ INITRAMFS OUTDIR [LABEL]" >&2; exit 2; }
 kernel=$1 initrd=$2 out=$3 label=${4:-vm}
 timeout=${MGTRACE_VM_TIMEOUT:-900}
+smp=${MGTRACE_VM_SMP:-2}
+case $smp in ''|*[!0-9]*|0) echo "run-vm.sh: MGTRACE_VM_SMP=$smp: a number of vCPUs from 1" >&2; exit 2 ;; esac
 mkdir -p "$out"
 log=$out/console.log
 
@@ -34,11 +37,11 @@ log=$out/console.log
 	case ${MGTRACE_VM_ARCH:-amd64} in
 	arm64)
 		timeout -k 10 "$timeout" qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on \
-			-smp 2 -m 2048 -nographic -no-reboot -nic none -kernel "$kernel" -initrd "$initrd" \
+			-smp "$smp" -m 2048 -nographic -no-reboot -nic none -kernel "$kernel" -initrd "$initrd" \
 			-append "console=ttyAMA0 panic=-1 quiet ${MGTRACE_VM_APPEND:-}" \
 			< /dev/null 2> "$out/qemu.err" || rc=$? ;;
 	*)
-		timeout -k 10 "$timeout" qemu-system-x86_64 -machine q35 -cpu max -smp 2 -m 2048 \
+		timeout -k 10 "$timeout" qemu-system-x86_64 -machine q35 -cpu max -smp "$smp" -m 2048 \
 			-nographic -no-reboot -nic none -kernel "$kernel" -initrd "$initrd" \
 			-append "console=ttyS0 panic=-1 quiet tsc=reliable ${MGTRACE_VM_APPEND:-}" \
 			< /dev/null 2> "$out/qemu.err" || rc=$? ;;
