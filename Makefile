@@ -154,6 +154,10 @@ $(OUT)/tmpfs-dir-ctime: docs/findings/tmpfs-dir-ctime.c | $(OUT)
 $(OUT)/soakload: bench/soakload.c | $(OUT)
 	$(CC) $(ALL_CFLAGS) -static -pthread $< -o $@
 
+# check --forget's races between generations, made to happen by bpf/judgetest.bpf.c (63-check-bpf)
+$(OUT)/forgetrace: tests/forgetrace.c $(OUT)/judgetest.skel.h | $(OUT)
+	$(CC) $(ALL_CFLAGS) $< -o $@ $(LDFLAGS) -lbpf -lelf -lz
+
 # a seccomp filter that fails bpf() as a container's default profile does (48-containers)
 $(OUT)/denybpf: tests/denybpf.c | $(OUT)
 	$(CC) $(ALL_CFLAGS) $< -o $@
@@ -209,7 +213,7 @@ $(OUT)/mgtrace.8: docs/mgtrace.8.scd VERSION | $(OUT)
 	sed '1s/^mgtrace(8)$$/mgtrace(8) "mgtrace $(VERSION)"/' $< | \
 		SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) $(SCDOC) > $@.tmp && mv $@.tmp $@
 
-test-host: $(BIN) $(STATIC) man $(OUT)/unit_tests $(OUT)/mgobserve $(OUT)/denybpf
+test-host: $(BIN) $(STATIC) man $(OUT)/unit_tests $(OUT)/mgobserve $(OUT)/denybpf $(OUT)/forgetrace
 	tests/run-host-tests.sh
 
 # The VM stage: this ARCH's guests (tests/vm/kernels.txt, kernels-arm64.txt); on an x86

@@ -17,6 +17,27 @@
 #include "mg_common.bpf.h"
 /* the input carries each event's clocks, task and CPU: nothing to read */
 #define MG_JUDGE_READ_CONTEXT(sc, jc, rb, wb) do { } while (0)
+
+/* this event's MG_JTEST_RACE_MOVED_UNDER, still to happen (judge_test sets it) */
+__u32 test_move_under = 0;
+
+/*
+ * MG_JTEST_RACE_MOVED_UNDER (check --forget): once the event found its entry,
+ * user space begins the next generation and another event of the inode moves
+ * its state there, as mg_judge_find() would have (tests/forgetrace.c).
+ */
+#define MG_JUDGE_FOUND(sc, jc, key, rb) do {					\
+	__u32 ns_;								\
+	void *nm_;								\
+										\
+	if (test_move_under) {							\
+		test_move_under = 0;						\
+		ns_ = ++judge_gen % MG_GENS;					\
+		nm_ = bpf_map_lookup_elem(&inode_gens, &ns_);			\
+		if (nm_)							\
+			mg_judge_migrate(sc, jc, nm_, key, ns_, rb);		\
+	}									\
+} while (0)
 #include "mg_judge.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -39,6 +60,16 @@ int judge_test(struct mg_judge_test_ctx *ctx)
 	key = ctx->key;
 	__builtin_memcpy(name, ctx->name, sizeof(name));
 	sc->in = ctx->in;
+	if (judge_forget && ctx->race == MG_JTEST_RACE_HALF_MOVED) {
+		__u32 b = (judge_gen + MG_GENS - 1) % MG_GENS;
+		void *prev = bpf_map_lookup_elem(&inode_gens, &b);
+		struct mg_inode_val *pv = prev ? bpf_map_lookup_elem(prev, &key) : NULL;
+
+		/* its mover set moved under the lock and has not entered the copy yet */
+		if (pv)
+			pv->moved = 1;
+	}
+	test_move_under = judge_forget && ctx->race == MG_JTEST_RACE_MOVED_UNDER;
 	if (ctx->close) {
 		struct mg_inode_val *v = bpf_map_lookup_elem(&inodes, &key);
 

@@ -330,13 +330,31 @@ static __always_inline void mg_judge_close_quiet(struct mg_rstate *s)
 #endif
 
 /*
- * check --forget: an inode missing from the current generation's map (map): if the previous generation holds its state, copy that into
- * map under the previous entry's lock and mark that entry moved, so that no
- * event of the generation before judges it again (slot: the current
- * generation's, gen % MG_GENS; the previous one's is slot - 1, mod MG_GENS). Returns 1 when map holds the
- * inode now (or another event is moving it), 0 when the previous generation
- * does not know it (a new inode), -1 when the event is not judged (counted:
- * the lock failed, or the current map is full and the state stays where it
+ * Right after an event found its entry (mg_judge_find()), on its first try:
+ * nothing, unless the includer makes a race happen there (the test program
+ * bpf/judgetest.bpf.c: another event moves the inode on to the next generation,
+ * as it can while this one runs under --forget).
+ */
+#ifndef MG_JUDGE_FOUND
+#define MG_JUDGE_FOUND(sc, jc, key, rb) do { } while (0)
+#endif
+
+/*
+ * check --forget: an inode missing from the current generation's map (map): if
+ * the previous generation holds its state, copy that into map and mark the
+ * previous entry moved, so that no event of the generation before judges it
+ * again (slot: the current generation's, gen % MG_GENS; the previous one's is
+ * slot - 1, mod MG_GENS). A moved entry's state is final (mg_judge() judges
+ * no moved entry), so an event that finds the entry already moved, its mover
+ * not yet done, copies the same state and enters it itself (one insert wins,
+ * EEXIST for the other): no event waits or goes unjudged for a move in
+ * flight. moved is stored before the quiet word is read by an exchange (a
+ * fully ordered BPF atomic), so a getattr that marks the previous entry's word
+ * without the lock either has its mark copied or sees moved and is judged
+ * again in this generation (mg_judge()). Returns 1 when map holds the inode
+ * now, 0 when the previous generation does not know it (a new inode), -1 when
+ * the event is not judged (counted: the lock failed, or the current map took
+ * no new entry (full, E2BIG, or out of memory) and the state stays where it
  * was).
  */
 static __always_inline int mg_judge_migrate(struct mg_judge_scratch *sc, struct mg_judge_counts *jc,
@@ -362,13 +380,14 @@ static __always_inline int mg_judge_migrate(struct mg_judge_scratch *sc, struct 
 	if (!pv->moved) {
 		pv->moved = 1;
 		took = true;
-		sc->fresh.lock = 0;
-		sc->fresh.moved = 0;
-		__builtin_memcpy(&sc->fresh.s, &pv->s, sizeof(pv->s));
 	}
+	sc->fresh.lock = 0;
+	sc->fresh.moved = 0;
+	__builtin_memcpy(&sc->fresh.s, &pv->s, sizeof(pv->s));
+	/* after moved, by a fully ordered exchange that changes nothing (a 32-bit one would
+	 * need -mcpu=v3): a getattr's mark made before it is in the copy */
+	sc->fresh.s.quiet = __sync_val_compare_and_swap(&pv->s.quiet, 0, 0);
 	bpf_res_spin_unlock(&pv->lock);
-	if (!took)
-		return 1;
 	err = bpf_map_update_elem(map, key, &sc->fresh, BPF_NOEXIST);
 	if (!err) {
 		MG_JADD(jc->migrated, 1);
@@ -376,16 +395,74 @@ static __always_inline int mg_judge_migrate(struct mg_judge_scratch *sc, struct 
 		mg_judge_gen_entered(slot, rb);
 		return 1;
 	}
-	/* not moved: the state stays in the previous generation (the next event may move
-	 * it; else emptying that generation counts it as forgotten) */
-	if (!bpf_res_spin_lock(&pv->lock)) {
+	if (err == -EEXIST)	/* entered meanwhile by the other event moving it: the same state */
+		return 1;
+	/* not entered: unless another event entered it meanwhile, the state stays in the
+	 * previous generation (the next event may move it; else emptying that generation
+	 * counts it as forgotten) */
+	if (took && !bpf_map_lookup_elem(map, key) && !bpf_res_spin_lock(&pv->lock)) {
 		pv->moved = 0;
 		bpf_res_spin_unlock(&pv->lock);
 	}
-	if (err == -EEXIST)	/* entered meanwhile by another event: judged there */
-		return 1;
-	MG_JADD(jc->untracked, 1);	/* E2BIG: the current generation is full */
+	MG_JADD(jc->untracked, 1);	/* E2BIG: the current generation is full (or ENOMEM) */
 	return -1;
+}
+
+/*
+ * The entry of inode key that an event judges: in "inodes", or under --forget
+ * in the current generation's map (judge_gen read now), moved on from the
+ * previous one (mg_judge_migrate()) or entered fresh if the inode may enter
+ * (MG_JUDGE_MAY_ENTER()). NULL when the event is not judged, counted in jc:
+ * out of scope, or untracked (the map full, the lock failed).
+ */
+static __always_inline struct mg_inode_val *mg_judge_find(struct mg_judge_scratch *sc,
+							 struct mg_judge_counts *jc,
+							 const struct mg_inode_key *key, void *rb)
+{
+	struct mg_inode_val *v;
+	void *map = &inodes;
+	__u32 slot = 0;
+	int mv;
+
+	if (judge_forget) {
+		slot = *(volatile __u32 *)&judge_gen % MG_GENS;
+		map = bpf_map_lookup_elem(&inode_gens, &slot);
+		if (!map) {	/* never expected: the slots are filled at load */
+			MG_JADD(jc->untracked, 1);
+			return NULL;
+		}
+	}
+	v = bpf_map_lookup_elem(map, key);
+	if (v)
+		return v;
+	if (judge_forget) {
+		/* the previous generation's state, copied over: the inode keeps its history */
+		mv = mg_judge_migrate(sc, jc, map, key, slot, rb);
+		if (mv < 0)
+			return NULL;
+		if (mv > 0) {
+			v = bpf_map_lookup_elem(map, key);
+			if (!v)	/* entered, then deleted by the inode GC: never expected */
+				MG_JADD(jc->untracked, 1);
+			return v;
+		}
+	}
+	if (!MG_JUDGE_MAY_ENTER()) {
+		MG_JADD(jc->out_of_scope, 1);
+		return NULL;
+	}
+	__builtin_memset(&sc->fresh, 0, sizeof(sc->fresh));
+	/* E2BIG: full; EEXIST: another CPU entered it first */
+	if (!bpf_map_update_elem(map, key, &sc->fresh, BPF_NOEXIST)) {
+		MG_JADD(jc->inodes, 1);
+		__sync_fetch_and_add(&judge_inodes_entered, 1);
+		if (judge_forget)
+			mg_judge_gen_entered(slot, rb);
+	}
+	v = bpf_map_lookup_elem(map, key);
+	if (!v)
+		MG_JADD(jc->untracked, 1);
+	return v;
 }
 
 /*
@@ -405,102 +482,80 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 				     bool entry_times)
 {
 	unsigned int kind = sc->in.o.kind;
-	void *map = &inodes;
 	struct mg_inode_val *v;
 	bool have_ctx = !lazy;
-	__u32 slot = 0;
-	int i, mv;
+	int i, again, path;
 
-	if (judge_forget) {
-		slot = *(volatile __u32 *)&judge_gen % MG_GENS;
-		map = bpf_map_lookup_elem(&inode_gens, &slot);
-		if (!map) {	/* never expected: the slots are filled at load */
-			MG_JADD(jc->untracked, 1);
+	/*
+	 * Under --forget an event can find its entry moved on (it read judge_gen before
+	 * user space began the next generation, and another event of the inode moved it
+	 * there): it is judged once more, in the generation that holds the inode now.
+	 * One more try is enough: user space waits for running programs before it
+	 * begins another generation, so judge_gen changes at most once while this runs.
+	 */
+	for (again = 0; again < 2; again++) {
+		v = mg_judge_find(sc, jc, key, rb);
+		if (!v)
 			return MG_JPATH_NOT_JUDGED;
-		}
-	}
-	v = bpf_map_lookup_elem(map, key);
-	if (!v && judge_forget) {
-		/* the previous generation's state, copied over: the inode keeps its history */
-		mv = mg_judge_migrate(sc, jc, map, key, slot, rb);
-		if (mv < 0)
-			return MG_JPATH_NOT_JUDGED;
-		if (mv > 0) {
-			v = bpf_map_lookup_elem(map, key);
-			if (!v) {	/* another event is moving it this moment */
-				MG_JADD(jc->untracked, 1);
-				MG_JADD(jc->forget_raced, 1);
-				return MG_JPATH_NOT_JUDGED;
-			}
-		}
-	}
-	if (!v) {
-		if (!MG_JUDGE_MAY_ENTER()) {
-			MG_JADD(jc->out_of_scope, 1);
-			return MG_JPATH_NOT_JUDGED;
-		}
-		__builtin_memset(&sc->fresh, 0, sizeof(sc->fresh));
-		/* E2BIG: full; EEXIST: another CPU entered it first */
-		if (!bpf_map_update_elem(map, key, &sc->fresh, BPF_NOEXIST)) {
-			MG_JADD(jc->inodes, 1);
-			__sync_fetch_and_add(&judge_inodes_entered, 1);
-			if (judge_forget)
-				mg_judge_gen_entered(slot, rb);
-		}
-		v = bpf_map_lookup_elem(map, key);
-		if (!v) {
-			MG_JADD(jc->untracked, 1);
-			return MG_JPATH_NOT_JUDGED;
-		}
-	}
-	if (lazy) {
-		__u64 q = *(volatile __u64 *)&v->s.quiet;
-		int path = 0;
+		if (!again)
+			MG_JUDGE_FOUND(sc, jc, key, rb);
+		path = 0;
+		if (lazy) {
+			__u64 q = *(volatile __u64 *)&v->s.quiet;
 
-		/* a getattr that changes nothing: counted as of this one load */
-		if (mg_rule_is_quiet(q, &sc->in))
-			path = MG_JPATH_QUIET;
-		/* the first getattr of the latest ctime: its mark, by one exchange */
-		else if (mg_rule_can_mark(q, &sc->in, entry_times) &&
-			 __sync_val_compare_and_swap(&v->s.quiet, q, q | 1) == q)
-			path = MG_JPATH_MARKED;
-		if (path) {
+			/* a getattr that changes nothing: counted as of this one load */
+			if (mg_rule_is_quiet(q, &sc->in))
+				path = MG_JPATH_QUIET;
+			/* the first getattr of the latest ctime: its mark, by one exchange */
+			else if (mg_rule_can_mark(q, &sc->in, entry_times) &&
+				 __sync_val_compare_and_swap(&v->s.quiet, q, q | 1) == q)
+				path = MG_JPATH_MARKED;
+		}
+		/* after the exchange (fully ordered): a mark moved is copied, or moved seen */
+		if (path && (!judge_forget || !*(volatile unsigned int *)&v->moved)) {
 			if (kind < MG_EV_NR_KINDS)
 				MG_JADD(jc->by_kind[kind], 1);
 			MG_JADD(jc->quiet, 1);
 			MG_JADD(jc->context_free, 1);
 			return path;
 		}
-	}
-	mg_rule_out_init(&sc->out);
-	/* a racy read: the decision is checked again under the lock */
-	if (!have_ctx && mg_rule_needs_context(&v->s, &sc->in, entry_times)) {
-		MG_JUDGE_READ_CONTEXT(sc, jc, rb, wb);
-		have_ctx = true;
-	}
-	/* without the kfunc user space judges (mg_judge_pre_load): never taken, the
-	 * verifier drops the rest where it is absent */
-	if (!bpf_res_spin_lock || bpf_res_spin_lock(&v->lock)) {
-		MG_JADD(jc->lock_failed, 1);
-		return MG_JPATH_NOT_JUDGED;
-	}
-	if (!have_ctx && mg_rule_needs_context(&v->s, &sc->in, entry_times)) {
-		/* another CPU changed the inode since: read it and judge then */
-		bpf_res_spin_unlock(&v->lock);
-		MG_JUDGE_READ_CONTEXT(sc, jc, rb, wb);
-		have_ctx = true;
-		if (bpf_res_spin_lock(&v->lock)) {
+		if (path) {
+			if (again)
+				break;
+			continue;
+		}
+		mg_rule_out_init(&sc->out);
+		/* a racy read: the decision is checked again under the lock */
+		if (!have_ctx && mg_rule_needs_context(&v->s, &sc->in, entry_times)) {
+			MG_JUDGE_READ_CONTEXT(sc, jc, rb, wb);
+			have_ctx = true;
+		}
+		/* without the kfunc user space judges (mg_judge_pre_load): never taken, the
+		 * verifier drops the rest where it is absent */
+		if (!bpf_res_spin_lock || bpf_res_spin_lock(&v->lock)) {
 			MG_JADD(jc->lock_failed, 1);
 			return MG_JPATH_NOT_JUDGED;
 		}
-	}
-	if (judge_forget && v->moved) {
+		if (!have_ctx && mg_rule_needs_context(&v->s, &sc->in, entry_times)) {
+			/* another CPU changed the inode since: read it and judge then */
+			bpf_res_spin_unlock(&v->lock);
+			MG_JUDGE_READ_CONTEXT(sc, jc, rb, wb);
+			have_ctx = true;
+			if (bpf_res_spin_lock(&v->lock)) {
+				MG_JADD(jc->lock_failed, 1);
+				return MG_JPATH_NOT_JUDGED;
+			}
+		}
+		if (!judge_forget || !v->moved)
+			goto judge;
 		/* an event of the generation before: the next one holds the inode now */
 		bpf_res_spin_unlock(&v->lock);
-		MG_JADD(jc->untracked, 1);
-		MG_JADD(jc->forget_raced, 1);
-		return MG_JPATH_NOT_JUDGED;
 	}
+	/* moved twice while one event ran: never expected (see above) */
+	MG_JADD(jc->untracked, 1);
+	MG_JADD(jc->forget_raced, 1);
+	return MG_JPATH_NOT_JUDGED;
+judge:
 	mg_judge_close_quiet(&v->s);
 	mg_rule_event(&v->s, &sc->in, judge_tai_minus_real, &sc->out);
 	bpf_res_spin_unlock(&v->lock);

@@ -994,7 +994,19 @@ struct mg_judge_test_ctx {
 	char name[MG_NAME_LEN];
 	unsigned int close;		/* first set the inode's quiet word to 0, as a lock's
 					 * holder closes it (the race mg_judge() re-checks) */
-	unsigned int pad;
+	unsigned int race;		/* check --forget (enum mg_judge_test_race): another
+					 * event moves the inode on as this one is judged */
+};
+
+/* check --forget's races, made to happen by bpf/judgetest.bpf.c (tests/forgetrace.c) */
+enum mg_judge_test_race {
+	MG_JTEST_RACE_NONE,
+	/* before the event: the previous generation's entry is marked moved and not yet
+	 * entered in the current one (another event's move half done) */
+	MG_JTEST_RACE_HALF_MOVED,
+	/* after the event found its entry: judge_gen advances and another event moves
+	 * the inode on to the next generation (mg_judge_migrate()) */
+	MG_JTEST_RACE_MOVED_UNDER,
 };
 
 #endif /* MG_RULES_H */

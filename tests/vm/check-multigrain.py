@@ -428,7 +428,10 @@ for be, fs in [(b, f) for b in ("fentry", "kprobe", "tracepoint") for f in ("tmp
                 f"--forget: >= 3 generations and some history forgotten: {fg}")
         if fg:
             print(f"# {label} {name}: --forget {fg['generations']} generations, "
-                  f"{fg['history_forgotten']} forgotten, {fg['moved_on']} moved on")
+                  f"{fg['history_forgotten']} forgotten, {fg['moved_on']} moved on, "
+                  f"{fg['events_not_judged_while_moving']} not judged while moving; "
+                  f"untracked {rep['invariants']['untracked_events']}, map "
+                  f"{rep['judged']['inode_map_entries']} of {rep['judged']['inode_map_max_entries']}")
     inv = rep["invariants"]
     print(f"# {label} {name}: observer saw {obs['not_later_total']} not later ("
           + ", ".join(f"{k} {v['not_later']['dir']}+{v['not_later']['file']}/{v['done']}"

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * forgetrace.c - check --forget's races between generations, made to happen
+ * (tests/host.d/63-check-bpf.sh; root, a kernel with bpf_res_spin_lock, 6.15+).
+ *
+ * Under --forget an inode's state moves from the previous generation's map to
+ * the current one at its first event there (bpf/mg_judge.bpf.h
+ * mg_judge_migrate()). Two events of one inode can meet that move: one finds
+ * the previous entry already marked moved while its mover has not entered the
+ * copy yet (MG_JTEST_RACE_HALF_MOVED), or one that found its entry sees it
+ * moved on under it, user space having begun the next generation meanwhile
+ * (MG_JTEST_RACE_MOVED_UNDER). Each must still be judged, against the inode's
+ * whole history: never counted untracked, never judged against a copy that
+ * lacks what the other event did. bpf/judgetest.bpf.c makes each race happen
+ * at its exact point, on maps of its own (loaded with judge_forget set), and
+ * this program checks what the judging found:
+ *   - a regression stream (a swap to 2000.000000500, then 2 s later one to
+ *     1999.000000500) must FAIL with exactly one regression, the later event
+ *     judged, nothing untracked, the state moved once;
+ *   - its twin (the second swap to 2001.000000500) must find no violation;
+ *   - a getattr that marks the quiet word while the inode moves under it must
+ *     leave the mark in the generation that holds the inode: the next getattr
+ *     of the same ctime is quiet (a lost mark makes it mark again).
+ * Prints one "PASS name" or "FAIL name: why" line a check (tests/lib.sh tally);
+ * exits 0, or 2 when the program cannot load (the reason on stderr).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "mgtrace.h"
+#include "mg_rules.h"
+#include "judgetest.skel.h"
+
+static int failed;
+
+static void check(bool ok, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* One "PASS name" or "FAIL name: why" line. */
+static void check(bool ok, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ok) {
+		printf("PASS %s\n", name);
+		return;
+	}
+	failed++;
+	printf("FAIL %s: ", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/* judge_counts summed over the possible CPUs into *sum; 0 or -errno. */
+static int counts(struct judgetest_bpf *t, struct mg_judge_counts *sum)
+{
+	int n = libbpf_num_possible_cpus(), i;
+	size_t k, words = sizeof(*sum) / sizeof(unsigned long long);
+	struct mg_judge_counts *pc;
+	uint32_t zero = 0;
+
+	if (n <= 0 || !(pc = calloc(n, sizeof(*pc))))
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(t->maps.judge_counts), &zero, pc)) {
+		free(pc);
+		return -errno;
+	}
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < n; i++)
+		for (k = 0; k < words; k++)
+			((unsigned long long *)sum)[k] += ((unsigned long long *)&pc[i])[k];
+	free(pc);
+	return 0;
+}
+
+/* judgetest.bpf.c opened with judge_forget and small generations, loaded; NULL (why printed). */
+static struct judgetest_bpf *load(void)
+{
+	struct judgetest_bpf *t = judgetest_bpf__open();
+	int err;
+
+	if (!t) {
+		fprintf(stderr, "forgetrace: judgetest.bpf.c: open: %s\n", strerror(errno));
+		return NULL;
+	}
+	t->rodata->judge_forget = true;
+	t->rodata->judge_gen_half = 1000;	/* no generation asks for the next one */
+	if ((err = bpf_map__set_max_entries(t->maps.inodes, 64)) ||
+	    (err = bpf_map__set_max_entries(t->maps.inodes1, 64)) ||
+	    (err = bpf_map__set_max_entries(t->maps.inodes2, 64)) ||
+	    (err = judgetest_bpf__load(t))) {
+		fprintf(stderr, "forgetrace: judgetest.bpf.c: load: %s\n", strerror(-err));
+		judgetest_bpf__destroy(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* One event of inode 7: kind, ctime sec.nsec, monotonic t_ns, race; its path or -errno. */
+static int event(struct judgetest_bpf *t, unsigned int kind, long long sec, unsigned int nsec,
+		 unsigned long long t_ns, unsigned int race)
+{
+	struct mg_judge_test_ctx ev;
+	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &ev, .ctx_size_in = sizeof(ev));
+
+	memset(&ev, 0, sizeof(ev));
+	ev.key = (struct mg_inode_key){ .ino = 7 };
+	strcpy(ev.name, "forgetrace");
+	ev.in.o = (struct mg_robs){ .sec = sec, .nsec = nsec, .kind = kind, .t_ns = t_ns,
+				    .pid = (unsigned int)getpid() };
+	strcpy(ev.in.o.comm, "forgetrace");
+	ev.in.time_gran = 1;
+	if (kind == MG_EV_CTIME_SWAP)
+		ev.in.cur_nsec = ev.in.old_nsec = 100;
+	ev.race = race;
+	if (bpf_prog_test_run_opts(bpf_program__fd(t->progs.judge_test), &o))
+		return -errno;
+	return (int)o.retval;
+}
+
+/* The value of inode 7 in slot's map (0, 1, 2); false if it holds none. */
+static bool slot_val(struct judgetest_bpf *t, int slot, struct mg_inode_plain *v)
+{
+	struct bpf_map *m = slot == 0 ? t->maps.inodes : slot == 1 ? t->maps.inodes1 :
+			    t->maps.inodes2;
+	struct mg_inode_key key = { .ino = 7 };
+
+	return !bpf_map_lookup_elem(bpf_map__fd(m), &key, v);
+}
+
+static const char *race_name[] = { "no race", "half moved", "moved under" };
+
+/*
+ * A swap in generation 0, then (generation 1) a second swap to later_sec under
+ * race: one regression if later_sec < 2000, none otherwise, the second swap
+ * judged in generation 1 with the history of generation 0.
+ */
+static int swaps(unsigned int race, long long later_sec)
+{
+	const unsigned long long S = 1000000000ull, t0 = 10 * S;
+	unsigned int want = later_sec < 2000 ? 1 : 0;
+	struct mg_judge_counts c;
+	struct mg_inode_plain v0, v1;
+	struct judgetest_bpf *t = load();
+	char name[160];
+	int p0, p1;
+
+	if (!t)
+		return -1;
+	p0 = event(t, MG_EV_CTIME_SWAP, 2000, 500, t0, MG_JTEST_RACE_NONE);
+	/* user space begins generation 1; under MOVED_UNDER the event's own race does */
+	if (race != MG_JTEST_RACE_MOVED_UNDER)
+		t->bss->judge_gen = 1;
+	p1 = event(t, MG_EV_CTIME_SWAP, later_sec, 500, t0 + 2 * S, race);
+	if (counts(t, &c)) {
+		fprintf(stderr, "forgetrace: judge_counts: %s\n", strerror(errno));
+		judgetest_bpf__destroy(t);
+		return -1;
+	}
+	snprintf(name, sizeof(name), "--forget, %s: a swap to %lld.000000500 after one to "
+		 "2000.000000500 in the generation before", race_name[race], later_sec);
+	check(p0 == MG_JPATH_CONTEXT && p1 == MG_JPATH_CONTEXT, name,
+	      "paths %d and %d (enum mg_judge_path), want %d for both", p0, p1, MG_JPATH_CONTEXT);
+	snprintf(name, sizeof(name), "--forget, %s, later %lld: %u regression%s found", race_name[race],
+		 later_sec, want, want ? "" : "s");
+	check(c.violations[MG_V_REGRESSION] == want, name, "%llu",
+	      c.violations[MG_V_REGRESSION]);
+	snprintf(name, sizeof(name), "--forget, %s, later %lld: nothing untracked, nothing raced, "
+		 "moved once", race_name[race], later_sec);
+	check(!c.untracked && !c.forget_raced && c.migrated == 1, name,
+	      "untracked %llu, not judged while moving %llu, moved %llu", c.untracked,
+	      c.forget_raced, c.migrated);
+	snprintf(name, sizeof(name), "--forget, %s, later %lld: generation 1 holds the inode, "
+		 "generation 0's entry is marked moved", race_name[race], later_sec);
+	check(t->bss->judge_gen == 1 && slot_val(t, 1, &v1) && !v1.moved && slot_val(t, 0, &v0) &&
+	      v0.moved, name, "judge_gen %u", t->bss->judge_gen);
+	judgetest_bpf__destroy(t);
+	return 0;
+}
+
+/*
+ * A swap, then a getattr of it that marks the quiet word while the inode moves on
+ * under it, then another getattr of the same ctime: quiet, as without the race.
+ */
+static int marks(void)
+{
+	const unsigned long long S = 1000000000ull, t0 = 10 * S;
+	struct judgetest_bpf *t = load();
+	struct mg_judge_counts c;
+	struct mg_inode_plain v1;
+	int p[3];
+
+	if (!t)
+		return -1;
+	p[0] = event(t, MG_EV_CTIME_SWAP, 2000, 500, t0, MG_JTEST_RACE_NONE);
+	p[1] = event(t, MG_EV_STAT, 2000, 500, t0 + S / 4, MG_JTEST_RACE_MOVED_UNDER);
+	p[2] = event(t, MG_EV_STAT, 2000, 500, t0 + S / 2, MG_JTEST_RACE_NONE);
+	if (counts(t, &c)) {
+		judgetest_bpf__destroy(t);
+		return -1;
+	}
+	check(p[0] == MG_JPATH_CONTEXT && p[1] == MG_JPATH_MARKED, "--forget, moved under a "
+	      "getattr: it marks the quiet word", "paths %d, %d (enum mg_judge_path)", p[0], p[1]);
+	check(p[2] == MG_JPATH_QUIET, "--forget, moved under a getattr: its mark is in the "
+	      "generation that holds the inode (the next getattr is quiet)",
+	      "path %d, want %d (%d: the mark was lost with the generation before)", p[2],
+	      MG_JPATH_QUIET, MG_JPATH_MARKED);
+	check(slot_val(t, 1, &v1) && (v1.s.quiet & 1), "--forget, moved under a getattr: "
+	      "generation 1's quiet word is marked", "quiet word %#llx",
+	      (unsigned long long)v1.s.quiet);
+	check(!c.untracked && !c.forget_raced && c.migrated == 1, "--forget, moved under a "
+	      "getattr: nothing untracked, nothing raced, moved once",
+	      "untracked %llu, raced %llu, moved %llu", c.untracked, c.forget_raced, c.migrated);
+	judgetest_bpf__destroy(t);
+	return 0;
+}
+
+int main(void)
+{
+	unsigned int r;
+
+	libbpf_set_print(NULL);
+	for (r = MG_JTEST_RACE_NONE; r <= MG_JTEST_RACE_MOVED_UNDER; r++)
+		if (swaps(r, 1999) || swaps(r, 2001))
+			return 2;
+	if (marks())
+		return 2;
+	return 0;
+}
