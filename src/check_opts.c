@@ -65,7 +65,8 @@ static const struct mg_opt check_opts[] = {
 	MG_OPT_RINGBUF("BPF ring buffer bytes, a power of 2 >= 4096 (default 16777216;\n"
 		       "judged in BPF, where only violations cross it: 1048576)"),
 	{ .val = O_INODES, .lname = "max-inodes", .arg = "N",
-	  .help = "inodes tracked, 1 to 268435456 (default 262144; in BPF the\n"
+	  .help = "inodes tracked, 1 to 134217728 (the largest BPF hash: 2^27\n"
+	  "buckets of 16 bytes; default 262144; in BPF the\n"
 	  "kernel takes a 512-byte slab object each (kmalloc-512), only\n"
 	  "for inodes seen, plus 16 bytes a bucket of N: about 138 MB\n"
 	  "with all 262144 in use; in BPF, inodes that no longer exist\n"
@@ -175,7 +176,9 @@ static int check_opt(struct check_opts *o, int c, const char *arg)
 	case MG_OPTID_RINGBUF:
 		o->ringbuf_set = true;
 		return mg_opt_ringbuf("check", arg, &o->ringbuf_bytes) ? -MG_EXIT_USAGE : 0;
-	case O_INODES: return mg_parse_u64(arg, 1, 1ull << 28, &o->max_inodes) != 0;
+	/* kernel/bpf/hashtab.c: n_buckets, max_entries rounded up to a power of 2, times
+	 * sizeof(struct bucket) (16) must fit in a u32, else E2BIG: at most 2^27 */
+	case O_INODES: return mg_parse_u64(arg, 1, 1ull << 27, &o->max_inodes) != 0;
 	case O_FORGET: o->forget = true; return 0;
 	case O_JUDGE:
 		if (strcmp(arg, "bpf") && strcmp(arg, "user"))

@@ -80,6 +80,10 @@ python3 -c "$CLOSED" $MG probe -v > /dev/null 2> "$T/err"; rc=$?
 # --max-inodes larger than the machine can hold: environment (3), not a failed check
 badcase "check --judge user --max-inodes beyond memory" 3 "out of memory for 50000000 inodes" \
 	$MG check --judge user --max-inodes 50000000 -- true
+# beyond the largest BPF hash (2^27 buckets of 16 bytes fill a u32: kernel/bpf/hashtab.c E2BIG):
+# a usage error, not "--forget needs judging in BPF" after the load fell back (what 2^28 gave)
+badcase "check --forget --max-inodes 2^27 + 1" 2 "invalid value '134217729' for --max-inodes" \
+	$MG check --forget --max-inodes 134217729 -- true
 # SIGHUP (a closed terminal) ends a check like SIGTERM: COMMAND gets it, the report is written,
 # and the run cut short is INCONCLUSIVE (exit 4), COMMAND's 129 the signal's (61-check-signals)
 rm -f "$T/hup.json"
