@@ -27,15 +27,17 @@ __u32 test_move_under = 0;
  * its state there, as mg_judge_find() would have (tests/forgetrace.c).
  */
 #define MG_JUDGE_FOUND(sc, jc, key, rb) do {					\
+	__u64 ng_;								\
 	__u32 ns_;								\
 	void *nm_;								\
 										\
 	if (test_move_under) {							\
 		test_move_under = 0;						\
-		ns_ = ++judge_gen % MG_GENS;					\
+		ng_ = ++judge_gen;						\
+		ns_ = ng_ % MG_GENS;						\
 		nm_ = bpf_map_lookup_elem(&inode_gens, &ns_);			\
 		if (nm_)							\
-			mg_judge_migrate(sc, jc, nm_, key, ns_, rb);		\
+			mg_judge_migrate(sc, jc, nm_, key, ng_, rb);		\
 	}									\
 } while (0)
 #include "mg_judge.bpf.h"

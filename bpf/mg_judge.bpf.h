@@ -33,15 +33,17 @@
  *
  * check --forget keeps the state in generations instead (src/judge.c,
  * mg_judge_collect()): "inodes", "inodes1" and "inodes2" are the slots of
- * the map-in-map "inode_gens"; judge_gen (user space) names the current one,
- * gen % MG_GENS, and the previous one, (gen + 2) % MG_GENS. An inode missing
- * from the current map whose state the previous one holds has it copied over
- * under the previous entry's lock, which is then marked moved
- * (mg_judge_migrate()). When the current map holds half of --max-inodes, user
- * space makes the next slot current, waits until no program can still read
- * the generation before (a map-in-map update: synchronize_rcu(),
- * kernel/bpf/syscall.c maybe_wait_bpf_programs()) and empties that one with
- * inode_drain, counting each inode not moved as forgotten. No entry is
+ * the map-in-map "inode_gens"; judge_gen names the current one, gen %
+ * MG_GENS, and the previous one, (gen + 2) % MG_GENS. An inode missing from
+ * the current map whose state the previous one holds has it copied over under
+ * the previous entry's lock, which is then marked moved (mg_judge_migrate()).
+ * When the current map holds half of --max-inodes and user space has made the
+ * next slot ready, the event that finds it so makes that slot current
+ * (mg_judge_gen_entered()); user space then waits until no program can still
+ * read the generation before (a map-in-map update: synchronize_rcu(),
+ * kernel/bpf/syscall.c maybe_wait_bpf_programs()), empties that one with
+ * inode_drain, counting each inode not moved as forgotten, and makes its slot
+ * the next one ready (src/judge_pass.c forget_rotated()). No entry is
  * deleted while a program can hold it: a hash map reuses a deleted element's
  * memory at once (kernel/bpf/memalloc.c), so deleting a live inode's entry
  * under a running program could hand its writes to another inode.
@@ -125,40 +127,69 @@ struct {
 /* check --forget: judge in generations (set by user space before load) */
 const volatile bool judge_forget = false;
 
-/* check --forget: the current generation (user space; its slot is judge_gen % MG_GENS) */
-__u32 judge_gen = 0;
-
-/* check --forget: entries inserted into each slot (fresh or moved), since it became current */
-__u64 judge_gen_entered[MG_GENS] = {};
-
-/* check --forget: half of --max-inodes, where a generation asks for the next (user space) */
-const volatile __u64 judge_gen_half = 0;
-
-/* check --forget: each slot's generation sent its struct mg_genrec (user space clears it) */
-__u32 judge_gen_woke[MG_GENS] = {};
+/*
+ * check --forget: the current generation (its slot is judge_gen % MG_GENS), begun
+ * by BPF (mg_judge_gen_entered()) when user space has made the next one ready
+ */
+__u64 judge_gen = 0;
 
 /*
- * check --forget: one more entry in slot's generation; at half of --max-inodes
- * wake user space (struct mg_genrec, forced wakeup) to begin the next one. More
- * than one CPU may send it: user space only counts them.
+ * check --forget: generation judge_gen_armed + 1 may begin (user space, once its
+ * slot is empty and no program reads it: src/judge_pass.c forget_rotated()); 0 at
+ * load, slot 1 never used yet
  */
-static __always_inline void mg_judge_gen_entered(__u32 slot, void *rb)
+__u64 judge_gen_armed = 0;
+
+/* check --forget: entries in each slot's map (inserted, fresh or moved, less those the
+ * inode GC deleted), since it became current */
+__u64 judge_gen_entered[MG_GENS] = {};
+
+/* check --forget: half of --max-inodes, where a generation begins the next */
+const volatile __u64 judge_gen_half = 0;
+
+/*
+ * check --forget: one more entry in generation gen's map; at half of
+ * --max-inodes, if user space made the next one ready, begin it (one
+ * compare-and-exchange of judge_gen: of the CPUs that try, one wins) and wake
+ * user space (struct mg_genrec, forced wakeup) to wait for the programs that
+ * still read the generation before and empty it. Begun here, not by user
+ * space, so that a starved or busy user space costs no event: it has the time
+ * of a whole generation (--max-inodes entries) to make the next one ready.
+ */
+static __always_inline void mg_judge_gen_entered(__u64 gen, void *rb)
 {
+	__u32 slot = gen % MG_GENS;
 	struct mg_genrec *r;
 
+	/* clang knows the bound, the verifier not (a 64-bit modulo by multiplication) */
+	asm volatile("" : "+r"(slot));
 	if (slot >= MG_GENS)
 		return;
 	__sync_fetch_and_add(&judge_gen_entered[slot], 1);
-	if (judge_gen_entered[slot] < judge_gen_half || *(volatile __u32 *)&judge_gen_woke[slot])
+	if (judge_gen_entered[slot] < judge_gen_half ||
+	    *(volatile __u64 *)&judge_gen_armed != gen ||
+	    __sync_val_compare_and_swap(&judge_gen, gen, gen + 1) != gen)
 		return;
-	judge_gen_woke[slot] = 1;
 	r = bpf_ringbuf_reserve(rb, sizeof(*r), 0);
 	if (!r)
-		return;		/* its next tick begins it (mg_judge_tick_ms()) */
+		return;		/* its next tick sees it (mg_judge_tick_ms()) */
 	r->magic = MG_GENREC_MAGIC;
 	r->slot = slot;
 	r->entered = judge_gen_entered[slot];
 	bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
+}
+
+/* check --forget: n entries of slot's map deleted by the inode GC (bpf/mg_inodegc.bpf.h) */
+static __always_inline void mg_judge_gen_deleted(__u32 slot, __u64 n)
+{
+	__u64 *e;
+
+	/* the bound checked on the register that indexes (the verifier tracks no spill) */
+	asm volatile("" : "+r"(slot));
+	if (slot >= MG_GENS)
+		return;
+	e = &judge_gen_entered[slot];
+	__sync_fetch_and_add(e, -(__s64)n);
 }
 
 struct {
@@ -343,8 +374,8 @@ static __always_inline void mg_judge_close_quiet(struct mg_rstate *s)
  * check --forget: an inode missing from the current generation's map (map): if
  * the previous generation holds its state, copy that into map and mark the
  * previous entry moved, so that no event of the generation before judges it
- * again (slot: the current generation's, gen % MG_GENS; the previous one's is
- * slot - 1, mod MG_GENS). A moved entry's state is final (mg_judge() judges
+ * again (gen: the current generation, read by the caller; its slot is gen %
+ * MG_GENS, the previous one's (gen - 1) % MG_GENS). A moved entry's state is final (mg_judge() judges
  * no moved entry), so an event that finds the entry already moved, its mover
  * not yet done, copies the same state and enters it itself (one insert wins,
  * EEXIST for the other): no event waits or goes unjudged for a move in
@@ -358,10 +389,10 @@ static __always_inline void mg_judge_close_quiet(struct mg_rstate *s)
  * was).
  */
 static __always_inline int mg_judge_migrate(struct mg_judge_scratch *sc, struct mg_judge_counts *jc,
-					    void *map, const struct mg_inode_key *key, __u32 slot,
+					    void *map, const struct mg_inode_key *key, __u64 gen,
 					    void *rb)
 {
-	__u32 b = slot ? slot - 1 : MG_GENS - 1;
+	__u32 b = (gen + MG_GENS - 1) % MG_GENS;
 	struct mg_inode_val *pv;
 	bool took = false;
 	void *prev;
@@ -392,7 +423,7 @@ static __always_inline int mg_judge_migrate(struct mg_judge_scratch *sc, struct 
 	if (!err) {
 		MG_JADD(jc->migrated, 1);
 		__sync_fetch_and_add(&judge_inodes_entered, 1);
-		mg_judge_gen_entered(slot, rb);
+		mg_judge_gen_entered(gen, rb);
 		return 1;
 	}
 	if (err == -EEXIST)	/* entered meanwhile by the other event moving it: the same state */
@@ -421,11 +452,13 @@ static __always_inline struct mg_inode_val *mg_judge_find(struct mg_judge_scratc
 {
 	struct mg_inode_val *v;
 	void *map = &inodes;
-	__u32 slot = 0;
+	__u64 gen = 0;
+	__u32 slot;
 	int mv;
 
 	if (judge_forget) {
-		slot = *(volatile __u32 *)&judge_gen % MG_GENS;
+		gen = *(volatile __u64 *)&judge_gen;
+		slot = gen % MG_GENS;
 		map = bpf_map_lookup_elem(&inode_gens, &slot);
 		if (!map) {	/* never expected: the slots are filled at load */
 			MG_JADD(jc->untracked, 1);
@@ -437,7 +470,7 @@ static __always_inline struct mg_inode_val *mg_judge_find(struct mg_judge_scratc
 		return v;
 	if (judge_forget) {
 		/* the previous generation's state, copied over: the inode keeps its history */
-		mv = mg_judge_migrate(sc, jc, map, key, slot, rb);
+		mv = mg_judge_migrate(sc, jc, map, key, gen, rb);
 		if (mv < 0)
 			return NULL;
 		if (mv > 0) {
@@ -457,7 +490,7 @@ static __always_inline struct mg_inode_val *mg_judge_find(struct mg_judge_scratc
 		MG_JADD(jc->inodes, 1);
 		__sync_fetch_and_add(&judge_inodes_entered, 1);
 		if (judge_forget)
-			mg_judge_gen_entered(slot, rb);
+			mg_judge_gen_entered(gen, rb);
 	}
 	v = bpf_map_lookup_elem(map, key);
 	if (!v)
@@ -488,10 +521,10 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 
 	/*
 	 * Under --forget an event can find its entry moved on (it read judge_gen before
-	 * user space began the next generation, and another event of the inode moved it
+	 * another event began the next generation, and an event of the inode moved it
 	 * there): it is judged once more, in the generation that holds the inode now.
-	 * One more try is enough: user space waits for running programs before it
-	 * begins another generation, so judge_gen changes at most once while this runs.
+	 * One more try is enough: user space waits for running programs before it makes
+	 * another generation ready, so judge_gen changes at most once while this runs.
 	 */
 	for (again = 0; again < 2; again++) {
 		v = mg_judge_find(sc, jc, key, rb);

@@ -462,7 +462,7 @@ int BPF_PROG(rtp_set_ctime_to_ts, struct inode *inode, struct timespec64 *ctime)
  * "inode_gens" with callback CB and its own counts, copied back into *ctx: 0, or 1 if
  * the slot holds no map (never expected).
  */
-#define MG_SLOT_PASS(NAME, CTX, CB)						\
+#define MG_SLOT_PASS(NAME, CTX, CB, AFTER)					\
 SEC("syscall")									\
 int NAME(struct CTX *ctx)							\
 {										\
@@ -470,18 +470,21 @@ int NAME(struct CTX *ctx)							\
 	__u32 slot = ctx->slot;							\
 	void *map = bpf_map_lookup_elem(&inode_gens, &slot);			\
 										\
-	if (!map)								\
+	if (!map || slot >= MG_GENS)						\
 		return 1;							\
 	bpf_for_each_map_elem(map, CB, &c, 0);					\
+	AFTER;									\
 	*ctx = c;								\
 	return 0;								\
 }
 
-/* forget the entries of inodes gone (struct mg_gc_ctx, bpf/mg_inodegc.bpf.h) */
-MG_SLOT_PASS(inode_gc, mg_gc_ctx, mg_gc_one)
+/* forget the entries of inodes gone (struct mg_gc_ctx, bpf/mg_inodegc.bpf.h); under
+ * --forget the slot's count of entries, which begins the next generation at half of
+ * --max-inodes (mg_judge_gen_entered()), loses them */
+MG_SLOT_PASS(inode_gc, mg_gc_ctx, mg_gc_one, mg_judge_gen_deleted(slot, c.collected))
 
 /* check --forget: empty one generation's map (struct mg_drain_ctx) */
-MG_SLOT_PASS(inode_drain, mg_drain_ctx, mg_drain_one)
+MG_SLOT_PASS(inode_drain, mg_drain_ctx, mg_drain_one, (void)0)
 
 /*
  * The name of the inode of ctx->key (struct mg_name_ctx), read through its

@@ -890,14 +890,15 @@ struct mg_floor_judge_counts {
 #define MG_GENREC_MAGIC 0x6d676772U	/* "mggr": struct mg_genrec */
 
 /*
- * check --forget: the current generation of the per-inode map holds half of
- * --max-inodes (bpf/mg_judge.bpf.h): sent once a generation, with a forced
- * wakeup, so that user space begins the next one now and not at its next tick.
+ * check --forget: an event began the next generation of the per-inode map, the
+ * current one holding half of --max-inodes (bpf/mg_judge.bpf.h
+ * mg_judge_gen_entered()): sent by that event, with a forced wakeup, so that
+ * user space makes the one after ready now and not at its next tick.
  */
 struct mg_genrec {
 	unsigned int magic;		/* MG_GENREC_MAGIC */
-	unsigned int slot;		/* the generation's slot of "inode_gens" */
-	unsigned long long entered;	/* entries inserted into it when sent */
+	unsigned int slot;		/* the slot of "inode_gens" of the generation that ended */
+	unsigned long long entered;	/* its entries when sent */
 };
 
 /*

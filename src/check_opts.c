@@ -79,7 +79,7 @@ static const struct mg_opt check_opts[] = {
 	  "the state is kept in generations of N/2 inodes, and an\n"
 	  "inode with no event in the last two is judged afresh at its\n"
 	  "next event; every one forgotten is counted and a PASS says\n"
-	  "so (at most 2N entries in BPF; judged in BPF only)" },
+	  "so (at most 3N entries in BPF; judged in BPF only)" },
 	{ .val = O_JUDGE, .lname = "judge", .arg = "WHERE",
 	  .help = "bpf (default: judge each ctime event in BPF at the event, where\n"
 	  "tracepoints load as tp_btf) or user (every event crosses the\n"

@@ -25,7 +25,7 @@ static int on_record(void *ctx, void *data, size_t len)
 		ev->step_fn(ev->ctx, data);
 	else if (len == sizeof(struct mg_genrec) &&
 		 ((const struct mg_genrec *)data)->magic == MG_GENREC_MAGIC)
-		ev->gen_records++;	/* a wakeup: check's loop begins the next generation */
+		ev->gen_records++;	/* a wakeup: BPF began a generation (check --forget) */
 	else if (len < sizeof(struct mg_event))
 		ev->short_records++;
 	else

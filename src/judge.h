@@ -56,13 +56,14 @@ struct mg_judge {
 	unsigned int gc_tick_ms;	/* mg_judge_tick_ms(), from the rate inodes enter */
 	/* check --forget (bpf/mg_judge.bpf.h: generations of the per-inode map) */
 	bool forget;			/* asked for: keep the state in generations */
-	uint32_t gen;			/* the current generation (judge_gen) */
+	uint64_t gen;			/* the current generation as last handled (BPF judge_gen
+					 * begins the next: mg_judge_gen_entered()) */
 	uint64_t rotations;		/* generations begun since the start */
-	uint64_t rotate_ns;		/* their time (the wait and the drain), CLOCK_MONOTONIC ns */
+	uint64_t rotate_ns;		/* the time to make each next one ready (the wait and
+					 * the drain), summed, CLOCK_MONOTONIC ns */
 	struct mg_drain_ctx drained;	/* the emptied generations' counts, summed */
-	uint64_t gen_collected[MG_GENS];	/* entries inode_gc deleted from each slot since
-					 * it became current */
-	char forget_why[200];		/* why a generation could not be begun ("": it can) */
+	char forget_why[200];		/* why no next generation can be made ready ("": it
+					 * can) */
 };
 
 /*

@@ -52,37 +52,33 @@ static bool gc_pass(struct mg_judge *j, struct mgtrace_bpf *skel, uint32_t slot)
 	j->gc_sum.alive += c.alive;
 	j->gc_sum.kept_pending += c.kept_pending;
 	j->gc_sum.collected += c.collected;
-	if (slot < MG_GENS)
-		j->gen_collected[slot] += c.collected;
 	return true;
 }
 
 /*
- * check --forget: begin the next generation. Its slot was emptied when the one
- * before began (or never used). Programs that still read the generation before
- * the current one (to move an inode's state on) are waited for by a map-in-map
- * update, which returns after synchronize_rcu() (kernel/bpf/syscall.c
- * maybe_wait_bpf_programs()); then that generation is emptied and every inode
- * it held that had not moved on is counted as forgotten. 0 or -errno
- * (forget_why says why; no generation is begun again).
+ * check --forget: BPF began generation j->gen + 1 (mg_judge_gen_entered());
+ * make the one after it ready. Programs that still read the generation before
+ * the new one's previous (to move an inode's state on) are waited for by a
+ * map-in-map update, which returns after synchronize_rcu()
+ * (kernel/bpf/syscall.c maybe_wait_bpf_programs()); then that generation is
+ * emptied, every inode it held that had not moved on counted as forgotten, its
+ * slot's count cleared, and judge_gen_armed lets the generation after gen
+ * begin there. 0 or -errno (forget_why says why; no generation is made ready
+ * again, and once the current one is full its new inodes are untracked).
  */
-static int forget_rotate(struct mg_judge *j, struct mgtrace_bpf *skel)
+static int forget_rotated(struct mg_judge *j, struct mgtrace_bpf *skel)
 {
-	uint32_t next = (j->gen + 1) % MG_GENS, old = (j->gen + 2) % MG_GENS;
+	uint64_t gen = j->gen + 1;
+	uint32_t old = (gen + 1) % MG_GENS, key = gen % MG_GENS;
 	int outer = bpf_map__fd(skel->maps.inode_gens), inner;
 	struct mg_drain_ctx c = { .slot = old };
 	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &c, .ctx_size_in = sizeof(c));
 	uint64_t t0 = mg_now_ns();
-	uint32_t key = next;
 
-	__atomic_store_n(&skel->bss->judge_gen_entered[next], 0, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&skel->bss->judge_gen_woke[next], 0, __ATOMIC_SEQ_CST);
-	j->gen_collected[next] = 0;
-	__atomic_store_n(&skel->bss->judge_gen, j->gen + 1, __ATOMIC_SEQ_CST);
-	j->gen++;
+	j->gen = gen;
 	j->rotations++;
-	/* the slot's own map stored again: the update waits for running programs */
-	inner = bpf_map__fd(mg_judge_slot_map(skel, next));
+	/* the current slot's own map stored again: the update waits for running programs */
+	inner = bpf_map__fd(mg_judge_slot_map(skel, key));
 	if (bpf_map_update_elem(outer, &key, &inner, BPF_ANY)) {
 		snprintf(j->forget_why, sizeof(j->forget_why), "inode_gens: map update (the wait "
 			 "for running programs): %s", strerror(errno));
@@ -99,27 +95,32 @@ static int forget_rotate(struct mg_judge *j, struct mgtrace_bpf *skel)
 	j->drained.forgotten += c.forgotten;
 	j->drained.forgotten_pending += c.forgotten_pending;
 	j->drained.delete_failed += c.delete_failed;
+	__atomic_store_n(&skel->bss->judge_gen_entered[old], 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&skel->bss->judge_gen_armed, gen, __ATOMIC_SEQ_CST);
 	j->rotate_ns += mg_now_ns() - t0;
 	return 0;
 }
 
 /*
- * check --forget: the inode GC on the current and previous generations, then
- * a new generation when the current one holds half of --max-inodes (so that
- * it has room for what enters before the next call).
+ * check --forget: make the next generation ready if BPF began the one it was
+ * ready for, then the inode GC on the current and previous generations.
  */
 static void forget_collect(struct mg_judge *j, struct mgtrace_bpf *skel, uint64_t inodes)
 {
-	uint32_t cur = j->gen % MG_GENS;
-	uint64_t in_cur;
+	uint64_t gen = __atomic_load_n(&skel->bss->judge_gen, __ATOMIC_SEQ_CST);
 
-	in_cur = __atomic_load_n(&skel->bss->judge_gen_entered[cur], __ATOMIC_RELAXED);
-	in_cur = in_cur > j->gen_collected[cur] ? in_cur - j->gen_collected[cur] : 0;
-	if (!j->forget_why[0] && in_cur >= j->max_inodes / 2)
-		forget_rotate(j, skel);
-	cur = j->gen % MG_GENS;
+	/* BPF begins at most one generation until the next is made ready */
+	if (!j->forget_why[0] && gen != j->gen) {
+		if (gen != j->gen + 1)
+			snprintf(j->forget_why, sizeof(j->forget_why), "judge_gen went from %llu "
+				 "to %llu (never expected)", (unsigned long long)j->gen,
+				 (unsigned long long)gen);
+		else
+			forget_rotated(j, skel);
+	}
 	if (!j->gc_why[0] && inodes - j->gc_at_inodes >= j->max_inodes / 8 + 1) {
-		if (gc_pass(j, skel, cur) && gc_pass(j, skel, (j->gen + 2) % MG_GENS))
+		if (gc_pass(j, skel, j->gen % MG_GENS) &&
+		    gc_pass(j, skel, (j->gen + 2) % MG_GENS))
 			j->gc_at_inodes = inodes;
 	}
 }

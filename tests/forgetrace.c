@@ -181,7 +181,7 @@ static int swaps(unsigned int race, long long later_sec)
 	snprintf(name, sizeof(name), "--forget, %s, later %lld: generation 1 holds the inode, "
 		 "generation 0's entry is marked moved", race_name[race], later_sec);
 	check(t->bss->judge_gen == 1 && slot_val(t, 1, &v1) && !v1.moved && slot_val(t, 0, &v0) &&
-	      v0.moved, name, "judge_gen %u", t->bss->judge_gen);
+	      v0.moved, name, "judge_gen %llu", (unsigned long long)t->bss->judge_gen);
 	judgetest_bpf__destroy(t);
 	return 0;
 }

@@ -183,6 +183,28 @@ $MG check -I 500 --max-inodes 1000 --forget -- \
 python3 tests/checkjson.py check-forget-text "$T/cf3.out" > "$T/cf3.chk" 2>&1
 tally "check --forget's text: a PASS that forgot says how many" "$T/cf3.chk"
 [ $rc = 0 ] && ok "check --forget (text): exit 0" || bad "check --forget (text): exit $rc: $(tail -2 "$T/cf3.out")"
+# BPF begins the next generation itself (bpf/mg_judge.bpf.h mg_judge_gen_entered()): with
+# check stopped (SIGSTOP from COMMAND), 1,200 files made go into generation 0 (500) and 1
+# (700 of its 1,000), none untracked, though no user space ran; 2,000 overflow generation
+# 1 (500 + 1,000 < 2,000): untracked, INCONCLUSIVE, the limit said as it is. Before, user
+# space began every generation: the first case had 200 untracked.
+stopped_forget() {	# NAME FILES: check --forget --max-inodes 1000 stopped while FILES are made
+	$MG check --json -o "$T/$1.json" --max-inodes 1000 --forget -- sh -c 'kill -STOP $PPID
+		i=0; while [ $i -lt '"$2"' ]; do : > "'"$T/cf/$1"'-$i"; i=$((i+1)); done
+		kill -CONT $PPID' > /dev/null 2> "$T/$1.err"; echo $? > "$T/$1.rc"
+	python3 -c 'import json, sys
+r = json.load(open(sys.argv[1])); f = r["judged"]["forget"]
+print(r["verdict"], r["invariants"]["untracked_events"], f["generations"], f["stopped"])' \
+		"$T/$1.json" 2>&1
+}
+set -- $(stopped_forget cfs1 1200)
+[ "$1 $2 $(cat "$T/cfs1.rc")" = "PASS 0 0" ] && [ "${3:-0}" -ge 2 ] \
+	&& ok "check --forget stopped while 1200 files are made: BPF began generation $(($3 - 1)) itself, PASS, 0 untracked" \
+	|| bad "check --forget stopped while 1200 files are made: $* exit $(cat "$T/cfs1.rc") $(tail -2 "$T/cfs1.err")"
+set -- $(stopped_forget cfs2 2000)
+[ "$1 $(cat "$T/cfs2.rc")" = "INCONCLUSIVE 4" ] && [ "${2:-0}" -ge 400 ] \
+	&& ok "check --forget stopped while 2000 files are made: $2 untracked past a generation, INCONCLUSIVE (exit 4)" \
+	|| bad "check --forget stopped while 2000 files are made: $* exit $(cat "$T/cfs2.rc") $(tail -2 "$T/cfs2.err")"
 umount "$T/cf"
 badcase "check --forget with --judge user" 2 "not with --judge user" $MG check --forget --judge user -d 1
 badcase "check --forget --max-inodes 1" 2 "at least 2" $MG check --forget --max-inodes 1 -d 1
