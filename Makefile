@@ -154,7 +154,8 @@ $(OUT)/tmpfs-dir-ctime: docs/findings/tmpfs-dir-ctime.c | $(OUT)
 $(OUT)/soakload: bench/soakload.c | $(OUT)
 	$(CC) $(ALL_CFLAGS) -static -pthread $< -o $@
 
-# check --forget's races between generations, made to happen by bpf/judgetest.bpf.c (63-check-bpf)
+# check --forget's races between generations and a creation's generation-0 state taken,
+# made to happen by bpf/judgetest.bpf.c (63-check-bpf)
 $(OUT)/forgetrace: tests/forgetrace.c $(OUT)/judgetest.skel.h | $(OUT)
 	$(CC) $(ALL_CFLAGS) $< -o $@ $(LDFLAGS) -lbpf -lelf -lz
 

@@ -21,6 +21,25 @@
 /* this event's MG_JTEST_RACE_MOVED_UNDER, still to happen (judge_test sets it) */
 __u32 test_move_under = 0;
 
+/* this event's MG_JTEST_RACE_CREATION_DELETED, still to happen (judge_test sets it) */
+__u32 test_creation_deleted = 0;
+
+/*
+ * MG_JTEST_RACE_CREATION_DELETED: once the event copied its inode's creation
+ * state, the inode GC deletes that entry and the next insertion reuses the
+ * memory (an inode of number 99), as it can while mg_judge_adopt() runs
+ * (tests/forgetrace.c).
+ */
+#define MG_JUDGE_ADOPT_COPIED(sc, src) do {					\
+	struct mg_inode_key ok_ = { .ino = 99 };				\
+										\
+	if (test_creation_deleted) {						\
+		test_creation_deleted = 0;					\
+		bpf_map_delete_elem(src, &sc->k0);				\
+		bpf_map_update_elem(src, &ok_, &sc->fresh, BPF_NOEXIST);	\
+	}									\
+} while (0)
+
 /*
  * MG_JTEST_RACE_MOVED_UNDER (check --forget): once the event found its entry,
  * user space begins the next generation and another event of the inode moves
@@ -72,6 +91,7 @@ int judge_test(struct mg_judge_test_ctx *ctx)
 			pv->moved = 1;
 	}
 	test_move_under = judge_forget && ctx->race == MG_JTEST_RACE_MOVED_UNDER;
+	test_creation_deleted = ctx->race == MG_JTEST_RACE_CREATION_DELETED;
 	if (ctx->close) {
 		struct mg_inode_val *v = bpf_map_lookup_elem(&inodes, &key);
 

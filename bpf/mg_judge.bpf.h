@@ -86,6 +86,8 @@ struct mg_judge_scratch {
 	struct mg_inode_plain fresh;
 	struct mg_rclock clk;		/* this program's last measured clock bracket on
 					 * this CPU (mg_rule_clock_*) */
+	struct mg_inode_key k0;		/* the key of an inode's creation (mg_judge_adopt()) */
+	__u64 fence;			/* the target of a fully ordered exchange (a barrier) */
 };
 
 /* TAI - REALTIME, ns (adjtimex), set by user space before load: the clock at an event. */
@@ -371,6 +373,15 @@ static __always_inline void mg_judge_close_quiet(struct mg_rstate *s)
 #endif
 
 /*
+ * Between the copy of a creation's state and the check that it was still in
+ * its map (mg_judge_adopt()): nothing, unless the includer makes the inode GC's
+ * deletion happen there (bpf/judgetest.bpf.c).
+ */
+#ifndef MG_JUDGE_ADOPT_COPIED
+#define MG_JUDGE_ADOPT_COPIED(sc, src) do { } while (0)
+#endif
+
+/*
  * check --forget: an inode missing from the current generation's map (map): if
  * the previous generation holds its state, copy that into map and mark the
  * previous entry moved, so that no event of the generation before judges it
@@ -440,9 +451,65 @@ static __always_inline int mg_judge_migrate(struct mg_judge_scratch *sc, struct 
 }
 
 /*
+ * An inode missing from map (the current generation's, gen) whose creation was
+ * judged under generation 0: ext4 and tmpfs stamp a new inode's times before
+ * they set i_generation (__ext4_new_inode(), __shmem_get_inode()), so its first
+ * event carries generation 0 and the rest the generation set. If src (map, or
+ * under --forget the previous generation's) holds that state, enter key with a
+ * copy of it, so that the creation's ctime is the base of the next event (else
+ * a ctime regression of the first update after creation went unseen). The
+ * state of generation 0 is final: no event carries generation 0 once it is set,
+ * so the copy takes no lock and leaves the entry to the inode GC, which deletes
+ * it (the inode at its address no longer has generation 0). That deletion can
+ * come while this copies, and a hash map hands a deleted element to the next
+ * insertion at once (kernel/bpf/memalloc.c): the copy counts only if the same
+ * element still holds that key after it (looked up again behind a fully
+ * ordered exchange); else it is dropped (adopt_raced) and the inode enters
+ * afresh. Returns 1 when map holds the inode now, 0 when there is nothing to
+ * take (entered afresh by the caller), -1 when the event is not judged
+ * (counted: map full).
+ */
+static __always_inline int mg_judge_adopt(struct mg_judge_scratch *sc, struct mg_judge_counts *jc,
+					  void *map, void *src, const struct mg_inode_key *key,
+					  __u64 gen, void *rb)
+{
+	struct mg_inode_val *v0;
+	long err;
+
+	sc->k0 = *key;
+	sc->k0.gen = 0;
+	v0 = bpf_map_lookup_elem(src, &sc->k0);
+	if (!v0)
+		return 0;
+	__builtin_memcpy(&sc->fresh.s, &v0->s, sizeof(v0->s));
+	sc->fresh.lock = 0;
+	sc->fresh.moved = 0;
+	MG_JUDGE_ADOPT_COPIED(sc, src);
+	/* the copy's loads before the lookup's (a fully ordered BPF atomic) */
+	__sync_val_compare_and_swap(&sc->fence, 0, 0);
+	if (bpf_map_lookup_elem(src, &sc->k0) != v0) {
+		MG_JADD(jc->adopt_raced, 1);
+		return 0;
+	}
+	err = bpf_map_update_elem(map, key, &sc->fresh, BPF_NOEXIST);
+	if (!err) {
+		MG_JADD(jc->adopted, 1);
+		__sync_fetch_and_add(&judge_inodes_entered, 1);
+		if (judge_forget)
+			mg_judge_gen_entered(gen, rb);
+		return 1;
+	}
+	if (err == -EEXIST)	/* entered meanwhile by another event of the inode */
+		return 1;
+	MG_JADD(jc->untracked, 1);	/* E2BIG: full (or ENOMEM) */
+	return -1;
+}
+
+/*
  * The entry of inode key that an event judges: in "inodes", or under --forget
  * in the current generation's map (judge_gen read now), moved on from the
- * previous one (mg_judge_migrate()) or entered fresh if the inode may enter
+ * previous one (mg_judge_migrate()), entered with its creation's state
+ * (mg_judge_adopt()), or entered fresh if the inode may enter
  * (MG_JUDGE_MAY_ENTER()). NULL when the event is not judged, counted in jc:
  * out of scope, or untracked (the map full, the lock failed).
  */
@@ -451,7 +518,7 @@ static __always_inline struct mg_inode_val *mg_judge_find(struct mg_judge_scratc
 							 const struct mg_inode_key *key, void *rb)
 {
 	struct mg_inode_val *v;
-	void *map = &inodes;
+	void *map = &inodes, *prev;
 	__u64 gen = 0;
 	__u32 slot;
 	int mv;
@@ -468,17 +535,27 @@ static __always_inline struct mg_inode_val *mg_judge_find(struct mg_judge_scratc
 	v = bpf_map_lookup_elem(map, key);
 	if (v)
 		return v;
-	if (judge_forget) {
-		/* the previous generation's state, copied over: the inode keeps its history */
+	mv = 0;
+	/* the previous generation's state, copied over: the inode keeps its history */
+	if (judge_forget)
 		mv = mg_judge_migrate(sc, jc, map, key, gen, rb);
-		if (mv < 0)
-			return NULL;
-		if (mv > 0) {
-			v = bpf_map_lookup_elem(map, key);
-			if (!v)	/* entered, then deleted by the inode GC: never expected */
-				MG_JADD(jc->untracked, 1);
-			return v;
+	/* else the state of its creation, judged under generation 0 (ext4, tmpfs) */
+	if (!mv && key->gen) {
+		mv = mg_judge_adopt(sc, jc, map, map, key, gen, rb);
+		if (!mv && judge_forget) {
+			slot = (gen + MG_GENS - 1) % MG_GENS;
+			prev = bpf_map_lookup_elem(&inode_gens, &slot);
+			if (prev)
+				mv = mg_judge_adopt(sc, jc, map, prev, key, gen, rb);
 		}
+	}
+	if (mv < 0)
+		return NULL;
+	if (mv > 0) {
+		v = bpf_map_lookup_elem(map, key);
+		if (!v)	/* entered, then deleted by the inode GC: never expected */
+			MG_JADD(jc->untracked, 1);
+		return v;
 	}
 	if (!MG_JUDGE_MAY_ENTER()) {
 		MG_JADD(jc->out_of_scope, 1);

@@ -867,6 +867,12 @@ struct mg_judge_counts {
 	unsigned long long forget_raced;	/* check --forget: events not judged (also in
 					 * untracked) because their inode's state was being
 					 * moved between generations at that moment */
+	unsigned long long adopted;	/* inodes entered with the state of their creation,
+					 * judged under i_generation 0 before the filesystem
+					 * set it (ext4, tmpfs: mg_judge_adopt()) */
+	unsigned long long adopt_raced;	/* of the inodes that found such a state, those
+					 * that could not take it: the inode GC deleted it
+					 * meanwhile (entered afresh, as without it) */
 };
 
 /*
@@ -995,8 +1001,9 @@ struct mg_judge_test_ctx {
 	char name[MG_NAME_LEN];
 	unsigned int close;		/* first set the inode's quiet word to 0, as a lock's
 					 * holder closes it (the race mg_judge() re-checks) */
-	unsigned int race;		/* check --forget (enum mg_judge_test_race): another
-					 * event moves the inode on as this one is judged */
+	unsigned int race;		/* enum mg_judge_test_race: another event moves the
+					 * inode on (check --forget), or the inode GC deletes
+					 * its creation state, as this one is judged */
 };
 
 /* check --forget's races, made to happen by bpf/judgetest.bpf.c (tests/forgetrace.c) */
@@ -1008,6 +1015,10 @@ enum mg_judge_test_race {
 	/* after the event found its entry: judge_gen advances and another event moves
 	 * the inode on to the next generation (mg_judge_migrate()) */
 	MG_JTEST_RACE_MOVED_UNDER,
+	/* with or without --forget: once the event copied its inode's creation state
+	 * (generation 0), the inode GC deletes that entry and another inode's entry
+	 * takes its memory (mg_judge_adopt()) */
+	MG_JTEST_RACE_CREATION_DELETED,
 };
 
 #endif /* MG_RULES_H */

@@ -146,6 +146,8 @@ static json_t *json_judged(const struct check_result *r)
 	json_object_set_new(jd, "ringbuf_bytes", JI(jg->ringbuf_used));
 	json_object_set_new(jd, "violation_records", JI(jg->sum.records));
 	json_object_set_new(jd, "violation_records_lost", JI(jg->sum.lost));
+	json_object_set_new(jd, "creation_states_taken", JI(jg->active ? jg->sum.adopted :
+							      r->st->creation_taken));
 	if (jg->active) {
 		json_object_set_new(jd, "clock_brackets", JI(jg->sum.clock_brackets));
 		json_object_set_new(jd, "events_without_context_read", JI(jg->sum.context_free));
@@ -154,6 +156,7 @@ static json_t *json_judged(const struct check_result *r)
 		json_object_set_new(jd, "inode_gc_passes", JI(jg->gc_passes));
 		json_object_set_new(jd, "inode_gc_ms", json_real(jg->gc_ns / 1e6));
 		json_object_set_new(jd, "inodes_gone_kept_held", JI(jg->gc_sum.kept_pending));
+		json_object_set_new(jd, "creation_states_found_deleted", JI(jg->sum.adopt_raced));
 		json_object_set_new(jd, "inode_gc_unavailable", jg->gc_why[0] ?
 				    mg_json_cstr(jg->gc_why) : json_null());
 	}

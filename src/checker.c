@@ -69,29 +69,46 @@ int mg_ts_cmp(struct mg_ts a, struct mg_ts b)
 	return 0;
 }
 
-/* Find or insert (dev, ino, gen); NULL when the bound is reached. */
-static struct ino_state *lookup(struct mg_checker *c, uint32_t dev, uint64_t ino, uint32_t gen,
-				uint64_t addr)
+/* The slot of (dev, ino, gen, addr): its entry, or the free slot where it would go. */
+static struct ino_state *slot_of(struct mg_checker *c, uint32_t dev, uint64_t ino, uint32_t gen,
+				 uint64_t addr)
 {
 	size_t i = mix(ino ^ ((uint64_t)dev << 32) ^ ((uint64_t)gen << 13) ^ addr) & (c->cap - 1);
 
 	for (;; i = (i + 1) & (c->cap - 1)) {
 		struct ino_state *s = &c->tab[i];
 
-		if (!s->used) {
-			if (c->st.inodes >= c->max_inodes)
-				return NULL;
-			s->used = true;
-			s->dev = dev;
-			s->ino = ino;
-			s->gen = gen;
-			s->addr = addr;
-			c->st.inodes++;
-			return s;
-		}
-		if (s->ino == ino && s->dev == dev && s->gen == gen && s->addr == addr)
+		if (!s->used || (s->ino == ino && s->dev == dev && s->gen == gen && s->addr == addr))
 			return s;
 	}
+}
+
+/*
+ * Find or insert (dev, ino, gen, addr); NULL when the bound is reached. A new
+ * key of generation gen != 0 takes the state of its creation if that was judged
+ * under generation 0 (ext4 and tmpfs stamp a new inode's times before they set
+ * i_generation), as BPF does (bpf/mg_judge.bpf.h mg_judge_adopt()).
+ */
+static struct ino_state *lookup(struct mg_checker *c, uint32_t dev, uint64_t ino, uint32_t gen,
+				uint64_t addr)
+{
+	struct ino_state *s = slot_of(c, dev, ino, gen, addr), *z;
+
+	if (s->used)
+		return s;
+	if (c->st.inodes >= c->max_inodes)
+		return NULL;
+	s->used = true;
+	s->dev = dev;
+	s->ino = ino;
+	s->gen = gen;
+	s->addr = addr;
+	c->st.inodes++;
+	if (gen && (z = slot_of(c, dev, ino, 0, addr))->used) {
+		s->r = z->r;
+		c->st.creation_taken++;
+	}
+	return s;
 }
 /* A report's observation from the rules' one. */
 void mg_obs_from_rule(struct mg_obs *o, const struct mg_robs *r)

@@ -74,6 +74,9 @@ struct mg_check_stats {
 	uint64_t by_kind[MG_EV_NR_KINDS];
 	uint64_t inodes;		/* distinct inodes tracked */
 	uint64_t untracked_events;	/* events of inodes beyond the table bound */
+	uint64_t creation_taken;	/* inodes entered with the state of their creation,
+					 * judged under generation 0 (ext4, tmpfs; as BPF's
+					 * mg_judge_adopt()) */
 	uint64_t lock_failed_events;	/* judged in BPF: events whose inode lock failed (the
 					 * kernel detected a deadlock or a timeout), not judged */
 	uint64_t no_ino_events;		/* events of inodes without a number yet, not judged

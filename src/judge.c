@@ -272,12 +272,15 @@ void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
 				 "bpf_res_spin_lock per inode); inode map: %llu of %llu entries, %llu "
 				 "bytes of key and value each; violation records: %llu written, %llu "
 				 "lost; lock failures %llu; getattrs judged without a clock read %llu, "
-				 "of them without the lock %llu", (unsigned long long)j->map_inodes,
+				 "of them without the lock %llu; new inodes that took the state of "
+				 "their creation (generation 0) %llu, found it deleted %llu",
+				 (unsigned long long)j->map_inodes,
 				 (unsigned long long)j->max_inodes, (unsigned long long)j->value_bytes,
 				 (unsigned long long)j->sum.records, (unsigned long long)j->sum.lost,
 				 (unsigned long long)j->sum.lock_failed,
 				 (unsigned long long)j->sum.context_free,
-				 (unsigned long long)j->sum.quiet);
+				 (unsigned long long)j->sum.quiet, (unsigned long long)j->sum.adopted,
+				 (unsigned long long)j->sum.adopt_raced);
 
 		if (n < 0 || (size_t)n >= len)
 			return;

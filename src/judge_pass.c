@@ -29,7 +29,8 @@ uint64_t mg_judge_forgotten(const struct mg_judge *j)
 
 uint64_t mg_judge_elements(const struct mg_judge *j, const struct mg_judge_counts *sum)
 {
-	uint64_t held = sum->inodes + sum->migrated, gone = j->gc_sum.collected + j->drained.visited;
+	uint64_t held = sum->inodes + sum->migrated + sum->adopted;
+	uint64_t gone = j->gc_sum.collected + j->drained.visited;
 
 	return held > gone ? held - gone : 0;
 }

@@ -21,6 +21,16 @@
  *   - a getattr that marks the quiet word while the inode moves under it must
  *     leave the mark in the generation that holds the inode: the next getattr
  *     of the same ctime is quiet (a lost mark makes it mark again).
+ *
+ * A new ext4 or tmpfs inode's first event carries generation 0 (its times are
+ * stamped before i_generation is set): its next event's key, with the
+ * generation, takes that state (mg_judge_adopt()), with and without --forget,
+ * from the current generation or the one before. A swap to 2000.000000500
+ * under generation 0, then one to 1999.000000500 under generation 5, must FAIL
+ * with one regression (before, the two keys never met: a PASS); its twin to
+ * 2001 finds none. When the inode GC deletes the creation's entry while it is
+ * copied (MG_JTEST_RACE_CREATION_DELETED), the copy is dropped and counted.
+ *
  * Prints one "PASS name" or "FAIL name: why" line a check (tests/lib.sh tally);
  * exits 0, or 2 when the program cannot load (the reason on stderr).
  */
@@ -81,8 +91,11 @@ static int counts(struct judgetest_bpf *t, struct mg_judge_counts *sum)
 	return 0;
 }
 
-/* judgetest.bpf.c opened with judge_forget and small generations, loaded; NULL (why printed). */
-static struct judgetest_bpf *load(void)
+/* the generation of the key of inode 7's next events (event(), slot_val()) */
+static unsigned int ev_gen;
+
+/* judgetest.bpf.c opened with judge_forget (forget) and small maps, loaded; NULL (why printed). */
+static struct judgetest_bpf *load_as(bool forget)
 {
 	struct judgetest_bpf *t = judgetest_bpf__open();
 	int err;
@@ -91,7 +104,7 @@ static struct judgetest_bpf *load(void)
 		fprintf(stderr, "forgetrace: judgetest.bpf.c: open: %s\n", strerror(errno));
 		return NULL;
 	}
-	t->rodata->judge_forget = true;
+	t->rodata->judge_forget = forget;
 	t->rodata->judge_gen_half = 1000;	/* no generation asks for the next one */
 	if ((err = bpf_map__set_max_entries(t->maps.inodes, 64)) ||
 	    (err = bpf_map__set_max_entries(t->maps.inodes1, 64)) ||
@@ -104,6 +117,25 @@ static struct judgetest_bpf *load(void)
 	return t;
 }
 
+/* counts() into *c, or -1 with t destroyed (why printed). */
+static int counts_or_destroy(struct judgetest_bpf *t, struct mg_judge_counts *c)
+{
+	int err = counts(t, c);
+
+	if (!err)
+		return 0;
+	fprintf(stderr, "forgetrace: judge_counts: %s\n", strerror(-err));
+	judgetest_bpf__destroy(t);
+	return -1;
+}
+
+/* judgetest.bpf.c under --forget (load_as()). */
+static struct judgetest_bpf *load(void)
+{
+	ev_gen = 0;
+	return load_as(true);
+}
+
 /* One event of inode 7: kind, ctime sec.nsec, monotonic t_ns, race; its path or -errno. */
 static int event(struct judgetest_bpf *t, unsigned int kind, long long sec, unsigned int nsec,
 		 unsigned long long t_ns, unsigned int race)
@@ -112,7 +144,7 @@ static int event(struct judgetest_bpf *t, unsigned int kind, long long sec, unsi
 	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &ev, .ctx_size_in = sizeof(ev));
 
 	memset(&ev, 0, sizeof(ev));
-	ev.key = (struct mg_inode_key){ .ino = 7 };
+	ev.key = (struct mg_inode_key){ .ino = 7, .gen = ev_gen };
 	strcpy(ev.name, "forgetrace");
 	ev.in.o = (struct mg_robs){ .sec = sec, .nsec = nsec, .kind = kind, .t_ns = t_ns,
 				    .pid = (unsigned int)getpid() };
@@ -131,7 +163,7 @@ static bool slot_val(struct judgetest_bpf *t, int slot, struct mg_inode_plain *v
 {
 	struct bpf_map *m = slot == 0 ? t->maps.inodes : slot == 1 ? t->maps.inodes1 :
 			    t->maps.inodes2;
-	struct mg_inode_key key = { .ino = 7 };
+	struct mg_inode_key key = { .ino = 7, .gen = ev_gen };
 
 	return !bpf_map_lookup_elem(bpf_map__fd(m), &key, v);
 }
@@ -160,11 +192,8 @@ static int swaps(unsigned int race, long long later_sec)
 	if (race != MG_JTEST_RACE_MOVED_UNDER)
 		t->bss->judge_gen = 1;
 	p1 = event(t, MG_EV_CTIME_SWAP, later_sec, 500, t0 + 2 * S, race);
-	if (counts(t, &c)) {
-		fprintf(stderr, "forgetrace: judge_counts: %s\n", strerror(errno));
-		judgetest_bpf__destroy(t);
+	if (counts_or_destroy(t, &c))
 		return -1;
-	}
 	snprintf(name, sizeof(name), "--forget, %s: a swap to %lld.000000500 after one to "
 		 "2000.000000500 in the generation before", race_name[race], later_sec);
 	check(p0 == MG_JPATH_CONTEXT && p1 == MG_JPATH_CONTEXT, name,
@@ -223,6 +252,57 @@ static int marks(void)
 	return 0;
 }
 
+/*
+ * A new inode's creation swap to 2000.000000500 under generation 0, then under
+ * generation 5 a swap to later_sec.000000500, with or without --forget (forget;
+ * prev: generation 1 begun in between, so the creation is in the generation
+ * before), under race: the second key takes the creation's state and finds one
+ * regression if later_sec < 2000; when the inode GC deletes it meanwhile, none
+ * (entered afresh, counted).
+ */
+static int creation(bool forget, bool prev, unsigned int race, long long later_sec)
+{
+	const unsigned long long S = 1000000000ull, t0 = 10 * S;
+	bool deleted = race == MG_JTEST_RACE_CREATION_DELETED;
+	unsigned int want = later_sec < 2000 && !deleted ? 1 : 0;
+	struct mg_judge_counts c;
+	struct mg_inode_plain v;
+	struct judgetest_bpf *t;
+	char what[160], name[240];
+	int p0, p1;
+
+	ev_gen = 0;
+	if (!(t = load_as(forget)))
+		return -1;
+	p0 = event(t, MG_EV_CTIME_SWAP, 2000, 500, t0, MG_JTEST_RACE_NONE);
+	if (prev)
+		t->bss->judge_gen = 1;
+	ev_gen = 5;
+	p1 = event(t, MG_EV_CTIME_SWAP, later_sec, 500, t0 + 2 * S, race);
+	if (counts_or_destroy(t, &c))
+		return -1;
+	snprintf(what, sizeof(what), "creation under generation 0 (%s%s%s), then a swap to "
+		 "%lld.000000500 under generation 5", forget ? "--forget" : "exact",
+		 prev ? ", the generation before" : "", deleted ? ", deleted while copied" : "",
+		 later_sec);
+	snprintf(name, sizeof(name), "%s: both judged", what);
+	check(p0 == MG_JPATH_CONTEXT && p1 == MG_JPATH_CONTEXT, name,
+	      "paths %d and %d (enum mg_judge_path), want %d for both", p0, p1, MG_JPATH_CONTEXT);
+	snprintf(name, sizeof(name), "%s: %u regression%s found", what, want, want == 1 ? "" : "s");
+	check(c.violations[MG_V_REGRESSION] == want, name, "%llu%s", c.violations[MG_V_REGRESSION],
+	      want ? " (the creation's state not taken)" : " (a copy taken from a deleted entry)");
+	snprintf(name, sizeof(name), "%s: %s, nothing untracked", what,
+		 deleted ? "the copy dropped and counted" : "the state taken once");
+	check(!c.untracked && c.adopted == (deleted ? 0 : 1) && c.adopt_raced == (deleted ? 1 : 0),
+	      name, "taken %llu, found deleted %llu, untracked %llu", c.adopted, c.adopt_raced,
+	      c.untracked);
+	snprintf(name, sizeof(name), "%s: generation 5's entry holds the later ctime", what);
+	check(slot_val(t, prev ? 1 : 0, &v) && v.s.known && v.s.max.sec == later_sec, name,
+	      "known %u, max %lld", v.s.known, (long long)v.s.max.sec);
+	judgetest_bpf__destroy(t);
+	return 0;
+}
+
 int main(void)
 {
 	unsigned int r;
@@ -232,6 +312,15 @@ int main(void)
 		if (swaps(r, 1999) || swaps(r, 2001))
 			return 2;
 	if (marks())
+		return 2;
+	if (creation(false, false, MG_JTEST_RACE_NONE, 1999) ||
+	    creation(false, false, MG_JTEST_RACE_NONE, 2001) ||
+	    creation(false, false, MG_JTEST_RACE_CREATION_DELETED, 1999) ||
+	    creation(true, false, MG_JTEST_RACE_NONE, 1999) ||
+	    creation(true, false, MG_JTEST_RACE_NONE, 2001) ||
+	    creation(true, true, MG_JTEST_RACE_NONE, 1999) ||
+	    creation(true, true, MG_JTEST_RACE_NONE, 2001) ||
+	    creation(true, true, MG_JTEST_RACE_CREATION_DELETED, 1999))
 		return 2;
 	return 0;
 }

@@ -56,3 +56,34 @@ if truncate -s 200M "$B/img" && mkfs.btrfs -q "$B/img" > /dev/null 2>&1 && mount
 else
 	skip check-btrfs-identity "cannot make a btrfs loop image here"
 fi
+
+# ---- a new inode's creation under generation 0 (ext4, tmpfs) ----
+# ext4 and tmpfs stamp a new inode's times before they set i_generation, so its creation
+# swap has a key of its own (generation 0). The key with the generation takes that state
+# at its first event (bpf/mg_judge.bpf.h mg_judge_adopt(), src/checker.c in user space), so
+# the creation's ctime is the base of the next update: a real run of 300 new files appended
+# to and stat()ed must PASS with every file's creation taken (a regression below it is
+# tests/forgetrace.c's must-fail stream, and the unit test checker_creation_generation0's).
+taken() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["judged"]
+print(d["creation_states_taken"], d.get("creation_states_found_deleted"))' "$1"
+}
+C=$T/creation; mkdir -p "$C/m"
+for fs in tmpfs ext4 ext4-128; do
+	case $fs in
+	tmpfs) mount -t tmpfs mgtrace-creation "$C/m" ;;
+	ext4) truncate -s 64M "$C/img" && mkfs.ext4 -q -F "$C/img" && mount -o loop "$C/img" "$C/m" ;;
+	ext4-128) truncate -s 64M "$C/img" && mkfs.ext4 -q -F -I 128 "$C/img" &&
+		mount -o loop "$C/img" "$C/m" ;;
+	esac || { bad "check-creation-$fs: cannot mount $fs"; continue; }
+	for j in bpf user; do
+		args=(); [ $j = user ] && args=(--judge user)
+		mkdir "$C/m/$j"
+		check_case check-creation-$fs-$j 0 --verdict PASS --command --judged $j -- "${args[@]}" -- sh -c \
+			"i=0; while [ \$i -lt 300 ]; do echo x > '$C/m/$j/f'\$i; echo y >> '$C/m/$j/f'\$i; stat '$C/m/$j/f'\$i > /dev/null; i=\$((i+1)); done"
+		set -- $(taken "$T/check-creation-$fs-$j.json")
+		[ "${1:-0}" -ge 300 ] && ok "check-creation-$fs-$j: $1 new inodes took their creation's state (found deleted: $2)" \
+			|| bad "check-creation-$fs-$j: creation states taken $1, want >= 300 (the 300 files)"
+	done
+	umount "$C/m"; rm -f "$C/img"
+done

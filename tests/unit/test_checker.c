@@ -449,3 +449,43 @@ UNIT_TEST(checker)
 	CHECK(EQ(st->inodes, 2) && EQ(st->untracked_events, 2), "checker: 2 inodes tracked, 2 events untracked");
 	mg_checker_free(c);
 }
+
+/*
+ * A new ext4 or tmpfs inode: its creation swap carries generation 0 (the times are stamped
+ * before i_generation is set), its next events the generation. The new key takes the
+ * creation's state (as bpf/mg_judge.bpf.h mg_judge_adopt()): a regression below the
+ * creation's ctime is found, a later ctime is not one; another address, or a key already
+ * seen, takes nothing.
+ */
+UNIT_TEST(checker_creation_generation0)
+{
+	int64_t later[] = { 1999, 2001 };
+
+	for (int i = 0; i < 2; i++) {
+		struct mg_checker *c = mg_checker_new(16, 8);
+		const struct mg_check_stats *st = mg_checker_stats(c);
+		struct mg_event e = swap_ev(5, 2000, 500, 100, 100, 1000000000ull);
+
+		e.gen = 0;
+		e.inode_addr = 0xffff888000001000ull;
+		mg_checker_event(c, &e);
+		e = swap_ev(5, later[i], 500, 100, 100, 3000000000ull);
+		e.inode_addr = 0xffff888000001000ull;	/* generation 7 now */
+		mg_checker_event(c, &e);
+		CHECK(st->creation_taken == 1 && st->inodes == 2,
+		      "checker: generation 7's key takes its creation's state (%s)",
+		      i ? "later" : "earlier");
+		CHECK(st->violations[MG_V_REGRESSION] == (i ? 0u : 1u),
+		      "checker: a swap to %lld after the creation's 2000: %s", (long long)later[i],
+		      i ? "no regression" : "one regression");
+		e = swap_ev(5, 1000, 500, 100, 100, 4000000000ull);
+		e.gen = 0;
+		e.inode_addr = 0xffff888000002000ull;	/* another struct inode, number 5 */
+		mg_checker_event(c, &e);
+		e.gen = 7;
+		e.ts_ns = 5000000000ull;
+		mg_checker_event(c, &e);
+		CHECK(st->creation_taken == 2, "checker: each address's creation is its own");
+		mg_checker_free(c);
+	}
+}
