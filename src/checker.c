@@ -21,6 +21,9 @@ struct ino_state {
 	char name[MG_NAME_LEN];
 };
 
+/* The first size of the inode table, in slots (grow() doubles it). */
+#define CHECKER_FIRST_CAP 1024
+
 static uint64_t mix(uint64_t x)
 {
 	x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ull;
@@ -38,8 +41,12 @@ struct mg_checker *mg_checker_new(size_t max_inodes, size_t max_reports)
 	if (!c)
 		return NULL;
 	c->max_inodes = max_inodes;
-	for (c->cap = 16; c->cap < 2 * max_inodes; c->cap <<= 1)
+	for (c->max_cap = 16; c->max_cap < 2 * max_inodes; c->max_cap <<= 1)
 		;
+	/* grown as inodes enter (grow()): a table read whole at the end (mg_checker_finish())
+	 * would make all of a preallocated one resident, here even untouched pages (a read
+	 * fault gave a page, not the zero page: 218 MB for the default bound) */
+	c->cap = c->max_cap < CHECKER_FIRST_CAP ? c->max_cap : CHECKER_FIRST_CAP;
 	c->tab = calloc(c->cap, sizeof(*c->tab));
 	c->max_reports = max_reports;
 	c->reports = calloc(max_reports ? max_reports : 1, sizeof(*c->reports));
@@ -84,7 +91,30 @@ static struct ino_state *slot_of(struct mg_checker *c, uint32_t dev, uint64_t in
 }
 
 /*
- * Find or insert (dev, ino, gen, addr); NULL when the bound is reached. A new
+ * Double the table, rehashing its entries; false (the table kept) when calloc
+ * fails.
+ */
+static bool grow(struct mg_checker *c)
+{
+	size_t old = c->cap, i;
+	struct ino_state *otab = c->tab, *nt = calloc(2 * old, sizeof(*nt));
+
+	if (!nt) {
+		c->grow_failed++;
+		return false;
+	}
+	c->tab = nt;
+	c->cap = 2 * old;
+	for (i = 0; i < old; i++)
+		if (otab[i].used)
+			*slot_of(c, otab[i].dev, otab[i].ino, otab[i].gen, otab[i].addr) = otab[i];
+	free(otab);
+	return true;
+}
+
+/*
+ * Find or insert (dev, ino, gen, addr); NULL when the bound is reached (or the
+ * table could not grow: out of memory). A new
  * key of generation gen != 0 takes the state of its creation if that was judged
  * under generation 0 (ext4 and tmpfs stamp a new inode's times before they set
  * i_generation), as BPF does (bpf/mg_judge.bpf.h mg_judge_adopt()).
@@ -98,6 +128,12 @@ static struct ino_state *lookup(struct mg_checker *c, uint32_t dev, uint64_t ino
 		return s;
 	if (c->st.inodes >= c->max_inodes)
 		return NULL;
+	/* at most half full, so that a probe ends soon and always finds a free slot */
+	if (2 * (c->st.inodes + 1) > c->cap) {
+		if (c->cap >= c->max_cap || !grow(c))
+			return NULL;
+		s = slot_of(c, dev, ino, gen, addr);
+	}
 	s->used = true;
 	s->dev = dev;
 	s->ino = ino;

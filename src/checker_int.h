@@ -19,7 +19,10 @@ struct ino_state;	/* a slot of the inode table (checker.c) */
 /* One checker, from mg_checker_new() to mg_checker_free(). */
 struct mg_checker {
 	struct ino_state *tab;
-	size_t cap, max_inodes;		/* cap: power of two >= 2 * max_inodes */
+	size_t cap, max_inodes;		/* cap: a power of two, at least twice the inodes in it,
+					 * doubled as they enter, up to max_cap */
+	size_t max_cap;			/* the power of two >= 2 * max_inodes */
+	uint64_t grow_failed;		/* doublings refused by calloc (events then untracked) */
 	struct mg_violation *reports;
 	size_t nreports, max_reports;
 	struct mg_steps steps;		/* mg_checker_clock_step, mg_checker_kernel_step */

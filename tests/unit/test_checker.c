@@ -489,3 +489,35 @@ UNIT_TEST(checker_creation_generation0)
 		mg_checker_free(c);
 	}
 }
+
+/*
+ * The inode table grows as inodes enter (doubling from 1024 slots, at most twice the
+ * bound): state entered before a doubling is found after it, and the bound still holds.
+ */
+UNIT_TEST(checker_table_grows)
+{
+	struct mg_checker *c = mg_checker_new(3000, 8);
+	const struct mg_check_stats *st = mg_checker_stats(c);
+	struct mg_event e;
+	uint64_t i;
+
+	for (i = 1; i <= 3000; i++) {
+		e = swap_ev(i, 2000, 500, 100, 100, i);
+		mg_checker_event(c, &e);
+	}
+	CHECK(st->inodes == 3000 && st->untracked_events == 0,
+	      "checker: 3000 inodes enter a table that began at 1024 slots (%llu)",
+	      (unsigned long long)st->inodes);
+	for (i = 1; i <= 3000; i += 1000) {
+		e = swap_ev(i, 1999, 500, 100, 100, 10000000000ull + i);
+		mg_checker_event(c, &e);
+	}
+	CHECK(st->violations[MG_V_REGRESSION] == 3 && st->inodes == 3000,
+	      "checker: the state of inodes entered before the table grew is kept (%llu regressions)",
+	      (unsigned long long)st->violations[MG_V_REGRESSION]);
+	e = swap_ev(3001, 2000, 500, 100, 100, 20000000000ull);
+	mg_checker_event(c, &e);
+	CHECK(st->untracked_events == 1 && st->inodes == 3000,
+	      "checker: the 3001st inode is untracked at --max-inodes 3000");
+	mg_checker_free(c);
+}
