@@ -48,6 +48,25 @@ static __always_inline bool mg_inode_alive(const struct mg_inode_key *key)
 }
 
 /*
+ * key is the generation-0 key of a live inode whose generation is set now: the
+ * state of its creation (ext4, tmpfs: bpf/mg_judge.bpf.h mg_judge_adopt()),
+ * which no event takes once the inode's next event has entered its real key.
+ */
+static __always_inline bool mg_inode_creation_key(const struct mg_inode_key *key)
+{
+	struct inode *inode = (struct inode *)key->addr;
+	struct super_block *sb = NULL;
+	unsigned long ino = 0;
+	__u32 gen = 0;
+	dev_t dev = 0;
+
+	return !key->gen && inode && !bpf_core_read(&ino, sizeof(ino), &inode->i_ino) &&
+	       ino == key->ino && !bpf_core_read(&gen, sizeof(gen), &inode->i_generation) &&
+	       gen && !bpf_core_read(&sb, sizeof(sb), &inode->i_sb) && sb &&
+	       !bpf_core_read(&dev, sizeof(dev), &sb->s_dev) && dev == key->dev;
+}
+
+/*
  * bpf_for_each_map_elem() callback over "inodes": count the entry in c, and
  * delete it if its inode is gone and it holds no getattr. Returns 0 (go on).
  */
@@ -67,8 +86,11 @@ static long mg_gc_one(struct bpf_map *map, struct mg_inode_key *key, struct mg_i
 		c->kept_pending++;
 		return 0;
 	}
-	if (!bpf_map_delete_elem(map, key))
+	if (!bpf_map_delete_elem(map, key)) {
 		c->collected++;
+		if (mg_inode_creation_key(key))
+			c->creation_keys++;
+	}
 	return 0;
 }
 
@@ -83,6 +105,8 @@ static long mg_drain_one(struct bpf_map *map, struct mg_inode_key *key, struct m
 {
 	if (v->moved)
 		c->moved++;
+	else if (!no_kernel_reads && mg_inode_creation_key(key))
+		c->creation_keys++;
 	else if (!no_kernel_reads && !mg_inode_alive(key))
 		c->gone++;
 	else {

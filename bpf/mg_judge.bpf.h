@@ -459,19 +459,22 @@ static __always_inline int mg_judge_migrate(struct mg_judge_scratch *sc, struct 
  * copy of it, so that the creation's ctime is the base of the next event (else
  * a ctime regression of the first update after creation went unseen). The
  * state of generation 0 is final: no event carries generation 0 once it is set,
- * so the copy takes no lock and leaves the entry to the inode GC, which deletes
- * it (the inode at its address no longer has generation 0). That deletion can
- * come while this copies, and a hash map hands a deleted element to the next
- * insertion at once (kernel/bpf/memalloc.c): the copy counts only if the same
- * element still holds that key after it (looked up again behind a fully
- * ordered exchange); else it is dropped (adopt_raced) and the inode enters
- * afresh. Returns 1 when map holds the inode now, 0 when there is nothing to
- * take (entered afresh by the caller), -1 when the event is not judged
- * (counted: map full).
+ * so the copy takes no lock. The inode GC may delete that entry meanwhile (the
+ * inode at its address no longer has generation 0), and a hash map hands a
+ * deleted element to the next insertion at once (kernel/bpf/memalloc.c): the
+ * copy counts only if the same element still holds that key after it (looked
+ * up again behind a fully ordered exchange); else it is dropped (adopt_raced)
+ * and the inode enters afresh. The event whose copy enters then deletes the
+ * creation's entry (src_slot: src's slot under --forget), so that a new file
+ * with later events costs one entry, not two; another event of the inode that
+ * is copying it meanwhile finds that entry gone or key already entered, and
+ * uses what entered (key enters before the deletion). Returns 1 when map holds
+ * the inode now, 0 when there is nothing to take (entered afresh by the
+ * caller), -1 when the event is not judged (counted: map full).
  */
 static __always_inline int mg_judge_adopt(struct mg_judge_scratch *sc, struct mg_judge_counts *jc,
-					  void *map, void *src, const struct mg_inode_key *key,
-					  __u64 gen, void *rb)
+					  void *map, void *src, __u32 src_slot,
+					  const struct mg_inode_key *key, __u64 gen, void *rb)
 {
 	struct mg_inode_val *v0;
 	long err;
@@ -497,6 +500,12 @@ static __always_inline int mg_judge_adopt(struct mg_judge_scratch *sc, struct mg
 		__sync_fetch_and_add(&judge_inodes_entered, 1);
 		if (judge_forget)
 			mg_judge_gen_entered(gen, rb);
+		/* moved, not copied: ENOENT if the inode GC deleted it meanwhile (counted there) */
+		if (!bpf_map_delete_elem(src, &sc->k0)) {
+			MG_JADD(jc->adopted_moved, 1);
+			if (judge_forget)
+				mg_judge_gen_deleted(src_slot, 1);
+		}
 		return 1;
 	}
 	if (err == -EEXIST)	/* entered meanwhile by another event of the inode */
@@ -541,12 +550,12 @@ static __always_inline struct mg_inode_val *mg_judge_find(struct mg_judge_scratc
 		mv = mg_judge_migrate(sc, jc, map, key, gen, rb);
 	/* else the state of its creation, judged under generation 0 (ext4, tmpfs) */
 	if (!mv && key->gen) {
-		mv = mg_judge_adopt(sc, jc, map, map, key, gen, rb);
+		mv = mg_judge_adopt(sc, jc, map, map, gen % MG_GENS, key, gen, rb);
 		if (!mv && judge_forget) {
 			slot = (gen + MG_GENS - 1) % MG_GENS;
 			prev = bpf_map_lookup_elem(&inode_gens, &slot);
 			if (prev)
-				mv = mg_judge_adopt(sc, jc, map, prev, key, gen, rb);
+				mv = mg_judge_adopt(sc, jc, map, prev, slot, key, gen, rb);
 		}
 	}
 	if (mv < 0)

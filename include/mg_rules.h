@@ -870,6 +870,8 @@ struct mg_judge_counts {
 	unsigned long long adopted;	/* inodes entered with the state of their creation,
 					 * judged under i_generation 0 before the filesystem
 					 * set it (ext4, tmpfs: mg_judge_adopt()) */
+	unsigned long long adopted_moved;	/* of those, creation entries deleted by the
+					 * event that took them (the rest: by the inode GC) */
 	unsigned long long adopt_raced;	/* of the inodes that found such a state, those
 					 * that could not take it: the inode GC deleted it
 					 * meanwhile (entered afresh, as without it) */
@@ -964,6 +966,9 @@ struct mg_gc_ctx {
 	unsigned long long alive;	/* of them, inodes that still exist */
 	unsigned long long kept_pending;	/* gone, kept: a getattr held (judged at the end) */
 	unsigned long long collected;	/* gone, deleted */
+	unsigned long long creation_keys;	/* of them, the generation-0 key of a live inode
+					 * whose generation is set now (its creation's state,
+					 * not taken: no later event came yet) */
 };
 
 /* Generations of the per-inode map under check --forget: "inode_gens" has this many slots. */
@@ -982,6 +987,9 @@ struct mg_drain_ctx {
 					 * (struct mg_inode_plain moved): nothing forgotten */
 	unsigned long long gone;	/* of them, inodes that no longer exist
 					 * (mg_inode_alive(); 0 where it cannot be read) */
+	unsigned long long creation_keys;	/* of them, the generation-0 key of a live
+					 * inode whose generation is set now (not forgotten:
+					 * its state is its creation's, not taken) */
 	unsigned long long forgotten;	/* of them, live inodes (or not known to be gone)
 					 * whose history is forgotten */
 	unsigned long long forgotten_pending;	/* of the forgotten, holding a getattr

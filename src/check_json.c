@@ -152,7 +152,10 @@ static json_t *json_judged(const struct check_result *r)
 		json_object_set_new(jd, "clock_brackets", JI(jg->sum.clock_brackets));
 		json_object_set_new(jd, "events_without_context_read", JI(jg->sum.context_free));
 		json_object_set_new(jd, "events_without_lock", JI(jg->sum.quiet));
-		json_object_set_new(jd, "inodes_forgotten", JI(jg->gc_sum.collected));
+		json_object_set_new(jd, "inodes_forgotten", JI(jg->gc_sum.collected -
+							       jg->gc_sum.creation_keys));
+		json_object_set_new(jd, "creation_keys_forgotten", JI(jg->gc_sum.creation_keys +
+								       jg->drained.creation_keys));
 		json_object_set_new(jd, "inode_gc_passes", JI(jg->gc_passes));
 		json_object_set_new(jd, "inode_gc_ms", json_real(jg->gc_ns / 1e6));
 		json_object_set_new(jd, "inodes_gone_kept_held", JI(jg->gc_sum.kept_pending));

@@ -76,11 +76,18 @@ int mg_ts_cmp(struct mg_ts a, struct mg_ts b)
 	return 0;
 }
 
+/* The home slot of (dev, ino, gen, addr): where its probe begins. */
+static size_t home_of(const struct mg_checker *c, uint32_t dev, uint64_t ino, uint32_t gen,
+		      uint64_t addr)
+{
+	return mix(ino ^ ((uint64_t)dev << 32) ^ ((uint64_t)gen << 13) ^ addr) & (c->cap - 1);
+}
+
 /* The slot of (dev, ino, gen, addr): its entry, or the free slot where it would go. */
 static struct ino_state *slot_of(struct mg_checker *c, uint32_t dev, uint64_t ino, uint32_t gen,
 				 uint64_t addr)
 {
-	size_t i = mix(ino ^ ((uint64_t)dev << 32) ^ ((uint64_t)gen << 13) ^ addr) & (c->cap - 1);
+	size_t i = home_of(c, dev, ino, gen, addr);
 
 	for (;; i = (i + 1) & (c->cap - 1)) {
 		struct ino_state *s = &c->tab[i];
@@ -88,6 +95,28 @@ static struct ino_state *slot_of(struct mg_checker *c, uint32_t dev, uint64_t in
 		if (!s->used || (s->ino == ino && s->dev == dev && s->gen == gen && s->addr == addr))
 			return s;
 	}
+}
+
+/*
+ * Empty slot z, shifting back the entries of its probe run that would no
+ * longer be found past the hole (linear probing's deletion, no tombstones).
+ */
+static void remove_slot(struct mg_checker *c, struct ino_state *z)
+{
+	size_t i = (size_t)(z - c->tab), j = i, k, mask = c->cap - 1;
+
+	for (;;) {
+		j = (j + 1) & mask;
+		if (!c->tab[j].used)
+			break;
+		k = home_of(c, c->tab[j].dev, c->tab[j].ino, c->tab[j].gen, c->tab[j].addr);
+		/* the entry at j stays if its home lies cyclically in (i, j] */
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		c->tab[i] = c->tab[j];
+		i = j;
+	}
+	memset(&c->tab[i], 0, sizeof(c->tab[i]));
 }
 
 /*
@@ -114,18 +143,29 @@ static bool grow(struct mg_checker *c)
 
 /*
  * Find or insert (dev, ino, gen, addr); NULL when the bound is reached (or the
- * table could not grow: out of memory). A new
- * key of generation gen != 0 takes the state of its creation if that was judged
- * under generation 0 (ext4 and tmpfs stamp a new inode's times before they set
- * i_generation), as BPF does (bpf/mg_judge.bpf.h mg_judge_adopt()).
+ * table could not grow: out of memory). A new key of generation gen != 0 takes
+ * the state of its creation if that was judged under generation 0 (ext4 and
+ * tmpfs stamp a new inode's times before they set i_generation), as BPF does
+ * (bpf/mg_judge.bpf.h mg_judge_adopt()): that entry moves to the new key, so
+ * the inode is one entry.
  */
 static struct ino_state *lookup(struct mg_checker *c, uint32_t dev, uint64_t ino, uint32_t gen,
 				uint64_t addr)
 {
 	struct ino_state *s = slot_of(c, dev, ino, gen, addr), *z;
+	struct ino_state created;
 
 	if (s->used)
 		return s;
+	if (gen && (z = slot_of(c, dev, ino, 0, addr))->used) {
+		created = *z;
+		remove_slot(c, z);
+		s = slot_of(c, dev, ino, gen, addr);
+		*s = created;
+		s->gen = gen;
+		c->st.creation_taken++;
+		return s;
+	}
 	if (c->st.inodes >= c->max_inodes)
 		return NULL;
 	/* at most half full, so that a probe ends soon and always finds a free slot */
@@ -140,10 +180,6 @@ static struct ino_state *lookup(struct mg_checker *c, uint32_t dev, uint64_t ino
 	s->gen = gen;
 	s->addr = addr;
 	c->st.inodes++;
-	if (gen && (z = slot_of(c, dev, ino, 0, addr))->used) {
-		s->r = z->r;
-		c->st.creation_taken++;
-	}
 	return s;
 }
 /* A report's observation from the rules' one. */

@@ -289,8 +289,11 @@ void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
 				      j->gc_why);
 		else if (j->gc_passes)
 			n += snprintf(buf + n, len - (size_t)n, "; inodes gone forgotten %llu in %llu "
-				      "passes (%.1f ms)", (unsigned long long)j->gc_sum.collected,
-				      (unsigned long long)j->gc_passes, j->gc_ns / 1e6);
+				      "passes (%.1f ms), and creation keys of live inodes %llu",
+				      (unsigned long long)(j->gc_sum.collected -
+							   j->gc_sum.creation_keys),
+				      (unsigned long long)j->gc_passes, j->gc_ns / 1e6,
+				      (unsigned long long)j->gc_sum.creation_keys);
 		if (n < 0 || (size_t)n >= len || !j->forget)
 			return;
 		snprintf(buf + n, len - (size_t)n, "; --forget: %llu generations begun (%.1f ms), "

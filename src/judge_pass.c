@@ -29,7 +29,7 @@ uint64_t mg_judge_forgotten(const struct mg_judge *j)
 
 uint64_t mg_judge_elements(const struct mg_judge *j, const struct mg_judge_counts *sum)
 {
-	uint64_t held = sum->inodes + sum->migrated + sum->adopted;
+	uint64_t held = sum->inodes + sum->migrated + sum->adopted - sum->adopted_moved;
 	uint64_t gone = j->gc_sum.collected + j->drained.visited;
 
 	return held > gone ? held - gone : 0;
@@ -53,6 +53,7 @@ static bool gc_pass(struct mg_judge *j, struct mgtrace_bpf *skel, uint32_t slot)
 	j->gc_sum.alive += c.alive;
 	j->gc_sum.kept_pending += c.kept_pending;
 	j->gc_sum.collected += c.collected;
+	j->gc_sum.creation_keys += c.creation_keys;
 	return true;
 }
 
@@ -93,6 +94,7 @@ static int forget_rotated(struct mg_judge *j, struct mgtrace_bpf *skel)
 	j->drained.visited += c.visited;
 	j->drained.moved += c.moved;
 	j->drained.gone += c.gone;
+	j->drained.creation_keys += c.creation_keys;
 	j->drained.forgotten += c.forgotten;
 	j->drained.forgotten_pending += c.forgotten_pending;
 	j->drained.delete_failed += c.delete_failed;

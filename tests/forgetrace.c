@@ -296,6 +296,13 @@ static int creation(bool forget, bool prev, unsigned int race, long long later_s
 	check(!c.untracked && c.adopted == (deleted ? 0 : 1) && c.adopt_raced == (deleted ? 1 : 0),
 	      name, "taken %llu, found deleted %llu, untracked %llu", c.adopted, c.adopt_raced,
 	      c.untracked);
+	snprintf(name, sizeof(name), "%s: the creation's entry %s", what,
+		 deleted ? "gone (the GC's)" : "moved, not copied (deleted by the event that took it)");
+	ev_gen = 0;
+	check(!slot_val(t, 0, &v) && c.adopted_moved == (deleted ? 0 : 1), name,
+	      "generation 0's key still in slot 0: %d, moved %llu", slot_val(t, 0, &v),
+	      c.adopted_moved);
+	ev_gen = 5;
 	snprintf(name, sizeof(name), "%s: generation 5's entry holds the later ctime", what);
 	check(slot_val(t, prev ? 1 : 0, &v) && v.s.known && v.s.max.sec == later_sec, name,
 	      "known %u, max %lld", v.s.known, (long long)v.s.max.sec);
