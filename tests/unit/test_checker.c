@@ -491,21 +491,32 @@ UNIT_TEST(checker_creation_generation0)
 	}
 }
 
+/* A checker bounded at 3000 inodes, fed a swap to 2000.000000500 of inodes 1..3000 under gen. */
+static struct mg_checker *checker_3000(uint32_t gen)
+{
+	struct mg_checker *c = mg_checker_new(3000, 8);
+	struct mg_event e;
+	uint64_t i;
+
+	for (i = 1; i <= 3000; i++) {
+		e = swap_ev(i, 2000, 500, 100, 100, i);
+		e.gen = gen;
+		mg_checker_event(c, &e);
+	}
+	return c;
+}
+
 /*
  * The inode table grows as inodes enter (doubling from 1024 slots, at most twice the
  * bound): state entered before a doubling is found after it, and the bound still holds.
  */
 UNIT_TEST(checker_table_grows)
 {
-	struct mg_checker *c = mg_checker_new(3000, 8);
+	struct mg_checker *c = checker_3000(7);
 	const struct mg_check_stats *st = mg_checker_stats(c);
 	struct mg_event e;
 	uint64_t i;
 
-	for (i = 1; i <= 3000; i++) {
-		e = swap_ev(i, 2000, 500, 100, 100, i);
-		mg_checker_event(c, &e);
-	}
 	CHECK(st->inodes == 3000 && st->untracked_events == 0,
 	      "checker: 3000 inodes enter a table that began at 1024 slots (%llu)",
 	      (unsigned long long)st->inodes);
@@ -529,20 +540,14 @@ UNIT_TEST(checker_table_grows)
  */
 UNIT_TEST(checker_creation_moves)
 {
-	struct mg_checker *c = mg_checker_new(3000, 8);
+	struct mg_checker *c = checker_3000(0);
 	const struct mg_check_stats *st = mg_checker_stats(c);
 	struct mg_event e;
 	uint64_t i;
 
-	for (i = 1; i <= 3000; i++) {
-		e = swap_ev(i, 2000, 500, 100, 100, i);
-		e.gen = 0;
-		mg_checker_event(c, &e);
-		if (i % 3)	/* two in three get a later event under their generation */
-			continue;
+	for (i = 3; i <= 3000; i += 3) {	/* one in three gets a later event, its generation set */
+		e = swap_ev(i, 2001, 500, 100, 100, 1000000000ull + i);
 		e.gen = 9;
-		e.ts_ns = 1000000000ull + i;
-		e.ctime_sec = 2001;
 		mg_checker_event(c, &e);
 	}
 	CHECK(st->inodes == 3000 && st->creation_taken == 1000 && st->untracked_events == 0,
