@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 #include "checker.h"
 #include "checker_int.h"
 
@@ -31,6 +32,17 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
+/* A table of cap slots fits in the machine's RAM and swap (true if sysinfo(2) fails). */
+static bool table_fits(size_t cap)
+{
+	struct sysinfo si;
+
+	if (sysinfo(&si))
+		return true;
+	return (double)cap * sizeof(struct ino_state) <=
+	       ((double)si.totalram + (double)si.totalswap) * si.mem_unit;
+}
+
 struct mg_checker *mg_checker_new(size_t max_inodes, size_t max_reports)
 {
 	struct mg_checker *c;
@@ -43,6 +55,10 @@ struct mg_checker *mg_checker_new(size_t max_inodes, size_t max_reports)
 	c->max_inodes = max_inodes;
 	for (c->max_cap = 16; c->max_cap < 2 * max_inodes; c->max_cap <<= 1)
 		;
+	if (!table_fits(c->max_cap)) {
+		free(c);
+		return NULL;
+	}
 	/* grown as inodes enter (grow()): a table read whole at the end (mg_checker_finish())
 	 * would make all of a preallocated one resident, here even untouched pages (a read
 	 * fault gave a page, not the zero page: 218 MB for the default bound) */

@@ -107,9 +107,12 @@ struct mg_check_stats {
 struct mg_checker;
 
 /*
- * New checker tracking at most max_inodes inodes (memory: about 96 bytes each)
- * and keeping the first max_reports violations in full (all are counted).
- * Returns NULL on ENOMEM or a zero bound.
+ * New checker tracking at most max_inodes inodes (a table grown as they enter,
+ * to at most the power of two >= 2 * max_inodes slots of struct ino_state) and
+ * keeping the first max_reports violations in full (all are counted). Returns
+ * NULL on ENOMEM, a zero bound, or a bound whose largest table would exceed the
+ * machine's memory (RAM and swap, sysinfo(2)): refused at start, not when the
+ * table fails to grow mid-run.
  */
 struct mg_checker *mg_checker_new(size_t max_inodes, size_t max_reports);
 void mg_checker_free(struct mg_checker *c);

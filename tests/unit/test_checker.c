@@ -563,3 +563,12 @@ UNIT_TEST(checker_creation_moves)
 	      (unsigned long long)st->violations[MG_V_REGRESSION]);
 	mg_checker_free(c);
 }
+
+/* A bound whose largest table no machine holds is refused at start, not mid-run. */
+UNIT_TEST(checker_bound_beyond_memory)
+{
+	struct mg_checker *c = mg_checker_new((size_t)1 << 38, 8);
+
+	CHECK(c == NULL, "checker: 2^38 inodes (2^39 slots) refused: more than RAM and swap");
+	mg_checker_free(c);
+}
