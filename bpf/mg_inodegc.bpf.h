@@ -48,9 +48,10 @@ static __always_inline bool mg_inode_alive(const struct mg_inode_key *key)
 }
 
 /*
- * key is the generation-0 key of a live inode whose generation is set now: the
- * state of its creation (ext4, tmpfs: bpf/mg_judge.bpf.h mg_judge_adopt()),
- * which no event takes once the inode's next event has entered its real key.
+ * key is the creation key of a live inode that the filesystem has since given
+ * its generation (key generation 0: ext4, tmpfs) or its number (key number 0:
+ * xfs): the state of its creation (bpf/mg_judge.bpf.h mg_judge_adopt()), which
+ * no event takes once the inode's next event has entered its real key.
  */
 static __always_inline bool mg_inode_creation_key(const struct mg_inode_key *key)
 {
@@ -60,10 +61,14 @@ static __always_inline bool mg_inode_creation_key(const struct mg_inode_key *key
 	__u32 gen = 0;
 	dev_t dev = 0;
 
-	return !key->gen && inode && !bpf_core_read(&ino, sizeof(ino), &inode->i_ino) &&
-	       ino == key->ino && !bpf_core_read(&gen, sizeof(gen), &inode->i_generation) &&
-	       gen && !bpf_core_read(&sb, sizeof(sb), &inode->i_sb) && sb &&
-	       !bpf_core_read(&dev, sizeof(dev), &sb->s_dev) && dev == key->dev;
+	if (!inode || bpf_core_read(&ino, sizeof(ino), &inode->i_ino) ||
+	    bpf_core_read(&gen, sizeof(gen), &inode->i_generation) ||
+	    bpf_core_read(&sb, sizeof(sb), &inode->i_sb) || !sb ||
+	    bpf_core_read(&dev, sizeof(dev), &sb->s_dev) || dev != key->dev)
+		return false;
+	if (!key->gen)
+		return ino == key->ino && gen;
+	return !key->ino && ino && gen == key->gen;
 }
 
 /*

@@ -382,6 +382,28 @@ static __always_inline void mg_judge_close_quiet(struct mg_rstate *s)
 #endif
 
 /*
+ * Enter key into map (the current generation's, gen) with the state in
+ * sc->fresh, new or copied: counted in judge_inodes_entered and, under
+ * --forget, in the generation's entries (mg_judge_gen_entered()). Returns 0
+ * when entered, 1 when another event of the inode entered it first (EEXIST),
+ * -1 when map took no new entry (full, E2BIG, or out of memory); the caller
+ * counts each its own way.
+ */
+static __always_inline int mg_judge_enter(struct mg_judge_scratch *sc, void *map,
+					  const struct mg_inode_key *key, __u64 gen, void *rb)
+{
+	long err = bpf_map_update_elem(map, key, &sc->fresh, BPF_NOEXIST);
+
+	if (!err) {
+		__sync_fetch_and_add(&judge_inodes_entered, 1);
+		if (judge_forget)
+			mg_judge_gen_entered(gen, rb);
+		return 0;
+	}
+	return err == -EEXIST ? 1 : -1;
+}
+
+/*
  * check --forget: an inode missing from the current generation's map (map): if
  * the previous generation holds its state, copy that into map and mark the
  * previous entry moved, so that no event of the generation before judges it
@@ -430,14 +452,10 @@ static __always_inline int mg_judge_migrate(struct mg_judge_scratch *sc, struct 
 	 * need -mcpu=v3): a getattr's mark made before it is in the copy */
 	sc->fresh.s.quiet = __sync_val_compare_and_swap(&pv->s.quiet, 0, 0);
 	bpf_res_spin_unlock(&pv->lock);
-	err = bpf_map_update_elem(map, key, &sc->fresh, BPF_NOEXIST);
-	if (!err) {
+	err = mg_judge_enter(sc, map, key, gen, rb);
+	if (!err)
 		MG_JADD(jc->migrated, 1);
-		__sync_fetch_and_add(&judge_inodes_entered, 1);
-		mg_judge_gen_entered(gen, rb);
-		return 1;
-	}
-	if (err == -EEXIST)	/* entered meanwhile by the other event moving it: the same state */
+	if (err >= 0)	/* EEXIST: entered meanwhile by the other event moving it: the same state */
 		return 1;
 	/* not entered: unless another event entered it meanwhile, the state stays in the
 	 * previous generation (the next event may move it; else emptying that generation
@@ -452,16 +470,18 @@ static __always_inline int mg_judge_migrate(struct mg_judge_scratch *sc, struct 
 
 /*
  * An inode missing from map (the current generation's, gen) whose creation was
- * judged under generation 0: ext4 and tmpfs stamp a new inode's times before
- * they set i_generation (__ext4_new_inode(), __shmem_get_inode()), so its first
- * event carries generation 0 and the rest the generation set. If src (map, or
- * under --forget the previous generation's) holds that state, enter key with a
- * copy of it, so that the creation's ctime is the base of the next event (else
- * a ctime regression of the first update after creation went unseen). The
- * state of generation 0 is final: no event carries generation 0 once it is set,
- * so the copy takes no lock. The inode GC may delete that entry meanwhile (the
- * inode at its address no longer has generation 0), and a hash map hands a
- * deleted element to the next insertion at once (kernel/bpf/memalloc.c): the
+ * judged under the key in sc->k0 (mg_judge_creation_key()): ext4 and tmpfs
+ * stamp a new inode's times before they set i_generation (__ext4_new_inode(),
+ * __shmem_get_inode()), xfs before it sets i_ino (xfs_init_new_inode()), so its
+ * first event carries generation 0, or number 0, and the rest the real one. If
+ * src (map, or under --forget the previous generation's) holds that state,
+ * enter key with a copy of it, so that the creation's ctime is the base of the
+ * next event (else a ctime regression of the first update after creation went
+ * unseen). The creation's state is final: no event carries generation 0, or
+ * number 0, once the filesystem set it, so the copy takes no lock. The inode
+ * GC may delete that entry meanwhile (the inode at its address no longer has
+ * generation 0, or number 0), and a hash map hands a deleted element to the
+ * next insertion at once (kernel/bpf/memalloc.c): the
  * copy counts only if the same element still holds that key after it (looked
  * up again behind a fully ordered exchange); else it is dropped (adopt_raced)
  * and the inode enters afresh. The event whose copy enters then deletes the
@@ -477,10 +497,8 @@ static __always_inline int mg_judge_adopt(struct mg_judge_scratch *sc, struct mg
 					  const struct mg_inode_key *key, __u64 gen, void *rb)
 {
 	struct mg_inode_val *v0;
-	long err;
+	int err;
 
-	sc->k0 = *key;
-	sc->k0.gen = 0;
 	v0 = bpf_map_lookup_elem(src, &sc->k0);
 	if (!v0)
 		return 0;
@@ -494,24 +512,38 @@ static __always_inline int mg_judge_adopt(struct mg_judge_scratch *sc, struct mg
 		MG_JADD(jc->adopt_raced, 1);
 		return 0;
 	}
-	err = bpf_map_update_elem(map, key, &sc->fresh, BPF_NOEXIST);
+	err = mg_judge_enter(sc, map, key, gen, rb);
 	if (!err) {
 		MG_JADD(jc->adopted, 1);
-		__sync_fetch_and_add(&judge_inodes_entered, 1);
-		if (judge_forget)
-			mg_judge_gen_entered(gen, rb);
 		/* moved, not copied: ENOENT if the inode GC deleted it meanwhile (counted there) */
 		if (!bpf_map_delete_elem(src, &sc->k0)) {
 			MG_JADD(jc->adopted_moved, 1);
 			if (judge_forget)
 				mg_judge_gen_deleted(src_slot, 1);
 		}
-		return 1;
 	}
-	if (err == -EEXIST)	/* entered meanwhile by another event of the inode */
+	if (err >= 0)	/* EEXIST: entered meanwhile by another event of the inode */
 		return 1;
 	MG_JADD(jc->untracked, 1);	/* E2BIG: full (or ENOMEM) */
 	return -1;
+}
+
+/*
+ * Into sc->k0, creation key c (0 or 1) of key, an inode missing from the map:
+ * 0, under generation 0 (ext4, tmpfs); 1, under number 0 (xfs; its address is
+ * known: mg_rule_has_identity()). False when key has no such creation key.
+ */
+static __always_inline bool mg_judge_creation_key(struct mg_judge_scratch *sc,
+						  const struct mg_inode_key *key, int c)
+{
+	if (!key->ino || (c ? !key->addr : !key->gen))
+		return false;
+	sc->k0 = *key;
+	if (c)
+		sc->k0.ino = 0;
+	else
+		sc->k0.gen = 0;
+	return true;
 }
 
 /*
@@ -530,7 +562,7 @@ static __always_inline struct mg_inode_val *mg_judge_find(struct mg_judge_scratc
 	void *map = &inodes, *prev;
 	__u64 gen = 0;
 	__u32 slot;
-	int mv;
+	int mv, c;
 
 	if (judge_forget) {
 		gen = *(volatile __u64 *)&judge_gen;
@@ -548,8 +580,11 @@ static __always_inline struct mg_inode_val *mg_judge_find(struct mg_judge_scratc
 	/* the previous generation's state, copied over: the inode keeps its history */
 	if (judge_forget)
 		mv = mg_judge_migrate(sc, jc, map, key, gen, rb);
-	/* else the state of its creation, judged under generation 0 (ext4, tmpfs) */
-	if (!mv && key->gen) {
+	/* else the state of its creation, judged under generation 0 (ext4, tmpfs) or
+	 * number 0 (xfs) */
+	for (c = 0; c < 2 && !mv; c++) {
+		if (!mg_judge_creation_key(sc, key, c))
+			continue;
 		mv = mg_judge_adopt(sc, jc, map, map, gen % MG_GENS, key, gen, rb);
 		if (!mv && judge_forget) {
 			slot = (gen + MG_GENS - 1) % MG_GENS;
@@ -572,12 +607,8 @@ static __always_inline struct mg_inode_val *mg_judge_find(struct mg_judge_scratc
 	}
 	__builtin_memset(&sc->fresh, 0, sizeof(sc->fresh));
 	/* E2BIG: full; EEXIST: another CPU entered it first */
-	if (!bpf_map_update_elem(map, key, &sc->fresh, BPF_NOEXIST)) {
+	if (!mg_judge_enter(sc, map, key, gen, rb))
 		MG_JADD(jc->inodes, 1);
-		__sync_fetch_and_add(&judge_inodes_entered, 1);
-		if (judge_forget)
-			mg_judge_gen_entered(gen, rb);
-	}
 	v = bpf_map_lookup_elem(map, key);
 	if (!v)
 		MG_JADD(jc->untracked, 1);

@@ -255,7 +255,8 @@ static __always_inline void judge_event(enum mg_event_kind kind, struct inode *i
 
 	if (!passes(kind, inode, id, &key.dev, &key.ino, true) || !mg_judge_maps(kind, &sc, &jc))
 		return;
-	if (!mg_rule_has_identity(key.ino)) {
+	/* the address is known here (a tracepoint's inode is never NULL) */
+	if (!mg_rule_has_identity(key.ino, true, kind)) {
 		MG_JADD(jc->no_ino, 1);
 		return;
 	}

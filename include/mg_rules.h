@@ -669,16 +669,25 @@ MG_RULE_INLINE int mg_rule_needs_context(const struct mg_rstate *s, const struct
 }
 
 /*
- * An event has an inode to judge it against only once the inode has its number.
+ * An event has an inode to judge it against once the inode has its number, or
+ * when it is a swap of an inode whose address is known (addr_known: in BPF, and
+ * in user space for an event whose record carries it).
  * Filesystems set a new in-core inode's timestamps while they initialise it, some
  * before i_ino: xfs loading an inode from disk, overlayfs copying the real inode's
  * attributes (ovl_inode_init() before ovl_map_ino()); those inode_set_ctime_to_ts
- * events carry i_ino 0, and unrelated inodes would meet under (dev, 0, gen). Such
- * events are counted (events_without_inode_number), never judged.
+ * events carry i_ino 0, and unrelated inodes would meet under (dev, 0, gen): the
+ * generation is the disk's or 0, and an inode allocated where another was freed
+ * would find that one's state. Such events are counted
+ * (events_without_inode_number), never judged. A swap with number 0 is xfs
+ * stamping a file it creates (xfs_init_new_inode(): the times before
+ * xfs_setup_inode() sets i_ino, i_generation already set, at random): under
+ * (dev, 0, gen, addr) it is one inode's creation, and the key with the number
+ * takes its state at its first event (bpf/mg_judge.bpf.h mg_judge_adopt(),
+ * src/checker.c), so that the creation's ctime is the base of the next update.
  */
-MG_RULE_INLINE int mg_rule_has_identity(unsigned long long ino)
+MG_RULE_INLINE int mg_rule_has_identity(unsigned long long ino, int addr_known, unsigned int kind)
 {
-	return ino != 0;
+	return ino != 0 || (addr_known && kind == MG_EV_CTIME_SWAP);
 }
 
 /*
@@ -840,8 +849,9 @@ struct mg_judge_counts {
 	unsigned long long benign[MG_B_NR_KINDS];	/* not-fault cases, by enum mg_benign_kind */
 	unsigned long long violations[MG_V_NR_KINDS];	/* violations found (records may be lost) */
 	unsigned long long untracked;	/* events of inodes "inodes" could not hold (E2BIG) */
-	unsigned long long no_ino;	/* events of inodes without an inode number yet (not
-					 * judged: mg_rule_has_identity()) */
+	unsigned long long no_ino;	/* events of inodes without an inode number yet, other
+					 * than xfs's creation swap (not judged:
+					 * mg_rule_has_identity()) */
 	unsigned long long inodes;	/* inodes entered into "inodes" */
 	unsigned long long records;	/* violation records written to the ring buffer */
 	unsigned long long lost;	/* violation records lost: ring buffer full */
@@ -868,8 +878,9 @@ struct mg_judge_counts {
 					 * untracked) because their inode's state was being
 					 * moved between generations at that moment */
 	unsigned long long adopted;	/* inodes entered with the state of their creation,
-					 * judged under i_generation 0 before the filesystem
-					 * set it (ext4, tmpfs: mg_judge_adopt()) */
+					 * judged under i_generation 0 (ext4, tmpfs) or i_ino
+					 * 0 (xfs) before the filesystem set it
+					 * (mg_judge_adopt()) */
 	unsigned long long adopted_moved;	/* of those, creation entries deleted by the
 					 * event that took them (the rest: by the inode GC) */
 	unsigned long long adopt_raced;	/* of the inodes that found such a state, those

@@ -158,12 +158,31 @@ static bool grow(struct mg_checker *c)
 }
 
 /*
+ * The slot of the creation of new key (dev, ino, gen, addr), if one was
+ * judged: under generation 0 (ext4 and tmpfs stamp a new inode's times before
+ * they set i_generation) or, for a known address, under number 0 (xfs's
+ * creation swap: mg_rule_has_identity()); NULL if none.
+ */
+static struct ino_state *creation_of(struct mg_checker *c, uint32_t dev, uint64_t ino,
+				     uint32_t gen, uint64_t addr)
+{
+	struct ino_state *z;
+
+	if (!ino)
+		return NULL;
+	if (gen && (z = slot_of(c, dev, ino, 0, addr))->used)
+		return z;
+	if (addr && (z = slot_of(c, dev, 0, gen, addr))->used)
+		return z;
+	return NULL;
+}
+
+/*
  * Find or insert (dev, ino, gen, addr); NULL when the bound is reached (or the
- * table could not grow: out of memory). A new key of generation gen != 0 takes
- * the state of its creation if that was judged under generation 0 (ext4 and
- * tmpfs stamp a new inode's times before they set i_generation), as BPF does
- * (bpf/mg_judge.bpf.h mg_judge_adopt()): that entry moves to the new key, so
- * the inode is one entry.
+ * table could not grow: out of memory). A new key takes the state of its
+ * creation if that was judged under generation 0 or number 0 (creation_of()),
+ * as BPF does (bpf/mg_judge.bpf.h mg_judge_adopt()): that entry moves to the
+ * new key, so the inode is one entry.
  */
 static struct ino_state *lookup(struct mg_checker *c, uint32_t dev, uint64_t ino, uint32_t gen,
 				uint64_t addr)
@@ -173,11 +192,12 @@ static struct ino_state *lookup(struct mg_checker *c, uint32_t dev, uint64_t ino
 
 	if (s->used)
 		return s;
-	if (gen && (z = slot_of(c, dev, ino, 0, addr))->used) {
+	if ((z = creation_of(c, dev, ino, gen, addr))) {
 		created = *z;
 		remove_slot(c, z);
 		s = slot_of(c, dev, ino, gen, addr);
 		*s = created;
+		s->ino = ino;
 		s->gen = gen;
 		c->st.creation_taken++;
 		return s;
@@ -348,7 +368,7 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 		floor_event(c, s, e, &obs);
 		return;
 	}
-	if (!mg_rule_has_identity(e->ino)) {
+	if (!mg_rule_has_identity(e->ino, e->inode_addr != 0, e->kind)) {
 		c->st.no_ino_events++;
 		return;
 	}

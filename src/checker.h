@@ -75,12 +75,12 @@ struct mg_check_stats {
 	uint64_t inodes;		/* distinct inodes tracked */
 	uint64_t untracked_events;	/* events of inodes beyond the table bound */
 	uint64_t creation_taken;	/* inodes entered with the state of their creation,
-					 * judged under generation 0 (ext4, tmpfs; as BPF's
-					 * mg_judge_adopt()) */
+					 * judged under generation 0 (ext4, tmpfs) or number 0
+					 * (xfs; as BPF's mg_judge_adopt()) */
 	uint64_t lock_failed_events;	/* judged in BPF: events whose inode lock failed (the
 					 * kernel detected a deadlock or a timeout), not judged */
-	uint64_t no_ino_events;		/* events of inodes without a number yet, not judged
-					 * (mg_rule_has_identity) */
+	uint64_t no_ino_events;		/* events of inodes without a number yet, but xfs's
+					 * creation swap: not judged (mg_rule_has_identity) */
 	uint64_t out_of_scope_events;	/* check --tree: events of inodes COMMAND's tree never
 					 * touched first, by other processes: not judged */
 	uint64_t benign[MG_B_NR_KINDS];	/* not faults: see enum mg_benign_kind */

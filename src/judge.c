@@ -273,7 +273,8 @@ void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
 				 "bytes of key and value each; violation records: %llu written, %llu "
 				 "lost; lock failures %llu; getattrs judged without a clock read %llu, "
 				 "of them without the lock %llu; new inodes that took the state of "
-				 "their creation (generation 0) %llu, found it deleted %llu",
+				 "their creation (generation 0 or number 0) %llu, found it deleted "
+				 "%llu",
 				 (unsigned long long)j->map_inodes,
 				 (unsigned long long)j->max_inodes, (unsigned long long)j->value_bytes,
 				 (unsigned long long)j->sum.records, (unsigned long long)j->sum.lost,

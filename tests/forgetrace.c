@@ -30,6 +30,9 @@
  * with one regression (before, the two keys never met: a PASS); its twin to
  * 2001 finds none. When the inode GC deletes the creation's entry while it is
  * copied (MG_JTEST_RACE_CREATION_DELETED), the copy is dropped and counted.
+ * The same for a new xfs inode, whose creation swap carries number 0 (its
+ * times stamped before i_ino is set) and its generation: its state is taken by
+ * the key with the number.
  *
  * Prints one "PASS name" or "FAIL name: why" line a check (tests/lib.sh tally);
  * exits 0, or 2 when the program cannot load (the reason on stderr).
@@ -94,6 +97,9 @@ static int counts(struct judgetest_bpf *t, struct mg_judge_counts *sum)
 /* the generation of the key of inode 7's next events (event(), slot_val()) */
 static unsigned int ev_gen;
 
+/* their number (7; 0: an xfs creation) and the struct inode's address (0: not known) */
+static unsigned long long ev_ino = 7, ev_addr;
+
 /* judgetest.bpf.c opened with judge_forget (forget) and small maps, loaded; NULL (why printed). */
 static struct judgetest_bpf *load_as(bool forget)
 {
@@ -136,7 +142,7 @@ static struct judgetest_bpf *load(void)
 	return load_as(true);
 }
 
-/* One event of inode 7: kind, ctime sec.nsec, monotonic t_ns, race; its path or -errno. */
+/* One event of inode ev_ino (7): kind, ctime sec.nsec, monotonic t_ns, race; its path or -errno. */
 static int event(struct judgetest_bpf *t, unsigned int kind, long long sec, unsigned int nsec,
 		 unsigned long long t_ns, unsigned int race)
 {
@@ -144,7 +150,7 @@ static int event(struct judgetest_bpf *t, unsigned int kind, long long sec, unsi
 	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &ev, .ctx_size_in = sizeof(ev));
 
 	memset(&ev, 0, sizeof(ev));
-	ev.key = (struct mg_inode_key){ .ino = 7, .gen = ev_gen };
+	ev.key = (struct mg_inode_key){ .ino = ev_ino, .gen = ev_gen, .addr = ev_addr };
 	strcpy(ev.name, "forgetrace");
 	ev.in.o = (struct mg_robs){ .sec = sec, .nsec = nsec, .kind = kind, .t_ns = t_ns,
 				    .pid = (unsigned int)getpid() };
@@ -158,12 +164,12 @@ static int event(struct judgetest_bpf *t, unsigned int kind, long long sec, unsi
 	return (int)o.retval;
 }
 
-/* The value of inode 7 in slot's map (0, 1, 2); false if it holds none. */
+/* The value of inode ev_ino (7) in slot's map (0, 1, 2); false if it holds none. */
 static bool slot_val(struct judgetest_bpf *t, int slot, struct mg_inode_plain *v)
 {
 	struct bpf_map *m = slot == 0 ? t->maps.inodes : slot == 1 ? t->maps.inodes1 :
 			    t->maps.inodes2;
-	struct mg_inode_key key = { .ino = 7, .gen = ev_gen };
+	struct mg_inode_key key = { .ino = ev_ino, .gen = ev_gen, .addr = ev_addr };
 
 	return !bpf_map_lookup_elem(bpf_map__fd(m), &key, v);
 }
@@ -253,36 +259,42 @@ static int marks(void)
 }
 
 /*
- * A new inode's creation swap to 2000.000000500 under generation 0, then under
+ * A new inode's creation swap to 2000.000000500 under generation 0 (number0:
+ * under number 0, generation 5, at a known address: xfs), then under
  * generation 5 a swap to later_sec.000000500, with or without --forget (forget;
  * prev: generation 1 begun in between, so the creation is in the generation
  * before), under race: the second key takes the creation's state and finds one
  * regression if later_sec < 2000; when the inode GC deletes it meanwhile, none
  * (entered afresh, counted).
  */
-static int creation(bool forget, bool prev, unsigned int race, long long later_sec)
+static int creation(bool number0, bool forget, bool prev, unsigned int race, long long later_sec)
 {
 	const unsigned long long S = 1000000000ull, t0 = 10 * S;
 	bool deleted = race == MG_JTEST_RACE_CREATION_DELETED;
 	unsigned int want = later_sec < 2000 && !deleted ? 1 : 0;
+	const char *under = number0 ? "number 0" : "generation 0";
 	struct mg_judge_counts c;
 	struct mg_inode_plain v;
 	struct judgetest_bpf *t;
-	char what[160], name[240];
+	char what[200], name[280];
 	int p0, p1;
 
-	ev_gen = 0;
 	if (!(t = load_as(forget)))
 		return -1;
+	/* the creation's key */
+	ev_gen = number0 ? 5 : 0;
+	ev_ino = number0 ? 0 : 7;
+	ev_addr = number0 ? 0xffff888000003000ull : 0;
 	p0 = event(t, MG_EV_CTIME_SWAP, 2000, 500, t0, MG_JTEST_RACE_NONE);
 	if (prev)
 		t->bss->judge_gen = 1;
 	ev_gen = 5;
+	ev_ino = 7;
 	p1 = event(t, MG_EV_CTIME_SWAP, later_sec, 500, t0 + 2 * S, race);
 	if (counts_or_destroy(t, &c))
 		return -1;
-	snprintf(what, sizeof(what), "creation under generation 0 (%s%s%s), then a swap to "
-		 "%lld.000000500 under generation 5", forget ? "--forget" : "exact",
+	snprintf(what, sizeof(what), "creation under %s (%s%s%s), then a swap to "
+		 "%lld.000000500 under number 7, generation 5", under, forget ? "--forget" : "exact",
 		 prev ? ", the generation before" : "", deleted ? ", deleted while copied" : "",
 		 later_sec);
 	snprintf(name, sizeof(name), "%s: both judged", what);
@@ -298,14 +310,18 @@ static int creation(bool forget, bool prev, unsigned int race, long long later_s
 	      c.untracked);
 	snprintf(name, sizeof(name), "%s: the creation's entry %s", what,
 		 deleted ? "gone (the GC's)" : "moved, not copied (deleted by the event that took it)");
-	ev_gen = 0;
+	ev_gen = number0 ? 5 : 0;
+	ev_ino = number0 ? 0 : 7;
 	check(!slot_val(t, 0, &v) && c.adopted_moved == (deleted ? 0 : 1), name,
-	      "generation 0's key still in slot 0: %d, moved %llu", slot_val(t, 0, &v),
+	      "the creation's key still in slot 0: %d, moved %llu", slot_val(t, 0, &v),
 	      c.adopted_moved);
 	ev_gen = 5;
-	snprintf(name, sizeof(name), "%s: generation 5's entry holds the later ctime", what);
+	ev_ino = 7;
+	snprintf(name, sizeof(name), "%s: the entry of number 7, generation 5 holds the later ctime",
+		 what);
 	check(slot_val(t, prev ? 1 : 0, &v) && v.s.known && v.s.max.sec == later_sec, name,
 	      "known %u, max %lld", v.s.known, (long long)v.s.max.sec);
+	ev_addr = 0;
 	judgetest_bpf__destroy(t);
 	return 0;
 }
@@ -320,14 +336,15 @@ int main(void)
 			return 2;
 	if (marks())
 		return 2;
-	if (creation(false, false, MG_JTEST_RACE_NONE, 1999) ||
-	    creation(false, false, MG_JTEST_RACE_NONE, 2001) ||
-	    creation(false, false, MG_JTEST_RACE_CREATION_DELETED, 1999) ||
-	    creation(true, false, MG_JTEST_RACE_NONE, 1999) ||
-	    creation(true, false, MG_JTEST_RACE_NONE, 2001) ||
-	    creation(true, true, MG_JTEST_RACE_NONE, 1999) ||
-	    creation(true, true, MG_JTEST_RACE_NONE, 2001) ||
-	    creation(true, true, MG_JTEST_RACE_CREATION_DELETED, 1999))
-		return 2;
+	for (int n = 0; n < 2; n++)
+		if (creation(n, false, false, MG_JTEST_RACE_NONE, 1999) ||
+		    creation(n, false, false, MG_JTEST_RACE_NONE, 2001) ||
+		    creation(n, false, false, MG_JTEST_RACE_CREATION_DELETED, 1999) ||
+		    creation(n, true, false, MG_JTEST_RACE_NONE, 1999) ||
+		    creation(n, true, false, MG_JTEST_RACE_NONE, 2001) ||
+		    creation(n, true, true, MG_JTEST_RACE_NONE, 1999) ||
+		    creation(n, true, true, MG_JTEST_RACE_NONE, 2001) ||
+		    creation(n, true, true, MG_JTEST_RACE_CREATION_DELETED, 1999))
+			return 2;
 	return 0;
 }

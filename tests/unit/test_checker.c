@@ -491,6 +491,65 @@ UNIT_TEST(checker_creation_generation0)
 	}
 }
 
+/*
+ * A new xfs inode: its creation swap carries number 0 (the times are stamped before
+ * xfs_setup_inode() sets i_ino), its generation already set. Judged under (dev, 0, gen,
+ * address) when the address is known, and the key with the number takes that state (as
+ * bpf/mg_judge.bpf.h mg_judge_adopt()): a regression below the creation's ctime is found, a
+ * later ctime is not one. A number-0 event that is no swap (xfs loading an inode, overlayfs
+ * copying one), or whose address is not known, is counted and not judged; another
+ * generation takes nothing.
+ */
+UNIT_TEST(checker_creation_number0)
+{
+	const uint64_t addr = 0xffff888000003000ull;
+	int64_t later[] = { 1999, 2001 };
+
+	for (int i = 0; i < 2; i++) {
+		struct mg_checker *c = mg_checker_new(16, 8);
+		const struct mg_check_stats *st = mg_checker_stats(c);
+		struct mg_event e = swap_ev(0, 2000, 500, 100, 100, 1000000000ull);
+
+		e.inode_addr = addr;
+		mg_checker_event(c, &e);
+		CHECK(st->inodes == 1 && st->no_ino_events == 0,
+		      "checker: a swap with number 0 and an address is judged (%s)",
+		      i ? "later" : "earlier");
+		e = swap_ev(5, later[i], 500, 100, 100, 3000000000ull);
+		e.inode_addr = addr;
+		mg_checker_event(c, &e);
+		CHECK(st->creation_taken == 1 && st->inodes == 1,
+		      "checker: number 5's key takes its creation's entry, one inode (%s)",
+		      i ? "later" : "earlier");
+		CHECK(st->violations[MG_V_REGRESSION] == (i ? 0u : 1u),
+		      "checker: a swap to %lld after the xfs creation's 2000: %s", (long long)later[i],
+		      i ? "no regression" : "one regression");
+		mg_checker_free(c);
+	}
+
+	struct mg_checker *c = mg_checker_new(16, 8);
+	const struct mg_check_stats *st = mg_checker_stats(c);
+	struct mg_event e = ev(MG_EV_CTIME_SET, 0, 3000, 0, 1000000000ull);
+
+	e.inode_addr = addr;
+	mg_checker_event(c, &e);		/* a set with number 0: an inode read in */
+	e = swap_ev(0, 3000, 0, 100, 100, 2000000000ull);
+	mg_checker_event(c, &e);		/* a swap with number 0, no address */
+	CHECK(st->no_ino_events == 2 && st->inodes == 0,
+	      "checker: a set with number 0, and a swap with number 0 but no address, are counted, "
+	      "not judged (%llu)", (unsigned long long)st->no_ino_events);
+	e = swap_ev(0, 2000, 500, 100, 100, 3000000000ull);
+	e.inode_addr = addr;
+	mg_checker_event(c, &e);
+	e = swap_ev(5, 1999, 500, 100, 100, 4000000000ull);
+	e.inode_addr = addr;
+	e.gen = 8;				/* another generation: another inode */
+	mg_checker_event(c, &e);
+	CHECK(st->creation_taken == 0 && st->inodes == 2 && !st->violations[MG_V_REGRESSION],
+	      "checker: a number-0 creation of generation 7 is not generation 8's");
+	mg_checker_free(c);
+}
+
 /* A checker bounded at 3000 inodes, fed a swap to 2000.000000500 of inodes 1..3000 under gen. */
 static struct mg_checker *checker_3000(uint32_t gen)
 {
