@@ -177,6 +177,53 @@ int mg_session_progs_check(char *why, size_t len)
 	return err;
 }
 
+/*
+ * Whether an attempt of backend be would fail before its programs load, as a
+ * trivial probe shows: -EPERM when the kernel refuses a BPF trampoline on the
+ * first function be attaches with fentry or fexit (BPF_PROG_LOAD of "r0 = 0;
+ * exit"; lockdown, or no CAP_BPF), -ENOENT when be needs a kprobe and the kernel
+ * has none (mg_have_kprobe_pmu()); else 0. A doomed attempt is then not made:
+ * its full load, the kernel BTF parsed twice by libbpf (11 MB here) and every
+ * program verified, costs seconds on a busy machine and set check's peak RSS.
+ * The attempt's why is what that attempt would have said (mg_backend_explain()).
+ */
+static int doomed(const struct mg_kenv *env, enum mg_backend be, bool hot, const char **stage)
+{
+	struct bpf_insn insns[2] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int i, fd, nf = hot ? MG_NR_FUNCS : MG_FN_NR_BASE;
+	const char *how;
+
+	for (i = 0; be == MG_BE_FENTRY && i < nf; i++) {
+		LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = BPF_TRACE_FENTRY);
+
+		how = mg_func_probe(env, be, hot, i);
+		if (!how || strncmp(how, "f", 1) || !env->func_btf_id[i])
+			continue;	/* not fentry/fexit, or the load says why */
+		o.attach_btf_id = (__u32)env->func_btf_id[i];
+		fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", insns, 2, &o);
+		if (fd >= 0) {
+			close(fd);
+			break;
+		}
+		if (errno == EPERM) {
+			*stage = "load";
+			return -EPERM;
+		}
+		break;
+	}
+	for (i = 0; i < nf; i++) {
+		how = mg_func_probe(env, be, hot, i);
+		if (how && !strcmp(how, "kprobe") && !mg_have_kprobe_pmu()) {
+			*stage = "attach";
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
 /* One load+attach of the object with the given set of programs. */
 static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_backend be,
 		      bool tp_btf, const struct mg_session_opts *o, struct mg_attempt *a)
@@ -187,6 +234,15 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 
 	mg_libbpf_log_reset();
 	a->tried = true;
+	if (be == MG_BE_FENTRY || be == MG_BE_KPROBE) {
+		const char *stage = "";
+
+		err = doomed(env, be, hot, &stage);
+		if (err) {
+			mg_backend_explain(a, env, be, tp_btf, hot, err, stage);
+			return a->err = err;
+		}
+	}
 	skel = mgtrace_bpf__open();
 	if (!skel) {
 		err = -errno;

@@ -30,4 +30,7 @@ const char *mg_func_probe(const struct mg_kenv *env, enum mg_backend be, bool ho
 void mg_backend_explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_backend be,
 			bool tp_btf, bool hot, int err, const char *stage);
 
+/* The kernel can attach kprobes: a kprobe PMU or tracefs kprobe_events. backend_why.c. */
+bool mg_have_kprobe_pmu(void);
+
 #endif

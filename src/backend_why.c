@@ -30,7 +30,7 @@ static const char *errname(int err)
 	}
 }
 
-static bool have_kprobe_pmu(void)
+bool mg_have_kprobe_pmu(void)
 {
 	return !access("/sys/bus/event_source/devices/kprobe/type", R_OK) ||
 	       !access("/sys/kernel/tracing/kprobe_events", F_OK) ||
@@ -75,7 +75,7 @@ void mg_backend_explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg
 			 env->lockdown);
 	for (i = 0; !cause[0] && (err == -ENOENT || err == -EOPNOTSUPP) && i < nf; i++)
 		if (mg_func_probe(env, be, hot, i) &&
-		    !strcmp(mg_func_probe(env, be, hot, i), "kprobe") && !have_kprobe_pmu())
+		    !strcmp(mg_func_probe(env, be, hot, i), "kprobe") && !mg_have_kprobe_pmu())
 			snprintf(cause, sizeof(cause), "kernel has no kprobes (CONFIG_KPROBES unset)%s",
 				 be == MG_BE_FENTRY ? "; fentry needs a kprobe on functions "
 				 "returning a struct" : "");

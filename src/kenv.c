@@ -128,6 +128,7 @@ static void probe_btf(struct mg_kenv *env)
 	for (i = 0; i < MG_NR_FUNCS; i++) {
 		id = btf__find_by_name_kind(btf, mg_func_names[i], BTF_KIND_FUNC);
 		env->func_in_btf[i] = id > 0;
+		env->func_btf_id[i] = id > 0 ? id : 0;
 		if (id > 0) {
 			const struct btf_type *proto = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
 			int rid = btf__resolve_type(btf, proto->type);

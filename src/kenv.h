@@ -38,6 +38,7 @@ struct mg_kenv {
 	char lockdown[64];		/* "none", "integrity", "confidentiality", or "unknown (...)" */
 	enum mg_api api;
 	bool func_in_btf[MG_NR_FUNCS];	/* per enum mg_func: the function is in kernel BTF */
+	int func_btf_id[MG_NR_FUNCS];	/* its BTF id there (0: absent) */
 	bool func_ret_struct[MG_NR_FUNCS];	/* returns a struct by value (struct timespec64):
 					 * BPF trampolines refuse such functions */
 	bool tp_in_btf[MG_NR_TPS];	/* btf_trace_<tp> typedef present */
