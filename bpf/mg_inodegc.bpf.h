@@ -87,7 +87,7 @@ static long mg_gc_one(struct bpf_map *map, struct mg_inode_key *key, struct mg_i
 	if (*(volatile unsigned int *)&v->moved)
 		return 0;
 	/* a held getattr is judged at the end; no event of a gone inode comes to resolve it */
-	if (*(volatile unsigned char *)&v->s.pending) {
+	if (*(volatile unsigned char *)&v->s.fl & MG_RS_PENDING) {
 		c->kept_pending++;
 		return 0;
 	}
@@ -116,7 +116,7 @@ static long mg_drain_one(struct bpf_map *map, struct mg_inode_key *key, struct m
 		c->gone++;
 	else {
 		c->forgotten++;
-		if (v->s.pending)
+		if (v->s.fl & MG_RS_PENDING)
 			c->forgotten_pending++;
 	}
 	if (bpf_map_delete_elem(map, key))

@@ -201,6 +201,94 @@ struct {
 	__type(value, struct mg_judge_scratch);
 } judge_scratch SEC(".maps");
 
+/*
+ * The contexts of the observations the per-inode state holds (struct mg_rctx:
+ * clocks, entry time, thread id, CPU, comm), one ring per CPU (key: the CPU;
+ * max_entries: the possible CPUs, set by user space), so that the state keeps
+ * only what judging reads (struct mg_rseen, 24 bytes an observation, not 72)
+ * and a report still gives an earlier observation's context while its slot
+ * lasts (MG_CTX_RING of this CPU's events that the state came to hold, after it).
+ * An event takes a slot only if the state refers to it after judging
+ * (mg_judge_ctx_keep()); a report looks it up by the reference
+ * (mg_judge_ctx_fill()), else says it was overwritten (MG_CTX_LOST).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);			/* the possible CPUs, set by user space */
+	__type(key, __u32);
+	__type(value, struct mg_ctx_ring);
+} judge_ctx SEC(".maps");
+
+/*
+ * This CPU's context ring, and into sc->in.o.ctx the reference of its next slot,
+ * which the event takes if the state refers to it after judging
+ * (mg_judge_ctx_keep()); NULL (no reference) where no ring names this CPU.
+ * *seq: that slot's sequence.
+ */
+static __always_inline struct mg_ctx_ring *mg_judge_ctx_next(struct mg_judge_scratch *sc,
+							     __u64 *seq)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct mg_ctx_ring *r;
+
+	sc->in.o.ctx = 0;
+	if (cpu >= MG_CTX_MAX_CPUS)
+		return NULL;
+	r = bpf_map_lookup_elem(&judge_ctx, &cpu);
+	if (!r)
+		return NULL;
+	*seq = *(volatile __u64 *)&r->head;
+	sc->in.o.ctx = mg_ctx_ref(cpu, *seq);
+	return r;
+}
+
+/*
+ * After judging: the state refers to this event's context (ref), so it takes
+ * slot seq of ring r, unless another program on this CPU took that slot
+ * meanwhile (preempted: then the reference finds another event's time there,
+ * and a report says the context was overwritten).
+ */
+static __always_inline void mg_judge_ctx_keep(struct mg_judge_scratch *sc, struct mg_ctx_ring *r,
+					      __u64 seq)
+{
+	if (__sync_val_compare_and_swap(&r->head, seq, seq + 1) != seq)
+		return;
+	mg_ctx_take(&r->e[seq & (MG_CTX_RING - 1)], &sc->in.o);
+}
+
+/*
+ * A report's observation o, if the state kept it (MG_CTX_KEPT): its context
+ * from the ring its reference names, read between two loads of that ring's head
+ * that both leave the slot unclaimed since, and with the observation's own time;
+ * else MG_CTX_LOST.
+ */
+static __always_inline void mg_judge_ctx_fill(struct mg_robs *o)
+{
+	unsigned long long seq = 0, h;
+	struct mg_ctx_ring *r;
+	unsigned int cpu = 0;
+	struct mg_rctx *e;
+
+	if (o->ctx_from != MG_CTX_KEPT)
+		return;
+	cpu = (o->ctx >> MG_CTX_SEQ_BITS) - 1;
+	r = o->ctx ? bpf_map_lookup_elem(&judge_ctx, &cpu) : NULL;
+	if (r) {
+		h = __sync_fetch_and_add(&r->head, 0);
+		if (mg_ctx_seq(o->ctx, h, MG_CTX_RING, &cpu, &seq)) {
+			e = &r->e[seq & (MG_CTX_RING - 1)];
+			if (e->t_ns == o->t_ns) {
+				mg_ctx_put(o, e);
+				h = __sync_fetch_and_add(&r->head, 0);
+				if (mg_ctx_seq(o->ctx, h, MG_CTX_RING, &cpu, &seq) &&
+				    e->t_ns == o->t_ns)
+					return;
+			}
+		}
+	}
+	mg_ctx_lost(o);
+}
+
 /* Add n to a per-CPU count that several programs share: atomic (BPF_XADD). */
 #define MG_JADD(x, n) __sync_fetch_and_add(&(x), (n))
 
@@ -252,6 +340,8 @@ static __always_inline void mg_judge_report(void *rb, __u64 wb, struct mg_judge_
 	}
 	r->earlier = viol->earlier;
 	r->later = viol->later;
+	mg_judge_ctx_fill(&r->earlier);
+	mg_judge_ctx_fill(&r->later);
 	bpf_ringbuf_submit(r, mg_wakeup_flags(rb, wb));
 	if (example)
 		MG_JADD(jc->examples, 1);
@@ -632,9 +722,16 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 				     bool entry_times)
 {
 	unsigned int kind = sc->in.o.kind;
+	struct mg_ctx_ring *ring = NULL;
+	bool have_ctx = !lazy, kept;
 	struct mg_inode_val *v;
-	bool have_ctx = !lazy;
 	int i, again, path;
+	__u64 seq = 0;
+
+	sc->in.o.ctx = 0;
+	sc->in.o.ctx_from = MG_CTX_READ;
+	if (have_ctx)
+		ring = mg_judge_ctx_next(sc, &seq);
 
 	/*
 	 * Under --forget an event can find its entry moved on (it read judge_gen before
@@ -679,6 +776,7 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 		if (!have_ctx && mg_rule_needs_context(&v->s, &sc->in, entry_times)) {
 			MG_JUDGE_READ_CONTEXT(sc, jc, rb, wb);
 			have_ctx = true;
+			ring = mg_judge_ctx_next(sc, &seq);
 		}
 		/* without the kfunc user space judges (mg_judge_pre_load): never taken, the
 		 * verifier drops the rest where it is absent */
@@ -691,6 +789,7 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 			bpf_res_spin_unlock(&v->lock);
 			MG_JUDGE_READ_CONTEXT(sc, jc, rb, wb);
 			have_ctx = true;
+			ring = mg_judge_ctx_next(sc, &seq);
 			if (bpf_res_spin_lock(&v->lock)) {
 				MG_JADD(jc->lock_failed, 1);
 				return MG_JPATH_NOT_JUDGED;
@@ -708,7 +807,13 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 judge:
 	mg_judge_close_quiet(&v->s);
 	mg_rule_event(&v->s, &sc->in, judge_tai_minus_real, &sc->out);
+	/* the state holds this event's observation: its context is to be kept */
+	kept = sc->in.o.ctx && ((v->s.max.kc & MG_CTX_REF_MASK) == sc->in.o.ctx ||
+				((v->s.fl & MG_RS_PENDING) &&
+				 (v->s.pend.kc & MG_CTX_REF_MASK) == sc->in.o.ctx));
 	bpf_res_spin_unlock(&v->lock);
+	if (kept && ring)
+		mg_judge_ctx_keep(sc, ring, seq);
 	if (!have_ctx)
 		MG_JADD(jc->context_free, 1);
 	if (kind < MG_EV_NR_KINDS)

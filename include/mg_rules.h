@@ -71,7 +71,20 @@ enum mg_benign_kind {
 	MG_B_NR_KINDS,
 };
 
-/* One observation of an inode's ctime, as BPF saw it at the event (64 bytes). */
+/*
+ * Where an observation's context (tai_ns, entry_ns, pid, cpu, comm) is
+ * (struct mg_robs::ctx_from). The per-inode state keeps only what judging
+ * reads (struct mg_rseen), and a reference to the context, which its caller
+ * keeps in a ring of the last contexts read (BPF: per CPU, "judge_ctx"; user
+ * space: the checker's); a report fills it in from there.
+ */
+enum mg_ctx_from {
+	MG_CTX_READ,		/* read at the event: the fields hold it */
+	MG_CTX_KEPT,		/* an observation of the state: find it by ctx (the caller) */
+	MG_CTX_LOST,		/* not found: overwritten in the ring, or none was read */
+};
+
+/* One observation of an inode's ctime, as BPF saw it at the event (72 bytes). */
 struct mg_robs {
 	long long sec;			/* ctime seconds */
 	unsigned int nsec;		/* ctime nanoseconds, QUERIED masked */
@@ -81,6 +94,25 @@ struct mg_robs {
 	unsigned long long entry_ns;	/* entry of the enclosing inode_set_ctime_current (0: unknown) */
 	unsigned int pid, cpu;		/* thread id, CPU */
 	char comm[16];			/* copied, never interpreted */
+	unsigned int ctx;		/* the caller's reference to where this context is kept
+					 * (MG_CTX_REF_MASK bits; 0: none) */
+	unsigned int ctx_from;		/* enum mg_ctx_from */
+};
+
+/* struct mg_rseen::kc: the kind above the context reference */
+#define MG_KC_KIND_SHIFT 30
+#define MG_CTX_REF_MASK ((1u << MG_KC_KIND_SHIFT) - 1)
+
+/*
+ * An observation as the per-inode state keeps it (24 bytes): what the rules
+ * read (the ctime, the monotonic time), the kind (a ctime event's, < 4), and
+ * the reference to its context (struct mg_robs::ctx).
+ */
+struct mg_rseen {
+	long long sec;
+	unsigned int nsec;		/* QUERIED masked */
+	unsigned int kc;		/* kind << MG_KC_KIND_SHIFT | context reference */
+	unsigned long long t_ns;
 };
 
 /* One event to judge: its observation and what the tracepoint gave besides. */
@@ -105,14 +137,24 @@ struct mg_rin {
 			 * explicitly (inode_set_ctime_to_ts) */
 #define MG_SRC_CLOCK 1	/* a swap by inode_set_ctime_current: the kernel's clock */
 
-/* A replaced ctime and when it was replaced (CLOCK_MONOTONIC ns). */
-struct mg_rhist {
-	long long sec;
-	unsigned int nsec, pad;
-	unsigned long long replaced_ns;
-};
+/* struct mg_rstate::fl */
+#define MG_RS_KNOWN	0x01	/* max holds a ctime */
+#define MG_RS_PENDING	0x02	/* a getattr of an older value is held (pend) */
+#define MG_RS_CLOCK	0x04	/* max came from the kernel's clock (MG_SRC_CLOCK; else
+				 * MG_SRC_OTHER) */
+#define MG_RS_STATTED	0x08	/* a getattr showed max (its time: max_stat_ns) */
 
-/* Per-inode state. All zero: an inode not seen yet. */
+/*
+ * Per-inode state (168 bytes: with the map value's lock and moved word, and the
+ * 24-byte key, a BPF hash element of kmalloc-256). All zero: an inode not seen
+ * yet. hist holds the last MG_HIST values max replaced, newest first, each with
+ * the CLOCK_MONOTONIC time it was replaced: hist[0]'s is max.t_ns (every push
+ * happens as max is set, or at max's time), the others' hist_rep[h - 1]. The
+ * value before max (prev) is one of them, hist[prev - 1]: hist[0] when max was
+ * set, moved on by each reordered swap's value pushed after it, and lost after
+ * MG_HIST of those (the rules that read it then count the event as undecided:
+ * MG_B_UNSEEN, MG_B_UNVERIFIED).
+ */
 struct mg_rstate {
 	unsigned long long quiet;	/* the quiet word (mg_rule_quiet()): 2 * mg_rule_fp()
 					 * of max, + 1 once a getattr showed it, while nothing
@@ -121,23 +163,21 @@ struct mg_rstate {
 					 * without it (mg_rule_can_mark(), folded in by
 					 * mg_rule_fold_quiet()). First: in the cache line of
 					 * the map value's lock */
-	unsigned char known;		/* max holds a ctime */
-	unsigned char have_prev;	/* prev holds the ctime before max */
-	unsigned char src;		/* MG_SRC_* of max */
-	unsigned char pending;		/* a getattr of an older value is held (pend) */
-	unsigned char nhist;		/* valid entries of hist[] */
-	unsigned char max_statted;	/* a getattr showed max (its time: max_stat_ns) */
-	unsigned short pad;
+	unsigned char fl;		/* MG_RS_* */
+	unsigned char nhist;		/* valid entries of hist */
+	unsigned char prev;		/* 1 + the index in hist of the value before max
+					 * (0: not known) */
+	unsigned char pad;
 	unsigned int max_cur;		/* masked cur_nsec of the swap that set max, or MG_NO_CUR */
-	unsigned int prev_nsec;
-	long long prev_sec;
+	struct mg_rseen max;		/* the observation that set the latest ctime */
 	unsigned long long max_stat_ns;	/* CLOCK_MONOTONIC of the earliest getattr showing max
 					 * (0: none, or judged without a clock read:
 					 * mg_rule_needs_context()) */
-	struct mg_rhist hist[MG_HIST];	/* the last values max replaced, newest first */
-	struct mg_robs max;		/* the observation that set the latest ctime */
-	struct mg_robs pend;		/* the held getattr (pending) and the newer value */
-	struct mg_robs pend_earlier;	/* it was older than */
+	long long hist_sec[MG_HIST];	/* the last values max replaced, newest first */
+	unsigned long long hist_rep[MG_HIST - 1];	/* when hist[1..] were replaced */
+	unsigned int hist_nsec[MG_HIST];
+	struct mg_rseen pend;		/* the held getattr (MG_RS_PENDING) */
+	struct mg_rseen pend_earlier;	/* the newer value it was older than */
 };
 
 /* A violation: the earlier observation and the later one that contradicts it. */
@@ -162,6 +202,22 @@ struct mg_rout {
 	struct mg_rviol ben;			/* its kind (enum mg_benign_kind) and the two
 						 * observations it was judged on */
 };
+
+/*
+ * The n-th observation out reports (the violations' earlier and later, then the
+ * first not-fault case's), or NULL past the last: for a caller that fills in
+ * the context of those the state kept (MG_CTX_KEPT).
+ */
+MG_RULE_INLINE struct mg_robs *mg_rule_out_obs(struct mg_rout *out, unsigned int n)
+{
+	unsigned int nv = out->nviol < MG_RULE_MAX_VIOL ? out->nviol : MG_RULE_MAX_VIOL;
+
+	if (n < 2 * nv)
+		return n & 1 ? &out->viol[n / 2].later : &out->viol[n / 2].earlier;
+	if (out->has_ben && n < 2 * nv + 2)
+		return n & 1 ? &out->ben.later : &out->ben.earlier;
+	return 0;
+}
 
 /*
  * Clear what mg_rule_event() reports: the counts and flags only. viol[] and ben
@@ -189,8 +245,47 @@ MG_RULE_INLINE int mg_rule_cmp(long long as, unsigned int an, long long bs, unsi
 	return 0;
 }
 
+/*
+ * The state's observation o as a report's: its context to be found by the
+ * caller (MG_CTX_KEPT: the context fields are not set; mg_ctx_put() sets them,
+ * or mg_ctx_lost() clears them).
+ */
+MG_RULE_INLINE void mg_rule_seen_obs(struct mg_robs *d, const struct mg_rseen *o)
+{
+	d->sec = o->sec;
+	d->nsec = o->nsec;
+	d->kind = o->kc >> MG_KC_KIND_SHIFT;
+	d->t_ns = o->t_ns;
+	d->ctx = o->kc & MG_CTX_REF_MASK;
+	d->ctx_from = MG_CTX_KEPT;
+}
+
+/* The event's observation o as the state keeps it. */
+MG_RULE_INLINE void mg_rule_seen(struct mg_rseen *d, const struct mg_robs *o)
+{
+	d->sec = o->sec;
+	d->nsec = o->nsec;
+	d->kc = o->kind << MG_KC_KIND_SHIFT | (o->ctx & MG_CTX_REF_MASK);
+	d->t_ns = o->t_ns;
+}
+
+/* Into d, the observation es (the state's) or else eo (an event's). */
+MG_RULE_INLINE void mg_rule_put_obs(struct mg_robs *d, const struct mg_rseen *es,
+				    const struct mg_robs *eo)
+{
+	if (es)
+		mg_rule_seen_obs(d, es);
+	else
+		*d = *eo;
+}
+
+/*
+ * A violation of kind: the earlier observation is es (the state's) or else eo,
+ * the later one ls or else lo (the callers pass constants: the other is NULL).
+ */
 MG_RULE_INLINE void mg_rule_viol(struct mg_rout *out, unsigned int kind,
-				 const struct mg_robs *earlier, const struct mg_robs *later,
+				 const struct mg_rseen *es, const struct mg_robs *eo,
+				 const struct mg_rseen *ls, const struct mg_robs *lo,
 				 unsigned int later_flags)
 {
 	unsigned int n = out->nviol;
@@ -200,15 +295,19 @@ MG_RULE_INLINE void mg_rule_viol(struct mg_rout *out, unsigned int kind,
 		return;
 	}
 	out->viol[n].kind = kind;
-	out->viol[n].earlier = *earlier;
-	out->viol[n].later = *later;
+	mg_rule_put_obs(&out->viol[n].earlier, es, eo);
+	mg_rule_put_obs(&out->viol[n].later, ls, lo);
 	out->viol[n].later_flags = later_flags;
 	out->nviol = n + 1;
 }
 
-/* A not-fault case of kind k, judged on earlier and later: counted; the first one kept. */
+/*
+ * A not-fault case of kind k, judged on earlier (es or eo) and later (ls or lo),
+ * as mg_rule_viol(): counted; the first one kept.
+ */
 MG_RULE_INLINE void mg_rule_benign(struct mg_rout *out, unsigned int k,
-				   const struct mg_robs *earlier, const struct mg_robs *later)
+				   const struct mg_rseen *es, const struct mg_robs *eo,
+				   const struct mg_rseen *ls, const struct mg_robs *lo)
 {
 	if (k >= MG_B_NR_KINDS)
 		return;
@@ -217,22 +316,39 @@ MG_RULE_INLINE void mg_rule_benign(struct mg_rout *out, unsigned int k,
 		return;
 	out->has_ben = 1;
 	out->ben.kind = k;
-	out->ben.earlier = *earlier;
-	out->ben.later = *later;
+	mg_rule_put_obs(&out->ben.earlier, es, eo);
+	mg_rule_put_obs(&out->ben.later, ls, lo);
 }
 
-/* Remember that the inode held (sec, nsec) until replaced_ns (newest first). */
-MG_RULE_INLINE void mg_rule_hist_push(struct mg_rstate *s, long long sec, unsigned int nsec,
-				      unsigned long long replaced_ns)
+/*
+ * Remember that the inode held (sec, nsec), replaced at the time of the max
+ * being set now, or of max (newest first: hist[0]'s time is max.t_ns, so the
+ * caller sets max.t_ns to replaced_ns if it differs). The value before max
+ * moves on with it, and is lost past MG_HIST.
+ */
+MG_RULE_INLINE void mg_rule_hist_push(struct mg_rstate *s, long long sec, unsigned int nsec)
 {
-	s->hist[3] = s->hist[2];
-	s->hist[2] = s->hist[1];
-	s->hist[1] = s->hist[0];
-	s->hist[0].sec = sec;
-	s->hist[0].nsec = nsec;
-	s->hist[0].replaced_ns = replaced_ns;
+	s->hist_sec[3] = s->hist_sec[2];
+	s->hist_sec[2] = s->hist_sec[1];
+	s->hist_sec[1] = s->hist_sec[0];
+	s->hist_nsec[3] = s->hist_nsec[2];
+	s->hist_nsec[2] = s->hist_nsec[1];
+	s->hist_nsec[1] = s->hist_nsec[0];
+	s->hist_rep[2] = s->hist_rep[1];
+	s->hist_rep[1] = s->hist_rep[0];
+	s->hist_rep[0] = s->max.t_ns;	/* hist[0]'s so far */
+	s->hist_sec[0] = sec;
+	s->hist_nsec[0] = nsec;
 	if (s->nhist < MG_HIST)
 		s->nhist++;
+	if (s->prev)
+		s->prev = s->prev < MG_HIST ? s->prev + 1 : 0;
+}
+
+/* When hist[h] was replaced (CLOCK_MONOTONIC ns). */
+MG_RULE_INLINE unsigned long long mg_rule_hist_rep(const struct mg_rstate *s, int h)
+{
+	return h ? s->hist_rep[(h - 1) & 3] : s->max.t_ns;
 }
 
 /* True if (sec, nsec) is a value the inode held, replaced less than 1 s before t_ns. */
@@ -242,32 +358,43 @@ MG_RULE_INLINE int mg_rule_held_recently(const struct mg_rstate *s, long long se
 	int h;
 
 	for (h = 0; h < MG_HIST; h++)
-		if (h < (int)s->nhist && s->hist[h].sec == sec && s->hist[h].nsec == nsec)
-			return (long long)(t_ns - s->hist[h].replaced_ns) < MG_STALE_WINDOW_NS;
+		if (h < (int)s->nhist && s->hist_sec[h] == sec && s->hist_nsec[h] == nsec)
+			return (long long)(t_ns - mg_rule_hist_rep(s, h)) < MG_STALE_WINDOW_NS;
 	return 0;
+}
+
+/* The value before max: 1 and into (*sec, *nsec) if it is known, else 0. */
+MG_RULE_INLINE int mg_rule_prev(const struct mg_rstate *s, long long *sec, unsigned int *nsec)
+{
+	unsigned int h = (unsigned int)(s->prev - 1) & 3;
+
+	if (!s->prev)
+		return 0;
+	*sec = s->hist_sec[h];
+	*nsec = s->hist_nsec[h];
+	return 1;
 }
 
 /* The latest ctime becomes the event's; src says where it came from. */
 MG_RULE_INLINE void mg_rule_advance(struct mg_rstate *s, const struct mg_rin *in, unsigned int src)
 {
-	if (s->known)
-		mg_rule_hist_push(s, s->max.sec, s->max.nsec, in->o.t_ns);
-	s->prev_sec = s->max.sec;
-	s->prev_nsec = s->max.nsec;
-	s->have_prev = s->known;
-	s->max = in->o;
+	unsigned char known = s->fl & MG_RS_KNOWN;
+
+	if (known)
+		mg_rule_hist_push(s, s->max.sec, s->max.nsec);
+	s->prev = known ? 1 : 0;
+	mg_rule_seen(&s->max, &in->o);	/* hist[0]'s time: the event's */
 	s->max_cur = in->o.kind == MG_EV_CTIME_SWAP ? in->cur_nsec & ~MG_I_CTIME_QUERIED : MG_NO_CUR;
-	s->max_statted = in->o.kind == MG_EV_STAT;
 	s->max_stat_ns = in->o.kind == MG_EV_STAT ? in->o.t_ns : 0;
-	s->src = src;
-	s->known = 1;
+	s->fl = (s->fl & MG_RS_PENDING) | MG_RS_KNOWN | (src == MG_SRC_CLOCK ? MG_RS_CLOCK : 0) |
+		(in->o.kind == MG_EV_STAT ? MG_RS_STATTED : 0);
 }
 
 /* advance, and forget what came before: judge what follows against the new value. */
 MG_RULE_INLINE void mg_rule_restart(struct mg_rstate *s, const struct mg_rin *in, unsigned int src)
 {
 	mg_rule_advance(s, in, src);
-	s->have_prev = 0;
+	s->prev = 0;
 	s->nhist = 0;
 }
 
@@ -307,24 +434,24 @@ MG_RULE_INLINE void mg_rule_resolve_pending(struct mg_rstate *s, const struct mg
 {
 	if (in && in->o.kind == MG_EV_CTIME_SWAP && in->o.sec == s->pend.sec &&
 	    in->o.nsec == s->pend.nsec) {
-		mg_rule_benign(out, MG_B_CONCURRENT_READ, &s->pend, &in->o);
-		s->pending = 0;
+		mg_rule_benign(out, MG_B_CONCURRENT_READ, &s->pend, 0, 0, &in->o);
+		s->fl &= ~MG_RS_PENDING;
 		return;
 	}
 	if (in && (long long)(in->o.t_ns - s->pend.t_ns) < MG_STALE_WINDOW_NS)
 		return;
-	s->pending = 0;
+	s->fl &= ~MG_RS_PENDING;
 	/* a swap delivered since (reordered) may have shown that the inode held the value */
 	if (mg_rule_held_recently(s, s->pend.sec, s->pend.nsec, s->pend.t_ns)) {
-		mg_rule_benign(out, MG_B_STALE_READ, &s->pend_earlier, &s->pend);
+		mg_rule_benign(out, MG_B_STALE_READ, &s->pend_earlier, 0, &s->pend, 0);
 		return;
 	}
 	/* a value no traced update installed, within the window of the newer one: undecided */
 	if ((long long)(s->pend.t_ns - s->pend_earlier.t_ns) < MG_STALE_WINDOW_NS) {
-		mg_rule_benign(out, MG_B_UNSEEN, &s->pend_earlier, &s->pend);
+		mg_rule_benign(out, MG_B_UNSEEN, &s->pend_earlier, 0, &s->pend, 0);
 		return;
 	}
-	mg_rule_viol(out, MG_V_REGRESSION, &s->pend_earlier, &s->pend, 0);
+	mg_rule_viol(out, MG_V_REGRESSION, &s->pend_earlier, 0, &s->pend, 0, 0);
 }
 
 /*
@@ -354,39 +481,40 @@ MG_RULE_INLINE void mg_rule_earlier(struct mg_rstate *s, const struct mg_rin *in
 				    long long tai_minus_real, struct mg_rout *out)
 {
 	/* signed: a racing read may be stamped before the update delivered ahead of it */
-	long long age = (long long)(in->o.t_ns - s->max.t_ns);
-	unsigned int k = in->o.kind;
+	long long age = (long long)(in->o.t_ns - s->max.t_ns), psec = 0;
+	unsigned int k = in->o.kind, pnsec = 0;
 
 	/* a getattr reads the ctime before its tracepoint fires, a skip reports the value
 	 * its update loaded before deciding: a value held shortly before is a stale read */
 	if ((k == MG_EV_STAT || k == MG_EV_CTIME_SKIP) &&
 	    mg_rule_held_recently(s, in->o.sec, in->o.nsec, in->o.t_ns)) {
-		mg_rule_benign(out, MG_B_STALE_READ, &s->max, &in->o);
+		mg_rule_benign(out, MG_B_STALE_READ, &s->max, 0, 0, &in->o);
 		return;
 	}
 	/* fill_mg_cmtime reads i_ctime_sec, then i_ctime_nsec; an update swaps the
 	 * nanoseconds, then stores the seconds: a read between shows old sec, new nsec */
-	if (k == MG_EV_STAT && s->have_prev && in->o.sec == s->prev_sec &&
+	if (k == MG_EV_STAT && mg_rule_prev(s, &psec, &pnsec) && in->o.sec == psec &&
 	    in->o.nsec == s->max.nsec && age < MG_STALE_WINDOW_NS) {
-		mg_rule_benign(out, MG_B_TORN_READ, &s->max, &in->o);
+		mg_rule_benign(out, MG_B_TORN_READ, &s->max, 0, 0, &in->o);
 		return;
 	}
 	if (k == MG_EV_CTIME_SWAP && s->max_cur == in->o.nsec) {
 		/* the inode held this value until the swap that set max replaced it */
-		mg_rule_benign(out, MG_B_REORDERED, &s->max, &in->o);
-		mg_rule_hist_push(s, in->o.sec, in->o.nsec, s->max.t_ns);
+		mg_rule_benign(out, MG_B_REORDERED, &s->max, 0, 0, &in->o);
+		mg_rule_hist_push(s, in->o.sec, in->o.nsec);	/* replaced at max.t_ns */
 		return;
 	}
 	/* an update after a step of the clock back: a regression the step explains, reported
 	 * as such (not taken for a future ctime or for overlapping updates) */
 	if ((k == MG_EV_CTIME_SWAP || k == MG_EV_CTIME_SET) && mg_rule_step_explains(s, in)) {
-		mg_rule_viol(out, MG_V_REGRESSION, &s->max, &in->o, in->flags);
+		mg_rule_viol(out, MG_V_REGRESSION, &s->max, 0, 0, &in->o, in->flags);
 		mg_rule_restart(s, in, k == MG_EV_CTIME_SWAP ? MG_SRC_CLOCK : MG_SRC_OTHER);
 		return;
 	}
 	/* a ctime from disk or set explicitly, later than the clock: the kernel replaces it */
-	if (s->src == MG_SRC_OTHER && mg_rule_future(&in->o, tai_minus_real, s->max.sec, s->max.nsec)) {
-		mg_rule_benign(out, MG_B_FUTURE_CTIME, &s->max, &in->o);
+	if (!(s->fl & MG_RS_CLOCK) &&
+	    mg_rule_future(&in->o, tai_minus_real, s->max.sec, s->max.nsec)) {
+		mg_rule_benign(out, MG_B_FUTURE_CTIME, &s->max, 0, 0, &in->o);
 		mg_rule_restart(s, in, k == MG_EV_CTIME_SWAP ? MG_SRC_CLOCK : MG_SRC_OTHER);
 		return;
 	}
@@ -397,21 +525,21 @@ MG_RULE_INLINE void mg_rule_earlier(struct mg_rstate *s, const struct mg_rin *in
 	    (in->o.entry_ns ? (long long)(s->max.t_ns - in->o.entry_ns) > 0 :
 			      age < MG_STALE_WINDOW_NS)) {
 		mg_rule_benign(out, in->o.entry_ns ? MG_B_CONCURRENT : MG_B_CONCURRENT_UNDECIDED,
-			       &s->max, &in->o);
+			       &s->max, 0, 0, &in->o);
 		mg_rule_restart(s, in, MG_SRC_CLOCK);	/* the inode holds this value now */
 		return;
 	}
 	/* a getattr of an older value not seen before may show a concurrent update's
 	 * value whose swap event is still to come: hold it (one at a time) */
 	if (k == MG_EV_STAT || k == MG_EV_CTIME_SKIP) {
-		if (s->pending)
+		if (s->fl & MG_RS_PENDING)
 			mg_rule_resolve_pending(s, 0, out);
-		s->pending = 1;
-		s->pend = in->o;
+		s->fl |= MG_RS_PENDING;
+		mg_rule_seen(&s->pend, &in->o);
 		s->pend_earlier = s->max;
 		return;
 	}
-	mg_rule_viol(out, MG_V_REGRESSION, &s->max, &in->o, in->flags);
+	mg_rule_viol(out, MG_V_REGRESSION, &s->max, 0, 0, &in->o, in->flags);
 	mg_rule_restart(s, in, k == MG_EV_CTIME_SWAP ? MG_SRC_CLOCK : MG_SRC_OTHER);
 }
 
@@ -423,38 +551,36 @@ MG_RULE_INLINE void mg_rule_earlier(struct mg_rstate *s, const struct mg_rin *in
 MG_RULE_INLINE void mg_rule_queried_swap(struct mg_rstate *s, const struct mg_rin *in,
 					 long long tai_minus_real, struct mg_rout *out)
 {
-	unsigned int old = in->old_nsec & ~MG_I_CTIME_QUERIED, bnsec, bsrc;
-	const struct mg_robs *base_obs;
-	long long bsec;
+	unsigned int old = in->old_nsec & ~MG_I_CTIME_QUERIED, bnsec = 0, bsrc;
+	const struct mg_rseen *base_seen = 0;
+	long long bsec = 0;
 
 	/* the replaced value: the latest seen, or the one before if a getattr of the new
-	 * value was delivered ahead of this swap */
-	if (s->known && s->max.nsec == old) {
+	 * value was delivered ahead of this swap (the observation of that one is gone:
+	 * this event's is reported) */
+	if ((s->fl & MG_RS_KNOWN) && s->max.nsec == old) {
 		bsec = s->max.sec;
 		bnsec = s->max.nsec;
-		base_obs = &s->max;
-		bsrc = s->src;
-	} else if (s->known && s->have_prev && s->prev_nsec == old &&
+		base_seen = &s->max;
+		bsrc = s->fl & MG_RS_CLOCK ? MG_SRC_CLOCK : MG_SRC_OTHER;
+	} else if ((s->fl & MG_RS_KNOWN) && mg_rule_prev(s, &bsec, &bnsec) && bnsec == old &&
 		   !mg_rule_cmp(in->o.sec, in->o.nsec, s->max.sec, s->max.nsec)) {
-		bsec = s->prev_sec;
-		bnsec = s->prev_nsec;
-		base_obs = &in->o;	/* the observation of prev is gone; report this one */
 		bsrc = MG_SRC_OTHER;
 	} else {
-		mg_rule_benign(out, MG_B_UNVERIFIED, &in->o, &in->o);
+		mg_rule_benign(out, MG_B_UNVERIFIED, 0, &in->o, 0, &in->o);
 		return;
 	}
 	if (mg_rule_cmp(in->o.sec, in->o.nsec, bsec, bnsec) != 0)
 		return;		/* later: holds; earlier: judged as a regression */
 	if (in->time_gran > 1) {
-		mg_rule_benign(out, MG_B_GRANULARITY, base_obs, &in->o);
+		mg_rule_benign(out, MG_B_GRANULARITY, base_seen, base_seen ? 0 : &in->o, 0, &in->o);
 		return;
 	}
 	if (bsrc == MG_SRC_OTHER && mg_rule_future(&in->o, tai_minus_real, bsec, bnsec)) {
-		mg_rule_benign(out, MG_B_FUTURE_CTIME, base_obs, &in->o);
+		mg_rule_benign(out, MG_B_FUTURE_CTIME, base_seen, base_seen ? 0 : &in->o, 0, &in->o);
 		return;
 	}
-	mg_rule_viol(out, MG_V_NOT_LATER, base_obs, &in->o, in->flags);
+	mg_rule_viol(out, MG_V_NOT_LATER, base_seen, base_seen ? 0 : &in->o, 0, &in->o, in->flags);
 }
 
 /*
@@ -479,8 +605,8 @@ MG_RULE_INLINE void mg_rule_queried_swap(struct mg_rstate *s, const struct mg_ri
 MG_RULE_INLINE int mg_rule_set_over_query(const struct mg_rstate *s, const struct mg_rin *in)
 {
 	return in->o.kind == MG_EV_CTIME_SET && !(in->flags & MG_EVF_INODE_SETUP) &&
-	       (in->old_nsec & MG_I_CTIME_QUERIED) && s->known && s->max_statted &&
-	       s->max.nsec == (in->old_nsec & ~MG_I_CTIME_QUERIED);
+	       (in->old_nsec & MG_I_CTIME_QUERIED) && (s->fl & MG_RS_KNOWN) &&
+	       (s->fl & MG_RS_STATTED) && s->max.nsec == (in->old_nsec & ~MG_I_CTIME_QUERIED);
 }
 
 /* A set over a query held to invariant 2: its inode's state was read (not being set up). */
@@ -496,47 +622,47 @@ MG_RULE_INLINE void mg_rule_event_(struct mg_rstate *s, const struct mg_rin *in,
 	unsigned int k = in->o.kind;
 	int cmp;
 
-	if (s->pending)
+	if (s->fl & MG_RS_PENDING)
 		mg_rule_resolve_pending(s, in, out);
 	if (k == MG_EV_CTIME_SWAP && (in->flags & MG_EVF_SEC_UNSURE)) {
 		/* the nanoseconds are this swap's, the seconds may be another's: not judged */
-		mg_rule_benign(out, MG_B_SEC_UNSURE, &in->o, &in->o);
+		mg_rule_benign(out, MG_B_SEC_UNSURE, 0, &in->o, 0, &in->o);
 		return;
 	}
 	if ((k == MG_EV_CTIME_SWAP && (in->old_nsec & MG_I_CTIME_QUERIED)) ||
 	    mg_rule_set_after_query(s, in))
 		mg_rule_queried_swap(s, in, tai_minus_real, out);
 	else if (k == MG_EV_CTIME_SET && mg_rule_set_over_query(s, in))
-		mg_rule_benign(out, MG_B_SET_UNDECIDED, &s->max, &in->o);
+		mg_rule_benign(out, MG_B_SET_UNDECIDED, &s->max, 0, 0, &in->o);
 	/*
 	 * The kernel skips only when the value it loaded equals the new time exactly,
 	 * and a time's nanoseconds never carry QUERIED: it never skips over a QUERIED
 	 * ctime it saw. A getattr of the same value proves QUERIED only if it finished
 	 * before the update began (entry_ns, function probes) with no update between.
 	 */
-	if (k == MG_EV_CTIME_SKIP && s->known && s->max_statted &&
+	if (k == MG_EV_CTIME_SKIP && (s->fl & MG_RS_KNOWN) && (s->fl & MG_RS_STATTED) &&
 	    !mg_rule_cmp(in->o.sec, in->o.nsec, s->max.sec, s->max.nsec)) {
 		if (in->time_gran > 1)
-			mg_rule_benign(out, MG_B_GRANULARITY, &s->max, &in->o);
+			mg_rule_benign(out, MG_B_GRANULARITY, &s->max, 0, 0, &in->o);
 		else if (in->o.entry_ns && s->max_stat_ns && s->max_stat_ns < in->o.entry_ns)
-			mg_rule_viol(out, MG_V_SKIP_AFTER_QUERY, &s->max, &in->o, in->flags);
+			mg_rule_viol(out, MG_V_SKIP_AFTER_QUERY, &s->max, 0, 0, &in->o, in->flags);
 		else
-			mg_rule_benign(out, MG_B_SKIP_UNDECIDED, &s->max, &in->o);
+			mg_rule_benign(out, MG_B_SKIP_UNDECIDED, &s->max, 0, 0, &in->o);
 	}
 	/* invariant 1: no regression */
-	if (s->known) {
+	if (s->fl & MG_RS_KNOWN) {
 		cmp = mg_rule_cmp(in->o.sec, in->o.nsec, s->max.sec, s->max.nsec);
 		if (cmp == 0) {
 			if (k == MG_EV_CTIME_SWAP)
-				s->src = MG_SRC_CLOCK;
+				s->fl |= MG_RS_CLOCK;
 			/* a set stores the nanoseconds without QUERIED: no getattr has shown
 			 * the ctime since (a skip after it is no skip after a query) */
 			if (k == MG_EV_CTIME_SET) {
-				s->max_statted = 0;
+				s->fl &= ~MG_RS_STATTED;
 				s->max_stat_ns = 0;
 			}
-			if (k == MG_EV_STAT && !s->max_statted) {
-				s->max_statted = 1;
+			if (k == MG_EV_STAT && !(s->fl & MG_RS_STATTED)) {
+				s->fl |= MG_RS_STATTED;
 				s->max_stat_ns = in->o.t_ns;
 			}
 			return;
@@ -580,9 +706,9 @@ MG_RULE_INLINE unsigned long long mg_rule_fp(long long sec, unsigned int nsec)
  */
 MG_RULE_INLINE unsigned long long mg_rule_quiet(const struct mg_rstate *s)
 {
-	if (!s->known || s->pending)
+	if (!(s->fl & MG_RS_KNOWN) || (s->fl & MG_RS_PENDING))
 		return 0;
-	return mg_rule_fp(s->max.sec, s->max.nsec) << 1 | (s->max_statted ? 1 : 0);
+	return mg_rule_fp(s->max.sec, s->max.nsec) << 1 | ((s->fl & MG_RS_STATTED) ? 1 : 0);
 }
 
 /* A getattr in is quiet against the quiet word q (read without the lock). */
@@ -614,8 +740,8 @@ MG_RULE_INLINE void mg_rule_fold_quiet(struct mg_rstate *s, unsigned long long w
 {
 	unsigned long long q = mg_rule_quiet(s);
 
-	if ((w & 1) && q && !s->max_statted && w == q + 1) {
-		s->max_statted = 1;
+	if ((w & 1) && q && !(s->fl & MG_RS_STATTED) && w == q + 1) {
+		s->fl |= MG_RS_STATTED;
 		s->max_stat_ns = 0;
 	}
 }
@@ -641,7 +767,7 @@ MG_RULE_INLINE void mg_rule_event(struct mg_rstate *s, const struct mg_rin *in,
 /* End of the stream: judge a getattr still held (its swap never came). */
 MG_RULE_INLINE void mg_rule_finish(struct mg_rstate *s, struct mg_rout *out)
 {
-	if (s->pending)
+	if (s->fl & MG_RS_PENDING)
 		mg_rule_resolve_pending(s, 0, out);
 	s->quiet = mg_rule_quiet(s);
 }
@@ -663,9 +789,9 @@ MG_RULE_INLINE void mg_rule_finish(struct mg_rstate *s, struct mg_rout *out)
 MG_RULE_INLINE int mg_rule_needs_context(const struct mg_rstate *s, const struct mg_rin *in,
 				       int entry_times)
 {
-	return !(in->o.kind == MG_EV_STAT && s->known && !s->pending &&
+	return !(in->o.kind == MG_EV_STAT && (s->fl & MG_RS_KNOWN) && !(s->fl & MG_RS_PENDING) &&
 		 in->o.sec == s->max.sec && in->o.nsec == s->max.nsec &&
-		 (s->max_statted || !entry_times));
+		 ((s->fl & MG_RS_STATTED) || !entry_times));
 }
 
 /*
@@ -825,6 +951,100 @@ struct mg_inode_plain {
 					 * inode now (bpf/mg_judge.bpf.h mg_judge_migrate()) */
 	struct mg_rstate s;
 };
+
+/*
+ * 176 bytes: with struct htab_elem's 48, the 24-byte key and the allocator's
+ * 8-byte list node, one kmalloc-256 object per inode (kernel/bpf/memalloc.c;
+ * docs/check.md "Memory").
+ */
+_Static_assert(sizeof(struct mg_inode_plain) == 176, "the per-inode value is 176 bytes");
+
+/*
+ * One observation's context, kept for a report in a ring of the last ones
+ * (BPF: "judge_ctx", one ring per CPU, of the observations the per-inode
+ * state came to hold; user space: the checker's), where struct mg_rseen::kc
+ * refers to it (mg_ctx_ref()): 48 bytes.
+ */
+struct mg_rctx {
+	unsigned long long t_ns;	/* the observation's CLOCK_MONOTONIC: checked on lookup */
+	unsigned long long tai_ns, entry_ns;
+	unsigned int pid, cpu;
+	char comm[16];
+};
+
+#define MG_CTX_RING_BITS 10
+#define MG_CTX_RING (1u << MG_CTX_RING_BITS)	/* contexts kept per CPU (BPF) */
+#define MG_CTX_SEQ_BITS 18			/* of a reference: the slot's sequence */
+#define MG_CTX_MAX_CPUS ((1u << (MG_KC_KIND_SHIFT - MG_CTX_SEQ_BITS)) - 1)
+						/* CPUs whose contexts a reference can name:
+						 * 4095 (the others' are not kept) */
+
+/* BPF's ring of one CPU: the value of "judge_ctx" (key: the CPU). */
+struct mg_ctx_ring {
+	unsigned long long head;	/* contexts kept so far; the next goes to head % MG_CTX_RING */
+	struct mg_rctx e[MG_CTX_RING];
+};
+
+/* The reference to context seq (a ring's count) of ring (CPU) ring: never 0. */
+MG_RULE_INLINE unsigned int mg_ctx_ref(unsigned int ring, unsigned long long seq)
+{
+	return (ring + 1) << MG_CTX_SEQ_BITS | (unsigned int)(seq & ((1u << MG_CTX_SEQ_BITS) - 1));
+}
+
+/*
+ * The sequence that reference ref names in a ring of size slots whose head is
+ * head: the latest one before head with the reference's low bits; into *ring
+ * its ring. 0 when ref names none, or that slot has been overwritten since (it
+ * lies size or more before head), else 1.
+ */
+MG_RULE_INLINE int mg_ctx_seq(unsigned int ref, unsigned long long head, unsigned int size,
+			      unsigned int *ring, unsigned long long *seq)
+{
+	unsigned long long mask = (1ull << MG_CTX_SEQ_BITS) - 1, low = ref & mask;
+
+	if (!(ref >> MG_CTX_SEQ_BITS) || !head)
+		return 0;
+	*ring = (ref >> MG_CTX_SEQ_BITS) - 1;
+	*seq = head - 1 - ((head - 1 - low) & mask);
+	return head - *seq <= size;
+}
+
+/* Context e into o, an observation whose context was kept (MG_CTX_KEPT): read. */
+MG_RULE_INLINE void mg_ctx_put(struct mg_robs *o, const struct mg_rctx *e)
+{
+	int i;
+
+	o->tai_ns = e->tai_ns;
+	o->entry_ns = e->entry_ns;
+	o->pid = e->pid;
+	o->cpu = e->cpu;
+	for (i = 0; i < 16; i++)
+		o->comm[i] = e->comm[i];
+	o->ctx_from = MG_CTX_READ;
+}
+
+/* Observation o, whose context was not found: MG_CTX_LOST, its context fields cleared. */
+MG_RULE_INLINE void mg_ctx_lost(struct mg_robs *o)
+{
+	struct mg_rctx none = {};
+
+	mg_ctx_put(o, &none);
+	o->ctx_from = MG_CTX_LOST;
+}
+
+/* Observation o's context into e (its slot). */
+MG_RULE_INLINE void mg_ctx_take(struct mg_rctx *e, const struct mg_robs *o)
+{
+	int i;
+
+	e->t_ns = o->t_ns;
+	e->tai_ns = o->tai_ns;
+	e->entry_ns = o->entry_ns;
+	e->pid = o->pid;
+	e->cpu = o->cpu;
+	for (i = 0; i < 16; i++)
+		e->comm[i] = o->comm[i];
+}
 
 /*
  * The input and output of bpf/mgtrace.bpf.c's syscall program inode_name

@@ -21,12 +21,23 @@ static json_t *json_obs(const struct mg_obs *o)
 	mg_json_put_ns(j, "t_mono", (int64_t)o->t_ns, true);	/* jsonnum.h */
 	json_object_set_new(j, "event", mg_json_cstr(mg_event_kind_name(o->kind)));
 	mg_json_put_ns(j, "entry_mono", (int64_t)o->entry_ns, o->entry_ns);
+	/* the per-inode state's observation whose context was overwritten in its ring:
+	 * thread, CPU and comm unknown (null), as the entry time (context_lost) */
+	if (o->ctx_lost) {
+		json_object_set_new(j, "pid", json_null());
+		json_object_set_new(j, "cpu", json_null());
+		json_object_set_new(j, "comm", json_null());
+		json_object_set_new(j, "comm_truncated", json_false());
+		json_object_set_new(j, "context_lost", json_true());
+		return j;
+	}
 	/* 0 where mgtrace runs in a PID namespace of its own: a task outside it (pidns.h) */
 	json_object_set_new(j, "pid", !o->pid && mg_pidns_self(NULL, NULL) > 0 ? json_null() :
 			    json_integer(o->pid));
 	json_object_set_new(j, "cpu", json_integer(o->cpu));
 	json_object_set_new(j, "comm", mg_json_str(o->comm, n));
 	json_object_set_new(j, "comm_truncated", json_boolean(cut));
+	json_object_set_new(j, "context_lost", json_false());
 	return j;
 }
 

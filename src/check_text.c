@@ -32,6 +32,12 @@ static void put_obs(FILE *f, const struct mg_obs *o, bool xml)
 	bool cut;
 	size_t n = mg_name_len(o->comm, sizeof(o->comm), 0, &cut);
 
+	/* an observation of the per-inode state whose context its ring no longer held */
+	if (o->ctx_lost) {
+		fprintf(f, "%lld.%09u (pid, comm and cpu overwritten at %.6f s)",
+			(long long)o->ctime.sec, o->ctime.nsec, o->t_ns / 1e9);
+		return;
+	}
 	/* pid 0 in a PID namespace of mgtrace's own: a process outside it, "-" as trace
 	 * prints it (JSON null: check_json.c) */
 	if (!o->pid && mg_pidns_self(NULL, NULL) > 0)

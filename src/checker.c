@@ -22,6 +22,13 @@ struct ino_state {
 	char name[MG_NAME_LEN];
 };
 
+/*
+ * Contexts kept in user space (struct mg_checker::ctx): 3 MiB, the last 65,536
+ * observations the state came to hold (every event crosses to user space here,
+ * so more than BPF's MG_CTX_RING a CPU); at most 2^MG_CTX_SEQ_BITS.
+ */
+#define CHECKER_CTX_RING 65536u
+
 /* The first size of the inode table, in slots (grow() doubles it). */
 #define CHECKER_FIRST_CAP 1024
 
@@ -79,6 +86,7 @@ void mg_checker_free(struct mg_checker *c)
 		return;
 	free(c->tab);
 	free(c->reports);
+	free(c->ctx);
 	mg_steps_free(&c->steps);
 	free(c);
 }
@@ -231,6 +239,9 @@ void mg_obs_from_rule(struct mg_obs *o, const struct mg_robs *r)
 	o->entry_ns = r->entry_ns;
 	memcpy(o->comm, r->comm, sizeof(o->comm));
 	o->comm[sizeof(o->comm) - 1] = 0;
+	/* a state's observation whose context no ring kept any more: no pid, CPU, comm,
+	 * realtime offset or entry time (the rules' fields are exact) */
+	o->ctx_lost = r->ctx_from != MG_CTX_READ;
 }
 
 /* The rules' input from an event record. */
@@ -249,11 +260,49 @@ void mg_rule_in_of(struct mg_rin *in, const struct mg_event *e)
 	in->step_back_at = 0;
 }
 
+/*
+ * A report's observation o whose context the state kept (MG_CTX_KEPT): from the
+ * checker's ring, else MG_CTX_LOST (overwritten since).
+ */
+static void ctx_fill(const struct mg_checker *c, struct mg_robs *o)
+{
+	unsigned long long seq = 0;
+	unsigned int ring = 0;
+
+	if (o->ctx_from != MG_CTX_KEPT)
+		return;
+	mg_ctx_lost(o);
+	if (c->ctx && mg_ctx_seq(o->ctx, c->ctx_head, CHECKER_CTX_RING, &ring, &seq) && !ring &&
+	    c->ctx[seq % CHECKER_CTX_RING].t_ns == o->t_ns)
+		mg_ctx_put(o, &c->ctx[seq % CHECKER_CTX_RING]);
+}
+
+/*
+ * After judging event in against state s: if s holds the event's observation
+ * now, keep its context (as reference in->o.ctx, the ring's next slot, says).
+ */
+static void ctx_keep(struct mg_checker *c, const struct mg_rstate *s, const struct mg_rin *in)
+{
+	if (!in->o.ctx || ((s->max.kc & MG_CTX_REF_MASK) != in->o.ctx &&
+			   (!(s->fl & MG_RS_PENDING) ||
+			    (s->pend.kc & MG_CTX_REF_MASK) != in->o.ctx)))
+		return;
+	if (!c->ctx && !(c->ctx = calloc(CHECKER_CTX_RING, sizeof(*c->ctx))))
+		return;		/* its report says the context was lost */
+	mg_ctx_take(&c->ctx[c->ctx_head % CHECKER_CTX_RING], &in->o);
+	c->ctx_head++;
+}
+
 void mg_checker_rule_out(struct mg_checker *c, uint32_t dev, uint64_t ino, uint32_t gen,
-			 const char *name, bool name_cut, const struct mg_rout *out)
+			 const char *name, bool name_cut, const struct mg_rout *rout)
 {
 	struct mg_violation v = { .dev = dev, .gen = gen, .ino = ino, .name_truncated = name_cut };
+	struct mg_rout o = *rout, *out = &o;
+	struct mg_robs *ob;
 	unsigned int i;
+
+	for (i = 0; (ob = mg_rule_out_obs(out, i)); i++)
+		ctx_fill(c, ob);
 
 	for (i = 0; i < MG_B_NR_KINDS; i++)
 		c->st.benign[i] += out->benign[i];
@@ -330,7 +379,7 @@ void mg_checker_finish(struct mg_checker *c)
 	for (i = 0; i < c->cap; i++) {
 		struct ino_state *s = &c->tab[i];
 
-		if (!s->used || !s->r.pending)
+		if (!s->used || !(s->r.fl & MG_RS_PENDING))
 			continue;
 		memset(&out, 0, sizeof(out));
 		mg_rule_finish(&s->r, &out);
@@ -387,8 +436,10 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 	/* judged here: the steps user space's samples recorded (events are fed only after
 	 * a sample taken after them, src/check.c) */
 	mg_steps_last_user_back(&c->steps, in.o.t_ns, &in.step_back_ns, &in.step_back_at);
+	in.o.ctx = mg_ctx_ref(0, c->ctx_head);
 	memset(&out, 0, sizeof(out));
 	mg_rule_event(&s->r, &in, c->tai_minus_real, &out);
+	ctx_keep(c, &s->r, &in);
 	mg_checker_rule_out(c, s->dev, s->ino, s->gen, s->name, s->name_cut, &out);
 }
 

@@ -48,6 +48,9 @@ struct mg_obs {
 	uint32_t kind;		/* enum mg_event_kind */
 	uint64_t entry_ns;	/* update's entry in inode_set_ctime_current (0: unknown) */
 	char comm[16];
+	bool ctx_lost;		/* pid, cpu, comm, off_ns and entry_ns unknown: the context of
+				 * this observation of the per-inode state was overwritten in
+				 * its ring (include/mg_rules.h enum mg_ctx_from) */
 };
 
 /* A violation: the earlier observation and the later one that contradicts it. */

@@ -32,6 +32,11 @@ struct mg_checker {
 	uint64_t floor_records[2];	/* MG_EVF_JUDGED records: floor backward, fine unneeded */
 	struct mg_violation examples[MG_B_NR_KINDS][MG_EXAMPLES];	/* mg_checker_example */
 	size_t nexamples[MG_B_NR_KINDS];
+	struct mg_rctx *ctx;		/* the contexts of the observations the state came to
+					 * hold, a ring of CHECKER_CTX_RING (include/mg_rules.h
+					 * struct mg_rseen::kc refers to them), as BPF's
+					 * "judge_ctx"; allocated at the first */
+	unsigned long long ctx_head;	/* contexts kept so far */
 	mg_known_fn known_fn;		/* mg_checker_set_known; NULL: none declared */
 	void *known_ctx;
 	struct mg_check_stats st;

@@ -17,8 +17,7 @@
 int mg_judge_pre_load(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf, void *ctx)
 {
 	struct mg_judge *j = ctx;
-
-	int err;
+	int err, ncpu;
 
 	j->configured = tp_btf && !j->user && j->env && j->env->res_spin_lock;
 	skel->rodata->judge = j->configured;
@@ -54,6 +53,14 @@ int mg_judge_pre_load(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf,
 	if (j->configured && j->forget &&
 	    ((err = bpf_map__set_max_entries(skel->maps.inodes1, (uint32_t)j->max_inodes)) ||
 	     (err = bpf_map__set_max_entries(skel->maps.inodes2, (uint32_t)j->max_inodes))))
+		return err;
+	/* the context rings: one per possible CPU that a reference can name */
+	ncpu = libbpf_num_possible_cpus();
+	if (ncpu < 1)
+		return ncpu;
+	if ((err = bpf_map__set_max_entries(skel->maps.judge_ctx, !j->configured ? 1 :
+					    ncpu < (int)MG_CTX_MAX_CPUS ? (uint32_t)ncpu :
+					    MG_CTX_MAX_CPUS)))
 		return err;
 	return bpf_map__set_max_entries(skel->maps.inodes,
 					j->configured ? (uint32_t)j->max_inodes : 1);
@@ -196,10 +203,11 @@ static int finish_map(struct mg_judge *j, struct mg_checker *c, struct mgtrace_b
 		if (val.moved)
 			continue;
 		j->map_inodes++;
-		if (!val.s.pending)
+		if (!(val.s.fl & MG_RS_PENDING))
 			continue;
 		memset(&out, 0, sizeof(out));
 		mg_rule_finish(&val.s, &out);
+		mg_judge_out_fill(bpf_map__fd(skel->maps.judge_ctx), &out);
 		inode_name(skel, &key, &nc);	/* a held getattr: few, and only at the end */
 		mg_checker_rule_out(c, key.dev, key.ino, key.gen, nc.name,
 				    nc.name_len > strlen(nc.name), &out);
@@ -368,6 +376,7 @@ static int inject_bpf(struct mgtrace_bpf *skel, int n, uint64_t t0, char *why, s
 	if ((err = bpf_map__reuse_fd(t->maps.inodes, bpf_map__fd(skel->maps.inodes))) ||
 	    (err = bpf_map__reuse_fd(t->maps.judge_counts, bpf_map__fd(skel->maps.judge_counts))) ||
 	    (err = bpf_map__reuse_fd(t->maps.events, bpf_map__fd(skel->maps.events))) ||
+	    (err = bpf_map__reuse_fd(t->maps.judge_ctx, bpf_map__fd(skel->maps.judge_ctx))) ||
 	    (err = judgetest_bpf__load(t))) {
 		snprintf(why, len, "judgetest.bpf.c: load: %s", strerror(-err));
 		goto out;

@@ -207,4 +207,12 @@ uint64_t mg_judge_tree_not_followed(const struct mg_judge *j);
 /* Free the held records and detach the tree's programs. */
 void mg_judge_free(struct mg_judge *j);
 
+/*
+ * Fill in the context of every observation out reports that the per-inode state
+ * kept (MG_CTX_KEPT), from BPF's context rings "judge_ctx" (fd; the programs
+ * detached): MG_CTX_READ with it, or MG_CTX_LOST where its slot was taken again
+ * since (include/mg_rules.h mg_ctx_seq()). judge_pass.c.
+ */
+void mg_judge_out_fill(int fd, struct mg_rout *out);
+
 #endif

@@ -34,10 +34,15 @@
  * times stamped before i_ino is set) and its generation: its state is taken by
  * the key with the number.
  *
+ * The state keeps an observation's context in its CPU's ring (judge_ctx): a
+ * regression's earlier observation has its thread and comm with few kept
+ * observations between, and is marked lost, its ctime exact, past the ring.
+ *
  * Prints one "PASS name" or "FAIL name: why" line a check (tests/lib.sh tally);
  * exits 0, or 2 when the program cannot load (the reason on stderr).
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -112,7 +117,8 @@ static struct judgetest_bpf *load_as(bool forget)
 	}
 	t->rodata->judge_forget = forget;
 	t->rodata->judge_gen_half = 1000;	/* no generation asks for the next one */
-	if ((err = bpf_map__set_max_entries(t->maps.inodes, 64)) ||
+	if ((err = bpf_map__set_max_entries(t->maps.judge_ctx, libbpf_num_possible_cpus())) ||
+	    (err = bpf_map__set_max_entries(t->maps.inodes, 64)) ||
 	    (err = bpf_map__set_max_entries(t->maps.inodes1, 64)) ||
 	    (err = bpf_map__set_max_entries(t->maps.inodes2, 64)) ||
 	    (err = judgetest_bpf__load(t))) {
@@ -142,9 +148,11 @@ static struct judgetest_bpf *load(void)
 	return load_as(true);
 }
 
-/* One event of inode ev_ino (7): kind, ctime sec.nsec, monotonic t_ns, race; its path or -errno. */
-static int event(struct judgetest_bpf *t, unsigned int kind, long long sec, unsigned int nsec,
-		 unsigned long long t_ns, unsigned int race)
+/* One event of inode ev_ino (7): kind, ctime sec.nsec, monotonic t_ns, race, by thread pid
+ * named comm; its path or -errno. */
+static int event_race(struct judgetest_bpf *t, unsigned int kind, long long sec, unsigned int nsec,
+		      unsigned long long t_ns, unsigned int race, unsigned int pid,
+		      const char *comm)
 {
 	struct mg_judge_test_ctx ev;
 	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &ev, .ctx_size_in = sizeof(ev));
@@ -153,8 +161,8 @@ static int event(struct judgetest_bpf *t, unsigned int kind, long long sec, unsi
 	ev.key = (struct mg_inode_key){ .ino = ev_ino, .gen = ev_gen, .addr = ev_addr };
 	strcpy(ev.name, "forgetrace");
 	ev.in.o = (struct mg_robs){ .sec = sec, .nsec = nsec, .kind = kind, .t_ns = t_ns,
-				    .pid = (unsigned int)getpid() };
-	strcpy(ev.in.o.comm, "forgetrace");
+				    .pid = pid };
+	snprintf(ev.in.o.comm, sizeof(ev.in.o.comm), "%s", comm);
 	ev.in.time_gran = 1;
 	if (kind == MG_EV_CTIME_SWAP)
 		ev.in.cur_nsec = ev.in.old_nsec = 100;
@@ -162,6 +170,20 @@ static int event(struct judgetest_bpf *t, unsigned int kind, long long sec, unsi
 	if (bpf_prog_test_run_opts(bpf_program__fd(t->progs.judge_test), &o))
 		return -errno;
 	return (int)o.retval;
+}
+
+/* event_race() by this process, named "forgetrace". */
+static int event(struct judgetest_bpf *t, unsigned int kind, long long sec, unsigned int nsec,
+		 unsigned long long t_ns, unsigned int race)
+{
+	return event_race(t, kind, sec, nsec, t_ns, race, (unsigned int)getpid(), "forgetrace");
+}
+
+/* event_race() with no race. */
+static int event_as(struct judgetest_bpf *t, unsigned int kind, long long sec, unsigned int nsec,
+		    unsigned long long t_ns, unsigned int pid, const char *comm)
+{
+	return event_race(t, kind, sec, nsec, t_ns, MG_JTEST_RACE_NONE, pid, comm);
 }
 
 /* The value of inode ev_ino (7) in slot's map (0, 1, 2); false if it holds none. */
@@ -319,11 +341,87 @@ static int creation(bool number0, bool forget, bool prev, unsigned int race, lon
 	ev_ino = 7;
 	snprintf(name, sizeof(name), "%s: the entry of number 7, generation 5 holds the later ctime",
 		 what);
-	check(slot_val(t, prev ? 1 : 0, &v) && v.s.known && v.s.max.sec == later_sec, name,
-	      "known %u, max %lld", v.s.known, (long long)v.s.max.sec);
+	check(slot_val(t, prev ? 1 : 0, &v) && (v.s.fl & MG_RS_KNOWN) && v.s.max.sec == later_sec, name,
+	      "known %u, max %lld", v.s.fl & MG_RS_KNOWN, (long long)v.s.max.sec);
 	ev_addr = 0;
 	judgetest_bpf__destroy(t);
 	return 0;
+}
+
+/* ring buffer callback: the first violation record's earlier observation into ctx */
+static int first_earlier(void *ctx, void *data, size_t len)
+{
+	const struct mg_vrec *r = data;
+	struct mg_robs *o = ctx;
+
+	if (len >= sizeof(*r) && r->magic == MG_VREC_MAGIC && !(r->kind & MG_VREC_BENIGN) &&
+	    o->ctx_from == MG_CTX_KEPT) {
+		*o = r->earlier;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The per-inode state keeps a reference to an observation's context, which
+ * lives in its CPU's ring "judge_ctx" (bpf/mg_judge.bpf.h): inode 7's swap to
+ * 2000.000000500 by "ctx-early", then later swaps of inode 8 (each kept: the
+ * state holds them), then inode 7's swap to 1999.000000500, a regression. With
+ * few between, the violation record's earlier observation has its thread and
+ * comm; past MG_CTX_RING it is marked lost, its ctime and time exact. Pinned to
+ * one CPU: the ring is that CPU's.
+ */
+static int context(unsigned int between)
+{
+	const unsigned long long S = 1000000000ull, t0 = 10 * S;
+	struct mg_robs early = { .ctx_from = MG_CTX_KEPT };
+	bool lost = between >= MG_CTX_RING;
+	struct ring_buffer *rb;
+	struct judgetest_bpf *t;
+	char name[200];
+	unsigned int i;
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus)) {
+		fprintf(stderr, "forgetrace: sched_setaffinity: %s\n", strerror(errno));
+		return -1;
+	}
+	ev_gen = 5;
+	if (!(t = load_as(false)))
+		return -1;
+	ev_ino = 7;
+	if (event_as(t, MG_EV_CTIME_SWAP, 2000, 500, t0, 4242, "ctx-early") < 0)
+		goto fail;
+	ev_ino = 8;
+	for (i = 0; i < between; i++)
+		if (event_as(t, MG_EV_CTIME_SWAP, 3000 + i, 500, t0 + 1 + i, 4243, "ctx-other") < 0)
+			goto fail;
+	ev_ino = 7;
+	if (event_as(t, MG_EV_CTIME_SWAP, 1999, 500, t0 + 2 * S, 4244, "ctx-late") < 0)
+		goto fail;
+	rb = ring_buffer__new(bpf_map__fd(t->maps.events), first_earlier, &early, NULL);
+	if (!rb)
+		goto fail;
+	ring_buffer__consume(rb);
+	ring_buffer__free(rb);
+	snprintf(name, sizeof(name), "context: %u kept observations between: the regression's "
+		 "earlier observation %s", between, lost ? "marked lost, its ctime and time exact" :
+		 "with its thread and comm");
+	check(early.sec == 2000 && early.nsec == 500 && early.t_ns == t0 &&
+	      (lost ? early.ctx_from == MG_CTX_LOST && !early.pid && !early.comm[0] :
+		      early.ctx_from == MG_CTX_READ && early.pid == 4242 &&
+		      !strcmp(early.comm, "ctx-early")),
+	      name, "ctime %lld.%09u at %llu, context %u, pid %u, comm %.16s", early.sec,
+	      early.nsec, early.t_ns, early.ctx_from, early.pid, early.comm);
+	ev_ino = 7;
+	judgetest_bpf__destroy(t);
+	return 0;
+fail:
+	fprintf(stderr, "forgetrace: judge_test: %s\n", strerror(errno));
+	judgetest_bpf__destroy(t);
+	return -1;
 }
 
 int main(void)
@@ -346,5 +444,7 @@ int main(void)
 		    creation(n, true, true, MG_JTEST_RACE_NONE, 2001) ||
 		    creation(n, true, true, MG_JTEST_RACE_CREATION_DELETED, 1999))
 			return 2;
+	if (context(10) || context(MG_CTX_RING + 10))
+		return 2;
 	return 0;
 }

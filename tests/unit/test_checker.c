@@ -451,86 +451,83 @@ UNIT_TEST(checker)
 }
 
 /*
- * A new ext4 or tmpfs inode: its creation swap carries generation 0 (the times are stamped
- * before i_generation is set), its next events the generation. The new key takes the
- * creation's state (as bpf/mg_judge.bpf.h mg_judge_adopt()): a regression below the
- * creation's ctime is found, a later ctime is not one; another address, or a key already
- * seen, takes nothing.
+ * A creation judged under a key of its own (first: the creation swap to 2000.000000500,
+ * at 1 s), then a swap of inode 5, generation 7, at address addr to 1999 and to
+ * 2001.000000500 (at 3 s): the key with the number and generation takes the creation's
+ * entry (as bpf/mg_judge.bpf.h mg_judge_adopt()), so the first is a regression below the
+ * creation's ctime and the second none; one inode either way.
  */
-UNIT_TEST(checker_creation_generation0)
+static void creation_taken(struct mg_event first, uint64_t addr, const char *what)
 {
 	int64_t later[] = { 1999, 2001 };
 
 	for (int i = 0; i < 2; i++) {
 		struct mg_checker *c = mg_checker_new(16, 8);
 		const struct mg_check_stats *st = mg_checker_stats(c);
-		struct mg_event e = swap_ev(5, 2000, 500, 100, 100, 1000000000ull);
+		struct mg_event e = first;
 
-		e.gen = 0;
-		e.inode_addr = 0xffff888000001000ull;
 		mg_checker_event(c, &e);
+		CHECK(st->inodes == 1 && st->no_ino_events == 0,
+		      "checker: %s: the creation swap is judged", what);
 		e = swap_ev(5, later[i], 500, 100, 100, 3000000000ull);
-		e.inode_addr = 0xffff888000001000ull;	/* generation 7 now */
+		e.inode_addr = addr;
 		mg_checker_event(c, &e);
 		CHECK(st->creation_taken == 1 && st->inodes == 1,
-		      "checker: generation 7's key takes its creation's entry, one inode (%s)",
-		      i ? "later" : "earlier");
+		      "checker: %s: number 5, generation 7 takes its creation's entry, one inode "
+		      "(%s)", what, i ? "later" : "earlier");
 		CHECK(st->violations[MG_V_REGRESSION] == (i ? 0u : 1u),
-		      "checker: a swap to %lld after the creation's 2000: %s", (long long)later[i],
-		      i ? "no regression" : "one regression");
-		e = swap_ev(5, 1000, 500, 100, 100, 4000000000ull);
-		e.gen = 0;
-		e.inode_addr = 0xffff888000002000ull;	/* another struct inode, number 5 */
-		mg_checker_event(c, &e);
-		e.gen = 7;
-		e.ts_ns = 5000000000ull;
-		mg_checker_event(c, &e);
-		CHECK(st->creation_taken == 2 && st->inodes == 2,
-		      "checker: each address's creation is its own");
+		      "checker: %s: a swap to %lld after the creation's 2000: %s", what,
+		      (long long)later[i], i ? "no regression" : "one regression");
 		mg_checker_free(c);
 	}
 }
 
 /*
+ * A new ext4 or tmpfs inode: its creation swap carries generation 0 (the times are stamped
+ * before i_generation is set), its next events the generation; another address, or a key
+ * already seen, takes nothing.
+ */
+UNIT_TEST(checker_creation_generation0)
+{
+	struct mg_event e = swap_ev(5, 2000, 500, 100, 100, 1000000000ull);
+	struct mg_checker *c = mg_checker_new(16, 8);
+	const struct mg_check_stats *st = mg_checker_stats(c);
+
+	e.gen = 0;
+	e.inode_addr = 0xffff888000001000ull;
+	creation_taken(e, e.inode_addr, "generation 0");
+	e = swap_ev(5, 1000, 500, 100, 100, 4000000000ull);
+	e.gen = 0;
+	e.inode_addr = 0xffff888000002000ull;	/* another struct inode, number 5 */
+	mg_checker_event(c, &e);
+	e.gen = 7;
+	e.ts_ns = 5000000000ull;
+	mg_checker_event(c, &e);
+	e.inode_addr = 0xffff888000001000ull;	/* generation 7 at the first address: new */
+	e.ts_ns = 6000000000ull;
+	mg_checker_event(c, &e);
+	CHECK(st->creation_taken == 1 && st->inodes == 2,
+	      "checker: each address's creation is its own");
+	mg_checker_free(c);
+}
+
+/*
  * A new xfs inode: its creation swap carries number 0 (the times are stamped before
  * xfs_setup_inode() sets i_ino), its generation already set. Judged under (dev, 0, gen,
- * address) when the address is known, and the key with the number takes that state (as
- * bpf/mg_judge.bpf.h mg_judge_adopt()): a regression below the creation's ctime is found, a
- * later ctime is not one. A number-0 event that is no swap (xfs loading an inode, overlayfs
- * copying one), or whose address is not known, is counted and not judged; another
- * generation takes nothing.
+ * address) when the address is known. A number-0 event that is no swap (xfs loading an
+ * inode, overlayfs copying one), or whose address is not known, is counted and not judged;
+ * another generation takes nothing.
  */
 UNIT_TEST(checker_creation_number0)
 {
 	const uint64_t addr = 0xffff888000003000ull;
-	int64_t later[] = { 1999, 2001 };
-
-	for (int i = 0; i < 2; i++) {
-		struct mg_checker *c = mg_checker_new(16, 8);
-		const struct mg_check_stats *st = mg_checker_stats(c);
-		struct mg_event e = swap_ev(0, 2000, 500, 100, 100, 1000000000ull);
-
-		e.inode_addr = addr;
-		mg_checker_event(c, &e);
-		CHECK(st->inodes == 1 && st->no_ino_events == 0,
-		      "checker: a swap with number 0 and an address is judged (%s)",
-		      i ? "later" : "earlier");
-		e = swap_ev(5, later[i], 500, 100, 100, 3000000000ull);
-		e.inode_addr = addr;
-		mg_checker_event(c, &e);
-		CHECK(st->creation_taken == 1 && st->inodes == 1,
-		      "checker: number 5's key takes its creation's entry, one inode (%s)",
-		      i ? "later" : "earlier");
-		CHECK(st->violations[MG_V_REGRESSION] == (i ? 0u : 1u),
-		      "checker: a swap to %lld after the xfs creation's 2000: %s", (long long)later[i],
-		      i ? "no regression" : "one regression");
-		mg_checker_free(c);
-	}
-
+	struct mg_event e = swap_ev(0, 2000, 500, 100, 100, 1000000000ull);
 	struct mg_checker *c = mg_checker_new(16, 8);
 	const struct mg_check_stats *st = mg_checker_stats(c);
-	struct mg_event e = ev(MG_EV_CTIME_SET, 0, 3000, 0, 1000000000ull);
 
+	e.inode_addr = addr;
+	creation_taken(e, addr, "number 0");
+	e = ev(MG_EV_CTIME_SET, 0, 3000, 0, 1000000000ull);
 	e.inode_addr = addr;
 	mg_checker_event(c, &e);		/* a set with number 0: an inode read in */
 	e = swap_ev(0, 3000, 0, 100, 100, 2000000000ull);
@@ -548,6 +545,93 @@ UNIT_TEST(checker_creation_number0)
 	CHECK(st->creation_taken == 0 && st->inodes == 2 && !st->violations[MG_V_REGRESSION],
 	      "checker: a number-0 creation of generation 7 is not generation 8's");
 	mg_checker_free(c);
+}
+
+/*
+ * The per-inode state keeps an observation's ctime and time, and a reference to its
+ * context (thread, CPU, comm, entry time) in a ring of the last contexts it came to hold
+ * (include/mg_rules.h struct mg_rseen): a regression's earlier observation has its
+ * context while the ring holds it, and is marked lost (the verdict the same) once 65,536
+ * later observations of the state overwrote it; an observation the state never held
+ * takes no slot.
+ */
+UNIT_TEST(checker_context_ring)
+{
+	struct mg_checker *c = mg_checker_new(16, 8);
+	const struct mg_violation *v;
+	struct mg_event e;
+	size_t n = 0;
+
+	e = swap_ev(5, 2000, 500, 100, 100, 1000);
+	e.pid = 4242;
+	strcpy(e.comm, "early");
+	mg_checker_event(c, &e);
+	for (int i = 0; i < 1000; i++) {	/* getattrs of the latest ctime: kept nowhere */
+		e = ev(MG_EV_STAT, 5, 2000, 500, 2000 + (uint64_t)i);
+		mg_checker_event(c, &e);
+	}
+	e = swap_ev(5, 1999, 500, 100, 100, 2000000000ull);
+	e.pid = 4243;
+	mg_checker_event(c, &e);
+	v = mg_checker_reports(c, &n);
+	CHECK(n == 1 && v[0].kind == MG_V_REGRESSION && !v[0].earlier.ctx_lost &&
+	      v[0].earlier.pid == 4242 && !strcmp(v[0].earlier.comm, "early") &&
+	      v[0].earlier.t_ns == 1000 && v[0].later.pid == 4243 && !v[0].later.ctx_lost,
+	      "checker: a regression's earlier observation has its context (pid %u, comm %s)",
+	      n ? v[0].earlier.pid : 0, n ? v[0].earlier.comm : "-");
+
+	e = swap_ev(6, 2000, 500, 100, 100, 3000000000ull);
+	e.pid = 4244;
+	mg_checker_event(c, &e);
+	for (uint64_t i = 0; i < 65536; i++) {	/* another inode's updates: each kept */
+		e = swap_ev(7, 3000 + (int64_t)i, 500, 100, 100, 4000000000ull + i);
+		mg_checker_event(c, &e);
+	}
+	e = swap_ev(6, 1999, 500, 100, 100, 5000000000ull);
+	e.pid = 4245;
+	mg_checker_event(c, &e);
+	v = mg_checker_reports(c, &n);
+	CHECK(n == 2 && v[1].kind == MG_V_REGRESSION && v[1].earlier.ctx_lost &&
+	      !v[1].earlier.pid && v[1].earlier.ctime.sec == 2000 &&
+	      v[1].earlier.t_ns == 3000000000ull && !v[1].later.ctx_lost && v[1].later.pid == 4245,
+	      "checker: after 65,536 later observations kept, the earlier's context is lost, its "
+	      "ctime and time exact, the regression still found");
+	mg_checker_free(c);
+}
+
+/*
+ * The value before the latest ctime lives in the history (include/mg_rules.h struct
+ * mg_rstate::prev): a torn getattr (the old seconds with the new nanoseconds) is told
+ * after three reordered swaps' values were pushed after it, and is undecided, never a
+ * fault, once a fourth pushed it out of the history.
+ */
+UNIT_TEST(checker_prev_in_history)
+{
+	for (int reordered = 3; reordered <= 4; reordered++) {
+		struct mg_checker *c = mg_checker_new(16, 8);
+		const struct mg_check_stats *st = mg_checker_stats(c);
+		struct mg_event e;
+
+		/* 10.000000900 replaced 100, then 11.000000950 replaced 900 */
+		e = swap_ev(5, 10, 900, 100, 100, 1000); mg_checker_event(c, &e);
+		e = swap_ev(5, 11, 950, 900, 900, 2000); mg_checker_event(c, &e);
+		/* swaps delivered late whose values 950 replaced (max_cur 900): reordered */
+		for (int i = 0; i < reordered; i++) {
+			e = swap_ev(5, 10, 900, 100, 100, 3000 + (uint64_t)i);
+			mg_checker_event(c, &e);
+		}
+		/* a getattr of 10 s with the new nanoseconds: torn */
+		e = ev(MG_EV_STAT, 5, 10, 950, 10000);
+		mg_checker_event(c, &e);
+		mg_checker_finish(c);
+		CHECK(st->benign[MG_B_REORDERED] == (unsigned)reordered &&
+		      st->benign[MG_B_TORN_READ] == (reordered < 4 ? 1u : 0u) &&
+		      st->benign[MG_B_UNSEEN] == (reordered < 4 ? 0u : 1u) &&
+		      mg_checker_faults(c) == 0,
+		      "checker: %d reordered swaps pushed: the torn read is %s, no fault", reordered,
+		      reordered < 4 ? "told" : "undecided (unseen)");
+		mg_checker_free(c);
+	}
 }
 
 /* A checker bounded at 3000 inodes, fed a swap to 2000.000000500 of inodes 1..3000 under gen. */

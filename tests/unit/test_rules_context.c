@@ -35,7 +35,7 @@ static int lockfree_event(struct mg_rstate *s, const struct mg_rin *in, int entr
 	unsigned long long q = s->quiet;
 
 	if (m == LF_NAIVE_QUIET)
-		return s->known && in->o.kind == MG_EV_STAT &&
+		return (s->fl & MG_RS_KNOWN) && in->o.kind == MG_EV_STAT &&
 		       mg_rule_fp(in->o.sec, in->o.nsec) == mg_rule_fp(s->max.sec, s->max.nsec);
 	if (mg_rule_is_quiet(q, in))
 		return 1;
@@ -57,11 +57,23 @@ static void lockfree_close(struct mg_rstate *s, enum lockfree_model m)
 		mg_rule_fold_quiet(s, w);
 }
 
+/*
+ * The same observation: whole, or for one of the state (MG_CTX_KEPT) what the rules
+ * set of it (mg_rule_seen_obs(): its context is for the caller to find).
+ */
+static bool same_obs(const struct mg_robs *a, const struct mg_robs *b)
+{
+	if (a->ctx_from == MG_CTX_KEPT || b->ctx_from == MG_CTX_KEPT)
+		return a->ctx_from == b->ctx_from && a->sec == b->sec && a->nsec == b->nsec &&
+		       a->kind == b->kind && a->t_ns == b->t_ns && a->ctx == b->ctx;
+	return !memcmp(a, b, sizeof(*a));
+}
+
 /* The same violation or case: kind and both observations (the padding is never written). */
 static bool same_viol(const struct mg_rviol *a, const struct mg_rviol *b)
 {
-	return a->kind == b->kind && !memcmp(&a->earlier, &b->earlier, sizeof(a->earlier)) &&
-	       !memcmp(&a->later, &b->later, sizeof(a->later));
+	return a->kind == b->kind && same_obs(&a->earlier, &b->earlier) &&
+	       same_obs(&a->later, &b->later);
 }
 
 /* The same report: counts, violations and the first not-fault case (their observations too). */
@@ -237,15 +249,15 @@ UNIT_TEST(rule_needs_context)
 	memset(&s, 0, sizeof(s));
 	judge(&s, rswap(100, 5, 0, 0, 1000));
 	mg_rule_fold_quiet(&s, mg_rule_fp(100, 6) << 1 | 1);
-	CHECK(IS_FALSE(s.max_statted), "fold: the mark of another ctime is not folded in");
+	CHECK(IS_FALSE(s.fl & MG_RS_STATTED), "fold: the mark of another ctime is not folded in");
 	mg_rule_fold_quiet(&s, s.quiet);
-	CHECK(IS_FALSE(s.max_statted), "fold: an unmarked word changes nothing");
+	CHECK(IS_FALSE(s.fl & MG_RS_STATTED), "fold: an unmarked word changes nothing");
 	mg_rule_fold_quiet(&s, s.quiet | 1);
-	CHECK(IS_TRUE(s.max_statted) && EQ(s.max_stat_ns, 0) && EQ(mg_rule_quiet(&s), s.quiet | 1),
+	CHECK(IS_TRUE(s.fl & MG_RS_STATTED) && EQ(s.max_stat_ns, 0) && EQ(mg_rule_quiet(&s), s.quiet | 1),
 	      "fold: the mark of the latest ctime: shown, at a time unknown");
 	memset(&s, 0, sizeof(s));
 	mg_rule_fold_quiet(&s, 1);
-	CHECK(IS_FALSE(s.max_statted), "fold: nothing on an inode not known (word 1)");
+	CHECK(IS_FALSE(s.fl & MG_RS_STATTED), "fold: nothing on an inode not known (word 1)");
 
 	/* the cases, one by one */
 	memset(&s, 0, sizeof(s));
@@ -263,7 +275,7 @@ UNIT_TEST(rule_needs_context)
 	CHECK(IS_TRUE(mg_rule_needs_context(&s, &st, 0)), "needs_context: a getattr of another value");
 	judge(&s, st);	/* held: an older value not seen before */
 	st.o.nsec = 5;
-	CHECK(IS_TRUE(s.pending) && IS_TRUE(mg_rule_needs_context(&s, &st, 0)),
+	CHECK(IS_TRUE(s.fl & MG_RS_PENDING) && IS_TRUE(mg_rule_needs_context(&s, &st, 0)),
 	      "needs_context: anything while a getattr is held");
 	st = rswap(100, 5, 5, 5, 3000);
 	CHECK(IS_TRUE(mg_rule_needs_context(&s, &st, 0)), "needs_context: every update");
