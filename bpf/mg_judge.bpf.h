@@ -88,6 +88,8 @@ struct mg_judge_scratch {
 					 * this CPU (mg_rule_clock_*) */
 	struct mg_inode_key k0;		/* the key of an inode's creation (mg_judge_adopt()) */
 	__u64 fence;			/* the target of a fully ordered exchange (a barrier) */
+	struct mg_held held;		/* a getattr held now: its contexts (mg_judge_held()) */
+	struct mg_robs pe;		/* the value it is older than, its context looked up */
 };
 
 /* TAI - REALTIME, ns (adjtimex), set by user space before load: the clock at an event. */
@@ -257,36 +259,82 @@ static __always_inline void mg_judge_ctx_keep(struct mg_judge_scratch *sc, struc
 }
 
 /*
- * A report's observation o, if the state kept it (MG_CTX_KEPT): its context
- * from the ring its reference names, read between two loads of that ring's head
- * that both leave the slot unclaimed since, and with the observation's own time;
- * else MG_CTX_LOST.
+ * The held getattrs' contexts (struct mg_held), by inode: written when an event
+ * holds a getattr (mg_judge_held()), read by a report whose observation's
+ * context its ring no longer holds. An LRU hash of MG_HELD_ENTRIES: holds are
+ * rare (a getattr of a value older than the latest), and one evicted is a
+ * context lost, said so.
  */
-static __always_inline void mg_judge_ctx_fill(struct mg_robs *o)
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1);			/* MG_HELD_ENTRIES when judging (user space) */
+	__type(key, struct mg_inode_key);
+	__type(value, struct mg_held);
+} judge_held SEC(".maps");
+
+/*
+ * A report's observation o, kept by the state (MG_CTX_KEPT): its context from
+ * the ring its reference names, read between two loads of that ring's head that
+ * both leave the slot unclaimed since, and with the observation's own time
+ * (MG_CTX_READ: true); else false, o unchanged.
+ */
+static __always_inline bool mg_judge_ctx_ring(struct mg_robs *o)
 {
 	unsigned long long seq = 0, h;
 	struct mg_ctx_ring *r;
 	unsigned int cpu = 0;
 	struct mg_rctx *e;
 
-	if (o->ctx_from != MG_CTX_KEPT)
-		return;
 	cpu = (o->ctx >> MG_CTX_SEQ_BITS) - 1;
 	r = o->ctx ? bpf_map_lookup_elem(&judge_ctx, &cpu) : NULL;
-	if (r) {
-		h = __sync_fetch_and_add(&r->head, 0);
-		if (mg_ctx_seq(o->ctx, h, MG_CTX_RING, &cpu, &seq)) {
-			e = &r->e[seq & (MG_CTX_RING - 1)];
-			if (e->t_ns == o->t_ns) {
-				mg_ctx_put(o, e);
-				h = __sync_fetch_and_add(&r->head, 0);
-				if (mg_ctx_seq(o->ctx, h, MG_CTX_RING, &cpu, &seq) &&
-				    e->t_ns == o->t_ns)
-					return;
-			}
-		}
-	}
+	if (!r)
+		return false;
+	h = __sync_fetch_and_add(&r->head, 0);
+	if (!mg_ctx_seq(o->ctx, h, MG_CTX_RING, &cpu, &seq))
+		return false;
+	e = &r->e[seq & (MG_CTX_RING - 1)];
+	if (e->t_ns != o->t_ns)
+		return false;
+	mg_ctx_put(o, e);
+	h = __sync_fetch_and_add(&r->head, 0);
+	if (mg_ctx_seq(o->ctx, h, MG_CTX_RING, &cpu, &seq) && e->t_ns == o->t_ns)
+		return true;
+	o->ctx_from = MG_CTX_KEPT;
+	return false;
+}
+
+/*
+ * A report's observation o of inode key, if the state kept it (MG_CTX_KEPT): its
+ * context from its ring (mg_judge_ctx_ring()), else from the inode's held
+ * getattr's (judge_held: its time matched before and after the copy), else
+ * MG_CTX_LOST.
+ */
+static __always_inline void mg_judge_ctx_fill(struct mg_robs *o, const struct mg_inode_key *key)
+{
+	struct mg_held *h;
+
+	if (o->ctx_from != MG_CTX_KEPT || mg_judge_ctx_ring(o))
+		return;
+	h = bpf_map_lookup_elem(&judge_held, key);
+	if (h && mg_held_put(o, h) && (h->pend.t_ns == o->t_ns || h->earlier.t_ns == o->t_ns))
+		return;
 	mg_ctx_lost(o);
+}
+
+/*
+ * After judging, the event held its getattr (sc->in, whose context it read):
+ * keep its context and that of the value it was older than (sc->pe: its
+ * reference and time, read under the lock; looked up in its ring now, while it
+ * is likely still there) for the report that judges it, in judge_held.
+ */
+static __always_inline void mg_judge_held(struct mg_judge_scratch *sc,
+					  const struct mg_inode_key *key)
+{
+	mg_ctx_take(&sc->held.pend, &sc->in.o);
+	sc->held.earlier.t_ns = 0;
+	if (mg_judge_ctx_ring(&sc->pe))
+		mg_ctx_take(&sc->held.earlier, &sc->pe);
+	bpf_map_update_elem(&judge_held, key, &sc->held, BPF_ANY);
 }
 
 /* Add n to a per-CPU count that several programs share: atomic (BPF_XADD). */
@@ -340,8 +388,8 @@ static __always_inline void mg_judge_report(void *rb, __u64 wb, struct mg_judge_
 	}
 	r->earlier = viol->earlier;
 	r->later = viol->later;
-	mg_judge_ctx_fill(&r->earlier);
-	mg_judge_ctx_fill(&r->later);
+	mg_judge_ctx_fill(&r->earlier, key);
+	mg_judge_ctx_fill(&r->later, key);
 	bpf_ringbuf_submit(r, mg_wakeup_flags(rb, wb));
 	if (example)
 		MG_JADD(jc->examples, 1);
@@ -723,7 +771,7 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 {
 	unsigned int kind = sc->in.o.kind;
 	struct mg_ctx_ring *ring = NULL;
-	bool have_ctx = !lazy, kept;
+	bool have_ctx = !lazy, kept, held;
 	struct mg_inode_val *v;
 	int i, again, path;
 	__u64 seq = 0;
@@ -808,12 +856,18 @@ judge:
 	mg_judge_close_quiet(&v->s);
 	mg_rule_event(&v->s, &sc->in, judge_tai_minus_real, &sc->out);
 	/* the state holds this event's observation: its context is to be kept */
-	kept = sc->in.o.ctx && ((v->s.max.kc & MG_CTX_REF_MASK) == sc->in.o.ctx ||
-				((v->s.fl & MG_RS_PENDING) &&
-				 (v->s.pend.kc & MG_CTX_REF_MASK) == sc->in.o.ctx));
+	held = sc->in.o.ctx && (v->s.fl & MG_RS_PENDING) &&
+	       (v->s.pend.kc & MG_CTX_REF_MASK) == sc->in.o.ctx;
+	kept = held || (sc->in.o.ctx && (v->s.max.kc & MG_CTX_REF_MASK) == sc->in.o.ctx);
+	if (held) {
+		sc->pe.ctx = v->s.pend_earlier.kc & MG_CTX_REF_MASK;
+		sc->pe.t_ns = v->s.pend_earlier.t_ns;
+	}
 	bpf_res_spin_unlock(&v->lock);
 	if (kept && ring)
 		mg_judge_ctx_keep(sc, ring, seq);
+	if (held)
+		mg_judge_held(sc, key);
 	if (!have_ctx)
 		MG_JADD(jc->context_free, 1);
 	if (kind < MG_EV_NR_KINDS)

@@ -1047,6 +1047,33 @@ MG_RULE_INLINE void mg_ctx_take(struct mg_rctx *e, const struct mg_robs *o)
 }
 
 /*
+ * A held getattr's two contexts, kept apart from the rings when it is held: it
+ * is judged when its 1 s window ends, by when the rings under load have
+ * overwritten both (BPF: the value of the LRU hash "judge_held", by inode). A
+ * context whose t_ns is 0 was not found when the getattr was held.
+ */
+struct mg_held {
+	struct mg_rctx pend;		/* the held getattr's (struct mg_rstate::pend) */
+	struct mg_rctx earlier;		/* the newer value's it was older than (pend_earlier) */
+};
+
+#define MG_HELD_ENTRIES 4096		/* inodes whose held getattr's contexts are kept */
+
+/* Into o (MG_CTX_KEPT), the context of h (a held getattr's) with o's time: 1, else 0. */
+MG_RULE_INLINE int mg_held_put(struct mg_robs *o, const struct mg_held *h)
+{
+	if (h->pend.t_ns && h->pend.t_ns == o->t_ns) {
+		mg_ctx_put(o, &h->pend);
+		return 1;
+	}
+	if (h->earlier.t_ns && h->earlier.t_ns == o->t_ns) {
+		mg_ctx_put(o, &h->earlier);
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * The input and output of bpf/mgtrace.bpf.c's syscall program inode_name
  * (BPF_PROG_TEST_RUN, copied back; src/judge.c at the end of a run): the name
  * of the inode of key, read through key.addr while that memory still holds the

@@ -60,7 +60,9 @@ int mg_judge_pre_load(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf,
 		return ncpu;
 	if ((err = bpf_map__set_max_entries(skel->maps.judge_ctx, !j->configured ? 1 :
 					    ncpu < (int)MG_CTX_MAX_CPUS ? (uint32_t)ncpu :
-					    MG_CTX_MAX_CPUS)))
+					    MG_CTX_MAX_CPUS)) ||
+	    (err = bpf_map__set_max_entries(skel->maps.judge_held,
+					    j->configured ? MG_HELD_ENTRIES : 1)))
 		return err;
 	return bpf_map__set_max_entries(skel->maps.inodes,
 					j->configured ? (uint32_t)j->max_inodes : 1);
@@ -207,7 +209,8 @@ static int finish_map(struct mg_judge *j, struct mg_checker *c, struct mgtrace_b
 			continue;
 		memset(&out, 0, sizeof(out));
 		mg_rule_finish(&val.s, &out);
-		mg_judge_out_fill(bpf_map__fd(skel->maps.judge_ctx), &out);
+		mg_judge_out_fill(bpf_map__fd(skel->maps.judge_ctx),
+				  bpf_map__fd(skel->maps.judge_held), &key, &out);
 		inode_name(skel, &key, &nc);	/* a held getattr: few, and only at the end */
 		mg_checker_rule_out(c, key.dev, key.ino, key.gen, nc.name,
 				    nc.name_len > strlen(nc.name), &out);
@@ -377,6 +380,7 @@ static int inject_bpf(struct mgtrace_bpf *skel, int n, uint64_t t0, char *why, s
 	    (err = bpf_map__reuse_fd(t->maps.judge_counts, bpf_map__fd(skel->maps.judge_counts))) ||
 	    (err = bpf_map__reuse_fd(t->maps.events, bpf_map__fd(skel->maps.events))) ||
 	    (err = bpf_map__reuse_fd(t->maps.judge_ctx, bpf_map__fd(skel->maps.judge_ctx))) ||
+	    (err = bpf_map__reuse_fd(t->maps.judge_held, bpf_map__fd(skel->maps.judge_held))) ||
 	    (err = judgetest_bpf__load(t))) {
 		snprintf(why, len, "judgetest.bpf.c: load: %s", strerror(-err));
 		goto out;

@@ -209,10 +209,12 @@ void mg_judge_free(struct mg_judge *j);
 
 /*
  * Fill in the context of every observation out reports that the per-inode state
- * kept (MG_CTX_KEPT), from BPF's context rings "judge_ctx" (fd; the programs
- * detached): MG_CTX_READ with it, or MG_CTX_LOST where its slot was taken again
- * since (include/mg_rules.h mg_ctx_seq()). judge_pass.c.
+ * of inode key kept (MG_CTX_KEPT), from BPF's context rings "judge_ctx" (fd) or
+ * else its held getattr's contexts "judge_held" (held_fd; the programs
+ * detached): MG_CTX_READ with it, or MG_CTX_LOST where neither holds it any more
+ * (include/mg_rules.h mg_ctx_seq(), mg_held_put()). judge_pass.c.
  */
-void mg_judge_out_fill(int fd, struct mg_rout *out);
+void mg_judge_out_fill(int fd, int held_fd, const struct mg_inode_key *key,
+		       struct mg_rout *out);
 
 #endif

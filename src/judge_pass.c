@@ -163,30 +163,34 @@ void mg_judge_collect(struct mg_judge *j, struct mgtrace_bpf *skel)
  * are detached; else MG_CTX_LOST (overwritten, as bpf/mg_judge.bpf.h
  * mg_judge_ctx_fill() would find it).
  */
-static void ctx_fill(int fd, struct mg_robs *o)
+static void ctx_fill(int fd, int held_fd, const struct mg_inode_key *key, struct mg_robs *o)
 {
 	unsigned long long seq = 0;
 	struct mg_ctx_ring *r;
 	unsigned int cpu = 0;
+	struct mg_held h;
 
 	if (o->ctx_from != MG_CTX_KEPT)
 		return;
 	mg_ctx_lost(o);
 	cpu = (o->ctx >> MG_CTX_SEQ_BITS) - 1;
-	if (!o->ctx || !(r = malloc(sizeof(*r))))
-		return;
-	if (!bpf_map_lookup_elem(fd, &cpu, r) &&
-	    mg_ctx_seq(o->ctx, r->head, MG_CTX_RING, &cpu, &seq) &&
-	    r->e[seq % MG_CTX_RING].t_ns == o->t_ns)
-		mg_ctx_put(o, &r->e[seq % MG_CTX_RING]);
-	free(r);
+	if (o->ctx && (r = malloc(sizeof(*r)))) {
+		if (!bpf_map_lookup_elem(fd, &cpu, r) &&
+		    mg_ctx_seq(o->ctx, r->head, MG_CTX_RING, &cpu, &seq) &&
+		    r->e[seq % MG_CTX_RING].t_ns == o->t_ns)
+			mg_ctx_put(o, &r->e[seq % MG_CTX_RING]);
+		free(r);
+	}
+	/* a held getattr's, and the value it was older than: kept apart when it was held */
+	if (o->ctx_from == MG_CTX_LOST && !bpf_map_lookup_elem(held_fd, key, &h))
+		mg_held_put(o, &h);
 }
 
-void mg_judge_out_fill(int fd, struct mg_rout *out)
+void mg_judge_out_fill(int fd, int held_fd, const struct mg_inode_key *key, struct mg_rout *out)
 {
 	struct mg_robs *o;
 	unsigned int i;
 
 	for (i = 0; (o = mg_rule_out_obs(out, i)); i++)
-		ctx_fill(fd, o);
+		ctx_fill(fd, held_fd, key, o);
 }

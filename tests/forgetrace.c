@@ -36,7 +36,9 @@
  *
  * The state keeps an observation's context in its CPU's ring (judge_ctx): a
  * regression's earlier observation has its thread and comm with few kept
- * observations between, and is marked lost, its ctime exact, past the ring.
+ * observations between, and is marked lost, its ctime exact, past the ring; a
+ * held getattr's two contexts are kept apart (judge_held), so that the
+ * regression it is judged to be names both threads past the ring too.
  *
  * Prints one "PASS name" or "FAIL name: why" line a check (tests/lib.sh tally);
  * exits 0, or 2 when the program cannot load (the reason on stderr).
@@ -118,6 +120,7 @@ static struct judgetest_bpf *load_as(bool forget)
 	t->rodata->judge_forget = forget;
 	t->rodata->judge_gen_half = 1000;	/* no generation asks for the next one */
 	if ((err = bpf_map__set_max_entries(t->maps.judge_ctx, libbpf_num_possible_cpus())) ||
+	    (err = bpf_map__set_max_entries(t->maps.judge_held, MG_HELD_ENTRIES)) ||
 	    (err = bpf_map__set_max_entries(t->maps.inodes, 64)) ||
 	    (err = bpf_map__set_max_entries(t->maps.inodes1, 64)) ||
 	    (err = bpf_map__set_max_entries(t->maps.inodes2, 64)) ||
@@ -348,39 +351,60 @@ static int creation(bool number0, bool forget, bool prev, unsigned int race, lon
 	return 0;
 }
 
-/* ring buffer callback: the first violation record's earlier observation into ctx */
-static int first_earlier(void *ctx, void *data, size_t len)
+/* ring buffer callback: the first violation record's observations into ctx (two) */
+static int first_viol(void *ctx, void *data, size_t len)
 {
 	const struct mg_vrec *r = data;
 	struct mg_robs *o = ctx;
 
 	if (len >= sizeof(*r) && r->magic == MG_VREC_MAGIC && !(r->kind & MG_VREC_BENIGN) &&
-	    o->ctx_from == MG_CTX_KEPT) {
-		*o = r->earlier;
+	    o[0].ctx_from == MG_CTX_KEPT) {
+		o[0] = r->earlier;
+		o[1] = r->later;
 		return 1;
 	}
 	return 0;
 }
 
+/* The first violation record t's ring buffer holds: its two observations into o; -1 if none. */
+static int read_viol(struct judgetest_bpf *t, struct mg_robs o[2])
+{
+	struct ring_buffer *rb;
+
+	o[0].ctx_from = MG_CTX_KEPT;
+	rb = ring_buffer__new(bpf_map__fd(t->maps.events), first_viol, o, NULL);
+	if (!rb)
+		return -1;
+	ring_buffer__consume(rb);
+	ring_buffer__free(rb);
+	return o[0].ctx_from == MG_CTX_KEPT ? -1 : 0;
+}
+
 /*
  * The per-inode state keeps a reference to an observation's context, which
  * lives in its CPU's ring "judge_ctx" (bpf/mg_judge.bpf.h): inode 7's swap to
- * 2000.000000500 by "ctx-early", then later swaps of inode 8 (each kept: the
- * state holds them), then inode 7's swap to 1999.000000500, a regression. With
- * few between, the violation record's earlier observation has its thread and
- * comm; past MG_CTX_RING it is marked lost, its ctime and time exact. Pinned to
- * one CPU: the ring is that CPU's.
+ * 2000.000000500 by "ctx-early", then `between` swaps of inode 8 (each kept: the
+ * state holds them), then a regression of inode 7 (pinned to one CPU: the ring
+ * is that CPU's):
+ *  - without hold, a swap to 1999.000000500 by "ctx-late": with few between, the
+ *    violation record's earlier observation has its thread and comm; past
+ *    MG_CTX_RING it is marked lost, its ctime and time exact;
+ *  - with hold, a getattr of 1999.000000500 by "ctx-stat" 1.5 s after the swap,
+ *    before inode 8's (a value older than the latest, not seen: held), judged
+ *    by inode 7's next getattr past its 1 s window: a regression whose two
+ *    observations name both threads past the ring too, from the contexts kept
+ *    apart when it was held ("judge_held").
  */
-static int context(unsigned int between)
+static int ring_case(unsigned int between, bool hold)
 {
 	const unsigned long long S = 1000000000ull, t0 = 10 * S;
-	struct mg_robs early = { .ctx_from = MG_CTX_KEPT };
-	bool lost = between >= MG_CTX_RING;
-	struct ring_buffer *rb;
+	bool lost = !hold && between >= MG_CTX_RING;
+	struct mg_robs o[2] = {};
 	struct judgetest_bpf *t;
 	char name[200];
 	unsigned int i;
 	cpu_set_t cpus;
+	int err = 0;
 
 	CPU_ZERO(&cpus);
 	CPU_SET(0, &cpus);
@@ -392,36 +416,40 @@ static int context(unsigned int between)
 	if (!(t = load_as(false)))
 		return -1;
 	ev_ino = 7;
-	if (event_as(t, MG_EV_CTIME_SWAP, 2000, 500, t0, 4242, "ctx-early") < 0)
-		goto fail;
+	err = event_as(t, MG_EV_CTIME_SWAP, 2000, 500, t0, 4242, "ctx-early");
+	if (hold && err >= 0)
+		err = event_as(t, MG_EV_STAT, 1999, 500, t0 + S + S / 2, 4245, "ctx-stat");
 	ev_ino = 8;
-	for (i = 0; i < between; i++)
-		if (event_as(t, MG_EV_CTIME_SWAP, 3000 + i, 500, t0 + 1 + i, 4243, "ctx-other") < 0)
-			goto fail;
+	for (i = 0; err >= 0 && i < between; i++)
+		err = event_as(t, MG_EV_CTIME_SWAP, 3000 + i, 500, t0 + 2 * S + i, 4243, "ctx-other");
 	ev_ino = 7;
-	if (event_as(t, MG_EV_CTIME_SWAP, 1999, 500, t0 + 2 * S, 4244, "ctx-late") < 0)
-		goto fail;
-	rb = ring_buffer__new(bpf_map__fd(t->maps.events), first_earlier, &early, NULL);
-	if (!rb)
-		goto fail;
-	ring_buffer__consume(rb);
-	ring_buffer__free(rb);
-	snprintf(name, sizeof(name), "context: %u kept observations between: the regression's "
-		 "earlier observation %s", between, lost ? "marked lost, its ctime and time exact" :
-		 "with its thread and comm");
-	check(early.sec == 2000 && early.nsec == 500 && early.t_ns == t0 &&
-	      (lost ? early.ctx_from == MG_CTX_LOST && !early.pid && !early.comm[0] :
-		      early.ctx_from == MG_CTX_READ && early.pid == 4242 &&
-		      !strcmp(early.comm, "ctx-early")),
-	      name, "ctime %lld.%09u at %llu, context %u, pid %u, comm %.16s", early.sec,
-	      early.nsec, early.t_ns, early.ctx_from, early.pid, early.comm);
-	ev_ino = 7;
+	if (err >= 0)
+		err = hold ? event_as(t, MG_EV_STAT, 2000, 500, t0 + 3 * S, 4246, "ctx-late") :
+			     event_as(t, MG_EV_CTIME_SWAP, 1999, 500, t0 + 3 * S, 4244, "ctx-late");
+	if (err < 0 || (err = read_viol(t, o)) < 0) {
+		fprintf(stderr, "forgetrace: judge_test: %s\n", err < 0 ? strerror(-err) :
+			"no violation record");
+		judgetest_bpf__destroy(t);
+		return -1;
+	}
+	snprintf(name, sizeof(name), "context%s: %u kept observations between: the regression's "
+		 "earlier observation %s", hold ? " of a held getattr" : "", between,
+		 lost ? "marked lost, its ctime and time exact" : "with its thread and comm");
+	check(o[0].sec == 2000 && o[0].nsec == 500 && o[0].t_ns == t0 &&
+	      (lost ? o[0].ctx_from == MG_CTX_LOST && !o[0].pid && !o[0].comm[0] :
+		      o[0].ctx_from == MG_CTX_READ && o[0].pid == 4242 &&
+		      !strcmp(o[0].comm, "ctx-early")),
+	      name, "ctime %lld.%09u at %llu, context %u, pid %u, comm %.16s", o[0].sec,
+	      o[0].nsec, o[0].t_ns, o[0].ctx_from, o[0].pid, o[0].comm);
+	if (hold) {
+		snprintf(name, sizeof(name), "context of a held getattr: %u kept observations "
+			 "between: the later observation, the held getattr, with its thread", between);
+		check(o[1].sec == 1999 && o[1].ctx_from == MG_CTX_READ && o[1].pid == 4245 &&
+		      !strcmp(o[1].comm, "ctx-stat"), name, "ctime %lld, context %u, pid %u, "
+		      "comm %.16s", o[1].sec, o[1].ctx_from, o[1].pid, o[1].comm);
+	}
 	judgetest_bpf__destroy(t);
 	return 0;
-fail:
-	fprintf(stderr, "forgetrace: judge_test: %s\n", strerror(errno));
-	judgetest_bpf__destroy(t);
-	return -1;
 }
 
 int main(void)
@@ -444,7 +472,8 @@ int main(void)
 		    creation(n, true, true, MG_JTEST_RACE_NONE, 2001) ||
 		    creation(n, true, true, MG_JTEST_RACE_CREATION_DELETED, 1999))
 			return 2;
-	if (context(10) || context(MG_CTX_RING + 10))
+	if (ring_case(10, false) || ring_case(MG_CTX_RING + 10, false) || ring_case(10, true) ||
+	    ring_case(MG_CTX_RING + 10, true))
 		return 2;
 	return 0;
 }
