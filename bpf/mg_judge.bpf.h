@@ -280,24 +280,18 @@ struct {
  */
 static __always_inline bool mg_judge_ctx_ring(struct mg_robs *o)
 {
-	unsigned long long seq = 0, h;
+	unsigned int cpu = (o->ctx >> MG_CTX_SEQ_BITS) - 1;
+	const struct mg_rctx *e;
 	struct mg_ctx_ring *r;
-	unsigned int cpu = 0;
-	struct mg_rctx *e;
 
-	cpu = (o->ctx >> MG_CTX_SEQ_BITS) - 1;
 	r = o->ctx ? bpf_map_lookup_elem(&judge_ctx, &cpu) : NULL;
 	if (!r)
 		return false;
-	h = __sync_fetch_and_add(&r->head, 0);
-	if (!mg_ctx_seq(o->ctx, h, MG_CTX_RING, &cpu, &seq))
-		return false;
-	e = &r->e[seq & (MG_CTX_RING - 1)];
-	if (e->t_ns != o->t_ns)
+	e = mg_ctx_find(r->e, MG_CTX_RING, __sync_fetch_and_add(&r->head, 0), cpu, o);
+	if (!e)
 		return false;
 	mg_ctx_put(o, e);
-	h = __sync_fetch_and_add(&r->head, 0);
-	if (mg_ctx_seq(o->ctx, h, MG_CTX_RING, &cpu, &seq) && e->t_ns == o->t_ns)
+	if (mg_ctx_find(r->e, MG_CTX_RING, __sync_fetch_and_add(&r->head, 0), cpu, o) == e)
 		return true;
 	o->ctx_from = MG_CTX_KEPT;
 	return false;
@@ -771,7 +765,8 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 {
 	unsigned int kind = sc->in.o.kind;
 	struct mg_ctx_ring *ring = NULL;
-	bool have_ctx = !lazy, kept, held;
+	bool have_ctx = !lazy, held;
+	unsigned int holds;
 	struct mg_inode_val *v;
 	int i, again, path;
 	__u64 seq = 0;
@@ -856,15 +851,14 @@ judge:
 	mg_judge_close_quiet(&v->s);
 	mg_rule_event(&v->s, &sc->in, judge_tai_minus_real, &sc->out);
 	/* the state holds this event's observation: its context is to be kept */
-	held = sc->in.o.ctx && (v->s.fl & MG_RS_PENDING) &&
-	       (v->s.pend.kc & MG_CTX_REF_MASK) == sc->in.o.ctx;
-	kept = held || (sc->in.o.ctx && (v->s.max.kc & MG_CTX_REF_MASK) == sc->in.o.ctx);
+	holds = mg_rule_holds_ctx(&v->s, sc->in.o.ctx);
+	held = holds == MG_HOLDS_PEND;
 	if (held) {
 		sc->pe.ctx = v->s.pend_earlier.kc & MG_CTX_REF_MASK;
 		sc->pe.t_ns = v->s.pend_earlier.t_ns;
 	}
 	bpf_res_spin_unlock(&v->lock);
-	if (kept && ring)
+	if (holds != MG_HOLDS_NONE && ring)
 		mg_judge_ctx_keep(sc, ring, seq);
 	if (held)
 		mg_judge_held(sc, key);

@@ -180,6 +180,25 @@ struct mg_rstate {
 	struct mg_rseen pend_earlier;	/* the newer value it was older than */
 };
 
+/* mg_rule_holds_ctx(): which observation of the state an event became. */
+#define MG_HOLDS_NONE	0
+#define MG_HOLDS_MAX	1	/* the latest ctime (max) */
+#define MG_HOLDS_PEND	2	/* the held getattr (pend, MG_RS_PENDING) */
+
+/*
+ * After judging an event whose context reference is ref (0: none): which of
+ * state s's observations is that event's (MG_HOLDS_*), and so whose context is
+ * to be kept for a later report (BPF's mg_judge(), src/checker.c's ctx_keep()).
+ */
+MG_RULE_INLINE unsigned int mg_rule_holds_ctx(const struct mg_rstate *s, unsigned int ref)
+{
+	if (!ref)
+		return MG_HOLDS_NONE;
+	if ((s->fl & MG_RS_PENDING) && (s->pend.kc & MG_CTX_REF_MASK) == ref)
+		return MG_HOLDS_PEND;
+	return (s->max.kc & MG_CTX_REF_MASK) == ref ? MG_HOLDS_MAX : MG_HOLDS_NONE;
+}
+
 /* A violation: the earlier observation and the later one that contradicts it. */
 struct mg_rviol {
 	unsigned int kind;		/* enum mg_violation_kind */
@@ -1007,6 +1026,28 @@ MG_RULE_INLINE int mg_ctx_seq(unsigned int ref, unsigned long long head, unsigne
 	*ring = (ref >> MG_CTX_SEQ_BITS) - 1;
 	*seq = head - 1 - ((head - 1 - low) & mask);
 	return head - *seq <= size;
+}
+
+/*
+ * The slot of entries (a ring of size slots, a power of two, whose head is
+ * head; its id ring_id) that holds observation o's context (reference o->ctx),
+ * or NULL: the reference names another ring or none, the slot was overwritten
+ * since (head moved size or more past it), or it holds another observation
+ * (its t_ns differs). BPF's rings (bpf/mg_judge.bpf.h), and user space's after
+ * the run (src/judge_pass.c) and under --judge user (src/checker.c).
+ */
+MG_RULE_INLINE const struct mg_rctx *mg_ctx_find(const struct mg_rctx *entries, unsigned int size,
+						 unsigned long long head, unsigned int ring_id,
+						 const struct mg_robs *o)
+{
+	unsigned long long seq = 0;
+	unsigned int ring = 0;
+	const struct mg_rctx *e;
+
+	if (!mg_ctx_seq(o->ctx, head, size, &ring, &seq) || ring != ring_id)
+		return 0;
+	e = &entries[seq & (size - 1)];
+	return e->t_ns == o->t_ns ? e : 0;
 }
 
 /* Context e into o, an observation whose context was kept (MG_CTX_KEPT): read. */

@@ -266,15 +266,14 @@ void mg_rule_in_of(struct mg_rin *in, const struct mg_event *e)
  */
 static void ctx_fill(const struct mg_checker *c, struct mg_robs *o)
 {
-	unsigned long long seq = 0;
-	unsigned int ring = 0;
+	const struct mg_rctx *e;
 
 	if (o->ctx_from != MG_CTX_KEPT)
 		return;
-	mg_ctx_lost(o);
-	if (c->ctx && mg_ctx_seq(o->ctx, c->ctx_head, CHECKER_CTX_RING, &ring, &seq) && !ring &&
-	    c->ctx[seq % CHECKER_CTX_RING].t_ns == o->t_ns)
-		mg_ctx_put(o, &c->ctx[seq % CHECKER_CTX_RING]);
+	if (c->ctx && (e = mg_ctx_find(c->ctx, CHECKER_CTX_RING, c->ctx_head, 0, o)))
+		mg_ctx_put(o, e);
+	else
+		mg_ctx_lost(o);
 }
 
 /*
@@ -283,9 +282,7 @@ static void ctx_fill(const struct mg_checker *c, struct mg_robs *o)
  */
 static void ctx_keep(struct mg_checker *c, const struct mg_rstate *s, const struct mg_rin *in)
 {
-	if (!in->o.ctx || ((s->max.kc & MG_CTX_REF_MASK) != in->o.ctx &&
-			   (!(s->fl & MG_RS_PENDING) ||
-			    (s->pend.kc & MG_CTX_REF_MASK) != in->o.ctx)))
+	if (mg_rule_holds_ctx(s, in->o.ctx) == MG_HOLDS_NONE)
 		return;
 	if (!c->ctx && !(c->ctx = calloc(CHECKER_CTX_RING, sizeof(*c->ctx))))
 		return;		/* its report says the context was lost */

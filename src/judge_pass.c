@@ -165,20 +165,18 @@ void mg_judge_collect(struct mg_judge *j, struct mgtrace_bpf *skel)
  */
 static void ctx_fill(int fd, int held_fd, const struct mg_inode_key *key, struct mg_robs *o)
 {
-	unsigned long long seq = 0;
+	unsigned int cpu = (o->ctx >> MG_CTX_SEQ_BITS) - 1;
+	const struct mg_rctx *e;
 	struct mg_ctx_ring *r;
-	unsigned int cpu = 0;
 	struct mg_held h;
 
 	if (o->ctx_from != MG_CTX_KEPT)
 		return;
 	mg_ctx_lost(o);
-	cpu = (o->ctx >> MG_CTX_SEQ_BITS) - 1;
 	if (o->ctx && (r = malloc(sizeof(*r)))) {
 		if (!bpf_map_lookup_elem(fd, &cpu, r) &&
-		    mg_ctx_seq(o->ctx, r->head, MG_CTX_RING, &cpu, &seq) &&
-		    r->e[seq % MG_CTX_RING].t_ns == o->t_ns)
-			mg_ctx_put(o, &r->e[seq % MG_CTX_RING]);
+		    (e = mg_ctx_find(r->e, MG_CTX_RING, r->head, cpu, o)))
+			mg_ctx_put(o, e);
 		free(r);
 	}
 	/* a held getattr's, and the value it was older than: kept apart when it was held */

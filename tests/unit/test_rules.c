@@ -384,3 +384,51 @@ UNIT_TEST(rule_clock)
 	      "clock rules: after a refresh a step back is sized from the new bracket (%d; size "
 	      "%lld..%lld, expected -300 inside)", steps, lo, hi);
 }
+
+/*
+ * Which observation of the state an event became (mg_rule_holds_ctx(), whose
+ * context BPF and src/checker.c keep), and a context's slot found by reference
+ * (mg_ctx_find(): BPF's rings, src/judge_pass.c, src/checker.c): the latest
+ * ctime, the held getattr, neither; a slot of another ring, overwritten, or
+ * holding another observation is not found.
+ */
+UNIT_TEST(rules_context_refs)
+{
+	struct mg_rctx ring[4] = { { .t_ns = 0 } };
+	struct mg_rstate s;
+	struct mg_rin in;
+	struct mg_robs o = { .t_ns = 1200 };
+
+	memset(&s, 0, sizeof(s));
+	in = rswap(100, 0, 0, 0, 1000);
+	in.o.ctx = mg_ctx_ref(3, 7);
+	judge(&s, in);
+	CHECK(mg_rule_holds_ctx(&s, mg_ctx_ref(3, 7)) == MG_HOLDS_MAX &&
+	      mg_rule_holds_ctx(&s, mg_ctx_ref(3, 8)) == MG_HOLDS_NONE &&
+	      mg_rule_holds_ctx(&s, 0) == MG_HOLDS_NONE,
+	      "context refs: the swap that set the latest ctime is held as max, no other");
+	in = rin(MG_EV_STAT, 99, 5, 1100);
+	in.o.ctx = mg_ctx_ref(3, 8);
+	judge(&s, in);
+	CHECK(mg_rule_holds_ctx(&s, mg_ctx_ref(3, 8)) == MG_HOLDS_PEND &&
+	      mg_rule_holds_ctx(&s, mg_ctx_ref(3, 7)) == MG_HOLDS_MAX,
+	      "context refs: a held getattr is held as pend, the latest still as max");
+	in = rin(MG_EV_STAT, 100, 0, 1150);
+	in.o.ctx = mg_ctx_ref(3, 9);
+	judge(&s, in);
+	CHECK(mg_rule_holds_ctx(&s, mg_ctx_ref(3, 9)) == MG_HOLDS_NONE,
+	      "context refs: a getattr of the latest ctime is held nowhere");
+
+	o.ctx = mg_ctx_ref(2, 5);		/* slot 5 % 4 = 1 of ring 2, head 6 */
+	ring[1].t_ns = 1200;
+	CHECK(mg_ctx_find(ring, 4, 6, 2, &o) == &ring[1] && mg_ctx_find(ring, 4, 9, 2, &o) == &ring[1],
+	      "context refs: a slot is found while the head is at most 4 past it");
+	CHECK(!mg_ctx_find(ring, 4, 10, 2, &o) && !mg_ctx_find(ring, 4, 6, 1, &o),
+	      "context refs: not found once overwritten (head 10), nor in another ring");
+	ring[1].t_ns = 1201;
+	CHECK(!mg_ctx_find(ring, 4, 6, 2, &o), "context refs: not found when the slot holds another "
+	      "observation's time");
+	o.ctx = 0;
+	ring[1].t_ns = 1200;
+	CHECK(!mg_ctx_find(ring, 4, 6, 2, &o), "context refs: no reference, no slot");
+}
