@@ -95,7 +95,8 @@ schema_valid() {
 # forgetting the least recently seen inodes must lose none of its breaks and make none
 # (tests/observer.py compare), at least 3 generations begun and some history forgotten. The
 # report goes to DIR.json (DIR's parent is writable by WRAP's user); FORGET_WL names the
-# workload script (default tests/check_workloads.py; a copy another user can read).
+# workload script (default tests/check_workloads.py; a copy another user can read); FORGET_GRAN
+# --gran-coarse where a ctime's granularity is whole seconds (ext4 -I 128: tests/observer.py).
 forget_diff() {
 	local name=$1 dir=$2 mg=$3 obs=$4 rc; shift 4
 	local wl=${FORGET_WL:-tests/check_workloads.py}
@@ -104,7 +105,8 @@ forget_diff() {
 		 while [ ! -e '$dir-live/f5999' ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i+1)); done;
 		 '$obs' -n 300 '$dir'; s=\$?; kill \$p; wait \$p 2>/dev/null; exit \$s" \
 		> "$T/$name.obs" 2> "$T/$name.err"; rc=$?
-	python3 tests/observer.py compare "$dir.json" "$T/$name.obs" $rc > "$T/$name.chk" 2>&1
+	python3 tests/observer.py compare "$dir.json" "$T/$name.obs" $rc ${FORGET_GRAN:-} \
+		> "$T/$name.chk" 2>&1
 	tally "$name" "$T/$name.chk"
 	echo "#   $name: $(grep -m1 "check's violations" "$T/$name.chk" | sed 's/^[a-zA-Z]* *//')"
 	python3 - "$dir.json" > "$T/$name-gen.chk" 2>&1 <<'PY'
