@@ -133,8 +133,10 @@ static int event_loop(struct check_state *cs)
 		/* the planned end first: a signal taken after it (a loop running late on a
 		 * saturated machine) did not cut the run short */
 		if (cs->o.interval) {		/* continuous: each interval's line, -c N */
-			if (check_interval_tick(cs, false))
+			if (check_interval_tick(cs, false)) {
+				cs->counted_out = cs->o.count && cs->intervals + 1 >= cs->o.count;
 				break;
+			}
 		} else if (!cs->o.argv && (mg_now_ns() >= end || !mg_wl_running(&cs->wl))) {
 			break;
 		}
@@ -337,6 +339,8 @@ static int check_run(struct check_state *cs)
 		return ret;
 	if (!cs->o.argv && (err = check_workload_finish(cs)))
 		return mg_err(MG_EXIT_FAIL, "check: workload failed: %s", strerror(err));
+	/* -c N intervals done while COMMAND runs: mgtrace ends it, as asked (as stat does) */
+	cs->ended_child = cs->counted_out && cs->run.child && !cs->run.child_done;
 	mg_run_end_child(&cs->run);
 	return mg_run_snap(&cs->run, &cs->run.cur) ? MG_EXIT_FAIL : MG_EXIT_OK;
 }

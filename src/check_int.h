@@ -127,6 +127,9 @@ struct check_state {
 	/* a signal ended the run before its planned end (mg_verdict_interrupt_text); "": none */
 	char interrupt_why[320];
 	bool status_from_signal;	/* COMMAND's status is that signal's (mg_run_status_from_stop) */
+	bool counted_out;		/* the event loop ended at -c N intervals (continuous check) */
+	bool ended_child;		/* ... while COMMAND ran: mgtrace ended it (SIGTERM, then
+					 * SIGKILL), as stat and top do; its status is not judged */
 	FILE *junit;			/* --junit, opened before the run */
 	char tree_why[300];		/* why a default tree scope fell back to system-wide ("") */
 	const char *wl_fs;		/* mg_fs_name() of the built-in workload's directory */

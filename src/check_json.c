@@ -93,6 +93,7 @@ static void json_workload(json_t *o, const struct check_result *r)
 				    json_string(mg_signal_name(cs->run.child_signal)) : json_null());
 		json_object_set_new(o, "command_status_from_signal",
 				    json_boolean(cs->status_from_signal));
+		json_object_set_new(o, "command_ended_by_count", json_boolean(cs->ended_child));
 	}
 	json_object_set_new(o, "interrupted", json_interrupted(cs));
 	if (cs->o.argv || cs->o.interval)	/* COMMAND, or continuous: no workload of its own */

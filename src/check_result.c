@@ -199,6 +199,7 @@ static void decide(struct check_state *cs, struct mg_verdict *v)
 		.step_undecided = mg_checker_undecided(cs->chk),
 		.interrupted = r->stop_sig && !(cs->o.interval && !cs->o.argv) ? cs->interrupt_why : NULL,
 		.status_from_signal = cs->status_from_signal,
+		.command_ended_by_count = cs->ended_child,
 	};
 
 	mg_verdict_decide(v, &in);
@@ -278,6 +279,14 @@ static void collect_command(struct check_result *r)
 		snprintf(c->text, sizeof(c->text), "not judged: COMMAND did not end (no exit status)");
 		snprintf(c->junit, sizeof(c->junit), "COMMAND did not end, not even after SIGKILL: no "
 			 "exit status");
+	} else if (cs->ended_child) {
+		c->result = CHECK_NOT_CHECKED;
+		snprintf(c->text, sizeof(c->text), "not judged: still running after -c %llu "
+			 "intervals, ended by mgtrace (exit status %d)",
+			 (unsigned long long)cs->o.count, run->child_status);
+		snprintf(c->junit, sizeof(c->junit), "COMMAND was still running after -c %llu "
+			 "intervals; mgtrace ended it (exit status %d)", (unsigned long long)cs->o.count,
+			 run->child_status);
 	} else if (cs->status_from_signal) {
 		c->result = CHECK_NOT_CHECKED;
 		snprintf(c->text, sizeof(c->text), "not judged: exit status %d is from %s, which "

@@ -161,7 +161,8 @@ void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in)
 {
 	char hint[320];
 	/* a status the interrupting signal gave COMMAND is not COMMAND failing */
-	bool cmd_failed = in->command && in->command_status && !in->status_from_signal;
+	bool cmd_failed = in->command && in->command_status && !in->status_from_signal &&
+			  !in->command_ended_by_count;
 	bool incomplete = in->lost || in->untracked || in->missed || in->lock_failed ||
 			  in->not_followed;
 	const char *sep = in->interrupted ? "; " : "", *intr = in->interrupted ? in->interrupted : "";

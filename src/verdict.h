@@ -111,6 +111,9 @@ struct mg_verdict_in {
 	const char *interrupted;
 	/* COMMAND's status is that signal's (killed by it, or exited 128+N): not its failure */
 	bool status_from_signal;
+	/* -c N intervals ended the run while COMMAND ran, and mgtrace ended it: its status
+	 * (SIGTERM's, or SIGKILL's) is not its failure */
+	bool command_ended_by_count;
 };
 
 /*

@@ -27,6 +27,26 @@ python3 tests/checkjson.py check-intervals "$T/cc3.json" $rc "$n" any PASS > "$T
 tally "check -I 300 -- sleep 1.2 ($n intervals)" "$T/cc3.chk"
 [ "$n" -ge 3 ] && ok "check -I 300 -- sleep 1.2: intervals until COMMAND ended ($n)" ||
 	bad "check -I 300 -- sleep 1.2: $n intervals"
+# -c N intervals end a COMMAND still running: mgtrace ends it (SIGTERM, status 143), as stat and
+# top do, and its status is not judged (PASS, exit 0); a COMMAND that another SIGTERM killed, or
+# that failed, before the N intervals still FAILs the run
+cmdcount() { # NAME WANT_RC WANT_VERDICT WANT_ENDED COMMAND...
+	local name=$1 want_rc=$2 want_v=$3 want_e=$4 rc got; shift 4
+	$MG check --json -i 0.4 -c 2 -o "$T/$name.json" -- "$@" > /dev/null 2> "$T/$name.err"; rc=$?
+	got=$(python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    if o.get("type") == "check":
+        print(o["verdict"], o["command_status"], str(o["command_ended_by_count"]).lower())' \
+		"$T/$name.json" 2>&1)
+	[ "$rc" = "$want_rc" ] && [ "$got" = "$want_v $want_e" ] &&
+		ok "check -i 0.4 -c 2 -- $*: exit $rc, verdict and status: $got" ||
+		bad "check -i 0.4 -c 2 -- $*: exit $rc (want $want_rc), '$got' (want '$want_v $want_e')"
+	schema_valid "$name" check "$T/$name.json"
+}
+cmdcount cc-count-sleep 0 PASS "143 true" sleep 5
+cmdcount cc-count-killed 1 FAIL "143 false" sh -c 'kill -TERM $$'
+cmdcount cc-count-exit3 1 FAIL "3 false" sh -c 'exit 3'
 badcase "check -i with -d" 2 "-d is the built-in workload's" $MG check -i 1 -d 2
 badcase "check -i with --baseline" 2 "not with -i/-I" $MG check -i 1 --baseline /etc/hostname
 
