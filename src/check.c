@@ -109,6 +109,25 @@ static void watch_clock(struct check_state *cs)
 	cs->last_sample = before;
 }
 
+/*
+ * How long the event loop may wait (ms): the judge's tick (mg_judge_tick_ms(),
+ * 10 to 50 ms), but no later than the end of the current interval (continuous
+ * check), so that -I below the tick still ends each interval on time (a
+ * tester's finding: -I 10 gave intervals of 50 ms).
+ */
+static int loop_wait_ms(const struct check_state *cs)
+{
+	uint64_t ms = mg_judge_tick_ms(&cs->judge), now, left;
+
+	if (cs->o.interval && cs->next_interval_ns) {
+		now = mg_now_ns();
+		left = cs->next_interval_ns > now ? (cs->next_interval_ns - now + 999999) / 1000000 : 0;
+		if (left < ms)
+			ms = left;
+	}
+	return (int)ms;
+}
+
 static int event_loop(struct check_state *cs)
 {
 	static const struct timespec zero = { 0, 0 };
@@ -120,7 +139,7 @@ static int event_loop(struct check_state *cs)
 		 * Wait, sample the clock, then consume: every event consumed was made
 		 * before the sample, so a step that explains it is already recorded.
 		 */
-		if ((err = mg_events_wait(&cs->ev, (int)mg_judge_tick_ms(&cs->judge))))
+		if ((err = mg_events_wait(&cs->ev, loop_wait_ms(cs))))
 			return mg_err(MG_EXIT_FAIL, "epoll: %s", strerror(-err));
 		watch_clock(cs);
 		feed_pending(cs, false);

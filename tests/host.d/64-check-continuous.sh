@@ -27,6 +27,15 @@ python3 tests/checkjson.py check-intervals "$T/cc3.json" $rc "$n" any PASS > "$T
 tally "check -I 300 -- sleep 1.2 ($n intervals)" "$T/cc3.chk"
 [ "$n" -ge 3 ] && ok "check -I 300 -- sleep 1.2: intervals until COMMAND ended ($n)" ||
 	bad "check -I 300 -- sleep 1.2: $n intervals"
+# -I below the event loop's tick (10 to 50 ms): each interval still ends on time (median under
+# 30 ms for -I 10; it was 50, the tick, before the loop's wait was cut at the interval's end)
+$MG check --json -I 10 -c 20 -o "$T/cc-short.json" > /dev/null 2> "$T/cc-short.err"; rc=$?
+med=$(python3 -c 'import json, statistics, sys
+d = [json.loads(l)["duration_s"] for l in open(sys.argv[1]) if "\"check_interval\"" in l]
+print(len(d), round(statistics.median(d) * 1000, 1))' "$T/cc-short.json" 2>&1)
+[ "$rc" = 0 ] && python3 -c 'import sys; n, m = sys.argv[1].split(); sys.exit(not (n == "20" and float(m) < 30))' "$med" &&
+	ok "check -I 10 -c 20: intervals and median ms: $med" ||
+	bad "check -I 10 -c 20: exit $rc, intervals and median ms: $med (want 20, under 30)"
 # -c N intervals end a COMMAND still running: mgtrace ends it (SIGTERM, status 143), as stat and
 # top do, and its status is not judged (PASS, exit 0); a COMMAND that another SIGTERM killed, or
 # that failed, before the N intervals still FAILs the run
