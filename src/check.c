@@ -347,6 +347,10 @@ static int check_run(struct check_state *cs)
 		return ret;
 	if (!cs->o.argv && !cs->o.interval && (ret = check_workload_start(cs)))
 		return ret;
+	/* judged system-wide: say which faults lie outside the workload's filesystem */
+	if (!cs->o.argv && !cs->o.interval)
+		mg_checker_set_home_dev(cs->chk, cs->have_wl_mount ? cs->wl_mount_dev :
+					cs->wl.have_dir_dev ? cs->wl.dir_dev : 0);
 	if (cs->o.interval)
 		check_interval_start(cs);
 	if (!mg_json_output)

@@ -109,6 +109,8 @@ static void json_workload(json_t *o, const struct check_result *r)
 				    json_mount(cs->wl.dir_dev) : json_null());
 	}
 	json_object_set_new(wd, "fs", json_string(cs->wl_fs ? cs->wl_fs : "unknown"));
+	json_object_set_new(wd, "faults_elsewhere",
+			    JI(mg_checker_stats(cs->chk)->faults_elsewhere));
 	json_object_set_new(o, "workload_dir", wd);
 	/* what makes two built-in runs the same workload (--baseline), beside the fs */
 	wd = json_object();

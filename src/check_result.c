@@ -334,6 +334,23 @@ static void known_reason(struct check_result *r)
 	}
 }
 
+/*
+ * The built-in workload is judged system-wide: a FAIL whose faults lie on other
+ * filesystems than the workload's (other processes' files: a tester's -D ext4
+ * run failed on another program's tmpfs directory) says how many, in its reason.
+ */
+static void elsewhere_reason(struct check_result *r)
+{
+	uint64_t n = r->st->faults_elsewhere;
+	size_t len = strlen(r->v.reason);
+
+	if (!n || r->v.code != MG_EXIT_FAIL)
+		return;
+	snprintf(r->v.reason + len, sizeof(r->v.reason) - len, "; %llu of the violations on "
+		 "other filesystems than the workload's (judged system-wide: other processes' "
+		 "files; each report names its dev and pid)", (unsigned long long)n);
+}
+
 void check_collect(struct check_result *r, struct check_state *cs, const struct mg_report *rep)
 {
 	const struct mg_check_stats *st = mg_checker_stats(cs->chk);
@@ -356,4 +373,5 @@ void check_collect(struct check_result *r, struct check_state *cs, const struct 
 	collect_invariants(r);
 	collect_command(r);
 	known_reason(r);
+	elsewhere_reason(r);
 }

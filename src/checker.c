@@ -446,6 +446,11 @@ void mg_checker_judged_in_bpf(struct mg_checker *c)
 	c->judged_in_bpf = true;
 }
 
+void mg_checker_set_home_dev(struct mg_checker *c, uint32_t dev)
+{
+	c->home_dev = dev;
+}
+
 void mg_checker_set_tai_offset(struct mg_checker *c, int64_t tai_minus_real_ns)
 {
 	c->tai_minus_real = tai_minus_real_ns;

@@ -98,6 +98,10 @@ struct mg_check_stats {
 	uint64_t known[MG_V_NR_KINDS];	/* of those, neither: matched a declared known kernel
 					 * fault (check --known): counted, not a fault */
 	uint64_t clock_steps;		/* realtime steps fed */
+	uint64_t faults_elsewhere;	/* of the faults (neither explained, undecided nor known),
+					 * those of inodes on another filesystem than
+					 * mg_checker_set_home_dev()'s: system-wide judging of the
+					 * built-in workload found them in other processes' files */
 	uint64_t kernel_steps;		/* realtime steps BPF saw, merged across CPUs */
 	uint64_t kernel_step_records;	/* their records, one per CPU that saw one */
 	uint64_t steps_not_kept;	/* clock steps beyond the checker's bound (1M), also
@@ -252,6 +256,13 @@ uint64_t mg_checker_undecided(const struct mg_checker *c);
  * tell a stored or set ctime later than the clock. Default 0.
  */
 void mg_checker_set_tai_offset(struct mg_checker *c, int64_t tai_minus_real_ns);
+
+/*
+ * The built-in workload's filesystem (dev: kernel dev_t, as events name it;
+ * 0: none): faults on other filesystems are counted apart as well
+ * (mg_check_stats.faults_elsewhere), so that a report says where they were.
+ */
+void mg_checker_set_home_dev(struct mg_checker *c, uint32_t dev);
 
 /* "ctime_regression", "not_later_after_query", "skip_after_query", "cross_file_order",
  * "floor_backward", "unneeded_fine_stamp". */

@@ -27,6 +27,7 @@ struct mg_checker {
 	size_t nreports, max_reports;
 	struct mg_steps steps;		/* mg_checker_clock_step, mg_checker_kernel_step */
 	int64_t tai_minus_real;		/* ns: CLOCK_TAI - CLOCK_REALTIME */
+	uint32_t home_dev;		/* mg_checker_set_home_dev(); 0: none */
 	bool no_floor_inodes;		/* floor events do not enter the table (BPF judges) */
 	bool judged_in_bpf;		/* ctime events judged in BPF (mg_checker_judged_in_bpf) */
 	uint64_t floor_records[2];	/* MG_EVF_JUDGED records: floor backward, fine unneeded */

@@ -80,6 +80,8 @@ void mg_checker_add(struct mg_checker *c, const struct mg_violation *v)
 	c->st.explained[copy.kind] += copy.step_explained;
 	c->st.undecided[copy.kind] += copy.step_undecided;
 	c->st.known[copy.kind] += copy.known >= 0;
+	c->st.faults_elsewhere += c->home_dev && copy.dev != c->home_dev && !copy.step_explained &&
+				  !copy.step_undecided && copy.known < 0;
 	if (c->nreports < c->max_reports) {
 		c->reports[c->nreports++] = copy;
 		return;

@@ -72,3 +72,37 @@ diffimg --forget diff-ext4 mkfs.ext4 -q -F --
 diffimg --forget diff-ext4-128 mkfs.ext4 -q -F -I 128 -- --gran-coarse
 diffimg --forget diff-xfs mkfs.xfs -q -f --
 diffimg --forget diff-btrfs mkfs.btrfs -q -f --
+# the built-in workload is judged system-wide: the observer's breaks in another process, on a
+# tmpfs of its own, FAIL it, and its report says they all lie outside the workload's filesystem
+# (workload_dir.faults_elsewhere, the reason); with the observer on the workload's own tmpfs
+# (-D there) they count as the workload's filesystem's (faults_elsewhere 0): the count can tell
+# both (a tester's finding: a -D ext4 run failed on another program's tmpfs directory)
+elsewhere() { # NAME OBSERVER-TMPFS WORKLOAD-PARENT WANT(all|none)
+	local name=$1 od=$2 wd=$3 want=$4 rc p
+	( end=$((SECONDS + 4)); while [ $SECONDS -lt $end ]; do
+		mkdir -p "$od/o"; $OBS -n 100 "$od/o" > /dev/null 2>&1; rm -rf "$od/o"; done ) & p=$!
+	sleep 0.3
+	$MG check -d 2 -D "$wd" --json -o "$T/$name.json" > /dev/null 2> "$T/$name.err"; rc=$?
+	wait $p
+	python3 - "$T/$name.json" "$rc" "$want" > "$T/$name.chk" 2>&1 <<'PY'
+import json, sys
+r = [o for o in map(json.loads, open(sys.argv[1])) if o.get("type") == "check"][0]
+faults = sum(r["violations"][k] for k in r["violations"]) if isinstance(r["violations"], dict) else None
+n = r["workload_dir"]["faults_elsewhere"]
+ok = sys.argv[2] == "1" and r["verdict"] == "FAIL" and n >= 0
+if sys.argv[3] == "all":
+    ok = ok and n > 0 and f"{n} of the violations on other filesystems" in r["reason"]
+else:
+    ok = ok and n == 0 and "other filesystems" not in r["reason"]
+print(("PASS " if ok else "FAIL ") + f"exit {sys.argv[2]}, {r['verdict']}, faults_elsewhere {n} "
+      f"(want {sys.argv[3]}): {r['reason'][:200]}")
+PY
+	tally "$name" "$T/$name.chk"
+	echo "#   $name: $(sed 's/^[A-Z]* //' "$T/$name.chk" | cut -c1-160)"
+	schema_valid "$name" check "$T/$name.json"
+}
+mkdir -p "$T/ew1" "$T/ew2"
+mount -t tmpfs mgtrace-ew1 "$T/ew1" && mount -t tmpfs mgtrace-ew2 "$T/ew2" &&
+	elsewhere check-elsewhere-other "$T/ew1" "$T/ew2" all &&
+	elsewhere check-elsewhere-same "$T/ew2" "$T/ew2" none
+umount "$T/ew1" "$T/ew2" 2>/dev/null
