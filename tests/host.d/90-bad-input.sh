@@ -64,6 +64,19 @@ outcase "check -o /dev/full, a floor gate failed: still 1" 1 \
 	$MG check -d 0.3 --max-floor-swap-ratio 0.000001 -o /dev/full
 outcase "stat -o /dev/full" 5 $MG stat -o /dev/full -- true
 outcase "probe to a full standard output" 5 sh -c "exec $MG probe > /dev/full"
+outcase "version to a full standard output" 5 sh -c "exec $MG version > /dev/full"
+outcase "version -o /dev/full" 5 $MG -o /dev/full version
+outcase "--help to a full standard output" 5 sh -c "exec $MG --help > /dev/full"
+outcase "stat --help to a full standard output" 5 sh -c "exec $MG stat --help > /dev/full"
+outcase "help --options stat to a full standard output" 5 sh -c "exec $MG help --options stat > /dev/full"
+# version honours -o as every command does, before or after its name: FILE has the line,
+# standard output nothing
+rm -f "$T/v1.txt" "$T/v2.json"
+$MG -o "$T/v1.txt" version > "$T/v1.out" 2>&1 && $MG version -j -o "$T/v2.json" >> "$T/v1.out" 2>&1
+[ ! -s "$T/v1.out" ] && [ "$(cat "$T/v1.txt" 2> /dev/null)" = "mgtrace $(cat VERSION)" ] &&
+	[ "$(cat "$T/v2.json" 2> /dev/null)" = "{\"schema_version\":1,\"type\":\"version\",\"version\":\"$(cat VERSION)\"}" ] \
+	&& ok "version -o FILE (before and after its name): the line in FILE, none on stdout" \
+	|| bad "version -o FILE: stdout '$(head -c 200 "$T/v1.out")', FILE '$(cat "$T/v1.txt" "$T/v2.json" 2>&1 | head -c 300)'"
 outcase "trace -o /dev/full" 5 $MG trace -o /dev/full -- $MG stress --threads 1 --ops 100
 # a closed pipe (mgtrace ... | head) is a failed write: 5, not a death by SIGPIPE (141), and
 # silent (the reader went away, as perf and git say nothing then); -v says it in one line
