@@ -106,10 +106,21 @@ static const struct cmd *cmd_select(const char *s, bool *ambiguous)
 	return *ambiguous ? NULL : found;
 }
 
+/*
+ * One line for s, which cmd_select() did not take: "unknown command", or "ambiguous command"
+ * with the commands it begins ("'c': check, clocks"). Returns MG_EXIT_USAGE.
+ */
 static int unknown(const char *s, bool ambiguous)
 {
-	return mg_err(MG_EXIT_USAGE, "%s command '%s' (try 'mgtrace help')",
-		      ambiguous ? "ambiguous" : "unknown", s);
+	char which[128] = "";
+	size_t i, n = 0, len = strlen(s);
+
+	for (i = 0; ambiguous && i < NR_CMDS; i++)
+		if (!strncmp(s, cmds[i].name, len) && n < sizeof(which))
+			n += (size_t)snprintf(which + n, sizeof(which) - n, "%s%s", n ? ", " : ": ",
+					      cmds[i].name);
+	return mg_err(MG_EXIT_USAGE, "%s command '%s'%s (try 'mgtrace help')",
+		      ambiguous ? "ambiguous" : "unknown", s, which);
 }
 
 /*
