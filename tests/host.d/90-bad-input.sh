@@ -11,7 +11,9 @@ badcase "zero count" 2 "invalid count" $MG stat -c 0
 badcase "count overflow" 2 "invalid count" $MG stat -c 99999999999999999999999
 badcase "unknown backend" 2 "invalid backend .bogus." $MG stat --backend bogus
 badcase "--hot with tracepoints" 2 "needs a function-probe backend" $MG stat --hot --backend tracepoint
-badcase "stress zero threads" 2 "invalid value" $MG stress --threads 0
+badcase "stress zero threads" 2 "invalid value '0' for --threads (1..1024)" $MG stress --threads 0
+badcase "check -t above its range" 2 "invalid value '100000' for -t (1..1024)" $MG check -t 100000
+badcase "check --rate not a number" 2 "invalid value 'x' for --rate (0..100000000)" $MG check --rate x
 badcase "stress negative duration" 2 "invalid value" $MG stress --duration -3
 badcase "probe extra argument" 2 "unexpected argument" $MG probe extra
 tracepoint_host "fentry under lockdown" && badcase "fentry under lockdown" 3 "EPERM" $MG stat --backend fentry -- true
