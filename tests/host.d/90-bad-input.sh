@@ -63,6 +63,9 @@ outcase() { # NAME WANT CMD...
 outcase "check -o /dev/full (a pass)" 5 $MG check -d 0.3 -o /dev/full
 outcase "check --json to a full standard output" 5 sh -c "exec $MG check -d 0.3 --json > /dev/full"
 outcase "check --junit /dev/full" 5 $MG check -d 0.3 --junit /dev/full
+grep -q "^mgtrace: check: writing '/dev/full': No space left on device$" "$T/err" \
+	&& ok "check --junit /dev/full: the line names the error, as -o's does" \
+	|| bad "check --junit /dev/full: the line lacks the error: $(grep writing "$T/err")"
 outcase "check -o /dev/full, a floor gate failed: still 1" 1 \
 	$MG check -d 0.3 --max-floor-swap-ratio 0.000001 -o /dev/full
 outcase "stat -o /dev/full" 5 $MG stat -o /dev/full -- true
