@@ -172,7 +172,7 @@ int check_write_junit(const struct check_result *r, FILE *f, const char *path)
 {
 	const struct check_state *cs = r->cs;
 	struct junit_case tc[CHECK_NR_INV + MG_F_NR + 1];
-	int i, n, failures = 0, skipped = 0;
+	int i, n, failures = 0, skipped = 0, err = 0;
 
 	n = junit_cases(r, tc);
 	for (i = 0; i < n; i++) {
@@ -204,7 +204,12 @@ int check_write_junit(const struct check_result *r, FILE *f, const char *path)
 		       r->v.code == MG_EXIT_INCONCLUSIVE && !r->v.interrupted ? "inconclusive" : NULL,
 		       r->v.reason);
 	suite_close(f);
-	return fclose(f) ? mg_err(MG_EXIT_OUTPUT, "check: writing '%s' failed", path) : 0;
+	/* the error of the write that failed, as -o's line names it (an earlier one: ferror) */
+	if (fflush(f) || ferror(f))
+		err = errno ? errno : EIO;
+	if (fclose(f) && !err)
+		err = errno;
+	return err ? mg_err(MG_EXIT_OUTPUT, "check: writing '%s': %s", path, strerror(err)) : 0;
 }
 
 int check_write_junit_error(struct check_state *cs, int code)

@@ -18,6 +18,15 @@
 enum { O_MAX = MG_OPTID_FIRST_CMD, O_JUNIT = O_MAX + MG_F_NR, O_INODES, O_RATE, O_BASE, O_FACTOR,
        O_JUDGE, O_KNOWN, O_FORGET };
 
+/* The ranges of check's numbers: parsed by check_opt(), named by check_parse_opts()'s line */
+#define THREADS_MAX 1024
+#define DURATION_MAX 86400	/* seconds */
+#define RATE_MAX 100000000
+/* kernel/bpf/hashtab.c: n_buckets, max_entries rounded up to a power of 2, times
+ * sizeof(struct bucket) (16) must fit in a u32, else E2BIG: at most 2^27 */
+#define INODES_MAX 134217728
+_Static_assert(INODES_MAX == 1ull << 27, "--max-inodes: 2^27");
+
 static const struct mg_opt check_opts[] = {
 	MG_OPT_HEADING("Floor gates (off unless set; a correct kernel makes every update fine-grained when\n"
 		       "each one follows a query):\n"),
@@ -65,7 +74,7 @@ static const struct mg_opt check_opts[] = {
 	MG_OPT_RINGBUF("BPF ring buffer bytes, a power of 2 >= 4096 (default 16777216;\n"
 		       "judged in BPF, where only violations cross it: 1048576)"),
 	{ .val = O_INODES, .lname = "max-inodes", .arg = "N",
-	  .help = "inodes tracked, 1 to 134217728 (the largest BPF hash: 2^27\n"
+	  .help = "inodes tracked, 1 to " MG_STR(INODES_MAX) " (the largest BPF hash: 2^27\n"
 	  "buckets of 16 bytes; default 262144; in BPF the\n"
 	  "kernel takes a 256-byte slab object each (kmalloc-256), only\n"
 	  "for inodes seen, plus 16 bytes a bucket of N: about 71 MB\n"
@@ -99,8 +108,9 @@ static const struct mg_opt check_opts[] = {
 	MG_OPT_HEADING("Built-in workload (without COMMAND): threads doing write(f1) stat(f2) write(f2)\n"
 		       "stat(f2) write(f1) stat(f1) on a private tmpfs (or --dir):\n"),
 	{ .val = 't', .lname = "threads", .arg = "N",
-	  .help = "worker threads (default: online CPUs)" },
-	{ .val = 'd', .lname = "duration", .arg = "S", .help = "seconds (default 3)" },
+	  .help = "worker threads, 1.." MG_STR(THREADS_MAX) " (default: online CPUs)" },
+	{ .val = 'd', .lname = "duration", .arg = "S",
+	  .help = "seconds, up to " MG_STR(DURATION_MAX) " (default 3)" },
 	{ .val = O_RATE, .lname = "rate", .arg = "N",
 	  .help = "iterations per second per thread (default 20000; 0: unpaced)" },
 	{ .val = 'D', .lname = "dir", .arg = "PATH",
@@ -129,6 +139,18 @@ const struct mg_cmd_opts check_cmdopts = {
 };
 
 static char prom_path[PATH_MAX];	/* --prometheus FILE, a symlink resolved */
+
+/* The range of option c's value, for the line that refuses one outside it. */
+static const char *opt_range(int c)
+{
+	switch (c) {
+	case 't': return "1.." MG_STR(THREADS_MAX);
+	case 'd': return "seconds, more than 0, at most " MG_STR(DURATION_MAX);
+	case O_RATE: return "0.." MG_STR(RATE_MAX);
+	case O_INODES: return "1.." MG_STR(INODES_MAX);
+	}
+	return "a number";
+}
 
 /*
  * One of check's options (c, its value arg) into o. Returns 0, 1 for a number out of
@@ -176,9 +198,7 @@ static int check_opt(struct check_opts *o, int c, const char *arg)
 	case MG_OPTID_RINGBUF:
 		o->ringbuf_set = true;
 		return mg_opt_ringbuf("check", arg, &o->ringbuf_bytes) ? -MG_EXIT_USAGE : 0;
-	/* kernel/bpf/hashtab.c: n_buckets, max_entries rounded up to a power of 2, times
-	 * sizeof(struct bucket) (16) must fit in a u32, else E2BIG: at most 2^27 */
-	case O_INODES: return mg_parse_u64(arg, 1, 1ull << 27, &o->max_inodes) != 0;
+	case O_INODES: return mg_parse_u64(arg, 1, INODES_MAX, &o->max_inodes) != 0;
 	case O_FORGET: o->forget = true; return 0;
 	case O_JUDGE:
 		if (strcmp(arg, "bpf") && strcmp(arg, "user"))
@@ -189,13 +209,13 @@ static int check_opt(struct check_opts *o, int c, const char *arg)
 	case 'a': o->all = true; return 0;
 	case 't':
 		o->workload_opt = o->workload_opt ? o->workload_opt : "-t";
-		return mg_parse_u64(arg, 1, 1024, &o->threads) != 0;
+		return mg_parse_u64(arg, 1, THREADS_MAX, &o->threads) != 0;
 	case 'd':
 		o->workload_opt = o->workload_opt ? o->workload_opt : "-d";
-		return mg_parse_seconds(arg, 86400, &o->duration) != 0;
+		return mg_parse_seconds(arg, DURATION_MAX, &o->duration) != 0;
 	case O_RATE:
 		o->workload_opt = o->workload_opt ? o->workload_opt : "--rate";
-		return mg_parse_u64(arg, 0, 100000000, &o->rate) != 0;
+		return mg_parse_u64(arg, 0, RATE_MAX, &o->rate) != 0;
 	case 'D':
 		o->workload_opt = o->workload_opt ? o->workload_opt : "-D";
 		o->dir = arg;
@@ -228,9 +248,9 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 		if ((e = check_opt(o, c, arg)) < 0)
 			return -e;
 		if (e)
-			return mg_err(MG_EXIT_USAGE, "check: invalid value '%s' for %s", arg,
+			return mg_err(MG_EXIT_USAGE, "check: invalid value '%s' for %s (%s)", arg,
 				      argv[optind - 1][0] == '-' && argv[optind - 1][1] == '-' ?
-				      argv[optind - 1] : argv[optind - 2]);
+				      argv[optind - 1] : argv[optind - 2], opt_range(c));
 	}
 	if (c < 0)
 		return -c;

@@ -101,6 +101,20 @@ static void put_hex(struct sink *k, unsigned char c)
 	put(k, b, 4);
 }
 
+/*
+ * Whether the 3-byte UTF-8 sequence at u is a bidi control: LRM/RLM (U+200E/U+200F, e2 80
+ * 8e/8f), the embeddings and overrides U+202A..U+202E (e2 80 aa..ae), the isolates
+ * U+2066..U+2069 (e2 81 a6..a9).
+ */
+static bool bidi_control(const unsigned char *u)
+{
+	if (u[0] != 0xe2)
+		return false;
+	if (u[1] == 0x80)
+		return u[2] == 0x8e || u[2] == 0x8f || (u[2] >= 0xaa && u[2] <= 0xae);
+	return u[1] == 0x81 && u[2] >= 0xa6 && u[2] <= 0xa9;
+}
+
 /* Escape s into k: text form, or JSON form (only backslash, invalid bytes, NUL). */
 static void escape(struct sink *k, const char *s, size_t len, bool text)
 {
@@ -127,8 +141,12 @@ static void escape(struct sink *k, const char *s, size_t len, bool text)
 			else
 				put_hex(k, u[i]);
 		} else if (text && ((r == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0) ||
-				    (r == 3 && u[i] == 0xef && u[i + 1] == 0xbf && u[i + 2] >= 0xbe))) {
-			/* C1 controls and U+FFFE/U+FFFF: terminal controls, invalid in XML */
+				    (r == 3 && u[i] == 0xef && u[i + 1] == 0xbf && u[i + 2] >= 0xbe) ||
+				    (r == 3 && bidi_control(u + i)))) {
+			/*
+			 * C1 controls and U+FFFE/U+FFFF: terminal controls, invalid in XML;
+			 * bidi controls: they reorder the rest of the line on screen
+			 */
 			for (j = 0; j < (size_t)r; j++)
 				put_hex(k, u[i + j]);
 		} else {

@@ -10,8 +10,9 @@
  *    valid UTF-8 sequence (RFC 3629: no overlongs, surrogates, > U+10FFFF) and
  *    NUL become the four characters \xHH (lower-case hex).
  *  - text (and XML, which carries the text form): as JSON, and also the C0
- *    controls, DEL, the C1 controls U+0080..U+009F and the non-characters
- *    U+FFFE/U+FFFF are written byte by byte as \xHH, except \n, \t, \r as
+ *    controls, DEL, the C1 controls U+0080..U+009F, the non-characters
+ *    U+FFFE/U+FFFF and the bidi controls (U+200E/U+200F, U+202A..U+202E,
+ *    U+2066..U+2069) are written byte by byte as \xHH, except \n, \t, \r as
  *    themselves escaped ("\n" is the two characters backslash and n).
  *    A truncated name ends with the marker \... (unambiguous: a real
  *    backslash is always doubled).

@@ -75,10 +75,11 @@ static const struct mg_cmd_opts main_cmdopts = {
 	.name = "mgtrace", .opts = main_opts, .command = true, .usage_fn = main_usage,
 };
 
+/* mgtrace's usage text to f; code, or MG_EXIT_OUTPUT when stdout could not be written */
 static int usage(FILE *f, int code)
 {
 	main_usage(f);
-	return code;
+	return f == stdout ? mg_stdout_flush(code) : code;
 }
 
 /*
@@ -105,10 +106,21 @@ static const struct cmd *cmd_select(const char *s, bool *ambiguous)
 	return *ambiguous ? NULL : found;
 }
 
+/*
+ * One line for s, which cmd_select() did not take: "unknown command", or "ambiguous command"
+ * with the commands it begins ("'c': check, clocks"). Returns MG_EXIT_USAGE.
+ */
 static int unknown(const char *s, bool ambiguous)
 {
-	return mg_err(MG_EXIT_USAGE, "%s command '%s' (try 'mgtrace help')",
-		      ambiguous ? "ambiguous" : "unknown", s);
+	char which[128] = "";
+	size_t i, n = 0, len = strlen(s);
+
+	for (i = 0; ambiguous && i < NR_CMDS; i++)
+		if (!strncmp(s, cmds[i].name, len) && n < sizeof(which))
+			n += (size_t)snprintf(which + n, sizeof(which) - n, "%s%s", n ? ", " : ": ",
+					      cmds[i].name);
+	return mg_err(MG_EXIT_USAGE, "%s command '%s'%s (try 'mgtrace help')",
+		      ambiguous ? "ambiguous" : "unknown", s, which);
 }
 
 /*
@@ -127,16 +139,16 @@ static int cmd_help(int argc, char **argv)
 			return mg_err(MG_EXIT_USAGE, "help: --options takes one COMMAND");
 		if (argc < 3) {
 			mg_opt_dump(&main_cmdopts, stdout);
-			return MG_EXIT_OK;
+			return mg_stdout_flush(MG_EXIT_OK);
 		}
 		if (!(c = cmd_select(argv[2], &amb)))
 			return unknown(argv[2], amb);
 		if (!c->opts) {
 			printf("command\t%s\n", c->name);
-			return MG_EXIT_OK;
+			return mg_stdout_flush(MG_EXIT_OK);
 		}
 		mg_opt_dump(c->opts, stdout);
-		return MG_EXIT_OK;
+		return mg_stdout_flush(MG_EXIT_OK);
 	}
 	if (argc < 2 || !strcmp(argv[1], "help"))
 		return usage(stdout, MG_EXIT_OK);
@@ -148,23 +160,44 @@ static int cmd_help(int argc, char **argv)
 	return c->fn(2, (char *[]){ (char *)c->name, "--help", NULL });
 }
 
-/* mgtrace version [-j|--json]: "mgtrace X.Y.Z", or {"schema_version":1,"type":"version","version":...}. */
+/* version's options: the shared ones only; its --help is mgtrace's (as `help version`) */
+static const struct mg_opt version_opts[] = {
+	MG_OPTS_COMMON("JSON", "the version to FILE", "no effect"),
+	{ 0 }
+};
+static const struct mg_cmd_opts version_cmdopts = {
+	.name = "version", .opts = version_opts, .usage_fn = main_usage,
+};
+
+/*
+ * mgtrace version [-j] [-o FILE] (argc 0: -V, its options already taken): "mgtrace X.Y.Z",
+ * or {"schema_version":1,"type":"version","version":...}, to mg_out as every command's
+ * results. Returns 0, MG_EXIT_USAGE (an unknown option or argument) or mg_out_open()'s and
+ * mg_out_close()'s exit codes (MG_EXIT_OUTPUT: the line could not be written).
+ */
 static int cmd_version(int argc, char **argv)
 {
-	int i;
+	struct mg_opt_parser p;
+	const char *arg;
+	int o, ret;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
-			mg_json_output = true;
-		else
-			return mg_err(MG_EXIT_USAGE, "version: unrecognized argument '%s' (-j, --json)",
-				      argv[i]);
+	if (argc > 0) {
+		mg_opt_begin(&p, &version_cmdopts, argc, argv);
+		while ((o = mg_opt_next(&p, &arg)) > 0)
+			;
+		if (o < 0)
+			return -o;
+		if ((ret = mg_opt_no_operands(&p)))
+			return ret;
 	}
+	if ((ret = mg_out_open("version", false)))
+		return ret;
 	if (mg_json_output)
-		printf("{\"schema_version\":1,\"type\":\"version\",\"version\":\"%s\"}\n", MGTRACE_VERSION);
+		fprintf(mg_out, "{\"schema_version\":1,\"type\":\"version\",\"version\":\"%s\"}\n",
+			MGTRACE_VERSION);
 	else
-		printf("mgtrace %s\n", MGTRACE_VERSION);
-	return MG_EXIT_OK;
+		fprintf(mg_out, "mgtrace %s\n", MGTRACE_VERSION);
+	return mg_out_close();
 }
 
 int main(int argc, char **argv)

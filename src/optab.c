@@ -77,7 +77,7 @@ int mg_opt_next(struct mg_opt_parser *p, const char **arg)
 		if (c == -1)
 			return 0;
 		if (c == 'h')
-			exit(mg_opt_usage(p->cmd, stdout, MG_EXIT_OK));
+			exit(mg_stdout_flush(mg_opt_usage(p->cmd, stdout, MG_EXIT_OK)));
 		if (c == '?' || c == ':')
 			return -mg_bad_option(p->cmd->name, c, p->argv);
 		if (!mg_opt_common(c, optarg))

@@ -49,6 +49,13 @@ int mg_out_open(const char *cmd, bool command);
 int mg_out_close(void);
 
 /*
+ * Flush stdout after text written to it directly, not through mg_out (a usage text, `help
+ * --options`). Returns code, or MG_EXIT_OUTPUT when a write failed, with one line naming
+ * the error as mg_out_close() does (silent for EPIPE unless -v).
+ */
+int mg_stdout_flush(int code);
+
+/*
  * Before mg_out_close() of a run that ends with code (an exit code; 0: nothing done):
  * where results are JSON, or go to a file (-o), and the command wrote nothing there, one
  * error record, so that a report asked for is never left empty: JSON {"type":"error",

@@ -318,6 +318,18 @@ int mg_out_close(void)
 		      out.note[0] ? "; " : "", out.note);
 }
 
+int mg_stdout_flush(int code)
+{
+	int e;
+
+	if (!fflush(stdout) && !ferror(stdout))
+		return code;
+	e = errno ? errno : EIO;	/* the failed write's, also when an earlier flush failed */
+	if (e == EPIPE && !mg_verbose)
+		return MG_EXIT_OUTPUT;
+	return mg_err(MG_EXIT_OUTPUT, "writing 'standard output': %s", strerror(e));
+}
+
 /* The errno name (E...) a message names, as a word, or NULL: "load failed: EPERM (...)". */
 const char *mg_errno_name(const char *msg)
 {

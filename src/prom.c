@@ -25,7 +25,12 @@
 #include "util.h"
 
 
-/* Write s as a Prometheus label value: mgtrace's text escape (escape.h), then \\ and \". */
+/*
+ * Write s as a Prometheus label value, each character escaped once: a backslash, a double
+ * quote and a newline as the exposition format's \\, \" and \n. What mgtrace's text escape
+ * (escape.h) writes as \xHH, \t or \r (invalid UTF-8, other controls) keeps that form with its
+ * backslash escaped, as Prometheus' parser knows no other escapes and wants UTF-8.
+ */
 void mg_prom_label(FILE *f, const char *s)
 {
 	char buf[4 * 512 + 8];
@@ -33,9 +38,17 @@ void mg_prom_label(FILE *f, const char *s)
 
 	mg_text_escape(buf, sizeof(buf), s, strnlen(s, 512), false);
 	for (p = buf; *p; p++) {
-		if (*p == '\\' || *p == '"')
+		if (*p == '"') {
+			fputs("\\\"", f);
+		} else if (*p == '\\' && (p[1] == '\\' || p[1] == 'n')) {
+			/* the text escape's \\ (a backslash) and \n (a newline): Prometheus' own */
 			fputc('\\', f);
-		fputc(*p, f);
+			fputc(*++p, f);
+		} else {
+			if (*p == '\\')	/* \xHH, \t, \r: Prometheus reads them as written */
+				fputc('\\', f);
+			fputc(*p, f);
+		}
 	}
 }
 

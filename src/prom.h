@@ -114,7 +114,11 @@ void mg_prom_family(FILE *f, const char *name, const char *type, const char *hel
  */
 bool mg_prom_series(FILE *f, const char *name, bool more);
 
-/* s as a label value, without its quotes: mgtrace's text escape, then \\ and \". */
+/*
+ * s (up to 512 bytes) as a label value, without its quotes: a backslash, a double quote and a
+ * newline escaped once (\\, \", \n), the rest of mgtrace's text escape (\xHH, \t, \r) with its
+ * backslash escaped (docs/prometheus.md).
+ */
 void mg_prom_label(FILE *f, const char *s);
 
 /* A series with no labels of mgtrace's own: name, the user's labels, the value (printf). */

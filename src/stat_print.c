@@ -176,12 +176,16 @@ void stat_print_summary(struct stat_run *r)
 			snprintf(line, sizeof(line), "cost of the scope: %s", r->scope_cost);
 			mg_text_wrapped(r->out, line);
 		}
-		if (r->follow)
-			fprintf(r->out, "processes: %llu at the start, %llu forked and followed, "
-				"%llu not followed (process map full)\n",
+		if (r->follow) {
+			fprintf(r->out, "processes: %llu at the start, %llu forked and followed",
 				(unsigned long long)mg_follow_found(r->follow) + 1,
-				(unsigned long long)mg_follow_followed(r->follow),
-				(unsigned long long)mg_follow_not_followed(r->follow));
+				(unsigned long long)mg_follow_followed(r->follow));
+			/* only when the map filled: 0 is the normal case */
+			if (mg_follow_not_followed(r->follow))
+				fprintf(r->out, ", %llu not followed (process map full)",
+					(unsigned long long)mg_follow_not_followed(r->follow));
+			fputc('\n', r->out);
+		}
 		mg_run_print_backend(R, r->out);
 		fputc('\n', r->out);
 	}

@@ -102,9 +102,11 @@ static int stress_parse_opts(struct stress_opts *so, int argc, char **argv)
 		case 'R': so->race = true; break;
 		}
 		if (e)
-			return mg_err(MG_EXIT_USAGE, "stress: invalid value '%s' for --%s", arg,
+			return mg_err(MG_EXIT_USAGE, "stress: invalid value '%s' for --%s (%s)", arg,
 				      c == 't' ? "threads" : c == 'f' ? "files" :
-				      c == 'd' ? "duration" : "ops");
+				      c == 'd' ? "duration" : "ops",
+				      c == 't' ? "1..1024" : c == 'f' ? "1.." MG_STR(MG_WL_MAX_FILES) :
+				      c == 'd' ? "seconds, more than 0, at most 86400" : "1 or more");
 	}
 	if (c < 0)
 		return -c;

@@ -283,8 +283,10 @@ void trace_print_summary(struct trace_state *t)
 		fprintf(stderr, "; %llu malformed records not shown",
 			(unsigned long long)(t->bad_kind + t->ev.short_records));
 	if (t->follow)
-		fprintf(stderr, "; %llu child processes followed, %llu not followed (process map full)",
-			(unsigned long long)t->follow->bss->follow_counts.followed,
+		fprintf(stderr, "; %llu child processes followed",
+			(unsigned long long)t->follow->bss->follow_counts.followed);
+	if (t->follow && t->nf_seen)	/* only when the map filled: 0 is the normal case */
+		fprintf(stderr, ", %llu not followed (process map full)",
 			(unsigned long long)t->nf_seen);
 	fputc('\n', stderr);
 }

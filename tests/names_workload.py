@@ -15,6 +15,7 @@ NAMES = [
     b"bad\xffbyte",          # not UTF-8
     b"new\nline",            # splits text lines unless escaped
     b'q"uote\\back',         # JSON/XML quoting and the escape character itself
+    "\u202e rtl",            # RIGHT-TO-LEFT OVERRIDE: reorders a text line unless escaped
 ]
 NAMES = [n.encode() if isinstance(n, str) else n for n in NAMES]
 # PR_SET_NAME keeps 15 bytes: 14 ASCII and the lead byte of U+00E9

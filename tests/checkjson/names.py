@@ -118,7 +118,7 @@ def selftest_names(results):
     good_ev = [{"type": "event", "comm": "abcdefghijklmn", "comm_truncated": True, "dev": "8:1",
                 "ino": 5, "name": nm, "name_truncated": cut}
                for nm, cut in ((euro, True), ("bad\\xffbyte", False), ("new\nline", False),
-                               ('q"uote\\\\back', False)) for _ in range(3)]
+                               ('q"uote\\\\back', False), ("\u202e rtl", False)) for _ in range(3)]
     c = Checker(quiet=True)
     check_trace_names(c, good_ev)
     results.append(("trace-names: the documented encoding passes", not c.failures))

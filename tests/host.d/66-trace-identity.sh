@@ -211,6 +211,13 @@ run_kids "$T/k.json" > /dev/null 2> "$T/k.err"
 evs command-grandchild "$T/k.json" "ctime_swap/sh stat/stat" --format comm --pids 2
 # 2 descendants followed (inner sh, stat), 0 not followed
 summ command-followed "$T/k.json" processes_followed=2 processes_not_followed=0
+# the text summary names the followed ones and, with none lost to a full map, no "not followed"
+$MG trace -o "$T/k.txt" --path "$C" -- sh -c "echo b >> '$C'; sh -c \"stat '$C' >/dev/null; true\"; true" \
+	> /dev/null 2> "$T/k-text.err"
+grep -q '^mgtrace: [0-9]* events printed, 0 lost; 2 child processes followed$' "$T/k-text.err" \
+	&& ! grep -q 'not followed' "$T/k-text.err" \
+	&& ok "trace text summary: 2 child processes followed, no '0 not followed (process map full)'" \
+	|| bad "trace text summary: $(grep 'events printed' "$T/k-text.err")"
 run_kids "$T/k1.json" --no-inherit > /dev/null 2>/dev/null
 evs no-inherit "$T/k1.json" "ctime_swap@$(mdev "$C"):$cino"	# only COMMAND's own swap, not the grandchild's stat
 badcase "trace: --no-inherit without COMMAND" 2 "needs COMMAND" $MG trace --no-inherit

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # 67-names.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
 # Names built to break output encoders (tests/names_workload.py: twelve 3-byte characters
-# cut by the 31-byte event buffer, a 0xff byte, a newline, a quote and a backslash; a comm
-# the kernel cut inside a character; COMMAND arguments with 0xff and a newline): every
-# output stays valid JSON/XML, keeps every field, and decodes as docs/json.md "Strings"
-# says. Then one device representation end to end on an ext4 image on a loop device.
+# cut by the 31-byte event buffer, a 0xff byte, a newline, a quote and a backslash, a bidi
+# override (U+202E); a comm the kernel cut inside a character; COMMAND arguments with 0xff
+# and a newline): every output stays valid JSON/XML, keeps every field, and decodes as
+# docs/json.md "Strings" says. Then one device representation end to end on an ext4 image
+# on a loop device.
 echo "# names and device numbers"
 hex() { printf '%s' "$1" | od -An -tx1 -v | tr -d ' \n'; }
 ARGS=($'\xff' $'a\nb\\"c')
@@ -43,9 +44,10 @@ n=$(grep -cv '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\.[0-9]\{9\} \|^TIME(REALTIME)' "
 n=$(grep -cF ' new\nline ' "$T/names-trace.txt")
 m=$(grep -cF ' €€€€€€€€€€\... ' "$T/names-trace.txt")
 o=$(grep -cF ' bad\xffbyte ' "$T/names-trace.txt")
-[ "$n" -ge 3 ] && [ "$m" -ge 3 ] && [ "$o" -ge 3 ] && grep -qF 'abcdefghijklmn\...' "$T/names-trace.txt" \
-	&& ok "trace text: names escaped (\\n, \\xff) and cut names marked \\... ($n, $m, $o lines)" \
-	|| bad "trace text escapes: newline $n, cut $m, 0xff $o lines"
+r=$(grep -cF ' \xe2\x80\xae rtl ' "$T/names-trace.txt")
+[ "$n" -ge 3 ] && [ "$m" -ge 3 ] && [ "$o" -ge 3 ] && [ "$r" -ge 3 ] && grep -qF 'abcdefghijklmn\...' "$T/names-trace.txt" \
+	&& ok "trace text: names escaped (\\n, \\xff, U+202E) and cut names marked \\... ($n, $m, $o, $r lines)" \
+	|| bad "trace text escapes: newline $n, cut $m, 0xff $o, U+202E $r lines"
 
 # check --json and --junit, stat --json: COMMAND arguments with 0xff, newline, quote, backslash
 rm -f "$D"/*

@@ -329,16 +329,22 @@ awk -v a="$e16" 'BEGIN { exit !(a != "" && a >= 14.9 && a < 16) }' \
 	&& ok "--prometheus without -i: rewritten at 15 s (elapsed $e16 s)" \
 	|| bad "--prometheus without -i: at 16.5 s elapsed '$e16' (want about 15 s: rewritten every 15 s)"
 # --prometheus-label NAME=VALUE on every series: two runs share one directory without
-# colliding (each series differs by job); a bad name, mgtrace's own label, twice: refused
-$MG stat --prometheus "$T/pint/a.prom" --prometheus-label job=wide --prometheus-label 'team=fs "x"' -- true > /dev/null 2>&1
+# colliding (each series differs by job); a value's quote, backslash and newline escaped once
+# (Prometheus reads back the value given); a bad name, mgtrace's own label, twice: refused
+$MG stat --prometheus "$T/pint/a.prom" --prometheus-label job=wide --prometheus-label 'team=fs "x"' \
+	--prometheus-label "dir=C:\\tmp"$'\n2' -- true > /dev/null 2>&1
 python3 - "$T/pint/a.prom" > "$T/plabel.chk" 2>&1 <<'PY'
 import re, sys
 def check(c, m): print(("PASS " if c else "FAIL ") + m)
 series = [l for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
-check(series and all(re.match(r'^[a-z_]+\{job="wide",team="fs \\"x\\""[,}]', l) for l in series),
-      f"--prometheus-label: every one of {len(series)} series carries job and team first")
-check(any(l.startswith('mgtrace_ctime_updates_total{job="wide",team="fs \\"x\\"",cpu="0"}') for l in series),
-      "--prometheus-label: before mgtrace's own labels (cpu)")
+check(series and all(re.match(r'^[a-z_]+\{job="wide",team="fs \\"x\\"",dir="C:\\\\tmp\\n2"[,}]', l) for l in series),
+      f"--prometheus-label: every one of {len(series)} series carries job, team and dir first")
+check(any(l.startswith('mgtrace_ctime_updates_total{job="wide",team="fs \\"x\\"",dir="C:\\\\tmp\\n2",cpu="0"}')
+          for l in series), "--prometheus-label: before mgtrace's own labels (cpu)")
+unlabel = lambda s: re.sub(r'\\(.)', lambda m: "\n" if m.group(1) == "n" else m.group(1), s)
+m = re.search(r'dir="((?:[^"\\]|\\.)*)"', series[0]) if series else None
+check(m and unlabel(m.group(1)) == "C:\\tmp\n2",
+      f"--prometheus-label: dir reads back as C:\\tmp, a newline, 2 ({m and m.group(1)!r})")
 PY
 tally prom-label "$T/plabel.chk"
 if [ -n "$PROMTOOL" ]; then

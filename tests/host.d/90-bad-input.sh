@@ -11,7 +11,9 @@ badcase "zero count" 2 "invalid count" $MG stat -c 0
 badcase "count overflow" 2 "invalid count" $MG stat -c 99999999999999999999999
 badcase "unknown backend" 2 "invalid backend .bogus." $MG stat --backend bogus
 badcase "--hot with tracepoints" 2 "needs a function-probe backend" $MG stat --hot --backend tracepoint
-badcase "stress zero threads" 2 "invalid value" $MG stress --threads 0
+badcase "stress zero threads" 2 "invalid value '0' for --threads (1..1024)" $MG stress --threads 0
+badcase "check -t above its range" 2 "invalid value '100000' for -t (1..1024)" $MG check -t 100000
+badcase "check --rate not a number" 2 "invalid value 'x' for --rate (0..100000000)" $MG check --rate x
 badcase "stress negative duration" 2 "invalid value" $MG stress --duration -3
 badcase "probe extra argument" 2 "unexpected argument" $MG probe extra
 tracepoint_host "fentry under lockdown" && badcase "fentry under lockdown" 3 "EPERM" $MG stat --backend fentry -- true
@@ -34,7 +36,8 @@ badcase "hex interval" 2 "invalid interval" $MG stat -i 0x10
 badcase "long option without its value" 2 "needs a value '--output'" $MG stat --output
 badcase "value given to a flag" 2 "takes no value '--json=1'" $MG stat --json=1
 badcase "help for an unknown command" 2 "unknown command" $MG help bogus
-badcase "ambiguous command prefix" 2 "ambiguous command 's'" $MG s
+badcase "ambiguous command prefix" 2 "ambiguous command 's': stat, stress (try" $MG s
+badcase "ambiguous command prefix c" 2 "ambiguous command 'c': check, clocks (try" $MG c
 # a unique prefix selects the command (pro: probe)
 $MG pro --json > "$T/prefix.json" 2>&1 || bad "prefix 'pro' did not run probe: exit $?"
 python3 tests/checkjson.py json-first-line "$T/prefix.json" > "$T/c" 2>&1; tally prefix-pro "$T/c"
@@ -60,10 +63,26 @@ outcase() { # NAME WANT CMD...
 outcase "check -o /dev/full (a pass)" 5 $MG check -d 0.3 -o /dev/full
 outcase "check --json to a full standard output" 5 sh -c "exec $MG check -d 0.3 --json > /dev/full"
 outcase "check --junit /dev/full" 5 $MG check -d 0.3 --junit /dev/full
+grep -q "^mgtrace: check: writing '/dev/full': No space left on device$" "$T/err" \
+	&& ok "check --junit /dev/full: the line names the error, as -o's does" \
+	|| bad "check --junit /dev/full: the line lacks the error: $(grep writing "$T/err")"
 outcase "check -o /dev/full, a floor gate failed: still 1" 1 \
 	$MG check -d 0.3 --max-floor-swap-ratio 0.000001 -o /dev/full
 outcase "stat -o /dev/full" 5 $MG stat -o /dev/full -- true
 outcase "probe to a full standard output" 5 sh -c "exec $MG probe > /dev/full"
+outcase "version to a full standard output" 5 sh -c "exec $MG version > /dev/full"
+outcase "version -o /dev/full" 5 $MG -o /dev/full version
+outcase "--help to a full standard output" 5 sh -c "exec $MG --help > /dev/full"
+outcase "stat --help to a full standard output" 5 sh -c "exec $MG stat --help > /dev/full"
+outcase "help --options stat to a full standard output" 5 sh -c "exec $MG help --options stat > /dev/full"
+# version honours -o as every command does, before or after its name: FILE has the line,
+# standard output nothing
+rm -f "$T/v1.txt" "$T/v2.json"
+$MG -o "$T/v1.txt" version > "$T/v1.out" 2>&1 && $MG version -j -o "$T/v2.json" >> "$T/v1.out" 2>&1
+[ ! -s "$T/v1.out" ] && [ "$(cat "$T/v1.txt" 2> /dev/null)" = "mgtrace $(cat VERSION)" ] &&
+	[ "$(cat "$T/v2.json" 2> /dev/null)" = "{\"schema_version\":1,\"type\":\"version\",\"version\":\"$(cat VERSION)\"}" ] \
+	&& ok "version -o FILE (before and after its name): the line in FILE, none on stdout" \
+	|| bad "version -o FILE: stdout '$(head -c 200 "$T/v1.out")', FILE '$(cat "$T/v1.txt" "$T/v2.json" 2>&1 | head -c 300)'"
 outcase "trace -o /dev/full" 5 $MG trace -o /dev/full -- $MG stress --threads 1 --ops 100
 # a closed pipe (mgtrace ... | head) is a failed write: 5, not a death by SIGPIPE (141), and
 # silent (the reader went away, as perf and git say nothing then); -v says it in one line

@@ -130,6 +130,7 @@ UNIT_TEST(json_str)
 		{ "\xc0\xaf", 2, "\\xc0\\xaf" },	/* overlong '/' */
 		{ "\xed\xa0\x80", 3, "\\xed\\xa0\\x80" },	/* surrogate */
 		{ "\xe2\x82", 2, "\\xe2\\x82" },	/* a cut character not removed: escaped */
+		{ "\xe2\x80\xae rtl", 7, "\xe2\x80\xae rtl" },	/* a bidi control: the name exactly */
 	};
 	size_t i;
 	unsigned int seed = 12345;
@@ -203,6 +204,11 @@ UNIT_TEST(text_escape)
 		{ "\xff", 1, false, "\\xff" },
 		{ "a\\b", 3, false, "a\\\\b" },
 		{ "\xef\xbf\xbe", 3, false, "\\xef\\xbf\\xbe" },	/* U+FFFE: not XML */
+		{ "\xe2\x80\xae rtl", 7, false, "\\xe2\\x80\\xae rtl" },	/* U+202E: RLO */
+		{ "\xe2\x80\x8e\xe2\x80\x8f", 6, false, "\\xe2\\x80\\x8e\\xe2\\x80\\x8f" },	/* LRM, RLM */
+		{ "\xe2\x80\xaa\xe2\x81\xa9", 6, false, "\\xe2\\x80\\xaa\\xe2\\x81\\xa9" },	/* LRE, PDI */
+		{ "\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa", 12, false,
+		  "\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa" },	/* their neighbours: kept */
 		{ "cut", 3, true, "cut\\..." },
 	};
 	char out[64], small[6];

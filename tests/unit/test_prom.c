@@ -47,8 +47,8 @@ UNIT_TEST(prom)
 	      NO_STRSTR(buf, "counter=\"floor_cmpxchg_fails\",source=\"derived\",from=\"fine_stamps - "
 			"floor_swaps\",state=\"exported\""),
 	      "prom: a derived counter is absent, left to PromQL");
-	CHECK(STRSTR(buf, "kernel_release=\"a\\\"b\\\\\\\\c\\\\nd\""),
-	      "prom: the release's quote, backslash and newline escaped");
+	CHECK(STRSTR(buf, "kernel_release=\"a\\\"b\\\\c\\nd\""),
+	      "prom: the release's quote, backslash and newline escaped once");
 	CHECK(STRSTR(buf, "scope=\"system-wide\"") &&
 	      STRSTR(buf, "kernel_per_cpu=\"unavailable: no reader in a unit test\""),
 	      "prom: the scope, and the per-CPU reader's absence with why");
@@ -67,6 +67,41 @@ UNIT_TEST(prom)
 	CHECK(IS_FALSE(rmdir(dir)), "prom: no temporary file left beside the file");
 	mg_snap_free(&r.first);
 	mg_snap_free(&r.cur);
+}
+
+/*
+ * A label value as the exposition format escapes it, once: a backslash as \\, a double quote
+ * as \", a newline as \n (Prometheus reads back the value given); a tab and a byte that is
+ * not UTF-8 keep mgtrace's text form, its backslash escaped (Prometheus knows no \t, \x).
+ */
+UNIT_TEST(prom_label)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "C:\\tmp", "C:\\\\tmp" },
+		{ "fs \"x\"", "fs \\\"x\\\"" },
+		{ "a\nb", "a\\nb" },
+		{ "a\\nb", "a\\\\nb" },	/* a backslash, then n: not a newline */
+		{ "\\\"\n", "\\\\\\\"\\n" },
+		{ "t\tb\xff", "t\\\\tb\\\\xff" },
+		{ "caf\xc3\xa9", "caf\xc3\xa9" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		CHECK(IS_TRUE(f), "prom label: a stream");
+		if (!f)
+			continue;
+		mg_prom_label(f, cases[i].in);
+		fclose(f);
+		CHECK(STREQ(buf, cases[i].out), "prom label: case %zu escaped once", i);
+		free(buf);
+	}
 }
 
 /*
