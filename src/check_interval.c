@@ -84,7 +84,9 @@ static void tally_read(struct check_state *cs, struct check_tally *t, bool finis
 	if (!finished && cs->judge.active)
 		mg_judge_release(&cs->judge, cs->chk, cs->last_sample);
 	memset(t, 0, sizeof(*t));
-	t->t_ns = mg_now_ns();
+	/* the last interval ends where the report's window does (the counters' last
+	 * reading, run.cur), so that the intervals' durations sum to its duration_s */
+	t->t_ns = finished && cs->run.cur.t_ns > cs->tally.t_ns ? cs->run.cur.t_ns : mg_now_ns();
 	for (k = 0; k < MG_EV_NR_KINDS; k++)
 		t->by_kind[k] = st->by_kind[k];
 	for (k = 0; k < MG_V_NR_KINDS; k++) {
@@ -125,7 +127,8 @@ void check_interval_start(struct check_state *cs)
 	/* from zero: the intervals partition the window (attach to detach), so their counts
 	 * sum to the report's; the last is read after the drain */
 	memset(&cs->tally, 0, sizeof(cs->tally));
-	cs->tally.t_ns = mg_now_ns();
+	/* the first interval begins where the report's window does (run.first) */
+	cs->tally.t_ns = cs->run.first.t_ns ? cs->run.first.t_ns : mg_now_ns();
 	cs->interval_start_ns = cs->tally.t_ns;
 	cs->next_interval_ns = cs->tally.t_ns + (uint64_t)(cs->o.interval * 1e9);
 	cs->running_code = MG_EXIT_OK;

@@ -57,6 +57,16 @@ def check_intervals(c, objs, rc, n, verdicts, final):
             r["invariants"][k]["undecided_near_clock_step"] - r["invariants"][k]["known"]
             for k in KINDS}
     c.check(vs == want, f"the intervals' violations sum to the report's failing ones: {vs} = {want}")
+    # and their times partition the report's window: each begins where the last ended, the
+    # first at 0, and the durations sum to the report's duration_s (to 1 us: the JSON's
+    # rounding)
+    starts = [o["start_s"] for o in iv]
+    ends = [o["start_s"] + o["duration_s"] for o in iv]
+    c.check(bool(iv) and abs(starts[0]) < 1e-6 and
+            all(abs(a - b) < 1e-6 for a, b in zip(ends, starts[1:])) and
+            abs(ends[-1] - r["duration_s"]) < 1e-6,
+            f"the intervals partition the report's window: they end at {ends[-1] if iv else None} s, "
+            f"the report's duration_s {r['duration_s']}")
 
 
 @subcommand("check-intervals", lambda a: [load_lines(a[0]), int(a[1]), int(a[2]),
@@ -161,7 +171,7 @@ def _sample():
     """Three intervals, a violation in the second: the report FAIL (a run as 64's)."""
     def iv(i, verdict, running, bad):
         return {"type": "check_interval", "interval": i, "last": i == 3, "verdict": verdict,
-                "running_verdict": running,
+                "running_verdict": running, "start_s": 0.5 * (i - 1), "duration_s": 0.5,
                 "events_by_kind": {"ctime_swap": 2, "ctime_skip": 0, "stat": 3, "ctime_set": 0, "floor": 0},
                 "violations": {k: (bad if k == "ctime_regression" else 0) for k in KINDS},
                 "first_violations": {k: ({"kind": k} if bad and k == "ctime_regression" else None)
@@ -171,7 +181,7 @@ def _sample():
     inv["ctime_regression"]["violations"] = 1
     inv["events_by_kind"] = {"ctime_swap": 6, "ctime_skip": 0, "stat": 9, "ctime_set": 0, "floor": 0}
     rep = {"type": "check", "verdict": "FAIL", "intervals": 3, "workload": "none",
-           "interrupted": None, "invariants": inv}
+           "interrupted": None, "invariants": inv, "duration_s": 1.5}
     return [iv(1, "PASS", "PASS", 0), iv(2, "FAIL", "FAIL", 1), iv(3, "PASS", "FAIL", 0), rep]
 
 
@@ -193,7 +203,9 @@ def selftest_intervals(results):
              lambda o: o[3]["invariants"]["ctime_regression"].update(violations=2)),
             ("the last interval not marked", lambda o: o[2].update(last=False)),
             ("an interrupted report", lambda o: o[3].update(interrupted={"signal": "SIGINT"})),
-            ("an interval missing", lambda o: o.pop(0))):
+            ("an interval missing", lambda o: o.pop(0)),
+            ("the last interval ending after the report's window",
+             lambda o: o[2].update(duration_s=0.55))):
         results.run("check-intervals: " + label, check_intervals, doctored(fn), *args)
 
 
