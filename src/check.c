@@ -109,25 +109,6 @@ static void watch_clock(struct check_state *cs)
 	cs->last_sample = before;
 }
 
-/*
- * How long the event loop may wait (ms): the judge's tick (mg_judge_tick_ms(),
- * 10 to 50 ms), but no later than the end of the current interval (continuous
- * check), so that -I below the tick still ends each interval on time (a
- * tester's finding: -I 10 gave intervals of 50 ms).
- */
-static int loop_wait_ms(const struct check_state *cs)
-{
-	uint64_t ms = mg_judge_tick_ms(&cs->judge), now, left;
-
-	if (cs->o.interval && cs->next_interval_ns) {
-		now = mg_now_ns();
-		left = cs->next_interval_ns > now ? (cs->next_interval_ns - now + 999999) / 1000000 : 0;
-		if (left < ms)
-			ms = left;
-	}
-	return (int)ms;
-}
-
 static int event_loop(struct check_state *cs)
 {
 	static const struct timespec zero = { 0, 0 };
@@ -139,7 +120,7 @@ static int event_loop(struct check_state *cs)
 		 * Wait, sample the clock, then consume: every event consumed was made
 		 * before the sample, so a step that explains it is already recorded.
 		 */
-		if ((err = mg_events_wait(&cs->ev, loop_wait_ms(cs))))
+		if ((err = mg_events_wait(&cs->ev, check_wait_ms(cs, mg_judge_tick_ms(&cs->judge)))))
 			return mg_err(MG_EXIT_FAIL, "epoll: %s", strerror(-err));
 		watch_clock(cs);
 		feed_pending(cs, false);
@@ -366,16 +347,6 @@ static int check_run(struct check_state *cs)
 	cs->ended_child = cs->counted_out && cs->run.child && !cs->run.child_done;
 	mg_run_end_child(&cs->run);
 	return mg_run_snap(&cs->run, &cs->run.cur) ? MG_EXIT_FAIL : MG_EXIT_OK;
-}
-
-int check_inject(struct check_state *cs)
-{
-	char why[200];
-
-	if (mg_judge_inject(&cs->judge, cs->run.sess.skel, cs->chk, cs->o.test_inject, why,
-			    sizeof(why)))
-		return mg_err(MG_EXIT_FAIL, "check: MGTRACE_TEST_INJECT: %s", why);
-	return MG_EXIT_OK;
 }
 
 /* Runs the kernel skipped (recursion_misses): events neither delivered nor counted lost. */

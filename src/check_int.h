@@ -285,6 +285,14 @@ int check_inject(struct check_state *cs);
  * -c N intervals have been printed.
  */
 bool check_interval_tick(struct check_state *cs, bool last);
+
+/*
+ * How long the event loop may wait (ms): tick_ms (the judge's tick,
+ * mg_judge_tick_ms(): 10 to 50 ms), but no later than the end of the current
+ * interval (continuous check), so that -I below the tick still ends each
+ * interval on time (a tester's finding: -I 10 gave intervals of 50 ms).
+ */
+int check_wait_ms(const struct check_state *cs, unsigned int tick_ms);
 /* A stored violation as check --json's "violations" item. */
 json_t *check_json_violation(const struct check_state *cs, const struct mg_violation *v);
 

@@ -291,3 +291,26 @@ bool check_interval_tick(struct check_state *cs, bool last)
 		cs->next_interval_ns += (uint64_t)(cs->o.interval * 1e9);
 	return cs->o.count && cs->intervals >= cs->o.count;
 }
+
+int check_inject(struct check_state *cs)
+{
+	char why[200];
+
+	if (mg_judge_inject(&cs->judge, cs->run.sess.skel, cs->chk, cs->o.test_inject, why,
+			    sizeof(why)))
+		return mg_err(MG_EXIT_FAIL, "check: MGTRACE_TEST_INJECT: %s", why);
+	return MG_EXIT_OK;
+}
+
+int check_wait_ms(const struct check_state *cs, unsigned int tick_ms)
+{
+	uint64_t ms = tick_ms, now, left;
+
+	if (cs->o.interval && cs->next_interval_ns) {
+		now = mg_now_ns();
+		left = cs->next_interval_ns > now ? (cs->next_interval_ns - now + 999999) / 1000000 : 0;
+		if (left < ms)
+			ms = left;
+	}
+	return (int)ms;
+}
