@@ -341,8 +341,8 @@ int mg_ident_resolve(const char *path, struct mg_ident_set *s, char *err, size_t
 
 		snprintf(ino, sizeof(ino), "%llu", (unsigned long long)stx.stx_ino);
 		note(s, "btrfs subvolumes share one s_dev and each numbers its inodes afresh: %s is "
-		     "inode %s, and inode %s of any other subvolume of this filesystem matches too",
-		     canon, ino, ino);
+		     "inode %s, and that number in any other subvolume of this filesystem matches "
+		     "too", canon, ino);
 	}
 	free(m.sopts);
 	return 0;
