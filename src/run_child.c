@@ -134,6 +134,12 @@ static bool keep_group(void)
 	return fg > 0 && fg == getpgrp();
 }
 
+/* Why COMMAND argv0 could not be run (errno e): the line on stderr and the reports' reason. */
+static void exec_reason(char *buf, size_t len, const char *argv0, int e)
+{
+	snprintf(buf, len, "cannot run '%s': %s", argv0 ? argv0 : "?", strerror(e));
+}
+
 int mg_run_spawn(struct mg_run *r, char **argv)
 {
 	int p[2], ep[2];
@@ -172,7 +178,8 @@ int mg_run_spawn(struct mg_run *r, char **argv)
 			_exit(127);	/* mgtrace went away before counting began */
 		execvp(argv[0], argv);
 		e = errno;
-		fprintf(stderr, "mgtrace: cannot run '%s': %s\n", argv[0], strerror(e));
+		exec_reason(mg_last_err, sizeof(mg_last_err), argv[0], e);
+		fprintf(stderr, "mgtrace: %s\n", mg_last_err);
 		if (write(ep[1], &e, sizeof(e)) != sizeof(e))
 			_exit(126);
 		_exit(e == ENOENT ? 127 : 126);
@@ -271,8 +278,7 @@ int mg_run_exec_failed(struct mg_run *r)
 		return 0;
 	mg_run_end_child(r);
 	/* the child said it on stderr; the reason is kept for the reports (mg_out_error()) */
-	snprintf(mg_last_err, sizeof(mg_last_err), "cannot run COMMAND '%s': %s",
-		 r->argv0 ? r->argv0 : "?", strerror(r->exec_err));
+	exec_reason(mg_last_err, sizeof(mg_last_err), r->argv0, r->exec_err);
 	return r->exec_err == ENOENT ? 127 : 126;
 }
 
