@@ -120,6 +120,44 @@ static int stress_parse_opts(struct stress_opts *so, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * The report, to mg_out: one JSON object (type stress, docs/json.md) or one text line.
+ * total: write+stat pairs (or mode's ops) of all threads over secs seconds; stop: the
+ * stop signal that ended the run early, or 0.
+ */
+static void stress_report(const struct mg_wl_opts *op, const char *dir, const char *fs,
+			  const char *mode, uint64_t total, double secs, int stop)
+{
+	if (mg_json_output) {
+		json_t *j = json_object();
+		struct utsname u;
+
+		uname(&u);
+		mg_json_put_header(j, "stress", u.release);
+		json_object_set_new(j, "threads", json_integer((json_int_t)op->threads));
+		json_object_set_new(j, "files", json_integer((json_int_t)op->files));
+		json_object_set_new(j, "dir", mg_json_cstr(dir));
+		json_object_set_new(j, "fstype", mg_json_cstr(fs));
+		json_object_set_new(j, "ops", json_string(mode));
+		json_object_set_new(j, "shared", json_boolean(op->shared));
+		json_object_set_new(j, "iterations", json_integer((json_int_t)total));
+		json_object_set_new(j, "seconds", json_real(secs));
+		json_object_set_new(j, "ops_per_s", json_real(secs > 0 ? total / secs : 0));
+		json_object_set_new(j, "interrupted", stop ? json_string(mg_signal_name(stop)) :
+				    json_null());
+		mg_json_print_line(mg_out, j);
+		json_decref(j);
+		return;
+	}
+	fprintf(mg_out, "stress: %llu threads x %llu files on %s (%s): %llu %s ops in %.3f s = "
+		"%.0f ops/s%s", (unsigned long long)op->threads, (unsigned long long)op->files,
+		dir, fs, (unsigned long long)total, mode, secs, secs > 0 ? total / secs : 0,
+		op->shared ? " (files shared by all threads)" : "");
+	if (stop)
+		fprintf(mg_out, "; interrupted by %s", mg_signal_name(stop));
+	fputc('\n', mg_out);
+}
+
 int cmd_stress(int argc, char **argv)
 {
 	struct stress_opts so = { 0 };
@@ -191,34 +229,7 @@ int cmd_stress(int argc, char **argv)
 	total = mg_wl_iterations(&wl);
 	secs = mg_wl_elapsed_ns(&wl) / 1e9;
 	mode = so.race ? "chmod|fstat" : so.no_stat ? "write" : "write+stat";
-	if (mg_json_output) {
-		json_t *j = json_object();
-		struct utsname u;
-
-		uname(&u);
-		mg_json_put_header(j, "stress", u.release);
-		json_object_set_new(j, "threads", json_integer((json_int_t)op->threads));
-		json_object_set_new(j, "files", json_integer((json_int_t)op->files));
-		json_object_set_new(j, "dir", mg_json_cstr(wl.dir));
-		json_object_set_new(j, "fstype", mg_json_cstr(fs));
-		json_object_set_new(j, "ops", json_string(mode));
-		json_object_set_new(j, "shared", json_boolean(op->shared));
-		json_object_set_new(j, "iterations", json_integer((json_int_t)total));
-		json_object_set_new(j, "seconds", json_real(secs));
-		json_object_set_new(j, "ops_per_s", json_real(secs > 0 ? total / secs : 0));
-		json_object_set_new(j, "interrupted", stop ? json_string(mg_signal_name(stop)) :
-				    json_null());
-		mg_json_print_line(mg_out, j);
-		json_decref(j);
-	} else {
-		fprintf(mg_out, "stress: %llu threads x %llu files on %s (%s): %llu %s ops in %.3f s = "
-			"%.0f ops/s%s", (unsigned long long)op->threads, (unsigned long long)op->files,
-			wl.dir, fs, (unsigned long long)total, mode, secs, secs > 0 ? total / secs : 0,
-			op->shared ? " (files shared by all threads)" : "");
-		if (stop)
-			fprintf(mg_out, "; interrupted by %s", mg_signal_name(stop));
-		fputc('\n', mg_out);
-	}
+	stress_report(op, wl.dir, fs, mode, total, secs, stop);
 	mg_wl_free(&wl);
 	if (err)
 		return mg_err(MG_EXIT_FAIL, "stress: %s", strerror(err));
