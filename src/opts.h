@@ -60,13 +60,15 @@ int mg_stdout_flush(int code);
  * where results are JSON, or go to a file (-o), and the command wrote nothing there, one
  * error record, so that a report asked for is never left empty: JSON {"type":"error",
  * "command", "exit_code", "reason" (mg_last_err), "errno" (the E... name the reason
- * gives, or null)} (docs/schema/error.schema.json), or one text line.
+ * gives, or null)} (docs/schema/error.schema.json), or one text line. Nothing when -o
+ * FILE could not be opened: the line on stderr is all, never a record on stdout instead.
  */
 void mg_out_error(const char *cmd, int code);
 
 /*
- * The errno name (E...) that msg names as a word ("load failed: EPERM (...)": "EPERM"), or
- * NULL. Points at a static buffer, valid until the next call.
+ * The errno name (E...) that msg names as a word ("load failed: EPERM (...)": "EPERM"),
+ * else the one whose strerror() text follows a ": " in msg ("cannot open 'x': No such file
+ * or directory": "ENOENT"), or NULL. Points at a static buffer, valid until the next call.
  */
 const char *mg_errno_name(const char *msg);
 

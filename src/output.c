@@ -45,6 +45,7 @@ enum out_mode { OUT_DIRECT, OUT_PLAIN, OUT_NONBLOCK, OUT_SOCKET };
 static struct {
 	int fd;			/* written to: the output, or our non-blocking reopen of a FIFO */
 	bool own_fd;		/* fd is closed by mg_out_close() */
+	bool unopened;		/* mg_out_open() failed: no error record (mg_out_error) */
 	enum out_mode mode;
 	int sigfd;		/* signalfd of SIGINT, SIGTERM, SIGHUP, or -1 */
 	int err;		/* errno of the first failed write (ETIMEDOUT: abandoned), or 0 */
@@ -227,6 +228,7 @@ int mg_out_open(const char *cmd, bool command)
 	out.stop_deadline_ns = 0;
 	out.note[0] = 0;
 	out.own_fd = false;
+	out.unopened = false;
 	out.name = command ? "standard error" : "standard output";
 	mg_out = command ? stderr : stdout;
 	if (mg_output_path && !strcmp(mg_output_path, "-")) {
@@ -241,6 +243,7 @@ int mg_out_open(const char *cmd, bool command)
 		if (fd < 0) {
 			int e = errno;
 
+			out.unopened = true;	/* no error record to stdout instead (mg_out_error) */
 			return mg_err(mg_path_exit(e), "%s: cannot open '%s': %s", cmd,
 				      mg_output_path, strerror(e));
 		}
@@ -258,6 +261,7 @@ int mg_out_open(const char *cmd, bool command)
 			close(out.fd);
 		out.own_fd = false;
 		mg_out = stdout;
+		out.unopened = true;
 		return mg_err(MG_EXIT_FAIL, "%s: out of memory", cmd);
 	}
 	setvbuf(mg_out, NULL, _IOLBF, 0);
@@ -330,12 +334,16 @@ int mg_stdout_flush(int code)
 	return mg_err(MG_EXIT_OUTPUT, "writing 'standard output': %s", strerror(e));
 }
 
-/* The errno name (E...) a message names, as a word, or NULL: "load failed: EPERM (...)". */
+/*
+ * The errno name (E...) a message names, as a word, or NULL: "load failed: EPERM (...)";
+ * else the errno whose strerror() text follows a ": " in it, the longest that does:
+ * "cannot open 'x': No such file or directory" is ENOENT.
+ */
 const char *mg_errno_name(const char *msg)
 {
 	static char word[32];
-	const char *p = msg;
-	size_t n;
+	const char *p = msg, *best = NULL;
+	size_t n, best_len = 0;
 	int e;
 
 	while ((p = strchr(p, 'E'))) {
@@ -350,7 +358,26 @@ const char *mg_errno_name(const char *msg)
 		}
 		p += n ? n : 1;
 	}
-	return NULL;
+	for (e = 1; e < 134; e++) {
+		const char *t = strerror(e), *at = msg;
+
+		n = strlen(t);
+		if (!strerrorname_np(e) || n <= best_len)
+			continue;
+		while ((at = strstr(at, t))) {
+			if (at - msg >= 2 && at[-2] == ':' && at[-1] == ' ' &&
+			    !isalnum((unsigned char)at[n])) {
+				best = strerrorname_np(e);
+				best_len = n;
+				break;
+			}
+			at++;
+		}
+	}
+	if (!best)
+		return NULL;
+	snprintf(word, sizeof(word), "%s", best);
+	return word;
 }
 
 void mg_out_error(const char *cmd, int code)
@@ -359,7 +386,9 @@ void mg_out_error(const char *cmd, int code)
 	json_t *o;
 
 	/* with COMMAND and no -o the results go to stderr, where the reason already is */
-	if (!code || out.bytes || out.err || !mg_out || (!mg_json_output && !mg_output_path) ||
+	/* -o FILE could not be opened: its one line on stderr is all, never stdout instead */
+	if (!code || out.unopened || out.bytes || out.err || !mg_out ||
+	    (!mg_json_output && !mg_output_path) ||
 	    (!mg_output_path && !strcmp(out.name, "standard error")))
 		return;
 	if (!mg_json_output) {

@@ -32,6 +32,11 @@ struct mg_run {
 	struct mg_report_cfg cfg;
 	struct mg_snap first, prev, cur;	/* start, previous interval, latest */
 	pid_t child;			/* COMMAND, or 0 */
+	/* COMMAND's own process group (its pid), which stop signals and the SIGKILL go to
+	 * (kill(-pgid)), so that its whole tree ends; 0 when COMMAND stays in mgtrace's
+	 * group: mgtrace is the foreground job of the terminal on its stdin, whose Ctrl-C
+	 * and hangup reach every process of the group from the terminal (mg_run_spawn). */
+	pid_t pgid;
 	int go_fd;			/* releases the child once counting began */
 	int exec_fd;			/* the child's exec: EOF on success, else its errno */
 	int exec_err;			/* errno of COMMAND's failed exec (mg_run_start), or 0 */
@@ -106,7 +111,9 @@ const char *mg_signal_name(int sig);
 
 /*
  * Block the run's signals and fork argv, held on a pipe (its pid can be a load-time
- * filter) until mg_run_release(). Returns an exit code.
+ * filter) until mg_run_release(). COMMAND runs in a process group of its own (pgid, as a
+ * shell's job), unless stdin is a terminal whose foreground group is mgtrace's: then it
+ * stays there, so that it can read the terminal. Returns an exit code.
  */
 int mg_run_spawn(struct mg_run *r, char **argv);
 
@@ -159,11 +166,11 @@ int mg_run_wait(struct mg_run *r, const struct timespec *timeout);
  */
 int mg_run_exec_failed(struct mg_run *r);
 
-/* End COMMAND if it still runs (SIGTERM) and collect its status. */
+/* End COMMAND if it still runs (SIGTERM to its process group) and collect its status. */
 void mg_run_end_child(struct mg_run *r);
 
 /*
- * The same, bounded: SIGTERM, then SIGKILL if COMMAND has not ended within ms
+ * The same, bounded: SIGTERM, then SIGKILL (to its group) if COMMAND has not ended within ms
  * milliseconds (after a failed or abandoned output, when COMMAND may be blocked on the
  * same output). Returns true when SIGKILL was needed.
  */

@@ -3,7 +3,8 @@
  * run_child.c - a run's COMMAND and signals (see run.h), for stat, check and trace:
  * the stop signals blocked and taken synchronously, COMMAND forked and held until
  * counting began, its exec's outcome, waiting (a stop signal passed on, a second
- * sends SIGKILL, a third gives up), reaping and ending it, its exit status.
+ * sends SIGKILL, a third gives up), reaping and ending it, its exit status. COMMAND
+ * runs in a process group of its own, and what is sent to it goes to that group.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 #include <jansson.h>
 #include "opts.h"
@@ -105,9 +107,43 @@ void mg_run_release(struct mg_run *r)
 	r->exec_fd = -1;
 }
 
+/*
+ * Send sig to COMMAND: to its process group (its tree: a shell's children too), or to
+ * COMMAND alone when it shares mgtrace's group (r->pgid 0).
+ */
+static void signal_child(const struct mg_run *r, int sig)
+{
+	if (r->pgid > 0 && !kill(-r->pgid, sig))
+		return;
+	kill(r->child, sig);	/* the group is gone (ESRCH): COMMAND, maybe a zombie */
+}
+
+/*
+ * Whether COMMAND stays in mgtrace's process group: stdin is a terminal and mgtrace's
+ * group is its foreground group (an interactive run). A new group would be a background
+ * job there, stopped (SIGTTIN) when COMMAND reads the terminal; and the terminal's
+ * Ctrl-C and hangup reach every process of mgtrace's group, COMMAND's tree included.
+ */
+static bool keep_group(void)
+{
+	pid_t fg;
+
+	if (!isatty(STDIN_FILENO))
+		return false;
+	fg = tcgetpgrp(STDIN_FILENO);
+	return fg > 0 && fg == getpgrp();
+}
+
+/* Why COMMAND argv0 could not be run (errno e): the line on stderr and the reports' reason. */
+static void exec_reason(char *buf, size_t len, const char *argv0, int e)
+{
+	snprintf(buf, len, "cannot run '%s': %s", argv0 ? argv0 : "?", strerror(e));
+}
+
 int mg_run_spawn(struct mg_run *r, char **argv)
 {
 	int p[2], ep[2];
+	bool own_group = !keep_group();
 	char c;
 
 	mg_run_block_signals(r);	/* a SIGCHLD is never missed */
@@ -126,19 +162,30 @@ int mg_run_spawn(struct mg_run *r, char **argv)
 	if (r->child == 0) {
 		int e;
 
+		if (own_group)
+			setpgid(0, 0);	/* as a shell's job; the parent does it too (no race) */
 		close(p[1]);
 		close(ep[0]);
 		sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
 		signal(SIGPIPE, SIG_DFL);	/* ignored by mgtrace itself (main.c) */
+		/* mgtrace takes SIGINT and SIGTERM even when it was started with them ignored
+		 * (a non-interactive shell's background job ignores SIGINT) and passes them on:
+		 * COMMAND gets them at their default, so that the signal passed on ends it.
+		 * SIGHUP keeps what it had (nohup). */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
 		if (read(p[0], &c, 1) != 1)
 			_exit(127);	/* mgtrace went away before counting began */
 		execvp(argv[0], argv);
 		e = errno;
-		fprintf(stderr, "mgtrace: cannot run '%s': %s\n", argv[0], strerror(e));
+		exec_reason(mg_last_err, sizeof(mg_last_err), argv[0], e);
+		fprintf(stderr, "mgtrace: %s\n", mg_last_err);
 		if (write(ep[1], &e, sizeof(e)) != sizeof(e))
 			_exit(126);
 		_exit(e == ENOENT ? 127 : 126);
 	}
+	if (own_group && (!setpgid(r->child, r->child) || errno == EACCES))
+		r->pgid = r->child;	/* EACCES: the child did it first */
 	close(p[0]);
 	close(ep[1]);
 	r->go_fd = p[1];
@@ -160,7 +207,8 @@ static void reaped(struct mg_run *r, int st)
  * A stop signal while COMMAND runs: pass it on and let COMMAND end (then
  * summarise); a second one kills COMMAND; a third gives up on a COMMAND that
  * SIGKILL did not end (blocked in the kernel: a frozen filesystem, a dead NFS
- * server). Returns 1 when the run ends now. A signal the terminal sent
+ * server). Both go to COMMAND's process group, so that its tree ends too (a
+ * shell's child). Returns 1 when the run ends now. A signal the terminal sent
  * (si_code SI_KERNEL: Ctrl-C, a hangup) went to the whole foreground process
  * group, COMMAND included when it is still in mgtrace's group: it is not sent
  * a second time (as perf and time leave it).
@@ -170,13 +218,13 @@ static int forward_stop(struct mg_run *r, int sig, const siginfo_t *si)
 	switch (r->stops_forwarded++) {
 	case 0:
 		if (!(si->si_code == SI_KERNEL && getpgid(r->child) == getpgrp()))
-			kill(r->child, sig);
+			signal_child(r, sig);
 		return 0;
 	case 1:
 		fprintf(stderr, "mgtrace: %s again: COMMAND (pid %d) has not ended; sending it "
 			"SIGKILL (a third signal ends the run without waiting for it)\n",
 			mg_signal_name(sig), (int)r->child);
-		kill(r->child, SIGKILL);
+		signal_child(r, SIGKILL);
 		return 0;
 	default:
 		fprintf(stderr, "mgtrace: COMMAND (pid %d) has not ended after SIGKILL (blocked in "
@@ -230,8 +278,7 @@ int mg_run_exec_failed(struct mg_run *r)
 		return 0;
 	mg_run_end_child(r);
 	/* the child said it on stderr; the reason is kept for the reports (mg_out_error()) */
-	snprintf(mg_last_err, sizeof(mg_last_err), "cannot run COMMAND '%s': %s",
-		 r->argv0 ? r->argv0 : "?", strerror(r->exec_err));
+	exec_reason(mg_last_err, sizeof(mg_last_err), r->argv0, r->exec_err);
 	return r->exec_err == ENOENT ? 127 : 126;
 }
 
@@ -241,7 +288,7 @@ void mg_run_end_child(struct mg_run *r)
 
 	if (!r->child || r->child_done || r->child_abandoned)
 		return;
-	kill(r->child, SIGTERM);
+	signal_child(r, SIGTERM);
 	if (waitpid(r->child, &st, 0) == r->child)
 		reaped(r, st);
 	r->child_done = true;
@@ -253,7 +300,7 @@ bool mg_run_end_child_within(struct mg_run *r, int ms)
 
 	if (!r->child || r->child_done || r->child_abandoned)
 		return false;
-	kill(r->child, SIGTERM);
+	signal_child(r, SIGTERM);
 	for (i = 0; i <= ms / 10; i++) {
 		if (waitpid(r->child, &st, WNOHANG) == r->child) {
 			reaped(r, st);
@@ -261,7 +308,7 @@ bool mg_run_end_child_within(struct mg_run *r, int ms)
 		}
 		usleep(10000);
 	}
-	kill(r->child, SIGKILL);	/* stuck, maybe writing to the output we abandoned */
+	signal_child(r, SIGKILL);	/* stuck, maybe writing to the output we abandoned */
 	for (i = 0; i <= ms / 10; i++) {	/* SIGKILL waits for a task blocked in the kernel */
 		if (waitpid(r->child, &st, WNOHANG) == r->child) {
 			reaped(r, st);

@@ -26,6 +26,7 @@
 #include "opts.h"
 #include "optab.h"
 #include "report.h"
+#include "run.h"
 #include "util.h"
 #include "workload.h"
 
@@ -121,6 +122,44 @@ static int stress_parse_opts(struct stress_opts *so, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * The report, to mg_out: one JSON object (type stress, docs/json.md) or one text line.
+ * total: write+stat pairs (or mode's ops) of all threads over secs seconds; stop: the
+ * stop signal that ended the run early, or 0.
+ */
+static void stress_report(const struct mg_wl_opts *op, const char *dir, const char *fs,
+			  const char *mode, uint64_t total, double secs, int stop)
+{
+	if (mg_json_output) {
+		json_t *j = json_object();
+		struct utsname u;
+
+		uname(&u);
+		mg_json_put_header(j, "stress", u.release);
+		json_object_set_new(j, "threads", json_integer((json_int_t)op->threads));
+		json_object_set_new(j, "files", json_integer((json_int_t)op->files));
+		json_object_set_new(j, "dir", mg_json_cstr(dir));
+		json_object_set_new(j, "fstype", mg_json_cstr(fs));
+		json_object_set_new(j, "ops", json_string(mode));
+		json_object_set_new(j, "shared", json_boolean(op->shared));
+		json_object_set_new(j, "iterations", json_integer((json_int_t)total));
+		json_object_set_new(j, "seconds", json_real(secs));
+		json_object_set_new(j, "ops_per_s", json_real(secs > 0 ? total / secs : 0));
+		json_object_set_new(j, "interrupted", stop ? json_string(mg_signal_name(stop)) :
+				    json_null());
+		mg_json_print_line(mg_out, j);
+		json_decref(j);
+		return;
+	}
+	fprintf(mg_out, "stress: %llu threads x %llu files on %s (%s): %llu %s ops in %.3f s = "
+		"%.0f ops/s%s", (unsigned long long)op->threads, (unsigned long long)op->files,
+		dir, fs, (unsigned long long)total, mode, secs, secs > 0 ? total / secs : 0,
+		op->shared ? " (files shared by all threads)" : "");
+	if (stop)
+		fprintf(mg_out, "; interrupted by %s", mg_signal_name(stop));
+	fputc('\n', mg_out);
+}
+
 int cmd_stress(int argc, char **argv)
 {
 	struct stress_opts so = { 0 };
@@ -132,7 +171,7 @@ int cmd_stress(int argc, char **argv)
 	uint64_t total, t0;
 	char why[300];
 	sigset_t sigs;
-	int err, sig;
+	int err, sig, stop = 0;
 
 	if ((err = stress_parse_opts(&so, argc, argv)))
 		return err;
@@ -156,18 +195,20 @@ int cmd_stress(int argc, char **argv)
 		op->shared = true;
 	}
 
-	/* Block SIGINT/SIGTERM before the threads exist, so sigtimedwait() below gets them. */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
+	/*
+	 * Block the stop signals (SIGINT, SIGTERM, SIGHUP: a closed terminal too, as check
+	 * takes them) before the threads exist, so sigtimedwait() below gets them and the
+	 * directory is removed; one that comes later stays pending, unread, until exit.
+	 */
+	mg_stop_sigset(&sigs);
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	if ((err = mg_wl_start(&wl, op, why, sizeof(why))))
 		return mg_err(err == -ENOMEM || err == -EAGAIN ? MG_EXIT_FAIL :
 			      op->parent ? mg_path_exit(-err) : MG_EXIT_ENV, "stress: %s", why);
 	/*
-	 * Wait for the duration (or, with --ops, for the threads to finish); SIGINT and
-	 * SIGTERM end the run early either way. The rate does not depend on this
-	 * wait: each thread times itself.
+	 * Wait for the duration (or, with --ops, for the threads to finish); a stop
+	 * signal ends the run early either way (stop: the report says it, exit 0 as
+	 * stat's). The rate does not depend on this wait: each thread times itself.
 	 */
 	fs = mg_fs_name(wl.dir);
 	t0 = mg_now_ns();
@@ -182,6 +223,7 @@ int cmd_stress(int argc, char **argv)
 		ts.tv_nsec = left % 1000000000ull;
 		if ((sig = sigtimedwait(&sigs, NULL, &ts)) > 0) {
 			mg_out_stop(sig);	/* a blocked summary is abandoned in time */
+			stop = sig;
 			break;
 		}
 	}
@@ -189,29 +231,7 @@ int cmd_stress(int argc, char **argv)
 	total = mg_wl_iterations(&wl);
 	secs = mg_wl_elapsed_ns(&wl) / 1e9;
 	mode = so.race ? "chmod|fstat" : so.no_stat ? "write" : "write+stat";
-	if (mg_json_output) {
-		json_t *j = json_object();
-		struct utsname u;
-
-		uname(&u);
-		mg_json_put_header(j, "stress", u.release);
-		json_object_set_new(j, "threads", json_integer((json_int_t)op->threads));
-		json_object_set_new(j, "files", json_integer((json_int_t)op->files));
-		json_object_set_new(j, "dir", mg_json_cstr(wl.dir));
-		json_object_set_new(j, "fstype", mg_json_cstr(fs));
-		json_object_set_new(j, "ops", json_string(mode));
-		json_object_set_new(j, "shared", json_boolean(op->shared));
-		json_object_set_new(j, "iterations", json_integer((json_int_t)total));
-		json_object_set_new(j, "seconds", json_real(secs));
-		json_object_set_new(j, "ops_per_s", json_real(secs > 0 ? total / secs : 0));
-		mg_json_print_line(mg_out, j);
-		json_decref(j);
-	} else {
-		fprintf(mg_out, "stress: %llu threads x %llu files on %s (%s): %llu %s ops in %.3f s = "
-			"%.0f ops/s%s\n", (unsigned long long)op->threads, (unsigned long long)op->files,
-			wl.dir, fs, (unsigned long long)total, mode, secs, secs > 0 ? total / secs : 0,
-			op->shared ? " (files shared by all threads)" : "");
-	}
+	stress_report(op, wl.dir, fs, mode, total, secs, stop);
 	mg_wl_free(&wl);
 	if (err)
 		return mg_err(MG_EXIT_FAIL, "stress: %s", strerror(err));

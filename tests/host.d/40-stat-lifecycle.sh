@@ -30,6 +30,33 @@ sleep 0.5; kill -INT $pid; sleep 2
 if kill -0 $pid 2>/dev/null; then kill -9 $pid; bad "stress --ops ignored SIGINT"
 else wait $pid; ok "stress --ops stops on SIGINT"; fi
 grep -q mgtrace-stress /proc/mounts && bad "stress left a tmpfs mounted" || ok "stress left no tmpfs mounted"
+# every stop signal ends stress as SIGINT does, SIGHUP too (a closed terminal; was: killed by it,
+# its directory left): exit 0 as stat's, the report says which signal (text and JSON), and the
+# directory is removed, under -D and under /tmp (the default tmpfs: the dirs it left are compared)
+mkdir -p "$T/sd"
+for s in HUP INT TERM; do
+	$MG stress -j -o "$T/sd.json" -D "$T/sd" --duration 5 > /dev/null 2> "$T/sd.err" & pid=$!
+	sleep 1; kill -$s $pid; wait $pid; rc=$?
+	[ $rc = 0 ] && [ -z "$(ls -A "$T/sd")" ] && python3 -c 'import json, sys
+o = json.loads(open(sys.argv[1]).read())
+sys.exit(not (o["interrupted"] == sys.argv[2] and 0.5 < o["seconds"] < 4))' "$T/sd.json" SIG$s \
+		&& ok "stress -D, SIG$s at 1 s: exit 0, interrupted SIG$s, its directory removed" \
+		|| bad "stress -D, SIG$s at 1 s: exit $rc, left '$(ls -A "$T/sd")', report $(cat "$T/sd.json" 2>/dev/null) $(cat "$T/sd.err")"
+	rm -rf "$T"/sd/*
+done
+ls -d /tmp/mgtrace-stress.* 2> /dev/null | sort > "$T/sd.before"
+$MG stress --duration 5 > "$T/sd.out" 2>&1 & pid=$!
+sleep 1; kill -HUP $pid; wait $pid; rc=$?
+ls -d /tmp/mgtrace-stress.* 2> /dev/null | sort | comm -13 "$T/sd.before" - > "$T/sd.left"
+[ $rc = 0 ] && [ ! -s "$T/sd.left" ] && grep -q "ops/s; interrupted by SIGHUP$" "$T/sd.out" \
+	&& ok "stress, SIGHUP at 1 s: exit 0, said interrupted, no /tmp/mgtrace-stress.* left" \
+	|| bad "stress, SIGHUP at 1 s: exit $rc, left $(cat "$T/sd.left"), $(cat "$T/sd.out")"
+xargs -r rmdir < "$T/sd.left" 2> /dev/null
+$MG stress -j -d 0.3 -o "$T/sd0.json" > /dev/null 2>&1
+python3 -c 'import json, sys; sys.exit(json.loads(open(sys.argv[1]).read())["interrupted"] is not None)' "$T/sd0.json" \
+	&& ok "stress -d 0.3 run to its end: interrupted null" || bad "stress -d 0.3: $(cat "$T/sd0.json")"
+schema_valid stress-int stress "$T/sd.json"
+schema_valid stress-end stress "$T/sd0.json"
 # a stall (here SIGSTOP for 1 s) is one longer interval, not a burst of near-empty ones after it
 # (they came 41 us apart once): every interval at least half its length, one of about 1 s; then
 # top's tables, the same way

@@ -70,7 +70,7 @@ $MG stat -j -o "$T/xs.json" -- true > /dev/null 2>&1
 # a COMMAND that cannot run: one line, exit 127, no report of zeros: the -o file says why
 $MG stat -o "$T/nx.txt" -- /nonexistent/cmd > "$T/nx.out" 2> "$T/nx.err"; rc=$?
 [ $rc = 127 ] && [ "$(wc -l < "$T/nx.err")" = 1 ] && [ ! -s "$T/nx.out" ] \
-	&& [ "$(cat "$T/nx.txt")" = "mgtrace stat: error (exit 127): cannot run COMMAND '/nonexistent/cmd': No such file or directory" ] \
+	&& [ "$(cat "$T/nx.txt")" = "mgtrace stat: error (exit 127): cannot run '/nonexistent/cmd': No such file or directory" ] \
 	&& ok "stat -- /nonexistent: exit 127, one line ($(cat "$T/nx.err")), the -o file says why" \
 	|| bad "stat -- /nonexistent: exit $rc, stderr '$(cat "$T/nx.err")', report '$(cat "$T/nx.txt")'"
 $MG stat --json -- /nonexistent/cmd > /dev/null 2> "$T/nxj.err"; rc=$?
@@ -85,6 +85,30 @@ badcase "stress: --dir permission denied" 3 "Permission denied" \
 badcase "stress: -o permission denied" 3 "cannot open" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups $MG stress -o "$T/ro/x" -d 0.1
 badcase "stat: -o in a missing directory" 2 "cannot open" $MG stat -o "$T/none/x" -- true
+# ... and nothing on stdout instead: a script that sent its output to a file gets none there,
+# text or JSON, with or without COMMAND (was: an error record on stdout)
+for a in "check -d 1" "check --json -d 1" "stat --json -c 1 -I 100" "top -j -c 1"; do
+	$MG $a -o "$T/none/r.txt" > "$T/ou.out" 2> "$T/ou.err"; rc=$?
+	[ $rc = 2 ] && [ ! -s "$T/ou.out" ] && [ "$(wc -l < "$T/ou.err")" = 1 ] &&
+		grep -q "^mgtrace: [a-z]*: cannot open '$T/none/r.txt': No such file or directory$" "$T/ou.err" &&
+		[ ! -e "$T/none" ] \
+		&& ok "$a -o in a missing directory: exit 2, one line on stderr, nothing on stdout" \
+		|| bad "$a -o in a missing directory: exit $rc, stdout '$(head -c 200 "$T/ou.out")', stderr '$(cat "$T/ou.err")'"
+done
+# the error record of a COMMAND that cannot run: its reason is stderr's line, its errno the
+# errno's name (was: "cannot run COMMAND ..." against stderr's "cannot run ...", errno null)
+for c in /nonexistent/cmd:ENOENT /etc/passwd:EACCES; do
+	for cmd in stat check; do
+		$MG $cmd --json -o "$T/nxe.json" -- ${c%%:*} > /dev/null 2> "$T/nxe.err"
+		python3 -c 'import json, sys
+o = [json.loads(l) for l in open(sys.argv[1])]
+err = open(sys.argv[2]).read().splitlines()
+sys.exit(not (len(o) == 1 and len(err) == 1 and "mgtrace: " + o[0]["reason"] == err[0]
+              and o[0]["errno"] == sys.argv[3]))' "$T/nxe.json" "$T/nxe.err" ${c#*:} \
+			&& ok "$cmd --json -- ${c%%:*}: the record's reason is stderr's line, errno ${c#*:}" \
+			|| bad "$cmd --json -- ${c%%:*}: stderr '$(cat "$T/nxe.err")', record $(cat "$T/nxe.json")"
+	done
+done
 # every output option in a read-only filesystem (a tmpfs mounted ro): refused, 3 (README "Exit codes")
 mkdir -p "$T/rofs"
 if mount -t tmpfs -o ro,size=64k mgtrace-test-ro "$T/rofs"; then

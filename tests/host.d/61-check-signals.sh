@@ -202,4 +202,45 @@ time.sleep(0.5)"
 python3 tests/ttysig.py 1.5 "$T/tty.out" $MG check --json -o "$T/tty.json" -- python3 -c "$two"; rc=$?
 python3 tests/checkjson.py command-end "$T/tty.json" INCONCLUSIVE null "exited [0-9.]+ s later with status 0" \
 	> "$T/tty.chk" 2>&1; tally "check -- COMMAND, Ctrl-C at its terminal: one SIGINT reaches COMMAND (exit $rc)" "$T/tty.chk"
+# COMMAND's whole tree ends (run_child.c: COMMAND in a process group of its own, which the
+# signals passed on and the SIGKILL go to). gone_after NAME PATTERN MS: no process matching
+# PATTERN is left, and mgtrace ended within MS ms of t0 (rc, t0 in ms set by the caller)
+ms() { echo $(($(date +%s%N) / 1000000)); }
+gone_after() {
+	local left t=$(($(ms) - t0))
+	sleep 0.3; left=$(pgrep -fa "$2")
+	if [ -z "$left" ] && [ $t -le $3 ] && [ $rc = 4 ]; then
+		ok "$1: exit 4 after $t ms (at most $3), nothing of COMMAND's tree left"
+	else
+		bad "$1: exit $rc (want 4) after $t ms (at most $3); left: ${left:-none}"
+		pkill -KILL -f "$2"
+	fi
+}
+# a shell's child (the grandchild) gets the signal too, both ways a script sends it: to
+# mgtrace alone at the default dispositions (within 1.5 s + 2 s of the start, not the
+# child's 7.31 s), and `kill -INT $!` of a background job (started with SIGINT ignored,
+# which COMMAND must not inherit; within 2 s of the signal)
+for how in sig_run bg; do
+	if [ $how = sig_run ]; then
+		t0=$(ms)
+		sig_run INT 1.5 "$T/gc.out" "$T/gc.err" $MG check --json -o "$T/gc.json" -- \
+			sh -c 'sleep 7.31; echo after'; rc=$?
+		gone_after "check -- sh -c 'sleep; echo', SIGINT to mgtrace ($how)" "^sleep 7.31" 3500
+	else
+		$MG check --json -o "$T/gc.json" -- sh -c 'sleep 7.31; echo after' > "$T/gc.out" 2> "$T/gc.err" & p=$!
+		sleep 1.5; kill -INT $p; t0=$(ms); wait $p; rc=$?
+		gone_after "check -- sh -c 'sleep; echo', SIGINT to mgtrace ($how)" "^sleep 7.31" 2000
+	fi
+	grep -q after "$T/gc.out" && bad "check -- sh -c 'sleep; echo' ($how): the shell went on after the signal" \
+		|| ok "check -- sh -c 'sleep; echo' ($how): the shell did not go on after the signal"
+done
+# stat shares it: SIGTERM ends the shell's child too (stat exits with COMMAND's 143)
+$MG stat -o "$T/gs.txt" -- sh -c 'sleep 7.32; echo after' > "$T/gs.out" 2>&1 & p=$!
+sleep 1; kill -TERM $p; t0=$(ms); wait $p; rc=$?; [ $rc = 143 ] && rc=4
+gone_after "stat -- sh -c 'sleep; echo', SIGTERM (status 143)" "^sleep 7.32" 2000
+# a shell that ignores the stop signals, and so its child: the second signal's SIGKILL goes to
+# the whole group, and nothing is left running (was: the child, reparented to init)
+$MG check --json -o "$T/gt.json" -- sh -c 'trap "" INT TERM HUP; sleep 7.33' > /dev/null 2> "$T/gt.err" & p=$!
+sleep 1.5; kill -INT $p; sleep 0.5; kill -INT $p; t0=$(ms); wait $p; rc=$?
+gone_after "check -- a shell ignoring INT TERM HUP, two SIGINTs" "^sleep 7.33" 1000
 expect "check and signals: nothing left attached" test "$(left_attached)" = 0

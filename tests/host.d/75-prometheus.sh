@@ -247,9 +247,12 @@ prom_refused() {
 	[ "$(ls -A "$T/pref" | xargs)" = "earlier.prom mgtrace.prom" ] || bad "$name: files left beside FILE: $(ls -A "$T/pref")"
 }
 prom_refused "stat --prometheus, bpf() denied" 3 environment "seccomp filter" build/denybpf $MG stat --prometheus "$F" -- true
-prom_refused "stat --prometheus -- /nonexistent/cmd" 127 command "cannot run COMMAND '/nonexistent/cmd'" \
+prom_refused "stat --prometheus -- /nonexistent/cmd" 127 command "cannot run '/nonexistent/cmd'" \
 	$MG stat --prometheus "$F" -- /nonexistent/cmd
-prom_refused "stat --prometheus -- /etc/passwd" 126 command "cannot run COMMAND '/etc/passwd'" \
+grep -qx "mgtrace_error_info{reason=\"$(tail -1 "$T/pref.err" | sed 's/^mgtrace: //')\",errno=\"ENOENT\"} 1" "$F" \
+	&& ok "stat --prometheus -- /nonexistent/cmd: reason is stderr's line, errno ENOENT" \
+	|| bad "stat --prometheus -- /nonexistent/cmd: $(grep error_info "$F") against stderr $(cat "$T/pref.err")"
+prom_refused "stat --prometheus -- /etc/passwd" 126 command "cannot run '/etc/passwd'" \
 	$MG stat --prometheus "$F" -- /etc/passwd
 PL="job=wide" prom_refused "stat --prometheus, bad input after the outputs opened" 2 usage "MGTRACE_TEST_SKEW='x'" \
 	env MGTRACE_TEST_SKEW=x $MG stat --prometheus "$F" --prometheus-label job=wide -- true

@@ -94,3 +94,24 @@ UNIT_TEST(output)
 	rmdir(path);
 	mg_output_path = saved;
 }
+
+/*
+ * mg_errno_name (src/output.c): the E... word a reason names, else the errno whose
+ * strerror() text follows ": " (the longest), else NULL; a word that only looks like one
+ * (EXIT, "Eperm") or a strerror() text not after ": " is none.
+ */
+UNIT_TEST(errno_name)
+{
+	CHECK(STREQ(mg_errno_name("load failed: EPERM (lockdown)"), "EPERM"), "errno_name: a word");
+	CHECK(STREQ(mg_errno_name("cannot run 'x': No such file or directory"), "ENOENT"),
+	      "errno_name: strerror(ENOENT) after ': '");
+	CHECK(STREQ(mg_errno_name("cannot run '/etc/passwd': Permission denied"), "EACCES"),
+	      "errno_name: strerror(EACCES) after ': '");
+	CHECK(STREQ(mg_errno_name("writing 'x': No space left on device; the run ended"), "ENOSPC"),
+	      "errno_name: strerror() text followed by more");
+	CHECK(mg_errno_name("Permission denied by the admin") == NULL,
+	      "errno_name: strerror() text not after ': ' is none");
+	CHECK(mg_errno_name("check: EXIT 4: not judged") == NULL, "errno_name: EXIT is not an errno");
+	CHECK(mg_errno_name("check: interrupted by SIGINT while loading") == NULL,
+	      "errno_name: a reason without an errno");
+}
