@@ -341,14 +341,22 @@ static void known_reason(struct check_result *r)
  */
 static void elsewhere_reason(struct check_result *r)
 {
+	const char *intr = r->cs->interrupt_why;
 	uint64_t n = r->st->faults_elsewhere;
-	size_t len = strlen(r->v.reason);
+	size_t len = strlen(r->v.reason), il = strlen(intr);
+	char tail[sizeof(r->v.reason)] = "";
 
 	if (!n || r->v.code != MG_EXIT_FAIL)
 		return;
+	/* before "; interrupted by ...", which ends the reason (docs/json.md) */
+	if (il && len >= il + 2 && !strcmp(r->v.reason + len - il, intr) &&
+	    !strncmp(r->v.reason + len - il - 2, "; ", 2)) {
+		len -= il + 2;
+		snprintf(tail, sizeof(tail), "; %s", intr);
+	}
 	snprintf(r->v.reason + len, sizeof(r->v.reason) - len, "; %llu of the violations on "
 		 "other filesystems than the workload's (judged system-wide: other processes' "
-		 "files; each report names its dev and pid)", (unsigned long long)n);
+		 "files; each report names its dev and pid)%s", (unsigned long long)n, tail);
 }
 
 void check_collect(struct check_result *r, struct check_state *cs, const struct mg_report *rep)

@@ -78,15 +78,21 @@ python3 tests/checkjson.py command-end "$T/s9.json" FAIL SIGKILL "COMMAND was ki
 	> "$T/s9.chk" 2>&1; tally "check -- COMMAND killed by its own SIGKILL (exit $rc)" "$T/s9.chk"
 # 5. COMMAND that ignores the stop signal and runs to its own end: the report says it exited
 # after the signal, never that it "did not run to its end"; INCONCLUSIVE all the same
-ign="import signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(float(sys.argv[1]))"
-$MG check --json -o "$T/sg.json" -- python3 -c "$ign" 2 > /dev/null 2>&1 & p=$!
-sleep 1; kill -TERM $p; wait $p; rc=$?
+# (COMMAND says when it ignores SIGTERM, in a file: a signal sent before that, while python3
+# starts on a loaded machine, killed it, about one run in six)
+ign="import signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); open(sys.argv[2], 'w').close(); time.sleep(float(sys.argv[1]))"
+ign_ready() { # FILE: wait up to 20 s for COMMAND to say it ignores SIGTERM
+	local i=0
+	while [ ! -e "$1" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+}
+$MG check --json -o "$T/sg.json" -- python3 -c "$ign" 2 "$T/sg.ready" > /dev/null 2>&1 & p=$!
+ign_ready "$T/sg.ready"; sleep 0.5; kill -TERM $p; wait $p; rc=$?
 python3 tests/checkjson.py command-end "$T/sg.json" INCONCLUSIVE null "exited [0-9.]+ s later with status 0" \
 	> "$T/sg.chk" 2>&1; tally "check -- COMMAND ignoring SIGTERM, one SIGTERM (exit $rc)" "$T/sg.chk"
 # ... a second stop signal kills it (SIGKILL, said on stderr): still INCONCLUSIVE, not a
 # COMMAND failure (its 137 is mgtrace's doing)
-$MG check --json -o "$T/s2.json" -- python3 -c "$ign" 30 > /dev/null 2> "$T/s2.err" & p=$!
-sleep 1; kill -TERM $p; sleep 0.5; kill -TERM $p; wait $p; rc=$?
+$MG check --json -o "$T/s2.json" -- python3 -c "$ign" 30 "$T/s2.ready" > /dev/null 2> "$T/s2.err" & p=$!
+ign_ready "$T/s2.ready"; kill -TERM $p; sleep 0.5; kill -TERM $p; wait $p; rc=$?
 python3 tests/checkjson.py command-end "$T/s2.json" INCONCLUSIVE SIGKILL "COMMAND was killed by SIGKILL" \
 	> "$T/s2.chk" 2>&1; tally "check -- COMMAND ignoring SIGTERM, two SIGTERMs (exit $rc)" "$T/s2.chk"
 grep -q "sending it SIGKILL" "$T/s2.err" && ok "check: the second stop signal is said on stderr" \
