@@ -30,6 +30,10 @@
 #include "util.h"
 #include "workload.h"
 
+/* The ranges of stress's numbers: parsed, and named by the line that refuses one */
+#define STRESS_THREADS_MAX 1024
+#define STRESS_DURATION_MAX 86400	/* seconds */
+
 static const struct mg_opt stress_opts[] = {
 	{ .val = 't', .lname = "threads", .arg = "N",
 	  .help = "worker threads, 1..1024 (default: online CPUs)" },
@@ -93,9 +97,12 @@ static int stress_parse_opts(struct stress_opts *so, int argc, char **argv)
 		int e = 0;
 
 		switch (c) {
-		case 't': e = mg_parse_u64(arg, 1, 1024, &o->threads); break;
+		case 't': e = mg_parse_u64(arg, 1, STRESS_THREADS_MAX, &o->threads); break;
 		case 'f': e = mg_parse_u64(arg, 1, MG_WL_MAX_FILES, &o->files); break;
-		case 'd': e = mg_parse_seconds(arg, 86400, &so->duration); duration_given = true; break;
+		case 'd':
+			e = mg_parse_seconds(arg, STRESS_DURATION_MAX, &so->duration);
+			duration_given = true;
+			break;
 		case 'n': e = mg_parse_u64(arg, 1, UINT64_MAX, &o->iterations); break;
 		case 'D': o->parent = arg; break;
 		case 'S': so->no_stat = true; break;
@@ -106,8 +113,10 @@ static int stress_parse_opts(struct stress_opts *so, int argc, char **argv)
 			return mg_err(MG_EXIT_USAGE, "stress: invalid value '%s' for --%s (%s)", arg,
 				      c == 't' ? "threads" : c == 'f' ? "files" :
 				      c == 'd' ? "duration" : "ops",
-				      c == 't' ? "1..1024" : c == 'f' ? "1.." MG_STR(MG_WL_MAX_FILES) :
-				      c == 'd' ? "seconds, more than 0, at most 86400" : "1 or more");
+				      c == 't' ? "1.." MG_STR(STRESS_THREADS_MAX) :
+				      c == 'f' ? "1.." MG_STR(MG_WL_MAX_FILES) :
+				      c == 'd' ? "seconds, more than 0, at most " MG_STR(STRESS_DURATION_MAX) :
+				      "1 or more");
 	}
 	if (c < 0)
 		return -c;
