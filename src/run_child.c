@@ -119,18 +119,22 @@ static void signal_child(const struct mg_run *r, int sig)
 }
 
 /*
- * Whether COMMAND stays in mgtrace's process group: stdin is a terminal and mgtrace's
- * group is its foreground group (an interactive run). A new group would be a background
- * job there, stopped (SIGTTIN) when COMMAND reads the terminal; and the terminal's
- * Ctrl-C and hangup reach every process of mgtrace's group, COMMAND's tree included.
+ * Whether COMMAND stays in mgtrace's process group: mgtrace has a controlling terminal
+ * and its group is that terminal's foreground group (an interactive run, whatever stdin
+ * is). A new group would be a background job there, stopped (SIGTTIN) when COMMAND
+ * reads the terminal (/dev/tty: ssh or sudo asking for a password, with stdin a pipe);
+ * and the terminal's Ctrl-C and hangup reach every process of mgtrace's group,
+ * COMMAND's tree included.
  */
 static bool keep_group(void)
 {
+	int fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);
 	pid_t fg;
 
-	if (!isatty(STDIN_FILENO))
+	if (fd < 0)		/* ENXIO: no controlling terminal (a service, CI) */
 		return false;
-	fg = tcgetpgrp(STDIN_FILENO);
+	fg = tcgetpgrp(fd);
+	close(fd);
 	return fg > 0 && fg == getpgrp();
 }
 

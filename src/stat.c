@@ -97,6 +97,8 @@ static int main_loop(struct stat_run *r)
 			    !r->ended_child ? "" : mg_run_end_child_within(R, MG_OUT_STOP_GRACE_MS) ?
 			    ", COMMAND killed (SIGKILL: SIGTERM did not end it)" :
 			    ", COMMAND ended (SIGTERM)");
+	else if (r->ended_child)	/* SIGKILL after the grace, as check does */
+		mg_run_end_child_within(R, MG_OUT_STOP_GRACE_MS);
 	mg_run_end_child(R);
 	/* ended at an interval (COUNT, a failed output): the summary is that interval's end,
 	 * so the rows add up to it exactly; ended otherwise, a last, partial row */
@@ -322,7 +324,8 @@ static int run_stat(struct stat_run *r)
 		ret = MG_EXIT_OUTPUT;
 	else if (r->ended_child && !mg_json_output)
 		fprintf(stderr, "mgtrace: %llu intervals done: COMMAND was still running and was "
-			"ended (SIGTERM, its status %d); exit 0\n", (unsigned long long)r->o.count,
+			"ended (%s, its status %d); exit 0\n", (unsigned long long)r->o.count,
+			r->run.child_signal == SIGKILL ? "SIGKILL: SIGTERM did not end it" : "SIGTERM",
 			r->run.child_status);
 out:
 	return stat_finish(r, ret);

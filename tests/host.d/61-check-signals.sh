@@ -250,3 +250,17 @@ $MG check --json -o "$T/gt.json" -- sh -c 'trap "" INT TERM HUP; sleep 7.33' > /
 sleep 1.5; kill -INT $p; sleep 0.5; kill -INT $p; t0=$(ms); wait $p; rc=$?
 gone_after "check -- a shell ignoring INT TERM HUP, two SIGINTs" "^sleep 7.33" 1000
 expect "check and signals: nothing left attached" test "$(left_attached)" = 0
+# COMMAND reading /dev/tty while stdin is not a terminal, mgtrace the foreground job of its
+# controlling terminal (script(1)'s pty): COMMAND stays in mgtrace's process group and reads
+# what is typed; in a group of its own it was a background job, stopped by SIGTTIN, and the
+# run hung (a tester's finding: ssh or sudo asking for a password)
+if command -v script > /dev/null; then
+	out=$( (sleep 3; echo hello; sleep 3) | timeout 30 script -qec \
+		"$MG check -- sh -c 'read x < /dev/tty; echo got:\$x' < /dev/null" /dev/null 2>&1); rc=$?
+	case "$out" in
+	*got:hello*"verdict: PASS"*) ok "check -- COMMAND reading /dev/tty on a terminal: it read the line, PASS" ;;
+	*) bad "check -- COMMAND reading /dev/tty on a terminal: exit $rc (124: hung): $(echo "$out" | tail -3)" ;;
+	esac
+else
+	skip "check -- COMMAND reading /dev/tty" "no script(1)"
+fi

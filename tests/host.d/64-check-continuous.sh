@@ -54,6 +54,11 @@ for l in open(sys.argv[1]):
 	schema_valid "$name" check "$T/$name.json"
 }
 cmdcount cc-count-sleep 0 PASS "143 true" sleep 5
+# ... one that ignores SIGTERM gets SIGKILL after the grace (1 s), not waited for to its end
+s0=$(date +%s)
+cmdcount cc-count-noterm 0 PASS "137 true" sh -c 'trap "" TERM; sleep 30'
+[ $(($(date +%s) - s0)) -lt 20 ] && ok "check -c 2 -- COMMAND ignoring SIGTERM: ended by SIGKILL, not waited for" ||
+	bad "check -c 2 -- COMMAND ignoring SIGTERM: the run waited $(($(date +%s) - s0)) s for it"
 cmdcount cc-count-killed 1 FAIL "143 false" sh -c 'kill -TERM $$'
 cmdcount cc-count-exit3 1 FAIL "3 false" sh -c 'exit 3'
 badcase "check -i with -d" 2 "-d is the built-in workload's" $MG check -i 1 -d 2
