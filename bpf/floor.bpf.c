@@ -62,6 +62,11 @@ const volatile __u64 wakeup_bytes = 0;	/* wake the consumer only past this backl
 const volatile bool test_invert_fine = false;
 /* check: judge each floor event here (mg_rule_floor), send only those that break an invariant */
 const volatile bool judge = false;
+/* check: each record's clock bracket, steps sent (mg_event_clock()) */
+const volatile bool event_clock = false;
+
+/* Per CPU: the realtime clock's last bracket measured at an event (event_clock). */
+MG_EVENT_CLK_MAP;
 
 /* Shared with mgtrace.bpf.c's "events" (bpf_map__reuse_fd). */
 struct {
@@ -75,7 +80,8 @@ MG_TRACED_TGIDS_MAP;
 /* Per task: the running inode_set_ctime_current call (shared between the two objects). */
 MG_SET_CTIME_MAP;
 
-/* Per-CPU: [0] events written, [1] events lost (ring buffer full). */
+/* Per-CPU: [0] events written, [1] events lost (ring buffer full), with the clock-step
+ * records they found (event_clock). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 2);
@@ -293,6 +299,8 @@ static __always_inline void on_exit(void)
 	e->floor_known = &mg_floor != 0;
 	e->floor_before = en->floor;
 	e->floor_after = after;
+	if (!mg_event_clock(event_clock, &event_clk, e, &events, wakeup_bytes))
+		bump(1);	/* a step's record: a lost record, as an event */
 	bpf_ringbuf_submit(e, mg_wakeup_flags(&events, wakeup_bytes));
 	bump(0);
 out:

@@ -7,6 +7,8 @@
 #ifndef MG_COMMON_BPF_H
 #define MG_COMMON_BPF_H
 
+#include "mg_rules.h"	/* struct mg_rclock, struct mg_steprec, mg_rule_clock_*() */
+
 /* True when no comm filter is set, or the current task's comm equals filter_comm. */
 static __always_inline bool mg_comm_passes(const volatile char *filter)
 {
@@ -122,6 +124,69 @@ static __always_inline __u64 mg_wakeup_flags(void *rb, __u64 wakeup_bytes)
 	return bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP :
 									  BPF_RB_NO_WAKEUP;
 }
+
+/*
+ * The realtime clock's bracket at an event whose clocks were read as t0 =
+ * bpf_ktime_get_ns(), then tai = bpf_ktime_get_tai_ns(), kept per CPU in *c
+ * (include/mg_rules.h mg_rule_clock_*): a second CLOCK_MONOTONIC read only when
+ * those rules ask; a step found (the bracket disjoint from the last measured
+ * one) is one struct mg_steprec in ring buffer rb (wb: mg_wakeup_flags()).
+ * Returns 0 (no second read), 1 (measured, no step), 2 (a step, its record
+ * sent) or -1 (a step, its record lost: rb full; the caller counts it).
+ * bpf/mg_judge.bpf.h's events judged in BPF, and mgtrace.bpf.c's and
+ * floor.bpf.c's event records for check judged in user space.
+ */
+static __always_inline int mg_clock_bracket(struct mg_rclock *c, __u64 t0, __u64 tai, void *rb,
+					    __u64 wb)
+{
+	unsigned long long from = 0;
+	long long dlo = 0, dhi = 0;
+	struct mg_steprec *r;
+
+	if (!mg_rule_clock_need_t1(c, t0, tai))
+		return 0;
+	if (!mg_rule_clock_measure(c, t0, tai, bpf_ktime_get_ns(), &from, &dlo, &dhi))
+		return 1;
+	r = bpf_ringbuf_reserve(rb, sizeof(*r), 0);
+	if (!r)
+		return -1;
+	r->magic = MG_STEPREC_MAGIC;
+	r->cpu = bpf_get_smp_processor_id();
+	r->t0_ns = from;
+	r->t1_ns = t0;
+	r->delta_lo = dlo;
+	r->delta_hi = dhi;
+	bpf_ringbuf_submit(r, mg_wakeup_flags(rb, wb));
+	return 2;
+}
+
+/*
+ * An event record's clock bracket (mg_clock_bracket()) when the object's rodata
+ * asks for it: check judged in user space, where the checker explains a
+ * violation by a step only from such records and its own clock samples, never
+ * from two events' offsets (their TAI read can come microseconds after the
+ * monotonic one). clk: the object's per-CPU "event_clk". Returns false when a
+ * step's record was lost.
+ */
+static __always_inline bool mg_event_clock(bool want, void *clk, const struct mg_event *e, void *rb,
+					   __u64 wb)
+{
+	__u32 zero = 0;
+	struct mg_rclock *c;
+
+	if (!want || !(c = bpf_map_lookup_elem(clk, &zero)))
+		return true;
+	return mg_clock_bracket(c, e->ts_ns, e->tai_ns, rb, wb) >= 0;
+}
+
+/* Per CPU: the clock bracket of mg_event_clock() (one per object). */
+#define MG_EVENT_CLK_MAP						\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);		\
+		__uint(max_entries, 1);					\
+		__type(key, __u32);					\
+		__type(value, struct mg_rclock);			\
+	} event_clk SEC(".maps")
 
 /*
  * True when n is 0 (no inode filter) or (dev, ino) is one of the first n entries of

@@ -400,28 +400,14 @@ static __always_inline void mg_judge_report(void *rb, __u64 wb, struct mg_judge_
 static __always_inline void mg_judge_clock(struct mg_judge_scratch *sc, struct mg_judge_counts *jc,
 					   __u64 t0, __u64 tai, void *rb, __u64 wb)
 {
-	unsigned long long from = 0;
-	long long dlo = 0, dhi = 0;
-	struct mg_steprec *r;
+	int r = mg_clock_bracket(&sc->clk, t0, tai, rb, wb);
 
-	if (!mg_rule_clock_need_t1(&sc->clk, t0, tai))
-		return;
-	MG_JADD(jc->clock_brackets, 1);
-	if (!mg_rule_clock_measure(&sc->clk, t0, tai, bpf_ktime_get_ns(), &from, &dlo, &dhi))
-		return;
-	r = bpf_ringbuf_reserve(rb, sizeof(*r), 0);
-	if (!r) {
+	if (r)
+		MG_JADD(jc->clock_brackets, 1);
+	if (r == 2)
+		MG_JADD(jc->clock_steps, 1);
+	else if (r < 0)
 		MG_JADD(jc->steps_lost, 1);
-		return;
-	}
-	r->magic = MG_STEPREC_MAGIC;
-	r->cpu = bpf_get_smp_processor_id();
-	r->t0_ns = from;
-	r->t1_ns = t0;
-	r->delta_lo = dlo;
-	r->delta_hi = dhi;
-	bpf_ringbuf_submit(r, mg_wakeup_flags(rb, wb));
-	MG_JADD(jc->clock_steps, 1);
 }
 
 /*

@@ -76,6 +76,8 @@ const volatile bool judge = false;		/* check: judge the ctime events here (tp_bt
 						 * only: mg_judge.bpf.h), report violations only */
 const volatile bool judge_entry_ns = false;	/* judge: a function probe (bpf/floor.bpf.c)
 						 * fills set_ctime, so look up entry_ns */
+const volatile bool event_clock = false;	/* event mode for check: each record's clock
+						 * bracket, steps sent (mg_event_clock()) */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -84,6 +86,9 @@ struct {
 
 /* Per task: the running inode_set_ctime_current call (shared between the two objects). */
 MG_SET_CTIME_MAP;
+
+/* Per CPU: the realtime clock's last bracket measured at an event (event_clock). */
+MG_EVENT_CLK_MAP;
 
 /*
  * Counting mode in process scope (stat -p PID, stat --tree): count only events of the
@@ -232,6 +237,8 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 	}
 	e->old_nsec = old;
 	e->cur_nsec = cur;
+	if (!mg_event_clock(event_clock, &event_clk, e, &events, wakeup_bytes))
+		count(MG_BPF_LOST);	/* a step's record: a lost record, as an event */
 	bpf_ringbuf_submit(e, mg_wakeup_flags(&events, wakeup_bytes));
 	count(MG_BPF_EVENTS);
 }

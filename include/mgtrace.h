@@ -27,7 +27,8 @@ enum mg_bpf_counter {
 	MG_BPF_CURRENT_TIME,	/* current_time() calls (--hot, fentry/kprobe) */
 	MG_BPF_COARSE_MG,	/* ktime_get_coarse_real_ts64_mg() calls (--hot, fentry/kprobe) */
 	MG_BPF_EVENTS,		/* events written to the ring buffer (event mode) */
-	MG_BPF_LOST,		/* events lost: ring buffer full (event mode) */
+	MG_BPF_LOST,		/* events lost: ring buffer full (event mode); with
+				 * event_clock also the clock-step records they found */
 	MG_BPF_NR_COUNTERS,
 };
 

@@ -253,6 +253,7 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 	if (o->events) {
 		skel->rodata->emit_events = true;
 		skel->rodata->event_mask = o->event_mask ? o->event_mask : ~0U;
+		skel->rodata->event_clock = o->event_clock;
 		skel->rodata->filter_nids = o->filter_nids;
 		memcpy((void *)skel->rodata->filter_devs, o->filter_devs, sizeof(o->filter_devs));
 		memcpy((void *)skel->rodata->filter_inos, o->filter_inos, sizeof(o->filter_inos));

@@ -46,6 +46,9 @@ struct mgtrace_bpf;
 struct mg_session_opts {
 	bool hot;			/* also probe current_time and coarse_mg */
 	bool events;			/* event mode: tracepoints write struct mg_event records */
+	bool event_clock;		/* event mode: measure the realtime clock's bracket at each
+					 * record, send each step found as a struct mg_steprec
+					 * (check: bpf/mg_common.bpf.h mg_event_clock()) */
 	unsigned int ringbuf_bytes;	/* ring buffer size (power of 2, >= page size); 0: 16 MiB */
 	unsigned int event_mask;	/* 1 << enum mg_event_kind to emit; 0: all */
 	unsigned int filter_tgid;	/* only events of this process (0: all) */

@@ -156,7 +156,7 @@ static void floor_setup(struct check_state *cs)
 {
 	struct mg_floor_opts fo = { .backend = cs->run.sess.backend,
 				    .test_invert_fine = cs->o.test_invert_fine,
-				    .judge = !cs->o.judge_user };
+				    .judge = !cs->o.judge_user, .event_clock = true };
 	const char *ks;
 	int err;
 
@@ -446,7 +446,7 @@ static int check_render(struct check_state *cs, bool *judged)
 int cmd_check(int argc, char **argv)
 {
 	struct check_state cs = { 0 };
-	struct mg_session_opts so = { .events = true };
+	struct mg_session_opts so = { .events = true, .event_clock = true };
 	bool judged = false;
 	int ret, err;
 

@@ -210,9 +210,8 @@ static void text_events(const struct check_result *r, FILE *f)
 			(unsigned long long)st->benign[i], mg_benign_why(i));
 	put_examples(f, cs);
 	fprintf(f, "realtime clock steps: %llu (recorded at any size)", (unsigned long long)st->clock_steps);
-	if (cs->judge.active)
-		fprintf(f, "; seen in BPF: %llu (%llu records, one per CPU that saw a step)",
-			(unsigned long long)st->kernel_steps, (unsigned long long)st->kernel_step_records);
+	fprintf(f, "; seen in BPF: %llu (%llu records, one per CPU that saw a step)",
+		(unsigned long long)st->kernel_steps, (unsigned long long)st->kernel_step_records);
 	if (st->steps_not_kept)
 		fprintf(f, "; not kept: %llu (past the checker's bound, counted as lost)",
 			(unsigned long long)st->steps_not_kept);

@@ -231,8 +231,6 @@ void mg_obs_from_rule(struct mg_obs *o, const struct mg_robs *r)
 {
 	o->ctime = (struct mg_ts){ r->sec, r->nsec };
 	o->t_ns = r->t_ns;
-	o->off_known = r->tai_ns != 0;
-	o->off_ns = (int64_t)(r->tai_ns - r->t_ns);
 	o->pid = r->pid;
 	o->cpu = r->cpu;
 	o->kind = r->kind;
@@ -443,7 +441,6 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 void mg_checker_judged_in_bpf(struct mg_checker *c)
 {
 	c->no_floor_inodes = true;
-	c->judged_in_bpf = true;
 }
 
 void mg_checker_set_home_dev(struct mg_checker *c, uint32_t dev)

@@ -42,13 +42,11 @@ struct mg_ts {
 struct mg_obs {
 	struct mg_ts ctime;
 	uint64_t t_ns;		/* CLOCK_MONOTONIC of the event */
-	int64_t off_ns;		/* realtime offset at the event (event's tai_ns - t_ns) */
-	bool off_known;		/* off_ns was read by BPF at the event */
 	uint32_t pid, cpu;
 	uint32_t kind;		/* enum mg_event_kind */
 	uint64_t entry_ns;	/* update's entry in inode_set_ctime_current (0: unknown) */
 	char comm[16];
-	bool ctx_lost;		/* pid, cpu, comm, off_ns and entry_ns unknown: the context of
+	bool ctx_lost;		/* pid, cpu, comm and entry_ns unknown: the context of
 				 * this observation of the per-inode state was overwritten in
 				 * its ring (include/mg_rules.h enum mg_ctx_from) */
 };

@@ -29,7 +29,6 @@ struct mg_checker {
 	int64_t tai_minus_real;		/* ns: CLOCK_TAI - CLOCK_REALTIME */
 	uint32_t home_dev;		/* mg_checker_set_home_dev(); 0: none */
 	bool no_floor_inodes;		/* floor events do not enter the table (BPF judges) */
-	bool judged_in_bpf;		/* ctime events judged in BPF (mg_checker_judged_in_bpf) */
 	uint64_t floor_records[2];	/* MG_EVF_JUDGED records: floor backward, fine unneeded */
 	struct mg_violation examples[MG_B_NR_KINDS][MG_EXAMPLES];	/* mg_checker_example */
 	size_t nexamples[MG_B_NR_KINDS];

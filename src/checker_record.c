@@ -32,26 +32,18 @@ static uint64_t read_from(const struct mg_obs *a)
 /*
  * How far the realtime clock stepped back between two observations: the
  * largest of what user space recorded in that window (from the earlier one's
- * clock read on: read_from()), what BPF saw, and what the BPF offsets read at
- * the two events show (never their sum). <= 0 ns.
+ * clock read on: read_from()) and what BPF's clock brackets saw (records of
+ * bpf/mg_common.bpf.h mg_clock_bracket(), judged in BPF or not), never their
+ * sum. <= 0 ns. Two events' own offsets (TAI read after MONOTONIC) are not
+ * used: each is the realtime offset plus the time between its two reads,
+ * microseconds with an interrupt or a preempted vCPU between, so a fall
+ * between two of them proves no step (a CI machine's 41 equal ctimes after a
+ * query had one "explained" by a fall of more than 10 us with no step).
  */
 static int64_t backward_between(const struct mg_checker *c, const struct mg_obs *a,
 				const struct mg_obs *b)
 {
-	int64_t rec = mg_steps_back_between(&c->steps, read_from(a), b->t_ns), ev = 0;
-
-	/*
-	 * Each event's offset (TAI read after MONOTONIC) is the realtime offset plus the
-	 * time between the two reads (about 65 ns here, more with an interrupt between):
-	 * two events' offsets differ by that jitter with no step at all, which explained
-	 * every other equal ctime after a query (gap 0). Only a fall well past the jitter
-	 * is a step; judged in BPF the clock brackets report steps as records (rec), and
-	 * the offsets are not used.
-	 */
-	if (!c->judged_in_bpf && a->off_known && b->off_known &&
-	    b->off_ns - a->off_ns <= -MG_OFFSET_JITTER_NS)
-		ev = b->off_ns - a->off_ns;
-	return rec < ev ? rec : ev;
+	return mg_steps_back_between(&c->steps, read_from(a), b->t_ns);
 }
 
 void mg_checker_add(struct mg_checker *c, const struct mg_violation *v)

@@ -117,6 +117,7 @@ static int floor_try(struct mg_floor *f, const struct mg_kenv *env, struct mg_se
 	memcpy((char *)skel->rodata->filter_comm, o->filter_comm, sizeof(o->filter_comm));
 	skel->rodata->test_invert_fine = f->test_invert_fine;
 	skel->rodata->judge = o->judge;
+	skel->rodata->event_clock = o->event_clock;
 	err = bpf_map__reuse_fd(skel->maps.events, bpf_map__fd(sess->skel->maps.events));
 	if (!err)
 		err = bpf_map__reuse_fd(skel->maps.set_ctime, bpf_map__fd(sess->skel->maps.set_ctime));

@@ -28,6 +28,8 @@ struct mg_floor_opts {
 	bool test_invert_fine;		/* TEST ONLY (testhook.h): invert every decision */
 	bool judge;			/* check: judge each floor event in BPF, send only
 					 * violations (map floor_judge, src/judge.c) */
+	bool event_clock;		/* check: measure the realtime clock's bracket at each
+					 * record, send each step found (mg_event_clock()) */
 };
 
 /* A loaded floor object, from mg_floor_open() to mg_floor_close(). */

@@ -24,15 +24,6 @@
  */
 #define MG_STEP_NEAR_NS 10000000ull
 
-/*
- * Judged in user space, two events' own realtime offsets (TAI read after
- * MONOTONIC, struct mg_event) show a step between them only when the later one
- * is lower by at least this much, ns: below it, the time between each event's
- * two clock reads (about 65 ns here, microseconds with an interrupt between)
- * tells offsets apart with no step at all (src/checker_record.c).
- */
-#define MG_OFFSET_JITTER_NS 10000ll
-
 /* Clock steps kept, of each source (user-space samples, BPF records). */
 #define MG_STEPS_MAX (1u << 20)
 

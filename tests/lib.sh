@@ -26,8 +26,12 @@ tally() {
 	pass=$((pass + $(grep -c '^PASS ' "$f")))
 	fail=$((fail + $(grep -c '^FAIL ' "$f")))
 	skipped=$((skipped + $(grep -c '^SKIP ' "$f")))
-	grep '^FAIL ' "$f" | sed "s/^/  [$n] /"
-	[ -z "${FAILED_LIST:-}" ] || grep '^FAIL ' "$f" | sed "s/^/  [${PART:-?}: $n] /" | cut -c1-300 >> "$FAILED_LIST"
+	# the prefix as data, never in a sed script: a NAME with '/' (a path) broke "s/^/.../"
+	# and lost the FAIL lines (CI printed "unknown option to `s'")
+	grep '^FAIL ' "$f" | while IFS= read -r l; do printf '  [%s] %s\n' "$n" "$l"; done
+	[ -z "${FAILED_LIST:-}" ] || grep '^FAIL ' "$f" |
+		while IFS= read -r l; do printf '  [%s: %s] %s\n' "${PART:-?}" "$n" "$l"; done |
+		cut -c1-300 >> "$FAILED_LIST"
 	# a checker that crashed, or checked nothing, must not pass silently
 	if grep -q '^Traceback' "$f" || ! grep -q -e '^PASS ' -e '^FAIL ' "$f"; then
 		bad "$n: the checker printed no result: $(tail -3 "$f")"

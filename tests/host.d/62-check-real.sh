@@ -130,6 +130,7 @@ echo "#     user space: $(cats check-clockstep-user)"
 inv check-clockstep clock_steps 3	# clock steps of 0.5 ms are recorded
 inv check-clockstep clock_steps_bpf 3	# ... and seen in BPF
 inv check-clockstep-user clock_steps 3
+inv check-clockstep-user clock_steps_bpf 3	# ... and by BPF's brackets at the event records
 # 6b. one thread, pinned to one CPU: getattrs of files g and h, updates of g, CLOCK_REALTIME
 # 1 s back, an update of each. BPF's swap program on that CPU finds the step at the first
 # update after it, and the rules file both as regressions the step explains: g's not as
