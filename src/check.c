@@ -345,10 +345,7 @@ static int check_run(struct check_state *cs)
 		return mg_err(MG_EXIT_FAIL, "check: workload failed: %s", strerror(err));
 	/* -c N intervals done while COMMAND runs: mgtrace ends it, as asked (as stat does) */
 	cs->ended_child = cs->counted_out && cs->run.child && !cs->run.child_done;
-	if (cs->ended_child)	/* SIGTERM, SIGKILL after the grace: a COMMAND ignoring
-				 * SIGTERM held the run, its programs attached, to its end */
-		mg_run_end_child_within(&cs->run, MG_OUT_STOP_GRACE_MS);
-	mg_run_end_child(&cs->run);
+	mg_run_end_child(&cs->run);	/* SIGTERM, SIGKILL after the grace */
 	return mg_run_snap(&cs->run, &cs->run.cur) ? MG_EXIT_FAIL : MG_EXIT_OK;
 }
 

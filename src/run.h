@@ -166,14 +166,15 @@ int mg_run_wait(struct mg_run *r, const struct timespec *timeout);
  */
 int mg_run_exec_failed(struct mg_run *r);
 
-/* End COMMAND if it still runs (SIGTERM to its process group) and collect its status. */
+/*
+ * End COMMAND if it still runs and collect its status: SIGTERM to its process group,
+ * SIGKILL MG_OUT_STOP_GRACE_MS later if it has not ended (it ignores SIGTERM, or is
+ * blocked on an output mgtrace abandoned), and if not even SIGKILL ends it within as
+ * long (blocked in the kernel), the run gives it up (child_abandoned). Never waits longer.
+ */
 void mg_run_end_child(struct mg_run *r);
 
-/*
- * The same, bounded: SIGTERM, then SIGKILL (to its group) if COMMAND has not ended within ms
- * milliseconds (after a failed or abandoned output, when COMMAND may be blocked on the
- * same output). Returns true when SIGKILL was needed.
- */
+/* The same with a grace of ms milliseconds; returns true when SIGKILL was needed. */
 bool mg_run_end_child_within(struct mg_run *r, int ms);
 
 /* Release everything; safe after any failure. */

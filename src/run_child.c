@@ -288,14 +288,10 @@ int mg_run_exec_failed(struct mg_run *r)
 
 void mg_run_end_child(struct mg_run *r)
 {
-	int st;
-
-	if (!r->child || r->child_done || r->child_abandoned)
-		return;
-	signal_child(r, SIGTERM);
-	if (waitpid(r->child, &st, 0) == r->child)
-		reaped(r, st);
-	r->child_done = true;
+	/* never an unbounded wait: a COMMAND that ignores SIGTERM would hold the run, its
+	 * programs attached, with every signal to mgtrace blocked (a run ending on an error,
+	 * top -c N) */
+	mg_run_end_child_within(r, MG_OUT_STOP_GRACE_MS);
 }
 
 bool mg_run_end_child_within(struct mg_run *r, int ms)

@@ -97,9 +97,7 @@ static int main_loop(struct stat_run *r)
 			    !r->ended_child ? "" : mg_run_end_child_within(R, MG_OUT_STOP_GRACE_MS) ?
 			    ", COMMAND killed (SIGKILL: SIGTERM did not end it)" :
 			    ", COMMAND ended (SIGTERM)");
-	else if (r->ended_child)	/* SIGKILL after the grace, as check does */
-		mg_run_end_child_within(R, MG_OUT_STOP_GRACE_MS);
-	mg_run_end_child(R);
+	mg_run_end_child(R);	/* SIGTERM, SIGKILL after the grace, as check does */
 	/* ended at an interval (COUNT, a failed output): the summary is that interval's end,
 	 * so the rows add up to it exactly; ended otherwise, a last, partial row */
 	if (!(counted_out && n > 0) && (err = mg_run_snap(R, &R->cur)))

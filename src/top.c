@@ -307,9 +307,8 @@ int cmd_top(int argc, char **argv)
 	}
 	ret = run(&t);
 out:
-	if (mg_out_failed())	/* COMMAND may be blocked on the same output */
-		mg_run_end_child_within(&t.run, MG_OUT_STOP_GRACE_MS);
-	mg_run_end_child(&t.run);
+	mg_run_end_child(&t.run);	/* SIGTERM, SIGKILL after the grace (COMMAND may be blocked
+					 * on a failed output, or ignore SIGTERM) */
 	top_bpf_close(&t.b);
 	mg_follow_close(t.follow);
 	mg_run_cleanup(&t.run);

@@ -86,6 +86,31 @@ void top_print_start(struct top_state *t)
 	print_header(t, t->out, mg_term_size(mg_out_fd()).cols);
 }
 
+/*
+ * Text s (mg_text_escape()'s form, UTF-8) in a column of width cells, each code point
+ * one cell: padded to width, or, longer, its first width - 1 code points and '+', so that
+ * a long file name, comm or cgroup path never pushes the counters out of their columns
+ * (JSON keeps it whole).
+ */
+static void put_cell(FILE *out, const char *s, int width)
+{
+	int cells = 0;
+	size_t i, cut = 0;
+
+	for (i = 0; s[i]; i++) {
+		if (((unsigned char)s[i] & 0xc0) == 0x80)
+			continue;		/* a continuation byte: the same code point */
+		if (++cells == width)
+			cut = i;		/* where the '+' goes if there is more */
+	}
+	if (cells <= width) {
+		fprintf(out, "%s%*s", s, width - cells, "");
+		return;
+	}
+	fwrite(s, 1, cut, out);
+	fputc('+', out);
+}
+
 /* The row's label columns (text). */
 static void print_label(struct top_state *t, FILE *out, const struct top_row *r)
 {
@@ -99,13 +124,15 @@ static void print_label(struct top_state *t, FILE *out, const struct top_row *r)
 		mg_text_escape(buf, sizeof(buf), r->comm, n, cut);
 		if (top_pid_outside(r->key.tgid))	/* every process outside mgtrace's PID namespace */
 			fprintf(out, "%-7s %-16s", "-", "(other pidns)");
-		else
-			fprintf(out, "%-7u %-16s", r->key.tgid, buf);
+		else {
+			fprintf(out, "%-7u ", r->key.tgid);
+			put_cell(out, buf, 16);
+		}
 		break;
 	case MG_TOP_BY_COMM:
 		n = mg_name_len(r->key.comm, sizeof(r->key.comm), 0, &cut);
 		mg_text_escape(buf, sizeof(buf), r->key.comm, n, cut);
-		fprintf(out, "%-24s", buf);
+		put_cell(out, buf, 24);
 		break;
 	case MG_TOP_BY_FILE:
 		if (!r->key.dev && !r->key.ino) {
@@ -114,15 +141,16 @@ static void print_label(struct top_state *t, FILE *out, const struct top_row *r)
 		}
 		n = mg_name_len(r->name, sizeof(r->name), r->name_len, &cut);
 		mg_text_escape(buf, sizeof(buf), r->name, n, cut);
-		fprintf(out, "%-9s %-10llu %-16s", mg_kdev_str(r->key.dev, dev),
-			(unsigned long long)r->key.ino, buf);
+		fprintf(out, "%-9s %-10llu ", mg_kdev_str(r->key.dev, dev),
+			(unsigned long long)r->key.ino);
+		put_cell(out, buf, 16);
 		break;
 	default: {
 		const char *why, *p = top_cgroup_path(r->key.cgroup, &why);
 
 		if (p) {
 			mg_text_escape(buf, sizeof(buf), p, strlen(p), false);
-			fprintf(out, "%-24s", buf);
+			put_cell(out, buf, 24);
 		} else {
 			fprintf(out, "cgroup id %-14llu", (unsigned long long)r->key.cgroup);
 		}

@@ -460,9 +460,8 @@ int cmd_trace(int argc, char **argv)
 	}
 	if ((ret = trace_loop(&t)))
 		goto out;
-	if (mg_out_failed())	/* COMMAND may be blocked on the same output */
-		mg_run_end_child_within(&t.run, MG_OUT_STOP_GRACE_MS);
-	mg_run_end_child(&t.run);
+	mg_run_end_child(&t.run);	/* SIGTERM, SIGKILL after the grace (COMMAND may be blocked
+					 * on a failed output, or ignore SIGTERM) */
 	if ((err = mg_events_drain(&t.ev)) < 0) {
 		ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
 		goto out;

@@ -57,8 +57,21 @@ python3 tests/checkjson.py pcpu-rejected "$T/alias.json" > "$T/c" 2>&1; tally bu
 kill -INT $spid; wait $spid
 grep -q 'write+stat ops' "$T/busy-stress.out" && ok "the outside stress ran throughout" \
 	|| bad "the outside stress: $(cat "$T/busy-stress.out")"
-# quiet again: a doctored count one too high is NO (exact)
-MGTRACE_TEST_SKEW=ctime_swaps:1 $MG stat --json -o "$T/skew1.json" -- sleep 0.3 > /dev/null 2>&1
-python3 tests/checkjson.py stat "$T/skew1.json" --expect-no ctime_swaps --min-floor-swaps 0 \
-	--min-stat-queries 0 > "$T/c" 2>&1; tally quiet-skew-1 "$T/c"
+# quiet again: a doctored count one too high is NO (exact). One too high lies in a debugfs
+# bracket of width 1 or more (an update by anything else while the counters were read, as
+# CI's own file writes made [44, 46]): the case is judged on a run whose bracket is exact
+for i in 1 2 3 4 5 6; do
+	MGTRACE_TEST_SKEW=ctime_swaps:1 $MG stat --json -o "$T/skew1.json" -- sleep 0.3 > /dev/null 2>&1
+	w=$(python3 -c 'import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+b = [o for o in objs if "counters" in o][-1]["counters"]["ctime_swaps"]["debugfs_bracket"]
+print(b["high"] - b["low"])' "$T/skew1.json" 2>/dev/null)
+	[ "$w" = 0 ] && break
+done
+if [ "$w" = 0 ]; then
+	python3 tests/checkjson.py stat "$T/skew1.json" --expect-no ctime_swaps --min-floor-swaps 0 \
+		--min-stat-queries 0 > "$T/c" 2>&1; tally quiet-skew-1 "$T/c"
+else
+	skip quiet-skew-1 "6 runs, none with an exact debugfs bracket for ctime_swaps (width ${w:-?}): the machine is not quiet"
+fi
 [ "$(left_attached)" = 0 ] && ok "nothing left attached after the busy stat runs" || bad "BPF objects left behind"

@@ -37,6 +37,34 @@ $MG top --noclear --by file --max-entries 2 -i 1 -- "$MG" stress --threads 1 --f
 grep -q 'not attributed: [1-9][0-9]* events (new rows refused: [1-9][0-9]* map full' "$T/topfull.txt" && ok "top text shows events not attributed" \
 	|| bad "top text, map full: $(head -8 "$T/topfull.txt")"
 
+# a name longer than its column (16): cut with '+', the counters stay under their heads; one
+# of exactly 16 fills it uncut (a tester's 17-character name pushed its row's columns right)
+mkdir -p "$T/tl"
+$MG top --noclear --tree --by file -i 60 -- sh -c 'for i in $(seq 50); do
+	for f in name_of_seventeen exactly_16_chars; do echo x >> "$0/$f"; stat "$0/$f" > /dev/null; done
+done' "$T/tl" > "$T/toplong.txt" 2>&1
+python3 - "$T/toplong.txt" > "$T/toplong.chk" 2>&1 <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+head = next((l for l in lines if l.startswith("DEV ")), "")
+ends = [m.end() for m in re.finditer(r"\S+", head)][3:]
+for name in ("name_of_sevente+", "exactly_16_chars"):
+    row = next((l for l in lines if re.search(r"\s%s\s" % re.escape(name), l)), None)
+    ok = row is not None and ends and [m.end() for m in re.finditer(r"\S+", row)][3:] == ends
+    print("%s top -B file: %r shown in its column, the counters under their heads (%r)"
+          % ("PASS" if ok else "FAIL", name, row))
+PY
+tally top-long-name "$T/toplong.chk"
+
+# -c N ends a COMMAND that ignores SIGTERM with SIGKILL after the grace (1 s), as check and
+# stat do: it waited for COMMAND's own end, its programs attached (here timeout's 124)
+t0=$(date +%s%N)
+timeout 60 $MG top --noclear -i 0.3 -c 1 -- sh -c 'trap "" TERM; exec sleep 300' > "$T/topterm.txt" 2>&1; rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+[ $rc = 0 ] && [ "$(left_attached)" = 0 ] \
+	&& ok "top -c 1, COMMAND ignoring SIGTERM: ended in $ms ms (SIGKILL after the grace), exit 0" \
+	|| bad "top -c 1, COMMAND ignoring SIGTERM: exit $rc after $ms ms: $(tail -3 "$T/topterm.txt")"
+
 # scope: --tree counts only COMMAND's tree; -p PID only PID (an outside stress is left out)
 "$T/mgw-slow" stress --threads 1 --files 1 --duration 4 > /dev/null 2>&1 & op=$!
 sleep 0.3
