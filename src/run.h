@@ -174,9 +174,6 @@ int mg_run_exec_failed(struct mg_run *r);
  */
 void mg_run_end_child(struct mg_run *r);
 
-/* The same with a grace of ms milliseconds; returns true when SIGKILL was needed. */
-bool mg_run_end_child_within(struct mg_run *r, int ms);
-
 /* Release everything; safe after any failure. */
 void mg_run_cleanup(struct mg_run *r);
 

@@ -288,37 +288,32 @@ int mg_run_exec_failed(struct mg_run *r)
 
 void mg_run_end_child(struct mg_run *r)
 {
+	int st, i;
+
 	/* never an unbounded wait: a COMMAND that ignores SIGTERM would hold the run, its
 	 * programs attached, with every signal to mgtrace blocked (a run ending on an error,
 	 * top -c N) */
-	mg_run_end_child_within(r, MG_OUT_STOP_GRACE_MS);
-}
-
-bool mg_run_end_child_within(struct mg_run *r, int ms)
-{
-	int st, i;
-
 	if (!r->child || r->child_done || r->child_abandoned)
-		return false;
+		return;
 	signal_child(r, SIGTERM);
-	for (i = 0; i <= ms / 10; i++) {
+	for (i = 0; i <= MG_OUT_STOP_GRACE_MS / 10; i++) {
 		if (waitpid(r->child, &st, WNOHANG) == r->child) {
 			reaped(r, st);
-			return false;
+			return;
 		}
 		usleep(10000);
 	}
 	signal_child(r, SIGKILL);	/* stuck, maybe writing to the output we abandoned */
-	for (i = 0; i <= ms / 10; i++) {	/* SIGKILL waits for a task blocked in the kernel */
+	for (i = 0; i <= MG_OUT_STOP_GRACE_MS / 10; i++) {	/* SIGKILL waits for a task
+								 * blocked in the kernel */
 		if (waitpid(r->child, &st, WNOHANG) == r->child) {
 			reaped(r, st);
-			return true;
+			return;
 		}
 		usleep(10000);
 	}
 	r->child_abandoned = true;
 	r->child_status = MG_EXIT_FAIL;
-	return true;
 }
 
 bool mg_run_refused(const struct mg_run *r, int ret)

@@ -92,12 +92,13 @@ static int main_loop(struct stat_run *r)
 	}
 	/* COUNT intervals done while COMMAND runs: mgtrace ends it, as asked (exit 0) */
 	r->ended_child = counted_out && R->child && !R->child_done;
-	if (r->out_ended)	/* COMMAND may be blocked on the same output */
+	mg_run_end_child(R);	/* SIGTERM, SIGKILL after the grace, as check does */
+	if (r->out_ended)	/* COMMAND may have been blocked on the same output */
 		mg_out_note("the run ended at interval %llu%s", (unsigned long long)n,
-			    !r->ended_child ? "" : mg_run_end_child_within(R, MG_OUT_STOP_GRACE_MS) ?
+			    !r->ended_child ? "" :
+			    R->child_abandoned || R->child_signal == SIGKILL ?
 			    ", COMMAND killed (SIGKILL: SIGTERM did not end it)" :
 			    ", COMMAND ended (SIGTERM)");
-	mg_run_end_child(R);	/* SIGTERM, SIGKILL after the grace, as check does */
 	/* ended at an interval (COUNT, a failed output): the summary is that interval's end,
 	 * so the rows add up to it exactly; ended otherwise, a last, partial row */
 	if (!(counted_out && n > 0) && (err = mg_run_snap(R, &R->cur)))
