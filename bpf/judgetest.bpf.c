@@ -86,9 +86,12 @@ int judge_test(struct mg_judge_test_ctx *ctx)
 		void *prev = bpf_map_lookup_elem(&inode_gens, &b);
 		struct mg_inode_val *pv = prev ? bpf_map_lookup_elem(prev, &key) : NULL;
 
-		/* its mover set moved under the lock and has not entered the copy yet */
+		/* its mover took the move under the lock (moved, and the held getattr
+		 * copied) and has not entered the copy yet */
 		if (pv)
-			pv->moved = 1;
+			mg_judge_take_move(pv, bpf_map_lookup_elem(mg_judge_pend_map(b), &key),
+					   mg_judge_pend(sc, mg_judge_pend_map(judge_gen % MG_GENS),
+							 &key));
 	}
 	test_move_under = judge_forget && ctx->race == MG_JTEST_RACE_MOVED_UNDER;
 	test_creation_deleted = ctx->race == MG_JTEST_RACE_CREATION_DELETED;

@@ -95,6 +95,8 @@ static long mg_gc_one(struct bpf_map *map, struct mg_inode_key *key, struct mg_i
 		c->collected++;
 		if (mg_inode_creation_key(key))
 			c->creation_keys++;
+		/* its held getattr's storage, stale (ENOENT: it never held one) */
+		bpf_map_delete_elem(mg_judge_pend_map(c->slot), key);
 	}
 	return 0;
 }
@@ -124,6 +126,25 @@ static long mg_drain_one(struct bpf_map *map, struct mg_inode_key *key, struct m
 	else
 		c->visited++;
 	return 0;
+}
+
+/*
+ * bpf_for_each_map_elem() callback of inode_drain over the held getattrs' map of
+ * the generation emptied (mg_judge_pend_map()): delete the entry (counted with
+ * the states: their holds are counted there). Returns 0 (go on).
+ */
+static long mg_drain_pend_one(struct bpf_map *map, struct mg_inode_key *key, struct mg_rpend *p,
+			      struct mg_drain_ctx *c)
+{
+	if (bpf_map_delete_elem(map, key))
+		c->delete_failed++;
+	return 0;
+}
+
+/* inode_drain, after the states of slot: empty its held getattrs' map. */
+static __always_inline void mg_drain_pend(__u32 slot, struct mg_drain_ctx *c)
+{
+	bpf_for_each_map_elem(mg_judge_pend_map(slot), mg_drain_pend_one, c, 0);
 }
 
 #endif

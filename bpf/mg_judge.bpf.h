@@ -90,6 +90,8 @@ struct mg_judge_scratch {
 	__u64 fence;			/* the target of a fully ordered exchange (a barrier) */
 	struct mg_held held;		/* a getattr held now: its contexts (mg_judge_held()) */
 	struct mg_robs pe;		/* the value it is older than, its context looked up */
+	struct mg_rpend pz;		/* a held getattr's storage to insert: zero, or a
+					 * creation's copy (mg_judge_pend(), mg_judge_adopt()) */
 };
 
 /* TAI - REALTIME, ns (adjtimex), set by user space before load: the clock at an event. */
@@ -117,6 +119,54 @@ struct mg_inodes_map {
 struct mg_inodes_map inodes SEC(".maps");
 struct mg_inodes_map inodes1 SEC(".maps");	/* check --forget only (else 1 entry) */
 struct mg_inodes_map inodes2 SEC(".maps");
+
+/*
+ * The held getattrs (struct mg_rpend), by inode, apart from the state: holds are
+ * rare, and the state without them fits a kmalloc-192 element (include/mg_rules.h).
+ * One map a generation, paired with "inodes", "inodes1", "inodes2" by slot
+ * (mg_judge_pend_map()): an entry is read and written only under the lock of
+ * its inode's state in the same slot, exists whenever that state holds a getattr
+ * (MG_RS_PENDING: made before the hold, mg_judge_pend(); copied before a state
+ * enters another generation, mg_judge_migrate() and mg_judge_adopt()), and is
+ * deleted only with the state (the inode GC of a gone inode, or emptying the
+ * generation). An entry of a state that holds nothing is stale, never read.
+ */
+struct mg_pend_map {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);			/* as its slot's state map (user space) */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct mg_inode_key);
+	__type(value, struct mg_rpend);
+};
+
+struct mg_pend_map inode_pend SEC(".maps");
+struct mg_pend_map inode_pend1 SEC(".maps");	/* check --forget only (else 1 entry) */
+struct mg_pend_map inode_pend2 SEC(".maps");
+
+/* The held getattrs' map of slot (0 to MG_GENS - 1), paired with its state map. */
+static __always_inline void *mg_judge_pend_map(__u32 slot)
+{
+	return slot == 1 ? (void *)&inode_pend1 : slot == 2 ? (void *)&inode_pend2 :
+							    (void *)&inode_pend;
+}
+
+/*
+ * The held getattr's storage of inode key in pend map pm, made (zero) if absent,
+ * for a state that may hold one (mg_rule_needs_pend()). Never overwrites: an
+ * existing entry is the state's, or stale. NULL when pm took no new entry (full,
+ * or out of memory): the caller does not judge the event, and counts it.
+ */
+static __always_inline struct mg_rpend *mg_judge_pend(struct mg_judge_scratch *sc, void *pm,
+						      const struct mg_inode_key *key)
+{
+	struct mg_rpend *p = bpf_map_lookup_elem(pm, key);
+
+	if (p)
+		return p;
+	__builtin_memset(&sc->pz, 0, sizeof(sc->pz));
+	bpf_map_update_elem(pm, key, &sc->pz, BPF_NOEXIST);	/* EEXIST: made meanwhile */
+	return bpf_map_lookup_elem(pm, key);
+}
 
 /* The generations' slots (MG_GENS), for --forget and the passes of user space. */
 struct {
@@ -522,6 +572,19 @@ static __always_inline int mg_judge_enter(struct mg_judge_scratch *sc, void *map
 }
 
 /*
+ * Under the lock of pv, an entry of the previous generation not moved yet: mark
+ * it moved, and copy its held getattr, if any, from ps (the previous
+ * generation's storage) to pd (the current one's; both found when it holds one).
+ */
+static __always_inline void mg_judge_take_move(struct mg_inode_val *pv, const struct mg_rpend *ps,
+					       struct mg_rpend *pd)
+{
+	pv->moved = 1;
+	if ((pv->s.fl & MG_RS_PENDING) && ps && pd)
+		__builtin_memcpy(pd, ps, sizeof(*pd));
+}
+
+/*
  * check --forget: an inode missing from the current generation's map (map): if
  * the previous generation holds its state, copy that into map and mark the
  * previous entry moved, so that no event of the generation before judges it
@@ -544,10 +607,12 @@ static __always_inline int mg_judge_migrate(struct mg_judge_scratch *sc, struct 
 					    void *rb)
 {
 	__u32 b = (gen + MG_GENS - 1) % MG_GENS;
+	struct mg_rpend *ps = NULL, *pd = NULL;
 	struct mg_inode_val *pv;
 	bool took = false;
 	void *prev;
 	long err;
+	int i;
 
 	prev = bpf_map_lookup_elem(&inode_gens, &b);
 	if (!prev)
@@ -555,12 +620,32 @@ static __always_inline int mg_judge_migrate(struct mg_judge_scratch *sc, struct 
 	pv = bpf_map_lookup_elem(prev, key);
 	if (!pv)
 		return 0;
-	if (!bpf_res_spin_lock || bpf_res_spin_lock(&pv->lock)) {
-		MG_JADD(jc->lock_failed, 1);
-		return -1;
+	/*
+	 * A held getattr moves with the state: the event that marks the entry moved
+	 * copies it, under the lock, before any event can enter the state into map
+	 * (so no copy lands on a storage that events of the next generation write).
+	 * Looked up before the lock (no helper runs under it), again if the state
+	 * came to hold one meanwhile.
+	 */
+	for (i = 0; i < 2; i++) {
+		if (*(volatile unsigned char *)&pv->s.fl & MG_RS_PENDING) {
+			ps = bpf_map_lookup_elem(mg_judge_pend_map(b), key);
+			pd = mg_judge_pend(sc, mg_judge_pend_map(gen % MG_GENS), key);
+		}
+		if (!bpf_res_spin_lock || bpf_res_spin_lock(&pv->lock)) {
+			MG_JADD(jc->lock_failed, 1);
+			return -1;
+		}
+		if (pv->moved || !(pv->s.fl & MG_RS_PENDING) || (ps && pd))
+			break;
+		bpf_res_spin_unlock(&pv->lock);
+		if (i) {	/* no storage for it in map (full, or out of memory) */
+			MG_JADD(jc->untracked, 1);
+			return -1;
+		}
 	}
 	if (!pv->moved) {
-		pv->moved = 1;
+		mg_judge_take_move(pv, ps, pd);
 		took = true;
 	}
 	sc->fresh.lock = 0;
@@ -614,6 +699,7 @@ static __always_inline int mg_judge_adopt(struct mg_judge_scratch *sc, struct mg
 					  void *map, void *src, __u32 src_slot,
 					  const struct mg_inode_key *key, __u64 gen, void *rb)
 {
+	struct mg_rpend *p0 = NULL;
 	struct mg_inode_val *v0;
 	int err;
 
@@ -623,12 +709,30 @@ static __always_inline int mg_judge_adopt(struct mg_judge_scratch *sc, struct mg
 	__builtin_memcpy(&sc->fresh.s, &v0->s, sizeof(v0->s));
 	sc->fresh.lock = 0;
 	sc->fresh.moved = 0;
+	/* a creation holding a getattr (none seen: getattrs name the real key) */
+	if (sc->fresh.s.fl & MG_RS_PENDING) {
+		p0 = bpf_map_lookup_elem(mg_judge_pend_map(src_slot), &sc->k0);
+		if (p0)
+			__builtin_memcpy(&sc->pz, p0, sizeof(sc->pz));
+	}
 	MG_JUDGE_ADOPT_COPIED(sc, src);
 	/* the copy's loads before the lookup's (a fully ordered BPF atomic) */
 	__sync_val_compare_and_swap(&sc->fence, 0, 0);
-	if (bpf_map_lookup_elem(src, &sc->k0) != v0) {
+	if (bpf_map_lookup_elem(src, &sc->k0) != v0 ||
+	    ((sc->fresh.s.fl & MG_RS_PENDING) &&
+	     (!p0 || bpf_map_lookup_elem(mg_judge_pend_map(src_slot), &sc->k0) != p0))) {
 		MG_JADD(jc->adopt_raced, 1);
 		return 0;
+	}
+	/* its held getattr first, never over an entry there: that is the copy of another
+	 * event adopting the same final state, or the state's own once entered */
+	if (sc->fresh.s.fl & MG_RS_PENDING) {
+		err = bpf_map_update_elem(mg_judge_pend_map(gen % MG_GENS), key, &sc->pz,
+					  BPF_NOEXIST);
+		if (err && err != -EEXIST) {
+			MG_JADD(jc->untracked, 1);	/* full (or ENOMEM) */
+			return -1;
+		}
 	}
 	err = mg_judge_enter(sc, map, key, gen, rb);
 	if (!err) {
@@ -638,6 +742,9 @@ static __always_inline int mg_judge_adopt(struct mg_judge_scratch *sc, struct mg
 			MG_JADD(jc->adopted_moved, 1);
 			if (judge_forget)
 				mg_judge_gen_deleted(src_slot, 1);
+			/* and its held getattr's, copied above if it held one */
+			if (sc->fresh.s.fl & MG_RS_PENDING)
+				bpf_map_delete_elem(mg_judge_pend_map(src_slot), &sc->k0);
 		}
 	}
 	if (err >= 0)	/* EEXIST: entered meanwhile by another event of the inode */
@@ -670,11 +777,13 @@ static __always_inline bool mg_judge_creation_key(struct mg_judge_scratch *sc,
  * previous one (mg_judge_migrate()), entered with its creation's state
  * (mg_judge_adopt()), or entered fresh if the inode may enter
  * (MG_JUDGE_MAY_ENTER()). NULL when the event is not judged, counted in jc:
- * out of scope, or untracked (the map full, the lock failed).
+ * out of scope, or untracked (the map full, the lock failed). *cur_slot: the
+ * slot of the map searched (its held getattrs: mg_judge_pend_map()).
  */
 static __always_inline struct mg_inode_val *mg_judge_find(struct mg_judge_scratch *sc,
 							 struct mg_judge_counts *jc,
-							 const struct mg_inode_key *key, void *rb)
+							 const struct mg_inode_key *key, void *rb,
+							 __u32 *cur_slot)
 {
 	struct mg_inode_val *v;
 	void *map = &inodes, *prev;
@@ -682,6 +791,7 @@ static __always_inline struct mg_inode_val *mg_judge_find(struct mg_judge_scratc
 	__u32 slot;
 	int mv, c;
 
+	*cur_slot = 0;
 	if (judge_forget) {
 		gen = *(volatile __u64 *)&judge_gen;
 		slot = gen % MG_GENS;
@@ -690,6 +800,7 @@ static __always_inline struct mg_inode_val *mg_judge_find(struct mg_judge_scratc
 			MG_JADD(jc->untracked, 1);
 			return NULL;
 		}
+		*cur_slot = slot;
 	}
 	v = bpf_map_lookup_elem(map, key);
 	if (v)
@@ -752,10 +863,12 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 	unsigned int kind = sc->in.o.kind;
 	struct mg_ctx_ring *ring = NULL;
 	bool have_ctx = !lazy, held;
+	struct mg_rpend *pp = NULL;
 	unsigned int holds;
 	struct mg_inode_val *v;
 	int i, again, path;
 	__u64 seq = 0;
+	__u32 slot = 0;
 
 	sc->in.o.ctx = 0;
 	sc->in.o.ctx_from = MG_CTX_READ;
@@ -770,7 +883,7 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 	 * another generation ready, so judge_gen changes at most once while this runs.
 	 */
 	for (again = 0; again < 2; again++) {
-		v = mg_judge_find(sc, jc, key, rb);
+		v = mg_judge_find(sc, jc, key, rb, &slot);
 		if (!v)
 			return MG_JPATH_NOT_JUDGED;
 		if (!again)
@@ -807,18 +920,30 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 			have_ctx = true;
 			ring = mg_judge_ctx_next(sc, &seq);
 		}
+		/* the held getattr's storage, if the rules may read or write it: looked up
+		 * now, as no helper runs under the lock (decided racily, checked there) */
+		pp = NULL;
+		if (mg_rule_needs_pend(&v->s, &sc->in))
+			pp = mg_judge_pend(sc, mg_judge_pend_map(slot), key);
 		/* without the kfunc user space judges (mg_judge_pre_load): never taken, the
 		 * verifier drops the rest where it is absent */
 		if (!bpf_res_spin_lock || bpf_res_spin_lock(&v->lock)) {
 			MG_JADD(jc->lock_failed, 1);
 			return MG_JPATH_NOT_JUDGED;
 		}
-		if (!have_ctx && mg_rule_needs_context(&v->s, &sc->in, entry_times)) {
-			/* another CPU changed the inode since: read it and judge then */
+		if ((!have_ctx && mg_rule_needs_context(&v->s, &sc->in, entry_times)) ||
+		    (!pp && mg_rule_needs_pend(&v->s, &sc->in))) {
+			/* another CPU changed the inode since: read what it needs now (both,
+			 * so that nothing more can be needed after the lock is taken again)
+			 * and judge then */
 			bpf_res_spin_unlock(&v->lock);
-			MG_JUDGE_READ_CONTEXT(sc, jc, rb, wb);
-			have_ctx = true;
-			ring = mg_judge_ctx_next(sc, &seq);
+			if (!have_ctx) {
+				MG_JUDGE_READ_CONTEXT(sc, jc, rb, wb);
+				have_ctx = true;
+				ring = mg_judge_ctx_next(sc, &seq);
+			}
+			if (!pp)
+				pp = mg_judge_pend(sc, mg_judge_pend_map(slot), key);
 			if (bpf_res_spin_lock(&v->lock)) {
 				MG_JADD(jc->lock_failed, 1);
 				return MG_JPATH_NOT_JUDGED;
@@ -835,13 +960,20 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 	return MG_JPATH_NOT_JUDGED;
 judge:
 	mg_judge_close_quiet(&v->s);
-	mg_rule_event(&v->s, &sc->in, judge_tai_minus_real, &sc->out);
+	if (mg_rule_event(&v->s, pp, &sc->in, judge_tai_minus_real, &sc->out)) {
+		/* a getattr to hold, with no storage for it (the map full, or out of
+		 * memory): nothing judged, the word closed above set again */
+		v->s.quiet = mg_rule_quiet(&v->s);
+		bpf_res_spin_unlock(&v->lock);
+		MG_JADD(jc->untracked, 1);
+		return MG_JPATH_NOT_JUDGED;
+	}
 	/* the state holds this event's observation: its context is to be kept */
-	holds = mg_rule_holds_ctx(&v->s, sc->in.o.ctx);
-	held = holds == MG_HOLDS_PEND;
+	holds = mg_rule_holds_ctx(&v->s, pp, sc->in.o.ctx);
+	held = holds == MG_HOLDS_PEND && pp;
 	if (held) {
-		sc->pe.ctx = v->s.pend_earlier.kc & MG_CTX_REF_MASK;
-		sc->pe.t_ns = v->s.pend_earlier.t_ns;
+		sc->pe.ctx = pp->earlier.kc & MG_CTX_REF_MASK;
+		sc->pe.t_ns = pp->earlier.t_ns;
 	}
 	bpf_res_spin_unlock(&v->lock);
 	if (holds != MG_HOLDS_NONE && ring)

@@ -491,8 +491,9 @@ int NAME(struct CTX *ctx)							\
  * --max-inodes (mg_judge_gen_entered()), loses them */
 MG_SLOT_PASS(inode_gc, mg_gc_ctx, mg_gc_one, mg_judge_gen_deleted(slot, c.collected))
 
-/* check --forget: empty one generation's map (struct mg_drain_ctx) */
-MG_SLOT_PASS(inode_drain, mg_drain_ctx, mg_drain_one, (void)0)
+/* check --forget: empty one generation's map (struct mg_drain_ctx), then its held
+ * getattrs' (mg_drain_pend()) */
+MG_SLOT_PASS(inode_drain, mg_drain_ctx, mg_drain_one, mg_drain_pend(slot, &c))
 
 /*
  * The name of the inode of ctx->key (struct mg_name_ctx), read through its

@@ -145,15 +145,16 @@ struct mg_rin {
 #define MG_RS_STATTED	0x08	/* a getattr showed max (its time: max_stat_ns) */
 
 /*
- * Per-inode state (168 bytes: with the map value's lock and moved word, and the
- * 24-byte key, a BPF hash element of kmalloc-256). All zero: an inode not seen
- * yet. hist holds the last MG_HIST values max replaced, newest first, each with
- * the CLOCK_MONOTONIC time it was replaced: hist[0]'s is max.t_ns (every push
- * happens as max is set, or at max's time), the others' hist_rep[h - 1]. The
- * value before max (prev) is one of them, hist[prev - 1]: hist[0] when max was
- * set, moved on by each reordered swap's value pushed after it, and lost after
- * MG_HIST of those (the rules that read it then count the event as undecided:
- * MG_B_UNSEEN, MG_B_UNVERIFIED).
+ * Per-inode state (104 bytes: with the map value's lock and moved word, and the
+ * 24-byte key, a BPF hash element of kmalloc-192). All zero: an inode not seen
+ * yet. hist holds the last MG_HIST values max replaced, newest first, each as
+ * one word (mg_rule_hist_word()) with the CLOCK_MONOTONIC time it was replaced:
+ * hist[0]'s is max.t_ns (every push happens as max is set, or at max's time),
+ * the others' hist_rep[h - 1]. The value before max (prev) is one of them,
+ * hist[prev - 1]: hist[0] when max was set, moved on by each reordered swap's
+ * value pushed after it, and lost after MG_HIST of those (the rules that read
+ * it then count the event as undecided: MG_B_UNSEEN, MG_B_UNVERIFIED). A held
+ * getattr is kept apart (struct mg_rpend): holds are rare.
  */
 struct mg_rstate {
 	unsigned long long quiet;	/* the quiet word (mg_rule_quiet()): 2 * mg_rule_fp()
@@ -173,11 +174,22 @@ struct mg_rstate {
 	unsigned long long max_stat_ns;	/* CLOCK_MONOTONIC of the earliest getattr showing max
 					 * (0: none, or judged without a clock read:
 					 * mg_rule_needs_context()) */
-	long long hist_sec[MG_HIST];	/* the last values max replaced, newest first */
+	long long hist_w[MG_HIST];	/* the last values max replaced, newest first
+					 * (mg_rule_hist_word(); MG_HIST_NONE: a ctime no
+					 * word holds, never matched) */
 	unsigned long long hist_rep[MG_HIST - 1];	/* when hist[1..] were replaced */
-	unsigned int hist_nsec[MG_HIST];
-	struct mg_rseen pend;		/* the held getattr (MG_RS_PENDING) */
-	struct mg_rseen pend_earlier;	/* the newer value it was older than */
+};
+
+/*
+ * A held getattr (MG_RS_PENDING: a value older than the latest, judged when a
+ * swap to it comes or its window ends) and the newer value it was older than:
+ * 48 bytes, kept apart from the state (BPF: the hash "inode_pend" of each
+ * generation, read and written under the state's lock; user space: beside it),
+ * valid only while the state holds MG_RS_PENDING.
+ */
+struct mg_rpend {
+	struct mg_rseen pend;		/* the held getattr */
+	struct mg_rseen earlier;	/* the newer value it was older than (max then) */
 };
 
 /* mg_rule_holds_ctx(): which observation of the state an event became. */
@@ -187,14 +199,15 @@ struct mg_rstate {
 
 /*
  * After judging an event whose context reference is ref (0: none): which of
- * state s's observations is that event's (MG_HOLDS_*), and so whose context is
+ * state s's observations (its held getattr in p) is that event's (MG_HOLDS_*), and so whose context is
  * to be kept for a later report (BPF's mg_judge(), src/checker.c's ctx_keep()).
  */
-MG_RULE_INLINE unsigned int mg_rule_holds_ctx(const struct mg_rstate *s, unsigned int ref)
+MG_RULE_INLINE unsigned int mg_rule_holds_ctx(const struct mg_rstate *s, const struct mg_rpend *p,
+					       unsigned int ref)
 {
 	if (!ref)
 		return MG_HOLDS_NONE;
-	if ((s->fl & MG_RS_PENDING) && (s->pend.kc & MG_CTX_REF_MASK) == ref)
+	if ((s->fl & MG_RS_PENDING) && p && (p->pend.kc & MG_CTX_REF_MASK) == ref)
 		return MG_HOLDS_PEND;
 	return (s->max.kc & MG_CTX_REF_MASK) == ref ? MG_HOLDS_MAX : MG_HOLDS_NONE;
 }
@@ -339,6 +352,24 @@ MG_RULE_INLINE void mg_rule_benign(struct mg_rout *out, unsigned int k,
 	mg_rule_put_obs(&out->ben.later, ls, lo);
 }
 
+#define MG_HIST_NONE (-0x7fffffffffffffffll - 1)	/* hist_w: a ctime no word holds */
+#define MG_HIST_SEC_MIN (-9223372036ll)	/* the ctimes a word holds exactly: */
+#define MG_HIST_SEC_MAX 9223372035ll	/* 1677-09-21 to 2262-04-11 */
+
+/*
+ * (sec, nsec) as one word, sec * 10^9 + nsec, into *w: 1, or 0 for a ctime no
+ * word holds exactly (outside MG_HIST_SEC_MIN..MAX, or nsec past 10^9 - 1).
+ * Such a ctime is not remembered (MG_HIST_NONE): the rules that would look it
+ * up count the event as undecided, as for a value lost past MG_HIST.
+ */
+MG_RULE_INLINE int mg_rule_hist_word(long long sec, unsigned int nsec, long long *w)
+{
+	if (sec < MG_HIST_SEC_MIN || sec > MG_HIST_SEC_MAX || nsec > 999999999u)
+		return 0;
+	*w = sec * 1000000000ll + (long long)nsec;
+	return 1;
+}
+
 /*
  * Remember that the inode held (sec, nsec), replaced at the time of the max
  * being set now, or of max (newest first: hist[0]'s time is max.t_ns, so the
@@ -347,17 +378,16 @@ MG_RULE_INLINE void mg_rule_benign(struct mg_rout *out, unsigned int k,
  */
 MG_RULE_INLINE void mg_rule_hist_push(struct mg_rstate *s, long long sec, unsigned int nsec)
 {
-	s->hist_sec[3] = s->hist_sec[2];
-	s->hist_sec[2] = s->hist_sec[1];
-	s->hist_sec[1] = s->hist_sec[0];
-	s->hist_nsec[3] = s->hist_nsec[2];
-	s->hist_nsec[2] = s->hist_nsec[1];
-	s->hist_nsec[1] = s->hist_nsec[0];
+	long long w = MG_HIST_NONE;
+
+	mg_rule_hist_word(sec, nsec, &w);
+	s->hist_w[3] = s->hist_w[2];
+	s->hist_w[2] = s->hist_w[1];
+	s->hist_w[1] = s->hist_w[0];
 	s->hist_rep[2] = s->hist_rep[1];
 	s->hist_rep[1] = s->hist_rep[0];
 	s->hist_rep[0] = s->max.t_ns;	/* hist[0]'s so far */
-	s->hist_sec[0] = sec;
-	s->hist_nsec[0] = nsec;
+	s->hist_w[0] = w;
 	if (s->nhist < MG_HIST)
 		s->nhist++;
 	if (s->prev)
@@ -374,10 +404,13 @@ MG_RULE_INLINE unsigned long long mg_rule_hist_rep(const struct mg_rstate *s, in
 MG_RULE_INLINE int mg_rule_held_recently(const struct mg_rstate *s, long long sec,
 					 unsigned int nsec, unsigned long long t_ns)
 {
+	long long w = 0;
 	int h;
 
+	if (!mg_rule_hist_word(sec, nsec, &w))
+		return 0;
 	for (h = 0; h < MG_HIST; h++)
-		if (h < (int)s->nhist && s->hist_sec[h] == sec && s->hist_nsec[h] == nsec)
+		if (h < (int)s->nhist && s->hist_w[h] == w)
 			return (long long)(t_ns - mg_rule_hist_rep(s, h)) < MG_STALE_WINDOW_NS;
 	return 0;
 }
@@ -386,11 +419,14 @@ MG_RULE_INLINE int mg_rule_held_recently(const struct mg_rstate *s, long long se
 MG_RULE_INLINE int mg_rule_prev(const struct mg_rstate *s, long long *sec, unsigned int *nsec)
 {
 	unsigned int h = (unsigned int)(s->prev - 1) & 3;
+	unsigned long long u;
 
-	if (!s->prev)
+	if (!s->prev || s->hist_w[h] == MG_HIST_NONE)
 		return 0;
-	*sec = s->hist_sec[h];
-	*nsec = s->hist_nsec[h];
+	/* unsigned from MG_HIST_SEC_MIN's second: BPF has no signed division (clang 14) */
+	u = (unsigned long long)s->hist_w[h] - (unsigned long long)(MG_HIST_SEC_MIN * 1000000000ll);
+	*sec = (long long)(u / 1000000000ull) + MG_HIST_SEC_MIN;
+	*nsec = (unsigned int)(u % 1000000000ull);
 	return 1;
 }
 
@@ -445,32 +481,32 @@ MG_RULE_INLINE int mg_rule_future(const struct mg_robs *o, long long tai_minus_r
 }
 
 /*
- * A held getattr (pending): a swap to the value it showed means it read a
+ * A held getattr (pending, in p): a swap to the value it showed means it read a
  * concurrent update; an event past the window, or in NULL (the end), judges it.
  */
-MG_RULE_INLINE void mg_rule_resolve_pending(struct mg_rstate *s, const struct mg_rin *in,
-					    struct mg_rout *out)
+MG_RULE_INLINE void mg_rule_resolve_pending(struct mg_rstate *s, const struct mg_rpend *p,
+					    const struct mg_rin *in, struct mg_rout *out)
 {
-	if (in && in->o.kind == MG_EV_CTIME_SWAP && in->o.sec == s->pend.sec &&
-	    in->o.nsec == s->pend.nsec) {
-		mg_rule_benign(out, MG_B_CONCURRENT_READ, &s->pend, 0, 0, &in->o);
+	if (in && in->o.kind == MG_EV_CTIME_SWAP && in->o.sec == p->pend.sec &&
+	    in->o.nsec == p->pend.nsec) {
+		mg_rule_benign(out, MG_B_CONCURRENT_READ, &p->pend, 0, 0, &in->o);
 		s->fl &= ~MG_RS_PENDING;
 		return;
 	}
-	if (in && (long long)(in->o.t_ns - s->pend.t_ns) < MG_STALE_WINDOW_NS)
+	if (in && (long long)(in->o.t_ns - p->pend.t_ns) < MG_STALE_WINDOW_NS)
 		return;
 	s->fl &= ~MG_RS_PENDING;
 	/* a swap delivered since (reordered) may have shown that the inode held the value */
-	if (mg_rule_held_recently(s, s->pend.sec, s->pend.nsec, s->pend.t_ns)) {
-		mg_rule_benign(out, MG_B_STALE_READ, &s->pend_earlier, 0, &s->pend, 0);
+	if (mg_rule_held_recently(s, p->pend.sec, p->pend.nsec, p->pend.t_ns)) {
+		mg_rule_benign(out, MG_B_STALE_READ, &p->earlier, 0, &p->pend, 0);
 		return;
 	}
 	/* a value no traced update installed, within the window of the newer one: undecided */
-	if ((long long)(s->pend.t_ns - s->pend_earlier.t_ns) < MG_STALE_WINDOW_NS) {
-		mg_rule_benign(out, MG_B_UNSEEN, &s->pend_earlier, 0, &s->pend, 0);
+	if ((long long)(p->pend.t_ns - p->earlier.t_ns) < MG_STALE_WINDOW_NS) {
+		mg_rule_benign(out, MG_B_UNSEEN, &p->earlier, 0, &p->pend, 0);
 		return;
 	}
-	mg_rule_viol(out, MG_V_REGRESSION, &s->pend_earlier, 0, &s->pend, 0, 0);
+	mg_rule_viol(out, MG_V_REGRESSION, &p->earlier, 0, &p->pend, 0, 0);
 }
 
 /*
@@ -496,8 +532,9 @@ MG_RULE_INLINE int mg_rule_step_explains(const struct mg_rstate *s, const struct
  * The event shows a ctime earlier than the latest seen: a race the kernel
  * allows, a case outside its contract, or a regression.
  */
-MG_RULE_INLINE void mg_rule_earlier(struct mg_rstate *s, const struct mg_rin *in,
-				    long long tai_minus_real, struct mg_rout *out)
+MG_RULE_INLINE void mg_rule_earlier(struct mg_rstate *s, struct mg_rpend *p,
+				    const struct mg_rin *in, long long tai_minus_real,
+				    struct mg_rout *out)
 {
 	/* signed: a racing read may be stamped before the update delivered ahead of it */
 	long long age = (long long)(in->o.t_ns - s->max.t_ns), psec = 0;
@@ -550,12 +587,12 @@ MG_RULE_INLINE void mg_rule_earlier(struct mg_rstate *s, const struct mg_rin *in
 	}
 	/* a getattr of an older value not seen before may show a concurrent update's
 	 * value whose swap event is still to come: hold it (one at a time) */
-	if (k == MG_EV_STAT || k == MG_EV_CTIME_SKIP) {
+	if ((k == MG_EV_STAT || k == MG_EV_CTIME_SKIP) && p) {
 		if (s->fl & MG_RS_PENDING)
-			mg_rule_resolve_pending(s, 0, out);
+			mg_rule_resolve_pending(s, p, 0, out);
 		s->fl |= MG_RS_PENDING;
-		mg_rule_seen(&s->pend, &in->o);
-		s->pend_earlier = s->max;
+		mg_rule_seen(&p->pend, &in->o);
+		p->earlier = s->max;
 		return;
 	}
 	mg_rule_viol(out, MG_V_REGRESSION, &s->max, 0, 0, &in->o, in->flags);
@@ -635,14 +672,17 @@ MG_RULE_INLINE int mg_rule_set_after_query(const struct mg_rstate *s, const stru
 }
 
 /* The rules of mg_rule_event(), before the state's quiet word is set. */
-MG_RULE_INLINE void mg_rule_event_(struct mg_rstate *s, const struct mg_rin *in,
-				  long long tai_minus_real, struct mg_rout *out)
+MG_RULE_INLINE void mg_rule_event_(struct mg_rstate *s, struct mg_rpend *p,
+				   const struct mg_rin *in, long long tai_minus_real,
+				   struct mg_rout *out)
 {
 	unsigned int k = in->o.kind;
 	int cmp;
 
-	if (s->fl & MG_RS_PENDING)
-		mg_rule_resolve_pending(s, in, out);
+	/* p is NULL only where no rule reads it (mg_rule_event()): tested again where
+	 * it is read, for the verifier, which does not see that */
+	if ((s->fl & MG_RS_PENDING) && p)
+		mg_rule_resolve_pending(s, p, in, out);
 	if (k == MG_EV_CTIME_SWAP && (in->flags & MG_EVF_SEC_UNSURE)) {
 		/* the nanoseconds are this swap's, the seconds may be another's: not judged */
 		mg_rule_benign(out, MG_B_SEC_UNSURE, 0, &in->o, 0, &in->o);
@@ -687,7 +727,7 @@ MG_RULE_INLINE void mg_rule_event_(struct mg_rstate *s, const struct mg_rin *in,
 			return;
 		}
 		if (cmp < 0) {
-			mg_rule_earlier(s, in, tai_minus_real, out);
+			mg_rule_earlier(s, p, in, tai_minus_real, out);
 			return;
 		}
 	}
@@ -766,29 +806,58 @@ MG_RULE_INLINE void mg_rule_fold_quiet(struct mg_rstate *s, unsigned long long w
 }
 
 /*
- * Judge one ctime event (MG_EV_CTIME_SWAP, _SKIP, _STAT, _SET) of the inode
- * whose state is s, in delivery order; tai_minus_real is TAI - REALTIME (ns).
- * Updates s, its quiet word last; adds to out (cleared by the caller with
- * mg_rule_out_init()).
+ * Whether judging in against s may read or write the held getattr (struct
+ * mg_rpend): one is held, or in is a getattr or skip of a ctime earlier than
+ * the latest (it may be held: mg_rule_earlier()). A superset, decided before
+ * any rule changes s. BPF decides it first on the state read without the lock,
+ * to look the storage up (no helper may run under the lock), and again under it.
  */
-MG_RULE_INLINE void mg_rule_event(struct mg_rstate *s, const struct mg_rin *in,
-				  long long tai_minus_real, struct mg_rout *out)
+MG_RULE_INLINE int mg_rule_needs_pend(const struct mg_rstate *s, const struct mg_rin *in)
+{
+	unsigned int k = in->o.kind;
+
+	return (s->fl & MG_RS_PENDING) ||
+	       ((k == MG_EV_STAT || k == MG_EV_CTIME_SKIP) && (s->fl & MG_RS_KNOWN) &&
+		mg_rule_cmp(in->o.sec, in->o.nsec, s->max.sec, s->max.nsec) < 0);
+}
+
+/*
+ * Judge one ctime event (MG_EV_CTIME_SWAP, _SKIP, _STAT, _SET) of the inode
+ * whose state is s, its held getattr in p, in delivery order; tai_minus_real is
+ * TAI - REALTIME (ns). Updates s, its quiet word last, and p; adds to out
+ * (cleared by the caller with mg_rule_out_init()). Returns 0, or -1 with
+ * nothing judged or changed when p is NULL (no storage for a held getattr:
+ * BPF's map full) and the event needs it (mg_rule_needs_pend()).
+ */
+MG_RULE_INLINE int mg_rule_event(struct mg_rstate *s, struct mg_rpend *p, const struct mg_rin *in,
+				 long long tai_minus_real, struct mg_rout *out)
 {
 	unsigned long long q;
 
-	mg_rule_event_(s, in, tai_minus_real, out);
+	if (!p && mg_rule_needs_pend(s, in))
+		return -1;
+	mg_rule_event_(s, p, in, tai_minus_real, out);
 	q = mg_rule_quiet(s);
 	if (s->quiet != q)	/* written only when it changes: readers on other CPUs
 				 * keep their copy of the line */
 		s->quiet = q;
+	return 0;
 }
 
-/* End of the stream: judge a getattr still held (its swap never came). */
-MG_RULE_INLINE void mg_rule_finish(struct mg_rstate *s, struct mg_rout *out)
+/*
+ * End of the stream: judge a getattr still held in p (its swap never came).
+ * Returns 0, or -1 with nothing judged when one is held and p is NULL (its
+ * storage lost: never expected; the caller counts it).
+ */
+MG_RULE_INLINE int mg_rule_finish(struct mg_rstate *s, const struct mg_rpend *p,
+				  struct mg_rout *out)
 {
+	if ((s->fl & MG_RS_PENDING) && !p)
+		return -1;
 	if (s->fl & MG_RS_PENDING)
-		mg_rule_resolve_pending(s, 0, out);
+		mg_rule_resolve_pending(s, p, 0, out);
 	s->quiet = mg_rule_quiet(s);
+	return 0;
 }
 
 /*
@@ -972,11 +1041,12 @@ struct mg_inode_plain {
 };
 
 /*
- * 176 bytes: with struct htab_elem's 48, the 24-byte key and the allocator's
- * 8-byte list node, one kmalloc-256 object per inode (kernel/bpf/memalloc.c;
- * docs/check.md "Memory").
+ * 112 bytes: with struct htab_elem's 48, the 24-byte key and the allocator's
+ * 8-byte list node, one kmalloc-192 object per inode (kernel/bpf/memalloc.c;
+ * docs/check.md "Memory"). A held getattr (struct mg_rpend) is kept apart.
  */
-_Static_assert(sizeof(struct mg_inode_plain) == 176, "the per-inode value is 176 bytes");
+_Static_assert(sizeof(struct mg_inode_plain) == 112, "the per-inode value is 112 bytes");
+_Static_assert(sizeof(struct mg_rpend) == 48, "a held getattr is 48 bytes");
 
 /*
  * One observation's context, kept for a report in a ring of the last ones
@@ -1094,8 +1164,8 @@ MG_RULE_INLINE void mg_ctx_take(struct mg_rctx *e, const struct mg_robs *o)
  * context whose t_ns is 0 was not found when the getattr was held.
  */
 struct mg_held {
-	struct mg_rctx pend;		/* the held getattr's (struct mg_rstate::pend) */
-	struct mg_rctx earlier;		/* the newer value's it was older than (pend_earlier) */
+	struct mg_rctx pend;		/* the held getattr's (struct mg_rpend::pend) */
+	struct mg_rctx earlier;		/* the newer value's it was older than (earlier) */
 };
 
 #define MG_HELD_ENTRIES 4096		/* inodes whose held getattr's contexts are kept */

@@ -19,6 +19,7 @@ struct ino_state {
 	bool used;
 	bool name_cut;			/* name was cut by the event buffer (mg_event::name_len) */
 	struct mg_rstate r;		/* include/mg_rules.h: the same state BPF keeps */
+	struct mg_rpend p;		/* its held getattr (BPF keeps it apart) */
 	char name[MG_NAME_LEN];
 };
 
@@ -278,9 +279,9 @@ static void ctx_fill(const struct mg_checker *c, struct mg_robs *o)
  * After judging event in against state s: if s holds the event's observation
  * now, keep its context (as reference in->o.ctx, the ring's next slot, says).
  */
-static void ctx_keep(struct mg_checker *c, const struct mg_rstate *s, const struct mg_rin *in)
+static void ctx_keep(struct mg_checker *c, const struct ino_state *s, const struct mg_rin *in)
 {
-	if (mg_rule_holds_ctx(s, in->o.ctx) == MG_HOLDS_NONE)
+	if (mg_rule_holds_ctx(&s->r, &s->p, in->o.ctx) == MG_HOLDS_NONE)
 		return;
 	if (!c->ctx && !(c->ctx = calloc(CHECKER_CTX_RING, sizeof(*c->ctx))))
 		return;		/* its report says the context was lost */
@@ -377,7 +378,7 @@ void mg_checker_finish(struct mg_checker *c)
 		if (!s->used || !(s->r.fl & MG_RS_PENDING))
 			continue;
 		memset(&out, 0, sizeof(out));
-		mg_rule_finish(&s->r, &out);
+		mg_rule_finish(&s->r, &s->p, &out);	/* p given: never -1 */
 		mg_checker_rule_out(c, s->dev, s->ino, s->gen, s->name, s->name_cut, &out);
 	}
 }
@@ -433,8 +434,8 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 	mg_steps_last_user_back(&c->steps, in.o.t_ns, &in.step_back_ns, &in.step_back_at);
 	in.o.ctx = mg_ctx_ref(0, c->ctx_head);
 	memset(&out, 0, sizeof(out));
-	mg_rule_event(&s->r, &in, c->tai_minus_real, &out);
-	ctx_keep(c, &s->r, &in);
+	mg_rule_event(&s->r, &s->p, &in, c->tai_minus_real, &out);	/* p given: never -1 */
+	ctx_keep(c, s, &in);
 	mg_checker_rule_out(c, s->dev, s->ino, s->gen, s->name, s->name_cut, &out);
 }
 

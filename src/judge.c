@@ -52,7 +52,13 @@ int mg_judge_pre_load(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf,
 	bpf_program__set_autoload(skel->progs.inode_drain, j->configured && j->forget);
 	if (j->configured && j->forget &&
 	    ((err = bpf_map__set_max_entries(skel->maps.inodes1, (uint32_t)j->max_inodes)) ||
-	     (err = bpf_map__set_max_entries(skel->maps.inodes2, (uint32_t)j->max_inodes))))
+	     (err = bpf_map__set_max_entries(skel->maps.inodes2, (uint32_t)j->max_inodes)) ||
+	     (err = bpf_map__set_max_entries(skel->maps.inode_pend1, (uint32_t)j->max_inodes)) ||
+	     (err = bpf_map__set_max_entries(skel->maps.inode_pend2, (uint32_t)j->max_inodes))))
+		return err;
+	/* the held getattrs (struct mg_rpend), apart: at most one an entry of its slot */
+	if ((err = bpf_map__set_max_entries(skel->maps.inode_pend,
+					    j->configured ? (uint32_t)j->max_inodes : 1)))
 		return err;
 	/* the context rings: one per possible CPU that a reference can name */
 	ncpu = libbpf_num_possible_cpus();
@@ -186,11 +192,14 @@ static void inode_name(struct mgtrace_bpf *skel, const struct mg_inode_key *key,
  * Walk "inodes", after the programs that write it are detached: judge each
  * getattr still held, as mg_checker_finish() does.
  */
-static int finish_map(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf *skel, int fd)
+static int finish_map(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf *skel,
+		      uint32_t slot)
 {
+	int fd = bpf_map__fd(mg_judge_slot_map(skel, slot));
 	struct mg_inode_key key, next, *prev = NULL;
 	struct mg_inode_plain val;
 	struct mg_name_ctx nc;
+	struct mg_rpend pend;
 	struct mg_rout out;
 	int err;
 
@@ -207,8 +216,11 @@ static int finish_map(struct mg_judge *j, struct mg_checker *c, struct mgtrace_b
 		j->map_inodes++;
 		if (!(val.s.fl & MG_RS_PENDING))
 			continue;
+		/* its held getattr: kept whenever one is held (bpf/mg_judge.bpf.h "inode_pend") */
+		if (bpf_map_lookup_elem(bpf_map__fd(mg_judge_pend_map(skel, slot)), &key, &pend))
+			return -errno;	/* never expected */
 		memset(&out, 0, sizeof(out));
-		mg_rule_finish(&val.s, &out);
+		mg_rule_finish(&val.s, &pend, &out);
 		mg_judge_out_fill(bpf_map__fd(skel->maps.judge_ctx),
 				  bpf_map__fd(skel->maps.judge_held), &key, &out);
 		inode_name(skel, &key, &nc);	/* a held getattr: few, and only at the end */
@@ -223,6 +235,12 @@ struct bpf_map *mg_judge_slot_map(struct mgtrace_bpf *skel, uint32_t slot)
 	return slot == 0 ? skel->maps.inodes : slot == 1 ? skel->maps.inodes1 : skel->maps.inodes2;
 }
 
+struct bpf_map *mg_judge_pend_map(struct mgtrace_bpf *skel, uint32_t slot)
+{
+	return slot == 0 ? skel->maps.inode_pend : slot == 1 ? skel->maps.inode_pend1 :
+			   skel->maps.inode_pend2;
+}
+
 /*
  * Walk the per-inode map ("inodes"; under --forget every generation's) after
  * the programs that write it are detached: judge each getattr still held, as
@@ -234,7 +252,7 @@ static int finish_inodes(struct mg_judge *j, struct mg_checker *c, struct mgtrac
 	int err = 0;
 
 	for (slot = 0; !err && slot < (j->forget && j->active ? MG_GENS : 1); slot++)
-		err = finish_map(j, c, skel, bpf_map__fd(mg_judge_slot_map(skel, slot)));
+		err = finish_map(j, c, skel, slot);
 	return err;
 }
 

@@ -95,6 +95,8 @@ struct bpf_map;
 
 /* The per-inode map in slot (0 .. MG_GENS - 1) of "inode_gens": "inodes", "inodes1", "inodes2". */
 struct bpf_map *mg_judge_slot_map(struct mgtrace_bpf *skel, uint32_t slot);
+/* The held getattrs' map paired with slot's ("inode_pend", "inode_pend1", "inode_pend2"). */
+struct bpf_map *mg_judge_pend_map(struct mgtrace_bpf *skel, uint32_t slot);
 
 /*
  * Hand the checker the violation records held whose later event is older than

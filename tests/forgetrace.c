@@ -124,6 +124,9 @@ static struct judgetest_bpf *load_as(bool forget)
 	    (err = bpf_map__set_max_entries(t->maps.inodes, 64)) ||
 	    (err = bpf_map__set_max_entries(t->maps.inodes1, 64)) ||
 	    (err = bpf_map__set_max_entries(t->maps.inodes2, 64)) ||
+	    (err = bpf_map__set_max_entries(t->maps.inode_pend, 64)) ||
+	    (err = bpf_map__set_max_entries(t->maps.inode_pend1, 64)) ||
+	    (err = bpf_map__set_max_entries(t->maps.inode_pend2, 64)) ||
 	    (err = judgetest_bpf__load(t))) {
 		fprintf(stderr, "forgetrace: judgetest.bpf.c: load: %s\n", strerror(-err));
 		judgetest_bpf__destroy(t);
@@ -242,6 +245,61 @@ static int swaps(unsigned int race, long long later_sec)
 		 "generation 0's entry is marked moved", race_name[race], later_sec);
 	check(t->bss->judge_gen == 1 && slot_val(t, 1, &v1) && !v1.moved && slot_val(t, 0, &v0) &&
 	      v0.moved, name, "judge_gen %llu", (unsigned long long)t->bss->judge_gen);
+	judgetest_bpf__destroy(t);
+	return 0;
+}
+
+/*
+ * A held getattr moves with its state (the storage apart, struct mg_rpend,
+ * copied by the event that moves the state): a swap to 2000.000000500 in
+ * generation 0, a getattr of the older 1999.000000500 held there (hold_s
+ * seconds later), then in generation 1 under race resolve it: a swap to the
+ * held value at 0.5 s (a concurrent read, nothing found), or at 4 s a getattr of the latest
+ * (the held one judged: a regression when it came 2 s after the newer value,
+ * undecided within 1 s). With the held getattr left behind (zero storage), the
+ * regression would be undecided and the concurrent read a regression's base.
+ */
+static int holds(unsigned int race, bool by_swap, unsigned int hold_s)
+{
+	const unsigned long long S = 1000000000ull, t0 = 10 * S;
+	unsigned int want_reg = !by_swap && hold_s >= 2, want_cr = by_swap;
+	struct mg_inode_key key = { .ino = ev_ino, .gen = 0, .addr = 0 };
+	struct judgetest_bpf *t = load();
+	struct mg_judge_counts c;
+	struct mg_rpend p1;
+	char name[200];
+	int p[3];
+	bool pend1;
+
+	if (!t)
+		return -1;
+	p[0] = event(t, MG_EV_CTIME_SWAP, 2000, 500, t0, MG_JTEST_RACE_NONE);
+	p[1] = event(t, MG_EV_STAT, 1999, 500, t0 + hold_s * S, MG_JTEST_RACE_NONE);
+	if (race != MG_JTEST_RACE_MOVED_UNDER)
+		t->bss->judge_gen = 1;
+	p[2] = by_swap ? event(t, MG_EV_CTIME_SWAP, 1999, 500, t0 + S / 2, race) :
+			 event(t, MG_EV_STAT, 2000, 500, t0 + 4 * S, race);
+	pend1 = !bpf_map_lookup_elem(bpf_map__fd(t->maps.inode_pend1), &key, &p1);
+	if (counts_or_destroy(t, &c))
+		return -1;
+	snprintf(name, sizeof(name), "--forget, %s: a getattr held %u s after the newer value, "
+		 "moved on, then %s", race_name[race], hold_s,
+		 by_swap ? "a swap to its value" : "resolved by a getattr 4 s on");
+	check(p[0] == MG_JPATH_CONTEXT && p[1] == MG_JPATH_CONTEXT && p[2] == MG_JPATH_CONTEXT &&
+	      c.migrated == 1 && !c.untracked && !c.forget_raced, name,
+	      "paths %d %d %d, moved %llu, untracked %llu, raced %llu", p[0], p[1], p[2],
+	      c.migrated, c.untracked, c.forget_raced);
+	check(pend1 && p1.pend.sec == 1999 && p1.pend.nsec == 500 &&
+	      p1.pend.t_ns == t0 + hold_s * S && p1.earlier.sec == 2000 && p1.earlier.t_ns == t0,
+	      name, "the held getattr in generation 1's inode_pend1: %s, %lld.%09u at %llu, "
+	      "older than %lld.%09u at %llu", pend1 ? "found" : "none", p1.pend.sec, p1.pend.nsec,
+	      p1.pend.t_ns, p1.earlier.sec, p1.earlier.nsec, p1.earlier.t_ns);
+	check(c.violations[MG_V_REGRESSION] == want_reg &&
+	      c.benign[MG_B_CONCURRENT_READ] == want_cr &&
+	      c.benign[MG_B_UNSEEN] == (!by_swap && hold_s < 2), name,
+	      "%llu regressions (want %u), %llu concurrent reads (want %u), %llu unseen",
+	      c.violations[MG_V_REGRESSION], want_reg, c.benign[MG_B_CONCURRENT_READ], want_cr,
+	      c.benign[MG_B_UNSEEN]);
 	judgetest_bpf__destroy(t);
 	return 0;
 }
@@ -456,12 +514,16 @@ int main(void)
 {
 	unsigned int r;
 
-	libbpf_set_print(NULL);
+	if (!getenv("FORGETRACE_DEBUG"))
+		libbpf_set_print(NULL);
 	for (r = MG_JTEST_RACE_NONE; r <= MG_JTEST_RACE_MOVED_UNDER; r++)
 		if (swaps(r, 1999) || swaps(r, 2001))
 			return 2;
 	if (marks())
 		return 2;
+	for (r = MG_JTEST_RACE_NONE; r <= MG_JTEST_RACE_MOVED_UNDER; r++)
+		if (holds(r, true, 0) || holds(r, false, 0) || holds(r, false, 2))
+			return 2;
 	for (int n = 0; n < 2; n++)
 		if (creation(n, false, false, MG_JTEST_RACE_NONE, 1999) ||
 		    creation(n, false, false, MG_JTEST_RACE_NONE, 2001) ||

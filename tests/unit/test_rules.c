@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_rules.c - tests of include/mg_rules.h, called directly: events, floor, clock. */
+#include <stdlib.h>
 #include "unit.h"
 #include "mg_rules.h"
 
@@ -23,6 +24,25 @@ struct mg_rin rswap(int64_t sec, uint32_t nsec, uint32_t old, uint32_t cur, uint
 }
 
 /*
+ * The held getattr's storage of state s (struct mg_rpend, which BPF keeps in a
+ * map of its own and src/checker.c beside the state): one per state the tests
+ * use, found by its address (a state cleared keeps it: valid only while held).
+ */
+struct mg_rpend *test_pend(const struct mg_rstate *s)
+{
+	static struct { const struct mg_rstate *s; struct mg_rpend p; } tab[64];
+	unsigned int i;
+
+	for (i = 0; i < 64 && tab[i].s; i++)
+		if (tab[i].s == s)
+			return &tab[i].p;
+	if (i == 64)
+		abort();	/* more states than any test uses */
+	tab[i].s = s;
+	return &tab[i].p;
+}
+
+/*
  * Judge in on s (tai_minus_real 0). out is filled with garbage and then cleared
  * with mg_rule_out_init(), as BPF does: only its counts, so every rule below also
  * shows that no rule reads viol[] or ben before writing them.
@@ -33,7 +53,8 @@ const struct mg_rout *judge(struct mg_rstate *s, struct mg_rin in)
 
 	memset(&out, 0xa5, sizeof(out));
 	mg_rule_out_init(&out);
-	mg_rule_event(s, &in, 0, &out);
+	if (mg_rule_event(s, test_pend(s), &in, 0, &out))
+		abort();	/* never with storage given */
 	return &out;
 }
 
@@ -254,14 +275,14 @@ UNIT_TEST(rules)
 	judge(&s, rswap(100, 0, 0, 0, 1000));
 	judge(&s, rin(MG_EV_STAT, 99, 5, 1100));
 	memset(&fin, 0, sizeof(fin));
-	mg_rule_finish(&s, &fin);
+	mg_rule_finish(&s, test_pend(&s), &fin);
 	CHECK(only_benign(&fin, MG_B_UNSEEN), "rules: a held getattr whose swap never came, within "
 	      "1 s: unseen");
 	memset(&s, 0, sizeof(s));
 	judge(&s, rswap(100, 0, 0, 0, 1000));
 	judge(&s, rin(MG_EV_STAT, 99, 5, 1000 + 2 * S));
 	memset(&fin, 0, sizeof(fin));
-	mg_rule_finish(&s, &fin);
+	mg_rule_finish(&s, test_pend(&s), &fin);
 	CHECK(fin.nviol == 1 && fin.viol[0].kind == MG_V_REGRESSION && fin.viol[0].later.sec == 99,
 	      "rules: ... 2 s after the newer value: a regression");
 	/* a ctime stored in the future (not from the clock) replaced by the clock */
@@ -270,7 +291,7 @@ UNIT_TEST(rules)
 	in = rswap(1700000000, 0, 0, 0, 20);
 	in.o.tai_ns = (1700000000ull + 37) * S;
 	memset(&fin, 0, sizeof(fin));
-	mg_rule_event(&s, &in, 37 * (int64_t)S, &fin);
+	mg_rule_event(&s, test_pend(&s), &in, 37 * (int64_t)S, &fin);
 	CHECK(only_benign(&fin, MG_B_FUTURE_CTIME), "rules: a stored ctime later than the clock, "
 	      "replaced: future_ctime");
 	/* the floor */
@@ -403,20 +424,20 @@ UNIT_TEST(rules_context_refs)
 	in = rswap(100, 0, 0, 0, 1000);
 	in.o.ctx = mg_ctx_ref(3, 7);
 	judge(&s, in);
-	CHECK(mg_rule_holds_ctx(&s, mg_ctx_ref(3, 7)) == MG_HOLDS_MAX &&
-	      mg_rule_holds_ctx(&s, mg_ctx_ref(3, 8)) == MG_HOLDS_NONE &&
-	      mg_rule_holds_ctx(&s, 0) == MG_HOLDS_NONE,
+	CHECK(mg_rule_holds_ctx(&s, test_pend(&s), mg_ctx_ref(3, 7)) == MG_HOLDS_MAX &&
+	      mg_rule_holds_ctx(&s, test_pend(&s), mg_ctx_ref(3, 8)) == MG_HOLDS_NONE &&
+	      mg_rule_holds_ctx(&s, test_pend(&s), 0) == MG_HOLDS_NONE,
 	      "context refs: the swap that set the latest ctime is held as max, no other");
 	in = rin(MG_EV_STAT, 99, 5, 1100);
 	in.o.ctx = mg_ctx_ref(3, 8);
 	judge(&s, in);
-	CHECK(mg_rule_holds_ctx(&s, mg_ctx_ref(3, 8)) == MG_HOLDS_PEND &&
-	      mg_rule_holds_ctx(&s, mg_ctx_ref(3, 7)) == MG_HOLDS_MAX,
+	CHECK(mg_rule_holds_ctx(&s, test_pend(&s), mg_ctx_ref(3, 8)) == MG_HOLDS_PEND &&
+	      mg_rule_holds_ctx(&s, test_pend(&s), mg_ctx_ref(3, 7)) == MG_HOLDS_MAX,
 	      "context refs: a held getattr is held as pend, the latest still as max");
 	in = rin(MG_EV_STAT, 100, 0, 1150);
 	in.o.ctx = mg_ctx_ref(3, 9);
 	judge(&s, in);
-	CHECK(mg_rule_holds_ctx(&s, mg_ctx_ref(3, 9)) == MG_HOLDS_NONE,
+	CHECK(mg_rule_holds_ctx(&s, test_pend(&s), mg_ctx_ref(3, 9)) == MG_HOLDS_NONE,
 	      "context refs: a getattr of the latest ctime is held nowhere");
 
 	o.ctx = mg_ctx_ref(2, 5);		/* slot 5 % 4 = 1 of ring 2, head 6 */
@@ -431,4 +452,65 @@ UNIT_TEST(rules_context_refs)
 	o.ctx = 0;
 	ring[1].t_ns = 1200;
 	CHECK(!mg_ctx_find(ring, 4, 6, 2, &o), "context refs: no reference, no slot");
+}
+
+/*
+ * The history keeps each replaced ctime as one word (mg_rule_hist_word(): sec *
+ * 10^9 + nsec, exact from 1677 to 2262): the bounds, the value before the
+ * latest read back exactly (before the epoch too), and a ctime no word holds
+ * not remembered, so that a getattr of it is undecided (unseen), never a stale
+ * read the history cannot show, and never a fault.
+ */
+UNIT_TEST(rules_hist_word)
+{
+	const uint64_t S = 1000000000ull;
+	long long w = 0, psec = 0;
+	unsigned int pnsec = 0;
+	struct mg_rstate s;
+	struct mg_rout fin;
+
+	CHECK(mg_rule_hist_word(MG_HIST_SEC_MAX, 999999999, &w) && w == 9223372035999999999ll &&
+	      mg_rule_hist_word(MG_HIST_SEC_MIN, 0, &w) && w == -9223372036000000000ll &&
+	      !mg_rule_hist_word(MG_HIST_SEC_MAX + 1, 0, &w) &&
+	      !mg_rule_hist_word(MG_HIST_SEC_MIN - 1, 999999999, &w) &&
+	      !mg_rule_hist_word(0, 1000000000u, &w) && w != MG_HIST_NONE,
+	      "hist word: exact from %lld to %lld s, nothing past, never MG_HIST_NONE",
+	      MG_HIST_SEC_MIN, MG_HIST_SEC_MAX);
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(-5, 7, 0, 0, 1000));
+	judge(&s, rswap(-4, 1, 0, 0, 2000));
+	CHECK(mg_rule_prev(&s, &psec, &pnsec) && psec == -5 && pnsec == 7,
+	      "hist word: the value before the latest read back exactly before the epoch: "
+	      "%lld.%09u", psec, pnsec);
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(MG_HIST_SEC_MAX, 999999999, 0, 0, 1000));
+	judge(&s, rswap(MG_HIST_SEC_MAX + 1, 0, 0, 0, 2000));
+	CHECK(mg_rule_prev(&s, &psec, &pnsec) && psec == MG_HIST_SEC_MAX && pnsec == 999999999,
+	      "hist word: ... and at the last second a word holds");
+	/* a getattr of the value just replaced: a stale read while the history holds it */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(2000000000, 5, 0, 0, 1000));
+	judge(&s, rswap(2000000001, 5, 0, 0, 2000));
+	CHECK(only_benign(judge(&s, rin(MG_EV_STAT, 2000000000, 5, 3000)), MG_B_STALE_READ),
+	      "hist word: a getattr of the value just replaced: a stale read");
+	/* past 2262 the same is not remembered: held, then undecided, not a fault */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(MG_HIST_SEC_MAX + 10, 5, 0, 0, 1000));
+	judge(&s, rswap(MG_HIST_SEC_MAX + 11, 5, 0, 0, 2000));
+	CHECK(only_benign(judge(&s, rin(MG_EV_STAT, MG_HIST_SEC_MAX + 10, 5, 3000)), -1) &&
+	      (s.fl & MG_RS_PENDING) && !mg_rule_prev(&s, &psec, &pnsec),
+	      "hist word: past 2262 the value replaced is not remembered: its getattr is held");
+	memset(&fin, 0, sizeof(fin));
+	mg_rule_finish(&s, test_pend(&s), &fin);
+	CHECK(only_benign(&fin, MG_B_UNSEEN), "hist word: ... and judged undecided (unseen), "
+	      "not a fault");
+	/* and past the window, where no history could excuse it, a regression as always */
+	memset(&s, 0, sizeof(s));
+	judge(&s, rswap(MG_HIST_SEC_MAX + 10, 5, 0, 0, 1000));
+	judge(&s, rswap(MG_HIST_SEC_MAX + 11, 5, 0, 0, 2000));
+	judge(&s, rin(MG_EV_STAT, MG_HIST_SEC_MAX + 10, 5, 2000 + 2 * S));
+	memset(&fin, 0, sizeof(fin));
+	mg_rule_finish(&s, test_pend(&s), &fin);
+	CHECK(fin.nviol == 1 && fin.viol[0].kind == MG_V_REGRESSION,
+	      "hist word: past 2262, a getattr of the older value 2 s on: a regression");
 }

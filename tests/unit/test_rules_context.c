@@ -105,19 +105,72 @@ static bool same_out(const struct mg_rout *a, const struct mg_rout *b)
  * where they did not; *free_n: how many events were context-free, *quiet_n:
  * judged without the lock.
  */
+typedef int (*needs_pend_fn)(const struct mg_rstate *s, const struct mg_rin *in);
+
+/* A predicate that would look the held getattr up only while one is held. */
+static int naive_needs_pend(const struct mg_rstate *s, const struct mg_rin *in)
+{
+	(void)in;
+	return !!(s->fl & MG_RS_PENDING);
+}
+
+/*
+ * One event of the stream on state c as BPF gives the held getattr's storage:
+ * only where ppred() asks (else NULL). Where the rules need it, NULL must judge
+ * nothing and change nothing (-1). Returns the rules' result (0 judged, -1 not).
+ */
+static int pend_event(struct mg_rstate *c, const struct mg_rin *in, needs_pend_fn ppred,
+		      struct mg_rout *out, unsigned int *breaks, unsigned int *pend_n)
+{
+	struct mg_rstate before = *c;
+	struct mg_rout none;
+
+	if (ppred(c, in)) {
+		(*pend_n)++;
+		mg_rule_out_init(&none);
+		if (mg_rule_needs_pend(c, in) &&
+		    (mg_rule_event(c, NULL, in, 37 * 1000000000ll, &none) != -1 ||
+		     memcmp(&before, c, sizeof(before)) || !only_benign(&none, -1)))
+			(*breaks)++;
+		return mg_rule_event(c, test_pend(c), in, 37 * 1000000000ll, out);
+	}
+	return mg_rule_event(c, NULL, in, 37 * 1000000000ll, out);
+}
+
+static unsigned int pend_breaks, pend_asked;
+
+static unsigned int needs_context_breaks_p(needs_context_fn pred, needs_pend_fn ppred,
+					   enum lockfree_model m, int entry_times,
+					   unsigned int *free_n, unsigned int *quiet_n);
+
 static unsigned int needs_context_breaks(needs_context_fn pred, enum lockfree_model m,
 					 int entry_times, unsigned int *free_n, unsigned int *quiet_n)
+{
+	return needs_context_breaks_p(pred, mg_rule_needs_pend, m, entry_times, free_n, quiet_n);
+}
+
+/*
+ * needs_context_breaks(), and a third state c judged with the held getattr's
+ * storage only where ppred() asks for it (pend_event()): it must report and keep
+ * the same as the state always given it; pend_breaks counts the events where
+ * not, pend_asked those where ppred() asked.
+ */
+static unsigned int needs_context_breaks_p(needs_context_fn pred, needs_pend_fn ppred,
+					   enum lockfree_model m, int entry_times,
+					   unsigned int *free_n, unsigned int *quiet_n)
 {
 	uint64_t x = 0x9e3779b97f4a7c15ull, t = 1000;
 	int64_t cur_s = 100, prev_s = 100;
 	uint32_t cur_n = 1000, prev_n = 500;
 	unsigned int breaks = 0, i;
-	struct mg_rstate a, b, ma, mb;
-	struct mg_rout oa, ob;
+	struct mg_rstate a, b, c, ma, mb;
+	struct mg_rout oa, ob, oc;
 	struct mg_rin in, inb;
 
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
+	memset(&c, 0, sizeof(c));
+	pend_breaks = pend_asked = 0;
 	*free_n = 0;
 	*quiet_n = 0;
 	for (i = 0; i < 20000; i++) {
@@ -167,16 +220,25 @@ static unsigned int needs_context_breaks(needs_context_fn pred, enum lockfree_mo
 		}
 		if (!lockfree) {
 			lockfree_close(&a, m);
-			mg_rule_event(&a, &in, 37 * 1000000000ll, &oa);
+			mg_rule_event(&a, test_pend(&a), &in, 37 * 1000000000ll, &oa);
 		}
+		mg_rule_out_init(&oc);
+		if (pend_event(&c, &inb, ppred, &oc, &pend_breaks, &pend_asked))
+			memset(&c, 0, sizeof(c)), pend_breaks++;	/* lost: start afresh */
 		mg_rule_out_init(&ob);
-		mg_rule_event(&b, &inb, 37 * 1000000000ll, &ob);
+		mg_rule_event(&b, test_pend(&b), &inb, 37 * 1000000000ll, &ob);
+		if (!same_out(&oc, &ob) || memcmp(&c, &b, sizeof(c)) ||
+		    ((c.fl & MG_RS_PENDING) &&
+		     memcmp(test_pend(&c), test_pend(&b), sizeof(struct mg_rpend))))
+			pend_breaks++;
 		ma = a, mb = b;
 		mg_rule_fold_quiet(&ma, ma.quiet);	/* the state a mark stands for */
 		if (!entry_times)
 			ma.max_stat_ns = mb.max_stat_ns = 0;
 		if (!same_out(&oa, &ob) || (free_ev && !only_benign(&oa, -1)) ||
-		    memcmp(&ma, &mb, sizeof(ma)))
+		    memcmp(&ma, &mb, sizeof(ma)) ||
+		    ((ma.fl & MG_RS_PENDING) &&
+		     memcmp(test_pend(&a), test_pend(&b), sizeof(struct mg_rpend))))
 			breaks++;
 	}
 	return breaks;
@@ -218,6 +280,18 @@ UNIT_TEST(rule_needs_context)
 	      "getattr's time lost) are caught");
 	CHECK(GT(needs_context_breaks(mg_rule_needs_context, LF_NO_FOLD, 0, &nn, &qn), 0),
 	      "needs_context: marks the lock's holder does not fold in are caught");
+
+	/* the held getattr's storage (struct mg_rpend), given only where BPF looks it up */
+	needs_context_breaks(mg_rule_needs_context, LF_BPF, 0, &nn, &qn);
+	CHECK(EQ(pend_breaks, 0) && GT(pend_asked, 100) && LT(pend_asked, 5000),
+	      "needs_pend: judged with the held getattr's storage only where mg_rule_needs_pend() "
+	      "asks (%u of 20000 events), the same reports and state; without it where needed, "
+	      "nothing judged or changed (%u breaks)", pend_asked, pend_breaks);
+	needs_context_breaks(mg_rule_needs_context, LF_BPF, 1, &nn, &qn);
+	CHECK(EQ(pend_breaks, 0), "needs_pend: the same with entry times (%u breaks)", pend_breaks);
+	needs_context_breaks_p(mg_rule_needs_context, naive_needs_pend, LF_BPF, 0, &nn, &qn);
+	CHECK(GT(pend_breaks, 0), "needs_pend: a predicate asking only while a getattr is held "
+	      "is caught (%u events: a getattr to hold not judged)", pend_breaks);
 
 	/* the quiet word: markable once the latest ctime is known, quiet once a getattr
 	 * showed it, 0 while a getattr is held */

@@ -102,6 +102,7 @@ void make_snaps(struct mg_snap *a, struct mg_snap *b, bool kpc);
 struct mg_rin rin(unsigned int kind, int64_t sec, uint32_t nsec, uint64_t t);
 struct mg_rin rswap(int64_t sec, uint32_t nsec, uint32_t old, uint32_t cur, uint64_t t);
 const struct mg_rout *judge(struct mg_rstate *s, struct mg_rin in);
+struct mg_rpend *test_pend(const struct mg_rstate *s);
 bool only_benign(const struct mg_rout *o, int b);
 
 #endif /* MG_UNIT_H */
