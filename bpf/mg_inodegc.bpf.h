@@ -96,7 +96,8 @@ static long mg_gc_one(struct bpf_map *map, struct mg_inode_key *key, struct mg_i
 		if (mg_inode_creation_key(key))
 			c->creation_keys++;
 		/* its held getattr's storage, stale (ENOENT: it never held one) */
-		bpf_map_delete_elem(mg_judge_pend_map(c->slot), key);
+		if (!bpf_map_delete_elem(mg_judge_pend_map(c->slot), key))
+			__sync_fetch_and_add(&judge_pend_entries, -1);
 	}
 	return 0;
 }
@@ -138,6 +139,8 @@ static long mg_drain_pend_one(struct bpf_map *map, struct mg_inode_key *key, str
 {
 	if (bpf_map_delete_elem(map, key))
 		c->delete_failed++;
+	else
+		__sync_fetch_and_add(&judge_pend_entries, -1);
 	return 0;
 }
 

@@ -143,6 +143,13 @@ struct mg_pend_map inode_pend SEC(".maps");
 struct mg_pend_map inode_pend1 SEC(".maps");	/* check --forget only (else 1 entry) */
 struct mg_pend_map inode_pend2 SEC(".maps");
 
+/*
+ * Entries of the held getattrs' maps, all generations: + 1 an insert, - 1 a
+ * delete (the inode GC, a creation taken, a generation emptied), read by user
+ * space from the mapped .bss for the BPF memory an interval reports.
+ */
+__u64 judge_pend_entries = 0;
+
 /* The held getattrs' map of slot (0 to MG_GENS - 1), paired with its state map. */
 static __always_inline void *mg_judge_pend_map(__u32 slot)
 {
@@ -164,7 +171,9 @@ static __always_inline struct mg_rpend *mg_judge_pend(struct mg_judge_scratch *s
 	if (p)
 		return p;
 	__builtin_memset(&sc->pz, 0, sizeof(sc->pz));
-	bpf_map_update_elem(pm, key, &sc->pz, BPF_NOEXIST);	/* EEXIST: made meanwhile */
+	/* EEXIST: made meanwhile */
+	if (!bpf_map_update_elem(pm, key, &sc->pz, BPF_NOEXIST))
+		__sync_fetch_and_add(&judge_pend_entries, 1);
 	return bpf_map_lookup_elem(pm, key);
 }
 
@@ -733,6 +742,8 @@ static __always_inline int mg_judge_adopt(struct mg_judge_scratch *sc, struct mg
 			MG_JADD(jc->untracked, 1);	/* full (or ENOMEM) */
 			return -1;
 		}
+		if (!err)
+			__sync_fetch_and_add(&judge_pend_entries, 1);
 	}
 	err = mg_judge_enter(sc, map, key, gen, rb);
 	if (!err) {
@@ -743,8 +754,9 @@ static __always_inline int mg_judge_adopt(struct mg_judge_scratch *sc, struct mg
 			if (judge_forget)
 				mg_judge_gen_deleted(src_slot, 1);
 			/* and its held getattr's, copied above if it held one */
-			if (sc->fresh.s.fl & MG_RS_PENDING)
-				bpf_map_delete_elem(mg_judge_pend_map(src_slot), &sc->k0);
+			if ((sc->fresh.s.fl & MG_RS_PENDING) &&
+			    !bpf_map_delete_elem(mg_judge_pend_map(src_slot), &sc->k0))
+				__sync_fetch_and_add(&judge_pend_entries, -1);
 		}
 	}
 	if (err >= 0)	/* EEXIST: entered meanwhile by another event of the inode */

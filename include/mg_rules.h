@@ -587,7 +587,11 @@ MG_RULE_INLINE void mg_rule_earlier(struct mg_rstate *s, struct mg_rpend *p,
 	}
 	/* a getattr of an older value not seen before may show a concurrent update's
 	 * value whose swap event is still to come: hold it (one at a time) */
-	if ((k == MG_EV_STAT || k == MG_EV_CTIME_SKIP) && p) {
+	if (k == MG_EV_STAT || k == MG_EV_CTIME_SKIP) {
+		/* never without storage: mg_rule_event() refuses such an event
+		 * (mg_rule_needs_pend()); tested for the verifier, and never a fault */
+		if (!p)
+			return;
 		if (s->fl & MG_RS_PENDING)
 			mg_rule_resolve_pending(s, p, 0, out);
 		s->fl |= MG_RS_PENDING;
@@ -808,17 +812,23 @@ MG_RULE_INLINE void mg_rule_fold_quiet(struct mg_rstate *s, unsigned long long w
 /*
  * Whether judging in against s may read or write the held getattr (struct
  * mg_rpend): one is held, or in is a getattr or skip of a ctime earlier than
- * the latest (it may be held: mg_rule_earlier()). A superset, decided before
- * any rule changes s. BPF decides it first on the state read without the lock,
- * to look the storage up (no helper may run under the lock), and again under it.
+ * the latest that is not a value the inode held shortly before (it may be
+ * held: mg_rule_earlier(); a stale read is not). A superset, decided before
+ * any rule changes s (the unit test rule_needs_context judges streams with the
+ * storage given only where it says). BPF decides it first on the state read
+ * without the lock, to look the storage up (no helper may run under the lock;
+ * the event's clock is read by then: mg_rule_needs_context() holds for such a
+ * getattr), and again under it.
  */
 MG_RULE_INLINE int mg_rule_needs_pend(const struct mg_rstate *s, const struct mg_rin *in)
 {
 	unsigned int k = in->o.kind;
 
-	return (s->fl & MG_RS_PENDING) ||
-	       ((k == MG_EV_STAT || k == MG_EV_CTIME_SKIP) && (s->fl & MG_RS_KNOWN) &&
-		mg_rule_cmp(in->o.sec, in->o.nsec, s->max.sec, s->max.nsec) < 0);
+	if (s->fl & MG_RS_PENDING)
+		return 1;
+	return (k == MG_EV_STAT || k == MG_EV_CTIME_SKIP) && (s->fl & MG_RS_KNOWN) &&
+	       mg_rule_cmp(in->o.sec, in->o.nsec, s->max.sec, s->max.nsec) < 0 &&
+	       !mg_rule_held_recently(s, in->o.sec, in->o.nsec, in->o.t_ns);
 }
 
 /*

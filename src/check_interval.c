@@ -55,7 +55,8 @@ static void tally_bpf(struct check_state *cs, struct check_tally *t)
 		t->lock_failed += sum.lock_failed;
 		t->lost += sum.lost + sum.steps_lost;
 		t->inodes = entries;
-		t->inode_bytes = mg_judge_elements(&cs->judge, &sum) * bytes;
+		t->inode_bytes = mg_judge_elements(&cs->judge, &sum) * bytes +
+				 mg_judge_pend_bytes(cs->run.sess.skel);
 		t->forgotten = mg_judge_forgotten(&cs->judge);
 	} else {
 		t->read_failed = true;
@@ -107,7 +108,7 @@ static void tally_read(struct check_state *cs, struct check_tally *t, bool finis
 		if (cs->judge.active) {
 			t->inodes = cs->judge.map_inodes;
 			t->inode_bytes = mg_judge_elements(&cs->judge, &cs->judge.sum) *
-					 cs->judge.value_bytes;
+					 cs->judge.value_bytes + cs->judge.pend_bytes;
 			t->forgotten = mg_judge_forgotten(&cs->judge);
 		}
 		return;

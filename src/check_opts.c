@@ -76,8 +76,8 @@ static const struct mg_opt check_opts[] = {
 	{ .val = O_INODES, .lname = "max-inodes", .arg = "N",
 	  .help = "inodes tracked, 1 to " MG_STR(INODES_MAX) " (the largest BPF hash: 2^27\n"
 	  "buckets of 16 bytes; default 262144; in BPF the\n"
-	  "kernel takes a 256-byte slab object each (kmalloc-256), only\n"
-	  "for inodes seen, plus 16 bytes a bucket of N: about 71 MB\n"
+	  "kernel takes a 192-byte slab object each (kmalloc-192), only\n"
+	  "for inodes seen, plus 16 bytes a bucket of N: about 55 MB\n"
 	  "with all 262144 in use; in BPF, inodes that no longer exist\n"
 	  "are forgotten);\n"
 	  "events of further inodes are counted as untracked:\n"

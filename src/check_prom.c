@@ -113,7 +113,8 @@ static int render(FILE *f, void *arg)
 	MG_PROM_SERIES(f, "mgtrace_check_inodes_tracked", "%" PRIu64, t->inodes);
 	if (cs->judge.active) {
 		mg_prom_family(f, "mgtrace_check_bpf_inode_bytes", "gauge", "BPF hash map memory of "
-			       "the tracked inodes: entries times value size (judged in BPF only)");
+			       "the tracked inodes: entries times key and value size, with the "
+			       "held getattrs' (judged in BPF only)");
 		MG_PROM_SERIES(f, "mgtrace_check_bpf_inode_bytes", "%" PRIu64, t->inode_bytes);
 	}
 

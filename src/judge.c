@@ -235,6 +235,14 @@ struct bpf_map *mg_judge_slot_map(struct mgtrace_bpf *skel, uint32_t slot)
 	return slot == 0 ? skel->maps.inodes : slot == 1 ? skel->maps.inodes1 : skel->maps.inodes2;
 }
 
+uint64_t mg_judge_pend_bytes(const struct mgtrace_bpf *skel)
+{
+	if (!skel || !skel->bss)
+		return 0;
+	return __atomic_load_n(&skel->bss->judge_pend_entries, __ATOMIC_RELAXED) *
+	       (sizeof(struct mg_inode_key) + sizeof(struct mg_rpend));
+}
+
 struct bpf_map *mg_judge_pend_map(struct mgtrace_bpf *skel, uint32_t slot)
 {
 	return slot == 0 ? skel->maps.inode_pend : slot == 1 ? skel->maps.inode_pend1 :
@@ -271,6 +279,7 @@ int mg_judge_finish(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf
 			      sizeof(j->sum) / sizeof(unsigned long long))))
 		return err;
 	mg_checker_import_judged(c, &j->sum, j->received, j->unheld);
+	j->pend_bytes = mg_judge_pend_bytes(skel);
 	return finish_inodes(j, c, skel);
 }
 

@@ -45,6 +45,8 @@ struct mg_judge {
 	struct mg_judge_counts sum;	/* the per-CPU counts, summed (mg_judge_finish) */
 	uint64_t map_inodes;		/* entries found in "inodes" at the end */
 	uint64_t value_bytes;		/* bytes of one entry's key and value */
+	uint64_t pend_bytes;		/* at the end: the held getattrs' maps' entries,
+					 * key and value (mg_judge_pend_bytes()) */
 	/* forgetting inodes gone (inode_gc, bpf/mg_inodegc.bpf.h: mg_judge_collect()) */
 	char gc_why[200];		/* why passes cannot run ("": they can) */
 	uint64_t gc_passes;		/* passes run */
@@ -95,6 +97,13 @@ struct bpf_map;
 
 /* The per-inode map in slot (0 .. MG_GENS - 1) of "inode_gens": "inodes", "inodes1", "inodes2". */
 struct bpf_map *mg_judge_slot_map(struct mgtrace_bpf *skel, uint32_t slot);
+/*
+ * Bytes of key and value of the held getattrs' maps' entries, all generations
+ * (bpf/mg_judge.bpf.h judge_pend_entries, from the mapped .bss): the BPF memory
+ * an interval reports beside the per-inode map's.
+ */
+uint64_t mg_judge_pend_bytes(const struct mgtrace_bpf *skel);
+
 /* The held getattrs' map paired with slot's ("inode_pend", "inode_pend1", "inode_pend2"). */
 struct bpf_map *mg_judge_pend_map(struct mgtrace_bpf *skel, uint32_t slot);
 

@@ -289,6 +289,8 @@ static int holds(unsigned int race, bool by_swap, unsigned int hold_s)
 	      c.migrated == 1 && !c.untracked && !c.forget_raced, name,
 	      "paths %d %d %d, moved %llu, untracked %llu, raced %llu", p[0], p[1], p[2],
 	      c.migrated, c.untracked, c.forget_raced);
+	check(t->bss->judge_pend_entries == 2, name, "judge_pend_entries %llu, want 2 (the "
+	      "held getattr in each generation)", (unsigned long long)t->bss->judge_pend_entries);
 	check(pend1 && p1.pend.sec == 1999 && p1.pend.nsec == 500 &&
 	      p1.pend.t_ns == t0 + hold_s * S && p1.earlier.sec == 2000 && p1.earlier.t_ns == t0,
 	      name, "the held getattr in generation 1's inode_pend1: %s, %lld.%09u at %llu, "
