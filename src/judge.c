@@ -230,24 +230,6 @@ static int finish_map(struct mg_judge *j, struct mg_checker *c, struct mgtrace_b
 	return err == -ENOENT ? 0 : err;
 }
 
-struct bpf_map *mg_judge_slot_map(struct mgtrace_bpf *skel, uint32_t slot)
-{
-	return slot == 0 ? skel->maps.inodes : slot == 1 ? skel->maps.inodes1 : skel->maps.inodes2;
-}
-
-uint64_t mg_judge_pend_bytes(const struct mgtrace_bpf *skel)
-{
-	if (!skel || !skel->bss)
-		return 0;
-	return __atomic_load_n(&skel->bss->judge_pend_entries, __ATOMIC_RELAXED) *
-	       (sizeof(struct mg_inode_key) + sizeof(struct mg_rpend));
-}
-
-struct bpf_map *mg_judge_pend_map(struct mgtrace_bpf *skel, uint32_t slot)
-{
-	return slot == 0 ? skel->maps.inode_pend : slot == 1 ? skel->maps.inode_pend1 :
-			   skel->maps.inode_pend2;
-}
 
 /*
  * Walk the per-inode map ("inodes"; under --forget every generation's) after

@@ -3,7 +3,8 @@
  * judge_pass.c - the passes user space runs over the per-inode maps while check
  * judges in BPF (see judge.h): the inode GC (inode_gc: entries of inodes gone)
  * and, under --forget, the generations (inode_drain), with the event loop's
- * tick that keeps them up with the rate inodes enter.
+ * tick that keeps them up with the rate inodes enter; and the maps of each
+ * generation's slot.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -191,4 +192,23 @@ void mg_judge_out_fill(int fd, int held_fd, const struct mg_inode_key *key, stru
 
 	for (i = 0; (o = mg_rule_out_obs(out, i)); i++)
 		ctx_fill(fd, held_fd, key, o);
+}
+
+struct bpf_map *mg_judge_slot_map(struct mgtrace_bpf *skel, uint32_t slot)
+{
+	return slot == 0 ? skel->maps.inodes : slot == 1 ? skel->maps.inodes1 : skel->maps.inodes2;
+}
+
+uint64_t mg_judge_pend_bytes(const struct mgtrace_bpf *skel)
+{
+	if (!skel || !skel->bss)
+		return 0;
+	return __atomic_load_n(&skel->bss->judge_pend_entries, __ATOMIC_RELAXED) *
+	       (sizeof(struct mg_inode_key) + sizeof(struct mg_rpend));
+}
+
+struct bpf_map *mg_judge_pend_map(struct mgtrace_bpf *skel, uint32_t slot)
+{
+	return slot == 0 ? skel->maps.inode_pend : slot == 1 ? skel->maps.inode_pend1 :
+			   skel->maps.inode_pend2;
 }
