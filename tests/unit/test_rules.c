@@ -454,6 +454,15 @@ UNIT_TEST(rules_context_refs)
 	CHECK(!mg_ctx_find(ring, 4, 6, 2, &o), "context refs: no reference, no slot");
 }
 
+/* s cleared, then a swap to (s0, n0) at 1000 ns and one to (s1, n1) at 2000 ns. */
+static void two_swaps(struct mg_rstate *s, long long s0, unsigned int n0, long long s1,
+		      unsigned int n1)
+{
+	memset(s, 0, sizeof(*s));
+	judge(s, rswap(s0, n0, 0, 0, 1000));
+	judge(s, rswap(s1, n1, 0, 0, 2000));
+}
+
 /*
  * The history keeps each replaced ctime as one word (mg_rule_hist_word(): sec *
  * 10^9 + nsec, exact from 1677 to 2262): the bounds, the value before the
@@ -476,27 +485,19 @@ UNIT_TEST(rules_hist_word)
 	      !mg_rule_hist_word(0, 1000000000u, &w) && w != MG_HIST_NONE,
 	      "hist word: exact from %lld to %lld s, nothing past, never MG_HIST_NONE",
 	      MG_HIST_SEC_MIN, MG_HIST_SEC_MAX);
-	memset(&s, 0, sizeof(s));
-	judge(&s, rswap(-5, 7, 0, 0, 1000));
-	judge(&s, rswap(-4, 1, 0, 0, 2000));
+	two_swaps(&s, -5, 7, -4, 1);
 	CHECK(mg_rule_prev(&s, &psec, &pnsec) && psec == -5 && pnsec == 7,
 	      "hist word: the value before the latest read back exactly before the epoch: "
 	      "%lld.%09u", psec, pnsec);
-	memset(&s, 0, sizeof(s));
-	judge(&s, rswap(MG_HIST_SEC_MAX, 999999999, 0, 0, 1000));
-	judge(&s, rswap(MG_HIST_SEC_MAX + 1, 0, 0, 0, 2000));
+	two_swaps(&s, MG_HIST_SEC_MAX, 999999999, MG_HIST_SEC_MAX + 1, 0);
 	CHECK(mg_rule_prev(&s, &psec, &pnsec) && psec == MG_HIST_SEC_MAX && pnsec == 999999999,
 	      "hist word: ... and at the last second a word holds");
 	/* a getattr of the value just replaced: a stale read while the history holds it */
-	memset(&s, 0, sizeof(s));
-	judge(&s, rswap(2000000000, 5, 0, 0, 1000));
-	judge(&s, rswap(2000000001, 5, 0, 0, 2000));
+	two_swaps(&s, 2000000000, 5, 2000000001, 5);
 	CHECK(only_benign(judge(&s, rin(MG_EV_STAT, 2000000000, 5, 3000)), MG_B_STALE_READ),
 	      "hist word: a getattr of the value just replaced: a stale read");
 	/* past 2262 the same is not remembered: held, then undecided, not a fault */
-	memset(&s, 0, sizeof(s));
-	judge(&s, rswap(MG_HIST_SEC_MAX + 10, 5, 0, 0, 1000));
-	judge(&s, rswap(MG_HIST_SEC_MAX + 11, 5, 0, 0, 2000));
+	two_swaps(&s, MG_HIST_SEC_MAX + 10, 5, MG_HIST_SEC_MAX + 11, 5);
 	CHECK(only_benign(judge(&s, rin(MG_EV_STAT, MG_HIST_SEC_MAX + 10, 5, 3000)), -1) &&
 	      (s.fl & MG_RS_PENDING) && !mg_rule_prev(&s, &psec, &pnsec),
 	      "hist word: past 2262 the value replaced is not remembered: its getattr is held");
@@ -505,9 +506,7 @@ UNIT_TEST(rules_hist_word)
 	CHECK(only_benign(&fin, MG_B_UNSEEN), "hist word: ... and judged undecided (unseen), "
 	      "not a fault");
 	/* and past the window, where no history could excuse it, a regression as always */
-	memset(&s, 0, sizeof(s));
-	judge(&s, rswap(MG_HIST_SEC_MAX + 10, 5, 0, 0, 1000));
-	judge(&s, rswap(MG_HIST_SEC_MAX + 11, 5, 0, 0, 2000));
+	two_swaps(&s, MG_HIST_SEC_MAX + 10, 5, MG_HIST_SEC_MAX + 11, 5);
 	judge(&s, rin(MG_EV_STAT, MG_HIST_SEC_MAX + 10, 5, 2000 + 2 * S));
 	memset(&fin, 0, sizeof(fin));
 	mg_rule_finish(&s, test_pend(&s), &fin);
