@@ -139,16 +139,6 @@ static int pend_event(struct mg_rstate *c, const struct mg_rin *in, needs_pend_f
 
 static unsigned int pend_breaks, pend_asked;
 
-static unsigned int needs_context_breaks_p(needs_context_fn pred, needs_pend_fn ppred,
-					   enum lockfree_model m, int entry_times,
-					   unsigned int *free_n, unsigned int *quiet_n);
-
-static unsigned int needs_context_breaks(needs_context_fn pred, enum lockfree_model m,
-					 int entry_times, unsigned int *free_n, unsigned int *quiet_n)
-{
-	return needs_context_breaks_p(pred, mg_rule_needs_pend, m, entry_times, free_n, quiet_n);
-}
-
 /*
  * needs_context_breaks(), and a third state c judged with the held getattr's
  * storage only where ppred() asks for it (pend_event()): it must report and keep
@@ -242,6 +232,13 @@ static unsigned int needs_context_breaks_p(needs_context_fn pred, needs_pend_fn 
 			breaks++;
 	}
 	return breaks;
+}
+
+/* needs_context_breaks_p() with mg_rule_needs_pend(). */
+static unsigned int needs_context_breaks(needs_context_fn pred, enum lockfree_model m,
+					 int entry_times, unsigned int *free_n, unsigned int *quiet_n)
+{
+	return needs_context_breaks_p(pred, mg_rule_needs_pend, m, entry_times, free_n, quiet_n);
 }
 
 /*
