@@ -72,7 +72,10 @@ endif
 # CFLAGS and CPPFLAGS are the user's (make CFLAGS=..., dpkg-buildflags): what the build
 # needs is in MG_CPPFLAGS and MG_CFLAGS, which a command-line CFLAGS does not replace
 CFLAGS   ?= -g -O2
-MG_CPPFLAGS := -D_GNU_SOURCE -DMGTRACE_VERSION='"$(VERSION)"' -Iinclude -I$(OUT)
+# src/ holds main.c and the one-file commands, src/<command>/ each multi-file command, src/util/
+# the engine every command shares (it calls no command): a command's own headers stand beside it,
+# the engine's are found through -Isrc/util, commands.h through -Isrc
+MG_CPPFLAGS := -D_GNU_SOURCE -DMGTRACE_VERSION='"$(VERSION)"' -Iinclude -Isrc -Isrc/util -I$(OUT)
 # the build directory is mapped to . in debug info, __FILE__ and the BTF of the BPF objects,
 # so that one commit built in two directories gives the same binary byte for byte
 # (tests/host.d/85-conventions.sh builds two clones and compares them)
@@ -86,10 +89,14 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Iinclude -Ivmlinux/$(A
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUT)/%.bpf.o,$(BPF_SRCS))
 SKELS    := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
-SRCS     := $(wildcard src/*.c)
+SRCS     := $(wildcard src/*.c src/*/*.c)
 OBJS     := $(patsubst src/%.c,$(OUT)/%.o,$(SRCS))
 LIB_OBJS := $(filter-out $(OUT)/main.o,$(OBJS))
-HDRS     := $(wildcard include/*.h src/*.h)
+# Every header and .def an object includes is a prerequisite of it: the compilers write
+# $(OUT)/**/*.d beside each object (-MMD -MP, for the C and the BPF rule alike), read back
+# below; the first build has none and builds everything. -MP: a header that is gone is no
+# missing prerequisite.
+DEPFLAGS  = -MMD -MP -MF $(@:.o=.d) -MT $@
 
 SCDOC    ?= scdoc
 SBINDIR  := $(PREFIX)/sbin
@@ -119,16 +126,18 @@ all: $(BIN) man
 $(OUT):
 	mkdir -p $@
 
-$(OUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(wildcard include/*.h) vmlinux/$(ARCH)/vmlinux.h | $(OUT)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
+$(OUT)/%.bpf.o: bpf/%.bpf.c vmlinux/$(ARCH)/vmlinux.h | $(OUT)
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@.tmp
 	$(BPFTOOL) gen object $@ $@.tmp
 	rm -f $@.tmp
 
 $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@.tmp && mv $@.tmp $@
 
-$(OUT)/%.o: src/%.c $(HDRS) $(SKELS) | $(OUT)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+# the skeletons are made before any object (an object names the ones it includes in its .d)
+$(OUT)/%.o: src/%.c | $(SKELS) $(OUT)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BIN): $(OBJS)
 	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDFLAGS) $(LDLIBS)
@@ -157,7 +166,7 @@ $(OUT)/soakload: bench/soakload.c | $(OUT)
 # check --forget's races between generations and a creation's generation-0 state taken,
 # made to happen by bpf/judgetest.bpf.c (63-check-bpf)
 $(OUT)/forgetrace: tests/forgetrace.c $(OUT)/judgetest.skel.h | $(OUT)
-	$(CC) $(ALL_CFLAGS) $< -o $@ $(LDFLAGS) -lbpf -lelf -lz
+	$(CC) $(ALL_CFLAGS) -MMD -MP -MF $@.d -MT $@ $< -o $@ $(LDFLAGS) -lbpf -lelf -lz
 
 # a seccomp filter that fails bpf() as a container's default profile does (48-containers)
 $(OUT)/denybpf: tests/denybpf.c | $(OUT)
@@ -179,8 +188,10 @@ $(OUT)/unit_list.h: FORCE | $(OUT)
 	sed -n 's/^UNIT_TEST(\([A-Za-z0-9_]*\))$$/UNIT(\1)/p' $(UNIT_SRCS) > $@.tmp; \
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@ && echo "$@: $$(wc -l < $@) tests"; fi
 
-$(OUT)/unit/%.o: tests/unit/%.c tests/unit/unit.h $(HDRS) $(SKELS) | $(OUT)/unit
-	$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
+# the unit tests reach into each command's own headers
+UNIT_CPPFLAGS := $(patsubst %,-I%,$(wildcard src/*/))
+$(OUT)/unit/%.o: tests/unit/%.c | $(SKELS) $(OUT)/unit
+	$(CC) $(ALL_CFLAGS) $(UNIT_CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(OUT)/unit/main.o: $(OUT)/unit_list.h
 
@@ -188,6 +199,8 @@ $(OUT)/unit_tests: $(UNIT_OBJS) $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) $(UNIT_OBJS) $(LIB_OBJS) -o $@ $(LDFLAGS) $(LDLIBS)
 
 FORCE:
+
+-include $(wildcard $(OUT)/*.d $(OUT)/*/*.d)
 
 deps:
 	sh tools/deps.sh $(if $(filter-out $(HOST_ARCH),$(ARCH)),--arch $(ARCH))

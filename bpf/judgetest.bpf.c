@@ -4,7 +4,7 @@
  * context of BPF_PROG_TEST_RUN (struct mg_judge_test_ctx), with the code the
  * tracepoint programs run (mg_judge.bpf.h) on their maps: user space shares
  * "inodes", "judge_counts" and "events" of bpf/mgtrace.bpf.c with this object
- * (bpf_map__reuse_fd). Loaded only under MGTRACE_TEST_INJECT=1 (src/judge.c),
+ * (bpf_map__reuse_fd). Loaded only under MGTRACE_TEST_INJECT=1 (src/util/judge.c),
  * to show that a violation found in BPF reaches the verdict with its context.
  * A syscall program: BPF_PROG_TEST_RUN runs it with a context from user
  * space, and it may take bpf_res_spin_lock.

@@ -3,7 +3,7 @@
  * latency.bpf.c - time spent in ktime_get_real_ts64_mg() and
  * inode_set_ctime_current(), as log2 histograms in ns (mgtrace stat --latency).
  *
- * Entry/exit program pairs; user space (src/latency.c) autoloads the pair
+ * Entry/exit program pairs; user space (src/stat/latency.c) autoloads the pair
  * that matches the counting session's probe type for each function:
  *   fe_lat_* / fe_latx_*   fentry/fexit (BPF trampolines)
  *   kp_lat_* / kp_latr_*   kprobe/kretprobe

@@ -37,7 +37,7 @@ struct dentry___anon_du {
 } __attribute__((preserve_access_index));
 
 /*
- * struct inode's i_state, as user space found it in the kernel's BTF (src/interface.c
+ * struct inode's i_state, as user space found it in the kernel's BTF (src/util/interface.c
  * mg_kenv_probe_istate()): from 6.12 to 6.17 a u32 with the flags as macros (their values
  * are not in BTF), in 6.18 an enum inode_state_flags_t; from 6.19 on a struct
  * inode_state_flags wrapping an enum inode_state_flags_enum __state (read by the
@@ -274,9 +274,9 @@ struct mg_set_ctime {
 /*
  * mgtrace's PID namespace (nsfs device, new_encode_dev, and inode of
  * /proc/self/ns/pid), set by user space only when it is not the initial one
- * (src/pidns.c): the ids an event shows are then those mgtrace's caller sees.
+ * (src/util/pidns.c): the ids an event shows are then those mgtrace's caller sees.
  * The filters and maps keep the kernel's ids (user space turns its own into
- * them, src/pidns.c), which bpf_get_current_pid_tgid() gives.
+ * them, src/util/pidns.c), which bpf_get_current_pid_tgid() gives.
  */
 const volatile __u64 pidns_dev = 0, pidns_ino = 0;
 

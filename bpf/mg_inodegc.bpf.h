@@ -5,7 +5,7 @@
  * over its life than --max-inodes still fits the per-inode map.
  *
  * The syscall program inode_gc of bpf/mgtrace.bpf.c (loaded only when check judges in BPF:
- * mg_judge_pre_load()), run by user space with BPF_PROG_TEST_RUN (src/judge.c,
+ * mg_judge_pre_load()), run by user space with BPF_PROG_TEST_RUN (src/util/judge.c,
  * mg_judge_collect()) on the "inodes" map of bpf/mg_judge.bpf.h: it
  * visits every entry (bpf_for_each_map_elem) and deletes the entries of
  * inodes gone, which no event can name again. The key holds the struct

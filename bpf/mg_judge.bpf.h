@@ -31,7 +31,7 @@
  * new inode is counted as untracked (the verdict is then inconclusive), never
  * judged against forgotten state.
  *
- * check --forget keeps the state in generations instead (src/judge.c,
+ * check --forget keeps the state in generations instead (src/util/judge.c,
  * mg_judge_collect()): "inodes", "inodes1" and "inodes2" are the slots of
  * the map-in-map "inode_gens"; judge_gen names the current one, gen %
  * MG_GENS, and the previous one, (gen + 2) % MG_GENS. An inode missing from
@@ -43,7 +43,7 @@
  * read the generation before (a map-in-map update: synchronize_rcu(),
  * kernel/bpf/syscall.c maybe_wait_bpf_programs()), empties that one with
  * inode_drain, counting each inode not moved as forgotten, and makes its slot
- * the next one ready (src/judge_pass.c forget_rotated()). No entry is
+ * the next one ready (src/util/judge_pass.c forget_rotated()). No entry is
  * deleted while a program can hold it: a hash map reuses a deleted element's
  * memory at once (kernel/bpf/memalloc.c), so deleting a live inode's entry
  * under a running program could hand its writes to another inode.
@@ -198,7 +198,7 @@ __u64 judge_gen = 0;
 
 /*
  * check --forget: generation judge_gen_armed + 1 may begin (user space, once its
- * slot is empty and no program reads it: src/judge_pass.c forget_rotated()); 0 at
+ * slot is empty and no program reads it: src/util/judge_pass.c forget_rotated()); 0 at
  * load, slot 1 never used yet
  */
 __u64 judge_gen_armed = 0;

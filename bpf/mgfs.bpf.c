@@ -9,7 +9,7 @@
  * STATX_MTIME. User space attaches this program, stat()s the path in thread
  * `tid`, and reads `hits`: non-zero when the getattr reached a multigrain
  * inode (for an overlayfs path: the real inode below it), 0 when it did not.
- * raw_tp, so that no kernel BTF is parsed for a moment's test (src/mgfs.c).
+ * raw_tp, so that no kernel BTF is parsed for a moment's test (src/util/mgfs.c).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

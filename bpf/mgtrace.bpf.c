@@ -2,7 +2,7 @@
 /*
  * mgtrace.bpf.c - counting programs for multigrain timestamps.
  *
- * One object, three attach backends. User space (src/backend.c) enables one
+ * One object, three attach backends. User space (src/util/backend.c) enables one
  * set before load with bpf_program__set_autoload():
  *   fentry/fexit  fe_*   function probes through BPF trampolines
  *   kprobe        kp_*   function probes through kprobes
@@ -463,7 +463,7 @@ int BPF_PROG(rtp_set_ctime_to_ts, struct inode *inode, struct timespec64 *ctime)
 }
 
 /* ---- check, judged in BPF: the passes over the per-inode maps (user space,
- * BPF_PROG_TEST_RUN; src/judge_pass.c) ---- */
+ * BPF_PROG_TEST_RUN; src/util/judge_pass.c) ---- */
 
 /*
  * A syscall program NAME(CTX *ctx) visiting every entry of the map in slot ctx->slot of

@@ -11,7 +11,7 @@
  * task's se.cfs_rq->rq), checked by rq->cpu. The bases of the other CPUs differ
  * from it as the per-CPU copies of this object's own PERCPU_ARRAY value do
  * (bpf_map_lookup_percpu_elem). User space validates every reading against the
- * debugfs totals before trusting it (src/kcounters.c).
+ * debugfs totals before trusting it (src/util/kcounters.c).
  *
  * Run on demand with bpf_prog_test_run_opts(); never attached.
  */
@@ -27,7 +27,7 @@ const volatile __u32 nr_cpus = 1;
 const volatile __u64 rq_off = 0;			/* runqueues in .data..percpu */
 const volatile __u64 var_off[MG_K_NR_COUNTERS] = {};	/* the counters, enum mg_kernel_counter */
 /*
- * Member offsets from the kernel BTF, found by user space (src/kcounters.c) in the
+ * Member offsets from the kernel BTF, found by user space (src/util/kcounters.c) in the
  * one parse it makes: no CO-RE relocation here, so libbpf loads this object without
  * parsing the kernel BTF a second time.
  */
@@ -102,7 +102,7 @@ int read_pcpu(void *ctx)
 }
 
 /*
- * The start self-test of the reader where debugfs is absent (src/kcounters.c
+ * The start self-test of the reader where debugfs is absent (src/util/kcounters.c
  * pcpu_selftest()): the ctime_ns_xchg and ctime_xchg_skip events of each CPU,
  * counted while user space makes a known number of ctime updates on a memfd.
  * fs/inode.c inode_set_ctime_current() fires ctime_ns_xchg right before it adds

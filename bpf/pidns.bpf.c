@@ -7,7 +7,7 @@
  * task->tgid). In a PID namespace of its own (a container, unshare -p), mgtrace's
  * getpid(), fork()'s return, /proc and -p PID give that namespace's ids, which
  * match nothing there. pid_xlate is a syscall program user space runs with
- * BPF_PROG_TEST_RUN (src/pidns.c): it looks the vpid of its context up in the
+ * BPF_PROG_TEST_RUN (src/util/pidns.c): it looks the vpid of its context up in the
  * running task's (mgtrace's) PID namespace with the kfunc bpf_task_from_vpid()
  * (6.13+, as is every multigrain kernel) and writes that task's kernel tgid and
  * pid, 0 when the vpid names no task there.

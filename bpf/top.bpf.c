@@ -18,7 +18,7 @@
  * Per-CPU values: no atomics, no locks.
  *
  * What a row counts (enum mg_top_counter) is include/mg_vocab.def's MG_TOP_COUNTER;
- * the tracepoints counted here are those whose MG_TRACEPOINT has top 1 (src/top_bpf.c
+ * the tracepoints counted here are those whose MG_TRACEPOINT has top 1 (src/top/top_bpf.c
  * makes its program table from it, and unit test top_opts fails on a program not there).
  *
  * Programs, chosen by user space per backend (bpf_program__set_autoload):

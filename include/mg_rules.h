@@ -3,7 +3,7 @@
  * mg_rules.h - the per-event rules of `mgtrace check`, written once: pure
  * functions over plain integers and one per-inode state, included by the BPF
  * program that judges each tracepoint event at the event (bpf/mgtrace.bpf.c,
- * under the inode's bpf_res_spin_lock) and by user space (src/checker.c: the
+ * under the inode's bpf_res_spin_lock) and by user space (src/util/checker.c: the
  * raw_tp fallback, and the unit tests' synthetic streams). No libc, no
  * vmlinux.h types, no signed division (clang 14 BPF has none), loops bounded
  * by constants.
@@ -200,7 +200,7 @@ struct mg_rpend {
 /*
  * After judging an event whose context reference is ref (0: none): which of
  * state s's observations (its held getattr in p) is that event's (MG_HOLDS_*), and so whose context is
- * to be kept for a later report (BPF's mg_judge(), src/checker.c's ctx_keep()).
+ * to be kept for a later report (BPF's mg_judge(), src/util/checker.c's ctx_keep()).
  */
 MG_RULE_INLINE unsigned int mg_rule_holds_ctx(const struct mg_rstate *s, const struct mg_rpend *p,
 					       unsigned int ref)
@@ -514,7 +514,7 @@ MG_RULE_INLINE void mg_rule_resolve_pending(struct mg_rstate *s, const struct mg
  * realtime step that can explain it: one found by its program on its CPU after
  * the latest value's event (its window, which ends at that finding, overlaps
  * the two events), at least gap large (less MG_STEP_SLACK_NS). User space
- * attributes the regression to the same step record (src/checker_record.c).
+ * attributes the regression to the same step record (src/util/checker_record.c).
  */
 MG_RULE_INLINE int mg_rule_step_explains(const struct mg_rstate *s, const struct mg_rin *in)
 {
@@ -907,7 +907,7 @@ MG_RULE_INLINE int mg_rule_needs_context(const struct mg_rstate *s, const struct
  * xfs_setup_inode() sets i_ino, i_generation already set, at random): under
  * (dev, 0, gen, addr) it is one inode's creation, and the key with the number
  * takes its state at its first event (bpf/mg_judge.bpf.h mg_judge_adopt(),
- * src/checker.c), so that the creation's ctime is the base of the next update.
+ * src/util/checker.c), so that the creation's ctime is the base of the next update.
  */
 MG_RULE_INLINE int mg_rule_has_identity(unsigned long long ino, int addr_known, unsigned int kind)
 {
@@ -1022,7 +1022,7 @@ MG_RULE_INLINE unsigned int mg_rule_floor(unsigned int floor_known, unsigned lon
 	return r;
 }
 
-/* ---- judging in BPF (bpf/mg_judge.bpf.h, src/judge.c) ---- */
+/* ---- judging in BPF (bpf/mg_judge.bpf.h, src/util/judge.c) ---- */
 
 /* Key of the BPF hash "inodes": the kernel's identity of an inode. */
 struct mg_inode_key {
@@ -1114,7 +1114,7 @@ MG_RULE_INLINE int mg_ctx_seq(unsigned int ref, unsigned long long head, unsigne
  * or NULL: the reference names another ring or none, the slot was overwritten
  * since (head moved size or more past it), or it holds another observation
  * (its t_ns differs). BPF's rings (bpf/mg_judge.bpf.h), and user space's after
- * the run (src/judge_pass.c) and under --judge user (src/checker.c).
+ * the run (src/util/judge_pass.c) and under --judge user (src/util/checker.c).
  */
 MG_RULE_INLINE const struct mg_rctx *mg_ctx_find(const struct mg_rctx *entries, unsigned int size,
 						 unsigned long long head, unsigned int ring_id,
@@ -1196,7 +1196,7 @@ MG_RULE_INLINE int mg_held_put(struct mg_robs *o, const struct mg_held *h)
 
 /*
  * The input and output of bpf/mgtrace.bpf.c's syscall program inode_name
- * (BPF_PROG_TEST_RUN, copied back; src/judge.c at the end of a run): the name
+ * (BPF_PROG_TEST_RUN, copied back; src/util/judge.c at the end of a run): the name
  * of the inode of key, read through key.addr while that memory still holds the
  * inode (mg_inode_alive()), for a violation judged when no event names it.
  */
@@ -1355,7 +1355,7 @@ struct mg_gc_ctx {
 
 /*
  * The input and output of bpf/mgtrace.bpf.c's syscall program inode_drain
- * (check --forget, src/judge.c): one pass over a generation's map that no
+ * (check --forget, src/util/judge.c): one pass over a generation's map that no
  * program reads any more, deleting every entry and counting what it held.
  */
 struct mg_drain_ctx {

@@ -52,8 +52,8 @@ enum mg_kernel_counter {
 
 /*
  * The kernel functions mgtrace probes (fentry/fexit or kprobe/kretprobe). Indexes
- * mg_func_names[] and mg_kenv's per-function facts (src/kenv.h), mg_session::func_probe[]
- * and the per-function program tables of src/backend.c, src/latency.c and src/floor.c.
+ * mg_func_names[] and mg_kenv's per-function facts (src/util/kenv.h), mg_session::func_probe[]
+ * and the per-function program tables of src/util/backend.c, src/stat/latency.c and src/util/floor.c.
  */
 enum mg_func {
 	MG_FN_SET_CTIME_CURRENT,	/* inode_set_ctime_current() (fs/inode.c): a ctime update */
@@ -195,11 +195,11 @@ struct mg_event {
 					 * > strlen(name) when the name was cut */
 };
 
-/* ---- trace filters (bpf/mgtrace.bpf.c, bpf/floor.bpf.c, bpf/follow.bpf.c, src/ident.c) ---- */
+/* ---- trace filters (bpf/mgtrace.bpf.c, bpf/floor.bpf.c, bpf/follow.bpf.c, src/util/ident.c) ---- */
 
 /*
  * Most (kernel dev_t, inode number) identities one trace filters on: a path's own
- * inode and, on overlayfs, the real inode in the upper or lower layer (src/ident.h).
+ * inode and, on overlayfs, the real inode in the upper or lower layer (src/util/ident.h).
  */
 #define MG_MAX_IDS 4
 
@@ -216,7 +216,7 @@ struct mg_follow_counts {
 	unsigned long long exited;	/* traced processes removed: their last thread exited */
 };
 
-/* ---- stat --latency (bpf/latency.bpf.c, src/latency.c) ---- */
+/* ---- stat --latency (bpf/latency.bpf.c, src/stat/latency.c) ---- */
 
 /* Histograms per probed function: the first MG_LAT_NR_FUNCS of enum mg_func. */
 #define MG_LAT_CTIME	MG_FN_SET_CTIME_CURRENT	/* FS_MGTIME inodes only */
@@ -238,7 +238,7 @@ struct mg_lat_cpu {
 /* Upper bound on possible CPUs the per-CPU ksym reader walks (bpf/kcounters.bpf.c). */
 #define MG_MAX_CPUS 1024
 
-/* ---- mgtrace top (bpf/top.bpf.c, src/top.c) ---- */
+/* ---- mgtrace top (bpf/top.bpf.c, src/top/top.c) ---- */
 
 /*
  * Counters of one top row, struct mg_top_val::n[]: include/mg_vocab.def

@@ -8,11 +8,11 @@
 int cmd_probe(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_stress(int argc, char **argv);
-/* `mgtrace check`: multigrain invariants and floor thresholds (src/check.c). */
+/* `mgtrace check`: multigrain invariants and floor thresholds (src/check/check.c). */
 int cmd_check(int argc, char **argv);
-/* `mgtrace trace`: stream floor, ctime, stat and set events (src/trace.c). */
+/* `mgtrace trace`: stream floor, ctime, stat and set events (src/trace/trace.c). */
 int cmd_trace(int argc, char **argv);
-/* `mgtrace top`: multigrain work per process, comm, file or cgroup (src/top.c). */
+/* `mgtrace top`: multigrain work per process, comm, file or cgroup (src/top/top.c). */
 int cmd_top(int argc, char **argv);
 /* `mgtrace clocks`: clock_gettime() cost and vDSO/syscall per clock (src/clocks.c). */
 int cmd_clocks(int argc, char **argv);

@@ -159,13 +159,13 @@ def check_scrape(c, text, objs, final=False, served=True):
                 f"{name}: scraped {got} == JSON after {'the summary' if final else f'{k} intervals'} {w}")
 
 
-# mgtrace_error's reason_class: the exit codes' classes (src/prom.c mg_prom_reason_class)
+# mgtrace_error's reason_class: the exit codes' classes (src/util/prom.c mg_prom_reason_class)
 REASON_CLASSES = {"usage": {2}, "environment": {3}, "interrupted": {4}, "output": {5},
                   "command": {126, 127}, "internal": None}
 
 
 def check_error(c, text, prefix, code, klass, want, user=None):
-    """The file a run without a result writes (src/prom.c mg_prom_write_error)."""
+    """The file a run without a result writes (src/util/prom.c mg_prom_write_error)."""
     user = user or {}
     try:
         samples = parse(text)

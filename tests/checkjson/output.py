@@ -204,7 +204,7 @@ def rfc3339(ns):
 
 
 def exact_problems(o, where=""):
-    """What breaks src/jsonnum.h's rule in o and every object inside it: each X_ns with its
+    """What breaks src/util/jsonnum.h's rule in o and every object inside it: each X_ns with its
     X_sec and X_nsec (ns = sec * 10^9 + nsec exactly, 0 <= nsec < 10^9, both null with it),
     time_realtime_ns with "time", each ino >= 0 with "inode" = "dev:ino". Returns (problems,
     number of X_ns fields checked)."""
@@ -242,7 +242,7 @@ def exact_problems(o, where=""):
 
 @subcommand("json-exact", lambda a: (a[0], [int(x) for x in a[1:]]))
 def check_json_exact(c, path, inos=()):
-    """Every JSON line of FILE keeps src/jsonnum.h's rule (exact_problems()), with at least one
+    """Every JSON line of FILE keeps src/util/jsonnum.h's rule (exact_problems()), with at least one
     field checked; each INO given (an inode number above 2^53) appears exactly as an "ino"."""
     objs = load_lines(path)
     bad, n = exact_problems(objs)

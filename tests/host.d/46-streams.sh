@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # 46-streams.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
-# The streaming commands (trace, stat -i/-I, top) and their output (src/output.c): the run
+# The streaming commands (trace, stat -i/-I, top) and their output (src/util/output.c): the run
 # ends at the first failed write (a reader that went away, a full disk), detaches and exits
 # 5; a signal ends it within a bounded time even when the output blocks, the events not
 # written counted in the one line that says so.

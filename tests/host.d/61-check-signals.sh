@@ -120,7 +120,7 @@ if truncate -s 16M "$T/frz.img" && mkfs.ext4 -q -F "$T/frz.img" && mkdir -p "$T/
 		python3 tests/checkjson.py command-end "$T/s3.json" INCONCLUSIVE null "not even after SIGKILL" \
 			> "$T/s3.chk" 2>&1; tally "check -- COMMAND blocked on a frozen filesystem, three SIGTERMs (exit $rc)" "$T/s3.chk"
 	fi
-	# stat shares the run (src/run.c): exit 1, not COMMAND's success, and command_status null
+	# stat shares the run (src/util/run.c): exit 1, not COMMAND's success, and command_status null
 	if frozen_stops stat s4; then
 		[ $rc = 1 ] && ok "stat -- COMMAND blocked on a frozen filesystem, three SIGTERMs: exit 1" \
 			|| bad "stat -- COMMAND on a frozen filesystem: exit $rc (want 1: no COMMAND status)"

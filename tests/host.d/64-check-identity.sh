@@ -63,7 +63,7 @@ fi
 # swap has a key of its own (generation 0); xfs stamps them before it sets i_ino (number 0,
 # the generation set, judged under the struct inode's address). The key with the generation
 # and number takes that state at its first event (bpf/mg_judge.bpf.h mg_judge_adopt(),
-# src/checker.c in user space), so the creation's ctime is the base of the next update: a
+# src/util/checker.c in user space), so the creation's ctime is the base of the next update: a
 # real run of 300 new files appended to and stat()ed must PASS with every file's creation
 # taken and, on xfs, no event left without an inode number (a regression below the
 # creation's ctime is tests/forgetrace.c's must-fail stream, and the unit tests

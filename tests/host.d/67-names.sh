@@ -13,9 +13,9 @@ HEXARGS=("$(hex python3)" "$(hex tests/names_workload.py)" "" "$(hex "${ARGS[0]}
 
 # every json_object_set_new/json_array_append_new in src/ goes through the checked wrappers
 unchecked=0
-for f in src/*.c; do
-	[ "$f" = src/escape.c ] && continue	# the wrappers themselves
-	n=$(gcc -E -D_GNU_SOURCE -Iinclude -Ibuild -Isrc "$f" | awk '
+for f in src/*.c src/*/*.c; do
+	[ "$f" = src/util/escape.c ] && continue	# the wrappers themselves
+	n=$(gcc -E -D_GNU_SOURCE -Iinclude -Ibuild -Isrc -Isrc/util "$f" | awk '
 		/^# [0-9]+ "/ { file = $3; next }
 		file ~ /^"src\// && /json_(object_set|array_append)_new *\(/ { n++ } END { print n + 0 }')
 	[ "$n" = 0 ] || { unchecked=$((unchecked + n)); echo "# $f: $n unchecked jansson calls"; }

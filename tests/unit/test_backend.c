@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_backend.c - tests of src/backend.c: the program tables, the link info's layout in BTF. */
+/* test_backend.c - tests of src/util/backend.c: the program tables, the link info's layout in BTF. */
 #include <errno.h>
 #include <stddef.h>
 #include <bpf/btf.h>
@@ -74,7 +74,7 @@ UNIT_TEST(link_info_layout)
 }
 
 /*
- * The program tables of src/backend.c, src/latency.c and src/floor.c: each entry attaches
+ * The program tables of src/util/backend.c, src/stat/latency.c and src/util/floor.c: each entry attaches
  * where the table says (its SEC()), every program of each object is in its table once; and
  * mg_progs_check() fails on a table that misnames, misses or repeats a program.
  */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_checker.c - tests of src/checker.c: the invariant checker on synthetic streams. */
+/* test_checker.c - tests of src/util/checker.c: the invariant checker on synthetic streams. */
 #include "unit.h"
 #include "checker.h"
 

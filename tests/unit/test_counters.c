@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_counters.c - tests of src/counters.c: deltas, sources, derived rows, brackets. */
+/* test_counters.c - tests of src/util/counters.c: deltas, sources, derived rows, brackets. */
 #include <errno.h>
 #include "unit.h"
 #include "counters.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_escape.c - tests of src/escape.c: names and external bytes in text and JSON. */
+/* test_escape.c - tests of src/util/escape.c: names and external bytes in text and JSON. */
 #include <stdlib.h>
 #include <jansson.h>
 #include "unit.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_ident.c - tests of src/ident.c: kernel device numbers and their mounts. */
+/* test_ident.c - tests of src/util/ident.c: kernel device numbers and their mounts. */
 #include <errno.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_jsonnum.c - tests of src/jsonnum.c: exact integers above 2^53 and 2^63, and their twins. */
+/* test_jsonnum.c - tests of src/util/jsonnum.c: exact integers above 2^53 and 2^63, and their twins. */
 #include <stdlib.h>
 #include <string.h>
 #include "unit.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_kenv.c - tests of src/kenv.c: a changed kernel interface is refused. */
+/* test_kenv.c - tests of src/util/kenv.c: a changed kernel interface is refused. */
 #include "unit.h"
 #include "kenv.h"
 

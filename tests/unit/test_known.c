@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_known.c - tests of src/known.c (check --known FILE): the shipped file loads
+ * test_known.c - tests of src/util/known.c (check --known FILE): the shipped file loads
  * and matches the tmpfs directory fault it declares; every other violation, kernel
  * and filesystem stays a fault; every malformed file is refused with its reason.
  */

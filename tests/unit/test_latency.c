@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_latency.c - tests of src/latency.c: the --latency histograms' math and bars. */
+/* test_latency.c - tests of src/stat/latency.c: the --latency histograms' math and bars. */
 #include <stdlib.h>
 #include "unit.h"
 #include "latency.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_loadlog.c - tests of src/loadlog.c: the class of a BPF load failure. */
+/* test_loadlog.c - tests of src/util/loadlog.c: the class of a BPF load failure. */
 #include <errno.h>
 #include "unit.h"
 #include "loadlog.h"

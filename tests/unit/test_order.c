@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_order.c - tests of src/order.c: the cross-file ordering judge. */
+/* test_order.c - tests of src/util/order.c: the cross-file ordering judge. */
 #include <stdlib.h>
 #include "unit.h"
 #include "checker.h"

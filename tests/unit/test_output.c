@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_output.c - tests of src/output.c: mg_out on a FIFO that fails or fills. */
+/* test_output.c - tests of src/util/output.c: mg_out on a FIFO that fails or fills. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -23,7 +23,7 @@ static size_t drain_fd(int fd, char *buf, size_t len)
 }
 
 /*
- * mg_out (src/output.c) on a FIFO: a reader that went away ends the output at the first
+ * mg_out (src/util/output.c) on a FIFO: a reader that went away ends the output at the first
  * write (EPIPE, exit 5, later writes fail at once); a full FIFO and a pending SIGTERM
  * abandon it (ETIMEDOUT) after the stop grace with only whole lines written; with room,
  * a stop asked changes nothing. Each failure case beside its passing twin.
@@ -96,7 +96,7 @@ UNIT_TEST(output)
 }
 
 /*
- * mg_errno_name (src/output.c): the E... word a reason names, else the errno whose
+ * mg_errno_name (src/util/output.c): the E... word a reason names, else the errno whose
  * strerror() text follows ": " (the longest), else NULL; a word that only looks like one
  * (EXIT, "Eperm") or a strerror() text not after ": " is none.
  */

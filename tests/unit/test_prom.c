@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_prom.c - tests of src/prom.c: stat --prometheus, its text and its write. */
+/* test_prom.c - tests of src/util/prom.c: stat --prometheus, its text and its write. */
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/stat.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_report.c - tests of src/report.c: the report's rows as text, -x fields and JSON. */
+/* test_report.c - tests of src/util/report.c: the report's rows as text, -x fields and JSON. */
 #include <errno.h>
 #include <stdlib.h>
 #include "unit.h"

@@ -25,7 +25,7 @@ struct mg_rin rswap(int64_t sec, uint32_t nsec, uint32_t old, uint32_t cur, uint
 
 /*
  * The held getattr's storage of state s (struct mg_rpend, which BPF keeps in a
- * map of its own and src/checker.c beside the state): one per state the tests
+ * map of its own and src/util/checker.c beside the state): one per state the tests
  * use, found by its address (a state cleared keeps it: valid only while held).
  */
 struct mg_rpend *test_pend(const struct mg_rstate *s)
@@ -408,8 +408,8 @@ UNIT_TEST(rule_clock)
 
 /*
  * Which observation of the state an event became (mg_rule_holds_ctx(), whose
- * context BPF and src/checker.c keep), and a context's slot found by reference
- * (mg_ctx_find(): BPF's rings, src/judge_pass.c, src/checker.c): the latest
+ * context BPF and src/util/checker.c keep), and a context's slot found by reference
+ * (mg_ctx_find(): BPF's rings, src/util/judge_pass.c, src/util/checker.c): the latest
  * ctime, the held getattr, neither; a slot of another ring, overwritten, or
  * holding another observation is not found.
  */

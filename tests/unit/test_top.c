@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_top.c - tests of src/top.c: top's options and its program table. */
+/* test_top.c - tests of src/top/top.c: top's options and its program table. */
 #include "unit.h"
 #include "opts.h"
 #include "top_int.h"

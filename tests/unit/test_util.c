@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_util.c - tests of src/util.c: the number parsers. */
+/* test_util.c - tests of src/util/util.c: the number parsers. */
 #include <errno.h>
 #include "unit.h"
 #include "util.h"

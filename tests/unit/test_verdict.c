@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_verdict.c - tests of src/verdict.c, baseline.c (and run.c's stop signals): the verdict. */
+/* test_verdict.c - tests of src/util/verdict.c, baseline.c (and run.c's stop signals): the verdict. */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_vocab.c - tests of src/vocab.c (include/mg_vocab.def): the names of kinds and rows. */
+/* test_vocab.c - tests of src/util/vocab.c (include/mg_vocab.def): the names of kinds and rows. */
 #include "unit.h"
 #include "counters.h"
 #include "commands.h"
@@ -9,7 +9,7 @@
 #include "vocab.h"
 
 /*
- * The vocabulary (include/mg_vocab.def, src/vocab.c): every -e spelling selects
+ * The vocabulary (include/mg_vocab.def, src/util/vocab.c): every -e spelling selects
  * the kinds it names, in stat and trace alike; each refusal (empty item, unknown
  * name, a glob matching nothing, a kind the command cannot select, one floor kind
  * alone) returns MG_EXIT_USAGE. The names agree with the enums.

@@ -9,7 +9,7 @@
  *
  * Events come from the timestamp:* tracepoints through a BPF ring buffer
  * (event mode of bpf/mgtrace.bpf.c) into the checker (checker.c); with a
- * function-probe backend, bpf/floor.bpf.c (src/floor.c) adds one event per
+ * function-probe backend, bpf/floor.bpf.c (src/util/floor.c) adds one event per
  * fine-grained stamp to the same ring buffer, carrying the floor before and
  * after and the kernel's fine-stamp decision (the two floor invariants). The
  * floor figures come from the same counters as `mgtrace stat` (run.c). The built-in

@@ -61,7 +61,7 @@ int mg_debugfs_read(uint64_t out[MG_K_NR_COUNTERS])
 	/*
 	 * Kept open: each pread() at offset 0 makes the seq_file sum the counters
 	 * afresh. About 1.3 us against 9 us for statfs+open+read+close, which keeps
-	 * the debugfs brackets around each snapshot narrow (src/run.c).
+	 * the debugfs brackets around each snapshot narrow (src/util/run.c).
 	 */
 	static int fd = -1;
 	char buf[256];

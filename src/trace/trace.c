@@ -221,7 +221,7 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 }
 
 /*
- * Follow a process tree (src/follow.c): COMMAND (held before exec, so none of its
+ * Follow a process tree (src/util/follow.c): COMMAND (held before exec, so none of its
  * forks can be missed) or --pid PID with the descendants it has now. Returns an exit code.
  */
 static int follow_open(struct trace_state *t)

@@ -173,7 +173,7 @@ void mg_checker_rule_out(struct mg_checker *c, uint32_t dev, uint64_t ino, uint3
 			 const char *name, bool name_cut, const struct mg_rout *out);
 
 /*
- * The ctime events are judged in BPF (src/judge.c): floor events then do not
+ * The ctime events are judged in BPF (src/util/judge.c): floor events then do not
  * enter this checker's inode table (their name comes with the event).
  */
 void mg_checker_judged_in_bpf(struct mg_checker *c);

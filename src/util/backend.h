@@ -25,7 +25,7 @@
 
 /*
  * MG_BE_KERNEL: no counting program at all: the kernel's own per-CPU counters
- * (src/kcounters.c) give ctime_updates, ctime_swaps, fine_stamps and floor_swaps,
+ * (src/util/kcounters.c) give ctime_updates, ctime_swaps, fine_stamps and floor_swaps,
  * and only the tracepoints of opted-in event counters (mg_session_opts::tp_mask)
  * are attached, as tp_btf or raw_tp. Chosen by `stat` under auto where those
  * counters are readable, never by the auto order below.
@@ -71,7 +71,7 @@ struct mg_session_opts {
 					 * MG_BE_KERNEL with an empty mask loads nothing */
 	/* called for each attempt after open, before load (NULL: none), with the attempt's
 	 * backend and whether the tracepoints load as tp_btf: the caller's rodata and map sizes (check: the judging
-	 * of src/judge.c). Returns 0 or -errno (the attempt fails). */
+	 * of src/util/judge.c). Returns 0 or -errno (the attempt fails). */
 	int (*pre_load)(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf, void *ctx);
 	void *pre_load_ctx;
 };
@@ -118,8 +118,8 @@ int mg_progs_check(struct bpf_object *obj, const void *skel, const struct mg_pro
 		   size_t n, char *why, size_t len);
 
 /*
- * The tables of bpf/mgtrace.bpf.c (this file), bpf/latency.bpf.c (src/latency.c) and
- * bpf/floor.bpf.c (src/floor.c), checked with mg_progs_check() on a freshly opened (not
+ * The tables of bpf/mgtrace.bpf.c (this file), bpf/latency.bpf.c (src/stat/latency.c) and
+ * bpf/floor.bpf.c (src/util/floor.c), checked with mg_progs_check() on a freshly opened (not
  * loaded) skeleton. Return 0 or a negative errno with why set.
  */
 int mg_session_progs_check(char *why, size_t len);

@@ -430,7 +430,7 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 	s->name[MG_NAME_LEN - 1] = 0;
 	mg_rule_in_of(&in, e);
 	/* judged here: the steps user space's samples recorded (events are fed only after
-	 * a sample taken after them, src/check.c) */
+	 * a sample taken after them, src/check/check.c) */
 	mg_steps_last_user_back(&c->steps, in.o.t_ns, &in.step_back_ns, &in.step_back_at);
 	in.o.ctx = mg_ctx_ref(0, c->ctx_head);
 	memset(&out, 0, sizeof(out));

@@ -27,7 +27,7 @@ struct mg_floor_opts {
 	char filter_comm[16];		/* "": every task */
 	bool test_invert_fine;		/* TEST ONLY (testhook.h): invert every decision */
 	bool judge;			/* check: judge each floor event in BPF, send only
-					 * violations (map floor_judge, src/judge.c) */
+					 * violations (map floor_judge, src/util/judge.c) */
 	bool event_clock;		/* check: measure the realtime clock's bracket at each
 					 * record, send each step found (mg_event_clock()) */
 };

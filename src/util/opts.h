@@ -32,7 +32,7 @@ extern FILE *mg_out;
 bool mg_opt_common(int c, const char *arg);
 
 /*
- * Open where results go (mg_out, src/output.c): -o FILE (created or truncated), else
+ * Open where results go (mg_out, src/util/output.c): -o FILE (created or truncated), else
  * stderr when command is true (mgtrace runs a COMMAND), else stdout; a line-buffered
  * stream whose writes stop at the first failure and never block past a stop (see
  * mg_out_stop()). Returns 0, or one line and MG_EXIT_USAGE (no such directory, not a

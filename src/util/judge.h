@@ -127,7 +127,7 @@ int mg_judge_floor_read(struct floor_bpf *skel, int nr_cpus, struct mg_floor_jud
  * fill set_ctime), sizes "inodes" to max_inodes and, if
  * ringbuf_bytes, the ring buffer (and its wakeup threshold); with raw_tp
  * (no lock), or on a kernel without bpf_res_spin_lock (6.13, 6.14), leaves it
- * off and "inodes" at one entry: events then reach src/checker.c through the
+ * off and "inodes" at one entry: events then reach src/util/checker.c through the
  * ring buffer. Judging here with tree_fd set, shares that process map and sets
  * judge_tree. ctx: struct mg_judge. Returns 0
  * or -errno.

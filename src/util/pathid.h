@@ -6,7 +6,7 @@
  * stat(2) does not always report those: btrfs reports a subvolume's anonymous
  * device, overlayfs a per-layer pseudo device and the real inode's number, while
  * the timestamp events of a file on overlayfs happen on the real (upper or lower)
- * inode. See src/pathid.c for the method.
+ * inode. See src/util/pathid.c for the method.
  */
 #ifndef MG_PATHID_H
 #define MG_PATHID_H

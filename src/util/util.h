@@ -61,8 +61,8 @@ uint64_t mg_now_ns(void);
 
 /*
  * *set = the signals that ask a run to stop: SIGINT, SIGTERM and SIGHUP (a closed
- * terminal or ssh session), taken synchronously (src/run.c) and watched by the
- * output (src/output.c). Taken even when mgtrace was started with one ignored (a
+ * terminal or ssh session), taken synchronously (src/util/run.c) and watched by the
+ * output (src/util/output.c). Taken even when mgtrace was started with one ignored (a
  * shell's background job, nohup), as perf stat takes SIGINT: a script's
  * `kill -INT $!` must end the run it started.
  */

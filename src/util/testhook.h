@@ -42,7 +42,7 @@ int mg_test_hook_invert_fine(void);
 
 /*
  * MGTRACE_TEST_INJECT=N: check judges N synthetic ctime regressions, one per
- * made-up inode (src/judge.c mg_judge_inject: through BPF_PROG_TEST_RUN of
+ * made-up inode (src/util/judge.c mg_judge_inject: through BPF_PROG_TEST_RUN of
  * bpf/judgetest.bpf.c when judging in BPF). Returns N (1..100000) if set, and
  * says so on stderr; 0 if not; -EINVAL (message printed) for anything else.
  */

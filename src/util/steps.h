@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * steps.h - the realtime clock steps a check saw, for attributing violations
- * (src/checker.c): user space's samples of the realtime offset (src/check.c
+ * (src/util/checker.c): user space's samples of the realtime offset (src/check/check.c
  * watch_clock) and BPF's records (struct mg_steprec, one per CPU that saw a
  * step, merged here). Times are CLOCK_MONOTONIC ns; sizes ns, negative back.
  * The arrays grow as steps come, up to MG_STEPS_MAX of each source.

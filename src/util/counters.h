@@ -33,7 +33,7 @@ const char *mg_row_name(int row);
 const char *mg_row_help(int row);
 
 /*
- * A reading of every counter source, taken in this order (src/run.c, mg_run_snap):
+ * A reading of every counter source, taken in this order (src/util/run.c, mg_run_snap):
  * debugfs (dbg_pre), the kernel per-CPU counters (kpc), mgtrace's BPF map (bpf),
  * debugfs again (dbg_post). The counters only grow, so at the instant kpc or bpf
  * was read each kernel counter's total lay in [dbg_pre, dbg_post].
@@ -113,9 +113,9 @@ struct mg_report_cfg {
 					 * swaps (inode_set_ctime_deleg(), fs/inode.c), which
 					 * fire no tracepoint and count no mg_ctime_updates */
 	const uint64_t *cpus;		/* -C: totals sum only these CPUs' values (MG_CPU_WORDS
-					 * words, src/cpulist.h); NULL: every CPU. Debugfs
+					 * words, src/util/cpulist.h); NULL: every CPU. Debugfs
 					 * still judges every CPU's sum (all_cpus_total) */
-	/* Test only (MGTRACE_TEST_SKEW, src/testhook.c): add skew_n to row skew_row's
+	/* Test only (MGTRACE_TEST_SKEW, src/util/testhook.c): add skew_n to row skew_row's
 	 * count (and to its CPU 0 value) in every window. skew_row < 0: off. */
 	int skew_row;
 	int64_t skew_n;
