@@ -106,21 +106,21 @@ static void probe_print_json(const struct probe_res *r)
 		json_t *t = json_object();
 
 		for (i = 0; i < MG_NR_TPS; i++)
-			json_object_set_new(t, mg_tp_names[i], r->env.tp_args[i][0] ?
-					    json_string(r->env.tp_args[i]) : json_null());
+			json_object_set_new(t, mg_tp_names[i], r->env.iface.tp_args[i][0] ?
+					    json_string(r->env.iface.tp_args[i]) : json_null());
 		json_object_set_new(a, "tracepoint_args", t);
 		for (i = 0; i < MG_NR_FLOOR_FUNCS; i++)
 			json_object_set_new(a, mg_func_names[mg_floor_funcs[i]],
-					    r->env.func_proto[mg_floor_funcs[i]][0] ?
-					    json_string(r->env.func_proto[mg_floor_funcs[i]]) :
+					    r->env.iface.func_proto[mg_floor_funcs[i]][0] ?
+					    json_string(r->env.iface.func_proto[mg_floor_funcs[i]]) :
 					    json_null());
-		json_object_set_new(a, "inode_i_ctime_nsec", json_string(r->env.ctime_nsec));
+		json_object_set_new(a, "inode_i_ctime_nsec", json_string(r->env.iface.ctime_nsec));
 		/* check reads it for I_NEW (sets) and I_FREEING/I_CLEAR (its inode GC) */
-		json_object_set_new(a, "inode_i_state", r->env.istate.known ?
-				    json_string(r->env.istate.layout) : json_null());
-		if (!r->env.istate.known)
+		json_object_set_new(a, "inode_i_state", r->env.iface.istate.known ?
+				    json_string(r->env.iface.istate.layout) : json_null());
+		if (!r->env.iface.istate.known)
 			json_object_set_new(a, "inode_i_state_unknown",
-					    json_string(r->env.istate.layout));
+					    json_string(r->env.iface.istate.layout));
 		json_object_set_new(a, "problem", mg_interface_problem(&r->env) ?
 				    json_string(mg_interface_problem(&r->env)) : json_null());
 	}
@@ -189,21 +189,21 @@ static void probe_print_text(const struct probe_res *r)
 		fprintf(mg_out, "%-22s timestamp:%s %s\n", i ? "" : "tracepoints", mg_tp_names[i],
 		       r->env.tp_in_btf[i] ? "yes" : "no");
 	for (i = 0; i < MG_NR_TPS; i++)
-		if (r->env.tp_args[i][0])
+		if (r->env.iface.tp_args[i][0])
 			fprintf(mg_out, "%-22s timestamp:%s%s\n", i ? "" : "tracepoint args", mg_tp_names[i],
-			       r->env.tp_args[i]);
+			       r->env.iface.tp_args[i]);
 	for (i = 0; i < MG_NR_FLOOR_FUNCS; i++)
-		if (r->env.func_proto[mg_floor_funcs[i]][0])
+		if (r->env.iface.func_proto[mg_floor_funcs[i]][0])
 			fprintf(mg_out, "%-22s %s\n", i ? "" : "floor functions",
-			       r->env.func_proto[mg_floor_funcs[i]]);
-	fprintf(mg_out, "%-22s %s (I_CTIME_QUERIED is its bit 31)\n", "inode.i_ctime_nsec", r->env.ctime_nsec);
-	if (r->env.istate.known)
+			       r->env.iface.func_proto[mg_floor_funcs[i]]);
+	fprintf(mg_out, "%-22s %s (I_CTIME_QUERIED is its bit 31)\n", "inode.i_ctime_nsec", r->env.iface.ctime_nsec);
+	if (r->env.iface.istate.known)
 		fprintf(mg_out, "%-22s %s at offset %u (I_NEW %#x, I_FREEING %#x, I_CLEAR %#x)\n",
-			"inode.i_state", r->env.istate.layout, r->env.istate.off, r->env.istate.i_new,
-			r->env.istate.i_freeing, r->env.istate.i_clear);
+			"inode.i_state", r->env.iface.istate.layout, r->env.iface.istate.off, r->env.iface.istate.i_new,
+			r->env.iface.istate.i_freeing, r->env.iface.istate.i_clear);
 	else
 		fprintf(mg_out, "%-22s unknown: %s (check counts a set after a query as "
-			"sets_state_unknown, undecided)\n", "inode.i_state", r->env.istate.layout);
+			"sets_state_unknown, undecided)\n", "inode.i_state", r->env.iface.istate.layout);
 	if (mg_interface_problem(&r->env))
 		fprintf(mg_out, "%-22s %s\n", "interface changed", mg_interface_problem(&r->env));
 	if (!r->dbg_err)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # run-unit.sh UNIT_TESTS [-t NAME]... - the rootless stage (make unit, make check): the C unit
-# tests, the checkers' self-tests (each check must fail on a case made to fail) and the docs'
-# link check. No root, BPF, qemu or network.
+# tests, the checkers' self-tests (each check must fail on a case made to fail), the layers of
+# src/ (tests/srcgraph.py) and the docs' link check. No root, BPF, qemu or network.
 # Every result line is "PASS ...", "FAIL ..." or "SKIP ...", as in the host and VM stages
 # (tests/lib.sh); a tool's own count becomes a "# ..." line, and the stage ends with
 # "N passed, M failed, K skipped". Exits 1 on a FAIL, on a tool's non-zero exit status, or on a
@@ -32,6 +32,10 @@ step() {
 step "unit tests" "$unit" "$@"
 step "checkjson selftest" python3 tests/checkjson.py selftest
 step "observer selftest" python3 tests/observer.py selftest
+step "srcgraph selftest" python3 tests/srcgraph.py selftest
+# the layers, read from the objects the unit tests were linked from: no loop of calls between
+# files of src/, the engine (src/util/) reaching no command, no command reaching another
+step "srcgraph" python3 tests/srcgraph.py check "$(dirname "$unit")"
 step "doclinks selftest" python3 tests/doclinks.py selftest
 step "doclinks" python3 tests/doclinks.py check README.md docs/*.md
 echo "$pass passed, $fail failed, $skipped skipped"

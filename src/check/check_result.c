@@ -11,63 +11,6 @@
 #include "check_int.h"
 #include "util.h"
 
-/* ---- names of violation and not-fault kinds (checker.h) ---- */
-
-const char *mg_violation_name(enum mg_violation_kind k)
-{
-	static const char *const n[MG_V_NR_KINDS] = {
-		"ctime_regression", "not_later_after_query", "skip_after_query", "cross_file_order",
-		"floor_backward", "unneeded_fine_stamp",
-	};
-
-	return k < MG_V_NR_KINDS ? n[k] : "?";
-}
-
-static const struct {
-	const char *name, *why;
-} benign[MG_B_NR_KINDS] = {
-	[MG_B_STALE_READ] = { "stale_reads", "getattr read the ctime just before a concurrent update" },
-	[MG_B_REORDERED] = { "reordered_swaps", "swap delivered after the swap that replaced it" },
-	[MG_B_UNVERIFIED] = { "unverified_queried_updates",
-			      "QUERIED update whose previous ctime was not observed" },
-	[MG_B_GRANULARITY] = { "granularity_equal",
-			       "equal at the filesystem's time granularity (s_time_gran > 1 ns)" },
-	[MG_B_FUTURE_CTIME] = { "future_ctime",
-				"a stored or set ctime later than the clock, replaced by the clock" },
-	[MG_B_SEC_UNSURE] = { "unsure_seconds",
-			      "swap whose seconds another update overwrote before BPF read them" },
-	[MG_B_TORN_READ] = { "torn_reads",
-			     "getattr read old seconds with new nanoseconds of a concurrent update" },
-	[MG_B_CONCURRENT] = { "concurrent_updates",
-			      "an older ctime from an update that began before the newer one's "
-			      "event: overlapping updates have no order" },
-	[MG_B_CONCURRENT_UNDECIDED] = { "concurrent_updates_undecided",
-					"the same within 1 s, the update's entry time unknown "
-					"(no function probe)" },
-	[MG_B_CONCURRENT_READ] = { "concurrent_reads",
-				   "getattr of a concurrent update's value, delivered before "
-				   "that update's swap" },
-	[MG_B_UNSEEN] = { "unseen_values",
-			  "getattr of an older value not among the last 4 values the inode held, "
-			  "within 1 s of the newer one: undecided" },
-	[MG_B_SET_UNDECIDED] = { "sets_state_unknown",
-				 "set over a QUERIED ctime of an inode whose i_state this "
-				 "kernel's BTF does not describe: undecided" },
-	[MG_B_SKIP_UNDECIDED] = { "skips_after_concurrent_query",
-				  "skip of a value a getattr reported; the query may follow the "
-				  "update's decision (no entry time)" },
-};
-
-const char *mg_benign_name(enum mg_benign_kind k)
-{
-	return k < MG_B_NR_KINDS ? benign[k].name : "?";
-}
-
-const char *mg_benign_why(enum mg_benign_kind k)
-{
-	return k < MG_B_NR_KINDS ? benign[k].why : "?";
-}
-
 /*
  * What the run covers, for the text report and JUnit, into buf: judging is COMMAND's
  * tree with COMMAND (--tree or the default; system-wide with -a, or where the default

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * top_bpf.c - `mgtrace top`: load bpf/top.bpf.c with one backend, and read one
- * interval out of it (see top_int.h and the comment of bpf/top.bpf.c).
+ * interval out of it (see top_int.h and the comment of bpf/top.bpf.c); what a row's key
+ * names (--by's words, a pid outside mgtrace's PID namespace).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,6 +18,11 @@
 
 /* --by's words: what a row is, top's own (not an event kind). */
 const char *const top_by_names[MG_TOP_BY_NR] = { "pid", "comm", "file", "cgroup" };
+
+bool top_pid_outside(uint32_t pid)
+{
+	return !pid && mg_pidns_self(NULL, NULL) > 0;
+}
 
 /* Per-CPU value bytes as the map system calls lay them out (8-byte aligned per CPU). */
 #define VAL_SZ ((sizeof(struct mg_top_val) + 7) & ~(size_t)7)

@@ -15,14 +15,8 @@
 #include "opts.h"
 #include "report.h"
 #include "top_int.h"
-#include "pidns.h"
 #include "term.h"
 #include "util.h"
-
-bool top_pid_outside(uint32_t pid)
-{
-	return !pid && mg_pidns_self(NULL, NULL) > 0;
-}
 
 static int sort_key;
 static int by_count(const void *a, const void *b)

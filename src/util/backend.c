@@ -66,17 +66,6 @@ static const struct { size_t tp_btf, raw_tp; } tp_progs[MG_NR_TPS] = {
 #undef P
 };
 
-/* How function fn is probed under backend be: "fentry", "kprobe" or NULL (not at all). */
-const char *mg_func_probe(const struct mg_kenv *env, enum mg_backend be, bool hot,
-			  enum mg_func fn)
-{
-	if (fn >= MG_FN_NR_BASE && !hot)
-		return NULL;
-	if (be == MG_BE_FENTRY)
-		return env->func_ret_struct[fn] ? "kprobe" : "fentry";
-	return be == MG_BE_KPROBE ? "kprobe" : NULL;
-}
-
 /*
  * Autoload the programs of backend be from the tables: the selected tracepoints as
  * tp_btf or raw_tp, each function's probe type (none under tracepoint and kernel).
@@ -274,12 +263,12 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 	/* lockdown=confidentiality: no bpf_probe_read_kernel, so no names (mg_inode_name()) */
 	skel->rodata->no_kernel_reads = MG_NO_KERNEL_READS(env);
 	/* inode.i_state as this kernel's BTF has it (bpf/mg_common.bpf.h mg_inode_state()) */
-	if (env->istate.known) {
-		skel->rodata->istate_off = env->istate.off;
-		skel->rodata->istate_size = env->istate.size;
-		skel->rodata->istate_i_new = env->istate.i_new;
-		skel->rodata->istate_i_freeing = env->istate.i_freeing;
-		skel->rodata->istate_i_clear = env->istate.i_clear;
+	if (env->iface.istate.known) {
+		skel->rodata->istate_off = env->iface.istate.off;
+		skel->rodata->istate_size = env->iface.istate.size;
+		skel->rodata->istate_i_new = env->iface.istate.i_new;
+		skel->rodata->istate_i_freeing = env->iface.istate.i_freeing;
+		skel->rodata->istate_i_clear = env->iface.istate.i_clear;
 	}
 	skel->rodata->filter_tgid = o->filter_tgid;
 	skel->rodata->filter_tree = (o->events || o->count_scoped) && o->traced_tgids_fd > 0;

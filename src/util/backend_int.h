@@ -9,16 +9,8 @@
 
 #include <stdbool.h>
 #include "backend.h"
+#include "funcprobe.h"
 #include "kenv.h"
-
-/*
- * How function fn is probed under backend be: "fentry", "kprobe" or NULL (not at all:
- * tracepoint and kernel backends, or one of --hot's functions without hot). The
- * fentry backend kprobes a function that returns a struct by value
- * (env->func_ret_struct), which BPF trampolines refuse. backend.c.
- */
-const char *mg_func_probe(const struct mg_kenv *env, enum mg_backend be, bool hot,
-			  enum mg_func fn);
 
 /*
  * Fill a->why with "STAGE failed: ERRNAME (cause)" for a failed step of one attempt
@@ -29,8 +21,5 @@ const char *mg_func_probe(const struct mg_kenv *env, enum mg_backend be, bool ho
  */
 void mg_backend_explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_backend be,
 			bool tp_btf, bool hot, int err, const char *stage);
-
-/* The kernel can attach kprobes: a kprobe PMU or tracefs kprobe_events. backend_why.c. */
-bool mg_have_kprobe_pmu(void);
 
 #endif

@@ -30,13 +30,6 @@ static const char *errname(int err)
 	}
 }
 
-bool mg_have_kprobe_pmu(void)
-{
-	return !access("/sys/bus/event_source/devices/kprobe/type", R_OK) ||
-	       !access("/sys/kernel/tracing/kprobe_events", F_OK) ||
-	       !access("/sys/kernel/debug/tracing/kprobe_events", F_OK);
-}
-
 /*
  * The program types backend be loads that this kernel lacks, as "program type ...
  * missing" in cause (left empty when all exist). libbpf probes each by loading a

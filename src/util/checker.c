@@ -227,21 +227,6 @@ static struct ino_state *lookup(struct mg_checker *c, uint32_t dev, uint64_t ino
 	c->st.inodes++;
 	return s;
 }
-/* A report's observation from the rules' one. */
-void mg_obs_from_rule(struct mg_obs *o, const struct mg_robs *r)
-{
-	o->ctime = (struct mg_ts){ r->sec, r->nsec };
-	o->t_ns = r->t_ns;
-	o->pid = r->pid;
-	o->cpu = r->cpu;
-	o->kind = r->kind;
-	o->entry_ns = r->entry_ns;
-	memcpy(o->comm, r->comm, sizeof(o->comm));
-	o->comm[sizeof(o->comm) - 1] = 0;
-	/* a state's observation whose context no ring kept any more: no pid, CPU, comm,
-	 * realtime offset or entry time (the rules' fields are exact) */
-	o->ctx_lost = r->ctx_from != MG_CTX_READ;
-}
 
 /* The rules' input from an event record. */
 void mg_rule_in_of(struct mg_rin *in, const struct mg_event *e)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * checker_record.c - what the checker records and reports (see checker.h): each
+ * checker_record.c - what the checker records and reports (see checker.h): the names of
+ * violation and not-fault kinds; a report's observation from the rules' one; each
  * violation, explained by a backward clock step or left undecided near one, kept in
  * a bounded store; the not-fault examples; the counts BPF judged; the clock steps,
  * losses and skipped runs; the totals and faults read back.
@@ -9,6 +10,79 @@
 #include <string.h>
 #include "checker.h"
 #include "checker_int.h"
+
+/* The names of violation and not-fault kinds (checker.h). */
+
+const char *mg_violation_name(enum mg_violation_kind k)
+{
+	static const char *const n[MG_V_NR_KINDS] = {
+		"ctime_regression", "not_later_after_query", "skip_after_query", "cross_file_order",
+		"floor_backward", "unneeded_fine_stamp",
+	};
+
+	return k < MG_V_NR_KINDS ? n[k] : "?";
+}
+
+static const struct {
+	const char *name, *why;
+} benign[MG_B_NR_KINDS] = {
+	[MG_B_STALE_READ] = { "stale_reads", "getattr read the ctime just before a concurrent update" },
+	[MG_B_REORDERED] = { "reordered_swaps", "swap delivered after the swap that replaced it" },
+	[MG_B_UNVERIFIED] = { "unverified_queried_updates",
+			      "QUERIED update whose previous ctime was not observed" },
+	[MG_B_GRANULARITY] = { "granularity_equal",
+			       "equal at the filesystem's time granularity (s_time_gran > 1 ns)" },
+	[MG_B_FUTURE_CTIME] = { "future_ctime",
+				"a stored or set ctime later than the clock, replaced by the clock" },
+	[MG_B_SEC_UNSURE] = { "unsure_seconds",
+			      "swap whose seconds another update overwrote before BPF read them" },
+	[MG_B_TORN_READ] = { "torn_reads",
+			     "getattr read old seconds with new nanoseconds of a concurrent update" },
+	[MG_B_CONCURRENT] = { "concurrent_updates",
+			      "an older ctime from an update that began before the newer one's "
+			      "event: overlapping updates have no order" },
+	[MG_B_CONCURRENT_UNDECIDED] = { "concurrent_updates_undecided",
+					"the same within 1 s, the update's entry time unknown "
+					"(no function probe)" },
+	[MG_B_CONCURRENT_READ] = { "concurrent_reads",
+				   "getattr of a concurrent update's value, delivered before "
+				   "that update's swap" },
+	[MG_B_UNSEEN] = { "unseen_values",
+			  "getattr of an older value not among the last 4 values the inode held, "
+			  "within 1 s of the newer one: undecided" },
+	[MG_B_SET_UNDECIDED] = { "sets_state_unknown",
+				 "set over a QUERIED ctime of an inode whose i_state this "
+				 "kernel's BTF does not describe: undecided" },
+	[MG_B_SKIP_UNDECIDED] = { "skips_after_concurrent_query",
+				  "skip of a value a getattr reported; the query may follow the "
+				  "update's decision (no entry time)" },
+};
+
+const char *mg_benign_name(enum mg_benign_kind k)
+{
+	return k < MG_B_NR_KINDS ? benign[k].name : "?";
+}
+
+const char *mg_benign_why(enum mg_benign_kind k)
+{
+	return k < MG_B_NR_KINDS ? benign[k].why : "?";
+}
+
+/* A report's observation from the rules' one. */
+void mg_obs_from_rule(struct mg_obs *o, const struct mg_robs *r)
+{
+	o->ctime = (struct mg_ts){ r->sec, r->nsec };
+	o->t_ns = r->t_ns;
+	o->pid = r->pid;
+	o->cpu = r->cpu;
+	o->kind = r->kind;
+	o->entry_ns = r->entry_ns;
+	memcpy(o->comm, r->comm, sizeof(o->comm));
+	o->comm[sizeof(o->comm) - 1] = 0;
+	/* a state's observation whose context no ring kept any more: no pid, CPU, comm,
+	 * realtime offset or entry time (the rules' fields are exact) */
+	o->ctx_lost = r->ctx_from != MG_CTX_READ;
+}
 
 /* a - b in ns, saturated to INT64 range. */
 static int64_t ts_diff(struct mg_ts a, struct mg_ts b)

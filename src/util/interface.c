@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * interface.c - the kernel interface the BPF programs rely on, as its BTF shows it
- * (see kenv.h): the timestamp:* tracepoints' arguments, the floor functions'
+ * (see interface.h): the timestamp:* tracepoints' arguments, the floor functions'
  * prototypes, the type of inode.i_ctime_nsec, and where struct inode's state flags
- * are with the values of I_NEW, I_FREEING and I_CLEAR; mg_interface_problem() names
+ * are with the values of I_NEW, I_FREEING and I_CLEAR; mg_interface_changed() names
  * what changed.
  */
 #include <stdio.h>
 #include <string.h>
 #include <bpf/btf.h>
-#include "kenv.h"
-#include "kenv_int.h"
+#include "interface.h"
+#include "knames.h"
 
 /*
  * The shape of one BTF type as the interface checks compare it: "void", "u32"/"u64"
@@ -74,7 +74,7 @@ static const char *const tp_want[MG_NR_TPS] = {
 };
 
 /* Compare the tracepoints' and ktime_get_*_mg's BTF prototypes and inode.i_ctime_nsec. */
-void mg_kenv_probe_interface(struct mg_kenv *env, const struct btf *btf)
+void mg_interface_probe(struct mg_interface *ifc, const struct btf *btf)
 {
 	char name[128], got[256];
 	const struct btf_type *t;
@@ -90,14 +90,14 @@ void mg_kenv_probe_interface(struct mg_kenv *env, const struct btf *btf)
 		t = id > 0 ? btf__type_by_id(btf, id) : NULL;
 		t = t && btf_is_ptr(t) ? btf__type_by_id(btf, t->type) : NULL;
 		if (!t || !btf_is_func_proto(t)) {
-			snprintf(env->tp_args[i], sizeof(env->tp_args[i]), "not a function prototype");
-			env->tp_args_changed[i] = true;
+			snprintf(ifc->tp_args[i], sizeof(ifc->tp_args[i]), "not a function prototype");
+			ifc->tp_args_changed[i] = true;
 			continue;
 		}
 		proto_shape(btf, t, 1, got, sizeof(got));
-		snprintf(env->tp_args[i], sizeof(env->tp_args[i]), "%.*s",
-			 (int)sizeof(env->tp_args[i]) - 1, got);
-		env->tp_args_changed[i] = strcmp(got, tp_want[i]) != 0;
+		snprintf(ifc->tp_args[i], sizeof(ifc->tp_args[i]), "%.*s",
+			 (int)sizeof(ifc->tp_args[i]) - 1, got);
+		ifc->tp_args_changed[i] = strcmp(got, tp_want[i]) != 0;
 	}
 	for (int f = 0; f < MG_NR_FLOOR_FUNCS; f++) {
 		char ret[96];
@@ -110,18 +110,18 @@ void mg_kenv_probe_interface(struct mg_kenv *env, const struct btf *btf)
 		t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
 		proto_shape(btf, t, 0, got, sizeof(got));
 		type_shape(btf, t->type, ret, sizeof(ret));
-		snprintf(env->func_proto[i], sizeof(env->func_proto[i]), "%.40s %s%.200s", ret,
+		snprintf(ifc->func_proto[i], sizeof(ifc->func_proto[i]), "%.40s %s%.200s", ret,
 			 mg_func_names[i], got);
 	}
 	id = btf__find_by_name_kind(btf, "inode", BTF_KIND_STRUCT);
 	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
-	snprintf(env->ctime_nsec, sizeof(env->ctime_nsec), "absent");
+	snprintf(ifc->ctime_nsec, sizeof(ifc->ctime_nsec), "absent");
 	for (i = 0; t && i < btf_vlen(t); i++) {
 		const struct btf_member *m = btf_members(t) + i;
 
 		if (strcmp(btf__name_by_offset(btf, m->name_off), "i_ctime_nsec"))
 			continue;
-		type_shape(btf, m->type, env->ctime_nsec, sizeof(env->ctime_nsec));
+		type_shape(btf, m->type, ifc->ctime_nsec, sizeof(ifc->ctime_nsec));
 	}
 }
 
@@ -145,7 +145,7 @@ static long long enum_value(const struct btf *btf, int id, const char *name)
  * i_state is a u32 with macro flags (6.12 to 6.17), an enum (6.18) or a struct with
  * one enum member (6.19+), 4 bytes.
  */
-void mg_kenv_probe_istate(struct mg_kenv *env, const struct btf *btf)
+void mg_interface_probe_istate(struct mg_interface *ifc, const struct btf *btf)
 {
 	int inode = btf__find_by_name_kind(btf, "inode", BTF_KIND_STRUCT), tid, i;
 	const struct btf_type *t = inode > 0 ? btf__type_by_id(btf, inode) : NULL, *mt;
@@ -153,7 +153,7 @@ void mg_kenv_probe_istate(struct mg_kenv *env, const struct btf *btf)
 	long long v[3];
 	char outer[64] = "";
 
-	snprintf(env->istate.layout, sizeof(env->istate.layout), "struct inode has no i_state");
+	snprintf(ifc->istate.layout, sizeof(ifc->istate.layout), "struct inode has no i_state");
 	if (!t)
 		return;
 	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++)
@@ -161,7 +161,7 @@ void mg_kenv_probe_istate(struct mg_kenv *env, const struct btf *btf)
 			break;
 	if (i == btf_vlen(t) || btf_member_bitfield_size(t, i) || btf_member_bit_offset(t, i) % 8)
 		return;
-	env->istate.off = btf_member_bit_offset(t, i) / 8;
+	ifc->istate.off = btf_member_bit_offset(t, i) / 8;
 	tid = btf__resolve_type(btf, m->type);
 	mt = tid > 0 ? btf__type_by_id(btf, tid) : NULL;
 	if (mt && btf_is_struct(mt) && btf_vlen(mt) == 1 && !btf_member_bit_offset(mt, 0)) {
@@ -177,50 +177,51 @@ void mg_kenv_probe_istate(struct mg_kenv *env, const struct btf *btf)
 		 * __I_LRU_ISOLATING became bits 0 to 2) until 6.18 made them an enum
 		 * with other values. Multigrain timestamps (6.13+) exist only there.
 		 */
-		snprintf(env->istate.layout, sizeof(env->istate.layout), "u32 (flags as macros: "
+		snprintf(ifc->istate.layout, sizeof(ifc->istate.layout), "u32 (flags as macros: "
 			 "include/linux/fs.h values of 6.12 to 6.17)");
-		env->istate.size = 4;
-		env->istate.i_new = 1u << 0;
-		env->istate.i_freeing = 1u << 7;
-		env->istate.i_clear = 1u << 8;
-		env->istate.known = true;
+		ifc->istate.size = 4;
+		ifc->istate.i_new = 1u << 0;
+		ifc->istate.i_freeing = 1u << 7;
+		ifc->istate.i_clear = 1u << 8;
+		ifc->istate.known = true;
 		return;
 	}
 	if (!mt || !btf_is_enum(mt) || mt->size != 4) {
-		snprintf(env->istate.layout, sizeof(env->istate.layout), "inode.i_state is neither "
+		snprintf(ifc->istate.layout, sizeof(ifc->istate.layout), "inode.i_state is neither "
 			 "a u32, a 4-byte enum nor a struct holding one");
 		return;
 	}
 	v[0] = enum_value(btf, tid, "I_NEW");
 	v[1] = enum_value(btf, tid, "I_FREEING");
 	v[2] = enum_value(btf, tid, "I_CLEAR");
-	snprintf(env->istate.layout, sizeof(env->istate.layout), "%senum %s%s%s", outer,
+	snprintf(ifc->istate.layout, sizeof(ifc->istate.layout), "%senum %s%s%s", outer,
 		 btf__name_by_offset(btf, mt->name_off), outer[0] ? " __state; }" : "",
 		 v[0] < 0 || v[1] < 0 || v[2] < 0 ? " without I_NEW, I_FREEING or I_CLEAR" : "");
 	if (v[0] < 0 || v[1] < 0 || v[2] < 0)
 		return;
-	env->istate.size = 4;
-	env->istate.i_new = (unsigned int)v[0];
-	env->istate.i_freeing = (unsigned int)v[1];
-	env->istate.i_clear = (unsigned int)v[2];
-	env->istate.known = true;
+	ifc->istate.size = 4;
+	ifc->istate.i_new = (unsigned int)v[0];
+	ifc->istate.i_freeing = (unsigned int)v[1];
+	ifc->istate.i_clear = (unsigned int)v[2];
+	ifc->istate.known = true;
 }
 
-const char *mg_interface_problem(const struct mg_kenv *env)
+const char *mg_interface_changed(const struct mg_interface *ifc, const char *release,
+				 bool ctime_applies)
 {
 	static char why[400];
 	int i;
 
 	for (i = 0; i < MG_NR_TPS; i++)
-		if (env->tp_args_changed[i]) {
+		if (ifc->tp_args_changed[i]) {
 			snprintf(why, sizeof(why), "kernel %s changed tracepoint timestamp:%s: BTF "
-				 "arguments %s, mgtrace reads %s", env->release, mg_tp_names[i],
-				 env->tp_args[i], tp_want[i]);
+				 "arguments %s, mgtrace reads %s", release, mg_tp_names[i],
+				 ifc->tp_args[i], tp_want[i]);
 			return why;
 		}
-	if (strcmp(env->ctime_nsec, "u32") && env->btf && mg_kenv_multigrain(env)) {
+	if (strcmp(ifc->ctime_nsec, "u32") && ctime_applies) {
 		snprintf(why, sizeof(why), "kernel %s changed struct inode's i_ctime_nsec (BTF: %s), "
-			 "which holds I_CTIME_QUERIED as bit 31 of a u32", env->release, env->ctime_nsec);
+			 "which holds I_CTIME_QUERIED as bit 31 of a u32", release, ifc->ctime_nsec);
 		return why;
 	}
 	return NULL;

@@ -279,6 +279,74 @@ int mg_judge_read(const struct mg_judge *j, struct mgtrace_bpf *skel, int nr_cpu
 	return err;
 }
 
+struct bpf_map *mg_judge_slot_map(struct mgtrace_bpf *skel, uint32_t slot)
+{
+	return slot == 0 ? skel->maps.inodes : slot == 1 ? skel->maps.inodes1 : skel->maps.inodes2;
+}
+
+uint64_t mg_judge_pend_bytes(const struct mgtrace_bpf *skel)
+{
+	if (!skel || !skel->bss)
+		return 0;
+	return __atomic_load_n(&skel->bss->judge_pend_entries, __ATOMIC_RELAXED) *
+	       (sizeof(struct mg_inode_key) + sizeof(struct mg_rpend));
+}
+
+struct bpf_map *mg_judge_pend_map(struct mgtrace_bpf *skel, uint32_t slot)
+{
+	return slot == 0 ? skel->maps.inode_pend : slot == 1 ? skel->maps.inode_pend1 :
+			   skel->maps.inode_pend2;
+}
+
+uint64_t mg_judge_forgotten(const struct mg_judge *j)
+{
+	return j->drained.forgotten;
+}
+
+uint64_t mg_judge_elements(const struct mg_judge *j, const struct mg_judge_counts *sum)
+{
+	uint64_t held = sum->inodes + sum->migrated + sum->adopted - sum->adopted_moved;
+	uint64_t gone = j->gc_sum.collected + j->drained.visited;
+
+	return held > gone ? held - gone : 0;
+}
+
+/*
+ * A report's observation o whose context the state kept (MG_CTX_KEPT): from
+ * BPF's ring "judge_ctx" (fd) that its reference names, read after the programs
+ * are detached; else MG_CTX_LOST (overwritten, as bpf/mg_judge.bpf.h
+ * mg_judge_ctx_fill() would find it).
+ */
+static void ctx_fill(int fd, int held_fd, const struct mg_inode_key *key, struct mg_robs *o)
+{
+	unsigned int cpu = (o->ctx >> MG_CTX_SEQ_BITS) - 1;
+	const struct mg_rctx *e;
+	struct mg_ctx_ring *r;
+	struct mg_held h;
+
+	if (o->ctx_from != MG_CTX_KEPT)
+		return;
+	mg_ctx_lost(o);
+	if (o->ctx && (r = malloc(sizeof(*r)))) {
+		if (!bpf_map_lookup_elem(fd, &cpu, r) &&
+		    (e = mg_ctx_find(r->e, MG_CTX_RING, r->head, cpu, o)))
+			mg_ctx_put(o, e);
+		free(r);
+	}
+	/* a held getattr's, and the value it was older than: kept apart when it was held */
+	if (o->ctx_from == MG_CTX_LOST && !bpf_map_lookup_elem(held_fd, key, &h))
+		mg_held_put(o, &h);
+}
+
+void mg_judge_out_fill(int fd, int held_fd, const struct mg_inode_key *key, struct mg_rout *out)
+{
+	struct mg_robs *o;
+	unsigned int i;
+
+	for (i = 0; (o = mg_rule_out_obs(out, i)); i++)
+		ctx_fill(fd, held_fd, key, o);
+}
+
 void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
 {
 	if (!j->active)
@@ -327,125 +395,6 @@ void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
 			 (unsigned long long)j->sum.forget_raced, j->forget_why[0] ? "; stopped: " : "",
 			 j->forget_why);
 	}
-}
-
-#define INJECT_EVENTS 7
-
-/*
- * The synthetic events of made-up inode ino, 0.25 s apart: a swap to
- * 2000.000000400; a getattr of it after a lock's holder closed the quiet word
- * (the race mg_judge() checks again under the lock: judged there, without its
- * context); a getattr of it again (quiet); a swap to 2000.000000500; a getattr
- * of it (marks the quiet word without the lock); a getattr of it again (quiet:
- * the mark held); then, 2 s after that swap, a swap to 1999.000000500: a
- * regression beyond every window. want[] (enum mg_judge_path) is the path each
- * must take in BPF, so the injected regression is found after every lazy path ran.
- */
-static const unsigned int inject_want[INJECT_EVENTS] = {
-	MG_JPATH_CONTEXT, MG_JPATH_NO_CONTEXT, MG_JPATH_QUIET, MG_JPATH_CONTEXT,
-	MG_JPATH_MARKED, MG_JPATH_QUIET, MG_JPATH_CONTEXT,
-};
-
-static void inject_events(struct mg_judge_test_ctx ev[INJECT_EVENTS], uint64_t ino, uint64_t t0)
-{
-	static const long long sec[INJECT_EVENTS] = { 2000, 2000, 2000, 2000, 2000, 2000, 1999 };
-	static const unsigned int nsec[INJECT_EVENTS] = { 400, 400, 400, 500, 500, 500, 500 };
-	static const unsigned int kind[INJECT_EVENTS] = {
-		MG_EV_CTIME_SWAP, MG_EV_STAT, MG_EV_STAT, MG_EV_CTIME_SWAP, MG_EV_STAT, MG_EV_STAT,
-		MG_EV_CTIME_SWAP,
-	};
-	int i;
-
-	memset(ev, 0, INJECT_EVENTS * sizeof(*ev));
-	for (i = 0; i < INJECT_EVENTS; i++) {
-		ev[i].key = (struct mg_inode_key){ .ino = ino, .dev = 0, .gen = 0 };
-		strcpy(ev[i].name, "mgtrace-injected");
-		ev[i].in.o = (struct mg_robs){ .sec = sec[i], .nsec = nsec[i], .kind = kind[i],
-					       .t_ns = t0 + (uint64_t)i * 250000000ull,
-					       .pid = (uint32_t)getpid() };
-		if (i == INJECT_EVENTS - 1)
-			ev[i].in.o.t_ns = ev[3].in.o.t_ns + 2000000000ull;
-		strcpy(ev[i].in.o.comm, "mgtrace-inject");
-		ev[i].in.time_gran = 1;
-		/* every swap replacing 100: none is a reordered swap */
-		if (kind[i] == MG_EV_CTIME_SWAP)
-			ev[i].in.cur_nsec = ev[i].in.old_nsec = 100;
-	}
-	ev[1].close = 1;
-}
-
-/* Run bpf/judgetest.bpf.c once per event, on the session's maps. */
-static int inject_bpf(struct mgtrace_bpf *skel, int n, uint64_t t0, char *why, size_t len)
-{
-	struct judgetest_bpf *t = judgetest_bpf__open();
-	struct mg_judge_test_ctx ev[INJECT_EVENTS];
-	int err, i, k;
-
-	if (!t) {
-		snprintf(why, len, "judgetest.bpf.c: open: %s", strerror(errno));
-		return -errno;
-	}
-	if ((err = bpf_map__reuse_fd(t->maps.inodes, bpf_map__fd(skel->maps.inodes))) ||
-	    (err = bpf_map__reuse_fd(t->maps.judge_counts, bpf_map__fd(skel->maps.judge_counts))) ||
-	    (err = bpf_map__reuse_fd(t->maps.events, bpf_map__fd(skel->maps.events))) ||
-	    (err = bpf_map__reuse_fd(t->maps.judge_ctx, bpf_map__fd(skel->maps.judge_ctx))) ||
-	    (err = bpf_map__reuse_fd(t->maps.judge_held, bpf_map__fd(skel->maps.judge_held))) ||
-	    (err = judgetest_bpf__load(t))) {
-		snprintf(why, len, "judgetest.bpf.c: load: %s", strerror(-err));
-		goto out;
-	}
-	for (k = 1; k <= n; k++) {
-		inject_events(ev, (uint64_t)k, t0);
-		for (i = 0; i < INJECT_EVENTS; i++) {
-			LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &ev[i], .ctx_size_in = sizeof(ev[i]));
-
-			if (bpf_prog_test_run_opts(bpf_program__fd(t->progs.judge_test), &o)) {
-				err = -errno;
-				snprintf(why, len, "BPF_PROG_TEST_RUN: %s", strerror(errno));
-				goto out;
-			}
-			if (o.retval != inject_want[i]) {
-				err = -EIO;
-				snprintf(why, len, "judgetest.bpf.c: event %d of injected inode %d took "
-					 "path %u (enum mg_judge_path), expected %u", i + 1, k,
-					 o.retval, inject_want[i]);
-				goto out;
-			}
-		}
-	}
-out:
-	judgetest_bpf__destroy(t);
-	return err;
-}
-
-int mg_judge_inject(struct mg_judge *j, struct mgtrace_bpf *skel, struct mg_checker *c, int n,
-		    char *why, size_t len)
-{
-	const uint64_t S = 1000000000ull;
-	uint64_t now = mg_now_ns(), t0 = now > 3 * S ? now - 3 * S : 0;
-	struct mg_judge_test_ctx ev[INJECT_EVENTS];
-	struct mg_event e;
-	int i, k;
-
-	if (j->active)
-		return inject_bpf(skel, n, t0, why, len);
-	for (k = 1; k <= n; k++) {
-		inject_events(ev, (uint64_t)k, t0);
-		for (i = 0; i < INJECT_EVENTS; i++) {
-			e = (struct mg_event){ .ts_ns = ev[i].in.o.t_ns, .ino = (uint64_t)k,
-					       .ctime_sec = ev[i].in.o.sec,
-					       .ctime_nsec = ev[i].in.o.nsec,
-					       .old_nsec = ev[i].in.old_nsec,
-					       .cur_nsec = ev[i].in.cur_nsec, .pid = ev[i].in.o.pid,
-					       .tgid = ev[i].in.o.pid, .kind = ev[i].in.o.kind,
-					       .time_gran = 1 };
-			strcpy(e.comm, ev[i].in.o.comm);
-			strcpy(e.name, ev[i].name);
-			e.name_len = strlen(e.name);
-			mg_checker_event(c, &e);
-		}
-	}
-	return 0;
 }
 
 int mg_judge_tree_open(struct mg_judge *j, pid_t root)

@@ -23,19 +23,6 @@ unsigned int mg_judge_tick_ms(const struct mg_judge *j)
 	return j->gc_tick_ms ? j->gc_tick_ms : 10;
 }
 
-uint64_t mg_judge_forgotten(const struct mg_judge *j)
-{
-	return j->drained.forgotten;
-}
-
-uint64_t mg_judge_elements(const struct mg_judge *j, const struct mg_judge_counts *sum)
-{
-	uint64_t held = sum->inodes + sum->migrated + sum->adopted - sum->adopted_moved;
-	uint64_t gone = j->gc_sum.collected + j->drained.visited;
-
-	return held > gone ? held - gone : 0;
-}
-
 /* One inode_gc pass over slot's map into j's counts; false (gc_why set) if it failed. */
 static bool gc_pass(struct mg_judge *j, struct mgtrace_bpf *skel, uint32_t slot)
 {
@@ -156,59 +143,4 @@ void mg_judge_collect(struct mg_judge *j, struct mgtrace_bpf *skel)
 		return;
 	if (gc_pass(j, skel, 0))
 		j->gc_at_inodes = inodes;
-}
-
-/*
- * A report's observation o whose context the state kept (MG_CTX_KEPT): from
- * BPF's ring "judge_ctx" (fd) that its reference names, read after the programs
- * are detached; else MG_CTX_LOST (overwritten, as bpf/mg_judge.bpf.h
- * mg_judge_ctx_fill() would find it).
- */
-static void ctx_fill(int fd, int held_fd, const struct mg_inode_key *key, struct mg_robs *o)
-{
-	unsigned int cpu = (o->ctx >> MG_CTX_SEQ_BITS) - 1;
-	const struct mg_rctx *e;
-	struct mg_ctx_ring *r;
-	struct mg_held h;
-
-	if (o->ctx_from != MG_CTX_KEPT)
-		return;
-	mg_ctx_lost(o);
-	if (o->ctx && (r = malloc(sizeof(*r)))) {
-		if (!bpf_map_lookup_elem(fd, &cpu, r) &&
-		    (e = mg_ctx_find(r->e, MG_CTX_RING, r->head, cpu, o)))
-			mg_ctx_put(o, e);
-		free(r);
-	}
-	/* a held getattr's, and the value it was older than: kept apart when it was held */
-	if (o->ctx_from == MG_CTX_LOST && !bpf_map_lookup_elem(held_fd, key, &h))
-		mg_held_put(o, &h);
-}
-
-void mg_judge_out_fill(int fd, int held_fd, const struct mg_inode_key *key, struct mg_rout *out)
-{
-	struct mg_robs *o;
-	unsigned int i;
-
-	for (i = 0; (o = mg_rule_out_obs(out, i)); i++)
-		ctx_fill(fd, held_fd, key, o);
-}
-
-struct bpf_map *mg_judge_slot_map(struct mgtrace_bpf *skel, uint32_t slot)
-{
-	return slot == 0 ? skel->maps.inodes : slot == 1 ? skel->maps.inodes1 : skel->maps.inodes2;
-}
-
-uint64_t mg_judge_pend_bytes(const struct mgtrace_bpf *skel)
-{
-	if (!skel || !skel->bss)
-		return 0;
-	return __atomic_load_n(&skel->bss->judge_pend_entries, __ATOMIC_RELAXED) *
-	       (sizeof(struct mg_inode_key) + sizeof(struct mg_rpend));
-}
-
-struct bpf_map *mg_judge_pend_map(struct mgtrace_bpf *skel, uint32_t slot)
-{
-	return slot == 0 ? skel->maps.inode_pend : slot == 1 ? skel->maps.inode_pend1 :
-			   skel->maps.inode_pend2;
 }

@@ -4,7 +4,7 @@
  * lockdown, the kernel BTF (parsed once, from a read-only mapping) and what it has:
  * the probed functions, the tracepoints, the per-CPU counters, the floor API's form.
  * The parts: interface.c (prototypes and struct inode as BTF shows them), debugfs.c,
- * kallsyms.c, envcheck.c (mg_env_require()).
+ * kallsyms.c, envcheck.c (mg_env_require()); the names they look for: knames.c.
  */
 #include <errno.h>
 #include <sys/mman.h>
@@ -19,28 +19,6 @@
 #include "kenv.h"
 #include "kenv_int.h"
 #include "util.h"
-
-const char *const mg_tp_names[MG_NR_TPS] = {
-#define MG_TRACEPOINT(ID, tp, prog, proto, kind, row, bpf_counter, opt_in, top) [MG_TP_##ID] = tp,
-#include "mg_vocab.def"
-};
-
-const char *const mg_kcounter_syms[MG_K_NR_COUNTERS] = {
-	"mg_ctime_updates", "mg_ctime_swaps", "mg_fine_stamps", "timekeeping_mg_floor_swaps",
-};
-
-const char *const mg_kcounter_names[MG_K_NR_COUNTERS] = {
-	"ctime_updates", "ctime_swaps", "fine_stamps", "floor_swaps",
-};
-
-const char *const mg_func_names[MG_NR_FUNCS] = {
-	[MG_FN_SET_CTIME_CURRENT] = "inode_set_ctime_current",
-	[MG_FN_REAL_MG] = "ktime_get_real_ts64_mg",
-	[MG_FN_CURRENT_TIME] = "current_time",
-	[MG_FN_COARSE_MG] = "ktime_get_coarse_real_ts64_mg",
-};
-
-const enum mg_func mg_floor_funcs[MG_NR_FLOOR_FUNCS] = { MG_FN_REAL_MG, MG_FN_COARSE_MG };
 
 static void probe_lockdown(struct mg_kenv *env)
 {
@@ -145,8 +123,8 @@ static void probe_btf(struct mg_kenv *env)
 		env->ksym_in_btf[i] = btf__find_by_name_kind(btf, mg_kcounter_syms[i], BTF_KIND_VAR) > 0;
 	env->res_spin_lock = btf__find_by_name_kind(btf, "bpf_res_spin_lock", BTF_KIND_FUNC) > 0;
 
-	mg_kenv_probe_interface(env, btf);
-	mg_kenv_probe_istate(env, btf);
+	mg_interface_probe(&env->iface, btf);
+	mg_interface_probe_istate(&env->iface, btf);
 	env->api = MG_API_NONE;
 	id = btf__find_by_name_kind(btf, "ktime_get_real_ts64_mg", BTF_KIND_FUNC);
 	if (id > 0) {
@@ -180,11 +158,6 @@ bool mg_kenv_probe_kallsyms(struct mg_kenv *env)
 	return env->kallsyms_all;
 }
 
-bool mg_kenv_multigrain(const struct mg_kenv *env)
-{
-	return env->api != MG_API_NONE || env->tp_in_btf[0];
-}
-
 const char *mg_api_name(enum mg_api api)
 {
 	switch (api) {
@@ -193,4 +166,9 @@ const char *mg_api_name(enum mg_api api)
 	case MG_API_UNKNOWN: return "unknown prototype of ktime_get_real_ts64_mg";
 	default: return "none";
 	}
+}
+
+const char *mg_interface_problem(const struct mg_kenv *env)
+{
+	return mg_interface_changed(&env->iface, env->release, env->btf && mg_kenv_multigrain(env));
 }

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <stdint.h>
 #include "mgtrace.h"
+#include "knames.h"
+#include "interface.h"
 
 #define MG_DEBUGFS_DIR  "/sys/kernel/debug"
 #define MG_DEBUGFS_FILE MG_DEBUGFS_DIR "/multigrain_timestamps"
@@ -23,13 +25,6 @@ enum mg_api {
 	MG_API_UNKNOWN,		/* the function exists with another prototype */
 };
 
-/* The timestamp:* tracepoints' names, by enum mg_tp (include/mg_vocab.def). */
-extern const char *const mg_tp_names[MG_NR_TPS];
-
-/* The kernel's per-CPU counter symbols, indexed by enum mg_kernel_counter. */
-extern const char *const mg_kcounter_syms[MG_K_NR_COUNTERS];
-/* Their names in mgtrace output (debugfs order). */
-extern const char *const mg_kcounter_names[MG_K_NR_COUNTERS];
 
 /* Snapshot of the environment, filled by mg_kenv_probe(). */
 struct mg_kenv {
@@ -48,24 +43,9 @@ struct mg_kenv {
 	bool kallsyms_all;		/* data symbols listed in /proc/kallsyms (only once
 					 * mg_kenv_probe_kallsyms() ran: kallsyms_known) */
 	bool kallsyms_known;		/* kallsyms_all was probed */
-	/* The interface as BTF shows it (empty where absent); see mg_interface_problem(). */
-	char tp_args[MG_NR_TPS][256];	/* tracepoint arguments, "(struct inode *, u32, ...)" */
-	bool tp_args_changed[MG_NR_TPS]; /* differ from what bpf/mgtrace.bpf.c reads */
-	char func_proto[MG_NR_FUNCS][320];	/* "void ktime_get_real_ts64_mg(struct timespec64 *)",
-					 * filled for the floor functions
-					 * (MG_FN_REAL_MG, MG_FN_COARSE_MG) */
-	char ctime_nsec[64];		/* type of inode.i_ctime_nsec ("u32"), "absent" */
+	/* The interface the BPF programs read, as BTF shows it; see mg_interface_problem(). */
+	struct mg_interface iface;
 	int debugfs;			/* 0 ok, -ENODEV not mounted, -ENOENT file missing, other -errno */
-	/* struct inode's i_state as BTF shows it (mg_kenv_probe_istate(); bpf/mg_common.bpf.h) */
-	struct {
-		bool known;		/* offset, 4-byte size and the three flags found */
-		unsigned int off, size;	/* byte offset in struct inode of the flags word */
-		unsigned int i_new, i_freeing, i_clear;	/* the flags' values */
-		char layout[128];	/* "u32 (flags as macros ...)" (6.12 to 6.17),
-					 * "enum inode_state_flags_t" (6.18), "struct
-					 * inode_state_flags { enum inode_state_flags_enum
-					 * __state; }" (6.19+), or why it is unknown */
-	} istate;
 };
 
 /*
@@ -74,13 +54,6 @@ struct mg_kenv {
  */
 #define MG_NO_KERNEL_READS(env) (!strcmp((env)->lockdown, "confidentiality"))
 
-/* Names of the probed functions, indexed by enum mg_func (include/mgtrace.h). */
-extern const char *const mg_func_names[MG_NR_FUNCS];
-
-/* The floor functions (they read mg_floor; ktime_get_real_ts64_mg may swap it): the
- * prototypes mg_kenv::func_proto[] records and `probe` shows. */
-#define MG_NR_FLOOR_FUNCS 2
-extern const enum mg_func mg_floor_funcs[MG_NR_FLOOR_FUNCS];
 
 /*
  * Fill *env. Never fails; unavailable facts are recorded as such. Parses the kernel
@@ -108,7 +81,10 @@ struct btf *mg_vmlinux_btf(void);
 void mg_vmlinux_btf_release(void);
 
 /* True when the kernel has multigrain timestamps (API or tracepoints in BTF). */
-bool mg_kenv_multigrain(const struct mg_kenv *env);
+static inline bool mg_kenv_multigrain(const struct mg_kenv *env)
+{
+	return env->api != MG_API_NONE || env->tp_in_btf[0];
+}
 
 /* Human name of an API form. */
 const char *mg_api_name(enum mg_api api);

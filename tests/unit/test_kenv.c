@@ -13,17 +13,17 @@ UNIT_TEST(interface_problem)
 	snprintf(e.release, sizeof(e.release), "9.9-test");
 	e.btf = true;
 	e.api = MG_API_MAINLINE;
-	snprintf(e.ctime_nsec, sizeof(e.ctime_nsec), "u32");
+	snprintf(e.iface.ctime_nsec, sizeof(e.iface.ctime_nsec), "u32");
 	CHECK(STREQ(mg_interface_problem(&e) ? mg_interface_problem(&e) : "(none)", "(none)"), "interface as expected: no problem");
-	snprintf(e.tp_args[0], sizeof(e.tp_args[0]), "(struct inode *, u64, u32, u32)");
-	e.tp_args_changed[0] = true;
+	snprintf(e.iface.tp_args[0], sizeof(e.iface.tp_args[0]), "(struct inode *, u64, u32, u32)");
+	e.iface.tp_args_changed[0] = true;
 	w = mg_interface_problem(&e);
 	CHECK(IS_TRUE(w) && STRSTR(w, "timestamp:ctime_ns_xchg") &&
 	      STRSTR(w, "(struct inode *, u64, u32, u32)") &&
 	      STRSTR(w, "(struct inode *, u32, u32, u32)") && IS_FALSE(strchr(w, '\n')),
 	      "changed tracepoint arguments named: %s", w ? w : "(null)");
-	e.tp_args_changed[0] = false;
-	snprintf(e.ctime_nsec, sizeof(e.ctime_nsec), "u64");
+	e.iface.tp_args_changed[0] = false;
+	snprintf(e.iface.ctime_nsec, sizeof(e.iface.ctime_nsec), "u64");
 	w = mg_interface_problem(&e);
 	CHECK(IS_TRUE(w) && STRSTR(w, "i_ctime_nsec (BTF: u64)"), "changed i_ctime_nsec named: %s", w ? w : "(null)");
 }
