@@ -273,6 +273,23 @@ int check_workload_start(struct check_state *cs);
 /* Stop and join them, taking their last modifications; 0 or the workload's errno. */
 int check_workload_finish(struct check_state *cs);
 
+/* ---- the counts and their verdict (check_tally.c) ---- */
+
+/*
+ * The run's cumulative counts now into *t; finished: after the drain, when the checker
+ * holds them all (else BPF's per-CPU judging counts are read and added, and the ring
+ * buffer's losses: t->read_failed where one could not be read).
+ */
+void check_tally_read(struct check_state *cs, struct check_tally *t, bool finished);
+/*
+ * The verdict of the counts from..to (from NULL: from zero, the run's whole window)
+ * under facts (the gates, COMMAND, the interruption, the limits named in the reason;
+ * its count fields are ignored): the one decision of the end-of-run report and of
+ * each interval of continuous check (mg_verdict_decide()).
+ */
+void check_decide_counts(struct mg_verdict *v, const struct check_tally *from,
+			 const struct check_tally *to, const struct mg_verdict_in *facts);
+
 /* ---- continuous check (check_interval.c) ---- */
 
 /* At the run's start: the counts the first interval is measured from. */

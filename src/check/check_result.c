@@ -100,9 +100,9 @@ static void eval_gates(struct check_state *cs, const struct mg_report *rep)
 /* The verdict (verdict.c); first whether and how a signal cut the run short. */
 static void decide(struct check_state *cs, struct mg_verdict *v)
 {
-	const struct mg_check_stats *st = mg_checker_stats(cs->chk);
 	const struct mg_run *r = &cs->run;
 	struct mg_verdict_in in;
+	struct check_tally t;
 
 	/* a signal before the planned end (the built-in workload's duration, COMMAND's own exit) */
 	cs->interrupt_why[0] = 0;
@@ -127,25 +127,22 @@ static void decide(struct check_state *cs, struct mg_verdict *v)
 	}
 	cs->status_from_signal = cs->o.argv && mg_run_status_from_stop(r);
 	in = (struct mg_verdict_in){
-		.faults = mg_checker_faults(cs->chk), .gates_failed = cs->gates_failed,
+		.gates_failed = cs->gates_failed,
 		.gates_unknown = cs->gates_unknown, .command = cs->o.argv != NULL,
 		/* a COMMAND the run gave up on has no status: not a COMMAND failure */
 		.command_status = cs->run.child_abandoned ? 0 : cs->run.child_status,
 		.command_signal = cs->run.child_signal,
-		.lost = st->lost,
-		.untracked = st->untracked_events, .events = st->events, .missed = st->missed,
 		.max_inodes = cs->o.max_inodes, .ringbuf_bytes = cs->o.ringbuf_bytes,
 		.forget = cs->judge.forget && cs->judge.active,
 		.forgotten = mg_judge_forgotten(&cs->judge),
 		.not_followed = mg_judge_tree_not_followed(&cs->judge),
-		.lock_failed = st->lock_failed_events,
-		.step_undecided = mg_checker_undecided(cs->chk),
 		.interrupted = r->stop_sig && !(cs->o.interval && !cs->o.argv) ? cs->interrupt_why : NULL,
 		.status_from_signal = cs->status_from_signal,
 		.command_ended_by_count = cs->ended_child,
 	};
-
-	mg_verdict_decide(v, &in);
+	/* the counts of the whole window, after the drain: the checker holds them all */
+	check_tally_read(cs, &t, true);
+	check_decide_counts(v, NULL, &t, &in);
 }
 
 /* A per-kind count summed over an invariant's kinds; by_kind NULL: its faults. */

@@ -164,7 +164,7 @@ void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in)
 	bool cmd_failed = in->command && in->command_status && !in->status_from_signal &&
 			  !in->command_ended_by_count;
 	bool incomplete = in->lost || in->untracked || in->missed || in->lock_failed ||
-			  in->not_followed;
+			  in->not_followed || in->counts_unread;
 	const char *sep = in->interrupted ? "; " : "", *intr = in->interrupted ? in->interrupted : "";
 
 	v->interrupted = false;
@@ -203,10 +203,11 @@ void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in)
 		v->code = MG_EXIT_INCONCLUSIVE;
 		v->word = "INCONCLUSIVE";
 		snprintf(v->reason, sizeof(v->reason), "%llu event(s) lost, %llu untracked, %llu BPF "
-			 "run(s) skipped by the kernel, %llu not judged (inode lock failed): a pass "
-			 "cannot be claimed%s", (unsigned long long)in->lost,
+			 "run(s) skipped by the kernel, %llu not judged (inode lock failed)%s: a "
+			 "pass cannot be claimed%s", (unsigned long long)in->lost,
 			 (unsigned long long)in->untracked, (unsigned long long)in->missed,
-			 (unsigned long long)in->lock_failed, hint);
+			 (unsigned long long)in->lock_failed,
+			 in->counts_unread ? ", a counter could not be read" : "", hint);
 	} else if (in->step_undecided) {
 		v->code = MG_EXIT_INCONCLUSIVE;
 		v->word = "INCONCLUSIVE";

@@ -101,6 +101,7 @@ struct mg_verdict_in {
 	uint64_t lock_failed;		/* events not judged: their inode lock failed */
 	uint64_t step_undecided;	/* violations near a clock step of their size */
 	uint64_t missed;		/* BPF program runs the kernel skipped */
+	bool counts_unread;		/* a counter could not be read: the counts are incomplete */
 	uint64_t max_inodes;		/* --max-inodes: named in the reason when untracked (0: not) */
 	bool forget;			/* check --forget: inodes' history may be forgotten */
 	uint64_t forgotten;		/* check --forget: inodes whose history was forgotten */
