@@ -200,9 +200,28 @@ else
 		cmp -s "$T/repro-a/build/mgtrace.8" "$T/repro-b/x/build/mgtrace.8" && grep -q '^\.TH "mgtrace" "8" "2001-09-09" "mgtrace ' "$T/repro-a/build/mgtrace.8" \
 			&& ok "reproducible: the man page is identical, dated by SOURCE_DATE_EPOCH (2001-09-09)" \
 			|| bad "reproducible: the man page: $(grep '^\.TH' "$T/repro-a/build/mgtrace.8" "$T/repro-b/x/build/mgtrace.8" | xargs)"
-		n=$(cat "$T/repro-a/mgtrace" "$T"/repro-a/build/*.o | grep -c -a "$T/repro-a")
+		n=$(cat "$T/repro-a/mgtrace" "$T"/repro-a/build/*.o "$T"/repro-a/build/*/*.o | grep -c -a "$T/repro-a")
 		[ "$n" = 0 ] && ok "reproducible: the build path is in no object or binary" \
 			|| bad "reproducible: the build path '$T/repro-a' is in $n lines of the objects"
+		# every header and .def an object includes is its prerequisite (-MMD -MP): the built
+		# tree is up to date, and touching one of the shared headers makes make -q see work
+		# and make -n rebuild a C object and a BPF object; each file's time put back after
+		if (cd "$T/repro-a" && make -q mgtrace); then
+			ok "make -q: a tree just built is up to date"
+		else
+			bad "make -q: a tree just built is not up to date: $(cd "$T/repro-a" && make -n mgtrace | head -3 | cut -c1-120)"
+		fi
+		for h in include/mg_vocab.def include/mg_rules.h include/mgtrace.h; do
+			touch -r "$T/repro-a/$h" "$T/stamp" && touch "$T/repro-a/$h"
+			(cd "$T/repro-a" && make -q mgtrace); q=$?
+			work=$(cd "$T/repro-a" && make -n mgtrace 2> /dev/null)
+			bpf=$(printf '%s\n' "$work" | grep -c -- '-target bpf')
+			cobj=$(printf '%s\n' "$work" | grep -c -- '-c src/')
+			touch -r "$T/stamp" "$T/repro-a/$h"
+			[ "$q" = 1 ] && [ "$bpf" -gt 0 ] && [ "$cobj" -gt 0 ] \
+				&& ok "make -q after touching $h: a rebuild is due ($bpf BPF and $cobj C objects)" \
+				|| bad "make -q after touching $h: exit $q, $bpf BPF and $cobj C objects to rebuild"
+		done
 		# the date: the last commit's without SOURCE_DATE_EPOCH, VERSION's mtime outside git
 		(cd "$T/repro-a" && rm -f build/mgtrace.8 && env -u SOURCE_DATE_EPOCH make -s man > "$T/repro.log" 2>&1)
 		want=$(date -u -d "@$(git -C "$T/repro-a" log -1 --format=%ct)" +%F)
@@ -218,7 +237,7 @@ else
 		# (mgtrace removed too: under .SECONDARY a missing object alone is not rebuilt); CFLAGS
 		# given on the command line too, which replaces the Makefile's CFLAGS (issue 28 item 9:
 		# it broke the build while the include paths lived there)
-		(cd "$T/repro-b/x" && rm -f mgtrace && find build -maxdepth 1 -name '*.o' ! -name '*.bpf.o' -delete &&
+		(cd "$T/repro-b/x" && rm -f mgtrace && find build -name '*.o' ! -name '*.bpf.o' -delete &&
 			SOURCE_DATE_EPOCH=1000000000 make -s -j2 mgtrace CPPFLAGS=-D_FORTIFY_SOURCE=2 CFLAGS="-g -O1" > "$T/repro.log" 2>&1)
 		chk=$(nm -D "$T/repro-b/x/mgtrace" 2> /dev/null | grep -c -e '_chk$' -e '_chk@')
 		chk0=$(nm -D "$T/repro-a/mgtrace" | grep -c -e '_chk$' -e '_chk@')
@@ -228,9 +247,9 @@ else
 			&& ok "reproducible twin: a build with other CPPFLAGS differs (cmp fails)" \
 			|| bad "reproducible twin: a build with other CPPFLAGS differs (cmp fails)"
 		# twin: without the prefix map, the path is there (a C object and a BPF object)
-		(cd "$T/repro-b/x" && rm -f build/util.o build/pcpu.bpf.o &&
-			make -s build/util.o build/pcpu.bpf.o MG_PREFIX_MAP= > "$T/repro.log" 2>&1)
-		[ "$(grep -c -a "$T/repro-b/x" "$T/repro-b/x/build/util.o")" -gt 0 ] && [ "$(grep -c -a "$T/repro-b/x" "$T/repro-b/x/build/pcpu.bpf.o")" -gt 0 ] \
+		(cd "$T/repro-b/x" && rm -f build/util/util.o build/pcpu.bpf.o &&
+			make -s build/util/util.o build/pcpu.bpf.o MG_PREFIX_MAP= > "$T/repro.log" 2>&1)
+		[ "$(grep -c -a "$T/repro-b/x" "$T/repro-b/x/build/util/util.o")" -gt 0 ] && [ "$(grep -c -a "$T/repro-b/x" "$T/repro-b/x/build/pcpu.bpf.o")" -gt 0 ] \
 			&& ok "reproducible twin: compiled without -ffile-prefix-map, the objects carry the build path" \
 			|| bad "reproducible twin: compiled without -ffile-prefix-map, the objects carry the build path: $(tail -3 "$T/repro.log")"
 	fi
