@@ -425,7 +425,10 @@ static int check_render(struct check_state *cs, bool *judged)
 
 	if (mg_report_build(&rep, &cs->run.cfg, &cs->run.first, &cs->run.cur))
 		return mg_err(MG_EXIT_FAIL, "out of memory");
-	check_collect(&res, cs, &rep);
+	if (check_collect(&res, cs, &rep)) {
+		mg_report_free(&rep);
+		return mg_err(MG_EXIT_FAIL, "out of memory");
+	}
 	*judged = true;
 	if (mg_json_output)
 		check_print_json(&res, cs->out);
@@ -436,6 +439,7 @@ static int check_render(struct check_state *cs, bool *judged)
 	if (junit && (err = check_write_junit(&res, junit, cs->o.junit)) &&
 	    (ret == MG_EXIT_OK || ret == MG_EXIT_INCONCLUSIVE))
 		ret = err;
+	check_result_free(&res);
 	mg_report_free(&rep);
 	return ret;
 }

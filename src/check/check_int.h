@@ -173,12 +173,6 @@ int check_baseline_open(struct check_opts *o);
  * with the exit code of its errno. Returns 0 or an exit code.
  */
 int check_known_open(struct check_opts *o);
-/*
- * --prometheus FILE (continuous check): the cumulative counts t (finished: the run's last
- * interval) and the interval verdicts so far, written atomically (check_prom.c). Returns 0,
- * or -1 with one line printed and cs->prom_failed set; nothing without --prometheus.
- */
-int check_prom_write(struct check_state *cs, const struct check_tally *t, bool finished);
 
 /* A verdict's exit code as a rank, the worst highest: PASS 0, INCONCLUSIVE 1, FAIL 2. */
 static inline int check_verdict_rank(int code)
@@ -219,15 +213,86 @@ struct check_cmd_line {
 
 #define CHECK_NR_INV 5
 
+/* A file of the built-in workload, by the dev and inode its events name. */
+struct check_wl_file {
+	uint32_t dev;			/* kernel dev_t (ident.h) */
+	uint64_t ino;
+	int thread, file;		/* named "t<thread>-f<file>" */
+};
+
+/*
+ * What a violation report is named by, beyond its own fields: the built-in workload's
+ * files (a cross-file order report, made from user-space observations, carries no name)
+ * and the --known entries a report matched. Owned by a result (check_names_of()).
+ */
+struct check_names {
+	struct check_wl_file *files;	/* malloc'd; NULL with COMMAND or continuous check */
+	size_t nfiles;
+	const struct mg_known *known;	/* --known's entries (check_opts.known), or NULL */
+};
+
+/* Where and how the ctime events were judged (judge.h struct mg_judge), copied once. */
+struct check_judged {
+	bool active;			/* judged in BPF */
+	bool forget;			/* --forget was asked for */
+	uint64_t map_inodes, max_inodes, value_bytes, ringbuf_used;
+	struct mg_judge_counts sum;	/* the per-CPU counts, summed */
+	struct mg_gc_ctx gc_sum;	/* the inode GC's counts */
+	struct mg_drain_ctx drained;	/* --forget: the emptied generations' counts */
+	uint64_t gc_passes, gc_ns, rotations, rotate_ns;
+	char gc_why[200], forget_why[200];
+	uint64_t forgotten;		/* mg_judge_forgotten() */
+	uint64_t tree_followed, tree_not_followed, tree_alive_at_end;	/* check --tree */
+};
+
 /*
  * What `mgtrace check` found, filled once by check_collect() from the run's state,
- * and all that the text, JSON and JUnit renderers read. cs and rep are the run's
- * facts (read-only); the rest is decided here.
+ * and all that the text, JSON and JUnit renderers read: the options and the run's
+ * facts are copied, the verdict and each line decided here. rep (the counters around
+ * the workload) and the checker's stored reports, examples and clock steps are data the
+ * run keeps until the result is freed (check_result_free()).
  */
 struct check_result {
-	const struct check_state *cs;
+	struct check_opts o;		/* the options, as parsed */
 	const struct mg_report *rep;	/* the counters around the workload (report.c) */
-	const struct mg_check_stats *st; /* the checker's counts (checker.c) */
+	struct mg_check_stats st;	/* the checker's counts (checker.c) */
+	const struct mg_violation *reports;	/* the checker's stored violation reports */
+	size_t nreports;
+	const struct mg_violation *examples[MG_B_NR_KINDS];	/* not-fault examples */
+	size_t nexamples[MG_B_NR_KINDS];
+	const struct mg_clock_step *steps;	/* the clock steps kept */
+	size_t nsteps;
+	struct check_names names;
+	struct check_judged jg;
+	/* the run */
+	char release[128];		/* the kernel's (uname -r) */
+	json_t *header;			/* the JSON header every report starts with (run.h) */
+	char *backend_text;		/* the backend lines of the text report (run.h) */
+	json_t *command_status;		/* COMMAND's exit status, or null (run.h) */
+	pid_t child;			/* COMMAND's pid */
+	int child_signal;		/* the signal that killed COMMAND, or 0 */
+	bool status_from_signal;	/* COMMAND's status is the interrupting signal's */
+	bool ended_child;		/* -c N ended the run, and mgtrace COMMAND */
+	int stop_sig;			/* the signal that ended the run before its end, or 0 */
+	double stop_after_s;		/* its time from the run's start */
+	uint64_t intervals;		/* continuous check: intervals printed */
+	char interrupt_why[320];	/* how a signal cut the run short ("": it did not) */
+	char tree_why[300];		/* why a default tree scope fell back ("": it did not) */
+	char missed_detail[400];	/* "prog=n ..." of programs whose runs were skipped */
+	uint64_t undeciding_misses;	/* floor probe runs skipped that only leave undecided */
+	char undeciding_detail[200];
+	/* the built-in workload's directory */
+	const char *wl_fs;		/* its filesystem's name (mgfs.h), or NULL */
+	bool have_wl_mount, have_dir_dev;
+	uint32_t wl_mount_dev, dir_dev;
+	char wl_mount[4096];
+	bool have_order;		/* cross-file order was judged */
+	uint64_t order_judged;		/* modifications it judged */
+	size_t order_held;		/* the most it held at once */
+	const char *floor_probe;	/* bpf/floor.bpf.c's probes, NULL: not loaded */
+	/* the floor figures, their gates, and the decision */
+	struct mg_figures fig;
+	struct mg_gate gates[MG_F_NR];
 	struct mg_verdict v;
 	struct check_inv inv[CHECK_NR_INV];
 	int ninv;
@@ -235,6 +300,7 @@ struct check_result {
 	const char *scope;		/* what the run covers (system-wide or COMMAND's tree), one line */
 	char scope_buf[640];
 	const char *floor_unchecked;	/* why the floor invariants were not (both) checked, "" */
+	char floor_unchecked_buf[64 + 2 * 320];
 	uint64_t floor_events;		/* floor swaps + cmpxchg fails + unknown, from the events */
 	char judged[512];		/* where and how the ctime events were judged (judge.c) */
 	double window_s;		/* attach to detach, s (JUnit times) */
@@ -243,20 +309,25 @@ struct check_result {
 
 /*
  * Decide the run: the floor figures and gates (cs->fig, cs->gates), the interruption
- * line (cs->interrupt_why), the verdict, and every line of r. rep outlives r.
+ * line (cs->interrupt_why), the verdict, and every line of r. rep outlives r. 0, or
+ * -ENOMEM (r is then freed).
  */
-void check_collect(struct check_result *r, struct check_state *cs, const struct mg_report *rep);
+int check_collect(struct check_result *r, struct check_state *cs, const struct mg_report *rep);
+/* Free what r owns. */
+void check_result_free(struct check_result *r);
+/* The built-in workload's files and --known's entries, to name reports by; 0 or -ENOMEM. */
+int check_names_of(struct check_names *nm, const struct check_state *cs);
 /* One line for gate i: "0.31 <= 0.7 (limit)" and/or "... allowed (baseline ...)". */
-void check_gate_text(const struct check_state *cs, int i, char *buf, size_t len);
+void check_gate_text(const struct check_result *r, int i, char *buf, size_t len);
 /* The name to print for a violation (the event's, or the built-in workload's file), or NULL. */
-const char *check_violation_name(const struct check_state *cs, const struct mg_violation *v,
+const char *check_violation_name(const struct check_names *nm, const struct mg_violation *v,
 				 char *buf, size_t buflen, size_t *len, bool *cut);
 /*
  * One violation report as a line (no newline) on f: external bytes escaped for text
  * (xml false) or XML character data. ex: the not-fault kind of an example, -1 for a
  * violation (check_text.c).
  */
-void check_put_violation(FILE *f, const struct check_state *cs, const struct mg_violation *v,
+void check_put_violation(FILE *f, const struct check_names *nm, const struct mg_violation *v,
 			 bool xml, int ex);
 /* The text report on f. */
 void check_print_text(const struct check_result *r, FILE *f);
@@ -292,6 +363,40 @@ void check_decide_counts(struct mg_verdict *v, const struct check_tally *from,
 
 /* ---- continuous check (check_interval.c) ---- */
 
+/*
+ * What continuous check found in one interval and since the start, decided once by
+ * check_interval_tick(): the one result its line of text, its JSON object and the
+ * Prometheus file are renderings of. Interval 0 (at the start) has no counts yet.
+ */
+struct check_interval_result {
+	uint64_t n;			/* the interval's number, from 1; 0: before the first */
+	bool last;			/* the run's last (read after the drain) */
+	struct check_tally from, to;	/* the cumulative counts at its start and its end */
+	int code;			/* its verdict (an exit code: check_decide_counts()) */
+	int running_code;		/* the worst verdict since the start */
+	uint64_t start_ns;		/* CLOCK_MONOTONIC when judging began */
+	/* since the start (the Prometheus file): intervals by verdict (check_verdict_rank()),
+	 * the last one's exit code, consecutive INCONCLUSIVE ones ending with it, intervals
+	 * whose counts could not all be read */
+	uint64_t verdicts[3], streak, unreadable;
+	int last_code;
+	/* the run */
+	bool judge_active, forget, tree;
+	const char *backend;		/* mg_backend_name() of the attached backend */
+	char release[128];		/* the kernel's (uname -r) */
+	const char *known_path;		/* --known FILE, or NULL */
+	struct check_names names;	/* how its reports are named */
+	const struct mg_violation *reports;	/* the checker's stored reports: those of this */
+	size_t nreports;			/* interval are from.nreports .. to.nreports */
+};
+
+/*
+ * --prometheus FILE: the interval result ir (its cumulative counts and the verdicts so far;
+ * the file of the run's last interval says finished) written atomically (check_prom.c).
+ * Returns 0, or -1 with one line printed.
+ */
+int check_prom_write(const struct check_interval_result *ir, const char *path);
+
 /* At the run's start: the counts the first interval is measured from. */
 void check_interval_start(struct check_state *cs);
 /* The test hooks' injected violations, judged now (MGTRACE_TEST_INJECT). 0 or an exit code. */
@@ -311,7 +416,7 @@ bool check_interval_tick(struct check_state *cs, bool last);
  */
 int check_wait_ms(const struct check_state *cs, unsigned int tick_ms);
 /* A stored violation as check --json's "violations" item. */
-json_t *check_json_violation(const struct check_state *cs, const struct mg_violation *v);
+json_t *check_json_violation(const struct check_names *nm, const struct mg_violation *v);
 
 /*
  * A run that ends before a verdict (code: its exit code: 2, 3, 4 (a stop signal before judging), 126, 127): the JUnit

@@ -55,26 +55,23 @@ static json_t *json_mount(uint32_t dev)
  * (the first SIGINT, SIGTERM or SIGHUP taken), after_s from the run's start, planned_s
  * (the built-in workload's duration; null with COMMAND) and the verdict's line for it.
  */
-static json_t *json_interrupted(const struct check_state *cs)
+static json_t *json_interrupted(const struct check_result *r)
 {
-	const struct mg_run *r = &cs->run;
 	json_t *j;
 
-	if (!r->stop_sig || (cs->o.interval && !cs->o.argv))	/* continuous: the planned end */
+	if (!r->stop_sig || (r->o.interval && !r->o.argv))	/* continuous: the planned end */
 		return json_null();
 	j = json_object();
 	json_object_set_new(j, "signal", json_string(mg_signal_name(r->stop_sig)));
-	json_object_set_new(j, "after_s", json_real(r->stop_ns > r->first.t_ns ?
-				(double)(r->stop_ns - r->first.t_ns) / 1e9 : 0.0));
-	json_object_set_new(j, "planned_s", cs->o.argv ? json_null() : json_real(cs->o.duration));
-	json_object_set_new(j, "text", json_string(cs->interrupt_why));
+	json_object_set_new(j, "after_s", json_real(r->stop_after_s));
+	json_object_set_new(j, "planned_s", r->o.argv ? json_null() : json_real(r->o.duration));
+	json_object_set_new(j, "text", json_string(r->interrupt_why));
 	return j;
 }
 
 /* The verdict, the workload (COMMAND or built-in: its directory and parameters). */
 static void json_workload(json_t *o, const struct check_result *r)
 {
-	const struct check_state *cs = r->cs;
 	char dev[MG_KDEV_STRLEN];
 	json_t *wd;
 
@@ -82,41 +79,41 @@ static void json_workload(json_t *o, const struct check_result *r)
 	json_object_set_new(o, "exit_code", json_integer(r->v.code));
 	json_object_set_new(o, "reason", json_string(r->v.reason));
 	json_object_set_new(o, "duration_s", json_real(r->rep->seconds));
-	json_object_set_new(o, "workload", json_string(cs->o.argv ? "command" :
-						       cs->o.interval ? "none" : "built-in"));
-	json_object_set_new(o, "intervals", cs->o.interval ? JI(cs->intervals) : json_null());
-	if (cs->o.argv) {
+	json_object_set_new(o, "workload", json_string(r->o.argv ? "command" :
+						       r->o.interval ? "none" : "built-in"));
+	json_object_set_new(o, "intervals", r->o.interval ? JI(r->intervals) : json_null());
+	if (r->o.argv) {
 		/* the same encoding --baseline compares (baseline.c) */
-		json_object_set_new(o, "command", mg_argv_json(cs->o.argv));
-		json_object_set_new(o, "command_status", mg_run_status_json(&cs->run));
-		json_object_set_new(o, "command_signal", cs->run.child_signal ?
-				    json_string(mg_signal_name(cs->run.child_signal)) : json_null());
+		json_object_set_new(o, "command", mg_argv_json(r->o.argv));
+		json_object_set_new(o, "command_status", json_incref(r->command_status));
+		json_object_set_new(o, "command_signal", r->child_signal ?
+				    json_string(mg_signal_name(r->child_signal)) : json_null());
 		json_object_set_new(o, "command_status_from_signal",
-				    json_boolean(cs->status_from_signal));
-		json_object_set_new(o, "command_ended_by_count", json_boolean(cs->ended_child));
+				    json_boolean(r->status_from_signal));
+		json_object_set_new(o, "command_ended_by_count", json_boolean(r->ended_child));
 	}
-	json_object_set_new(o, "interrupted", json_interrupted(cs));
-	if (cs->o.argv || cs->o.interval)	/* COMMAND, or continuous: no workload of its own */
+	json_object_set_new(o, "interrupted", json_interrupted(r));
+	if (r->o.argv || r->o.interval)	/* COMMAND, or continuous: no workload of its own */
 		return;
 	wd = json_object();
-	if (cs->have_wl_mount) {	/* as events name it (mountinfo's s_dev) */
-		json_object_set_new(wd, "dev", json_string(mg_kdev_str(cs->wl_mount_dev, dev)));
-		json_object_set_new(wd, "mount", mg_json_cstr(cs->wl_mount));
+	if (r->have_wl_mount) {	/* as events name it (mountinfo's s_dev) */
+		json_object_set_new(wd, "dev", json_string(mg_kdev_str(r->wl_mount_dev, dev)));
+		json_object_set_new(wd, "mount", mg_json_cstr(r->wl_mount));
 	} else {
-		json_object_set_new(wd, "dev", cs->wl.have_dir_dev ?
-				    json_string(mg_kdev_str(cs->wl.dir_dev, dev)) : json_null());
-		json_object_set_new(wd, "mount", cs->wl.have_dir_dev ?
-				    json_mount(cs->wl.dir_dev) : json_null());
+		json_object_set_new(wd, "dev", r->have_dir_dev ?
+				    json_string(mg_kdev_str(r->dir_dev, dev)) : json_null());
+		json_object_set_new(wd, "mount", r->have_dir_dev ?
+				    json_mount(r->dir_dev) : json_null());
 	}
-	json_object_set_new(wd, "fs", json_string(cs->wl_fs ? cs->wl_fs : "unknown"));
+	json_object_set_new(wd, "fs", json_string(r->wl_fs ? r->wl_fs : "unknown"));
 	json_object_set_new(wd, "faults_elsewhere",
-			    JI(mg_checker_stats(cs->chk)->faults_elsewhere));
+			    JI(r->st.faults_elsewhere));
 	json_object_set_new(o, "workload_dir", wd);
 	/* what makes two built-in runs the same workload (--baseline), beside the fs */
 	wd = json_object();
-	json_object_set_new(wd, "threads", json_integer((json_int_t)cs->o.threads));
+	json_object_set_new(wd, "threads", json_integer((json_int_t)r->o.threads));
 	json_object_set_new(wd, "files_per_thread", json_integer(CHECK_WL_FILES));
-	json_object_set_new(wd, "rate_per_thread", json_integer((json_int_t)cs->o.rate));
+	json_object_set_new(wd, "rate_per_thread", json_integer((json_int_t)r->o.rate));
 	json_object_set_new(o, "workload_params", wd);
 }
 
@@ -125,7 +122,7 @@ static void json_workload(json_t *o, const struct check_result *r)
  * "judged.forget": check --forget's generations (judge.h), or null without it: a CI
  * gate that refuses forgetting reads history_forgotten.
  */
-static json_t *json_forget(const struct mg_judge *jg)
+static json_t *json_forget(const struct check_judged *jg)
 {
 	json_t *o;
 
@@ -148,8 +145,7 @@ static json_t *json_forget(const struct mg_judge *jg)
 /* "judged": where and how the ctime events were judged (judge.c). */
 static json_t *json_judged(const struct check_result *r)
 {
-	const struct check_state *cs = r->cs;
-	const struct mg_judge *jg = &cs->judge;
+	const struct check_judged *jg = &r->jg;
 	json_t *jd = json_object();
 
 	json_object_set_new(jd, "where", json_string(jg->active ? "bpf" : "user"));
@@ -161,7 +157,7 @@ static json_t *json_judged(const struct check_result *r)
 	json_object_set_new(jd, "violation_records", JI(jg->sum.records));
 	json_object_set_new(jd, "violation_records_lost", JI(jg->sum.lost));
 	json_object_set_new(jd, "creation_states_taken", JI(jg->active ? jg->sum.adopted :
-							      r->st->creation_taken));
+							      r->st.creation_taken));
 	if (jg->active) {
 		json_object_set_new(jd, "clock_brackets", JI(jg->sum.clock_brackets));
 		json_object_set_new(jd, "events_without_context_read", JI(jg->sum.context_free));
@@ -178,17 +174,17 @@ static json_t *json_judged(const struct check_result *r)
 				    mg_json_cstr(jg->gc_why) : json_null());
 	}
 	json_object_set_new(jd, "forget", json_forget(jg));
-	json_object_set_new(jd, "scope", json_string(cs->o.tree ? "tree" : "system-wide"));
+	json_object_set_new(jd, "scope", json_string(r->o.tree ? "tree" : "system-wide"));
 	/* with COMMAND: whether the scope was asked (-a, --tree) or the default, and why the
 	 * default tree fell back to system-wide */
-	json_object_set_new(jd, "scope_default", json_boolean(cs->o.tree_default));
-	json_object_set_new(jd, "tree_unavailable", cs->tree_why[0] ?
-			    mg_json_cstr(cs->tree_why) : json_null());
-	json_object_set_new(jd, "tree_processes_followed", cs->o.tree ?
-			    JI(mg_judge_tree_followed(jg) + 1) : json_null());
-	json_object_set_new(jd, "tree_processes_not_followed", cs->o.tree ?
-			    JI(mg_judge_tree_not_followed(jg)) : json_null());
-	json_object_set_new(jd, "tree_processes_alive_at_end", cs->o.tree ?
+	json_object_set_new(jd, "scope_default", json_boolean(r->o.tree_default));
+	json_object_set_new(jd, "tree_unavailable", r->tree_why[0] ?
+			    mg_json_cstr(r->tree_why) : json_null());
+	json_object_set_new(jd, "tree_processes_followed", r->o.tree ?
+			    JI(jg->tree_followed + 1) : json_null());
+	json_object_set_new(jd, "tree_processes_not_followed", r->o.tree ?
+			    JI(jg->tree_not_followed) : json_null());
+	json_object_set_new(jd, "tree_processes_alive_at_end", r->o.tree ?
 			    JI(jg->tree_alive_at_end) : json_null());
 	return jd;
 }
@@ -196,23 +192,22 @@ static json_t *json_judged(const struct check_result *r)
 /* Lost and skipped runs, the floor probes, a test hook in use. */
 static void json_losses(json_t *o, const struct check_result *r)
 {
-	const struct check_state *cs = r->cs;
 
-	json_object_set_new(o, "lost_events", JI(r->st->lost));
-	json_object_set_new(o, "missed_bpf_runs", JI(r->st->missed));
-	json_object_set_new(o, "missed_bpf_runs_undeciding", JI(cs->undeciding_misses));
-	if (cs->undeciding_misses)
+	json_object_set_new(o, "lost_events", JI(r->st.lost));
+	json_object_set_new(o, "missed_bpf_runs", JI(r->st.missed));
+	json_object_set_new(o, "missed_bpf_runs_undeciding", JI(r->undeciding_misses));
+	if (r->undeciding_misses)
 		json_object_set_new(o, "missed_bpf_runs_undeciding_by_program",
-				    mg_json_cstr(cs->undeciding_detail));
-	if (r->st->missed)
-		json_object_set_new(o, "missed_bpf_runs_by_program", mg_json_cstr(cs->missed_detail));
-	json_object_set_new(o, "floor_probes", cs->floor.skel ? json_string(cs->floor.probe) :
+				    mg_json_cstr(r->undeciding_detail));
+	if (r->st.missed)
+		json_object_set_new(o, "missed_bpf_runs_by_program", mg_json_cstr(r->missed_detail));
+	json_object_set_new(o, "floor_probes", r->floor_probe ? json_string(r->floor_probe) :
 			    json_null());
-	if (cs->o.test_inject)
+	if (r->o.test_inject)
 		json_object_set_new(o, "test_hook", json_string("MGTRACE_TEST_INJECT: synthetic "
 				    "ctime regressions of made-up inodes judged with the events (a test "
 				    "of the check itself)"));
-	if (cs->o.test_invert_fine)
+	if (r->o.test_invert_fine)
 		json_object_set_new(o, "test_hook", json_string("MGTRACE_TEST_INVERT_FINE=1: every "
 				    "fine-stamp decision inverted (a test of the check itself)"));
 }
@@ -220,8 +215,7 @@ static void json_losses(json_t *o, const struct check_result *r)
 /* "invariants": the events judged, the not-faults, and each violation kind's counts. */
 static json_t *json_invariants(const struct check_result *r)
 {
-	const struct check_state *cs = r->cs;
-	const struct mg_check_stats *st = r->st;
+	const struct mg_check_stats *st = &r->st;
 	json_t *inv = json_object(), *jk = json_object();
 	unsigned int k;
 	size_t i;
@@ -236,7 +230,7 @@ static json_t *json_invariants(const struct check_result *r)
 	json_object_set_new(inv, "events_by_kind", jk);
 	json_object_set_new(inv, "inodes", JI(st->inodes));
 	json_object_set_new(inv, "untracked_events", JI(st->untracked_events));
-	json_object_set_new(inv, "out_of_scope_events", cs->o.tree ? JI(st->out_of_scope_events) :
+	json_object_set_new(inv, "out_of_scope_events", r->o.tree ? JI(st->out_of_scope_events) :
 			    json_null());
 	json_object_set_new(inv, "lock_failed_events", JI(st->lock_failed_events));
 	json_object_set_new(inv, "events_without_inode_number", JI(st->no_ino_events));
@@ -261,13 +255,9 @@ static json_t *json_invariants(const struct check_result *r)
 		json_object_set_new(j, "known", JI(st->known[i]));
 		json_object_set_new(inv, mg_violation_name(i), j);
 	}
-	if (!cs->o.argv && cs->order) {
-		uint64_t taken, judged;
-		size_t held;
-
-		mg_order_counts(cs->order, &taken, &judged, &held);
-		json_object_set_new(inv, "ordering_modifications", JI(judged));
-		json_object_set_new(inv, "ordering_modifications_held_peak", JI(held));
+	if (!r->o.argv && r->have_order) {
+		json_object_set_new(inv, "ordering_modifications", JI(r->order_judged));
+		json_object_set_new(inv, "ordering_modifications_held_peak", JI(r->order_held));
 	}
 	return inv;
 }
@@ -275,12 +265,12 @@ static json_t *json_invariants(const struct check_result *r)
 /* "clock_steps", "floor_figures" (and unavailable), "gates", the baseline. */
 static void json_gates(json_t *o, const struct check_result *r)
 {
-	const struct check_state *cs = r->cs;
 	const struct mg_clock_step *steps;
 	json_t *a = json_array(), *fo = json_object(), *fu = json_object();
 	size_t n, i;
 
-	steps = mg_checker_steps(cs->chk, &n);
+	steps = r->steps;
+	n = r->nsteps;
 	for (i = 0; i < n; i++) {
 		json_t *j = json_object();
 
@@ -291,43 +281,43 @@ static void json_gates(json_t *o, const struct check_result *r)
 	}
 	json_object_set_new(o, "clock_steps", a);
 	for (i = 0; i < MG_F_NR; i++) {
-		if (cs->fig.f[i].have)
-			json_object_set_new(fo, mg_figure_name(i), json_real(cs->fig.f[i].value));
+		if (r->fig.f[i].have)
+			json_object_set_new(fo, mg_figure_name(i), json_real(r->fig.f[i].value));
 		else
-			json_object_set_new(fu, mg_figure_name(i), json_string(cs->fig.f[i].why));
+			json_object_set_new(fu, mg_figure_name(i), json_string(r->fig.f[i].why));
 	}
 	json_object_set_new(o, "floor_figures", fo);
 	json_object_set_new(o, "floor_figures_unavailable", fu);
 	a = json_array();
 	for (i = 0; i < MG_F_NR; i++) {
-		const struct mg_gate *g = &cs->gates[i];
+		const struct mg_gate *g = &r->gates[i];
 		json_t *j = json_object();
 
 		json_object_set_new(j, "figure", json_string(mg_figure_name(i)));
 		json_object_set_new(j, "formula", json_string(mg_figure_formula(i)));
-		json_object_set_new(j, "value", cs->fig.f[i].have ? json_real(cs->fig.f[i].value) :
+		json_object_set_new(j, "value", r->fig.f[i].have ? json_real(r->fig.f[i].value) :
 					       json_null());
 		json_object_set_new(j, "limit", g->limit < 0 ? json_null() : json_real(g->limit));
 		json_object_set_new(j, "baseline", g->have_base ? json_real(g->base) : json_null());
 		json_object_set_new(j, "allowed", g->have_base ? json_real(g->allowed) : json_null());
 		json_object_set_new(j, "pass", g->result < 0 ? json_null() : json_boolean(g->result));
-		if (!cs->fig.f[i].have)
-			json_object_set_new(j, "unavailable", json_string(cs->fig.f[i].why));
+		if (!r->fig.f[i].have)
+			json_object_set_new(j, "unavailable", json_string(r->fig.f[i].why));
 		else if (g->result < 0 && g->why[0])
 			json_object_set_new(j, "not_evaluated", json_string(g->why));
 		json_array_append_new(a, j);
 	}
 	json_object_set_new(o, "gates", a);
-	if (cs->o.baseline) {
-		json_object_set_new(o, "baseline_file", mg_json_cstr(cs->o.baseline));
-		json_object_set_new(o, "baseline_factor", json_real(cs->o.baseline_factor));
-		if (cs->o.baseline_warn[0])
-			json_object_set_new(o, "baseline_warning", mg_json_cstr(cs->o.baseline_warn));
+	if (r->o.baseline) {
+		json_object_set_new(o, "baseline_file", mg_json_cstr(r->o.baseline));
+		json_object_set_new(o, "baseline_factor", json_real(r->o.baseline_factor));
+		if (r->o.baseline_warn[0])
+			json_object_set_new(o, "baseline_warning", mg_json_cstr(r->o.baseline_warn));
 	}
 }
 
 /* A violation report, or a not-fault example (full false: no kind, timestamp, steps, mount). */
-static json_t *json_violation(const struct check_state *cs, const struct mg_violation *v, bool full)
+static json_t *json_violation(const struct check_names *nm, const struct mg_violation *v, bool full)
 {
 	char dev[MG_KDEV_STRLEN], nb[32];
 	json_t *j = json_object();
@@ -335,7 +325,7 @@ static json_t *json_violation(const struct check_state *cs, const struct mg_viol
 	size_t nlen;
 	bool cut;
 
-	name = check_violation_name(cs, v, nb, sizeof(nb), &nlen, &cut);
+	name = check_violation_name(nm, v, nb, sizeof(nb), &nlen, &cut);
 	if (full) {
 		json_object_set_new(j, "kind", json_string(mg_violation_name(v->kind)));
 		json_object_set_new(j, "timestamp", json_string(v->what));
@@ -351,26 +341,26 @@ static json_t *json_violation(const struct check_state *cs, const struct mg_viol
 	if (full) {
 		json_object_set_new(j, "step_explained", json_boolean(v->step_explained));
 		json_object_set_new(j, "step_undecided", json_boolean(v->step_undecided));
-		json_object_set_new(j, "known", v->known >= 0 && cs->o.known ?
-				    json_string(cs->o.known->e[v->known].id) : json_null());
+		json_object_set_new(j, "known", v->known >= 0 && nm->known ?
+				    json_string(nm->known->e[v->known].id) : json_null());
 	}
 	json_object_set_new(j, "earlier", json_obs(&v->earlier));
 	json_object_set_new(j, "later", json_obs(&v->later));
 	return j;
 }
 
-json_t *check_json_violation(const struct check_state *cs, const struct mg_violation *v)
+json_t *check_json_violation(const struct check_names *nm, const struct mg_violation *v)
 {
-	return json_violation(cs, v, true);
+	return json_violation(nm, v, true);
 }
 
 /*
  * "known_faults": null without --known; else the file, this kernel's release, the
  * violations matched, and each entry with its match count and first example.
  */
-static json_t *json_known(const struct check_state *cs)
+static json_t *json_known(const struct check_names *nm)
 {
-	const struct mg_known *k = cs->o.known;
+	const struct mg_known *k = nm->known;
 	json_t *o, *a;
 	uint64_t total = 0;
 	size_t i;
@@ -397,7 +387,7 @@ static json_t *json_known(const struct check_state *cs)
 		json_object_set_new(j, "reference", json_string(e->reference));
 		json_object_set_new(j, "matched", JI(e->matched));
 		json_object_set_new(j, "example", e->have_example ?
-				    json_violation(cs, &e->example, true) : json_null());
+				    json_violation(nm, &e->example, true) : json_null());
 		json_array_append_new(a, j);
 	}
 	json_object_set_new(o, "file", mg_json_cstr(k->path));
@@ -409,10 +399,9 @@ static json_t *json_known(const struct check_state *cs)
 
 void check_print_json(const struct check_result *r, FILE *f)
 {
-	const struct check_state *cs = r->cs;
-	json_t *o = mg_run_json_header(&cs->run, "check"), *a;
+	json_t *o = json_deep_copy(r->header), *a;
 	const struct mg_violation *vs;
-	size_t n, i, k;
+	size_t i, k;
 
 	json_workload(o, r);
 	json_object_set_new(o, "judged", json_judged(r));
@@ -420,18 +409,18 @@ void check_print_json(const struct check_result *r, FILE *f)
 	json_object_set_new(o, "invariants", json_invariants(r));
 	json_gates(o, r);
 	a = json_array();
-	vs = mg_checker_reports(cs->chk, &n);
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, json_violation(cs, &vs[i], true));
+	vs = r->reports;
+	for (i = 0; i < r->nreports; i++)
+		json_array_append_new(a, json_violation(&r->names, &vs[i], true));
 	json_object_set_new(o, "violations", a);
-	json_object_set_new(o, "known_faults", json_known(cs));
+	json_object_set_new(o, "known_faults", json_known(&r->names));
 	a = json_object();
 	for (i = 0; i < MG_B_NR_KINDS; i++) {
 		json_t *l = json_array();
 
-		vs = mg_checker_examples(cs->chk, (unsigned int)i, &n);
-		for (k = 0; k < n; k++)
-			json_array_append_new(l, json_violation(cs, &vs[k], false));
+		vs = r->examples[i];
+		for (k = 0; k < r->nexamples[i]; k++)
+			json_array_append_new(l, json_violation(&r->names, &vs[k], false));
 		json_object_set_new(a, mg_benign_name(i), l);
 	}
 	json_object_set_new(o, "not_fault_examples", a);

@@ -19,10 +19,10 @@
  * A breached gate as JUnit wants it, expected against actual: "expected
  * floor_swaps_per_update <= 0.7 (limit), got 0.999001". Both bounds when both are set.
  */
-static void gate_expected(const struct check_state *cs, int i, char *buf, size_t len)
+static void gate_expected(const struct check_result *r, int i, char *buf, size_t len)
 {
-	const struct mg_gate *g = &cs->gates[i];
-	double v = cs->fig.f[i].value;
+	const struct mg_gate *g = &r->gates[i];
+	double v = r->fig.f[i].value;
 	size_t n = 0;
 
 	n += snprintf(buf, len, "expected %s", mg_figure_name(i));
@@ -30,7 +30,7 @@ static void gate_expected(const struct check_state *cs, int i, char *buf, size_t
 		n += snprintf(buf + n, len - n, " <= %.6g (limit)", g->limit);
 	if (g->have_base && n < len)
 		n += snprintf(buf + n, len - n, "%s <= %.6g (baseline %.6g x %g + %g)",
-			      g->limit >= 0 ? " and" : "", g->allowed, g->base, cs->o.baseline_factor,
+			      g->limit >= 0 ? " and" : "", g->allowed, g->base, r->o.baseline_factor,
 			      mg_baseline_slack(i));
 	if (n < len)
 		snprintf(buf + n, len - n, ", got %.6g", v);
@@ -82,7 +82,6 @@ struct junit_case {
 /* The testcases: the invariants, the gates, COMMAND's status; returns how many. */
 static int junit_cases(const struct check_result *r, struct junit_case *tc)
 {
-	const struct check_state *cs = r->cs;
 	int i, n = 0;
 
 	for (i = 0; i < r->ninv; i++, n++) {
@@ -95,15 +94,15 @@ static int junit_cases(const struct check_result *r, struct junit_case *tc)
 		else if (l->result == CHECK_KNOWN)	/* never a pass: a skip with its reason */
 			mg_snprintf_words(tc[n].skip, sizeof(tc[n].skip), "%llu known kernel fault(s) "
 					  "matched --known %s (see its references): not a pass",
-					  (unsigned long long)l->known, cs->o.known->path);
+					  (unsigned long long)l->known, r->o.known->path);
 		else if (l->faults)
 			snprintf(tc[n].fail, sizeof(tc[n].fail), "expected 0 violations, got %llu%s",
-				 (unsigned long long)l->faults, cs->judge.sum.lost ?
+				 (unsigned long long)l->faults, r->jg.sum.lost ?
 				 " (some not listed below: violation records were lost to a full ring "
 				 "buffer, raise --ringbuf-size; the count is exact)" : "");
 	}
 	for (i = 0; i < MG_F_NR; i++, n++) {
-		const struct mg_gate *g = &cs->gates[i];
+		const struct mg_gate *g = &r->gates[i];
 
 		tc[n] = (struct junit_case){ .name = mg_figure_name(i), .type = "gate",
 					     .kinds = { -1, -1 } };
@@ -111,7 +110,7 @@ static int junit_cases(const struct check_result *r, struct junit_case *tc)
 			mg_snprintf_words(tc[n].skip, sizeof(tc[n].skip), "%s", g->why[0] ? g->why :
 					  "no gate set");
 		else if (!g->result)
-			gate_expected(cs, i, tc[n].fail, sizeof(tc[n].fail));
+			gate_expected(r, i, tc[n].fail, sizeof(tc[n].fail));
 	}
 	if (r->cmd.present) {
 		tc[n] = (struct junit_case){ .name = "COMMAND succeeds", .type = "command",
@@ -142,12 +141,13 @@ static void junit_case(FILE *f, const struct check_result *r, const struct junit
 		fprintf(f, "<failure type=\"%s\" message=\"", tc->type);
 		mg_xml_fput(f, tc->fail, strlen(tc->fail));
 		fprintf(f, "\">");
-		vs = mg_checker_reports(r->cs->chk, &nv);
+		vs = r->reports;
+		nv = r->nreports;
 		for (j = 0; j < nv; j++) {
 			if (vs[j].step_explained || vs[j].step_undecided ||
 			    ((int)vs[j].kind != tc->kinds[0] && (int)vs[j].kind != tc->kinds[1]))
 				continue;
-			check_put_violation(f, r->cs, &vs[j], true, -1);
+			check_put_violation(f, &r->names, &vs[j], true, -1);
 			fputc('\n', f);
 		}
 		fprintf(f, "</failure>");
@@ -170,7 +170,6 @@ static void junit_run_case(FILE *f, const char *name, double secs, const char *t
 
 int check_write_junit(const struct check_result *r, FILE *f, const char *path)
 {
-	const struct check_state *cs = r->cs;
 	struct junit_case tc[CHECK_NR_INV + MG_F_NR + 1];
 	int i, n, failures = 0, skipped = 0, err = 0;
 
@@ -183,23 +182,23 @@ int check_write_junit(const struct check_result *r, FILE *f, const char *path)
 	suite_open(f, n + 2, failures, r->junit_errors, skipped, r->window_s);
 	/* what was checked: external bytes, escaped as in text output (docs/json.md "Strings") */
 	fprintf(f, "  <properties>\n    <property name=\"kernel_release\" value=\"");
-	mg_xml_fput(f, cs->run.env.release, strlen(cs->run.env.release));
+	mg_xml_fput(f, r->release, strlen(r->release));
 	fprintf(f, "\"/>\n    <property name=\"scope\" value=\"%s\"/>\n", r->scope);
-	for (i = 0; cs->o.argv && cs->o.argv[i]; i++) {
+	for (i = 0; r->o.argv && r->o.argv[i]; i++) {
 		fprintf(f, "    <property name=\"command[%d]\" value=\"", i);
-		mg_xml_fput(f, cs->o.argv[i], strlen(cs->o.argv[i]));
+		mg_xml_fput(f, r->o.argv[i], strlen(r->o.argv[i]));
 		fprintf(f, "\"/>\n");
 	}
 	/* --forget: a PASS that forgot inodes' history says how many (a gate can refuse it) */
-	if (cs->judge.forget && cs->judge.active)
+	if (r->jg.forget && r->jg.active)
 		fprintf(f, "    <property name=\"history_forgotten\" value=\"%llu\"/>\n",
-			(unsigned long long)mg_judge_forgotten(&cs->judge));
+			(unsigned long long)r->jg.forgotten);
 	fprintf(f, "  </properties>\n");
 	for (i = 0; i < n; i++)
 		junit_case(f, r, &tc[i]);
 	/* errors: a run a signal cut short; incomplete events (an INCONCLUSIVE not the signal's) */
 	junit_run_case(f, "workload ran to its end", r->window_s,
-		       cs->interrupt_why[0] ? "interrupted" : NULL, cs->interrupt_why);
+		       r->interrupt_why[0] ? "interrupted" : NULL, r->interrupt_why);
 	junit_run_case(f, "events complete", r->window_s,
 		       r->v.code == MG_EXIT_INCONCLUSIVE && !r->v.interrupted ? "inconclusive" : NULL,
 		       r->v.reason);

@@ -3,10 +3,11 @@
  * check_prom.c - `check -i S --prometheus FILE`: continuous check's cumulative
  * counts in the Prometheus text exposition format (0.0.4), rewritten atomically
  * (prom.h mg_prom_write_with) at the start and after every interval, for
- * node_exporter's textfile collector. The counts are the same cumulative tallies
- * the interval lines are differences of (check_interval.c), so the file after
- * interval N equals the sum of intervals 1..N of the JSON; nothing unmeasured is
- * written as 0 (bpf_inode_bytes is absent when user space judges).
+ * node_exporter's textfile collector. It renders the same interval result as the
+ * interval's line (check_interval.c): its cumulative tallies, of which the lines are
+ * differences, so the file after interval N equals the sum of intervals 1..N of the
+ * JSON; nothing unmeasured is written as 0 (bpf_inode_bytes is absent when user
+ * space judges).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,13 +17,6 @@
 #include "opts.h"
 #include "prom.h"
 #include "vocab.h"
-
-/* what the renderer reads: the run, and the tally the file is written from */
-struct check_prom_ctx {
-	const struct check_state *cs;
-	const struct check_tally *t;
-	bool finished;
-};
 
 /* "name{kind=\"x\"} v" with the user's labels first */
 static void labelled(FILE *f, const char *name, const char *label, const char *value, uint64_t v)
@@ -37,31 +31,30 @@ static void labelled(FILE *f, const char *name, const char *label, const char *v
 static const char *const verdicts[3] = { "PASS", "INCONCLUSIVE", "FAIL" };
 
 /* mgtrace_check_info: what the run is (labels), value 1 */
-static void put_info(FILE *f, const struct check_state *cs)
+static void put_info(FILE *f, const struct check_interval_result *ir)
 {
 	mg_prom_family(f, "mgtrace_check_info", "gauge", "mgtrace check's run: backend, kernel "
 		       "release, where events are judged, scope, --known file (value always 1)");
 	mg_prom_series(f, "mgtrace_check_info", true);
 	fprintf(f, "backend=\"");
-	mg_prom_label(f, mg_backend_name(cs->run.sess.backend));
+	mg_prom_label(f, ir->backend);
 	fprintf(f, "\",kernel_release=\"");
-	mg_prom_label(f, cs->run.env.release);
-	fprintf(f, "\",judge=\"%s\",scope=\"%s\",known_faults=\"", cs->judge.active ? "bpf" : "user",
-		cs->o.tree ? "COMMAND's process tree" : "system-wide");
-	mg_prom_label(f, cs->o.known_path ? cs->o.known_path : "");
+	mg_prom_label(f, ir->release);
+	fprintf(f, "\",judge=\"%s\",scope=\"%s\",known_faults=\"", ir->judge_active ? "bpf" : "user",
+		ir->tree ? "COMMAND's process tree" : "system-wide");
+	mg_prom_label(f, ir->known_path ? ir->known_path : "");
 	fprintf(f, "\"} 1\n");
 }
 
 static int render(FILE *f, void *arg)
 {
-	const struct check_prom_ctx *x = arg;
-	const struct check_state *cs = x->cs;
-	const struct check_tally *t = x->t;
+	const struct check_interval_result *ir = arg;
+	const struct check_tally *t = &ir->to;
 	struct timespec now;
 	uint64_t floor;
 	int k;
 
-	put_info(f, cs);
+	put_info(f, ir);
 	mg_prom_up(f, "mgtrace_check", true);
 
 	mg_prom_family(f, "mgtrace_check_events_judged_total", "counter", "Timestamp events judged "
@@ -100,9 +93,9 @@ static int render(FILE *f, void *arg)
 	labelled(f, "mgtrace_check_inconclusive_total", "reason", "lock_failed_events",
 		 t->lock_failed);
 	labelled(f, "mgtrace_check_inconclusive_total", "reason", "unreadable_counts",
-		 cs->prom_unreadable);
+		 ir->unreadable);
 
-	if (cs->judge.forget && cs->judge.active) {
+	if (ir->forget && ir->judge_active) {
 		mg_prom_family(f, "mgtrace_check_history_forgotten_total", "counter", "--forget: "
 			       "inodes whose timestamp history was forgotten (no event in two "
 			       "generations of the inode map), judged afresh at their next event");
@@ -111,7 +104,7 @@ static int render(FILE *f, void *arg)
 	mg_prom_family(f, "mgtrace_check_inodes_tracked", "gauge", "Inodes whose timestamp history "
 		       "the checker holds now");
 	MG_PROM_SERIES(f, "mgtrace_check_inodes_tracked", "%" PRIu64, t->inodes);
-	if (cs->judge.active) {
+	if (ir->judge_active) {
 		mg_prom_family(f, "mgtrace_check_bpf_inode_bytes", "gauge", "BPF hash map memory of "
 			       "the tracked inodes: entries times key and value size, with the "
 			       "held getattrs' (judged in BPF only)");
@@ -122,49 +115,40 @@ static int render(FILE *f, void *arg)
 		       "their own verdict");
 	for (k = 0; k < 3; k++)
 		labelled(f, "mgtrace_check_intervals_total", "verdict", verdicts[k],
-			 cs->prom_verdicts[k]);
+			 ir->verdicts[k]);
 	mg_prom_family(f, "mgtrace_check_running_verdict", "gauge", "The verdict since the start "
 		       "(the exit code's): 1 for the current one, 0 for the others");
 	for (k = 0; k < 3; k++)
 		labelled(f, "mgtrace_check_running_verdict", "verdict", verdicts[k],
-			 check_verdict_rank(cs->running_code) == k);
-	if (cs->intervals) {
+			 check_verdict_rank(ir->running_code) == k);
+	if (ir->n) {
 		mg_prom_family(f, "mgtrace_check_last_interval_verdict", "gauge", "The last "
 			       "interval's verdict: 1 for it, 0 for the others");
 		for (k = 0; k < 3; k++)
 			labelled(f, "mgtrace_check_last_interval_verdict", "verdict", verdicts[k],
-				 check_verdict_rank(cs->prom_last_code) == k);
+				 check_verdict_rank(ir->last_code) == k);
 	}
 	mg_prom_family(f, "mgtrace_check_inconclusive_streak", "gauge", "Consecutive INCONCLUSIVE "
 		       "intervals ending with the last one (0: the last was not)");
-	MG_PROM_SERIES(f, "mgtrace_check_inconclusive_streak", "%" PRIu64, cs->prom_streak);
+	MG_PROM_SERIES(f, "mgtrace_check_inconclusive_streak", "%" PRIu64, ir->streak);
 	clock_gettime(CLOCK_REALTIME, &now);
 	mg_prom_family(f, "mgtrace_check_start_time_seconds", "gauge", "Unix time when judging "
 		       "began: every counter is cumulative since then");
 	MG_PROM_SERIES(f, "mgtrace_check_start_time_seconds", "%.3f", now.tv_sec + now.tv_nsec / 1e9 -
-		       (mg_now_ns() - cs->interval_start_ns) / 1e9);
+		       (mg_now_ns() - ir->start_ns) / 1e9);
 	mg_prom_family(f, "mgtrace_check_last_interval_end_time_seconds", "gauge", "Unix time of the "
 		       "counts this file was written from");
 	MG_PROM_SERIES(f, "mgtrace_check_last_interval_end_time_seconds", "%.3f",
 		       now.tv_sec + now.tv_nsec / 1e9 - (mg_now_ns() - t->t_ns) / 1e9);
 	mg_prom_family(f, "mgtrace_check_finished", "gauge", "1 once the run has ended (the last "
 		       "interval is in this file and it will not be written again), else 0");
-	MG_PROM_SERIES(f, "mgtrace_check_finished", "%d", x->finished);
+	MG_PROM_SERIES(f, "mgtrace_check_finished", "%d", ir->last);
 	return ferror(f) ? -EIO : 0;
 }
 
-int check_prom_write(struct check_state *cs, const struct check_tally *t, bool finished)
+int check_prom_write(const struct check_interval_result *ir, const char *path)
 {
-	struct check_prom_ctx x = { cs, t, finished };
-
-	if (!cs->o.prom)
-		return 0;
-	if (cs->prom_failed)	/* said once; the run is ending */
-		return -1;
 	mg_prom_set_command("check");
-	if (mg_prom_write_with(cs->o.prom, render, &x)) {
-		cs->prom_failed = true;
-		return -1;
-	}
-	return 0;
+	/* render() only reads ir: prom.h's callback takes a void * */
+	return mg_prom_write_with(path, render, (void *)ir) ? -1 : 0;
 }

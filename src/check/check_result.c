@@ -6,7 +6,9 @@
  * check_junit.c) only read it. The rules themselves are in checker.c and
  * include/mg_rules.h, the verdict's in verdict.c.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "check_int.h"
 #include "util.h"
@@ -42,10 +44,10 @@ static const char *scope_text(const struct check_state *cs, char *buf, size_t le
 }
 
 /* One line for a gate: "0.31 <= 0.7 (limit)", "0.9 > 0.47 allowed (baseline 0.3 x 1.5 + 0.01)". */
-void check_gate_text(const struct check_state *cs, int i, char *buf, size_t len)
+void check_gate_text(const struct check_result *r, int i, char *buf, size_t len)
 {
-	const struct mg_gate *g = &cs->gates[i];
-	double v = cs->fig.f[i].value;
+	const struct mg_gate *g = &r->gates[i];
+	double v = r->fig.f[i].value;
 	size_t n = 0;
 
 	buf[0] = 0;
@@ -55,7 +57,7 @@ void check_gate_text(const struct check_state *cs, int i, char *buf, size_t len)
 	if (g->have_base && n < len)
 		snprintf(buf + n, len - n, "%s%.6g %s %.6g allowed (baseline %.6g x %g + %g)",
 			 n ? "; " : "", v, v > g->allowed ? ">" : "<=", g->allowed, g->base,
-			 cs->o.baseline_factor, mg_baseline_slack(i));
+			 r->o.baseline_factor, mg_baseline_slack(i));
 }
 
 /*
@@ -63,10 +65,10 @@ void check_gate_text(const struct check_state *cs, int i, char *buf, size_t len)
  * order report (user-space observations, no name) the built-in workload's file
  * with that dev and inode. Sets *len and *cut (escape.h); NULL when unknown.
  */
-const char *check_violation_name(const struct check_state *cs, const struct mg_violation *v,
+const char *check_violation_name(const struct check_names *nm, const struct mg_violation *v,
 				  char *buf, size_t buflen, size_t *len, bool *cut)
 {
-	uint64_t i;
+	size_t i;
 
 	*cut = false;
 	if (v->name[0]) {
@@ -74,13 +76,31 @@ const char *check_violation_name(const struct check_state *cs, const struct mg_v
 		*cut = *cut || v->name_truncated;
 		return v->name;
 	}
-	for (i = 0; v->kind == MG_V_ORDER && cs->wl.t && i < cs->wl.o.threads; i++)
-		for (int k = 0; k < 2; k++)
-			if (cs->wl.t[i].dev[k] == v->dev && cs->wl.t[i].ino[k] == v->ino) {
-				*len = (size_t)snprintf(buf, buflen, "t%d-f%d", cs->wl.t[i].idx, k + 1);
-				return buf;
-			}
+	for (i = 0; v->kind == MG_V_ORDER && i < nm->nfiles; i++)
+		if (nm->files[i].dev == v->dev && nm->files[i].ino == v->ino) {
+			*len = (size_t)snprintf(buf, buflen, "t%d-f%d", nm->files[i].thread,
+						nm->files[i].file);
+			return buf;
+		}
 	return NULL;
+}
+
+int check_names_of(struct check_names *nm, const struct check_state *cs)
+{
+	uint64_t i;
+
+	*nm = (struct check_names){ .known = cs->o.known };
+	if (!cs->wl.t || !cs->wl.o.threads)
+		return 0;
+	nm->files = calloc(cs->wl.o.threads * 2, sizeof(*nm->files));
+	if (!nm->files)
+		return -ENOMEM;
+	for (i = 0; i < cs->wl.o.threads; i++)
+		for (int k = 0; k < 2; k++)
+			nm->files[nm->nfiles++] = (struct check_wl_file){
+				.dev = cs->wl.t[i].dev[k], .ino = cs->wl.t[i].ino[k],
+				.thread = cs->wl.t[i].idx, .file = k + 1 };
+	return 0;
 }
 
 /* The floor figures of this window and the gates set on them. */
@@ -166,11 +186,11 @@ static void inv_add(struct check_result *r, const char *name, int k0, int k1, co
 		l->result = CHECK_NOT_CHECKED;
 		return;
 	}
-	l->faults = inv_sum(r->st, l->kinds, NULL);
-	l->violations = inv_sum(r->st, l->kinds, r->st->violations);
-	l->explained = inv_sum(r->st, l->kinds, r->st->explained);
-	l->undecided = inv_sum(r->st, l->kinds, r->st->undecided);
-	l->known = inv_sum(r->st, l->kinds, r->st->known);
+	l->faults = inv_sum(&r->st, l->kinds, NULL);
+	l->violations = inv_sum(&r->st, l->kinds, r->st.violations);
+	l->explained = inv_sum(&r->st, l->kinds, r->st.explained);
+	l->undecided = inv_sum(&r->st, l->kinds, r->st.undecided);
+	l->known = inv_sum(&r->st, l->kinds, r->st.known);
 	l->result = l->faults ? CHECK_FAIL : l->undecided ? CHECK_UNDECIDED :
 		    l->known ? CHECK_KNOWN : CHECK_PASS;
 	l->clock_steps = k0 == MG_V_REGRESSION || k0 == MG_V_ORDER || k0 == MG_V_NOT_LATER;
@@ -179,24 +199,18 @@ static void inv_add(struct check_result *r, const char *name, int k0, int k1, co
 /* The five invariants (docs/check.md "The invariants"), with what each judged. */
 static void collect_invariants(struct check_result *r)
 {
-	const struct check_state *cs = r->cs;
-	const struct mg_check_stats *st = r->st;
+	const struct mg_check_stats *st = &r->st;
 	const char *fw = r->floor_unchecked;
 
 	r->ninv = 0;
 	inv_add(r, "no ctime regression", MG_V_REGRESSION, -1, NULL);
 	inv_add(r, "change visibility", MG_V_NOT_LATER, MG_V_SKIP_AFTER_QUERY, NULL);
-	inv_add(r, "cross-file ordering", MG_V_ORDER, -1, cs->o.argv ? "built-in workload only" : NULL);
+	inv_add(r, "cross-file ordering", MG_V_ORDER, -1, r->o.argv ? "built-in workload only" : NULL);
 	inv_add(r, "floor moves forward", MG_V_FLOOR_BACKWARD, -1, fw[0] ? fw : NULL);
 	inv_add(r, "fine stamps only when needed", MG_V_FINE_UNNEEDED, -1, fw[0] ? fw : NULL);
-	if (r->inv[2].result != CHECK_NOT_CHECKED && cs->order) {
-		uint64_t taken, judged;
-		size_t held;
-
-		mg_order_counts(cs->order, &taken, &judged, &held);
+	if (r->inv[2].result != CHECK_NOT_CHECKED && r->have_order)
 		snprintf(r->inv[2].scope, sizeof(r->inv[2].scope), " in %llu modifications",
-			 (unsigned long long)judged);
-	}
+			 (unsigned long long)r->order_judged);
 	snprintf(r->inv[3].scope, sizeof(r->inv[3].scope), " in %llu floor reads",
 		 (unsigned long long)st->floor_checked);
 	snprintf(r->inv[4].scope, sizeof(r->inv[4].scope), " in %llu decided fine stamps, %llu undecided",
@@ -204,9 +218,8 @@ static void collect_invariants(struct check_result *r)
 }
 
 /* "COMMAND succeeds": its exit status, unless the run has none to judge. */
-static void collect_command(struct check_result *r)
+static void collect_command(struct check_result *r, const struct check_state *cs)
 {
-	const struct check_state *cs = r->cs;
 	const struct mg_run *run = &cs->run;
 	struct check_cmd_line *c = &r->cmd;
 	const char *sig = run->child_signal ? mg_signal_name(run->child_signal) : "";
@@ -248,7 +261,7 @@ static void collect_command(struct check_result *r)
 /* The verdict's reason names the known kernel faults matched: never a silent pass. */
 static void known_reason(struct check_result *r)
 {
-	const struct mg_known *k = r->cs->o.known;
+	const struct mg_known *k = r->o.known;
 	size_t i, len;
 	uint64_t n = 0;
 
@@ -281,8 +294,8 @@ static void known_reason(struct check_result *r)
  */
 static void elsewhere_reason(struct check_result *r)
 {
-	const char *intr = r->cs->interrupt_why;
-	uint64_t n = r->st->faults_elsewhere;
+	const char *intr = r->interrupt_why;
+	uint64_t n = r->st.faults_elsewhere;
 	size_t len = strlen(r->v.reason), il = strlen(intr);
 	char tail[sizeof(r->v.reason)] = "";
 
@@ -299,27 +312,114 @@ static void elsewhere_reason(struct check_result *r)
 		 "files; each report names its dev and pid)%s", (unsigned long long)n, tail);
 }
 
-void check_collect(struct check_result *r, struct check_state *cs, const struct mg_report *rep)
+/* Where and how the ctime events were judged, copied from the judge. */
+static void collect_judged(struct check_judged *d, const struct mg_judge *j)
 {
-	const struct mg_check_stats *st = mg_checker_stats(cs->chk);
+	*d = (struct check_judged){
+		.active = j->active, .forget = j->forget, .map_inodes = j->map_inodes,
+		.max_inodes = j->max_inodes, .value_bytes = j->value_bytes,
+		.ringbuf_used = j->ringbuf_used, .sum = j->sum, .gc_sum = j->gc_sum,
+		.drained = j->drained, .gc_passes = j->gc_passes, .gc_ns = j->gc_ns,
+		.rotations = j->rotations, .rotate_ns = j->rotate_ns,
+		.forgotten = mg_judge_forgotten(j),
+		.tree_followed = mg_judge_tree_followed(j),
+		.tree_not_followed = mg_judge_tree_not_followed(j),
+		.tree_alive_at_end = j->tree_alive_at_end,
+	};
+	snprintf(d->gc_why, sizeof(d->gc_why), "%s", j->gc_why);
+	snprintf(d->forget_why, sizeof(d->forget_why), "%s", j->forget_why);
+}
 
+/* The run's facts the renderers read, copied: the result needs no run to be rendered. */
+static int collect_facts(struct check_result *r, const struct check_state *cs)
+{
+	const struct mg_run *run = &cs->run;
+	size_t bl = 0;
+	FILE *f;
+	unsigned int k;
+
+	r->o = cs->o;
+	r->st = *mg_checker_stats(cs->chk);
+	r->reports = mg_checker_reports(cs->chk, &r->nreports);
+	for (k = 0; k < MG_B_NR_KINDS; k++)
+		r->examples[k] = mg_checker_examples(cs->chk, k, &r->nexamples[k]);
+	r->steps = mg_checker_steps(cs->chk, &r->nsteps);
+	collect_judged(&r->jg, &cs->judge);
+	snprintf(r->release, sizeof(r->release), "%s", run->env.release);
+	r->header = mg_run_json_header(run, "check");
+	r->command_status = mg_run_status_json(run);
+	f = open_memstream(&r->backend_text, &bl);
+	if (f) {
+		mg_run_print_backend(run, f);
+		fclose(f);
+	}
+	if (check_names_of(&r->names, cs) || !r->header || !r->command_status || !r->backend_text)
+		return -ENOMEM;
+	r->child = run->child;
+	r->child_signal = run->child_signal;
+	r->status_from_signal = cs->status_from_signal;
+	r->ended_child = cs->ended_child;
+	r->stop_sig = run->stop_sig;
+	r->stop_after_s = run->stop_ns > run->first.t_ns ?
+			  (double)(run->stop_ns - run->first.t_ns) / 1e9 : 0.0;
+	r->intervals = cs->intervals;
+	memcpy(r->interrupt_why, cs->interrupt_why, sizeof(r->interrupt_why));
+	memcpy(r->tree_why, cs->tree_why, sizeof(r->tree_why));
+	memcpy(r->missed_detail, cs->missed_detail, sizeof(r->missed_detail));
+	r->undeciding_misses = cs->undeciding_misses;
+	memcpy(r->undeciding_detail, cs->undeciding_detail, sizeof(r->undeciding_detail));
+	r->wl_fs = cs->wl_fs;
+	r->have_wl_mount = cs->have_wl_mount;
+	r->wl_mount_dev = cs->wl_mount_dev;
+	memcpy(r->wl_mount, cs->wl_mount, sizeof(r->wl_mount));
+	r->have_dir_dev = cs->wl.have_dir_dev;
+	r->dir_dev = cs->wl.dir_dev;
+	if ((r->have_order = cs->order != NULL)) {
+		uint64_t taken;
+
+		mg_order_counts(cs->order, &taken, &r->order_judged, &r->order_held);
+	}
+	r->floor_probe = cs->floor.skel ? cs->floor.probe : NULL;
+	r->fig = cs->fig;
+	memcpy(r->gates, cs->gates, sizeof(r->gates));
+	return 0;
+}
+
+int check_collect(struct check_result *r, struct check_state *cs, const struct mg_report *rep)
+{
 	memset(r, 0, sizeof(*r));
-	r->cs = cs;
 	r->rep = rep;
-	r->st = st;
 	eval_gates(cs, rep);
 	decide(cs, &r->v);
+	if (collect_facts(r, cs)) {
+		check_result_free(r);
+		return -ENOMEM;
+	}
 	r->scope = scope_text(cs, r->scope_buf, sizeof(r->scope_buf));
-	r->floor_unchecked = cs->floor_why[0] ? cs->floor_why : cs->floor_read_why;
-	r->floor_events = st->by_kind[MG_EV_FLOOR_SWAP] + st->by_kind[MG_EV_FLOOR_FAIL] +
-			  st->by_kind[MG_EV_FLOOR_UNKNOWN];
+	snprintf(r->floor_unchecked_buf, sizeof(r->floor_unchecked_buf), "%s",
+		 cs->floor_why[0] ? cs->floor_why : cs->floor_read_why);
+	r->floor_unchecked = r->floor_unchecked_buf;
+	r->floor_events = r->st.by_kind[MG_EV_FLOOR_SWAP] + r->st.by_kind[MG_EV_FLOOR_FAIL] +
+			  r->st.by_kind[MG_EV_FLOOR_UNKNOWN];
 	mg_judge_describe(&cs->judge, r->judged, sizeof(r->judged));
 	r->window_s = cs->run.cur.t_ns > cs->run.first.t_ns ?
 		      (double)(cs->run.cur.t_ns - cs->run.first.t_ns) / 1e9 : 0;
 	r->junit_errors = (cs->interrupt_why[0] != 0) +
 			  (r->v.code == MG_EXIT_INCONCLUSIVE && !r->v.interrupted);
 	collect_invariants(r);
-	collect_command(r);
+	collect_command(r, cs);
 	known_reason(r);
 	elsewhere_reason(r);
+	return 0;
+}
+
+void check_result_free(struct check_result *r)
+{
+	json_decref(r->header);
+	json_decref(r->command_status);
+	free(r->backend_text);
+	free(r->names.files);
+	r->header = r->command_status = NULL;
+	r->backend_text = NULL;
+	r->names.files = NULL;
 }

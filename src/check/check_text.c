@@ -58,7 +58,7 @@ static void put_obs(FILE *f, const struct mg_obs *o, bool xml)
  * shows it once, so it never reads as an equal ctime seen twice.
  */
 
-void check_put_violation(FILE *f, const struct check_state *cs, const struct mg_violation *v,
+void check_put_violation(FILE *f, const struct check_names *nm, const struct mg_violation *v,
 			 bool xml, int ex)
 {
 	bool example = ex >= 0;
@@ -83,7 +83,7 @@ void check_put_violation(FILE *f, const struct check_state *cs, const struct mg_
 	else
 		fputs("?", f);
 	fputs(": ", f);
-	name = check_violation_name(cs, v, nb, sizeof(nb), &nlen, &cut);
+	name = check_violation_name(nm, v, nb, sizeof(nb), &nlen, &cut);
 	if (name)
 		put_bytes(f, name, nlen, cut, xml);
 	else
@@ -108,17 +108,18 @@ void check_put_violation(FILE *f, const struct check_state *cs, const struct mg_
 }
 
 /* The not-fault examples: one line each, as a violation's, under "e.g. KIND". */
-static void put_examples(FILE *f, const struct check_state *cs)
+static void put_examples(FILE *f, const struct check_result *r)
 {
 	const struct mg_violation *ex;
 	size_t n, i;
 	unsigned int k;
 
 	for (k = 0; k < MG_B_NR_KINDS; k++) {
-		ex = mg_checker_examples(cs->chk, k, &n);
+		ex = r->examples[k];
+		n = r->nexamples[k];
 		for (i = 0; i < n; i++) {
 			fprintf(f, "  e.g. %s: ", mg_benign_name(k));
-			check_put_violation(f, cs, &ex[i], false, (int)k);
+			check_put_violation(f, &r->names, &ex[i], false, (int)k);
 			fputc('\n', f);
 		}
 	}
@@ -127,34 +128,33 @@ static void put_examples(FILE *f, const struct check_state *cs)
 /* The header: kernel, workload, scope, the workload's directory, the backend, the counters. */
 static void text_header(const struct check_result *r, FILE *f)
 {
-	const struct check_state *cs = r->cs;
 	char dev[MG_KDEV_STRLEN], mnt[4096];
 	int mlen;
 
 	fprintf(f, "\nmgtrace check: %.3f s on kernel ", r->rep->seconds);
-	mg_text_fput(f, cs->run.env.release, strlen(cs->run.env.release), false);
+	mg_text_fput(f, r->release, strlen(r->release), false);
 	fputs(", ", f);
-	if (cs->o.argv)
-		mg_text_fput(f, cs->o.argv[0], strlen(cs->o.argv[0]), false);
-	if (!cs->o.argv && cs->o.interval)
+	if (r->o.argv)
+		mg_text_fput(f, r->o.argv[0], strlen(r->o.argv[0]), false);
+	if (!r->o.argv && r->o.interval)
 		fprintf(f, "continuous: %llu intervals of %g s, no workload of its own\nscope: %s\n",
-			(unsigned long long)cs->intervals, cs->o.interval, r->scope);
+			(unsigned long long)r->intervals, r->o.interval, r->scope);
 	else
-		fprintf(f, "%s workload\nscope: %s\n", cs->o.argv ? "" : "built-in", r->scope);
-	if (!cs->o.argv && cs->have_wl_mount) {
-		fprintf(f, "workload directory: dev %s, mounted on ", mg_kdev_str(cs->wl_mount_dev, dev));
-		mg_text_fput(f, cs->wl_mount, strlen(cs->wl_mount), false);
+		fprintf(f, "%s workload\nscope: %s\n", r->o.argv ? "" : "built-in", r->scope);
+	if (!r->o.argv && r->have_wl_mount) {
+		fprintf(f, "workload directory: dev %s, mounted on ", mg_kdev_str(r->wl_mount_dev, dev));
+		mg_text_fput(f, r->wl_mount, strlen(r->wl_mount), false);
 		fputc('\n', f);
-	} else if (!cs->o.argv && cs->wl.have_dir_dev) {
-		mlen = mg_kdev_mount(cs->wl.dir_dev, mnt, sizeof(mnt));
-		fprintf(f, "workload directory: dev %s, mounted on ", mg_kdev_str(cs->wl.dir_dev, dev));
+	} else if (!r->o.argv && r->have_dir_dev) {
+		mlen = mg_kdev_mount(r->dir_dev, mnt, sizeof(mnt));
+		fprintf(f, "workload directory: dev %s, mounted on ", mg_kdev_str(r->dir_dev, dev));
 		if (mlen >= 0)
 			mg_text_fput(f, mnt, (size_t)mlen, false);
 		else
 			fputs("? (not in /proc/self/mountinfo)", f);
 		fputc('\n', f);
 	}
-	mg_run_print_backend(&cs->run, f);
+	fputs(r->backend_text, f);
 	fputc('\n', f);
 	mg_report_print_summary(f, r->rep, &(struct mg_print_opts){ .verbose = mg_verbose > 0 });
 }
@@ -166,8 +166,7 @@ static void text_header(const struct check_result *r, FILE *f)
 /* What was judged: the events, the judging, the tree, skipped runs, not-faults, clock steps. */
 static void text_events(const struct check_result *r, FILE *f)
 {
-	const struct check_state *cs = r->cs;
-	const struct mg_check_stats *st = r->st;
+	const struct mg_check_stats *st = &r->st;
 	unsigned int k;
 	size_t i;
 
@@ -187,28 +186,28 @@ static void text_events(const struct check_result *r, FILE *f)
 		(unsigned long long)st->inodes, (unsigned long long)st->lost,
 		(unsigned long long)st->untracked_events, (unsigned long long)st->no_ino_events);
 	fprintf(f, "judged: %s\n", r->judged);
-	if (cs->o.tree)
+	if (r->o.tree)
 		fprintf(f, "scope (COMMAND's tree): inodes COMMAND (pid %d) and its descendants touched first; "
 			"%llu process(es) followed, %llu not followed, %llu still running when COMMAND "
 			"exited (not judged after it); out of scope (other inodes, other processes) "
-			"%llu events\n", (int)cs->run.child,
-			(unsigned long long)mg_judge_tree_followed(&cs->judge) + 1,
-			(unsigned long long)mg_judge_tree_not_followed(&cs->judge),
-			(unsigned long long)cs->judge.tree_alive_at_end,
+			"%llu events\n", (int)r->child,
+			(unsigned long long)r->jg.tree_followed + 1,
+			(unsigned long long)r->jg.tree_not_followed,
+			(unsigned long long)r->jg.tree_alive_at_end,
 			(unsigned long long)st->out_of_scope_events);
 	if (st->missed)
 		fprintf(f, "BPF program runs skipped by the kernel (recursion_misses): %llu (%s): "
 			"their events were never seen\n", (unsigned long long)st->missed,
-			cs->missed_detail);
-	if (cs->undeciding_misses)
+			r->missed_detail);
+	if (r->undeciding_misses)
 		fprintf(f, "floor probe runs skipped at a coarse call's return: %llu (%s): each can "
 			"only leave its fine stamp undecided (counted there), not inconclusive\n",
-			(unsigned long long)cs->undeciding_misses, cs->undeciding_detail);
+			(unsigned long long)r->undeciding_misses, r->undeciding_detail);
 	fprintf(f, "not faults (outside the kernel's contract, or races the events cannot decide):\n");
 	for (i = 0; i < MG_B_NR_KINDS; i++)
 		fprintf(f, "  %-30s %10llu  %s\n", mg_benign_name(i),
 			(unsigned long long)st->benign[i], mg_benign_why(i));
-	put_examples(f, cs);
+	put_examples(f, r);
 	fprintf(f, "realtime clock steps: %llu (recorded at any size)", (unsigned long long)st->clock_steps);
 	fprintf(f, "; seen in BPF: %llu (%llu records, one per CPU that saw a step)",
 		(unsigned long long)st->kernel_steps, (unsigned long long)st->kernel_step_records);
@@ -253,25 +252,24 @@ static void text_invariants(const struct check_result *r, FILE *f)
 /* One line a floor figure: its gate's outcome, or "-" (no gate) and "?" (gate not evaluated). */
 static void text_gates(const struct check_result *r, FILE *f)
 {
-	const struct check_state *cs = r->cs;
 	int i;
 
 	for (i = 0; i < MG_F_NR; i++) {
-		const struct mg_gate *g = &cs->gates[i];
+		const struct mg_gate *g = &r->gates[i];
 		char buf[200];
 
-		if (!cs->fig.f[i].have) {
+		if (!r->fig.f[i].have) {
 			fprintf(f, "%-6s %-30s unavailable: %s\n", g->result < 0 && (g->limit >= 0 ||
-				g->have_base) ? "?" : "-", mg_figure_name(i), cs->fig.f[i].why);
+				g->have_base) ? "?" : "-", mg_figure_name(i), r->fig.f[i].why);
 			continue;
 		}
 		if (g->result < 0) {
 			fprintf(f, "%-6s %-30s %.6g (%s, derived), %s\n", g->why[0] ? "?" : "-",
-				mg_figure_name(i), cs->fig.f[i].value, mg_figure_formula(i),
+				mg_figure_name(i), r->fig.f[i].value, mg_figure_formula(i),
 				g->why[0] ? g->why : "no gate");
 			continue;
 		}
-		check_gate_text(cs, i, buf, sizeof(buf));
+		check_gate_text(r, i, buf, sizeof(buf));
 		fprintf(f, "%-6s %-30s %s (%s, derived)\n", g->result ? "PASS" : "FAIL",
 			mg_figure_name(i), buf, mg_figure_formula(i));
 	}
@@ -280,7 +278,7 @@ static void text_gates(const struct check_result *r, FILE *f)
 /* The --known entries: each one's matches, reference, and first example; nothing without --known. */
 static void text_known(const struct check_result *r, FILE *f)
 {
-	const struct mg_known *k = r->cs->o.known;
+	const struct mg_known *k = r->o.known;
 	size_t i;
 
 	if (!k)
@@ -296,7 +294,7 @@ static void text_known(const struct check_result *r, FILE *f)
 			e->setter >= 0 ? mg_known_setter_name(e->setter) : "", e->reference);
 		if (e->have_example) {
 			fputs("    e.g. ", f);
-			check_put_violation(f, r->cs, &e->example, false, -1);
+			check_put_violation(f, &r->names, &e->example, false, -1);
 			fputc('\n', f);
 		}
 	}
@@ -304,7 +302,6 @@ static void text_known(const struct check_result *r, FILE *f)
 
 void check_print_text(const struct check_result *r, FILE *f)
 {
-	const struct check_state *cs = r->cs;
 	const struct mg_violation *vs;
 	char word[80];
 	size_t n, i;
@@ -314,20 +311,21 @@ void check_print_text(const struct check_result *r, FILE *f)
 	text_invariants(r, f);
 	text_gates(r, f);
 	/* so are the run's own end and COMMAND's status (JUnit): one line per FAIL */
-	if (cs->interrupt_why[0])
-		fprintf(f, "%-6s %-30s %s\n", "INTR", "workload ran to its end", cs->interrupt_why);
+	if (r->interrupt_why[0])
+		fprintf(f, "%-6s %-30s %s\n", "INTR", "workload ran to its end", r->interrupt_why);
 	if (r->cmd.present)
 		fprintf(f, "%-6s %-30s %s\n", outcome_word[r->cmd.result], "COMMAND succeeds",
 			r->cmd.text);
-	vs = mg_checker_reports(cs->chk, &n);
+	vs = r->reports;
+	n = r->nreports;
 	for (i = 0; i < n; i++) {
 		if (vs[i].known >= 0)
 			continue;
-		check_put_violation(f, cs, &vs[i], false, -1);
+		check_put_violation(f, &r->names, &vs[i], false, -1);
 		fputc('\n', f);
 	}
 	text_known(r, f);
 	fprintf(f, "verdict: %s (%s)\n", mg_verdict_word_forgotten(r->v.word, r->v.code,
-		mg_judge_forgotten(&cs->judge), word, sizeof(word)), r->v.reason);
+		r->jg.forgotten, word, sizeof(word)), r->v.reason);
 	fflush(f);
 }

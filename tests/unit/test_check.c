@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_check.c - tests of src/check/check_tally.c: the one decision of a verdict from
+ * counts, for the end-of-run report (the window from zero) and for each interval of
+ * continuous check (the difference of two cumulative tallies).
+ */
+#include "unit.h"
+#include "check_int.h"
+
+/* base plus d, count by count: the tally at the end of an interval that counted d */
+static struct check_tally tally_plus(const struct check_tally *base, const struct check_tally *d)
+{
+	struct check_tally t = *base;
+	int k;
+
+	for (k = 0; k < MG_EV_NR_KINDS; k++)
+		t.by_kind[k] += d->by_kind[k];
+	for (k = 0; k < MG_V_NR_KINDS; k++)
+		t.faults[k] += d->faults[k];
+	t.lost += d->lost;
+	t.untracked += d->untracked;
+	t.missed += d->missed;
+	t.undecided += d->undecided;
+	t.lock_failed += d->lock_failed;
+	t.read_failed = d->read_failed;
+	return t;
+}
+
+/*
+ * The same counts give the same verdict whether they are a whole run's (from zero) or
+ * one interval's (between two tallies that already counted much), and the same as
+ * mg_verdict_decide() given them directly; each count that must not pass does not.
+ */
+UNIT_TEST(check_decide_counts)
+{
+	static const struct { const char *what; struct check_tally d; int want; } c[] = {
+		{ "nothing wrong", { .by_kind = { 10, 5, 3 } }, MG_EXIT_OK },
+		{ "a regression", { .by_kind = { 10 }, .faults = { [MG_V_REGRESSION] = 1 } },
+		  MG_EXIT_FAIL },
+		{ "a skip after a query", { .by_kind = { 10 },
+		  .faults = { [MG_V_SKIP_AFTER_QUERY] = 2 } }, MG_EXIT_FAIL },
+		{ "an event lost", { .by_kind = { 10 }, .lost = 1 }, MG_EXIT_INCONCLUSIVE },
+		{ "an inode untracked", { .by_kind = { 10 }, .untracked = 1 }, MG_EXIT_INCONCLUSIVE },
+		{ "a BPF run missed", { .by_kind = { 10 }, .missed = 1 }, MG_EXIT_INCONCLUSIVE },
+		{ "an undecided violation", { .by_kind = { 10 }, .undecided = 1 },
+		  MG_EXIT_INCONCLUSIVE },
+		{ "a failed lock", { .by_kind = { 10 }, .lock_failed = 1 }, MG_EXIT_INCONCLUSIVE },
+		{ "a counter unread", { .by_kind = { 10 }, .read_failed = true },
+		  MG_EXIT_INCONCLUSIVE },
+		{ "a fault and a loss", { .by_kind = { 10 }, .faults = { [MG_V_ORDER] = 1 }, .lost = 3 },
+		  MG_EXIT_FAIL },
+	};
+	/* what earlier intervals counted: a fault and every kind of loss, none of it this one's */
+	const struct check_tally before = {
+		.by_kind = { 1000, 400, 300 }, .faults = { [MG_V_REGRESSION] = 7, [MG_V_NOT_LATER] = 2 },
+		.lost = 5, .untracked = 6, .missed = 7, .undecided = 8, .lock_failed = 9,
+	};
+	const struct mg_verdict_in none = { 0 };
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct check_tally after = tally_plus(&before, &c[i].d);
+		struct mg_verdict whole, interval, direct;
+		struct mg_verdict_in in = {
+			.events = 10 + c[i].d.by_kind[1] + c[i].d.by_kind[2],
+			.lost = c[i].d.lost, .untracked = c[i].d.untracked, .missed = c[i].d.missed,
+			.lock_failed = c[i].d.lock_failed, .step_undecided = c[i].d.undecided,
+			.counts_unread = c[i].d.read_failed,
+		};
+		int k;
+
+		for (k = 0; k < MG_V_NR_KINDS; k++)
+			in.faults += c[i].d.faults[k];
+		check_decide_counts(&whole, NULL, &c[i].d, &none);
+		check_decide_counts(&interval, &before, &after, &none);
+		mg_verdict_decide(&direct, &in);
+		CHECK(EQ(whole.code, c[i].want) && EQ(interval.code, c[i].want) &&
+		      EQ(direct.code, c[i].want) && STREQ(whole.reason, interval.reason) &&
+		      STREQ(whole.reason, direct.reason),
+		      "check_decide_counts: %s: the run's and the interval's verdict %s (%s)",
+		      c[i].what, whole.word, whole.reason);
+	}
+	/* the run's facts decide with the counts: a failed gate FAILs counts that pass */
+	{
+		struct mg_verdict v;
+
+		check_decide_counts(&v, NULL, &c[0].d, &(struct mg_verdict_in){ .gates_failed = 1 });
+		CHECK(EQ(v.code, MG_EXIT_FAIL), "check_decide_counts: a failed floor gate FAILs a "
+		      "run whose counts pass (%s)", v.reason);
+		check_decide_counts(&v, NULL, &(struct check_tally){ 0 }, &(struct mg_verdict_in){
+				    .gates_unknown = 1 });
+		CHECK(EQ(v.code, MG_EXIT_INCONCLUSIVE), "check_decide_counts: no events and a gate "
+		      "not evaluated is INCONCLUSIVE (%s)", v.reason);
+	}
+}
