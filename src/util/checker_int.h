@@ -3,7 +3,7 @@
  * checker_int.h - the checker's state, shared by its two halves: checker.c (the inode
  * table, judging each event) and checker_record.c (violations recorded and explained,
  * examples, counts from BPF, clock steps, what is read back). Not a public interface
- * (checker.h is).
+ * (checker.h and checker_record.h are).
  */
 #ifndef MG_CHECKER_INT_H
 #define MG_CHECKER_INT_H
@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "checker.h"
+#include "checker_types.h"
 #include "steps.h"
 
 struct ino_state;	/* a slot of the inode table (checker.c) */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * checker_record.c - what the checker records and reports (see checker.h): the names of
+ * checker_record.c - what the checker records and reports (see checker_record.h): the names of
  * violation and not-fault kinds; a report's observation from the rules' one; each
  * violation, explained by a backward clock step or left undecided near one, kept in
  * a bounded store; the not-fault examples; the counts BPF judged; the clock steps,
@@ -8,7 +8,7 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include "checker.h"
+#include "checker_record.h"
 #include "checker_int.h"
 
 /* The names of violation and not-fault kinds (checker.h). */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "counters.h"
-#include "counters_int.h"
+#include "counters_derived.h"
 #include "kenv.h"
 
 static const char *const row_names[MG_R_NR] = {

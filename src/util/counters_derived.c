@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * counters_derived.c - the rows that are differences of others (see counters.h,
- * counters_int.h): x - y - z per CPU where every operand has per-CPU values, whether
+ * counters_derived.h): x - y - z per CPU where every operand has per-CPU values, whether
  * the operands were one consistent reading, a difference below 0 printed as 0
  * (approximate), and what nfsd's delegated-timestamp swaps do to them.
  */
 #include <stdio.h>
 #include <string.h>
-#include "counters.h"
-#include "counters_int.h"
+#include "counters_derived.h"
 
 /*
  * Whether x - y - z comes from one consistent reading: the operands are read one

@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "util.h"
-#include "workload.h"
+#include "workload_guard.h"
 
 #define GUARD_POLL_MS 50
 

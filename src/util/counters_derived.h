@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * counters_int.h - what mg_report_build() (counters.c) calls of the derived rows
+ * counters_derived.h - what mg_report_build() (counters.c) calls of the derived rows
  * (counters_derived.c). Not a public interface (counters.h is).
  */
-#ifndef MG_COUNTERS_INT_H
-#define MG_COUNTERS_INT_H
+#ifndef MG_COUNTERS_DERIVED_H
+#define MG_COUNTERS_DERIVED_H
 
-#include "counters.h"
+#include "counters_types.h"
 
 /*
  * r = x - y - z (z may be NULL) over the window, per CPU (n CPUs) where all operands
