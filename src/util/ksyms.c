@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ksyms.c - the kernel's code symbols from /proc/kallsyms, sorted by address, to name
+ * a kernel stack's frames (see ksyms.h). Names and module names are kept in one
+ * growing string pool, so a load is two allocations that grow, whatever its size.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ksyms.h"
+
+struct ksym {
+	uint64_t addr;
+	uint32_t name, module;		/* offsets into the pool; module 0: vmlinux */
+};
+
+struct mg_ksyms {
+	struct ksym *s;
+	size_t n, cap;
+	char *pool;
+	size_t used, pool_cap;
+};
+
+/* Append str to the pool; its offset, or 0 when memory ran out (offset 0 is ""). */
+static uint32_t pool_add(struct mg_ksyms *ks, const char *str, size_t len)
+{
+	size_t at = ks->used;
+
+	if (ks->used + len + 1 > ks->pool_cap) {
+		size_t cap = ks->pool_cap ? ks->pool_cap * 2 : 1 << 20;
+		char *p;
+
+		while (cap < ks->used + len + 1)
+			cap *= 2;
+		if (!(p = realloc(ks->pool, cap)))
+			return 0;
+		ks->pool = p;
+		ks->pool_cap = cap;
+	}
+	memcpy(ks->pool + at, str, len);
+	ks->pool[at + len] = 0;
+	ks->used += len + 1;
+	return (uint32_t)at;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * Add one line "ADDRESS TYPE NAME[\t[MODULE]]" if it is a code symbol, of module mod (a
+ * pool offset, 0: vmlinux); *zero counts code symbols whose address reads 0 (hidden).
+ * -ENOMEM or 0.
+ */
+static int add_line(struct mg_ksyms *ks, char *line, uint32_t mod, size_t *zero)
+{
+	char type, *name, *end;
+	uint64_t addr = strtoull(line, &end, 16);
+
+	if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
+		return 0;
+	type = end[1];
+	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+		return 0;
+	name = end + 3;
+	name[strcspn(name, "\t\n")] = 0;
+	if (!addr) {
+		(*zero)++;
+		return 0;
+	}
+	if (ks->n == ks->cap) {
+		size_t cap = ks->cap ? ks->cap * 2 : 65536;
+		struct ksym *s = realloc(ks->s, cap * sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		ks->s = s;
+		ks->cap = cap;
+	}
+	ks->s[ks->n] = (struct ksym){ .addr = addr };
+	if (!(ks->s[ks->n].name = pool_add(ks, name, strlen(name))))
+		return -ENOMEM;
+	ks->s[ks->n].module = mod;
+	ks->n++;
+	return 0;
+}
+
+int mg_ksyms_load(struct mg_ksyms **out, const char *path)
+{
+	struct mg_ksyms *ks = calloc(1, sizeof(*ks));
+	FILE *f = fopen(path ? path : "/proc/kallsyms", "re");
+	char line[600], prev_mod[128] = "";
+	uint32_t prev_off = 0;
+	size_t zero = 0;
+	int err = 0;
+
+	*out = NULL;
+	if (!ks || !f) {
+		err = !ks ? -ENOMEM : -errno;
+		goto fail;
+	}
+	if (pool_add(ks, "", 0) != 0 || !ks->pool) {	/* offset 0: "" (vmlinux) */
+		err = -ENOMEM;
+		goto fail;
+	}
+	while (!err && fgets(line, sizeof(line), f)) {
+		char *tab = strchr(line, '\t'), *lb, *rb;
+		uint32_t mod = 0;
+
+		/* "\t[ext4]": the module, pooled once while lines of one module follow */
+		if (tab && (lb = strchr(tab, '[')) && (rb = strchr(lb, ']'))) {
+			*rb = 0;
+			if (!prev_off || strcmp(prev_mod, lb + 1)) {
+				snprintf(prev_mod, sizeof(prev_mod), "%s", lb + 1);
+				if (!(prev_off = pool_add(ks, lb + 1, strlen(lb + 1)))) {
+					err = -ENOMEM;
+					break;
+				}
+			}
+			mod = prev_off;
+		}
+		err = add_line(ks, line, mod, &zero);
+	}
+	if (!err && !ks->n)
+		err = zero ? -EPERM : -ENOENT;
+	if (err)
+		goto fail;
+	fclose(f);
+	qsort(ks->s, ks->n, sizeof(*ks->s), by_addr);
+	*out = ks;
+	return 0;
+fail:
+	if (f)
+		fclose(f);
+	mg_ksyms_free(ks);
+	return err;
+}
+
+void mg_ksyms_name(const struct mg_ksyms *ks, uint64_t addr, struct mg_kframe *fr)
+{
+	size_t lo = 0, hi = ks ? ks->n : 0;
+
+	*fr = (struct mg_kframe){ .addr = addr };
+	/* the last symbol at or below addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ks->s[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return;
+	fr->sym = ks->pool + ks->s[lo - 1].name;
+	fr->off = addr - ks->s[lo - 1].addr;
+	fr->module = ks->s[lo - 1].module ? ks->pool + ks->s[lo - 1].module : NULL;
+}
+
+void mg_ksyms_free(struct mg_ksyms *ks)
+{
+	if (!ks)
+		return;
+	free(ks->s);
+	free(ks->pool);
+	free(ks);
+}
