@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # 85-conventions.sh - part of tests/run-host-tests.sh (helpers: tests/lib.sh)
 # The conventions of a tool in /usr/sbin: the man page renders without warnings and names every
-# option the binary's --help prints; bash completion offers the commands, options and option
+# option the binary's --help prints, and each option entry of stat, check, trace and top begins
+# with its --help words (tests/mancheck.py); bash completion offers the commands, options and option
 # values the binary accepts; make install/uninstall honour DESTDIR and PREFIX; every source file
 # has an SPDX line; the README stays at most 300 lines and every documentation link resolves.
 echo "# man page, bash completion, make install"
