@@ -229,9 +229,9 @@ else
 			&& ok "reproducible twin: a build with other CPPFLAGS differs (cmp fails)" \
 			|| bad "reproducible twin: a build with other CPPFLAGS differs (cmp fails)"
 		# twin: without the prefix map, the path is there (a C object and a BPF object)
-		(cd "$T/repro-b/x" && rm -f build/util.o build/pcpu.bpf.o &&
-			make -s build/util.o build/pcpu.bpf.o MG_PREFIX_MAP= > "$T/repro.log" 2>&1)
-		[ "$(grep -c -a "$T/repro-b/x" "$T/repro-b/x/build/util.o")" -gt 0 ] && [ "$(grep -c -a "$T/repro-b/x" "$T/repro-b/x/build/pcpu.bpf.o")" -gt 0 ] \
+		(cd "$T/repro-b/x" && rm -f build/util/util.o build/pcpu.bpf.o &&
+			make -s build/util/util.o build/pcpu.bpf.o MG_PREFIX_MAP= > "$T/repro.log" 2>&1)
+		[ "$(grep -c -a "$T/repro-b/x" "$T/repro-b/x/build/util/util.o")" -gt 0 ] && [ "$(grep -c -a "$T/repro-b/x" "$T/repro-b/x/build/pcpu.bpf.o")" -gt 0 ] \
 			&& ok "reproducible twin: compiled without -ffile-prefix-map, the objects carry the build path" \
 			|| bad "reproducible twin: compiled without -ffile-prefix-map, the objects carry the build path: $(tail -3 "$T/repro.log")"
 	fi
