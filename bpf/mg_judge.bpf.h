@@ -27,8 +27,9 @@
  * are weak: on 6.13 and 6.14, which lack them, user space does not judge here
  * (mg_judge_pre_load()) and the object still loads for the other commands.
  *
- * Its parts, each included by the next as it needs them: mg_judge_state.bpf.h
- * (the state's maps and value), mg_judge_gens.bpf.h (check --forget's
+ * Its parts, in this order (each includes those it needs; the order keeps
+ * every map and global where the object has it): mg_judge_state.bpf.h (the
+ * state's maps and value), mg_judge_gens.bpf.h (check --forget's
  * generations), mg_judge_ctx.bpf.h (an event's context), mg_judge_report.bpf.h
  * (the counts and records), mg_judge_find.bpf.h (the entry an event judges);
  * this file judges an event (mg_judge()).
