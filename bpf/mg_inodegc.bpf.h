@@ -20,6 +20,10 @@
  * getattr (pending) is kept: its judgment comes at the end (mg_judge_finish()).
  * Reads of the inode are bpf_probe_read_kernel() (CO-RE), which fail cleanly
  * on memory no longer mapped.
+ *
+ * Its syscall programs, last in bpf/mgtrace.bpf.c (which includes this file at its
+ * end): inode_gc, inode_drain (check --forget: empty a generation) and inode_name
+ * (the name of an inode that no event names).
  */
 #ifndef MG_INODEGC_BPF_H
 #define MG_INODEGC_BPF_H
@@ -148,6 +152,58 @@ static long mg_drain_pend_one(struct bpf_map *map, struct mg_inode_key *key, str
 static __always_inline void mg_drain_pend(__u32 slot, struct mg_drain_ctx *c)
 {
 	bpf_for_each_map_elem(mg_judge_pend_map(slot), mg_drain_pend_one, c, 0);
+}
+
+/* ---- check, judged in BPF: the passes over the per-inode maps (user space,
+ * BPF_PROG_TEST_RUN; src/util/judge_pass.c) ---- */
+
+/*
+ * A syscall program NAME(CTX *ctx) visiting every entry of the map in slot ctx->slot of
+ * "inode_gens" with callback CB and its own counts, copied back into *ctx: 0, or 1 if
+ * the slot holds no map (never expected).
+ */
+#define MG_SLOT_PASS(NAME, CTX, CB, AFTER)					\
+SEC("syscall")									\
+int NAME(struct CTX *ctx)							\
+{										\
+	struct CTX c = { .slot = ctx->slot };					\
+	__u32 slot = ctx->slot;							\
+	void *map = bpf_map_lookup_elem(&inode_gens, &slot);			\
+										\
+	if (!map || slot >= MG_GENS)						\
+		return 1;							\
+	bpf_for_each_map_elem(map, CB, &c, 0);					\
+	AFTER;									\
+	*ctx = c;								\
+	return 0;								\
+}
+
+/* forget the entries of inodes gone (struct mg_gc_ctx, bpf/mg_inodegc.bpf.h); under
+ * --forget the slot's count of entries, which begins the next generation at half of
+ * --max-inodes (mg_judge_gen_entered()), loses them */
+MG_SLOT_PASS(inode_gc, mg_gc_ctx, mg_gc_one, mg_judge_gen_deleted(slot, c.collected))
+
+/* check --forget: empty one generation's map (struct mg_drain_ctx), then its held
+ * getattrs' (mg_drain_pend()) */
+MG_SLOT_PASS(inode_drain, mg_drain_ctx, mg_drain_one, mg_drain_pend(slot, &c))
+
+/*
+ * The name of the inode of ctx->key (struct mg_name_ctx), read through its
+ * address while that memory still holds the inode: for a violation judged at
+ * the end of a run (a held getattr), which no event names.
+ */
+SEC("syscall")
+int inode_name(struct mg_name_ctx *ctx)
+{
+	struct mg_name_ctx c = {};
+
+	c.key = ctx->key;
+	if (!no_kernel_reads && mg_inode_alive(&c.key)) {
+		c.alive = 1;
+		mg_inode_name((struct inode *)c.key.addr, c.name, MG_NAME_LEN, &c.name_len);
+	}
+	*ctx = c;
+	return 0;
 }
 
 #endif

@@ -49,7 +49,6 @@ static __always_inline bool judge_may_enter(void)
 #define MG_JUDGE_MAY_ENTER() judge_may_enter()
 
 #include "mg_judge.bpf.h"
-#include "mg_inodegc.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -462,54 +461,6 @@ int BPF_PROG(rtp_set_ctime_to_ts, struct inode *inode, struct timespec64 *ctime)
 	return 0;
 }
 
-/* ---- check, judged in BPF: the passes over the per-inode maps (user space,
- * BPF_PROG_TEST_RUN; src/util/judge_pass.c) ---- */
-
-/*
- * A syscall program NAME(CTX *ctx) visiting every entry of the map in slot ctx->slot of
- * "inode_gens" with callback CB and its own counts, copied back into *ctx: 0, or 1 if
- * the slot holds no map (never expected).
- */
-#define MG_SLOT_PASS(NAME, CTX, CB, AFTER)					\
-SEC("syscall")									\
-int NAME(struct CTX *ctx)							\
-{										\
-	struct CTX c = { .slot = ctx->slot };					\
-	__u32 slot = ctx->slot;							\
-	void *map = bpf_map_lookup_elem(&inode_gens, &slot);			\
-										\
-	if (!map || slot >= MG_GENS)						\
-		return 1;							\
-	bpf_for_each_map_elem(map, CB, &c, 0);					\
-	AFTER;									\
-	*ctx = c;								\
-	return 0;								\
-}
-
-/* forget the entries of inodes gone (struct mg_gc_ctx, bpf/mg_inodegc.bpf.h); under
- * --forget the slot's count of entries, which begins the next generation at half of
- * --max-inodes (mg_judge_gen_entered()), loses them */
-MG_SLOT_PASS(inode_gc, mg_gc_ctx, mg_gc_one, mg_judge_gen_deleted(slot, c.collected))
-
-/* check --forget: empty one generation's map (struct mg_drain_ctx), then its held
- * getattrs' (mg_drain_pend()) */
-MG_SLOT_PASS(inode_drain, mg_drain_ctx, mg_drain_one, mg_drain_pend(slot, &c))
-
-/*
- * The name of the inode of ctx->key (struct mg_name_ctx), read through its
- * address while that memory still holds the inode: for a violation judged at
- * the end of a run (a held getattr), which no event names.
- */
-SEC("syscall")
-int inode_name(struct mg_name_ctx *ctx)
-{
-	struct mg_name_ctx c = {};
-
-	c.key = ctx->key;
-	if (!no_kernel_reads && mg_inode_alive(&c.key)) {
-		c.alive = 1;
-		mg_inode_name((struct inode *)c.key.addr, c.name, MG_NAME_LEN, &c.name_len);
-	}
-	*ctx = c;
-	return 0;
-}
+/* check, judged in BPF: the syscall programs of the passes over the per-inode maps (last,
+ * so that the object keeps its programs in the order it had) */
+#include "mg_inodegc.bpf.h"
