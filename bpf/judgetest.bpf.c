@@ -103,5 +103,5 @@ int judge_test(struct mg_judge_test_ctx *ctx)
 			__sync_lock_test_and_set(&v->s.quiet, 0);
 	}
 	/* a getattr goes the tracepoint program's lazy way (quiet, marked, or no context read) */
-	return mg_judge(sc, jc, &key, NULL, name, &events, 0, ctx->in.o.kind == MG_EV_STAT, false);
+	return mg_judge(ctx, sc, jc, &key, NULL, name, &events, 0, ctx->in.o.kind == MG_EV_STAT, false);
 }

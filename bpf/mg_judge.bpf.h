@@ -141,7 +141,7 @@ static __always_inline int mg_judge_lock(struct mg_judge_scratch *sc, struct mg_
  * violations and the first not-fault examples of each kind on this CPU
  * (mg_judge_report(); key, inode, name: as mg_judge()'s).
  */
-static __always_inline void mg_judge_count_out(struct mg_judge_scratch *sc,
+static __always_inline void mg_judge_count_out(void *ctx, struct mg_judge_scratch *sc,
 					       struct mg_judge_counts *jc,
 					       const struct mg_inode_key *key, struct inode *inode,
 					       const char *name, void *rb, __u64 wb)
@@ -157,7 +157,7 @@ static __always_inline void mg_judge_count_out(struct mg_judge_scratch *sc,
 		if (sc->out.ben.kind < MG_B_NR_KINDS &&
 		    jc->benign[sc->out.ben.kind] <= MG_BENIGN_EXAMPLES) {
 			sc->out.ben.kind |= MG_VREC_BENIGN;
-			mg_judge_report(rb, wb, jc, key, inode, name, &sc->out.ben, true);
+			mg_judge_report(ctx, rb, wb, jc, key, inode, name, &sc->out.ben, true);
 		}
 	}
 	if (sc->out.overflow)
@@ -167,7 +167,7 @@ static __always_inline void mg_judge_count_out(struct mg_judge_scratch *sc,
 			break;
 		if (sc->out.viol[i].kind < MG_V_NR_KINDS)
 			MG_JADD(jc->violations[sc->out.viol[i].kind], 1);
-		mg_judge_report(rb, wb, jc, key, inode, name, &sc->out.viol[i], false);
+		mg_judge_report(ctx, rb, wb, jc, key, inode, name, &sc->out.viol[i], false);
 	}
 }
 
@@ -177,7 +177,8 @@ static __always_inline void mg_judge_count_out(struct mg_judge_scratch *sc,
  * slot; a held getattr's also in judge_held), and count and report what was
  * found (kind: the event's). Returns the path taken (enum mg_judge_path).
  */
-static __always_inline int mg_judge_locked(struct mg_judge_scratch *sc, struct mg_judge_counts *jc,
+static __always_inline int mg_judge_locked(void *ctx, struct mg_judge_scratch *sc,
+					   struct mg_judge_counts *jc,
 					   struct mg_judge_ev *ev, struct mg_inode_val *v,
 					   const struct mg_inode_key *key, struct inode *inode,
 					   const char *name, void *rb, __u64 wb, unsigned int kind)
@@ -211,13 +212,14 @@ static __always_inline int mg_judge_locked(struct mg_judge_scratch *sc, struct m
 		MG_JADD(jc->context_free, 1);
 	if (kind < MG_EV_NR_KINDS)
 		MG_JADD(jc->by_kind[kind], 1);
-	mg_judge_count_out(sc, jc, key, inode, name, rb, wb);
+	mg_judge_count_out(ctx, sc, jc, key, inode, name, rb, wb);
 	return ev->have_ctx ? MG_JPATH_CONTEXT : MG_JPATH_NO_CONTEXT;
 }
 
 /*
  * Judge sc->in, an event of inode key (its name, for a report: from inode when
- * not NULL, else from name; read only when a record is written). Counts in jc,
+ * not NULL, else from name; read only when a record is written); ctx: the
+ * program's context, whose kernel stack a violation's record carries. Counts in jc,
  * reports violations to rb (wb: wakeup threshold in bytes, 0: wake every time).
  * lazy: read the event's clocks, task and CPU here (mg_judge_read_context,
  * tp_btf), only if the rules need them (mg_rule_needs_context: decided on the
@@ -228,7 +230,8 @@ static __always_inline int mg_judge_locked(struct mg_judge_scratch *sc, struct m
  * (mg_judge_find()), the lock-free path (mg_judge_quiet()), take the lock
  * (mg_judge_lock()), judge under it (mg_judge_locked()).
  */
-static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge_counts *jc,
+static __always_inline int mg_judge(void *ctx, struct mg_judge_scratch *sc,
+				     struct mg_judge_counts *jc,
 				     const struct mg_inode_key *key, struct inode *inode,
 				     const char *name, void *rb, __u64 wb, bool lazy,
 				     bool entry_times)
@@ -275,7 +278,7 @@ static __always_inline int mg_judge(struct mg_judge_scratch *sc, struct mg_judge
 		if (mg_judge_lock(sc, jc, &ev, v, key, slot, rb, wb, entry_times))
 			return MG_JPATH_NOT_JUDGED;
 		if (!judge_forget || !v->moved)
-			return mg_judge_locked(sc, jc, &ev, v, key, inode, name, rb, wb, kind);
+			return mg_judge_locked(ctx, sc, jc, &ev, v, key, inode, name, rb, wb, kind);
 		/* an event of the generation before: the next one holds the inode now */
 		bpf_res_spin_unlock(&v->lock);
 	}

@@ -20,6 +20,11 @@ struct {
 /*
  * Write one violation record (example: a not-fault example); a full ring
  * buffer is counted in jc->lost (jc->examples_lost: the counts stay exact).
+ * A violation's record carries the kernel stack of the event that broke the
+ * rule (bpf_get_stack(ctx): ctx is the program's context), taken here, on the
+ * violation path only, so that a run that finds nothing takes none; an includer
+ * whose program type has no bpf_get_stack() (judgetest's syscall program) leaves
+ * MG_JUDGE_STACKS undefined, and its records say MG_VREC_NO_STACK.
  * wb: the wakeup threshold, bytes (mg_wakeup_flags(); asked only here, when a
  * record is written, not on every event). The name is read now, when the record
  * is written, from the event's inode (when not NULL: its first dentry; none once
@@ -28,7 +33,7 @@ struct {
  * reported as null). The per-inode map keeps no name (issue 29: only what
  * judging needs).
  */
-static __always_inline void mg_judge_report(void *rb, __u64 wb, struct mg_judge_counts *jc,
+static __always_inline void mg_judge_report(void *ctx, void *rb, __u64 wb, struct mg_judge_counts *jc,
 					    const struct mg_inode_key *key, struct inode *inode,
 					    const char *name, const struct mg_rviol *viol,
 					    bool example)
@@ -58,6 +63,11 @@ static __always_inline void mg_judge_report(void *rb, __u64 wb, struct mg_judge_
 	}
 	r->earlier = viol->earlier;
 	r->later = viol->later;
+	r->stack_bytes = MG_VREC_NO_STACK;
+#ifdef MG_JUDGE_STACKS
+	if (!example)
+		r->stack_bytes = bpf_get_stack(ctx, r->stack, sizeof(r->stack), 0);
+#endif
 	mg_judge_ctx_fill(&r->earlier, key);
 	mg_judge_ctx_fill(&r->later, key);
 	bpf_ringbuf_submit(r, mg_wakeup_flags(rb, wb));

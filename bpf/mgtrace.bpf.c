@@ -48,6 +48,8 @@ static __always_inline bool judge_may_enter(void)
 }
 #define MG_JUDGE_MAY_ENTER() judge_may_enter()
 
+/* a violation judged here carries its event's kernel stack (bpf/mg_judge_report.bpf.h) */
+#define MG_JUDGE_STACKS 1
 #include "mg_judge.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -249,7 +251,7 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
  * This runs on every write and every stat: each helper call here is measured
  * in bench/ (bpf_stats: ns per run of each program).
  */
-static __always_inline void judge_event(enum mg_event_kind kind, struct inode *inode,
+static __always_inline void judge_event(void *ctx, enum mg_event_kind kind, struct inode *inode,
 					struct timespec64 *ctime, __u32 old, __u32 new, __u32 cur)
 {
 	__u64 id = bpf_get_current_pid_tgid();
@@ -295,7 +297,7 @@ static __always_inline void judge_event(enum mg_event_kind kind, struct inode *i
 	 * constant in each program, so the others read them here, with no test */
 	if (kind != MG_EV_STAT)
 		mg_judge_read_context(sc, jc, &events, wakeup_bytes);
-	mg_judge(sc, jc, &key, inode, NULL, &events, wakeup_bytes, kind == MG_EV_STAT,
+	mg_judge(ctx, sc, jc, &key, inode, NULL, &events, wakeup_bytes, kind == MG_EV_STAT,
 		 judge_entry_ns);
 }
 
@@ -303,26 +305,26 @@ static __always_inline void judge_event(enum mg_event_kind kind, struct inode *i
 #define EVENT(can_judge, kind, inode, ctime, mtime, old, new, cur)			\
 	do {										\
 		if ((can_judge) && judge)						\
-			judge_event(kind, inode, ctime, old, new, cur);			\
+			judge_event(ctx, kind, inode, ctime, old, new, cur);		\
 		else if (emit_events)							\
 			emit(kind, inode, ctime, mtime, old, new, cur, can_judge);	\
 	} while (0)
 
-static __always_inline void on_ctime_ns_xchg(struct inode *inode, __u32 old, __u32 new, __u32 cur,
-					     bool can_judge)
+static __always_inline void on_ctime_ns_xchg(void *ctx, struct inode *inode, __u32 old, __u32 new,
+					     __u32 cur, bool can_judge)
 {
 	count(MG_BPF_CTIME_SWAPS);
 	EVENT(can_judge, MG_EV_CTIME_SWAP, inode, NULL, NULL, old, new, cur);
 }
 
-static __always_inline void on_ctime_xchg_skip(struct inode *inode, struct timespec64 *ctime,
+static __always_inline void on_ctime_xchg_skip(void *ctx, struct inode *inode, struct timespec64 *ctime,
 					       bool can_judge)
 {
 	count(MG_BPF_CTIME_SKIPS);
 	EVENT(can_judge, MG_EV_CTIME_SKIP, inode, ctime, NULL, 0, 0, 0);
 }
 
-static __always_inline void on_fill_mg_cmtime(struct inode *inode, struct timespec64 *ctime,
+static __always_inline void on_fill_mg_cmtime(void *ctx, struct inode *inode, struct timespec64 *ctime,
 					      struct timespec64 *mtime, bool can_judge)
 {
 	count(MG_BPF_STAT_QUERIES);
@@ -330,7 +332,7 @@ static __always_inline void on_fill_mg_cmtime(struct inode *inode, struct timesp
 }
 
 /* old: i_ctime_nsec before the set (its tracepoint fires before the store), QUERIED kept. */
-static __always_inline void on_set_ctime_to_ts(struct inode *inode, struct timespec64 *ctime,
+static __always_inline void on_set_ctime_to_ts(void *ctx, struct inode *inode, struct timespec64 *ctime,
 					       bool can_judge)
 {
 	count(MG_BPF_CTIME_SETS);
@@ -406,14 +408,14 @@ int BPF_KPROBE(kp_coarse_mg)
 SEC("tp_btf/ctime_ns_xchg")
 int BPF_PROG(tpb_ctime_ns_xchg, struct inode *inode, __u32 old, __u32 new, __u32 cur)
 {
-	on_ctime_ns_xchg(inode, old, new, cur, true);
+	on_ctime_ns_xchg(ctx, inode, old, new, cur, true);
 	return 0;
 }
 
 SEC("tp_btf/ctime_xchg_skip")
 int BPF_PROG(tpb_ctime_xchg_skip, struct inode *inode, struct timespec64 *ctime)
 {
-	on_ctime_xchg_skip(inode, ctime, true);
+	on_ctime_xchg_skip(ctx, inode, ctime, true);
 	return 0;
 }
 
@@ -421,28 +423,28 @@ SEC("tp_btf/fill_mg_cmtime")
 int BPF_PROG(tpb_fill_mg_cmtime, struct inode *inode, struct timespec64 *ctime,
 	     struct timespec64 *mtime)
 {
-	on_fill_mg_cmtime(inode, ctime, mtime, true);
+	on_fill_mg_cmtime(ctx, inode, ctime, mtime, true);
 	return 0;
 }
 
 SEC("tp_btf/inode_set_ctime_to_ts")
 int BPF_PROG(tpb_set_ctime_to_ts, struct inode *inode, struct timespec64 *ctime)
 {
-	on_set_ctime_to_ts(inode, ctime, true);
+	on_set_ctime_to_ts(ctx, inode, ctime, true);
 	return 0;
 }
 
 SEC("raw_tp/ctime_ns_xchg")
 int BPF_PROG(rtp_ctime_ns_xchg, struct inode *inode, __u32 old, __u32 new, __u32 cur)
 {
-	on_ctime_ns_xchg(inode, old, new, cur, false);
+	on_ctime_ns_xchg(ctx, inode, old, new, cur, false);
 	return 0;
 }
 
 SEC("raw_tp/ctime_xchg_skip")
 int BPF_PROG(rtp_ctime_xchg_skip, struct inode *inode, struct timespec64 *ctime)
 {
-	on_ctime_xchg_skip(inode, ctime, false);
+	on_ctime_xchg_skip(ctx, inode, ctime, false);
 	return 0;
 }
 
@@ -450,14 +452,14 @@ SEC("raw_tp/fill_mg_cmtime")
 int BPF_PROG(rtp_fill_mg_cmtime, struct inode *inode, struct timespec64 *ctime,
 	     struct timespec64 *mtime)
 {
-	on_fill_mg_cmtime(inode, ctime, mtime, false);
+	on_fill_mg_cmtime(ctx, inode, ctime, mtime, false);
 	return 0;
 }
 
 SEC("raw_tp/inode_set_ctime_to_ts")
 int BPF_PROG(rtp_set_ctime_to_ts, struct inode *inode, struct timespec64 *ctime)
 {
-	on_set_ctime_to_ts(inode, ctime, false);
+	on_set_ctime_to_ts(ctx, inode, ctime, false);
 	return 0;
 }
 

@@ -174,7 +174,14 @@ struct mg_vrec {
 	unsigned int later_flags;	/* struct mg_rviol::later_flags */
 	char name[MG_NAME_LEN];		/* last path component, NUL-terminated, cut */
 	struct mg_robs earlier, later;
+	int stack_bytes;		/* a violation's: bpf_get_stack()'s return, the bytes of
+					 * stack (8 a frame) or -errno; MG_VREC_NO_STACK: none
+					 * taken (a not-fault example, a synthetic event) */
+	unsigned long long stack[MG_STACK_FRAMES];	/* the event's kernel stack, innermost first */
 };
+
+/* struct mg_vrec::stack_bytes when no stack was taken: below every -errno. */
+#define MG_VREC_NO_STACK (-100000)
 
 /* The path mg_judge() (bpf/mg_judge.bpf.h) took for an event: judgetest's return value. */
 enum mg_judge_path {

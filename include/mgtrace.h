@@ -153,6 +153,12 @@ static inline int mg_fine_needed(long long now_sec, unsigned int now_nsec, unsig
 #define MG_NAME_LEN 32
 
 /*
+ * Frames of the kernel stack a violation keeps (bpf_get_stack() at the event that broke
+ * the rule, innermost first): deep enough for a VFS call from its system call down.
+ */
+#define MG_STACK_FRAMES 32
+
+/*
  * One ring-buffer record (event mode: mgtrace check and trace). Times are ns;
  * ctime/mtime are seconds + nanoseconds with the QUERIED bit masked off, so
  * they equal what stat() returns. For MG_EV_FLOOR_* events ctime is the

@@ -201,6 +201,8 @@ static void cleanup(struct check_state *cs)
 	mg_judge_free(&cs->judge);
 	free(cs->pending);
 	check_order_free(cs);
+	mg_ksyms_free(cs->ks);
+	cs->ks = NULL;
 	cs->out = NULL;
 	if (cs->junit)
 		fclose(cs->junit);

@@ -23,6 +23,7 @@
 #include "ident.h"
 #include "judge.h"
 #include "known.h"
+#include "ksyms.h"
 #include "report.h"
 #include "run.h"
 #include "util.h"
@@ -153,6 +154,10 @@ struct check_state {
 	char undeciding_detail[200];
 	struct mg_floor floor;		/* bpf/floor.bpf.c, with a function-probe backend */
 	struct mg_judge judge;		/* the ctime events judged in BPF (tp_btf: judge.c) */
+	/* the kernel's symbols, loaded at the first stack to name (check_ksyms()) */
+	struct mg_ksyms *ks;
+	int ks_err;			/* its load's -errno (0: loaded or not tried) */
+	char ks_why[200];		/* why frames go unnamed ("": they are named) */
 };
 
 /*
@@ -229,6 +234,9 @@ struct check_names {
 	struct check_wl_file *files;	/* malloc'd; NULL with COMMAND or continuous check */
 	size_t nfiles;
 	const struct mg_known *known;	/* --known's entries (check_opts.known), or NULL */
+	const struct mg_ksyms *ks;	/* the kernel's symbols, to name stack frames (ksyms.h);
+					 * NULL: ks_why says why frames go unnamed */
+	const char *ks_why;		/* "" when ks is loaded */
 };
 
 /* Where and how the ctime events were judged (judge.h struct mg_judge), copied once. */
@@ -262,6 +270,11 @@ struct check_result {
 	size_t nexamples[MG_B_NR_KINDS];
 	const struct mg_clock_step *steps;	/* the clock steps kept */
 	size_t nsteps;
+	/* report i's kernel stack is the same as report stack_first[i]'s (i itself: the
+	 * first with it), which stack_count[stack_first[i]] reports share; malloc'd */
+	size_t *stack_first;
+	uint64_t *stack_count;
+	uint64_t stacks_missing[MG_STACK_SYNTHETIC + 1];	/* reports without one, by why */
 	struct check_names names;
 	struct check_judged jg;
 	/* the run */
@@ -315,8 +328,23 @@ struct check_result {
 int check_collect(struct check_result *r, struct check_state *cs, const struct mg_report *rep);
 /* Free what r owns. */
 void check_result_free(struct check_result *r);
-/* The built-in workload's files and --known's entries, to name reports by; 0 or -ENOMEM. */
-int check_names_of(struct check_names *nm, const struct check_state *cs);
+/*
+ * The built-in workload's files, --known's entries and the kernel's symbols (loaded
+ * when stack frames are to be named: with_ksyms), to name reports by; 0 or -ENOMEM.
+ */
+int check_names_of(struct check_names *nm, struct check_state *cs, bool with_ksyms);
+/*
+ * The first frame of v's stack to show: past the frames of BPF's own machinery (the
+ * program that took it, bpf_trace_run*(), a trampoline), which are no kernel code path
+ * of the event; 0 where no symbol names them (kptr_restrict) or all would go.
+ */
+uint32_t check_stack_start(const struct check_names *nm, const struct mg_violation *v);
+/*
+ * One kernel stack as text lines on f, each "    0xADDR sym+0xOFF [module]", indented
+ * by indent spaces; XML character data with xml.
+ */
+void check_put_stack(FILE *f, const struct check_names *nm, const struct mg_violation *v,
+		     int indent, bool xml);
 /* One line for gate i: "0.31 <= 0.7 (limit)" and/or "... allowed (baseline ...)". */
 void check_gate_text(const struct check_result *r, int i, char *buf, size_t len);
 /* The name to print for a violation (the event's, or the built-in workload's file), or NULL. */

@@ -37,7 +37,7 @@ static const char *word(int code)
  * verdict and the counts since the start that the Prometheus file shows: the one result
  * every rendering of an interval reads.
  */
-static void interval_result(struct check_interval_result *ir, const struct check_state *cs,
+static void interval_result(struct check_interval_result *ir, struct check_state *cs,
 			    const struct check_tally *from, const struct check_tally *to, int code,
 			    bool last)
 {
@@ -49,12 +49,18 @@ static void interval_result(struct check_interval_result *ir, const struct check
 		.judge_active = cs->judge.active, .forget = cs->judge.forget,
 		.tree = cs->o.tree, .known_path = cs->o.known_path,
 		.backend = mg_backend_name(cs->run.sess.backend),
-		/* continuous check has no built-in workload: reports carry their names */
-		.names = { .known = cs->o.known },
 	};
+	size_t i;
+
 	memcpy(ir->verdicts, cs->prom_verdicts, sizeof(ir->verdicts));
 	snprintf(ir->release, sizeof(ir->release), "%s", cs->run.env.release);
 	ir->reports = mg_checker_reports(cs->chk, &ir->nreports);
+	/* continuous check has no built-in workload: no file table is allocated; the
+	 * kernel's symbols once a report of this interval has a stack to name */
+	for (i = from->nreports; i < to->nreports && i < ir->nreports &&
+	     ir->reports[i].stack_why != MG_STACK_TAKEN; i++)
+		;
+	check_names_of(&ir->names, cs, i < to->nreports && i < ir->nreports);
 }
 
 /*

@@ -316,6 +316,42 @@ static void json_gates(json_t *o, const struct check_result *r)
 	}
 }
 
+/*
+ * "stack": the kernel stack of the event that broke the rule, innermost frame first
+ * (the frames of BPF's own machinery left out: check_stack_start()),
+ * each {"addr": "0x...", "sym", "off", "module"} (sym and off null where no symbol names
+ * it), or null; "stack_unavailable": why it is null, or why its frames have no names.
+ */
+static void json_stack(json_t *j, const struct check_names *nm, const struct mg_violation *v)
+{
+	const char *why = mg_stack_why_text(v);
+	struct mg_kframe fr;
+	char addr[24];
+	json_t *a;
+	uint32_t i;
+
+	if (why) {
+		json_object_set_new(j, "stack", json_null());
+		json_object_set_new(j, "stack_unavailable", json_string(why));
+		return;
+	}
+	a = json_array();
+	for (i = check_stack_start(nm, v); i < v->stack_len && i < MG_STACK_FRAMES; i++) {
+		json_t *o = json_object();
+
+		mg_ksyms_name(nm->ks, v->stack[i], &fr);
+		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)fr.addr);
+		json_object_set_new(o, "addr", json_string(addr));
+		json_object_set_new(o, "sym", fr.sym ? mg_json_cstr(fr.sym) : json_null());
+		json_object_set_new(o, "off", fr.sym ? mg_json_u64(fr.off) : json_null());
+		json_object_set_new(o, "module", fr.module ? mg_json_cstr(fr.module) : json_null());
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(j, "stack", a);
+	json_object_set_new(j, "stack_unavailable", nm->ks_why && nm->ks_why[0] ?
+			    json_string(nm->ks_why) : json_null());
+}
+
 /* A violation report, or a not-fault example (full false: no kind, timestamp, steps, mount). */
 static json_t *json_violation(const struct check_names *nm, const struct mg_violation *v, bool full)
 {
@@ -343,6 +379,7 @@ static json_t *json_violation(const struct check_names *nm, const struct mg_viol
 		json_object_set_new(j, "step_undecided", json_boolean(v->step_undecided));
 		json_object_set_new(j, "known", v->known >= 0 && nm->known ?
 				    json_string(nm->known->e[v->known].id) : json_null());
+		json_stack(j, nm, v);
 	}
 	json_object_set_new(j, "earlier", json_obs(&v->earlier));
 	json_object_set_new(j, "later", json_obs(&v->later));

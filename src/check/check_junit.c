@@ -128,6 +128,7 @@ static int junit_cases(const struct check_result *r, struct junit_case *tc)
 static void junit_case(FILE *f, const struct check_result *r, const struct junit_case *tc)
 {
 	const struct mg_violation *vs;
+	bool stack_shown = false;
 	size_t nv, j;
 
 	fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"");
@@ -149,6 +150,12 @@ static void junit_case(FILE *f, const struct check_result *r, const struct junit
 				continue;
 			check_put_violation(f, &r->names, &vs[j], true, -1);
 			fputc('\n', f);
+			/* the kernel stack of its first example that has one */
+			if (!stack_shown && vs[j].stack_why == MG_STACK_TAKEN) {
+				fputs("  kernel stack:\n", f);
+				check_put_stack(f, &r->names, &vs[j], 4, true);
+				stack_shown = true;
+			}
 		}
 		fprintf(f, "</failure>");
 	}

@@ -85,11 +85,31 @@ const char *check_violation_name(const struct check_names *nm, const struct mg_v
 	return NULL;
 }
 
-int check_names_of(struct check_names *nm, const struct check_state *cs)
+/* The kernel's symbols, loaded once (cs->ks), or why not (cs->ks_why). */
+static const struct mg_ksyms *check_ksyms(struct check_state *cs)
+{
+	if (cs->ks || cs->ks_why[0])
+		return cs->ks;
+	cs->ks_err = mg_ksyms_load(&cs->ks, NULL);
+	if (cs->ks_err == -EPERM)
+		snprintf(cs->ks_why, sizeof(cs->ks_why), "/proc/kallsyms hides the kernel's "
+			 "addresses from this process (kptr_restrict; CAP_SYSLOG shows them): frames "
+			 "are shown by address only");
+	else if (cs->ks_err)
+		snprintf(cs->ks_why, sizeof(cs->ks_why), "/proc/kallsyms: %s: frames are shown by "
+			 "address only", strerror(-cs->ks_err));
+	return cs->ks;
+}
+
+int check_names_of(struct check_names *nm, struct check_state *cs, bool with_ksyms)
 {
 	uint64_t i;
 
-	*nm = (struct check_names){ .known = cs->o.known };
+	*nm = (struct check_names){ .known = cs->o.known, .ks_why = "" };
+	if (with_ksyms) {
+		nm->ks = check_ksyms(cs);
+		nm->ks_why = cs->ks_why;
+	}
 	if (!cs->wl.t || !cs->wl.o.threads)
 		return 0;
 	nm->files = calloc(cs->wl.o.threads * 2, sizeof(*nm->files));
@@ -100,6 +120,65 @@ int check_names_of(struct check_names *nm, const struct check_state *cs)
 			nm->files[nm->nfiles++] = (struct check_wl_file){
 				.dev = cs->wl.t[i].dev[k], .ino = cs->wl.t[i].ino[k],
 				.thread = cs->wl.t[i].idx, .file = k + 1 };
+	return 0;
+}
+
+uint32_t check_stack_start(const struct check_names *nm, const struct mg_violation *v)
+{
+	struct mg_kframe fr;
+	uint32_t i;
+
+	for (i = 0; i < v->stack_len && i < MG_STACK_FRAMES; i++) {
+		mg_ksyms_name(nm->ks, v->stack[i], &fr);
+		if (!fr.sym || !(!strncmp(fr.sym, "bpf_prog_", 9) ||
+				 !strncmp(fr.sym, "bpf_trace_run", 13) ||
+				 !strncmp(fr.sym, "__bpf_trace_", 12) ||
+				 !strncmp(fr.sym, "__traceiter_", 12) ||
+				 !strncmp(fr.sym, "bpf_trampoline_", 15)))
+			break;
+	}
+	return i < v->stack_len ? i : 0;
+}
+
+/* Two reports with the same kernel stack. */
+static bool same_stack(const struct mg_violation *a, const struct mg_violation *b)
+{
+	return a->stack_len == b->stack_len &&
+	       !memcmp(a->stack, b->stack, a->stack_len * sizeof(a->stack[0]));
+}
+
+/*
+ * The reports grouped by kernel stack (each distinct stack shown once, under its first
+ * report, with how many share it) and those without one counted by why. 0 or -ENOMEM.
+ */
+static int collect_stacks(struct check_result *r)
+{
+	size_t i, j;
+
+	if (!r->nreports)
+		return 0;
+	r->stack_first = calloc(r->nreports, sizeof(*r->stack_first));
+	r->stack_count = calloc(r->nreports, sizeof(*r->stack_count));
+	if (!r->stack_first || !r->stack_count)
+		return -ENOMEM;
+	for (i = 0; i < r->nreports; i++) {
+		const struct mg_violation *v = &r->reports[i];
+
+		r->stack_first[i] = i;
+		if (v->stack_why != MG_STACK_TAKEN) {
+			if ((unsigned int)v->stack_why <= MG_STACK_SYNTHETIC)
+				r->stacks_missing[v->stack_why]++;
+			continue;
+		}
+		/* a --known fault's report is shown apart (its entry's example): not grouped */
+		for (j = 0; j < i && v->known < 0; j++)
+			if (r->reports[j].stack_why == MG_STACK_TAKEN && r->reports[j].known < 0 &&
+			    r->stack_first[j] == j && same_stack(&r->reports[j], v)) {
+				r->stack_first[i] = j;
+				break;
+			}
+		r->stack_count[r->stack_first[i]]++;
+	}
 	return 0;
 }
 
@@ -331,18 +410,17 @@ static void collect_judged(struct check_judged *d, const struct mg_judge *j)
 }
 
 /* The run's facts the renderers read, copied: the result needs no run to be rendered. */
-static int collect_facts(struct check_result *r, const struct check_state *cs)
+static int collect_facts(struct check_result *r, struct check_state *cs)
 {
 	const struct mg_run *run = &cs->run;
-	size_t bl = 0;
+	size_t bl = 0, k;
 	FILE *f;
-	unsigned int k;
 
 	r->o = cs->o;
 	r->st = *mg_checker_stats(cs->chk);
 	r->reports = mg_checker_reports(cs->chk, &r->nreports);
 	for (k = 0; k < MG_B_NR_KINDS; k++)
-		r->examples[k] = mg_checker_examples(cs->chk, k, &r->nexamples[k]);
+		r->examples[k] = mg_checker_examples(cs->chk, (unsigned int)k, &r->nexamples[k]);
 	r->steps = mg_checker_steps(cs->chk, &r->nsteps);
 	collect_judged(&r->jg, &cs->judge);
 	snprintf(r->release, sizeof(r->release), "%s", run->env.release);
@@ -353,7 +431,10 @@ static int collect_facts(struct check_result *r, const struct check_state *cs)
 		mg_run_print_backend(run, f);
 		fclose(f);
 	}
-	if (check_names_of(&r->names, cs) || !r->header || !r->command_status || !r->backend_text)
+	for (k = 0; k < r->nreports && r->reports[k].stack_why != MG_STACK_TAKEN; k++)
+		;
+	if (check_names_of(&r->names, cs, k < r->nreports) || !r->header || !r->command_status ||
+	    !r->backend_text || collect_stacks(r))
 		return -ENOMEM;
 	r->child = run->child;
 	r->child_signal = run->child_signal;
@@ -419,7 +500,11 @@ void check_result_free(struct check_result *r)
 	json_decref(r->command_status);
 	free(r->backend_text);
 	free(r->names.files);
+	free(r->stack_first);
+	free(r->stack_count);
 	r->header = r->command_status = NULL;
 	r->backend_text = NULL;
 	r->names.files = NULL;
+	r->stack_first = NULL;
+	r->stack_count = NULL;
 }

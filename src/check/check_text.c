@@ -107,6 +107,83 @@ void check_put_violation(FILE *f, const struct check_names *nm, const struct mg_
 		      "the inode, not taken fresh after the query)", f);
 }
 
+void check_put_stack(FILE *f, const struct check_names *nm, const struct mg_violation *v,
+		     int indent, bool xml)
+{
+	struct mg_kframe fr;
+	char line[320];
+	uint32_t i;
+	int n;
+
+	for (i = check_stack_start(nm, v); i < v->stack_len && i < MG_STACK_FRAMES; i++) {
+		mg_ksyms_name(nm->ks, v->stack[i], &fr);
+		n = snprintf(line, sizeof(line), "%*s0x%016llx", indent, "",
+			     (unsigned long long)fr.addr);
+		if (fr.sym)
+			snprintf(line + n, sizeof(line) - (size_t)n, " %s+0x%llx%s%s%s", fr.sym,
+				 (unsigned long long)fr.off, fr.module ? " [" : "",
+				 fr.module ? fr.module : "", fr.module ? "]" : "");
+		if (xml)
+			mg_xml_fput(f, line, strlen(line));
+		else
+			mg_text_fput(f, line, strlen(line), false);
+		fputc('\n', f);
+	}
+}
+
+/*
+ * The kernel stack of report i, under its line: shown under the first report that has it,
+ * with how many share it (numbered), and named by its number under the others.
+ */
+static void put_report_stack(FILE *f, const struct check_result *r, size_t i)
+{
+	const struct mg_violation *v = &r->reports[i];
+	size_t first = r->stack_first ? r->stack_first[i] : i;
+	unsigned int no = 0;
+	size_t j;
+
+	if (v->stack_why != MG_STACK_TAKEN)
+		return;
+	for (j = 0; j <= first; j++)	/* the stack's number: distinct stacks before it, + 1 */
+		no += r->stack_first && r->stack_first[j] == j &&
+		      r->reports[j].stack_why == MG_STACK_TAKEN && r->reports[j].known < 0;
+	if (first != i) {
+		fprintf(f, "  kernel stack #%u, above\n", no);
+		return;
+	}
+	fprintf(f, "  kernel stack #%u, of %llu violation(s)%s%s:\n", no,
+		(unsigned long long)(r->stack_count ? r->stack_count[i] : 1),
+		r->names.ks_why[0] ? "; " : "", r->names.ks_why);
+	check_put_stack(f, &r->names, v, 4, false);
+}
+
+/* The reports that have no kernel stack, counted by why: never a silent empty stack. */
+static void put_stacks_missing(FILE *f, const struct check_result *r)
+{
+	static const struct mg_violation why[] = {
+		{ .stack_why = MG_STACK_NO_RECORD }, { .stack_why = MG_STACK_TAKEN },
+		{ .stack_why = MG_STACK_AT_END }, { .stack_why = MG_STACK_ORDER },
+		{ .stack_why = MG_STACK_FLOOR }, { .stack_why = MG_STACK_FAILED },
+		{ .stack_why = MG_STACK_SYNTHETIC },
+	};
+	unsigned int k;
+
+	for (k = 0; k <= MG_STACK_SYNTHETIC; k++) {
+		const char *text = mg_stack_why_text(&why[k]);
+
+		if (!r->stacks_missing[k] || !text)
+			continue;
+		if (k == MG_STACK_FAILED) {	/* each report's own errno */
+			fprintf(f, "kernel stacks: none for %llu violation(s): bpf_get_stack() "
+				"failed (each report's errno in --json)\n",
+				(unsigned long long)r->stacks_missing[k]);
+			continue;
+		}
+		fprintf(f, "kernel stacks: none for %llu violation(s): %s\n",
+			(unsigned long long)r->stacks_missing[k], text);
+	}
+}
+
 /* The not-fault examples: one line each, as a violation's, under "e.g. KIND". */
 static void put_examples(FILE *f, const struct check_result *r)
 {
@@ -323,7 +400,9 @@ void check_print_text(const struct check_result *r, FILE *f)
 			continue;
 		check_put_violation(f, &r->names, &vs[i], false, -1);
 		fputc('\n', f);
+		put_report_stack(f, r, i);
 	}
+	put_stacks_missing(f, r);
 	text_known(r, f);
 	fprintf(f, "verdict: %s (%s)\n", mg_verdict_word_forgotten(r->v.word, r->v.code,
 		r->jg.forgotten, word, sizeof(word)), r->v.reason);

@@ -275,9 +275,10 @@ static void ctx_keep(struct mg_checker *c, const struct ino_state *s, const stru
 }
 
 void mg_checker_rule_out(struct mg_checker *c, uint32_t dev, uint64_t ino, uint32_t gen,
-			 const char *name, bool name_cut, const struct mg_rout *rout)
+			 const char *name, bool name_cut, const struct mg_rout *rout, int stack_why)
 {
-	struct mg_violation v = { .dev = dev, .gen = gen, .ino = ino, .name_truncated = name_cut };
+	struct mg_violation v = { .dev = dev, .gen = gen, .ino = ino, .name_truncated = name_cut,
+				  .stack_why = stack_why };
 	struct mg_rout o = *rout, *out = &o;
 	struct mg_robs *ob;
 	unsigned int i;
@@ -310,7 +311,7 @@ static void floor_event(struct mg_checker *c, struct ino_state *s, const struct 
 			const struct mg_obs *obs)
 {
 	struct mg_violation v = { .dev = e->dev, .gen = e->gen, .ino = e->ino,
-				  .earlier = *obs, .later = *obs };
+				  .earlier = *obs, .later = *obs, .stack_why = MG_STACK_FLOOR };
 	unsigned int r = mg_rule_floor(e->floor_known, e->floor_before, e->floor_after, e->flags);
 
 	if (s) {
@@ -364,7 +365,8 @@ void mg_checker_finish(struct mg_checker *c)
 			continue;
 		memset(&out, 0, sizeof(out));
 		mg_rule_finish(&s->r, &s->p, &out);	/* p given: never -1 */
-		mg_checker_rule_out(c, s->dev, s->ino, s->gen, s->name, s->name_cut, &out);
+		mg_checker_rule_out(c, s->dev, s->ino, s->gen, s->name, s->name_cut, &out,
+				    MG_STACK_AT_END);
 	}
 }
 
@@ -421,7 +423,8 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 	memset(&out, 0, sizeof(out));
 	mg_rule_event(&s->r, &s->p, &in, c->tai_minus_real, &out);	/* p given: never -1 */
 	ctx_keep(c, s, &in);
-	mg_checker_rule_out(c, s->dev, s->ino, s->gen, s->name, s->name_cut, &out);
+	mg_checker_rule_out(c, s->dev, s->ino, s->gen, s->name, s->name_cut, &out,
+			    MG_STACK_NO_RECORD);
 }
 
 void mg_checker_judged_in_bpf(struct mg_checker *c)

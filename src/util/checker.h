@@ -60,10 +60,11 @@ void mg_rule_in_of(struct mg_rin *in, const struct mg_event *e);
 /*
  * Account what the rules found for inode (dev, ino, gen): add out's not-fault
  * counts, and record its violations (name: NUL-terminated, may be NULL), each
- * explained by clock steps as mg_checker_add() does.
+ * explained by clock steps as mg_checker_add() does; stack_why (enum mg_stack_why):
+ * why they have no kernel stack.
  */
 void mg_checker_rule_out(struct mg_checker *c, uint32_t dev, uint64_t ino, uint32_t gen,
-			 const char *name, bool name_cut, const struct mg_rout *out);
+			 const char *name, bool name_cut, const struct mg_rout *out, int stack_why);
 
 /*
  * The ctime events are judged in BPF (src/util/judge.c): floor events then do not

@@ -7,6 +7,7 @@
  * losses and skipped runs; the totals and faults read back.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include "checker_record.h"
 #include "checker_int.h"
@@ -66,6 +67,30 @@ const char *mg_benign_name(enum mg_benign_kind k)
 const char *mg_benign_why(enum mg_benign_kind k)
 {
 	return k < MG_B_NR_KINDS ? benign[k].why : "?";
+}
+
+const char *mg_stack_why_text(const struct mg_violation *v)
+{
+	static char failed[96];
+
+	switch (v->stack_why) {
+	case MG_STACK_TAKEN:
+		return NULL;
+	case MG_STACK_AT_END:
+		return "a held getattr judged at the end of the run, at no event";
+	case MG_STACK_ORDER:
+		return "judged on the built-in workload's own fstat() calls, at no kernel event";
+	case MG_STACK_FLOOR:
+		return "judged from a floor event, whose record carries no stack";
+	case MG_STACK_FAILED:
+		snprintf(failed, sizeof(failed), "bpf_get_stack() failed: %s", strerror(-v->stack_err));
+		return failed;
+	case MG_STACK_SYNTHETIC:
+		return "a synthetic event of the test hook (MGTRACE_TEST_INJECT), no kernel stack";
+	default:
+		return "judged in user space from its ring-buffer event, which carries no stack "
+		       "(--judge user, or tracepoints as raw_tp)";
+	}
 }
 
 /* A report's observation from the rules' one. */

@@ -109,4 +109,10 @@ const char *mg_benign_name(enum mg_benign_kind k);
 /* One line saying what a benign kind is and why it is not a fault. */
 const char *mg_benign_why(enum mg_benign_kind k);
 
+/*
+ * Why v has no kernel stack, one clause ("judged in user space from ..."); NULL when it
+ * has one. Points to a static buffer for MG_STACK_FAILED.
+ */
+const char *mg_stack_why_text(const struct mg_violation *v);
+
 #endif

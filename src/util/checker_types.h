@@ -49,6 +49,24 @@ struct mg_violation {
 				 * its later one: undecided */
 	unsigned int later_flags;	/* the later event's MG_EVF_* where known (MG_EVF_DIR) */
 	int known;		/* the --known entry it matched (mg_checker_set_known), -1: none */
+	/* the kernel stack of the event that broke the rule, innermost frame first
+	 * (stack_len frames, stack_why MG_STACK_TAKEN), or why there is none */
+	uint64_t stack[MG_STACK_FRAMES];
+	uint32_t stack_len;
+	int stack_why;		/* enum mg_stack_why */
+	int stack_err;		/* MG_STACK_FAILED: bpf_get_stack()'s -errno */
+};
+
+/* Whether a violation has the kernel stack of the event that broke the rule, or why not. */
+enum mg_stack_why {
+	MG_STACK_NO_RECORD,	/* judged in user space from a ring-buffer event, which carries no
+				 * stack (--judge user, or tracepoints as raw_tp) */
+	MG_STACK_TAKEN,		/* taken in BPF at the event (bpf_get_stack()) */
+	MG_STACK_AT_END,	/* a held getattr judged at the end of the run, at no event */
+	MG_STACK_ORDER,		/* judged on the built-in workload's own fstat()s, no kernel event */
+	MG_STACK_FLOOR,		/* a floor event (bpf/floor.bpf.c) carries no stack */
+	MG_STACK_FAILED,	/* bpf_get_stack() failed: stack_err */
+	MG_STACK_SYNTHETIC,	/* a synthetic event of the test hook (MGTRACE_TEST_INJECT) */
 };
 
 /* Totals kept by the checker; all are counts of events or inodes. */

@@ -119,6 +119,18 @@ static void add_record(struct mg_checker *c, const struct mg_vrec *r)
 	mg_obs_from_rule(&v.later, &r->later);
 	v.later_flags = r->later_flags;
 	strcpy(v.what, "ctime");
+	if (r->stack_bytes == MG_VREC_NO_STACK) {
+		v.stack_why = MG_STACK_SYNTHETIC;	/* the test program's event */
+	} else if (r->stack_bytes < 0) {
+		v.stack_why = MG_STACK_FAILED;
+		v.stack_err = r->stack_bytes;
+	} else {
+		v.stack_why = MG_STACK_TAKEN;
+		v.stack_len = (uint32_t)r->stack_bytes / sizeof(r->stack[0]);
+		if (v.stack_len > MG_STACK_FRAMES)
+			v.stack_len = MG_STACK_FRAMES;
+		memcpy(v.stack, r->stack, v.stack_len * sizeof(v.stack[0]));
+	}
 	mg_checker_add(c, &v);
 }
 
@@ -225,7 +237,7 @@ static int finish_map(struct mg_judge *j, struct mg_checker *c, struct mgtrace_b
 				  bpf_map__fd(skel->maps.judge_held), &key, &out);
 		inode_name(skel, &key, &nc);	/* a held getattr: few, and only at the end */
 		mg_checker_rule_out(c, key.dev, key.ino, key.gen, nc.name,
-				    nc.name_len > strlen(nc.name), &out);
+				    nc.name_len > strlen(nc.name), &out, MG_STACK_AT_END);
 	}
 	return err == -ENOENT ? 0 : err;
 }

@@ -123,7 +123,8 @@ int mg_order_add(struct mg_order *o, const struct mg_op *op)
 static void order_violation(struct mg_checker *c, const struct mg_op *a, const struct mg_op *b,
 			    const char *what)
 {
-	struct mg_violation v = { .kind = MG_V_ORDER, .dev = b->dev, .ino = b->ino };
+	struct mg_violation v = { .kind = MG_V_ORDER, .dev = b->dev, .ino = b->ino,
+				  .stack_why = MG_STACK_ORDER };
 	bool m = what[0] == 'm';
 
 	strcpy(v.what, what);

@@ -27,6 +27,10 @@ SMOKE_SET = {"probe", "stat-fentry-tmpfs", "stat-kprobe-tmpfs", "stat-tracepoint
 # child's time with inode_set_ctime_to_ts() (docs/findings/tmpfs-dir-ctime.md)
 PATCHED = os.environ.get("MGTEST_LIBFS", "mainline") == "patched"
 SET_TEXT = "set by inode_set_ctime_to_ts over the QUERIED ctime"
+# the fs/libfs.c functions that copy a child's time onto its directory (shmem_* call them,
+# or do the same themselves)
+LIBFS_FUNCS = {"simple_link", "simple_unlink", "__simple_unlink", "simple_rename",
+               "simple_rename_timestamp", "simple_rename_exchange"}
 
 
 def load(name):
@@ -559,14 +563,24 @@ got = load_text("dirctime-text")
 if got is not None:
     c = checkjson.Checker(quiet=True)
     text, rc = got
+    # each distinct kernel stack once, under its first violation (issue 41): frames through
+    # fs/libfs.c or shmem where the fault is, none where it is patched
+    stacks = [ln for ln in text.splitlines() if ln.startswith("  kernel stack #") and ", of " in ln]
+    frames = [ln.split()[1] for ln in text.splitlines() if ln.startswith("    0x") and len(ln.split()) > 1]
+    faulty = [f for f in frames if f.split("+")[0] in LIBFS_FUNCS or f.startswith("shmem_")]
     if PATCHED:
         c.check(rc == 0 and "verdict: PASS" in text and SET_TEXT not in text,
                 f"patched: check's text says PASS and names no set (exit {rc})")
+        c.check(not stacks and not faulty, f"patched: no kernel stack shown ({len(stacks)})")
     else:
         c.check(rc == 1 and "verdict: FAIL" in text and SET_TEXT in text,
                 f"unpatched: check's text says FAIL and '{SET_TEXT}' (exit {rc})")
+        c.check(stacks and faulty and not any(f.startswith("bpf_prog_") for f in frames),
+                f"unpatched: {len(stacks)} distinct kernel stacks, frames through fs/libfs.c or "
+                f"shmem ({sorted(set(f.split('+')[0] for f in faulty))}), none of BPF's own")
     line = next((ln.strip() for ln in text.splitlines() if SET_TEXT in ln), "")
-    print(f"# {label} dirctime-text: exit {rc}; first violation line: {line[:300]}")
+    print(f"# {label} dirctime-text: exit {rc}; first violation line: {line[:300]}; "
+          f"{len(stacks)} kernel stacks, through {sorted(set(f.split('+')[0] for f in faulty))}")
     report("dirctime-text", c)
 
 # trace of one iteration on the directory: unpatched, its ctime is set (ctime_set) over the
