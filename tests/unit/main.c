@@ -6,7 +6,7 @@
  * streams, the verdict, and the JSON rendering, re-parsed with jansson's parser; the host
  * test script also validates live JSON with Python's json module).
  *
- * Prints one line per check and ends with "unit: N passed, N failed, N skipped".
+ * Prints one line per assertion (unit.h's ASSERT_*) and ends with "unit: N passed, N failed, N skipped".
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,31 +15,69 @@
 #include "unit.h"
 
 int unit_passed, unit_failed;
-char why_[768];
+char unit_why[768];
+FILE *unit_out;
 
-/* Record the first failed comparison of a CHECK: false, for chaining with &&. */
-bool note_(const char *fmt, ...)
+/* Record why the assertion being evaluated fails, unless a note came first: false. */
+bool unit_note(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (why_[0])
+	if (unit_why[0])
 		return false;
 	va_start(ap, fmt);
-	vsnprintf(why_, sizeof(why_), fmt, ap);
+	vsnprintf(unit_why, sizeof(unit_why), fmt, ap);
 	va_end(ap);
 	return false;
 }
 
-bool note_int_(const char *expr, const char *op, bool sgn, unsigned long long a,
-	       unsigned long long e)
+/* expr's actual failed "actual op expected": both as kind (enum unit_kind) says */
+bool unit_note_cmp(const char *expr, const char *op, int kind, unsigned long long a,
+		   unsigned long long e, double da, double de)
 {
-	return sgn ? note_("%s: actual %lld, expected %s %lld", expr, (long long)a, op, (long long)e)
-		   : note_("%s: actual %llu, expected %s %llu", expr, a, op, e);
+	switch (kind) {
+	case UNIT_SIGNED:
+		return unit_note("%s: actual %lld, expected %s %lld", expr, (long long)a, op,
+				 (long long)e);
+	case UNIT_DOUBLE:
+		return unit_note("%s: actual %.15g, expected %s %.15g", expr, da, op, de);
+	case UNIT_POINTER:
+		return unit_note("%s: actual %p, expected %s %p", expr, (void *)(uintptr_t)a, op,
+				 (void *)(uintptr_t)e);
+	default:
+		return unit_note("%s: actual %llu, expected %s %llu", expr, a, op, e);
+	}
 }
 
-bool note_dbl_(const char *expr, const char *op, bool sgn, double a, double e)
+/* expr's error code v failed ASSERT_OK: -errno named, -1 with errno's name (err) */
+bool unit_note_err(const char *expr, long long v, int err)
 {
-	return note_("%s: actual %.15g, expected %s %.15g", expr, a, op, e);
+	if (v == -1)
+		return unit_note("%s: actual -1 (errno %d: %s), expected 0", expr, err,
+				 strerror(err));
+	if (v < 0 && v > -4096)
+		return unit_note("%s: actual %lld (%s), expected 0", expr, v, strerror((int)-v));
+	return unit_note("%s: actual %lld (not an error code), expected 0", expr, v);
+}
+
+/* "PASS what" or "FAIL what [why]", what being fmt's text; counted in unit_passed/failed. */
+bool unit_result(bool ok, const char *fmt, ...)
+{
+	FILE *out = unit_out ? unit_out : stdout;
+	va_list ap;
+
+	if (ok)
+		unit_passed++;
+	else
+		unit_failed++;
+	fputs(ok ? "PASS " : "FAIL ", out);
+	va_start(ap, fmt);
+	vfprintf(out, fmt, ap);
+	va_end(ap);
+	if (!ok)
+		fprintf(out, " [%s]", unit_why[0] ? unit_why : "no comparison recorded");
+	fputc('\n', out);
+	return ok;
 }
 
 /* Every test: those of $(OUT)/unit_list.h, made by the build from tests/unit/test_*.c. */
@@ -54,7 +92,7 @@ static const struct { const char *name; void (*fn)(void); } tests[] = {
 #undef UNIT
 };
 
-/* usage: unit_tests [-t NAME]... ; prints a "PASS"/"FAIL" line per check, a "SKIP" line per test
+/* usage: unit_tests [-t NAME]... ; prints a "PASS"/"FAIL" line per assertion, a "SKIP" line per test
  * that -t leaves out, and "unit: N passed, N failed, N skipped". */
 int main(int argc, char **argv)
 {

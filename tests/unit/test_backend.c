@@ -86,33 +86,34 @@ UNIT_TEST(prog_tables)
 	int err;
 
 	err = mg_session_progs_check(why, sizeof(why));
-	CHECK(IS_FALSE(err), "mgtrace.bpf.c's table: each function's fentry/kprobe and each "
-	      "tracepoint's tp_btf/raw_tp program, every program once (%s)", why);
+	ASSERT_OK(err, "mgtrace.bpf.c's table: each function's fentry/kprobe and each "
+		  "tracepoint's tp_btf/raw_tp program, every program once (%s)", why);
 	why[0] = 0;
 	err = mg_latency_progs_check(why, sizeof(why));
-	CHECK(IS_FALSE(err), "latency.bpf.c's table: fentry/fexit and kprobe/kretprobe per timed "
-	      "function, every program once (%s)", why);
+	ASSERT_OK(err, "latency.bpf.c's table: fentry/fexit and kprobe/kretprobe per timed "
+		  "function, every program once (%s)", why);
 	why[0] = 0;
 	err = mg_floor_progs_check(why, sizeof(why));
-	CHECK(IS_FALSE(err), "floor.bpf.c's table: each program on its function, in the right "
-	      "backends, every program once (%s)", why);
+	ASSERT_OK(err, "floor.bpf.c's table: each program on its function, in the right "
+		  "backends, every program once (%s)", why);
 	skel = mgtrace_bpf__open();
-	if (!skel) {
-		CHECK(IS_TRUE(skel), "open mgtrace.bpf.c's skeleton: %s", strerror(errno));
+	if (!ASSERT_OK_PTR(skel, "open mgtrace.bpf.c's skeleton: %s", strerror(errno)))
 		return;
-	}
 	refs[0].off = MG_SKEL_PROG_OFF(mgtrace_bpf, fe_real_mg);
 	snprintf(refs[0].sec, sizeof(refs[0].sec), "fentry/current_time");
 	err = mg_progs_check(skel->obj, skel, refs, 1, why, sizeof(why));
-	CHECK(EQ(err, -EINVAL) && STRSTR(why, "want fentry/current_time"),
-	      "a table entry on the wrong function fails: %s", why);
+	ASSERT_EQ(err, -EINVAL, "a table entry on the wrong function fails: %s", why);
+	ASSERT_HAS_SUBSTR(why, "want fentry/current_time",
+			  "a table entry on the wrong function fails: %s", why);
 	snprintf(refs[0].sec, sizeof(refs[0].sec), "fentry/ktime_get_real_ts64_mg");
 	err = mg_progs_check(skel->obj, skel, refs, 1, why, sizeof(why));
-	CHECK(EQ(err, -EINVAL) && STRSTR(why, "fe_set_ctime_current (fentry/inode_set_ctime_current) is not in the table"),
-	      "a table missing programs fails: %s", why);
+	ASSERT_EQ(err, -EINVAL, "a table missing programs fails: %s", why);
+	ASSERT_HAS_SUBSTR(why, "fe_set_ctime_current (fentry/inode_set_ctime_current) is not in the table",
+			  "a table missing programs fails: %s", why);
 	refs[1] = refs[0];
 	err = mg_progs_check(skel->obj, skel, refs, 2, why, sizeof(why));
-	CHECK(EQ(err, -EINVAL) && STRSTR(why, "table entries 0 and 1 are both program fe_real_mg"),
-	      "a program listed twice fails: %s", why);
+	ASSERT_EQ(err, -EINVAL, "a program listed twice fails: %s", why);
+	ASSERT_HAS_SUBSTR(why, "table entries 0 and 1 are both program fe_real_mg",
+			  "a program listed twice fails: %s", why);
 	mgtrace_bpf__destroy(skel);
 }

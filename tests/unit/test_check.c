@@ -74,22 +74,27 @@ UNIT_TEST(check_decide_counts)
 		check_decide_counts(&whole, NULL, &c[i].d, &none);
 		check_decide_counts(&interval, &before, &after, &none);
 		mg_verdict_decide(&direct, &in);
-		CHECK(EQ(whole.code, c[i].want) && EQ(interval.code, c[i].want) &&
-		      EQ(direct.code, c[i].want) && STREQ(whole.reason, interval.reason) &&
-		      STREQ(whole.reason, direct.reason),
-		      "check_decide_counts: %s: the run's and the interval's verdict %s (%s)",
-		      c[i].what, whole.word, whole.reason);
+		ASSERT_EQ(whole.code, c[i].want, "check_decide_counts: %s: the run's verdict %s (%s)",
+			  c[i].what, whole.word, whole.reason);
+		ASSERT_EQ(interval.code, c[i].want, "check_decide_counts: %s: the interval's verdict %s",
+			  c[i].what, interval.word);
+		ASSERT_EQ(direct.code, c[i].want, "check_decide_counts: %s: mg_verdict_decide()'s",
+			  c[i].what);
+		ASSERT_STREQ(interval.reason, whole.reason, "check_decide_counts: %s: the same reason",
+			     c[i].what);
+		ASSERT_STREQ(direct.reason, whole.reason, "check_decide_counts: %s: mg_verdict_decide()'s "
+			     "reason", c[i].what);
 	}
 	/* the run's facts decide with the counts: a failed gate FAILs counts that pass */
 	{
 		struct mg_verdict v;
 
 		check_decide_counts(&v, NULL, &c[0].d, &(struct mg_verdict_in){ .gates_failed = 1 });
-		CHECK(EQ(v.code, MG_EXIT_FAIL), "check_decide_counts: a failed floor gate FAILs a "
-		      "run whose counts pass (%s)", v.reason);
+		ASSERT_EQ(v.code, MG_EXIT_FAIL, "check_decide_counts: a failed floor gate FAILs a run "
+			  "whose counts pass (%s)", v.reason);
 		check_decide_counts(&v, NULL, &(struct check_tally){ 0 }, &(struct mg_verdict_in){
 				    .gates_unknown = 1 });
-		CHECK(EQ(v.code, MG_EXIT_INCONCLUSIVE), "check_decide_counts: no events and a gate "
-		      "not evaluated is INCONCLUSIVE (%s)", v.reason);
+		ASSERT_EQ(v.code, MG_EXIT_INCONCLUSIVE, "check_decide_counts: no events and a gate not "
+			  "evaluated is INCONCLUSIVE (%s)", v.reason);
 	}
 }

@@ -48,95 +48,135 @@ UNIT_TEST(report_funcs_kpc)
 	const struct mg_row *R;
 
 	make_snaps(&a, &b, true);
-	CHECK(IS_FALSE(mg_report_build(&r, &cfg, &a, &b)), "report builds (fentry, per-CPU ksyms)");
+	ASSERT_OK(mg_report_build(&r, &cfg, &a, &b), "report builds (fentry, per-CPU ksyms)");
 	R = r.rows;
-	CHECK(EQ(r.seconds, 2.5), "window is 2.5 s (got %g)", r.seconds);
-	CHECK(EQ(R[MG_R_CTIME_UPDATES].src, MG_SRC_BPF) && EQ(R[MG_R_CTIME_UPDATES].total, 110) &&
-	      EQ(R[MG_R_CTIME_UPDATES].percpu[0], 10) && EQ(R[MG_R_CTIME_UPDATES].percpu[1], 100),
-	      "ctime_updates from bpf: 10 + 100 = 110");
-	CHECK(IS_TRUE(R[MG_R_CTIME_UPDATES].have_kernel) && IS_FALSE(R[MG_R_CTIME_UPDATES].mismatch),
-	      "ctime_updates matches the debugfs delta");
+	ASSERT_EQ(r.seconds, 2.5, "window is 2.5 s (got %g)", r.seconds);
+	ASSERT_EQ(R[MG_R_CTIME_UPDATES].src, MG_SRC_BPF, "ctime_updates from bpf: 10 + 100 = 110");
+	ASSERT_EQ(R[MG_R_CTIME_UPDATES].total, 110, "ctime_updates from bpf: 10 + 100 = 110");
+	ASSERT_EQ(R[MG_R_CTIME_UPDATES].percpu[0], 10, "ctime_updates from bpf: 10 + 100 = 110");
+	ASSERT_EQ(R[MG_R_CTIME_UPDATES].percpu[1], 100, "ctime_updates from bpf: 10 + 100 = 110");
+	ASSERT_TRUE(R[MG_R_CTIME_UPDATES].have_kernel, "ctime_updates matches the debugfs delta");
+	ASSERT_FALSE(R[MG_R_CTIME_UPDATES].mismatch, "ctime_updates matches the debugfs delta");
 	/* floor swaps: kernel per-CPU, k=3: deltas 4*3=12 and 4*7=28 */
-	CHECK(EQ(R[MG_R_FLOOR_SWAPS].src, MG_SRC_KERNEL) &&
-	      IS_TRUE(R[MG_R_FLOOR_SWAPS].have_percpu) && EQ(R[MG_R_FLOOR_SWAPS].percpu[0], 12) &&
-	      EQ(R[MG_R_FLOOR_SWAPS].percpu[1], 28) && EQ(R[MG_R_FLOOR_SWAPS].total, 40), "floor_swaps from kernel per-CPU ksyms: 12 + 28");
-	CHECK(IS_TRUE(R[MG_R_FLOOR_SWAPS].mismatch) && EQ(R[MG_R_FLOOR_SWAPS].kernel, 15) &&
-	      EQ(R[MG_R_FLOOR_SWAPS].match, MG_MATCH_OUTSIDE),
-	      "floor_swaps 40 vs debugfs 15 is flagged as a mismatch");
-	CHECK(EQ(R[MG_R_CTIME_UPDATES].match, MG_MATCH_EXACT) &&
-	      EQ(R[MG_R_CTIME_UPDATES].bracket.width, 0),
-	      "quiet machine: width-0 bracket, ctime_updates an exact match");
+	ASSERT_EQ(R[MG_R_FLOOR_SWAPS].src, MG_SRC_KERNEL,
+		  "floor_swaps from kernel per-CPU ksyms: 12 + 28");
+	ASSERT_TRUE(R[MG_R_FLOOR_SWAPS].have_percpu,
+		    "floor_swaps from kernel per-CPU ksyms: 12 + 28");
+	ASSERT_EQ(R[MG_R_FLOOR_SWAPS].percpu[0], 12,
+		  "floor_swaps from kernel per-CPU ksyms: 12 + 28");
+	ASSERT_EQ(R[MG_R_FLOOR_SWAPS].percpu[1], 28,
+		  "floor_swaps from kernel per-CPU ksyms: 12 + 28");
+	ASSERT_EQ(R[MG_R_FLOOR_SWAPS].total, 40, "floor_swaps from kernel per-CPU ksyms: 12 + 28");
+	ASSERT_TRUE(R[MG_R_FLOOR_SWAPS].mismatch,
+		    "floor_swaps 40 vs debugfs 15 is flagged as a mismatch");
+	ASSERT_EQ(R[MG_R_FLOOR_SWAPS].kernel, 15,
+		  "floor_swaps 40 vs debugfs 15 is flagged as a mismatch");
+	ASSERT_EQ(R[MG_R_FLOOR_SWAPS].match, MG_MATCH_OUTSIDE,
+		  "floor_swaps 40 vs debugfs 15 is flagged as a mismatch");
+	ASSERT_EQ(R[MG_R_CTIME_UPDATES].match, MG_MATCH_EXACT,
+		  "quiet machine: width-0 bracket, ctime_updates an exact match");
+	ASSERT_EQ(R[MG_R_CTIME_UPDATES].bracket.width, 0,
+		  "quiet machine: width-0 bracket, ctime_updates an exact match");
 	/* an operand off its kernel count makes the difference unavailable, with the reason */
-	CHECK(EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].src, MG_SRC_UNAVAILABLE) &&
-	      IS_FALSE(R[MG_R_FLOOR_CMPXCHG_FAILS].have_total) &&
-	      STRSTR(R[MG_R_FLOOR_CMPXCHG_FAILS].why, "floor_swaps 40 differs from the kernel's 15"),
-	      "floor_cmpxchg_fails unavailable while floor_swaps differs from debugfs: %s",
-	      R[MG_R_FLOOR_CMPXCHG_FAILS].why);
+	ASSERT_EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].src, MG_SRC_UNAVAILABLE,
+		  "floor_cmpxchg_fails unavailable while floor_swaps differs from debugfs: %s",
+		  R[MG_R_FLOOR_CMPXCHG_FAILS].why);
+	ASSERT_FALSE(R[MG_R_FLOOR_CMPXCHG_FAILS].have_total,
+		     "floor_cmpxchg_fails unavailable while floor_swaps differs from debugfs: %s",
+		     R[MG_R_FLOOR_CMPXCHG_FAILS].why);
+	ASSERT_HAS_SUBSTR(R[MG_R_FLOOR_CMPXCHG_FAILS].why, "floor_swaps 40 differs from the kernel's 15",
+			  "floor_cmpxchg_fails unavailable while floor_swaps differs from debugfs: %s",
+			  R[MG_R_FLOOR_CMPXCHG_FAILS].why);
 	mg_report_free(&r);
 	b.dbg_pre[MG_K_FLOOR_SWAPS] = a.dbg_post[MG_K_FLOOR_SWAPS] + 40;	/* consistent now */
 	b.dbg_post[MG_K_FLOOR_SWAPS] = a.dbg_pre[MG_K_FLOOR_SWAPS] + 40;
-	CHECK(IS_FALSE(mg_report_build(&r, &cfg, &a, &b)), "report builds (floor_swaps consistent)");
+	ASSERT_OK(mg_report_build(&r, &cfg, &a, &b), "report builds (floor_swaps consistent)");
 	R = r.rows;
-	CHECK(EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].src, MG_SRC_DERIVED) &&
-	      IS_TRUE(R[MG_R_FLOOR_CMPXCHG_FAILS].have_percpu) &&
-	      EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].percpu[0], 20 - 12) &&
-	      EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].percpu[1], 200 - 28) &&
-	      EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].total, 220 - 40),
-	      "floor_cmpxchg_fails = fine_stamps - floor_swaps, per CPU");
-	CHECK(IS_FALSE(R[MG_R_FLOOR_CMPXCHG_FAILS].approx) &&
-	      IS_FALSE(R[MG_R_FLOOR_CMPXCHG_FAILS].clamped),
-	      "floor_cmpxchg_fails exact: both operands still while read (%s)",
-	      R[MG_R_FLOOR_CMPXCHG_FAILS].approx_why);
+	ASSERT_EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].src, MG_SRC_DERIVED,
+		  "floor_cmpxchg_fails = fine_stamps - floor_swaps, per CPU");
+	ASSERT_TRUE(R[MG_R_FLOOR_CMPXCHG_FAILS].have_percpu,
+		    "floor_cmpxchg_fails = fine_stamps - floor_swaps, per CPU");
+	ASSERT_EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].percpu[0], 20 - 12,
+		  "floor_cmpxchg_fails = fine_stamps - floor_swaps, per CPU");
+	ASSERT_EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].percpu[1], 200 - 28,
+		  "floor_cmpxchg_fails = fine_stamps - floor_swaps, per CPU");
+	ASSERT_EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].total, 220 - 40,
+		  "floor_cmpxchg_fails = fine_stamps - floor_swaps, per CPU");
+	ASSERT_FALSE(R[MG_R_FLOOR_CMPXCHG_FAILS].approx,
+		     "floor_cmpxchg_fails exact: both operands still while read (%s)",
+		     R[MG_R_FLOOR_CMPXCHG_FAILS].approx_why);
+	ASSERT_FALSE(R[MG_R_FLOOR_CMPXCHG_FAILS].clamped,
+		     "floor_cmpxchg_fails exact: both operands still while read (%s)",
+		     R[MG_R_FLOOR_CMPXCHG_FAILS].approx_why);
 	/* an impossible difference is never printed: 0, marked approximate, raw kept */
-	CHECK(EQ(R[MG_R_CTIME_CMPXCHG_FAILS].src, MG_SRC_DERIVED) &&
-	      EQ(R[MG_R_CTIME_CMPXCHG_FAILS].total, 0) &&
-	      IS_TRUE(R[MG_R_CTIME_CMPXCHG_FAILS].clamped) &&
-	      IS_TRUE(R[MG_R_CTIME_CMPXCHG_FAILS].approx) &&
-	      EQ(R[MG_R_CTIME_CMPXCHG_FAILS].raw, 110 - 330 - 440),
-	      "ctime_cmpxchg_fails = updates - swaps - skips, below 0 -> 0 approximate, raw kept");
-	CHECK(IS_FALSE(R[MG_R_CTIME_CMPXCHG_FAILS].have_percpu) &&
-	      STRSTR(R[MG_R_CTIME_CMPXCHG_FAILS].why, "below 0 on CPU0"),
-	      "ctime_cmpxchg_fails: no per-CPU split below 0, the reason instead");
-	CHECK(IS_TRUE(R[MG_R_CTIME_SWAPS].have_kernel) && IS_FALSE(R[MG_R_CTIME_SWAPS].mismatch) &&
-	      EQ(R[MG_R_CTIME_SWAPS].total, 330), "ctime_swaps 330 matches debugfs");
-	CHECK(EQ(R[MG_R_CURRENT_TIME].src, MG_SRC_BPF) && EQ(R[MG_R_CURRENT_TIME].total, 770),
-	      "current_time counted with --hot");
+	ASSERT_EQ(R[MG_R_CTIME_CMPXCHG_FAILS].src, MG_SRC_DERIVED,
+		  "ctime_cmpxchg_fails = updates - swaps - skips, below 0 -> 0 approximate, raw kept");
+	ASSERT_EQ(R[MG_R_CTIME_CMPXCHG_FAILS].total, 0,
+		  "ctime_cmpxchg_fails = updates - swaps - skips, below 0 -> 0 approximate, raw kept");
+	ASSERT_TRUE(R[MG_R_CTIME_CMPXCHG_FAILS].clamped,
+		    "ctime_cmpxchg_fails = updates - swaps - skips, below 0 -> 0 approximate, raw kept");
+	ASSERT_TRUE(R[MG_R_CTIME_CMPXCHG_FAILS].approx,
+		    "ctime_cmpxchg_fails = updates - swaps - skips, below 0 -> 0 approximate, raw kept");
+	ASSERT_EQ(R[MG_R_CTIME_CMPXCHG_FAILS].raw, 110 - 330 - 440,
+		  "ctime_cmpxchg_fails = updates - swaps - skips, below 0 -> 0 approximate, raw kept");
+	ASSERT_FALSE(R[MG_R_CTIME_CMPXCHG_FAILS].have_percpu,
+		     "ctime_cmpxchg_fails: no per-CPU split below 0, the reason instead");
+	ASSERT_HAS_SUBSTR(R[MG_R_CTIME_CMPXCHG_FAILS].why, "below 0 on CPU0",
+			  "ctime_cmpxchg_fails: no per-CPU split below 0, the reason instead");
+	ASSERT_TRUE(R[MG_R_CTIME_SWAPS].have_kernel, "ctime_swaps 330 matches debugfs");
+	ASSERT_FALSE(R[MG_R_CTIME_SWAPS].mismatch, "ctime_swaps 330 matches debugfs");
+	ASSERT_EQ(R[MG_R_CTIME_SWAPS].total, 330, "ctime_swaps 330 matches debugfs");
+	ASSERT_EQ(R[MG_R_CURRENT_TIME].src, MG_SRC_BPF, "current_time counted with --hot");
+	ASSERT_EQ(R[MG_R_CURRENT_TIME].total, 770, "current_time counted with --hot");
 	ASSERT_EQ(r.mismatches, 0, "no mismatch left (got %d)", r.mismatches);
 	mg_report_free(&r);
 
 	/* counters that moved while an end was read: the difference is approximate */
 	b.dbg_post[MG_K_FINE_STAMPS] += 3;
 	mg_report_build(&r, &cfg, &a, &b);
-	CHECK(IS_TRUE(r.rows[MG_R_FLOOR_CMPXCHG_FAILS].approx) &&
-	      STRSTR(r.rows[MG_R_FLOOR_CMPXCHG_FAILS].approx_why, "fine_stamps: 3 counted"),
-	      "floor_cmpxchg_fails approximate when fine_stamps moved during a reading");
+	ASSERT_TRUE(r.rows[MG_R_FLOOR_CMPXCHG_FAILS].approx,
+		    "floor_cmpxchg_fails approximate when fine_stamps moved during a reading");
+	ASSERT_HAS_SUBSTR(r.rows[MG_R_FLOOR_CMPXCHG_FAILS].approx_why, "fine_stamps: 3 counted",
+			  "floor_cmpxchg_fails approximate when fine_stamps moved during a reading");
 	mg_report_free(&r);
 	b.dbg_post[MG_K_FINE_STAMPS] -= 3;
 
 	/* A BPF undercount (a lost event) must be flagged: the check can fail. */
 	b.bpf[0].v[MG_BPF_CTIME_SWAPS]--;
 	mg_report_build(&r, &cfg, &a, &b);
-	CHECK(IS_TRUE(r.rows[MG_R_CTIME_SWAPS].mismatch), "ctime_swaps one short of debugfs is flagged");
-	CHECK(!STRSTR(r.rows[MG_R_CTIME_SWAPS].why, "delegated"), "without nfsd no word of delegated "
-	      "swaps: %s", r.rows[MG_R_CTIME_SWAPS].why);
+	ASSERT_TRUE(r.rows[MG_R_CTIME_SWAPS].mismatch,
+		    "ctime_swaps one short of debugfs is flagged");
+	ASSERT_NO_SUBSTR(r.rows[MG_R_CTIME_SWAPS].why, "delegated",
+			 "without nfsd no word of delegated "
+			 "swaps: %s", r.rows[MG_R_CTIME_SWAPS].why);
 	mg_report_free(&r);
 	/* with nfsd loaded the same shortfall may be delegated-timestamp swaps (no tracepoint):
 	 * still a mismatch, now with that reason; the difference it feeds says so too */
 	cfg.nfsd = true;
 	mg_report_build(&r, &cfg, &a, &b);
-	CHECK(IS_TRUE(r.rows[MG_R_CTIME_SWAPS].mismatch) &&
-	      STRSTR(r.rows[MG_R_CTIME_SWAPS].why, "inode_set_ctime_deleg") &&
-	      STRSTR(r.rows[MG_R_CTIME_CMPXCHG_FAILS].why, "inode_set_ctime_deleg") &&
-	      IS_TRUE(r.deleg_possible), "nfsd loaded: ctime_swaps short of debugfs says why (%s)",
-	      r.rows[MG_R_CTIME_SWAPS].why);
+	ASSERT_TRUE(r.rows[MG_R_CTIME_SWAPS].mismatch,
+		    "nfsd loaded: ctime_swaps short of debugfs says why (%s)",
+		    r.rows[MG_R_CTIME_SWAPS].why);
+	ASSERT_HAS_SUBSTR(r.rows[MG_R_CTIME_SWAPS].why, "inode_set_ctime_deleg",
+			  "nfsd loaded: ctime_swaps short of debugfs says why (%s)",
+			  r.rows[MG_R_CTIME_SWAPS].why);
+	ASSERT_HAS_SUBSTR(r.rows[MG_R_CTIME_CMPXCHG_FAILS].why, "inode_set_ctime_deleg",
+			  "nfsd loaded: ctime_swaps short of debugfs says why (%s)",
+			  r.rows[MG_R_CTIME_SWAPS].why);
+	ASSERT_TRUE(r.deleg_possible, "nfsd loaded: ctime_swaps short of debugfs says why (%s)",
+		    r.rows[MG_R_CTIME_SWAPS].why);
 	mg_report_free(&r);
 	b.bpf[0].v[MG_BPF_CTIME_SWAPS]++;
 	mg_report_build(&r, &cfg, &a, &b);
-	CHECK(IS_FALSE(r.rows[MG_R_CTIME_SWAPS].mismatch) &&
-	      IS_TRUE(r.rows[MG_R_CTIME_CMPXCHG_FAILS].approx) &&
-	      STRSTR(r.rows[MG_R_CTIME_CMPXCHG_FAILS].approx_why, "delegated swaps"),
-	      "nfsd loaded: updates - swaps - skips is approximate (%s)",
-	      r.rows[MG_R_CTIME_CMPXCHG_FAILS].approx_why);
+	ASSERT_FALSE(r.rows[MG_R_CTIME_SWAPS].mismatch,
+		     "nfsd loaded: updates - swaps - skips is approximate (%s)",
+		     r.rows[MG_R_CTIME_CMPXCHG_FAILS].approx_why);
+	ASSERT_TRUE(r.rows[MG_R_CTIME_CMPXCHG_FAILS].approx,
+		    "nfsd loaded: updates - swaps - skips is approximate (%s)",
+		    r.rows[MG_R_CTIME_CMPXCHG_FAILS].approx_why);
+	ASSERT_HAS_SUBSTR(r.rows[MG_R_CTIME_CMPXCHG_FAILS].approx_why, "delegated swaps",
+			  "nfsd loaded: updates - swaps - skips is approximate (%s)",
+			  r.rows[MG_R_CTIME_CMPXCHG_FAILS].approx_why);
 	mg_report_free(&r);
 	cfg.nfsd = false;
 	mg_snap_free(&a);
@@ -159,51 +199,70 @@ UNIT_TEST(report_zero_cost)
 	const struct mg_row *R;
 
 	make_snaps(&a, &b, true);
-	CHECK(IS_FALSE(mg_report_build(&r, &cfg, &a, &b)), "report builds (zero-cost)");
+	ASSERT_OK(mg_report_build(&r, &cfg, &a, &b), "report builds (zero-cost)");
 	R = r.rows;
 	/* kernel per-CPU deltas: counter k is (k+1)*3 on CPU0, (k+1)*7 on CPU1 */
-	CHECK(EQ(R[MG_R_CTIME_UPDATES].src, MG_SRC_KERNEL) && EQ(R[MG_R_CTIME_UPDATES].total, 10) &&
-	      EQ(R[MG_R_CTIME_UPDATES].percpu[1], 7), "zero-cost: ctime_updates from the kernel (3 + 7)");
-	CHECK(EQ(R[MG_R_CTIME_SWAPS].src, MG_SRC_KERNEL) && EQ(R[MG_R_CTIME_SWAPS].total, 20),
-	      "zero-cost: ctime_swaps from the kernel (6 + 14), ctime_ns_xchg not attached");
-	CHECK(EQ(R[MG_R_FINE_STAMPS].src, MG_SRC_KERNEL) && EQ(R[MG_R_FINE_STAMPS].total, 30),
-	      "zero-cost: fine_stamps from the kernel (9 + 21)");
+	ASSERT_EQ(R[MG_R_CTIME_UPDATES].src, MG_SRC_KERNEL,
+		  "zero-cost: ctime_updates from the kernel (3 + 7)");
+	ASSERT_EQ(R[MG_R_CTIME_UPDATES].total, 10,
+		  "zero-cost: ctime_updates from the kernel (3 + 7)");
+	ASSERT_EQ(R[MG_R_CTIME_UPDATES].percpu[1], 7,
+		  "zero-cost: ctime_updates from the kernel (3 + 7)");
+	ASSERT_EQ(R[MG_R_CTIME_SWAPS].src, MG_SRC_KERNEL,
+		  "zero-cost: ctime_swaps from the kernel (6 + 14), ctime_ns_xchg not attached");
+	ASSERT_EQ(R[MG_R_CTIME_SWAPS].total, 20,
+		  "zero-cost: ctime_swaps from the kernel (6 + 14), ctime_ns_xchg not attached");
+	ASSERT_EQ(R[MG_R_FINE_STAMPS].src, MG_SRC_KERNEL,
+		  "zero-cost: fine_stamps from the kernel (9 + 21)");
+	ASSERT_EQ(R[MG_R_FINE_STAMPS].total, 30, "zero-cost: fine_stamps from the kernel (9 + 21)");
 	/* the synthetic debugfs deltas differ from the per-CPU sums, so the operands mismatch:
 	 * the derived row says so instead of printing an impossible difference (30 - 40) */
-	CHECK(R[MG_R_FLOOR_CMPXCHG_FAILS].src == MG_SRC_DERIVED ?
-	      EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].total, 30 - 40) &&
-	      EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].percpu[0], 9 - 12) :
-	      EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].src, MG_SRC_UNAVAILABLE) &&
-	      STRSTR(R[MG_R_FLOOR_CMPXCHG_FAILS].why, "differs from the kernel"),
-	      "zero-cost: floor_cmpxchg_fails = the kernel's fine_stamps - floor_swaps, or "
-	      "unavailable with the reason when an operand disagrees with debugfs (%s)",
-	      R[MG_R_FLOOR_CMPXCHG_FAILS].why);
-	CHECK(EQ(R[MG_R_STAT_QUERIES].src, MG_SRC_UNAVAILABLE) &&
-	      IS_FALSE(R[MG_R_STAT_QUERIES].have_total) &&
-	      STRSTR(R[MG_R_STAT_QUERIES].why, "opt in with -e stat_queries"),
-	      "zero-cost: stat_queries unavailable, says how to opt in (%s)", R[MG_R_STAT_QUERIES].why);
-	CHECK(EQ(R[MG_R_CTIME_SKIPS].src, MG_SRC_UNAVAILABLE) &&
-	      EQ(R[MG_R_CTIME_SETS].src, MG_SRC_UNAVAILABLE),
-	      "zero-cost: ctime_skips and ctime_sets unavailable");
-	CHECK(EQ(R[MG_R_CTIME_CMPXCHG_FAILS].src, MG_SRC_UNAVAILABLE) &&
-	      STRSTR(R[MG_R_CTIME_CMPXCHG_FAILS].why, "ctime_skips: not counted"),
-	      "zero-cost: ctime_cmpxchg_fails needs ctime_skips (%s)", R[MG_R_CTIME_CMPXCHG_FAILS].why);
+	if (R[MG_R_FLOOR_CMPXCHG_FAILS].src == MG_SRC_DERIVED) {
+		ASSERT_EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].total, 30 - 40,
+			  "zero-cost: floor_cmpxchg_fails = the kernel's fine_stamps - floor_swaps");
+		ASSERT_EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].percpu[0], 9 - 12,
+			  "zero-cost: floor_cmpxchg_fails = the kernel's fine_stamps - floor_swaps");
+	} else {
+		ASSERT_EQ(R[MG_R_FLOOR_CMPXCHG_FAILS].src, MG_SRC_UNAVAILABLE,
+			  "zero-cost: floor_cmpxchg_fails unavailable with the reason when an operand "
+			  "disagrees with debugfs (%s)", R[MG_R_FLOOR_CMPXCHG_FAILS].why);
+		ASSERT_HAS_SUBSTR(R[MG_R_FLOOR_CMPXCHG_FAILS].why, "differs from the kernel",
+				  "zero-cost: floor_cmpxchg_fails unavailable with the reason when an operand "
+				  "disagrees with debugfs (%s)", R[MG_R_FLOOR_CMPXCHG_FAILS].why);
+	}
+	ASSERT_EQ(R[MG_R_STAT_QUERIES].src, MG_SRC_UNAVAILABLE,
+		  "zero-cost: stat_queries unavailable, says how to opt in (%s)", R[MG_R_STAT_QUERIES].why);
+	ASSERT_FALSE(R[MG_R_STAT_QUERIES].have_total,
+		     "zero-cost: stat_queries unavailable, says how to opt in (%s)", R[MG_R_STAT_QUERIES].why);
+	ASSERT_HAS_SUBSTR(R[MG_R_STAT_QUERIES].why, "opt in with -e stat_queries",
+			  "zero-cost: stat_queries unavailable, says how to opt in (%s)", R[MG_R_STAT_QUERIES].why);
+	ASSERT_EQ(R[MG_R_CTIME_SKIPS].src, MG_SRC_UNAVAILABLE,
+		  "zero-cost: ctime_skips and ctime_sets unavailable");
+	ASSERT_EQ(R[MG_R_CTIME_SETS].src, MG_SRC_UNAVAILABLE,
+		  "zero-cost: ctime_skips and ctime_sets unavailable");
+	ASSERT_EQ(R[MG_R_CTIME_CMPXCHG_FAILS].src, MG_SRC_UNAVAILABLE,
+		  "zero-cost: ctime_cmpxchg_fails needs ctime_skips (%s)", R[MG_R_CTIME_CMPXCHG_FAILS].why);
+	ASSERT_HAS_SUBSTR(R[MG_R_CTIME_CMPXCHG_FAILS].why, "ctime_skips: not counted",
+			  "zero-cost: ctime_cmpxchg_fails needs ctime_skips (%s)", R[MG_R_CTIME_CMPXCHG_FAILS].why);
 	mg_report_free(&r);
 	/* the check can fail: opted in (tp_off 0x1: only ctime_ns_xchg off), the rows are BPF's */
 	cfg.tp_off = 0x1;
 	mg_report_build(&r, &cfg, &a, &b);
-	CHECK(EQ(r.rows[MG_R_STAT_QUERIES].src, MG_SRC_BPF) &&
-	      EQ(r.rows[MG_R_STAT_QUERIES].total, 550),
-	      "opted in: stat_queries from BPF (50 + 500)");
-	CHECK(EQ(r.rows[MG_R_CTIME_SWAPS].src, MG_SRC_KERNEL), "opted in: ctime_swaps still the kernel's");
+	ASSERT_EQ(r.rows[MG_R_STAT_QUERIES].src, MG_SRC_BPF,
+		  "opted in: stat_queries from BPF (50 + 500)");
+	ASSERT_EQ(r.rows[MG_R_STAT_QUERIES].total, 550,
+		  "opted in: stat_queries from BPF (50 + 500)");
+	ASSERT_EQ(r.rows[MG_R_CTIME_SWAPS].src, MG_SRC_KERNEL,
+		  "opted in: ctime_swaps still the kernel's");
 	mg_report_free(&r);
 	/* an explicit probe backend (prefer_kpc off, everything attached): the probes count */
 	cfg.prefer_kpc = false;
 	cfg.tp_off = 0;
 	mg_report_build(&r, &cfg, &a, &b);
-	CHECK(EQ(r.rows[MG_R_CTIME_UPDATES].src, MG_SRC_BPF) &&
-	      EQ(r.rows[MG_R_CTIME_SWAPS].src, MG_SRC_BPF),
-	      "explicit probe backend: ctime_updates and ctime_swaps from BPF");
+	ASSERT_EQ(r.rows[MG_R_CTIME_UPDATES].src, MG_SRC_BPF,
+		  "explicit probe backend: ctime_updates and ctime_swaps from BPF");
+	ASSERT_EQ(r.rows[MG_R_CTIME_SWAPS].src, MG_SRC_BPF,
+		  "explicit probe backend: ctime_updates and ctime_swaps from BPF");
 	mg_report_free(&r);
 	mg_snap_free(&a);
 	mg_snap_free(&b);
@@ -215,31 +274,45 @@ UNIT_TEST(bracket)
 	struct mg_bracket br;
 
 	/* start read while 100 -> 105, end read while 300 -> 320: window count in [195, 220] */
-	CHECK(IS_FALSE(mg_bracket_make(&br, 100, 105, 300, 320)) && EQ(br.low, 195) &&
-	      EQ(br.high, 220) && EQ(br.width, 25), "bracket [195, 220], width 25 (got [%lld, %lld] %lld)",
-	      (long long)br.low, (long long)br.high, (long long)br.width);
-	CHECK(EQ(mg_bracket_judge(&br, 195), MG_MATCH_WITHIN) &&
-	      EQ(mg_bracket_judge(&br, 220), MG_MATCH_WITHIN) &&
-	      EQ(mg_bracket_judge(&br, 207), MG_MATCH_WITHIN), "195, 207 and 220 lie within");
-	CHECK(EQ(mg_bracket_judge(&br, 194), MG_MATCH_OUTSIDE) &&
-	      EQ(mg_bracket_judge(&br, 221), MG_MATCH_OUTSIDE),
-	      "194 and 221 lie outside: a bracket can fail");
-	CHECK(IS_FALSE(mg_bracket_make(&br, 100, 100, 300, 300)) && EQ(br.width, 0) &&
-	      EQ(mg_bracket_judge(&br, 200), MG_MATCH_EXACT) &&
-	      EQ(mg_bracket_judge(&br, 199), MG_MATCH_OUTSIDE) &&
-	      EQ(mg_bracket_judge(&br, 201), MG_MATCH_OUTSIDE),
-	      "quiet: width 0, only 200 matches (exact)");
-	CHECK(EQ(mg_bracket_make(&br, 105, 100, 300, 320), -ERANGE) &&
-	      EQ(mg_bracket_make(&br, 100, 310, 300, 320), -ERANGE) &&
-	      EQ(mg_bracket_make(&br, 100, 105, 320, 300), -ERANGE),
-	      "readings out of order are refused (-ERANGE)");
+	ASSERT_OK(mg_bracket_make(&br, 100, 105, 300, 320),
+		  "bracket [195, 220], width 25 (got [%lld, %lld] %lld)",
+		  (long long)br.low, (long long)br.high, (long long)br.width);
+	ASSERT_EQ(br.low, 195, "bracket [195, 220], width 25 (got [%lld, %lld] %lld)",
+		  (long long)br.low, (long long)br.high, (long long)br.width);
+	ASSERT_EQ(br.high, 220, "bracket [195, 220], width 25 (got [%lld, %lld] %lld)",
+		  (long long)br.low, (long long)br.high, (long long)br.width);
+	ASSERT_EQ(br.width, 25, "bracket [195, 220], width 25 (got [%lld, %lld] %lld)",
+		  (long long)br.low, (long long)br.high, (long long)br.width);
+	ASSERT_EQ(mg_bracket_judge(&br, 195), MG_MATCH_WITHIN, "195, 207 and 220 lie within");
+	ASSERT_EQ(mg_bracket_judge(&br, 220), MG_MATCH_WITHIN, "195, 207 and 220 lie within");
+	ASSERT_EQ(mg_bracket_judge(&br, 207), MG_MATCH_WITHIN, "195, 207 and 220 lie within");
+	ASSERT_EQ(mg_bracket_judge(&br, 194), MG_MATCH_OUTSIDE,
+		  "194 and 221 lie outside: a bracket can fail");
+	ASSERT_EQ(mg_bracket_judge(&br, 221), MG_MATCH_OUTSIDE,
+		  "194 and 221 lie outside: a bracket can fail");
+	ASSERT_OK(mg_bracket_make(&br, 100, 100, 300, 300),
+		  "quiet: width 0, only 200 matches (exact)");
+	ASSERT_EQ(br.width, 0, "quiet: width 0, only 200 matches (exact)");
+	ASSERT_EQ(mg_bracket_judge(&br, 200), MG_MATCH_EXACT,
+		  "quiet: width 0, only 200 matches (exact)");
+	ASSERT_EQ(mg_bracket_judge(&br, 199), MG_MATCH_OUTSIDE,
+		  "quiet: width 0, only 200 matches (exact)");
+	ASSERT_EQ(mg_bracket_judge(&br, 201), MG_MATCH_OUTSIDE,
+		  "quiet: width 0, only 200 matches (exact)");
+	ASSERT_EQ(mg_bracket_make(&br, 105, 100, 300, 320), -ERANGE,
+		  "readings out of order are refused (-ERANGE)");
+	ASSERT_EQ(mg_bracket_make(&br, 100, 310, 300, 320), -ERANGE,
+		  "readings out of order are refused (-ERANGE)");
+	ASSERT_EQ(mg_bracket_make(&br, 100, 105, 320, 300), -ERANGE,
+		  "readings out of order are refused (-ERANGE)");
 	br = (struct mg_bracket){ .low = 10, .high = 9, .width = -1 };
-	CHECK(EQ(mg_bracket_judge(&br, 9), MG_MATCH_OUTSIDE) &&
-	      EQ(mg_bracket_judge(&br, 10), MG_MATCH_OUTSIDE),
-	      "an inverted bracket matches nothing");
-	CHECK(STREQ(mg_match_name(MG_MATCH_EXACT), "yes") &&
-	      STREQ(mg_match_name(MG_MATCH_WITHIN), "within") &&
-	      STREQ(mg_match_name(MG_MATCH_OUTSIDE), "NO"), "match names yes, within, NO");
+	ASSERT_EQ(mg_bracket_judge(&br, 9), MG_MATCH_OUTSIDE,
+		  "an inverted bracket matches nothing");
+	ASSERT_EQ(mg_bracket_judge(&br, 10), MG_MATCH_OUTSIDE,
+		  "an inverted bracket matches nothing");
+	ASSERT_STREQ(mg_match_name(MG_MATCH_EXACT), "yes", "match names yes, within, NO");
+	ASSERT_STREQ(mg_match_name(MG_MATCH_WITHIN), "within", "match names yes, within, NO");
+	ASSERT_STREQ(mg_match_name(MG_MATCH_OUTSIDE), "NO", "match names yes, within, NO");
 }
 
 /* A BTF-offset per-CPU reading checked against the debugfs readings around it. */
@@ -255,18 +328,24 @@ UNIT_TEST(kpc_check)
 		pre[k] = 1500 * (k + 1) - 7;	/* busy: the sums were read mid-way */
 		post[k] = 1500 * (k + 1) + 9;
 	}
-	CHECK(IS_FALSE(mg_kpc_check(kpc, 2, pre, post, why, sizeof(why))),
-	      "per-CPU sums inside their debugfs readings are accepted under load");
+	ASSERT_OK(mg_kpc_check(kpc, 2, pre, post, why, sizeof(why)),
+		  "per-CPU sums inside their debugfs readings are accepted under load");
 	pre[MG_K_FINE_STAMPS] = post[MG_K_FINE_STAMPS] = 4500;
-	CHECK(IS_FALSE(mg_kpc_check(kpc, 2, pre, post, why, sizeof(why))), "a width-0 bracket accepts its sum");
+	ASSERT_OK(mg_kpc_check(kpc, 2, pre, post, why, sizeof(why)),
+		  "a width-0 bracket accepts its sum");
 	/* a wrong offset: fine_stamps read at ctime_swaps' offset on CPU 1 */
 	kpc[MG_K_NR_COUNTERS + MG_K_FINE_STAMPS] = kpc[MG_K_NR_COUNTERS + MG_K_CTIME_SWAPS];
-	CHECK(EQ(mg_kpc_check(kpc, 2, pre, post, why, sizeof(why)), -EPROTO) &&
-	      STRSTR(why, "mg_fine_stamps") && STRSTR(why, "below") && STRSTR(why, "[4500, 4500]"),
-	      "a wrong reading is rejected, saying why: %s", why);
+	ASSERT_EQ(mg_kpc_check(kpc, 2, pre, post, why, sizeof(why)), -EPROTO,
+		  "a wrong reading is rejected, saying why: %s", why);
+	ASSERT_HAS_SUBSTR(why, "mg_fine_stamps",
+			  "a wrong reading is rejected, saying why: %s", why);
+	ASSERT_HAS_SUBSTR(why, "below", "a wrong reading is rejected, saying why: %s", why);
+	ASSERT_HAS_SUBSTR(why, "[4500, 4500]", "a wrong reading is rejected, saying why: %s", why);
 	kpc[MG_K_NR_COUNTERS + MG_K_FINE_STAMPS] = 1500 + 1;
-	CHECK(EQ(mg_kpc_check(kpc, 2, pre, post, why, sizeof(why)), -EPROTO) && STRSTR(why, "above"),
-	      "one count above the later debugfs reading is rejected: %s", why);
+	ASSERT_EQ(mg_kpc_check(kpc, 2, pre, post, why, sizeof(why)), -EPROTO,
+		  "one count above the later debugfs reading is rejected: %s", why);
+	ASSERT_HAS_SUBSTR(why, "above",
+			  "one count above the later debugfs reading is rejected: %s", why);
 }
 
 /*
@@ -288,25 +367,35 @@ UNIT_TEST(report_cpu_subset)
 	mg_report_build(&r, &cfg, &a, &b);
 	u = &r.rows[MG_R_CTIME_UPDATES];
 	q = &r.rows[MG_R_STAT_QUERIES];
-	CHECK(EQ(u->total, 7) && EQ(u->all_cpus_total, 10) && IS_TRUE(u->cpu_subset),
-	      "-C 1: ctime_updates 7 (CPU1), every CPU's 10 (got %lld, %lld)",
-	      (long long)u->total, (long long)u->all_cpus_total);
-	CHECK(IS_TRUE(u->have_kernel) && EQ(u->match, MG_MATCH_EXACT) && IS_FALSE(u->mismatch),
-	      "-C 1: debugfs judges every CPU's sum (10 = 10), not the subset");
-	CHECK(EQ(q->total, 500), "-C 1: a BPF row, stat_queries, sums CPU1 only (500 of 550)");
+	ASSERT_EQ(u->total, 7, "-C 1: ctime_updates 7 (CPU1), every CPU's 10 (got %lld, %lld)",
+		  (long long)u->total, (long long)u->all_cpus_total);
+	ASSERT_EQ(u->all_cpus_total, 10,
+		  "-C 1: ctime_updates 7 (CPU1), every CPU's 10 (got %lld, %lld)",
+		  (long long)u->total, (long long)u->all_cpus_total);
+	ASSERT_TRUE(u->cpu_subset, "-C 1: ctime_updates 7 (CPU1), every CPU's 10 (got %lld, %lld)",
+		    (long long)u->total, (long long)u->all_cpus_total);
+	ASSERT_TRUE(u->have_kernel,
+		    "-C 1: debugfs judges every CPU's sum (10 = 10), not the subset");
+	ASSERT_EQ(u->match, MG_MATCH_EXACT,
+		  "-C 1: debugfs judges every CPU's sum (10 = 10), not the subset");
+	ASSERT_FALSE(u->mismatch, "-C 1: debugfs judges every CPU's sum (10 = 10), not the subset");
+	ASSERT_EQ(q->total, 500, "-C 1: a BPF row, stat_queries, sums CPU1 only (500 of 550)");
 	mg_report_free(&r);
 	/* the same with CPU1's counter one higher: every CPU's sum 11 is outside debugfs's 10 */
 	b.kpc[1 * MG_K_NR_COUNTERS + MG_K_CTIME_UPDATES]++;
 	mg_report_build(&r, &cfg, &a, &b);
-	CHECK(IS_TRUE(r.rows[MG_R_CTIME_UPDATES].mismatch) && EQ(r.rows[MG_R_CTIME_UPDATES].total, 8),
-	      "-C 1: a per-CPU reading off by one is NO, though the subset looks plausible");
+	ASSERT_TRUE(r.rows[MG_R_CTIME_UPDATES].mismatch,
+		    "-C 1: a per-CPU reading off by one is NO, though the subset looks plausible");
+	ASSERT_EQ(r.rows[MG_R_CTIME_UPDATES].total, 8,
+		  "-C 1: a per-CPU reading off by one is NO, though the subset looks plausible");
 	mg_report_free(&r);
 	/* no per-CPU reader: debugfs's all-CPU total cannot be split */
 	cfg.kpc = false;
 	mg_report_build(&r, &cfg, &a, &b);
-	CHECK(EQ(r.rows[MG_R_FLOOR_SWAPS].src, MG_SRC_UNAVAILABLE) &&
-	      STRSTR(r.rows[MG_R_FLOOR_SWAPS].why, "cannot be split by CPU"),
-	      "-C without the per-CPU reader: floor_swaps unavailable (%s)", r.rows[MG_R_FLOOR_SWAPS].why);
+	ASSERT_EQ(r.rows[MG_R_FLOOR_SWAPS].src, MG_SRC_UNAVAILABLE,
+		  "-C without the per-CPU reader: floor_swaps unavailable (%s)", r.rows[MG_R_FLOOR_SWAPS].why);
+	ASSERT_HAS_SUBSTR(r.rows[MG_R_FLOOR_SWAPS].why, "cannot be split by CPU",
+			  "-C without the per-CPU reader: floor_swaps unavailable (%s)", r.rows[MG_R_FLOOR_SWAPS].why);
 	mg_report_free(&r);
 	mg_snap_free(&a);
 	mg_snap_free(&b);

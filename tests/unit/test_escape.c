@@ -81,39 +81,49 @@ UNIT_TEST(utf8_names)
 	bool cut_flag;
 
 	for (i = 0; i < sizeof(cut) / sizeof(cut[0]); i++)
-		CHECK(EQ(mg_utf8_cut(cut[i].s, cut[i].len), cut[i].want), "utf8_cut case %zu: %zu bytes "
-		      "kept of %zu (want %zu)", i, mg_utf8_cut(cut[i].s, cut[i].len), cut[i].len,
-		      cut[i].want);
+		ASSERT_EQ(mg_utf8_cut(cut[i].s, cut[i].len), cut[i].want,
+			  "utf8_cut case %zu: %zu bytes "
+			  "kept of %zu (want %zu)", i, mg_utf8_cut(cut[i].s, cut[i].len), cut[i].len,
+			  cut[i].want);
 
 	/* twelve 3-byte characters (36 bytes) as the BPF buffer holds them: 31 bytes + NUL */
 	for (i = 0; i < 12; i++)
 		strcat(euro12, "\xe2\x82\xac");
 	memcpy(name, euro12, MG_NAME_LEN - 1);
 	name[MG_NAME_LEN - 1] = 0;
-	CHECK(IS_FALSE(json_stringn(name, strlen(name))),
-	      "the cut name is invalid UTF-8: jansson refuses it (why fields went missing)");
+	ASSERT_FALSE(json_stringn(name, strlen(name)),
+		     "the cut name is invalid UTF-8: jansson refuses it (why fields went missing)");
 	n = mg_name_len(name, sizeof(name), 36, &cut_flag);
-	CHECK(EQ(n, 30) && IS_TRUE(cut_flag), "name cut by the buffer: 10 whole characters (30 bytes), "
-	      "truncated (got %zu, %d)", n, cut_flag);
+	ASSERT_EQ(n, 30, "name cut by the buffer: 10 whole characters (30 bytes), "
+		  "truncated (got %zu, %d)", n, cut_flag);
+	ASSERT_TRUE(cut_flag, "name cut by the buffer: 10 whole characters (30 bytes), "
+		    "truncated (got %zu, %d)", n, cut_flag);
 	n = mg_name_len(name, sizeof(name), 31, &cut_flag);
-	CHECK(EQ(n, 31) && IS_FALSE(cut_flag), "a 31-byte name that fits is neither cut nor marked (%zu, %d)",
-	      n, cut_flag);
+	ASSERT_EQ(n, 31, "a 31-byte name that fits is neither cut nor marked (%zu, %d)",
+		  n, cut_flag);
+	ASSERT_FALSE(cut_flag, "a 31-byte name that fits is neither cut nor marked (%zu, %d)",
+		     n, cut_flag);
 	memcpy(name, "abcdefghijklmnopqrstuvwxyz01234", 32);
 	n = mg_name_len(name, sizeof(name), 40, &cut_flag);
-	CHECK(EQ(n, 31) && IS_TRUE(cut_flag), "an ASCII name cut by the buffer keeps 31 bytes, truncated");
+	ASSERT_EQ(n, 31, "an ASCII name cut by the buffer keeps 31 bytes, truncated");
+	ASSERT_TRUE(cut_flag, "an ASCII name cut by the buffer keeps 31 bytes, truncated");
 	/* comm: 15 bytes, no length known */
 	memcpy(comm, "abcdefghijklmn\xc3", 16);
 	n = mg_name_len(comm, sizeof(comm), 0, &cut_flag);
-	CHECK(EQ(n, 14) && IS_TRUE(cut_flag), "comm split inside a character at 15 bytes: 14 kept, truncated");
+	ASSERT_EQ(n, 14, "comm split inside a character at 15 bytes: 14 kept, truncated");
+	ASSERT_TRUE(cut_flag, "comm split inside a character at 15 bytes: 14 kept, truncated");
 	memcpy(comm, "abcdefghijklm\xc3\xa9", 16);
 	n = mg_name_len(comm, sizeof(comm), 0, &cut_flag);
-	CHECK(EQ(n, 15) && IS_FALSE(cut_flag), "comm ending in a whole character is kept whole");
+	ASSERT_EQ(n, 15, "comm ending in a whole character is kept whole");
+	ASSERT_FALSE(cut_flag, "comm ending in a whole character is kept whole");
 	memcpy(comm, "abcdefghijklmn\xff", 16);
 	n = mg_name_len(comm, sizeof(comm), 0, &cut_flag);
-	CHECK(EQ(n, 15) && IS_FALSE(cut_flag), "comm ending in an invalid byte: kept (escaped), not a cut");
+	ASSERT_EQ(n, 15, "comm ending in an invalid byte: kept (escaped), not a cut");
+	ASSERT_FALSE(cut_flag, "comm ending in an invalid byte: kept (escaped), not a cut");
 	memcpy(comm, "ab\xc3\0\0\0\0\0\0\0\0\0\0\0\0", 16);
 	n = mg_name_len(comm, sizeof(comm), 0, &cut_flag);
-	CHECK(EQ(n, 3) && IS_FALSE(cut_flag), "a short comm ending in a lead byte was not cut: kept for \\xHH");
+	ASSERT_EQ(n, 3, "a short comm ending in a lead byte was not cut: kept for \\xHH");
+	ASSERT_FALSE(cut_flag, "a short comm ending in a lead byte was not cut: kept for \\xHH");
 }
 
 UNIT_TEST(json_str)
@@ -143,17 +153,21 @@ UNIT_TEST(json_str)
 		char shown[128];
 
 		mg_text_escape(shown, sizeof(shown), v ? v : "(NULL)", v ? strlen(v) : 6, false);
-		CHECK(IS_TRUE(v) && STREQ(v, cases[i].want) &&
-		      IS_TRUE(json_roundtrips(cases[i].in, cases[i].len)),
-		      "json_str case %zu: value '%s' as expected, and it round-trips", i, shown);
+		ASSERT_STREQ(v, cases[i].want,
+			     "json_str case %zu: value '%s' as expected, and it round-trips", i, shown);
+		ASSERT_TRUE(json_roundtrips(cases[i].in, cases[i].len),
+			    "json_str case %zu: value '%s' as expected, and it round-trips", i, shown);
 		json_decref(j);
 	}
 	{	/* a file name: null when unknown (no bytes), else as mg_json_str */
 		json_t *u = mg_json_name("", 0), *k = mg_json_name("f\xff", 2);
 
-		CHECK(IS_TRUE(json_is_null(u)) && IS_TRUE(json_is_string(k)) &&
-		      STREQ(json_string_value(k), "f\\xff"),
-		      "json_name: an unknown (empty) name is null, a name its escaped string");
+		ASSERT_TRUE(json_is_null(u),
+			    "json_name: an unknown (empty) name is null, a name its escaped string");
+		ASSERT_TRUE(json_is_string(k),
+			    "json_name: an unknown (empty) name is null, a name its escaped string");
+		ASSERT_STREQ(json_string_value(k), "f\\xff",
+			     "json_name: an unknown (empty) name is null, a name its escaped string");
 		json_decref(u);
 		json_decref(k);
 	}
@@ -171,23 +185,27 @@ UNIT_TEST(json_str)
 		bad += !json_roundtrips((char *)b, n);
 	}
 	ASSERT_EQ(bad, 0, "20000 random byte strings: always a JSON string, decoding to the same "
-	      "bytes (%d failed)", bad);
+		  "bytes (%d failed)", bad);
 	/* the round-trip check itself fails on a wrong encoding */
 	{
 		json_t *naive = json_string("\\xff");	/* "\xff" text left as is: decodes to 0xff */
 
-		CHECK(IS_FALSE(json_decodes_to(naive, "\\xff", 4)) &&
-		      IS_TRUE(json_decodes_to(naive, "\xff", 1)),
-		      "the decoding check rejects an encoding that does not double backslashes");
+		ASSERT_FALSE(json_decodes_to(naive, "\\xff", 4),
+			     "the decoding check rejects an encoding that does not double backslashes");
+		ASSERT_TRUE(json_decodes_to(naive, "\xff", 1),
+			    "the decoding check rejects an encoding that does not double backslashes");
 		json_decref(naive);
 	}
 	{
 		unsigned long before = mg_json_failures;
 		json_t *o = json_object();
 
-		CHECK(EQ(mg_json_set(o, "name", json_stringn("\xe2\x82", 2)), -1) &&
-		      EQ(mg_json_failures, before + 1) && IS_FALSE(json_object_get(o, "name")),
-		      "a field jansson refuses is reported (mg_json_failures), not dropped silently");
+		ASSERT_EQ(mg_json_set(o, "name", json_stringn("\xe2\x82", 2)), -1,
+			  "a field jansson refuses is reported (mg_json_failures), not dropped silently");
+		ASSERT_EQ(mg_json_failures, before + 1,
+			  "a field jansson refuses is reported (mg_json_failures), not dropped silently");
+		ASSERT_NULL(json_object_get(o, "name"),
+			    "a field jansson refuses is reported (mg_json_failures), not dropped silently");
 		json_decref(o);
 	}
 }
@@ -216,12 +234,16 @@ UNIT_TEST(text_escape)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		n = mg_text_escape(out, sizeof(out), cases[i].in, cases[i].len, cases[i].cut);
-		CHECK(EQ(n, strlen(cases[i].want)) && STREQ(out, cases[i].want),
-		      "text_escape case %zu: '%s' (want '%s')", i, out, cases[i].want);
+		ASSERT_EQ(n, strlen(cases[i].want),
+			  "text_escape case %zu: '%s' (want '%s')", i, out, cases[i].want);
+		ASSERT_STREQ(out, cases[i].want,
+			     "text_escape case %zu: '%s' (want '%s')", i, out, cases[i].want);
 	}
 	n = mg_text_escape(small, sizeof(small), "\n\n\n\n", 4, false);
-	CHECK(EQ(n, 8) && STREQ(small, "\\n\\n\\"), "text_escape reports the needed length (8) and "
-	      "stays within the buffer ('%s')", small);
+	ASSERT_EQ(n, 8, "text_escape reports the needed length (8) and "
+		  "stays within the buffer ('%s')", small);
+	ASSERT_STREQ(small, "\\n\\n\\", "text_escape reports the needed length (8) and "
+		     "stays within the buffer ('%s')", small);
 	for (i = 0, n = 0; i < 256; i++) {
 		char b[1] = { (char)i };
 

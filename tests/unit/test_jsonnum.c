@@ -38,11 +38,9 @@ UNIT_TEST(jsonnum_u64)
 	json_object_set_new(o, "name", mg_json_str("\0U123", 5));
 	json_object_set_new(o, "text", json_string("\\u0000U5"));
 	s = dumped(o);
-	CHECK(STREQ(s, "{\"ino\":9223372036865761322,\"max\":18446744073709551615,"
-		    "\"i63\":9223372036854775807,\"small\":7,\"name\":\"\\\\x00U123\","
-		    "\"text\":\"\\\\u0000U5\"}"),
-	      "u64 above INT64_MAX written as its bare digits (jansson's json_int_t would be negative); "
-	      "a name holding NUL+U and a string holding the mark's text are left alone");
+	ASSERT_STREQ(s, "{\"ino\":9223372036865761322,\"max\":18446744073709551615," "\"i63\":9223372036854775807,\"small\":7,\"name\":\"\\\\x00U123\"," "\"text\":\"\\\\u0000U5\"}",
+		     "u64 above INT64_MAX written as its bare digits (jansson's json_int_t would be negative); "
+		     "a name holding NUL+U and a string holding the mark's text are left alone");
 	free(s);
 	json_decref(o);
 }
@@ -60,16 +58,12 @@ UNIT_TEST(jsonnum_ns_pairs)
 	json_object_set_new(o, "epoch", mg_json_rfc3339(-1));
 	json_object_set_new(o, "inode", mg_json_inode((254u << 20) | 3, 9223372036865761322ULL));
 	s = dumped(o);
-	CHECK(STREQ(s, "{\"time_realtime_ns\":1796194825623932076,\"time_realtime_sec\":1796194825,"
-		    "\"time_realtime_nsec\":623932076,\"entry_mono_ns\":null,\"entry_mono_sec\":null,"
-		    "\"entry_mono_nsec\":null,\"before_ns\":-1,\"before_sec\":-1,\"before_nsec\":999999999,"
-		    "\"time\":\"2026-12-02T07:00:25.623932076Z\",\"epoch\":\"1969-12-31T23:59:59.999999999Z\","
-		    "\"inode\":\"254:3:9223372036865761322\"}"),
-	      "ns as exact integer, seconds and nanoseconds (nsec in [0, 1e9) before the epoch too), "
-	      "RFC 3339 UTC with 9 decimals, unknown as three nulls, MAJ:MIN:INO");
-	CHECK(NE((long long)(double)1796194825623932076LL % 1000000000, 623932076LL),
-	      "the case is real: a double rounds the ns reading (%lld)",
-	      (long long)(double)1796194825623932076LL % 1000000000);
+	ASSERT_STREQ(s, "{\"time_realtime_ns\":1796194825623932076,\"time_realtime_sec\":1796194825," "\"time_realtime_nsec\":623932076,\"entry_mono_ns\":null,\"entry_mono_sec\":null," "\"entry_mono_nsec\":null,\"before_ns\":-1,\"before_sec\":-1,\"before_nsec\":999999999," "\"time\":\"2026-12-02T07:00:25.623932076Z\",\"epoch\":\"1969-12-31T23:59:59.999999999Z\"," "\"inode\":\"254:3:9223372036865761322\"}",
+		     "ns as exact integer, seconds and nanoseconds (nsec in [0, 1e9) before the epoch too), "
+		     "RFC 3339 UTC with 9 decimals, unknown as three nulls, MAJ:MIN:INO");
+	ASSERT_NEQ((long long)(double)1796194825623932076LL % 1000000000, 623932076LL,
+		   "the case is real: a double rounds the ns reading (%lld)",
+		   (long long)(double)1796194825623932076LL % 1000000000);
 	free(s);
 	json_decref(o);
 }

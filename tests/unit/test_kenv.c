@@ -14,16 +14,23 @@ UNIT_TEST(interface_problem)
 	e.btf = true;
 	e.api = MG_API_MAINLINE;
 	snprintf(e.iface.ctime_nsec, sizeof(e.iface.ctime_nsec), "u32");
-	CHECK(STREQ(mg_interface_problem(&e) ? mg_interface_problem(&e) : "(none)", "(none)"), "interface as expected: no problem");
+	ASSERT_STREQ(mg_interface_problem(&e) ? mg_interface_problem(&e) : "(none)", "(none)",
+		     "interface as expected: no problem");
 	snprintf(e.iface.tp_args[0], sizeof(e.iface.tp_args[0]), "(struct inode *, u64, u32, u32)");
 	e.iface.tp_args_changed[0] = true;
 	w = mg_interface_problem(&e);
-	CHECK(IS_TRUE(w) && STRSTR(w, "timestamp:ctime_ns_xchg") &&
-	      STRSTR(w, "(struct inode *, u64, u32, u32)") &&
-	      STRSTR(w, "(struct inode *, u32, u32, u32)") && IS_FALSE(strchr(w, '\n')),
-	      "changed tracepoint arguments named: %s", w ? w : "(null)");
+	if (!ASSERT_OK_PTR(w, "changed tracepoint arguments named"))
+		return;
+	ASSERT_HAS_SUBSTR(w, "timestamp:ctime_ns_xchg",
+			  "changed tracepoint arguments named: %s", w ? w : "(null)");
+	ASSERT_HAS_SUBSTR(w, "(struct inode *, u64, u32, u32)",
+			  "changed tracepoint arguments named: %s", w ? w : "(null)");
+	ASSERT_HAS_SUBSTR(w, "(struct inode *, u32, u32, u32)",
+			  "changed tracepoint arguments named: %s", w ? w : "(null)");
+	ASSERT_NULL(strchr(w, '\n'), "changed tracepoint arguments named: %s", w ? w : "(null)");
 	e.iface.tp_args_changed[0] = false;
 	snprintf(e.iface.ctime_nsec, sizeof(e.iface.ctime_nsec), "u64");
 	w = mg_interface_problem(&e);
-	CHECK(IS_TRUE(w) && STRSTR(w, "i_ctime_nsec (BTF: u64)"), "changed i_ctime_nsec named: %s", w ? w : "(null)");
+	ASSERT_HAS_SUBSTR(w, "i_ctime_nsec (BTF: u64)",
+			  "changed i_ctime_nsec named: %s", w ? w : "(null)");
 }

@@ -49,36 +49,52 @@ UNIT_TEST(known)
 	char err[600] = "", path[64];
 	size_t i;
 
-	CHECK(mg_release_cmp("6.18.44-fc-v669", "6.13") > 0 && mg_release_cmp("6.13", "6.13.0") == 0 &&
-	      mg_release_cmp("6.9", "6.13") < 0 && mg_release_cmp("7.2.12-1~bpo13+1", "7.3") < 0,
-	      "release order: by numbers, not as text (6.9 < 6.13), suffixes ignored");
+	ASSERT_GT(mg_release_cmp("6.18.44-fc-v669", "6.13"), 0,
+		  "release order: by numbers, not as text (6.9 < 6.13), suffixes ignored");
+	ASSERT_EQ(mg_release_cmp("6.13", "6.13.0"), 0,
+		  "release order: by numbers, not as text (6.9 < 6.13), suffixes ignored");
+	ASSERT_LT(mg_release_cmp("6.9", "6.13"), 0,
+		  "release order: by numbers, not as text (6.9 < 6.13), suffixes ignored");
+	ASSERT_LT(mg_release_cmp("7.2.12-1~bpo13+1", "7.3"), 0,
+		  "release order: by numbers, not as text (6.9 < 6.13), suffixes ignored");
 	/* must pass: the shipped file, the fault it declares, on a kernel in its range */
-	CHECK(IS_FALSE(load_shipped(&k, "6.18.44-fc-v669", "tmpfs", err, sizeof(err))) &&
-	      EQ(k.n, 1) && STREQ(k.e[0].id, "tmpfs-dir-ctime") && IS_TRUE(k.e[0].applies),
-	      "contrib/known-faults.json loads: %s", err);
+	ASSERT_OK(load_shipped(&k, "6.18.44-fc-v669", "tmpfs", err, sizeof(err)),
+		  "contrib/known-faults.json loads: %s", err);
+	ASSERT_EQ(k.n, 1, "contrib/known-faults.json loads: %s", err);
+	ASSERT_STREQ(k.e[0].id, "tmpfs-dir-ctime", "contrib/known-faults.json loads: %s", err);
+	ASSERT_TRUE(k.e[0].applies, "contrib/known-faults.json loads: %s", err);
 	v = dir_set();
-	CHECK(EQ(mg_known_match(&k, &v), 0) && EQ(k.e[0].matched, 1) && IS_TRUE(k.e[0].have_example) &&
-	      EQ(k.e[0].example.ino, 2319), "known: a tmpfs directory's set over a QUERIED ctime matches");
+	ASSERT_EQ(mg_known_match(&k, &v), 0,
+		  "known: a tmpfs directory's set over a QUERIED ctime matches");
+	ASSERT_EQ(k.e[0].matched, 1, "known: a tmpfs directory's set over a QUERIED ctime matches");
+	ASSERT_TRUE(k.e[0].have_example,
+		    "known: a tmpfs directory's set over a QUERIED ctime matches");
+	ASSERT_EQ(k.e[0].example.ino, 2319,
+		  "known: a tmpfs directory's set over a QUERIED ctime matches");
 	/* must fail (stay faults): each field of the match differs in turn */
 	v = dir_set();
 	v.kind = MG_V_REGRESSION;
-	CHECK(EQ(mg_known_match(&k, &v), -1), "known: another violation kind is not the fault");
+	ASSERT_EQ(mg_known_match(&k, &v), -1, "known: another violation kind is not the fault");
 	v = dir_set();
 	v.later.kind = MG_EV_CTIME_SWAP;
-	CHECK(EQ(mg_known_match(&k, &v), -1), "known: another setter (inode_set_ctime_current) is not");
+	ASSERT_EQ(mg_known_match(&k, &v), -1,
+		  "known: another setter (inode_set_ctime_current) is not");
 	v = dir_set();
 	v.later_flags = 0;
-	CHECK(EQ(mg_known_match(&k, &v), -1), "known: a set of a file, not a directory, is not");
+	ASSERT_EQ(mg_known_match(&k, &v), -1, "known: a set of a file, not a directory, is not");
 	v = dir_set();
 	v.dev = 28;
 	k.cache[1].dev = 28;
 	snprintf(k.cache[1].fstype, sizeof(k.cache[1].fstype), "ext4");
 	k.ncache = 2;
-	CHECK(EQ(mg_known_match(&k, &v), -1), "known: the same on ext4 is not");
-	CHECK(EQ(k.e[0].matched, 1), "known: only the match was counted");
-	CHECK(IS_FALSE(load_shipped(&k, "6.12.48", "tmpfs", err, sizeof(err))) &&
-	      !k.e[0].applies && (v = dir_set(), EQ(mg_known_match(&k, &v), -1)),
-	      "known: a kernel before the range (6.12) does not match");
+	ASSERT_EQ(mg_known_match(&k, &v), -1, "known: the same on ext4 is not");
+	ASSERT_EQ(k.e[0].matched, 1, "known: only the match was counted");
+	v = dir_set();
+	ASSERT_OK(load_shipped(&k, "6.12.48", "tmpfs", err, sizeof(err)),
+		  "known: a kernel before the range (6.12) does not match");
+	ASSERT_FALSE(k.e[0].applies, "known: a kernel before the range (6.12) does not match");
+	ASSERT_EQ(mg_known_match(&k, &v), -1,
+		  "known: a kernel before the range (6.12) does not match");
 	/* malformed files: refused with the reason (-EINVAL), never half loaded */
 	static const struct { const char *text, *why; } bad[] = {
 		{ "[", "is not JSON" },
@@ -109,10 +125,12 @@ UNIT_TEST(known)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(path, sizeof(path), "/tmp/mgtrace-unit-XXXXXX");
 		known_tmp(path, bad[i].text);
-		CHECK(EQ(mg_known_load(&k, path, "6.18", err, sizeof(err)), -EINVAL) &&
-		      STRSTR(err, bad[i].why), "known: refused: %s", bad[i].why);
+		ASSERT_EQ(mg_known_load(&k, path, "6.18", err, sizeof(err)), -EINVAL,
+			  "known: refused: %s", bad[i].why);
+		ASSERT_HAS_SUBSTR(err, bad[i].why, "known: refused: %s", bad[i].why);
 		unlink(path);
 	}
-	CHECK(EQ(mg_known_load(&k, "/nonexistent/known.json", "6.18", err, sizeof(err)), -ENOENT) &&
-	      STRSTR(err, "cannot read"), "known: a missing file: -ENOENT, cannot read");
+	ASSERT_EQ(mg_known_load(&k, "/nonexistent/known.json", "6.18", err, sizeof(err)), -ENOENT,
+		  "known: a missing file: -ENOENT, cannot read");
+	ASSERT_HAS_SUBSTR(err, "cannot read", "known: a missing file: -ENOENT, cannot read");
 }

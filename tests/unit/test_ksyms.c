@@ -44,38 +44,45 @@ UNIT_TEST(ksyms)
 		      "ffffffffc0202000 T ext4_rename\t[ext4]\n"
 		      "ffffffffc0301000 t shmem_link\t[shmem_mod]\n");
 	err = mg_ksyms_load(&ks, path);
-	CHECK(EQ(err, 0) && ks != NULL, "ksyms: a kallsyms file loads");
+	ASSERT_OK(err, "ksyms: a kallsyms file loads");
+	if (!ASSERT_OK_PTR(ks, "ksyms: a kallsyms file loads"))
+		return;
 	mg_ksyms_name(ks, 0xffffffff81400123ull, &fr);
-	CHECK(fr.sym && STREQ(fr.sym, "simple_unlink") && EQ(fr.off, 0x123) && fr.module == NULL,
-	      "ksyms: a frame inside simple_unlink: +0x123, vmlinux");
+	ASSERT_STREQ(fr.sym, "simple_unlink", "ksyms: a frame inside simple_unlink");
+	ASSERT_EQ(fr.off, 0x123, "ksyms: ... at +0x123");
+	ASSERT_NULL(fr.module, "ksyms: ... in vmlinux");
 	mg_ksyms_name(ks, 0xffffffff81300000ull, &fr);
-	CHECK(fr.sym && STREQ(fr.sym, "inode_set_ctime_current") && EQ(fr.off, 0),
-	      "ksyms: a frame at a symbol's address: offset 0 (the file's order is not the addresses')");
+	ASSERT_STREQ(fr.sym, "inode_set_ctime_current", "ksyms: a frame at a symbol's address (the "
+		     "file's order is not the addresses')");
+	ASSERT_EQ(fr.off, 0, "ksyms: ... offset 0");
 	mg_ksyms_name(ks, 0xffffffff81500010ull, &fr);
-	CHECK(fr.sym && STREQ(fr.sym, "simple_unlink") && EQ(fr.off, 0x100010),
-	      "ksyms: a data symbol names no frame");
+	ASSERT_STREQ(fr.sym, "simple_unlink", "ksyms: a data symbol names no frame");
+	ASSERT_EQ(fr.off, 0x100010, "ksyms: ... the code symbol below it does");
 	mg_ksyms_name(ks, 0xffffffffc0202010ull, &fr);
-	CHECK(fr.sym && STREQ(fr.sym, "ext4_rename") && fr.module && STREQ(fr.module, "ext4") &&
-	      EQ(fr.off, 0x10), "ksyms: a module's frame names its module");
+	ASSERT_STREQ(fr.sym, "ext4_rename", "ksyms: a module's frame");
+	ASSERT_STREQ(fr.module, "ext4", "ksyms: ... names its module");
+	ASSERT_EQ(fr.off, 0x10, "ksyms: ... at +0x10");
 	mg_ksyms_name(ks, 0xffffffffc0301004ull, &fr);
-	CHECK(fr.module && STREQ(fr.module, "shmem_mod"), "ksyms: the next module's frame, its own");
+	ASSERT_STREQ(fr.module, "shmem_mod", "ksyms: the next module's frame, its own");
 	mg_ksyms_name(ks, 0xffffffff80000000ull, &fr);
-	CHECK(fr.sym == NULL && EQ(fr.addr, 0xffffffff80000000ull),
-	      "ksyms: an address below every symbol is named by none");
+	ASSERT_NULL(fr.sym, "ksyms: an address below every symbol is named by none");
+	ASSERT_EQ(fr.addr, 0xffffffff80000000ull, "ksyms: ... its address kept");
 	mg_ksyms_free(ks);
 	unlink(path);
 
 	kallsyms_file(path, sizeof(path), "0000000000000000 T _stext\n0000000000000000 t simple_unlink\n");
 	err = mg_ksyms_load(&ks, path);
-	CHECK(EQ(err, -EPERM) && ks == NULL, "ksyms: every address 0 (kptr_restrict): -EPERM");
+	ASSERT_EQ(err, -EPERM, "ksyms: every address 0 (kptr_restrict): -EPERM");
+	ASSERT_NULL(ks, "ksyms: ... nothing loaded");
 	unlink(path);
 	err = mg_ksyms_load(&ks, "/nonexistent/kallsyms");
-	CHECK(EQ(err, -ENOENT) && ks == NULL, "ksyms: no file: its errno");
+	ASSERT_EQ(err, -ENOENT, "ksyms: no file: its errno");
+	ASSERT_NULL(ks, "ksyms: ... nothing loaded");
 	err = mg_ksyms_load(&ks, NULL);
 	if (err == 0) {
 		mg_ksyms_free(ks);
-		CHECK(true, "ksyms: /proc/kallsyms loads here");
+		ASSERT_TRUE(true, "ksyms: /proc/kallsyms loads here");
 	} else {
-		CHECK(EQ(err, -EPERM), "ksyms: /proc/kallsyms: hidden addresses here (not root)");
+		ASSERT_EQ(err, -EPERM, "ksyms: /proc/kallsyms: hidden addresses here (not root)");
 	}
 }

@@ -25,20 +25,26 @@ UNIT_TEST(classify_load_log)
 		"-- END PROG LOAD LOG --\n";
 
 	k = mg_classify_load_log(core, -EINVAL, "load", true, c, sizeof(c));
-	CHECK(EQ(k, MG_CAUSE_CORE_RELO) &&
-	      STREQ(c, "CO-RE relocation failed: struct " "dentry.d_u.d_alias is not in this kernel's BTF"), "classify CO-RE: %d \"%s\"", k, c);
+	ASSERT_EQ(k, MG_CAUSE_CORE_RELO, "classify CO-RE: %d \"%s\"", k, c);
+	ASSERT_STREQ(c, "CO-RE relocation failed: struct " "dentry.d_u.d_alias is not in this kernel's BTF",
+		     "classify CO-RE: %d \"%s\"", k, c);
 	k = mg_classify_load_log(map, -EINVAL, "load", false, c, sizeof(c));
-	CHECK(EQ(k, MG_CAUSE_MAP) && STRSTR(c, "map not created: BPF map 'mgtrace_.bss'"),
-	      "classify map: %d \"%s\"", k, c);
+	ASSERT_EQ(k, MG_CAUSE_MAP, "classify map: %d \"%s\"", k, c);
+	ASSERT_HAS_SUBSTR(c, "map not created: BPF map 'mgtrace_.bss'",
+			  "classify map: %d \"%s\"", k, c);
 	k = mg_classify_load_log(rejected, -EINVAL, "load", true, c, sizeof(c));
-	CHECK(EQ(k, MG_CAUSE_UNTRACEABLE) && STRSTR(c, "'ktime_get_real_ts64_mg' is rejected"),
-	      "classify rejected attach target: %d \"%s\"", k, c);
+	ASSERT_EQ(k, MG_CAUSE_UNTRACEABLE, "classify rejected attach target: %d \"%s\"", k, c);
+	ASSERT_HAS_SUBSTR(c, "'ktime_get_real_ts64_mg' is rejected",
+			  "classify rejected attach target: %d \"%s\"", k, c);
 	k = mg_classify_load_log("", -EINVAL, "attach", true, c, sizeof(c));
-	CHECK(EQ(k, MG_CAUSE_UNTRACEABLE) && STREQ(c, "function not traceable"),
-	      "classify EINVAL at attach of a function probe: %d \"%s\"", k, c);
+	ASSERT_EQ(k, MG_CAUSE_UNTRACEABLE,
+		  "classify EINVAL at attach of a function probe: %d \"%s\"", k, c);
+	ASSERT_STREQ(c, "function not traceable",
+		     "classify EINVAL at attach of a function probe: %d \"%s\"", k, c);
 	/* EINVAL at load with nothing recognisable is not "function not traceable" */
 	k = mg_classify_load_log("prog 'x': failed to load: -22\n", -EINVAL, "load", true, c, sizeof(c));
-	CHECK(EQ(k, MG_CAUSE_UNKNOWN) && IS_FALSE(c[0]), "classify unknown EINVAL at load: %d \"%s\"", k, c);
+	ASSERT_EQ(k, MG_CAUSE_UNKNOWN, "classify unknown EINVAL at load: %d \"%s\"", k, c);
+	ASSERT_FALSE(c[0], "classify unknown EINVAL at load: %d \"%s\"", k, c);
 	k = mg_classify_load_log("", -EINVAL, "attach", false, c, sizeof(c));
-	CHECK(EQ(k, MG_CAUSE_UNKNOWN), "classify EINVAL at attach of tracepoints only: %d", k);
+	ASSERT_EQ(k, MG_CAUSE_UNKNOWN, "classify EINVAL at attach of tracepoints only: %d", k);
 }

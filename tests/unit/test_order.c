@@ -70,14 +70,26 @@ static void test_order_stream(void)
 	err = err ?: mg_order_run(o, c, UINT64_MAX, UINT64_MAX, &f);
 	found += f;
 	mg_order_counts(o, &taken, &judged, &held);
-	CHECK(EQ(err, 0) && GT(brute, 5) && EQ(found, brute) && EQ(judged, N),
-	      "order: judged a piece at a time to the frontier, %llu violations as brute force "
-	      "finds (%llu), all %llu judged", (unsigned long long)found,
-	      (unsigned long long)brute, (unsigned long long)judged);
-	CHECK(LT(held, T * skew + 200), "order: at most %zu of %d ops held at once: the ops around "
-	      "the frontier (threads up to %zu ops apart in this feed), not the run", held, N, skew);
-	CHECK(EQ(mg_order_check(c, ops, N), (int64_t)brute),
-	      "order: all at once, the same count (must-fail direction: GT(brute, 5) above)");
+	ASSERT_EQ(err, 0,
+		  "order: judged a piece at a time to the frontier, %llu violations as brute force "
+		  "finds (%llu), all %llu judged", (unsigned long long)found,
+		  (unsigned long long)brute, (unsigned long long)judged);
+	ASSERT_GT(brute, 5,
+		  "order: judged a piece at a time to the frontier, %llu violations as brute force "
+		  "finds (%llu), all %llu judged", (unsigned long long)found,
+		  (unsigned long long)brute, (unsigned long long)judged);
+	ASSERT_EQ(found, brute,
+		  "order: judged a piece at a time to the frontier, %llu violations as brute force "
+		  "finds (%llu), all %llu judged", (unsigned long long)found,
+		  (unsigned long long)brute, (unsigned long long)judged);
+	ASSERT_EQ(judged, N,
+		  "order: judged a piece at a time to the frontier, %llu violations as brute force "
+		  "finds (%llu), all %llu judged", (unsigned long long)found,
+		  (unsigned long long)brute, (unsigned long long)judged);
+	ASSERT_LT(held, T * skew + 200, "order: at most %zu of %d ops held at once: the ops around "
+		  "the frontier (threads up to %zu ops apart in this feed), not the run", held, N, skew);
+	ASSERT_EQ(mg_order_check(c, ops, N), (int64_t)brute,
+		  "order: all at once, the same count (must-fail direction: ASSERT_GT(brute, 5) above)");
 	mg_order_free(o);
 	mg_checker_free(c);
 }
@@ -101,15 +113,29 @@ UNIT_TEST(order_check)
 	size_t n;
 
 	/* overlapping ops may be in any order; equal stamps after completion are allowed */
-	CHECK(EQ(mg_order_check(c, ok, 3), 0), "order: overlap and equal stamps pass");
-	CHECK(EQ(mg_order_check(c, bad, 3), 2), "order: an earlier ctime and an earlier mtime after completion fail");
+	ASSERT_EQ(mg_order_check(c, ok, 3), 0, "order: overlap and equal stamps pass");
+	ASSERT_EQ(mg_order_check(c, bad, 3), 2,
+		  "order: an earlier ctime and an earlier mtime after completion fail");
 	v = mg_checker_reports(c, &n);
-	CHECK(EQ(n, 2) && EQ(v[0].kind, MG_V_ORDER) && STREQ(v[0].what, "ctime") &&
-	      EQ(v[0].ino, 2) && STREQ(v[1].what, "mtime") && EQ(v[1].ino, 3), "order: reports name the file and the timestamp");
-	CHECK(EQ(v[0].earlier.pid, 4242) && EQ(v[0].later.pid, 4243) && STREQ(v[0].earlier.comm, "wl-a") &&
-	      STREQ(v[0].later.comm, "wl-b"), "order: reports name each side's thread id and comm, "
-	      "not its workload index (%u %s, %u %s)", v[0].earlier.pid, v[0].earlier.comm,
-	      v[0].later.pid, v[0].later.comm);
+	ASSERT_EQ(n, 2, "order: reports name the file and the timestamp");
+	ASSERT_EQ(v[0].kind, MG_V_ORDER, "order: reports name the file and the timestamp");
+	ASSERT_STREQ(v[0].what, "ctime", "order: reports name the file and the timestamp");
+	ASSERT_EQ(v[0].ino, 2, "order: reports name the file and the timestamp");
+	ASSERT_STREQ(v[1].what, "mtime", "order: reports name the file and the timestamp");
+	ASSERT_EQ(v[1].ino, 3, "order: reports name the file and the timestamp");
+	ASSERT_EQ(v[0].earlier.pid, 4242, "order: reports name each side's thread id and comm, "
+		  "not its workload index (%u %s, %u %s)", v[0].earlier.pid, v[0].earlier.comm,
+		  v[0].later.pid, v[0].later.comm);
+	ASSERT_EQ(v[0].later.pid, 4243, "order: reports name each side's thread id and comm, "
+		  "not its workload index (%u %s, %u %s)", v[0].earlier.pid, v[0].earlier.comm,
+		  v[0].later.pid, v[0].later.comm);
+	ASSERT_STREQ(v[0].earlier.comm, "wl-a",
+		     "order: reports name each side's thread id and comm, "
+		     "not its workload index (%u %s, %u %s)", v[0].earlier.pid, v[0].earlier.comm,
+		     v[0].later.pid, v[0].later.comm);
+	ASSERT_STREQ(v[0].later.comm, "wl-b", "order: reports name each side's thread id and comm, "
+		     "not its workload index (%u %s, %u %s)", v[0].earlier.pid, v[0].earlier.comm,
+		     v[0].later.pid, v[0].later.comm);
 	mg_checker_free(c);
 	test_order_stream();
 }

@@ -50,7 +50,7 @@ UNIT_TEST(output)
 	fprintf(mg_out, "line 1\n");
 	ASSERT_EQ(mg_out_failed(), false, "output: a line to a FIFO with a reader is written");
 	n = drain_fd(rd, buf, sizeof(buf));
-	CHECK(STREQ(buf, "line 1\n"), "output: the reader got the line");
+	ASSERT_STREQ(buf, "line 1\n", "output: the reader got the line");
 	(void)n;
 	/* the reader goes away: the next write fails with EPIPE, the later ones at once */
 	close(rd);
@@ -102,16 +102,17 @@ UNIT_TEST(output)
  */
 UNIT_TEST(errno_name)
 {
-	CHECK(STREQ(mg_errno_name("load failed: EPERM (lockdown)"), "EPERM"), "errno_name: a word");
-	CHECK(STREQ(mg_errno_name("cannot run 'x': No such file or directory"), "ENOENT"),
-	      "errno_name: strerror(ENOENT) after ': '");
-	CHECK(STREQ(mg_errno_name("cannot run '/etc/passwd': Permission denied"), "EACCES"),
-	      "errno_name: strerror(EACCES) after ': '");
-	CHECK(STREQ(mg_errno_name("writing 'x': No space left on device; the run ended"), "ENOSPC"),
-	      "errno_name: strerror() text followed by more");
-	CHECK(mg_errno_name("Permission denied by the admin") == NULL,
-	      "errno_name: strerror() text not after ': ' is none");
-	CHECK(mg_errno_name("check: EXIT 4: not judged") == NULL, "errno_name: EXIT is not an errno");
-	CHECK(mg_errno_name("check: interrupted by SIGINT while loading") == NULL,
-	      "errno_name: a reason without an errno");
+	ASSERT_STREQ(mg_errno_name("load failed: EPERM (lockdown)"), "EPERM", "errno_name: a word");
+	ASSERT_STREQ(mg_errno_name("cannot run 'x': No such file or directory"), "ENOENT",
+		     "errno_name: strerror(ENOENT) after ': '");
+	ASSERT_STREQ(mg_errno_name("cannot run '/etc/passwd': Permission denied"), "EACCES",
+		     "errno_name: strerror(EACCES) after ': '");
+	ASSERT_STREQ(mg_errno_name("writing 'x': No space left on device; the run ended"), "ENOSPC",
+		     "errno_name: strerror() text followed by more");
+	ASSERT_EQ(mg_errno_name("Permission denied by the admin"), NULL,
+		  "errno_name: strerror() text not after ': ' is none");
+	ASSERT_EQ(mg_errno_name("check: EXIT 4: not judged"), NULL,
+		  "errno_name: EXIT is not an errno");
+	ASSERT_EQ(mg_errno_name("check: interrupted by SIGINT while loading"), NULL,
+		  "errno_name: a reason without an errno");
 }

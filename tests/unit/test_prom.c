@@ -31,40 +31,48 @@ UNIT_TEST(prom)
 	snprintf(r.kr_why, sizeof(r.kr_why), "no reader in a unit test");
 	make_snaps(&r.first, &r.cur, true);
 	f = open_memstream(&buf, &len);
-	CHECK(IS_TRUE(f) && IS_FALSE(mg_prom_render(f, &r, "system-wide", 3)), "prom: renders");
+	if (!ASSERT_OK_PTR(f, "prom: a stream"))
+		return;
+	ASSERT_OK(mg_prom_render(f, &r, "system-wide", 3), "prom: renders");
 	fclose(f);
-	CHECK(STRSTR(buf, "# TYPE mgtrace_ctime_updates_total counter\n"
-		     "mgtrace_ctime_updates_total{cpu=\"0\"} 3\nmgtrace_ctime_updates_total{cpu=\"1\"} 7\n"),
-	      "prom: kernel counter per CPU, cumulative, with its TYPE");
-	CHECK(STRSTR(buf, "mgtrace_stat_queries_total{cpu=\"1\"} 500\n"), "prom: opted-in BPF counter");
-	CHECK(NO_STRSTR(buf, "mgtrace_ctime_skips_total") &&
-	      STRSTR(buf, "counter=\"ctime_skips\",source=\"unavailable\"") &&
-	      STRSTR(buf, "reason=\"not counted: opt in with -e ctime_skips (or -e all)\""),
-	      "prom: an unavailable counter is absent, its reason in mgtrace_source_info");
+	ASSERT_HAS_SUBSTR(buf, "# TYPE mgtrace_ctime_updates_total counter\n" "mgtrace_ctime_updates_total{cpu=\"0\"} 3\nmgtrace_ctime_updates_total{cpu=\"1\"} 7\n",
+			  "prom: kernel counter per CPU, cumulative, with its TYPE");
+	ASSERT_HAS_SUBSTR(buf, "mgtrace_stat_queries_total{cpu=\"1\"} 500\n",
+			  "prom: opted-in BPF counter");
+	ASSERT_NO_SUBSTR(buf, "mgtrace_ctime_skips_total",
+			 "prom: an unavailable counter is absent, its reason in mgtrace_source_info");
+	ASSERT_HAS_SUBSTR(buf, "counter=\"ctime_skips\",source=\"unavailable\"",
+			  "prom: an unavailable counter is absent, its reason in mgtrace_source_info");
+	ASSERT_HAS_SUBSTR(buf, "reason=\"not counted: opt in with -e ctime_skips (or -e all)\"",
+			  "prom: an unavailable counter is absent, its reason in mgtrace_source_info");
 	/* derived rows are never in the file, whether exact or approximate */
-	CHECK(NO_STRSTR(buf, "mgtrace_floor_cmpxchg_fails_total") &&
-	      STRSTR(buf, "counter=\"floor_cmpxchg_fails\",source=\"") &&
-	      NO_STRSTR(buf, "counter=\"floor_cmpxchg_fails\",source=\"derived\",from=\"fine_stamps - "
-			"floor_swaps\",state=\"exported\""),
-	      "prom: a derived counter is absent, left to PromQL");
-	CHECK(STRSTR(buf, "kernel_release=\"a\\\"b\\\\c\\nd\""),
-	      "prom: the release's quote, backslash and newline escaped once");
-	CHECK(STRSTR(buf, "scope=\"system-wide\"") &&
-	      STRSTR(buf, "kernel_per_cpu=\"unavailable: no reader in a unit test\""),
-	      "prom: the scope, and the per-CPU reader's absence with why");
-	CHECK(STRSTR(buf, "mgtrace_intervals_total 3\n") && STRSTR(buf, "mgtrace_elapsed_seconds 2.5"),
-	      "prom: intervals and the window");
+	ASSERT_NO_SUBSTR(buf, "mgtrace_floor_cmpxchg_fails_total",
+			 "prom: a derived counter is absent, left to PromQL");
+	ASSERT_HAS_SUBSTR(buf, "counter=\"floor_cmpxchg_fails\",source=\"",
+			  "prom: a derived counter is absent, left to PromQL");
+	ASSERT_NO_SUBSTR(buf, "counter=\"floor_cmpxchg_fails\",source=\"derived\",from=\"fine_stamps - " "floor_swaps\",state=\"exported\"",
+			 "prom: a derived counter is absent, left to PromQL");
+	ASSERT_HAS_SUBSTR(buf, "kernel_release=\"a\\\"b\\\\c\\nd\"",
+			  "prom: the release's quote, backslash and newline escaped once");
+	ASSERT_HAS_SUBSTR(buf, "scope=\"system-wide\"",
+			  "prom: the scope, and the per-CPU reader's absence with why");
+	ASSERT_HAS_SUBSTR(buf, "kernel_per_cpu=\"unavailable: no reader in a unit test\"",
+			  "prom: the scope, and the per-CPU reader's absence with why");
+	ASSERT_HAS_SUBSTR(buf, "mgtrace_intervals_total 3\n", "prom: intervals and the window");
+	ASSERT_HAS_SUBSTR(buf, "mgtrace_elapsed_seconds 2.5", "prom: intervals and the window");
 	free(buf);
-	CHECK(IS_TRUE(mkdtemp(dir)), "prom: a scratch directory");
+	if (!ASSERT_OK_PTR(mkdtemp(dir), "prom: a scratch directory"))
+		return;
 	snprintf(path, sizeof(path), "%s/m.prom", dir);
-	CHECK(IS_FALSE(mg_prom_write(path, &r, NULL, 3)) && IS_FALSE(stat(path, &st)) &&
-	      EQ(st.st_mode & 0777, 0644), "prom: written, mode 0644");
-	CHECK(IS_FALSE(mg_prom_write(path, &r, NULL, 4)), "prom: rewritten over the old file");
+	ASSERT_OK(mg_prom_write(path, &r, NULL, 3), "prom: written, mode 0644");
+	ASSERT_OK(stat(path, &st), "prom: written, mode 0644");
+	ASSERT_EQ(st.st_mode & 0777, 0644, "prom: written, mode 0644");
+	ASSERT_OK(mg_prom_write(path, &r, NULL, 4), "prom: rewritten over the old file");
 	snprintf(path, sizeof(path), "%s/missing/m.prom", dir);
-	CHECK(LT(mg_prom_write(path, &r, NULL, 3), 0), "prom: a missing directory fails");
+	ASSERT_LT(mg_prom_write(path, &r, NULL, 3), 0, "prom: a missing directory fails");
 	snprintf(path, sizeof(path), "%s/m.prom", dir);
 	unlink(path);
-	CHECK(IS_FALSE(rmdir(dir)), "prom: no temporary file left beside the file");
+	ASSERT_OK(rmdir(dir), "prom: no temporary file left beside the file");
 	mg_snap_free(&r.first);
 	mg_snap_free(&r.cur);
 }
@@ -94,12 +102,11 @@ UNIT_TEST(prom_label)
 		size_t len = 0;
 		FILE *f = open_memstream(&buf, &len);
 
-		CHECK(IS_TRUE(f), "prom label: a stream");
-		if (!f)
+		if (!ASSERT_OK_PTR(f, "prom label: a stream"))
 			continue;
 		mg_prom_label(f, cases[i].in);
 		fclose(f);
-		CHECK(STREQ(buf, cases[i].out), "prom label: case %zu escaped once", i);
+		ASSERT_STREQ(buf, cases[i].out, "prom label: case %zu escaped once", i);
 		free(buf);
 	}
 }
@@ -116,46 +123,63 @@ UNIT_TEST(prom_error)
 	FILE *f;
 	size_t n;
 
-	CHECK(STREQ(mg_prom_reason_class(2), "usage") && STREQ(mg_prom_reason_class(3), "environment") &&
-	      STREQ(mg_prom_reason_class(4), "interrupted") && STREQ(mg_prom_reason_class(5), "output") &&
-	      STREQ(mg_prom_reason_class(126), "command") && STREQ(mg_prom_reason_class(127), "command") &&
-	      STREQ(mg_prom_reason_class(1), "internal") && STREQ(mg_prom_reason_class(77), "internal"),
-	      "prom error: the reason classes of the exit codes");
-	CHECK(IS_TRUE(mkdtemp(dir)), "prom error: a scratch directory");
+	ASSERT_STREQ(mg_prom_reason_class(2), "usage",
+		     "prom error: the reason classes of the exit codes");
+	ASSERT_STREQ(mg_prom_reason_class(3), "environment",
+		     "prom error: the reason classes of the exit codes");
+	ASSERT_STREQ(mg_prom_reason_class(4), "interrupted",
+		     "prom error: the reason classes of the exit codes");
+	ASSERT_STREQ(mg_prom_reason_class(5), "output",
+		     "prom error: the reason classes of the exit codes");
+	ASSERT_STREQ(mg_prom_reason_class(126), "command",
+		     "prom error: the reason classes of the exit codes");
+	ASSERT_STREQ(mg_prom_reason_class(127), "command",
+		     "prom error: the reason classes of the exit codes");
+	ASSERT_STREQ(mg_prom_reason_class(1), "internal",
+		     "prom error: the reason classes of the exit codes");
+	ASSERT_STREQ(mg_prom_reason_class(77), "internal",
+		     "prom error: the reason classes of the exit codes");
+	if (!ASSERT_OK_PTR(mkdtemp(dir), "prom error: a scratch directory"))
+		return;
 	snprintf(path, sizeof(path), "%s/m.prom", dir);
 	f = fopen(path, "w");
-	CHECK(IS_TRUE(f) && GT(fputs("mgtrace_up 1\nmgtrace_ctime_updates_total{cpu=\"0\"} 5\n", f), -1),
-	      "prom error: an earlier run's counts");
+	if (!ASSERT_OK_PTR(f, "prom error: an earlier run's counts"))
+		return;
+	ASSERT_GT(fputs("mgtrace_up 1\nmgtrace_ctime_updates_total{cpu=\"0\"} 5\n", f), -1,
+		  "prom error: an earlier run's counts");
 	fclose(f);
 	snprintf(mg_last_err, sizeof(mg_last_err), "backend fentry unavailable: load failed: EPERM "
 		 "(\"lockdown\")");
-	CHECK(IS_FALSE(mg_prom_write_error(path, "mgtrace_check", 3)), "prom error: written");
+	ASSERT_OK(mg_prom_write_error(path, "mgtrace_check", 3), "prom error: written");
 	f = fopen(path, "r");
 	n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
 	buf[n] = 0;
 	if (f)
 		fclose(f);
-	CHECK(STRSTR(buf, "# TYPE mgtrace_check_up gauge\nmgtrace_check_up 0\n") &&
-	      STRSTR(buf, "\nmgtrace_check_error{reason_class=\"environment\"} 3\n") &&
-	      STRSTR(buf, "\nmgtrace_check_error_info{reason=\"backend fentry unavailable: load "
-		     "failed: EPERM (\\\"lockdown\\\")\",errno=\"EPERM\"} 1\n"),
-	      "prom error: up 0, the exit code by class, the escaped reason and its errno");
-	CHECK(NO_STRSTR(buf, "ctime_updates") && NO_STRSTR(buf, "\nmgtrace_check_up 1\n"),
-	      "prom error: nothing left of the earlier counts");
+	ASSERT_HAS_SUBSTR(buf, "# TYPE mgtrace_check_up gauge\nmgtrace_check_up 0\n",
+			  "prom error: up 0, the exit code by class, the escaped reason and its errno");
+	ASSERT_HAS_SUBSTR(buf, "\nmgtrace_check_error{reason_class=\"environment\"} 3\n",
+			  "prom error: up 0, the exit code by class, the escaped reason and its errno");
+	ASSERT_HAS_SUBSTR(buf, "\nmgtrace_check_error_info{reason=\"backend fentry unavailable: load " "failed: EPERM (\\\"lockdown\\\")\",errno=\"EPERM\"} 1\n",
+			  "prom error: up 0, the exit code by class, the escaped reason and its errno");
+	ASSERT_NO_SUBSTR(buf, "ctime_updates", "prom error: nothing left of the earlier counts");
+	ASSERT_NO_SUBSTR(buf, "\nmgtrace_check_up 1\n",
+			 "prom error: nothing left of the earlier counts");
 	unlink(path);
-	CHECK(IS_FALSE(rmdir(dir)), "prom error: no temporary file left beside the file");
+	ASSERT_OK(rmdir(dir), "prom error: no temporary file left beside the file");
 	{
 		char *p = NULL;
 		size_t len = 0;
 
 		f = open_memstream(&p, &len);
-		CHECK(IS_TRUE(f), "prom error twin: a stream");
-		if (f) {
+		if (ASSERT_OK_PTR(f, "prom error twin: a stream")) {
 			mg_prom_up(f, "mgtrace", true);
 			fclose(f);
 		}
-		CHECK(STRSTR(p, "\nmgtrace_up 1\n") && NO_STRSTR(p, "\nmgtrace_error"),
-		      "prom error twin: a file of counts says mgtrace_up 1, no error");
+		ASSERT_HAS_SUBSTR(p, "\nmgtrace_up 1\n",
+				  "prom error twin: a file of counts says mgtrace_up 1, no error");
+		ASSERT_NO_SUBSTR(p, "\nmgtrace_error",
+				 "prom error twin: a file of counts says mgtrace_up 1, no error");
 		free(p);
 	}
 }

@@ -253,101 +253,134 @@ UNIT_TEST(rule_needs_context)
 
 	ASSERT_EQ(needs_context_breaks(mg_rule_needs_context, LF_BPF, 0, &n0, &q0), 0,
 		  "needs_context: tracepoints only, context-free events judge the same without their context");
-	CHECK(GT(n0, 5000), "needs_context: tracepoints only, most getattrs of the latest ctime are "
-	      "context-free (%u of 20000 events, 9000 getattrs of it)", n0);
+	ASSERT_GT(n0, 5000,
+		  "needs_context: tracepoints only, most getattrs of the latest ctime are "
+		  "context-free (%u of 20000 events, 9000 getattrs of it)", n0);
 	ASSERT_EQ(needs_context_breaks(mg_rule_needs_context, LF_BPF, 1, &n1, &q1), 0,
 		  "needs_context: with entry times, the same");
-	CHECK(GT(n1, 1000) && LT(n1, n0), "needs_context: with entry times fewer are context-free "
-	      "(%u, against %u): the first getattr of a value keeps its time", n1, n0);
+	ASSERT_GT(n1, 1000, "needs_context: with entry times fewer are context-free "
+		  "(%u, against %u): the first getattr of a value keeps its time", n1, n0);
+	ASSERT_LT(n1, n0, "needs_context: with entry times fewer are context-free "
+		  "(%u, against %u): the first getattr of a value keeps its time", n1, n0);
 	/* tracepoints only, the first getattr of a value marks the word: every context-free
 	 * getattr takes no lock; with entry times only the later ones */
-	CHECK(EQ(q0, n0) && GT(q1, 1000) && LT(q1, q0),
-	      "needs_context: getattrs judged without the lock: %u of %u context-free (tracepoints "
-	      "only), %u (entry times)", q0, n0, q1);
+	ASSERT_EQ(q0, n0,
+		  "needs_context: getattrs judged without the lock: %u of %u context-free (tracepoints "
+		  "only), %u (entry times)", q0, n0, q1);
+	ASSERT_GT(q1, 1000,
+		  "needs_context: getattrs judged without the lock: %u of %u context-free (tracepoints "
+		  "only), %u (entry times)", q0, n0, q1);
+	ASSERT_LT(q1, q0,
+		  "needs_context: getattrs judged without the lock: %u of %u context-free (tracepoints "
+		  "only), %u (entry times)", q0, n0, q1);
 	/* the check can fail: calling every getattr context-free breaks the property */
-	CHECK(GT(needs_context_breaks(naive_needs_context, LF_BPF, 0, &nn, &qn), 0),
-	      "needs_context: a predicate calling every getattr context-free is caught");
-	CHECK(GT(needs_context_breaks(naive_needs_context, LF_BPF, 1, &nn, &qn), 0),
-	      "needs_context: the same with entry times");
-	CHECK(GT(needs_context_breaks(mg_rule_needs_context, LF_NAIVE_QUIET, 0, &nn, &qn), 0),
-	      "needs_context: a lock-free test taking every getattr of the latest ctime (held "
-	      "getattrs too) is caught");
-	CHECK(GT(needs_context_breaks(mg_rule_needs_context, LF_MARK_ENTRY, 1, &nn, &qn), 0),
-	      "needs_context: marks without the lock when updates carry entry times (the "
-	      "getattr's time lost) are caught");
-	CHECK(GT(needs_context_breaks(mg_rule_needs_context, LF_NO_FOLD, 0, &nn, &qn), 0),
-	      "needs_context: marks the lock's holder does not fold in are caught");
+	ASSERT_GT(needs_context_breaks(naive_needs_context, LF_BPF, 0, &nn, &qn), 0,
+		  "needs_context: a predicate calling every getattr context-free is caught");
+	ASSERT_GT(needs_context_breaks(naive_needs_context, LF_BPF, 1, &nn, &qn), 0,
+		  "needs_context: the same with entry times");
+	ASSERT_GT(needs_context_breaks(mg_rule_needs_context, LF_NAIVE_QUIET, 0, &nn, &qn), 0,
+		  "needs_context: a lock-free test taking every getattr of the latest ctime (held "
+		  "getattrs too) is caught");
+	ASSERT_GT(needs_context_breaks(mg_rule_needs_context, LF_MARK_ENTRY, 1, &nn, &qn), 0,
+		  "needs_context: marks without the lock when updates carry entry times (the "
+		  "getattr's time lost) are caught");
+	ASSERT_GT(needs_context_breaks(mg_rule_needs_context, LF_NO_FOLD, 0, &nn, &qn), 0,
+		  "needs_context: marks the lock's holder does not fold in are caught");
 
 	/* the held getattr's storage (struct mg_rpend), given only where BPF looks it up */
 	needs_context_breaks(mg_rule_needs_context, LF_BPF, 0, &nn, &qn);
-	CHECK(EQ(pend_breaks, 0) && GT(pend_asked, 100) && LT(pend_asked, 5000),
-	      "needs_pend: judged with the held getattr's storage only where mg_rule_needs_pend() "
-	      "asks (%u of 20000 events), the same reports and state; without it where needed, "
-	      "nothing judged or changed (%u breaks)", pend_asked, pend_breaks);
+	ASSERT_EQ(pend_breaks, 0,
+		  "needs_pend: judged with the held getattr's storage only where mg_rule_needs_pend() "
+		  "asks (%u of 20000 events), the same reports and state; without it where needed, "
+		  "nothing judged or changed (%u breaks)", pend_asked, pend_breaks);
+	ASSERT_GT(pend_asked, 100,
+		  "needs_pend: judged with the held getattr's storage only where mg_rule_needs_pend() "
+		  "asks (%u of 20000 events), the same reports and state; without it where needed, "
+		  "nothing judged or changed (%u breaks)", pend_asked, pend_breaks);
+	ASSERT_LT(pend_asked, 5000,
+		  "needs_pend: judged with the held getattr's storage only where mg_rule_needs_pend() "
+		  "asks (%u of 20000 events), the same reports and state; without it where needed, "
+		  "nothing judged or changed (%u breaks)", pend_asked, pend_breaks);
 	needs_context_breaks(mg_rule_needs_context, LF_BPF, 1, &nn, &qn);
-	CHECK(EQ(pend_breaks, 0), "needs_pend: the same with entry times (%u breaks)", pend_breaks);
+	ASSERT_EQ(pend_breaks, 0, "needs_pend: the same with entry times (%u breaks)", pend_breaks);
 	needs_context_breaks_p(mg_rule_needs_context, naive_needs_pend, LF_BPF, 0, &nn, &qn);
-	CHECK(GT(pend_breaks, 0), "needs_pend: a predicate asking only while a getattr is held "
-	      "is caught (%u events: a getattr to hold not judged)", pend_breaks);
+	ASSERT_GT(pend_breaks, 0, "needs_pend: a predicate asking only while a getattr is held "
+		  "is caught (%u events: a getattr to hold not judged)", pend_breaks);
 
 	/* the quiet word: markable once the latest ctime is known, quiet once a getattr
 	 * showed it, 0 while a getattr is held */
 	memset(&s, 0, sizeof(s));
 	st = rin(MG_EV_STAT, 100, 5, 2000);
-	CHECK(EQ(mg_rule_quiet(&s), 0) && !mg_rule_can_mark(s.quiet, &st, 0),
-	      "quiet: 0 before anything is known");
+	ASSERT_EQ(mg_rule_quiet(&s), 0, "quiet: 0 before anything is known");
+	ASSERT_FALSE(mg_rule_can_mark(s.quiet, &st, 0), "quiet: 0 before anything is known");
 	judge(&s, rswap(100, 5, 0, 0, 1000));
-	CHECK(EQ(s.quiet, mg_rule_fp(100, 5) << 1) && !mg_rule_is_quiet(s.quiet, &st) &&
-	      mg_rule_can_mark(s.quiet, &st, 0) && !mg_rule_can_mark(s.quiet, &st, 1) &&
-	      !mg_rule_can_mark(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_STAT,
-			.sec = 100, .nsec = 6 } }, 0) &&
-	      !mg_rule_can_mark(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_CTIME_SKIP,
-			.sec = 100, .nsec = 5 } }, 0),
-	      "quiet: after a swap, markable by a getattr of its value only, tracepoints only");
+	ASSERT_EQ(s.quiet, mg_rule_fp(100, 5) << 1,
+		  "quiet: after a swap, markable by a getattr of its value only, tracepoints only");
+	ASSERT_FALSE(mg_rule_is_quiet(s.quiet, &st),
+		     "quiet: after a swap, markable by a getattr of its value only, tracepoints only");
+	ASSERT_TRUE(mg_rule_can_mark(s.quiet, &st, 0),
+		    "quiet: after a swap, markable by a getattr of its value only, tracepoints only");
+	ASSERT_FALSE(mg_rule_can_mark(s.quiet, &st, 1),
+		     "quiet: after a swap, markable by a getattr of its value only, tracepoints only");
+	ASSERT_FALSE(mg_rule_can_mark(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_STAT, .sec = 100, .nsec = 6 } }, 0),
+		     "quiet: after a swap, markable by a getattr of its value only, tracepoints only");
+	ASSERT_FALSE(mg_rule_can_mark(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_CTIME_SKIP, .sec = 100, .nsec = 5 } }, 0),
+		     "quiet: after a swap, markable by a getattr of its value only, tracepoints only");
 	judge(&s, st);
-	CHECK(EQ(s.quiet, mg_rule_fp(100, 5) << 1 | 1) && mg_rule_is_quiet(s.quiet, &st) &&
-	      !mg_rule_can_mark(s.quiet, &st, 0) &&
-	      !mg_rule_is_quiet(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_CTIME_SKIP,
-			.sec = 100, .nsec = 5 } }) &&
-	      !mg_rule_is_quiet(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_STAT,
-			.sec = 100, .nsec = 6 } }), "quiet: a getattr of it after one, nothing else");
+	ASSERT_EQ(s.quiet, mg_rule_fp(100, 5) << 1 | 1,
+		  "quiet: a getattr of it after one, nothing else");
+	ASSERT_TRUE(mg_rule_is_quiet(s.quiet, &st),
+		    "quiet: a getattr of it after one, nothing else");
+	ASSERT_FALSE(mg_rule_can_mark(s.quiet, &st, 0),
+		     "quiet: a getattr of it after one, nothing else");
+	ASSERT_FALSE(mg_rule_is_quiet(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_CTIME_SKIP, .sec = 100, .nsec = 5 } }),
+		     "quiet: a getattr of it after one, nothing else");
+	ASSERT_FALSE(mg_rule_is_quiet(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_STAT, .sec = 100, .nsec = 6 } }),
+		     "quiet: a getattr of it after one, nothing else");
 	judge(&s, rin(MG_EV_STAT, 100, 4, 3000));	/* held */
-	CHECK(EQ(s.quiet, 0), "quiet: not while a getattr is held");
-	CHECK(EQ(mg_rule_fp(-1, 999999999), 0) && NE(mg_rule_fp(0, 0), 0),
-	      "quiet: the one ctime whose word is 0 is 1 ns before the epoch");
+	ASSERT_EQ(s.quiet, 0, "quiet: not while a getattr is held");
+	ASSERT_EQ(mg_rule_fp(-1, 999999999), 0,
+		  "quiet: the one ctime whose word is 0 is 1 ns before the epoch");
+	ASSERT_NEQ(mg_rule_fp(0, 0), 0,
+		   "quiet: the one ctime whose word is 0 is 1 ns before the epoch");
 
 	/* a mark folds in only as the mark of the latest ctime, not yet shown */
 	memset(&s, 0, sizeof(s));
 	judge(&s, rswap(100, 5, 0, 0, 1000));
 	mg_rule_fold_quiet(&s, mg_rule_fp(100, 6) << 1 | 1);
-	CHECK(IS_FALSE(s.fl & MG_RS_STATTED), "fold: the mark of another ctime is not folded in");
+	ASSERT_FALSE(s.fl & MG_RS_STATTED, "fold: the mark of another ctime is not folded in");
 	mg_rule_fold_quiet(&s, s.quiet);
-	CHECK(IS_FALSE(s.fl & MG_RS_STATTED), "fold: an unmarked word changes nothing");
+	ASSERT_FALSE(s.fl & MG_RS_STATTED, "fold: an unmarked word changes nothing");
 	mg_rule_fold_quiet(&s, s.quiet | 1);
-	CHECK(IS_TRUE(s.fl & MG_RS_STATTED) && EQ(s.max_stat_ns, 0) && EQ(mg_rule_quiet(&s), s.quiet | 1),
-	      "fold: the mark of the latest ctime: shown, at a time unknown");
+	ASSERT_TRUE(s.fl & MG_RS_STATTED,
+		    "fold: the mark of the latest ctime: shown, at a time unknown");
+	ASSERT_EQ(s.max_stat_ns, 0, "fold: the mark of the latest ctime: shown, at a time unknown");
+	ASSERT_EQ(mg_rule_quiet(&s), s.quiet | 1,
+		  "fold: the mark of the latest ctime: shown, at a time unknown");
 	memset(&s, 0, sizeof(s));
 	mg_rule_fold_quiet(&s, 1);
-	CHECK(IS_FALSE(s.fl & MG_RS_STATTED), "fold: nothing on an inode not known (word 1)");
+	ASSERT_FALSE(s.fl & MG_RS_STATTED, "fold: nothing on an inode not known (word 1)");
 
 	/* the cases, one by one */
 	memset(&s, 0, sizeof(s));
 	st = rin(MG_EV_STAT, 100, 5, 1000);
-	CHECK(IS_TRUE(mg_rule_needs_context(&s, &st, 0)), "needs_context: an inode not seen yet");
+	ASSERT_TRUE(mg_rule_needs_context(&s, &st, 0), "needs_context: an inode not seen yet");
 	judge(&s, rswap(100, 5, 0, 0, 1000));
-	CHECK(IS_FALSE(mg_rule_needs_context(&s, &st, 0)), "needs_context: a getattr of the latest "
-	      "ctime, tracepoints only");
-	CHECK(IS_TRUE(mg_rule_needs_context(&s, &st, 1)), "needs_context: its first getattr keeps "
-	      "its time when updates carry their entry time");
+	ASSERT_FALSE(mg_rule_needs_context(&s, &st, 0), "needs_context: a getattr of the latest "
+		     "ctime, tracepoints only");
+	ASSERT_TRUE(mg_rule_needs_context(&s, &st, 1), "needs_context: its first getattr keeps "
+		    "its time when updates carry their entry time");
 	judge(&s, st);
-	CHECK(IS_FALSE(mg_rule_needs_context(&s, &st, 1)) && EQ(s.max_stat_ns, 1000),
-	      "needs_context: a second getattr of it does not");
+	ASSERT_FALSE(mg_rule_needs_context(&s, &st, 1),
+		     "needs_context: a second getattr of it does not");
+	ASSERT_EQ(s.max_stat_ns, 1000, "needs_context: a second getattr of it does not");
 	st.o.nsec = 4;
-	CHECK(IS_TRUE(mg_rule_needs_context(&s, &st, 0)), "needs_context: a getattr of another value");
+	ASSERT_TRUE(mg_rule_needs_context(&s, &st, 0), "needs_context: a getattr of another value");
 	judge(&s, st);	/* held: an older value not seen before */
 	st.o.nsec = 5;
-	CHECK(IS_TRUE(s.fl & MG_RS_PENDING) && IS_TRUE(mg_rule_needs_context(&s, &st, 0)),
-	      "needs_context: anything while a getattr is held");
+	ASSERT_TRUE(s.fl & MG_RS_PENDING, "needs_context: anything while a getattr is held");
+	ASSERT_TRUE(mg_rule_needs_context(&s, &st, 0),
+		    "needs_context: anything while a getattr is held");
 	st = rswap(100, 5, 5, 5, 3000);
-	CHECK(IS_TRUE(mg_rule_needs_context(&s, &st, 0)), "needs_context: every update");
+	ASSERT_TRUE(mg_rule_needs_context(&s, &st, 0), "needs_context: every update");
 }

@@ -28,31 +28,50 @@ UNIT_TEST(top_opts)
 	int err;
 
 	err = mg_top_progs_check(why, sizeof(why));
-	CHECK(IS_FALSE(err), "top.bpf.c's table: each program where the table says, every "
-	      "program once (%s)", why);
+	ASSERT_OK(err, "top.bpf.c's table: each program where the table says, every "
+		  "program once (%s)", why);
 
 	ASSERT_EQ(top_parse(&o, ""), 0, "top: no arguments");
-	CHECK(EQ(o.interval, 1.0) && EQ(o.count, 0) && IS_FALSE(o.argv) && EQ(o.rows, 20) &&
-	      EQ(o.max_entries, MG_TOP_ENTRIES_DEFAULT) && EQ(o.sort, TOP_SORT_AUTO),
-	      "top: defaults 1 s, no count, 20 rows, %u entries, sort auto", MG_TOP_ENTRIES_DEFAULT);
+	ASSERT_EQ(o.interval, 1.0,
+		  "top: defaults 1 s, no count, 20 rows, %u entries, sort auto", MG_TOP_ENTRIES_DEFAULT);
+	ASSERT_EQ(o.count, 0,
+		  "top: defaults 1 s, no count, 20 rows, %u entries, sort auto", MG_TOP_ENTRIES_DEFAULT);
+	ASSERT_NULL(o.argv,
+		    "top: defaults 1 s, no count, 20 rows, %u entries, sort auto", MG_TOP_ENTRIES_DEFAULT);
+	ASSERT_EQ(o.rows, 20,
+		  "top: defaults 1 s, no count, 20 rows, %u entries, sort auto", MG_TOP_ENTRIES_DEFAULT);
+	ASSERT_EQ(o.max_entries, MG_TOP_ENTRIES_DEFAULT,
+		  "top: defaults 1 s, no count, 20 rows, %u entries, sort auto", MG_TOP_ENTRIES_DEFAULT);
+	ASSERT_EQ(o.sort, TOP_SORT_AUTO,
+		  "top: defaults 1 s, no count, 20 rows, %u entries, sort auto", MG_TOP_ENTRIES_DEFAULT);
 	ASSERT_EQ(top_parse(&o, "-i 0.5 -c 4 --by file -s ctime_skips"), 0, "top -i -c --by -s");
-	CHECK(EQ(o.interval, 0.5) && EQ(o.count, 4) && EQ(o.by, MG_TOP_BY_FILE) &&
-	      EQ(o.sort, MG_TOP_CTIME_SKIPS), "top: -i 0.5 -c 4, --by file, -s ctime_skips");
+	ASSERT_EQ(o.interval, 0.5, "top: -i 0.5 -c 4, --by file, -s ctime_skips");
+	ASSERT_EQ(o.count, 4, "top: -i 0.5 -c 4, --by file, -s ctime_skips");
+	ASSERT_EQ(o.by, MG_TOP_BY_FILE, "top: -i 0.5 -c 4, --by file, -s ctime_skips");
+	ASSERT_EQ(o.sort, MG_TOP_CTIME_SKIPS, "top: -i 0.5 -c 4, --by file, -s ctime_skips");
 	ASSERT_EQ(top_parse(&o, "-I 250 --interval-count 3"), 0, "top -I 250 --interval-count 3");
-	CHECK(EQ(o.interval, 0.25) && EQ(o.count, 3), "top -I 250: 0.25 s, as perf's -I");
+	ASSERT_EQ(o.interval, 0.25, "top -I 250: 0.25 s, as perf's -I");
+	ASSERT_EQ(o.count, 3, "top -I 250: 0.25 s, as perf's -I");
 	ASSERT_EQ(top_parse(&o, "-i 5 -- sleep 1"), 0, "top -i 5 -- sleep 1");
-	CHECK(EQ(o.interval, 5.0) && IS_TRUE(o.argv) && STREQ(o.argv[0], "sleep") &&
-	      STREQ(o.argv[1], "1"), "top -i 5 -- sleep 1: COMMAND after --");
+	ASSERT_EQ(o.interval, 5.0, "top -i 5 -- sleep 1: COMMAND after --");
+	if (!ASSERT_OK_PTR(o.argv, "top -i 5 -- sleep 1: COMMAND after --"))
+		return;
+	ASSERT_STREQ(o.argv[0], "sleep", "top -i 5 -- sleep 1: COMMAND after --");
+	ASSERT_STREQ(o.argv[1], "1", "top -i 5 -- sleep 1: COMMAND after --");
 	ASSERT_EQ(top_parse(&o, "--noclear sleep 1"), 0, "top --noclear sleep 1");
-	CHECK(IS_TRUE(o.argv) && STREQ(o.argv[0], "sleep") && IS_TRUE(o.noclear),
-	      "top: the first non-option starts COMMAND");
+	if (!ASSERT_OK_PTR(o.argv, "top: the first non-option starts COMMAND"))
+		return;
+	ASSERT_STREQ(o.argv[0], "sleep", "top: the first non-option starts COMMAND");
+	ASSERT_TRUE(o.noclear, "top: the first non-option starts COMMAND");
 	ASSERT_EQ(top_parse(&o, "-C 0 -- true"), 0, "top -C 0: perf's CPU list");
-	CHECK(IS_TRUE(o.cpus.given) && EQ(o.cpus.n, 1) && IS_FALSE(o.noclear),
-	      "top -C 0: CPU 0 selected, the screen still cleared");
+	ASSERT_TRUE(o.cpus.given, "top -C 0: CPU 0 selected, the screen still cleared");
+	ASSERT_EQ(o.cpus.n, 1, "top -C 0: CPU 0 selected, the screen still cleared");
+	ASSERT_FALSE(o.noclear, "top -C 0: CPU 0 selected, the screen still cleared");
 	ASSERT_EQ(top_parse(&o, "-C 1-0 -- true"), MG_EXIT_USAGE, "top -C 1-0: a reversed range");
 	ASSERT_EQ(top_parse(&o, "-C 0,,1 -- true"), MG_EXIT_USAGE, "top -C 0,,1: an empty item");
 	ASSERT_EQ(top_parse(&o, "--tree -- true"), 0, "top --tree -- true");
-	CHECK(IS_TRUE(o.tree) && IS_TRUE(o.argv), "top --tree with COMMAND");
+	ASSERT_TRUE(o.tree, "top --tree with COMMAND");
+	ASSERT_OK_PTR(o.argv, "top --tree with COMMAND");
 	ASSERT_EQ(top_parse(&o, "-i 0"), MG_EXIT_USAGE, "top -i 0: interval 0");
 	ASSERT_EQ(top_parse(&o, "-I 5"), MG_EXIT_USAGE, "top -I 5: below 10 ms");
 	ASSERT_EQ(top_parse(&o, "-c 0"), MG_EXIT_USAGE, "top -c 0");
@@ -87,8 +106,8 @@ UNIT_TEST(top_vocab)
 		{ "a counted tracepoint no whole names", MG_TOP_STAT_QUERIES, 2, MG_TOP_CTIME_SWAPS },
 	};
 
-	CHECK(IS_FALSE(top_counters_problem(top_counters, MG_TOP_NR, top_tp_counted, why,
-					     sizeof(why))), "top's table holds together (%s)", why);
+	ASSERT_FALSE(top_counters_problem(top_counters, MG_TOP_NR, top_tp_counted, why, sizeof(why)),
+		     "top's table holds together (%s)", why);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		memcpy(k, top_counters, sizeof(k));
 		int *f[] = { &k[bad[i].c].place, &k[bad[i].c].tp, &k[bad[i].c].part_of,
@@ -98,22 +117,24 @@ UNIT_TEST(top_vocab)
 		if (bad[i].field == 2 && bad[i].value == MG_TOP_CTIME_SWAPS)
 			k[bad[i].c].tp = MG_TP_CTIME_NS_XCHG;	/* a part, counted with its whole */
 		why[0] = 0;
-		CHECK(EQ(top_counters_problem(k, MG_TOP_NR, top_tp_counted, why, sizeof(why)), -1),
-		      "doctored table refused: %s (%s)", bad[i].what, why);
+		ASSERT_EQ(top_counters_problem(k, MG_TOP_NR, top_tp_counted, why, sizeof(why)), -1,
+			  "doctored table refused: %s (%s)", bad[i].what, why);
 	}
 	memcpy(tps, top_tp_counted, sizeof(tps));
 	tps[MG_TP_INODE_SET_CTIME_TO_TS] = true;
-	CHECK(EQ(top_counters_problem(top_counters, MG_TOP_NR, tps, why, sizeof(why)), -1),
-	      "doctored: a tracepoint marked counted that no counter names (%s)", why);
-	CHECK(STREQ(top_counters[top_col_order[0]].head, "FLOOR_SWAPS") &&
-	      STREQ(top_counters[top_col_order[3]].head, "AFTER_QUERY") &&
-	      EQ(top_counters[MG_TOP_FLOOR_UNKNOWN].width, 7) && EQ(top_counters[MG_TOP_STAT_QUERIES].width, 9),
-	      "top's columns: FLOOR_SWAPS first, AFTER_QUERY fourth, widths as before");
-	CHECK(STREQ(top_sort_words(), "floor_swaps, fine_stamps, floor_unknown, ctime_swaps, "
-		    "queried_swaps, ctime_skips, stat_queries, auto"), "--sort's words: %s",
-	      top_sort_words());
-	CHECK(STREQ(top_sort_help(), "floor_swaps, fine_stamps, floor_unknown, ctime_swaps,\n"
-		    "queried_swaps, ctime_skips, stat_queries (default: floor_swaps\n"
-		    "with function probes, else queried_swaps)"),
-	      "--sort's help: the text written by hand before the table");
+	ASSERT_EQ(top_counters_problem(top_counters, MG_TOP_NR, tps, why, sizeof(why)), -1,
+		  "doctored: a tracepoint marked counted that no counter names (%s)", why);
+	ASSERT_STREQ(top_counters[top_col_order[0]].head, "FLOOR_SWAPS",
+		     "top's columns: FLOOR_SWAPS first, AFTER_QUERY fourth, widths as before");
+	ASSERT_STREQ(top_counters[top_col_order[3]].head, "AFTER_QUERY",
+		     "top's columns: FLOOR_SWAPS first, AFTER_QUERY fourth, widths as before");
+	ASSERT_EQ(top_counters[MG_TOP_FLOOR_UNKNOWN].width, 7,
+		  "top's columns: FLOOR_SWAPS first, AFTER_QUERY fourth, widths as before");
+	ASSERT_EQ(top_counters[MG_TOP_STAT_QUERIES].width, 9,
+		  "top's columns: FLOOR_SWAPS first, AFTER_QUERY fourth, widths as before");
+	ASSERT_STREQ(top_sort_words(), "floor_swaps, fine_stamps, floor_unknown, ctime_swaps, " "queried_swaps, ctime_skips, stat_queries, auto",
+		     "--sort's words: %s",
+		     top_sort_words());
+	ASSERT_STREQ(top_sort_help(), "floor_swaps, fine_stamps, floor_unknown, ctime_swaps,\n" "queried_swaps, ctime_skips, stat_queries (default: floor_swaps\n" "with function probes, else queried_swaps)",
+		     "--sort's help: the text written by hand before the table");
 }

@@ -32,10 +32,11 @@ UNIT_TEST(parse_u64)
 		uint64_t v = 0;
 		int err = mg_parse_u64(cases[i].s, cases[i].min, cases[i].max, &v);
 
-		CHECK(EQ(err, cases[i].err) && (err || EQ(v, cases[i].v)),
-		      "parse_u64(\"%s\") -> %d (want %d)", cases[i].s, err, cases[i].err);
+		if (ASSERT_EQ(err, cases[i].err, "parse_u64(\"%s\") -> %d (want %d)", cases[i].s,
+			      err, cases[i].err) && !err)
+			ASSERT_EQ(v, cases[i].v, "parse_u64(\"%s\"): the value", cases[i].s);
 	}
-	CHECK(EQ(mg_parse_u64(NULL, 0, 1, &(uint64_t){0}), -EINVAL), "parse_u64(NULL) is -EINVAL");
+	ASSERT_EQ(mg_parse_u64(NULL, 0, 1, &(uint64_t){0}), -EINVAL, "parse_u64(NULL) is -EINVAL");
 }
 
 UNIT_TEST(parse_seconds)
@@ -52,8 +53,9 @@ UNIT_TEST(parse_seconds)
 		double v = 0;
 		int err = mg_parse_seconds(cases[i].s, 86400, &v);
 
-		CHECK(EQ(err, cases[i].err) && (err || EQ(v, cases[i].v)),
-		      "parse_seconds(\"%s\") -> %d (want %d)", cases[i].s, err, cases[i].err);
+		if (ASSERT_EQ(err, cases[i].err, "parse_seconds(\"%s\") -> %d (want %d)", cases[i].s,
+			      err, cases[i].err) && !err)
+			ASSERT_EQ(v, cases[i].v, "parse_seconds(\"%s\"): the value", cases[i].s);
 	}
 }
 
@@ -84,8 +86,11 @@ UNIT_TEST(wrap_width)
 				for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 					if ((int)strlen(line) > maxw)
 						maxw = (int)strlen(line);
-				CHECK(maxw <= widths[w] && n == nl, "wrap text %zu at %d from col %d: widest "
-				      "line %d, %d lines said, %d printed", t, widths[w], col, maxw, n, nl);
+				ASSERT_LE(maxw, widths[w],
+					  "wrap text %zu at %d from col %d: widest "
+					  "line %d, %d lines said, %d printed", t, widths[w], col, maxw, n, nl);
+				ASSERT_EQ(n, nl, "wrap text %zu at %d from col %d: widest "
+					  "line %d, %d lines said, %d printed", t, widths[w], col, maxw, n, nl);
 				(void)words;
 				free(buf);
 			}
@@ -97,8 +102,11 @@ UNIT_TEST(wrap_width)
 		int n = mg_wrap(f, texts[0], 0, 2, 0);
 
 		fclose(f);
-		CHECK(n == 1 && !strcmp(buf + strlen(buf) - 1, "\n") && strlen(buf) == strlen(texts[0]) + 1,
-		      "width 0: one line, the text as given (%d lines)", n);
+		ASSERT_EQ(n, 1, "width 0: one line, the text as given (%d lines)", n);
+		ASSERT_STREQ(buf + strlen(buf) - 1, "\n",
+			     "width 0: one line, the text as given (%d lines)", n);
+		ASSERT_EQ(strlen(buf), strlen(texts[0]) + 1,
+			  "width 0: one line, the text as given (%d lines)", n);
 		free(buf);
 	}
 }
@@ -122,9 +130,11 @@ UNIT_TEST(cpulist)
 
 		if (n >= 0)
 			mg_cpulist_str(mask, canon, sizeof(canon));
-		CHECK(EQ(n, cases[i].n) && (n < 0 || !strcmp(canon, cases[i].canon)),
-		      "cpulist \"%s\" -> %d %s (want %d %s)", cases[i].s, n, n >= 0 ? canon : why,
-		      cases[i].n, cases[i].canon ? cases[i].canon : "");
+		if (ASSERT_EQ(n, cases[i].n, "cpulist \"%s\" -> %d %s (want %d %s)", cases[i].s, n,
+			      n >= 0 ? canon : why, cases[i].n, cases[i].canon ? cases[i].canon : "") &&
+		    n >= 0)
+			ASSERT_STREQ(canon, cases[i].canon, "cpulist \"%s\": %d CPUs, canonical %s",
+				     cases[i].s, n, canon);
 	}
 }
 
@@ -134,19 +144,22 @@ UNIT_TEST(pidlist)
 	struct mg_pids p = { 0 };
 	char why[96], scope[160];
 
-	CHECK(!mg_pidlist_parse("5,7,5", &p, why, sizeof(why)) && EQ(p.n, 2u) && EQ(p.pid[1], 7u),
-	      "pid list 5,7,5: two pids (%u)", p.n);
+	ASSERT_FALSE(mg_pidlist_parse("5,7,5", &p, why, sizeof(why)),
+		     "pid list 5,7,5: two pids (%u)", p.n);
+	ASSERT_EQ(p.n, 2u, "pid list 5,7,5: two pids (%u)", p.n);
+	ASSERT_EQ(p.pid[1], 7u, "pid list 5,7,5: two pids (%u)", p.n);
 	mg_pids_scope(&p, scope, sizeof(scope));
-	CHECK(!strcmp(scope, "pids 5, 7 and their descendants"), "scope: %s", scope);
+	ASSERT_STREQ(scope, "pids 5, 7 and their descendants", "scope: %s", scope);
 	p.n = 0;
-	CHECK(!mg_pidlist_parse("9", &p, why, sizeof(why)), "one pid");
+	ASSERT_FALSE(mg_pidlist_parse("9", &p, why, sizeof(why)), "one pid");
 	mg_pids_scope(&p, scope, sizeof(scope));
-	CHECK(!strcmp(scope, "pid 9 and its descendants"), "scope: %s", scope);
-	CHECK(EQ(mg_pidlist_parse("1,,2", &p, why, sizeof(why)), -EINVAL), "1,,2 refused");
-	CHECK(EQ(mg_pidlist_parse("", &p, why, sizeof(why)), -EINVAL), "empty refused");
-	CHECK(EQ(mg_pidlist_parse("0", &p, why, sizeof(why)), -ERANGE), "pid 0 refused");
-	CHECK(EQ(mg_pidlist_parse("4194305", &p, why, sizeof(why)), -ERANGE), "pid past 4194304 refused");
-	CHECK(EQ(mg_pidlist_parse("1x", &p, why, sizeof(why)), -EINVAL), "1x refused");
+	ASSERT_STREQ(scope, "pid 9 and its descendants", "scope: %s", scope);
+	ASSERT_EQ(mg_pidlist_parse("1,,2", &p, why, sizeof(why)), -EINVAL, "1,,2 refused");
+	ASSERT_EQ(mg_pidlist_parse("", &p, why, sizeof(why)), -EINVAL, "empty refused");
+	ASSERT_EQ(mg_pidlist_parse("0", &p, why, sizeof(why)), -ERANGE, "pid 0 refused");
+	ASSERT_EQ(mg_pidlist_parse("4194305", &p, why, sizeof(why)), -ERANGE,
+		  "pid past 4194304 refused");
+	ASSERT_EQ(mg_pidlist_parse("1x", &p, why, sizeof(why)), -EINVAL, "1x refused");
 }
 
 /*
@@ -158,24 +171,22 @@ UNIT_TEST(same_file)
 {
 	char dir[] = "/tmp/mgtrace-unit-same.XXXXXX", a[64], b[64], l[64], rl[64], ll[64];
 
-	if (!mkdtemp(dir)) {
-		CHECK(IS_TRUE(0), "mkdtemp: %s", strerror(errno));
+	if (!ASSERT_OK_PTR(mkdtemp(dir), "mkdtemp: %s", strerror(errno)))
 		return;
-	}
 	snprintf(a, sizeof(a), "%s/a.xml", dir);
 	snprintf(b, sizeof(b), "%s/b.xml", dir);
 	snprintf(l, sizeof(l), "%s/l.xml", dir);
 	snprintf(rl, sizeof(rl), "%s/rl.xml", dir);
 	snprintf(ll, sizeof(ll), "%s/ll.xml", dir);
-	CHECK(IS_TRUE(mg_same_file(a, a)), "one path twice, not yet created: one file");
-	CHECK(IS_FALSE(mg_same_file(a, b)), "two names, not yet created: two files");
-	CHECK(IS_TRUE(symlink(a, l) == 0 && mg_same_file(a, l)),
-	      "a dangling symlink to a, and a: one file");
-	CHECK(IS_TRUE(symlink("a.xml", rl) == 0 && mg_same_file(rl, a)),
-	      "a dangling relative symlink to a, and a: one file");
-	CHECK(IS_TRUE(symlink(rl, ll) == 0 && mg_same_file(ll, a)),
-	      "a chain of two dangling symlinks to a, and a: one file");
-	CHECK(IS_FALSE(mg_same_file(l, b)), "twin: a dangling symlink to a, and b: two files");
+	ASSERT_TRUE(mg_same_file(a, a), "one path twice, not yet created: one file");
+	ASSERT_FALSE(mg_same_file(a, b), "two names, not yet created: two files");
+	ASSERT_OK(symlink(a, l), "a dangling symlink to a, and a: one file: the symlink");
+	ASSERT_TRUE(mg_same_file(a, l), "a dangling symlink to a, and a: one file");
+	ASSERT_OK(symlink("a.xml", rl), "a dangling relative symlink to a, and a: one file: the symlink");
+	ASSERT_TRUE(mg_same_file(rl, a), "a dangling relative symlink to a, and a: one file");
+	ASSERT_OK(symlink(rl, ll), "a chain of two dangling symlinks to a, and a: one file: the symlink");
+	ASSERT_TRUE(mg_same_file(ll, a), "a chain of two dangling symlinks to a, and a: one file");
+	ASSERT_FALSE(mg_same_file(l, b), "twin: a dangling symlink to a, and b: two files");
 	unlink(l);
 	unlink(rl);
 	unlink(ll);
@@ -193,10 +204,10 @@ static bool at_word(const char *full, const char *out)
 	if (!strcmp(full, out))
 		return true;
 	if (n < m || strcmp(out + n - m, MG_WORDS_CUT))
-		return note_("\"%s\" is neither whole nor marked cut", out);
+		return unit_note("\"%s\" is neither whole nor marked cut", out);
 	n -= m;
 	if (!n || strncmp(full, out, n) || full[n] != ' ' || out[n - 1] == ' ')
-		return note_("\"%s\" is not cut at a word boundary of \"%.80s...\"", out, full);
+		return unit_note("\"%s\" is not cut at a word boundary of \"%.80s...\"", out, full);
 	return true;
 }
 
@@ -211,13 +222,21 @@ UNIT_TEST(snprintf_words)
 			   "load failed: EPERM (BPF trampolines refused under lockdown=integrity)";
 	char out[64], raw[64], word[16];
 
-	CHECK(!mg_snprintf_words(out, sizeof(out), "%s", "no gate set") && STREQ(out, "no gate set"),
-	      "snprintf_words: a text that fits is whole");
-	CHECK(mg_snprintf_words(out, sizeof(out), "%s", full) && LT(strlen(out), sizeof(out)) &&
-	      at_word(full, out), "snprintf_words: a long text ends at a word boundary: '%s'", out);
+	ASSERT_FALSE(mg_snprintf_words(out, sizeof(out), "%s", "no gate set"),
+		     "snprintf_words: a text that fits is whole");
+	ASSERT_STREQ(out, "no gate set", "snprintf_words: a text that fits is whole");
+	ASSERT_TRUE(mg_snprintf_words(out, sizeof(out), "%s", full),
+		    "snprintf_words: a long text ends at a word boundary: '%s'", out);
+	ASSERT_LT(strlen(out), sizeof(out),
+		  "snprintf_words: a long text ends at a word boundary: '%s'", out);
+	ASSERT_TRUE(at_word(full, out),
+		    "snprintf_words: a long text ends at a word boundary: '%s'", out);
 	memcpy(raw, full, sizeof(raw) - 1);	/* what snprintf() keeps of it */
 	raw[sizeof(raw) - 1] = 0;
-	CHECK(!at_word(full, raw), "snprintf_words twin: snprintf's cut '%s' is told apart", raw);
-	CHECK(mg_snprintf_words(word, sizeof(word), "%s", "/a-very-long-path-without-spaces") &&
-	      STREQ(word, "/a-very-long..."), "snprintf_words: one long word, cut where it stops fitting, marked");
+	ASSERT_FALSE(at_word(full, raw),
+		     "snprintf_words twin: snprintf's cut '%s' is told apart", raw);
+	ASSERT_TRUE(mg_snprintf_words(word, sizeof(word), "%s", "/a-very-long-path-without-spaces"),
+		    "snprintf_words: one long word, cut where it stops fitting, marked");
+	ASSERT_STREQ(word, "/a-very-long...",
+		     "snprintf_words: one long word, cut where it stops fitting, marked");
 }

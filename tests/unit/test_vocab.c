@@ -42,22 +42,36 @@ UNIT_TEST(vocab)
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		k = 0;
 		err = mg_events_parse("unit", c[i].list, c[i].allowed, &k);
-		CHECK(EQ(err, c[i].err) && (err || EQ(k, c[i].want)),
-		      "-e '%s' (allowed %#x): exit %d, kinds %#x", c[i].list, c[i].allowed, err, k);
+		if (ASSERT_EQ(err, c[i].err, "-e '%s' (allowed %#x): exit %d, kinds %#x", c[i].list,
+			      c[i].allowed, err, k) && !err)
+			ASSERT_EQ(k, c[i].want, "-e '%s' (allowed %#x): kinds %#x", c[i].list,
+				  c[i].allowed, k);
 	}
 	for (k = 0; k < MG_EV_NR_KINDS; k++) {
 		tp = mg_tp_of_kind(k);
-		CHECK(IS_TRUE(mg_event_kind_name(k)) && IS_TRUE(mg_event_kind_help(k)) &&
-		      (tp < 0 ? (MG_KINDS_FLOOR & 1u << k) != 0 : (MG_KINDS_TP & 1u << k) != 0),
-		      "kind %u (%s): tracepoint %d", k, mg_event_kind_name(k), tp);
+		ASSERT_TRUE(mg_event_kind_name(k),
+			    "kind %u (%s): tracepoint %d", k, mg_event_kind_name(k), tp);
+		ASSERT_TRUE(mg_event_kind_help(k),
+			    "kind %u (%s): tracepoint %d", k, mg_event_kind_name(k), tp);
+		ASSERT_TRUE((tp < 0 ? (MG_KINDS_FLOOR & 1u << k) != 0 : (MG_KINDS_TP & 1u << k) != 0),
+			    "kind %u (%s): tracepoint %d", k, mg_event_kind_name(k), tp);
 	}
-	CHECK(STREQ(mg_tp_names[MG_TP_FILL_MG_CMTIME], "fill_mg_cmtime") &&
-	      EQ(mg_tp_of_kind(MG_EV_CTIME_SWAP), MG_TP_CTIME_NS_XCHG) &&
-	      IS_FALSE(mg_tp_opt_in(MG_TP_CTIME_NS_XCHG)) && IS_TRUE(mg_tp_opt_in(MG_TP_CTIME_XCHG_SKIP)),
-	      "tracepoint names and kinds agree with the enums");
-	CHECK(STREQ(mg_row_name(MG_R_STAT_QUERIES), "stat_queries") && IS_TRUE(mg_row_help(MG_R_CTIME_SETS)) &&
-	      IS_FALSE(mg_row_help(MG_R_FLOOR_CMPXCHG_FAILS)) && IS_FALSE(mg_row_name(MG_R_NR)),
-	      "rows: names and Prometheus help by enum mg_row_id, none for derived rows");
+	ASSERT_STREQ(mg_tp_names[MG_TP_FILL_MG_CMTIME], "fill_mg_cmtime",
+		     "tracepoint names and kinds agree with the enums");
+	ASSERT_EQ(mg_tp_of_kind(MG_EV_CTIME_SWAP), MG_TP_CTIME_NS_XCHG,
+		  "tracepoint names and kinds agree with the enums");
+	ASSERT_FALSE(mg_tp_opt_in(MG_TP_CTIME_NS_XCHG),
+		     "tracepoint names and kinds agree with the enums");
+	ASSERT_TRUE(mg_tp_opt_in(MG_TP_CTIME_XCHG_SKIP),
+		    "tracepoint names and kinds agree with the enums");
+	ASSERT_STREQ(mg_row_name(MG_R_STAT_QUERIES), "stat_queries",
+		     "rows: names and Prometheus help by enum mg_row_id, none for derived rows");
+	ASSERT_TRUE(mg_row_help(MG_R_CTIME_SETS),
+		    "rows: names and Prometheus help by enum mg_row_id, none for derived rows");
+	ASSERT_NULL(mg_row_help(MG_R_FLOOR_CMPXCHG_FAILS),
+		    "rows: names and Prometheus help by enum mg_row_id, none for derived rows");
+	ASSERT_NULL(mg_row_name(MG_R_NR),
+		    "rows: names and Prometheus help by enum mg_row_id, none for derived rows");
 }
 
 /* The usage text of option val in c's table (its help_fn's where it has one). */
@@ -77,41 +91,39 @@ UNIT_TEST(vocab_help)
 	int tps[MG_NR_TPS], n = mg_tps_opt_in(tps);
 	unsigned int k;
 
-	CHECK(STREQ(mg_opt_wrap(buf, sizeof(buf), "aaa bbb ccc"), "aaa bbb ccc"),
-	      "wrap: a short text stays one line");
+	ASSERT_STREQ(mg_opt_wrap(buf, sizeof(buf), "aaa bbb ccc"), "aaa bbb ccc",
+		     "wrap: a short text stays one line");
 	memset(word, 'x', sizeof(word) - 1);
 	word[sizeof(word) - 1] = 0;
 	snprintf(text, sizeof(text), "%s %s %s", word, word, word);
 	mg_opt_wrap(buf, sizeof(buf), text);
-	CHECK(EQ(strchr(buf, '\n') - buf, 39) && EQ(strrchr(buf, '\n') - buf, 79),
-	      "wrap: three 39-byte words on three lines (two do not fit in %d)", MG_OPT_HELP_WIDTH);
+	ASSERT_EQ(strchr(buf, '\n') - buf, 39,
+		  "wrap: three 39-byte words on three lines (two do not fit in %d)", MG_OPT_HELP_WIDTH);
+	ASSERT_EQ(strrchr(buf, '\n') - buf, 79,
+		  "wrap: three 39-byte words on three lines (two do not fit in %d)", MG_OPT_HELP_WIDTH);
 	mg_opt_wrap(buf, sizeof(buf), "a b");
-	CHECK(IS_FALSE(strchr(buf, '\n')), "wrap: no break where the text fits");
-	CHECK(EQ(n, 3) && EQ(tps[0], MG_TP_FILL_MG_CMTIME) && EQ(tps[1], MG_TP_CTIME_XCHG_SKIP) &&
-	      EQ(tps[2], MG_TP_INODE_SET_CTIME_TO_TS), "the opt-in tracepoints by their opt_in place");
-	CHECK(STREQ(s, "also count these events (comma-separated): stat\n"
-		    "(timestamp:fill_mg_cmtime; counter stat_queries), ctime_skip\n"
-		    "(timestamp:ctime_xchg_skip; ctime_skips), ctime_set\n"
-		    "(timestamp:inode_set_ctime_to_ts; ctime_sets), all, or\n"
-		    "tracepoints as perf names them, with globs: timestamp:*"),
-	      "stat -e's help: the text written by hand before the table");
-	CHECK(STREQ(t, "comma list of ctime_swap, ctime_skip, stat, ctime_set, floor\n"
-		    "(floor_swap, floor_fail, floor_unknown), ctime (swap and\n"
-		    "skip), timestamp:TRACEPOINT with globs (timestamp:*), all\n"
-		    "(default: all available)"),
-	      "trace -e's help: the text written by hand before the table");
+	ASSERT_NULL(strchr(buf, '\n'), "wrap: no break where the text fits");
+	ASSERT_EQ(n, 3, "the opt-in tracepoints by their opt_in place");
+	ASSERT_EQ(tps[0], MG_TP_FILL_MG_CMTIME, "the opt-in tracepoints by their opt_in place");
+	ASSERT_EQ(tps[1], MG_TP_CTIME_XCHG_SKIP, "the opt-in tracepoints by their opt_in place");
+	ASSERT_EQ(tps[2], MG_TP_INODE_SET_CTIME_TO_TS,
+		  "the opt-in tracepoints by their opt_in place");
+	ASSERT_STREQ(s, "also count these events (comma-separated): stat\n" "(timestamp:fill_mg_cmtime; counter stat_queries), ctime_skip\n" "(timestamp:ctime_xchg_skip; ctime_skips), ctime_set\n" "(timestamp:inode_set_ctime_to_ts; ctime_sets), all, or\n" "tracepoints as perf names them, with globs: timestamp:*",
+		     "stat -e's help: the text written by hand before the table");
+	ASSERT_STREQ(t, "comma list of ctime_swap, ctime_skip, stat, ctime_set, floor\n" "(floor_swap, floor_fail, floor_unknown), ctime (swap and\n" "skip), timestamp:TRACEPOINT with globs (timestamp:*), all\n" "(default: all available)",
+		     "trace -e's help: the text written by hand before the table");
 	snprintf(flat, sizeof(flat), "%s", s);
 	for (char *c = flat; *c; c++)
 		*c = *c == '\n' ? ' ' : *c;
 	for (k = 0; k < MG_EV_NR_KINDS; k++) {
 		int tp = mg_tp_of_kind(k);
 
-		CHECK(IS_TRUE(strstr(t, mg_event_kind_name(k))), "trace -e's help names %s",
-		      mg_event_kind_name(k));
+		ASSERT_HAS_SUBSTR(t, mg_event_kind_name(k), "trace -e's help names %s",
+				  mg_event_kind_name(k));
 		snprintf(text, sizeof(text), "%s (timestamp:%s; ", mg_event_kind_name(k),
 			 tp >= 0 ? mg_tp_names[tp] : "");
 		if (tp >= 0 && mg_tp_opt_in(tp))
-			CHECK(IS_TRUE(strstr(flat, text)), "stat -e's help names %s with "
-			      "timestamp:%s", mg_event_kind_name(k), mg_tp_names[tp]);
+			ASSERT_HAS_SUBSTR(flat, text, "stat -e's help names %s with "
+					  "timestamp:%s", mg_event_kind_name(k), mg_tp_names[tp]);
 	}
 }

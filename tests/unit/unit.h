@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* unit.h - what every unit test file shares: CHECK and its comparisons, UNIT_TEST. */
+/* unit.h - what every unit test file shares: UNIT_TEST and the ASSERT_* assertions. */
 #ifndef MG_UNIT_H
 #define MG_UNIT_H
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -15,81 +16,98 @@
  */
 #define UNIT_TEST(name) void unit_test_##name(void); void unit_test_##name(void)
 
-/* the checks passed and failed (main.c prints them) */
+/* the assertions passed and failed (main.c prints them) */
 extern int unit_passed, unit_failed;
 
 /*
- * CHECK(cond, fmt, ...): one check, one line "PASS msg" or "FAIL msg". cond is built from
- * the comparisons below (EQ, STREQ, ...), joined with && as the kernel's selftests chain
- * ASSERT_*: the first that fails records the expression with its actual and expected
- * value, which the FAIL line prints after the message. A failed cond that recorded
- * nothing is reported as such, with the condition's text.
+ * The assertions, after the kernel's BPF selftests' ASSERT_* (tools/testing/selftests/bpf/
+ * test_progs.h): ASSERT_xxx(actual[, expected], fmt, ...) is one assertion and an expression,
+ * true when it holds, so that a test can stop where going on would crash or cascade:
+ *	if (!ASSERT_OK_PTR(r, "report built")) return;
+ * Each prints one line, "PASS what" or "FAIL what [why]", what being fmt with its arguments
+ * (evaluated after the comparison) and why the comparison with its actual and expected
+ * value, e.g. "FAIL events [st->events: actual 3, expected == 4]". A helper called in
+ * actual may record a better why with unit_note() and return false: the first note wins.
+ * One assertion is one count of "unit: N passed, N failed".
  */
-extern char why_[768];
+extern char unit_why[768];
 
-#define CHECK(cond, ...) do {						\
+/* Record why the assertion being evaluated fails, unless a note came first: false. */
+bool unit_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* expr's actual failed "actual op expected": both as kind (enum unit_kind) says */
+bool unit_note_cmp(const char *expr, const char *op, int kind, unsigned long long a,
+		   unsigned long long e, double da, double de);
+/* where unit_result() prints (NULL: stdout); test_macros.c catches its own failures there */
+extern FILE *unit_out;
+/* expr's error code v failed ASSERT_OK: -errno named, -1 with errno's name (err) */
+bool unit_note_err(const char *expr, long long v, int err);
+/* Print the PASS or FAIL line of one assertion (with unit_why), count it: ok. */
+bool unit_result(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Evaluate check (a bool expression that calls unit_note() when false), then report it. */
+#define UNIT_ASSERT_(check, ...) ({					\
 	bool ok_;							\
-	why_[0] = 0;							\
-	ok_ = (cond);							\
-	if (ok_) { unit_passed++; printf("PASS "); }			\
-	else { unit_failed++; printf("FAIL "); }			\
-	printf(__VA_ARGS__);						\
-	if (!ok_)							\
-		printf(" [%s]", why_[0] ? why_ : "no comparison recorded: " #cond); \
-	putchar('\n');							\
-} while (0)
-
-/* Record the first failed comparison of a CHECK: false, for chaining with &&. */
-bool note_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-bool note_int_(const char *expr, const char *op, bool sgn, unsigned long long a,
-	       unsigned long long e);
-bool note_dbl_(const char *expr, const char *op, bool sgn, double a, double e);
-
-/* Compare actual a with expected e by op (integers or doubles), in their common type. */
-#define CMP_(a, op, e) ({						\
-	typedef __typeof__((a) + (e)) t_;	/* as op converts them */	\
-	t_ a_ = (a), e_ = (e);						\
-	(a_ op e_) ? true : _Generic(a_, double: note_dbl_, float: note_dbl_,	\
-				     default: note_int_)(#a, #op, !((t_)-1 > (t_)0), a_, e_); \
+	unit_why[0] = 0;						\
+	ok_ = (check);							\
+	unit_result(ok_, __VA_ARGS__);					\
 })
-#define EQ(a, e) CMP_(a, ==, e)
-#define NE(a, e) CMP_(a, !=, e)
-#define GE(a, e) CMP_(a, >=, e)
-#define GT(a, e) CMP_(a, >, e)
-#define LE(a, e) CMP_(a, <=, e)
-#define LT(a, e) CMP_(a, <, e)
-/* A truth value (pointer or integer): actual "false" when it fails. */
-#define IS_TRUE(a) ((a) ? true : note_("%s: actual false (0/NULL), expected true", #a))
-/* An integer or pointer expected 0 (an error code: 0 is success). */
-#define IS_FALSE(a) ({ long long v_ = (long long)(a);			\
-	!v_ ? true : note_("%s: actual %lld, expected 0", #a, v_); })
-/* Strings (NULL fails, never crashes). */
-#define STREQ(a, e) ({ const char *sa_ = (a), *se_ = (e);		\
+
+/*
+ * Compare actual a with expected e by op in their common type, the type op converts them to
+ * (integers, doubles or pointers), and note the values as that type.
+ */
+#define UNIT_CMP_(a, op, e, ...) UNIT_ASSERT_(({				\
+	typedef __typeof__(1 ? (a) : (e)) t_;				\
+	t_ a_ = (a), e_ = (e);						\
+	(a_ op e_) ? true : unit_note_cmp(#a, #op, UNIT_KIND_(a_, t_),	\
+		(unsigned long long)(uintptr_t)a_, (unsigned long long)(uintptr_t)e_,	\
+		UNIT_DBL_(a_), UNIT_DBL_(e_));					\
+}), __VA_ARGS__)
+/* how unit_note_cmp() prints a value: its type's class (GCC's and clang's type classes) */
+enum unit_kind { UNIT_UNSIGNED, UNIT_SIGNED, UNIT_DOUBLE, UNIT_POINTER };
+#define UNIT_KIND_(v, t) (__builtin_classify_type(v) == 5 ? UNIT_POINTER :	\
+	__builtin_classify_type(v) == 8 ? UNIT_DOUBLE :			\
+	_Generic((v), float: UNIT_DOUBLE, double: UNIT_DOUBLE,		\
+		 default: ((t)-1 < (t)1) ? UNIT_SIGNED : UNIT_UNSIGNED))
+#define UNIT_DBL_(v) _Generic((v), float: (v), double: (v), long double: (v), default: 0.0)
+#define ASSERT_EQ(a, e, ...)  UNIT_CMP_(a, ==, e, __VA_ARGS__)
+#define ASSERT_NEQ(a, e, ...) UNIT_CMP_(a, !=, e, __VA_ARGS__)
+#define ASSERT_LT(a, e, ...)  UNIT_CMP_(a, <, e, __VA_ARGS__)
+#define ASSERT_LE(a, e, ...)  UNIT_CMP_(a, <=, e, __VA_ARGS__)
+#define ASSERT_GT(a, e, ...)  UNIT_CMP_(a, >, e, __VA_ARGS__)
+#define ASSERT_GE(a, e, ...)  UNIT_CMP_(a, >=, e, __VA_ARGS__)
+/* A double within 1e-9 of e. */
+#define ASSERT_NEAR(a, e, ...) UNIT_ASSERT_(({ double na_ = (a), ne_ = (e);	\
+	fabs(na_ - ne_) < 1e-9 ? true :					\
+	unit_note("%s: actual %.17g, expected %.17g (within 1e-9)", #a, na_, ne_); }), __VA_ARGS__)
+/* A truth value (integer or pointer). */
+#define ASSERT_TRUE(a, ...) UNIT_ASSERT_((a) ? true :			\
+	unit_note("%s: actual false (0/NULL), expected true", #a), __VA_ARGS__)
+#define ASSERT_FALSE(a, ...) UNIT_ASSERT_(({ long long v_ = (long long)(a);	\
+	!v_ ? true : unit_note("%s: actual %lld, expected false (0)", #a, v_); }), __VA_ARGS__)
+/* An error code: 0 (success), or negative (-errno, or libc's -1 with errno: failure). */
+#define ASSERT_OK(a, ...) UNIT_ASSERT_(({ long long v_ = (long long)(a);	\
+	!v_ ? true : unit_note_err(#a, v_, errno); }), __VA_ARGS__)
+#define ASSERT_ERR(a, ...) UNIT_ASSERT_(({ long long v_ = (long long)(a);	\
+	v_ < 0 ? true : unit_note("%s: actual %lld, expected < 0 (-errno)", #a, v_); }), __VA_ARGS__)
+/* A pointer: not NULL, or NULL. */
+#define ASSERT_OK_PTR(p, ...) UNIT_ASSERT_((p) ? true :			\
+	unit_note("%s: actual NULL, expected a pointer", #p), __VA_ARGS__)
+#define ASSERT_NULL(p, ...) UNIT_ASSERT_(({ const void *p_ = (p);	\
+	!p_ ? true : unit_note("%s: actual %p, expected NULL", #p, p_); }), __VA_ARGS__)
+/* Strings (a NULL fails, never crashes). */
+#define ASSERT_STREQ(a, e, ...) UNIT_ASSERT_(({ const char *sa_ = (a), *se_ = (e);	\
 	sa_ && se_ && !strcmp(sa_, se_) ? true :			\
-	note_("%s: actual \"%.300s\", expected \"%.300s\"", #a, sa_ ? sa_ : "(null)",	\
-	      se_ ? se_ : "(null)"); })
-#define STRSTR(h, n) ({ const char *sh_ = (h), *sn_ = (n);		\
-	sh_ && sn_ && strstr(sh_, sn_) ? true :			\
-	note_("%s: actual \"%.400s\", expected to contain \"%.200s\"", #h, sh_ ? sh_ : "(null)", sn_); })
-#define NO_STRSTR(h, n) ({ const char *sh_ = (h), *sn_ = (n);		\
+	unit_note("%s: actual \"%.300s\", expected \"%.300s\"", #a, sa_ ? sa_ : "(null)",	\
+		  se_ ? se_ : "(null)"); }), __VA_ARGS__)
+#define ASSERT_HAS_SUBSTR(h, n, ...) UNIT_ASSERT_(({ const char *sh_ = (h), *sn_ = (n);	\
+	sh_ && sn_ && strstr(sh_, sn_) ? true :				\
+	unit_note("%s: actual \"%.400s\", expected to contain \"%.200s\"", #h,	\
+		  sh_ ? sh_ : "(null)", sn_); }), __VA_ARGS__)
+#define ASSERT_NO_SUBSTR(h, n, ...) UNIT_ASSERT_(({ const char *sh_ = (h), *sn_ = (n);	\
 	sh_ && sn_ && !strstr(sh_, sn_) ? true :			\
-	note_("%s: actual \"%.400s\", expected not to contain \"%.200s\"", #h,	\
-	      sh_ ? sh_ : "(null)", sn_); })
-
-/* A double within 1e-9 of b. */
-#define NEAR(a, b) ({ double na_ = (a), nb_ = (b);				\
-	fabs(na_ - nb_) < 1e-9 ? true :					\
-	note_("%s: actual %.17g, expected %.17g (within 1e-9)", #a, na_, nb_); })
-
-/* As the kernel's selftests' ASSERT_EQ: print the actual and the expected value. */
-#define ASSERT_EQ(actual, expected, ...) do {				\
-	unsigned long long a_ = (unsigned long long)(actual);		\
-	unsigned long long e_ = (unsigned long long)(expected);		\
-	if (a_ == e_) { unit_passed++; printf("PASS "); }		\
-	else { unit_failed++; printf("FAIL "); }			\
-	printf(__VA_ARGS__);						\
-	printf(" (%s: actual %llu, expected %llu)\n", #actual, a_, e_);	\
-} while (0)
+	unit_note("%s: actual \"%.400s\", expected not to contain \"%.200s\"", #h,	\
+		  sh_ ? sh_ : "(null)", sn_); }), __VA_ARGS__)
 
 /* Helpers of one file that another uses too. */
 struct mg_snap;
