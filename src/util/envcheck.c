@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * envcheck.c - mg_env_require() (see kenv.h): what every probing command needs, each
- * refusal said in one line: /proc and /sys mounted, CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN), bpf() not
- * refused by a seccomp filter or a security module, kernel BTF, and for the
- * multigrain commands the timestamps themselves and the interface BTF shows.
+ * refusal said in one line: /proc and /sys mounted, CAP_BPF and CAP_PERFMON (or
+ * CAP_SYS_ADMIN), bpf() not refused by a seccomp filter or a security module, kernel
+ * BTF, and for the multigrain commands the timestamps themselves and the interface BTF
+ * shows. mg_run_require_env() (run.c) calls it before any BPF object loads.
  */
 #include <errno.h>
 #include <stdbool.h>
