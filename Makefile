@@ -117,7 +117,7 @@ LOGROTATEDIR ?= /etc/logrotate.d
 SCHEMAS  := $(wildcard docs/schema/*.schema.json)
 DOCS     := README.md COPYING $(wildcard docs/*.md)
 
-.PHONY: all deps run test test-host test-vm unit check static install uninstall man vmlinux clean FORCE
+.PHONY: all deps run test test-host test-vm unit check static install uninstall man vmlinux clean image FORCE
 # keep the BPF objects and skeletons: they are inputs of every src/*.o
 .SECONDARY:
 
@@ -221,6 +221,13 @@ test: test-host test-vm
 unit: $(OUT)/unit_tests
 	tests/run-unit.sh $(OUT)/unit_tests $(UNIT)
 check: unit
+
+# The image a CI job pulls (Containerfile): FROM scratch and the static binary alone, built
+# offline from $(OUT)/image/ (nothing is fetched); run it with the README's podman line.
+IMAGE ?= localhost/mgtrace
+image: $(STATIC) Containerfile
+	mkdir -p $(OUT)/image && cp $(STATIC) $(OUT)/image/mgtrace
+	podman build -q --network none -f Containerfile -t $(IMAGE):$(VERSION) -t $(IMAGE):latest $(OUT)/image
 
 man: $(OUT)/mgtrace.8
 $(OUT)/mgtrace.8: docs/mgtrace.8.scd VERSION | $(OUT)

@@ -242,3 +242,41 @@ unit_user_check() {
 		&& bad "$name twin: a unit with User=prometheus is taken for one whose user is made" \
 		|| ok "$name twin: a unit with User=prometheus (no package of ours makes it) is reported"
 }
+
+# refused_alike NAME JUNIT HOST_JUNIT WRAPPER...: check -d 1 under WRAPPER (a command line
+# that ends with mgtrace's path) prints one "mgtrace:" line and exits 3; every other mode
+# (COMMAND, --tree, -p RA_PID (default this shell), -a, intervals) of every command prints
+# exactly that line, exit 3, nothing left attached: the environment is checked before any
+# BPF object loads (issue 43 part 3); and check --junit JUNIT (a path writable under
+# WRAPPER; HOST_JUNIT the same file as this shell sees it) still writes that line's XML
+refused_alike() {
+	local name=$1 junit=$2 hjunit=$3 ref m rc; shift 3
+	"$@" check -d 1 > /dev/null 2> "$T/ra-ref.err"; rc=$?
+	ref=$(cat "$T/ra-ref.err")
+	if [ $rc != 3 ] || [ "$(wc -l < "$T/ra-ref.err")" != 1 ] || [ "${ref#mgtrace: }" = "$ref" ]; then
+		bad "$name: check -d 1: want one mgtrace: line, exit 3; exit $rc: $ref"; return; fi
+	ok "$name: check -d 1: $ref"
+	local p=${RA_PID:-$$}
+	for m in "check -- true" "check --tree -- true" "check -a -- true" "check -i 1 -c 1 -- true" \
+		"stat -- true" "stat --tree -- true" "stat -p $p -c 1" "stat -i 1 -c 1" "top -c 1 -- true" \
+		"top -p $p -c 1" "top --tree -c 1 -- true" "trace -- true" "trace -p $p"; do
+		"$@" $m > /dev/null 2> "$T/ra.err"; rc=$?
+		if [ $rc = 3 ] && [ "$(cat "$T/ra.err")" = "$ref" ] && [ "$(left_attached)" = 0 ]; then
+			ok "$name: $m: the same line, exit 3, nothing left attached"
+		else
+			bad "$name: $m: exit $rc, $(head -c 300 "$T/ra.err") (want: $ref), left $(left_attached)"
+		fi
+	done
+	"$@" check --junit "$junit" -- true > /dev/null 2> "$T/ra.err"; rc=$?
+	python3 - "$hjunit" "$ref" $rc > "$T/ra.chk" 2>&1 <<'PY'
+import sys, xml.etree.ElementTree as ET
+try:
+    e = ET.parse(sys.argv[1]).getroot().find("testcase/error")
+except (OSError, ET.ParseError) as x:
+    e = None; print(f"FAIL no JUnit file: {x}")
+msg = e.get("message") if e is not None else None
+ok = sys.argv[3] == "3" and msg is not None and "mgtrace: " + msg == sys.argv[2]
+print(("PASS " if ok else "FAIL ") + f"check --junit -- COMMAND refused: exit {sys.argv[3]}, the XML's error: {msg!r}")
+PY
+	tally "$name-junit" "$T/ra.chk"
+}

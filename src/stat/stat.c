@@ -270,14 +270,12 @@ static int run_stat(struct stat_run *r)
 	r->po = (struct mg_print_opts){ .verbose = mg_verbose > 0, .sep = r->o.sep,
 					.rate = r->o.rate, .online = r->online,
 					.width = mg_text_cols };
+	/* the environment before any BPF object (the scope's follow.c too) */
+	if ((ret = mg_run_require_env(&r->run)))
+		goto out;
 	/* COMMAND before the session: --tree's filter needs its pid (it waits to exec) */
-	if (r->o.argv && r->o.tree) {
-		mg_kenv_probe(&r->run.env);
-		if ((ret = mg_env_require(&r->run.env, true)))
-			goto out;
-		if ((ret = mg_run_spawn(&r->run, r->o.argv)))
-			goto out;
-	}
+	if (r->o.argv && r->o.tree && (ret = mg_run_spawn(&r->run, r->o.argv)))
+		goto out;
 	if ((ret = setup_scope(r, &so)))
 		goto out;
 	if (r->o.cpus.given) {	/* the scope names the CPUs: text, JSON, the stderr line */

@@ -290,8 +290,7 @@ int cmd_top(int argc, char **argv)
 	if ((ret = mg_out_open("top", t.o.argv != NULL)))
 		return ret;
 	t.out = mg_out;
-	mg_kenv_probe(&t.run.env);
-	if ((ret = mg_env_require(&t.run.env, true)))
+	if ((ret = mg_run_require_env(&t.run)))	/* before any BPF object */
 		goto out;
 	mg_run_block_signals(&t.run);
 	if (t.o.argv && (ret = mg_run_spawn(&t.run, t.o.argv)))

@@ -407,8 +407,7 @@ int cmd_trace(int argc, char **argv)
 		return ret;
 	if ((ret = mg_out_open("trace", t.o.argv != NULL)))
 		return ret;
-	mg_kenv_probe(&t.run.env);
-	if ((ret = mg_env_require(&t.run.env, true)))
+	if ((ret = mg_run_require_env(&t.run)))	/* before any BPF object */
 		goto out;
 	if (t.o.path) {		/* a path that cannot have every event: say so (pathid.h) */
 		char probe[PATH_MAX];

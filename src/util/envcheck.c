@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * envcheck.c - mg_env_require() (see kenv.h): what every probing command needs, each
- * refusal said in one line: CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN), bpf() not
- * refused by a seccomp filter or a security module, kernel BTF, and for the
- * multigrain commands the timestamps themselves and the interface BTF shows.
+ * refusal said in one line: /proc and /sys mounted, CAP_BPF and CAP_PERFMON (or
+ * CAP_SYS_ADMIN), bpf() not refused by a seccomp filter or a security module, kernel
+ * BTF, and for the multigrain commands the timestamps themselves and the interface BTF
+ * shows. mg_run_require_env() (run.c) calls it before any BPF object loads.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -12,6 +13,8 @@
 #include <unistd.h>
 #include <linux/bpf.h>
 #include <linux/capability.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include "kenv.h"
 #include "util.h"
@@ -88,10 +91,49 @@ static const char *bpf_syscall_refused(void)
 	       "no seccomp filter: a security module's policy (SELinux, AppArmor, BPF LSM) denies it";
 }
 
+/*
+ * Whether path is the root of a filesystem of type magic (statfs(2)'s f_type:
+ * PROC_SUPER_MAGIC, SYSFS_MAGIC of linux/magic.h). A chroot or a container built
+ * without them has plain directories there, or none.
+ */
+static bool mounted(const char *path, unsigned long magic)
+{
+	struct statfs st;
+
+	return !statfs(path, &st) && (unsigned long)st.f_type == magic;
+}
+
+/*
+ * /proc and /sys not mounted, said before anything that reads them: without /proc the
+ * seccomp mode (/proc/self/status), the PID namespace (/proc/self/ns/pid) and a
+ * process tree (/proc/PID/task) cannot be read, without /sys the kernel's BTF
+ * (/sys/kernel/btf/vmlinux), which would otherwise read as a kernel built without
+ * CONFIG_DEBUG_INFO_BTF. Returns MG_EXIT_OK or MG_EXIT_ENV with one line printed.
+ */
+static int require_mounts(void)
+{
+	bool proc = mounted("/proc", PROC_SUPER_MAGIC), sys = mounted("/sys", SYSFS_MAGIC);
+
+	if (proc && sys)
+		return MG_EXIT_OK;
+	return mg_err(MG_EXIT_ENV, "%s not mounted (a chroot or a container without %s): "
+		      "mgtrace reads %s%s%s (%s%s%s)",
+		      !proc && !sys ? "/proc and /sys are" : !proc ? "/proc is" : "/sys is",
+		      !proc && !sys ? "them" : "it",
+		      proc ? "" : "its process's state in /proc (/proc/self/status, "
+		      "/proc/self/ns/pid, /proc/PID/task)", !proc && !sys ? " and " : "",
+		      sys ? "" : "the kernel's BTF in /sys (/sys/kernel/btf/vmlinux)",
+		      proc ? "" : "mount -t proc proc /proc", !proc && !sys ? "; " : "",
+		      sys ? "" : "mount -t sysfs sysfs /sys");
+}
+
 int mg_env_require(const struct mg_kenv *env, bool need_mg)
 {
 	const char *why;
+	int ret;
 
+	if ((ret = require_mounts()))
+		return ret;
 	why = missing_bpf_caps();
 	if (why[0])	/* root too: a container or a unit may have dropped them */
 		return geteuid() ?

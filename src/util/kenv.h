@@ -130,7 +130,8 @@ const char *mg_kallsyms_problem(const char *sym, bool data);
 
 /*
  * Check what every probing command needs and print one line on stderr when it
- * is missing: CAP_BPF+CAP_PERFMON (or root), kernel BTF, and, if need_mg,
+ * is missing: /proc and /sys mounted, CAP_BPF+CAP_PERFMON (or root), bpf() not
+ * refused by seccomp or a security module, kernel BTF, and, if need_mg,
  * multigrain timestamps and a readable debugfs counters file.
  * Returns MG_EXIT_OK or MG_EXIT_ENV.
  */

@@ -18,6 +18,19 @@
 #include "testhook.h"
 #include "util.h"
 
+int mg_run_require_env(struct mg_run *r)
+{
+	int ret;
+
+	if (r->env_ok)
+		return MG_EXIT_OK;
+	mg_kenv_probe(&r->env);
+	if ((ret = mg_env_require(&r->env, true)))
+		return ret;
+	r->env_ok = true;
+	return MG_EXIT_OK;
+}
+
 int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session_opts *o)
 {
 	struct mg_session_opts so = *o;
@@ -25,8 +38,7 @@ int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session
 	bool kpc;
 
 	mg_run_block_signals(r);	/* before the load, which takes a noticeable time */
-	mg_kenv_probe(&r->env);
-	if ((ret = mg_env_require(&r->env, true)))
+	if ((ret = mg_run_require_env(r)))
 		return ret;
 	r->kr = mg_kreader_open(mg_nr_cpus(), &kerr, r->kr_why, sizeof(r->kr_why));
 	if (want == MG_BE_KERNEL && !r->kr)

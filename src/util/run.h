@@ -26,6 +26,7 @@
 /* Everything a run owns; mg_run_cleanup() releases all of it. */
 struct mg_run {
 	struct mg_kenv env;
+	bool env_ok;			/* mg_run_require_env() passed: env is probed */
 	struct mg_session sess;
 	struct mg_kreader *kr;		/* kernel per-CPU counters, or NULL */
 	char kr_why[384];		/* why kr is NULL */
@@ -76,6 +77,15 @@ struct mg_run {
 };
 
 #define MG_RUN_ALIVE_MS 200
+
+/*
+ * Probe the environment into r->env and check what every probing command needs
+ * (mg_env_require(), need_mg): the one step before any BPF object is loaded, the
+ * process-following and PID-namespace ones (follow.c, pidns.c) too, so that a refusal
+ * names what is missing, not the first loader it stopped. Once per run (later calls
+ * return MG_EXIT_OK). Returns an exit code (util.h), one line printed on failure.
+ */
+int mg_run_require_env(struct mg_run *r);
 
 /*
  * Block the run's signals (mg_run_block_signals: a SIGINT during the load is taken, not

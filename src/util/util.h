@@ -91,7 +91,8 @@ int mg_read_file(const char *path, char *buf, size_t len);
  * Check -p PID of command cmd: a live process (thread group leader), as the
  * BPF filters match the tgid. Returns MG_EXIT_OK, or prints one line ("no
  * process N"; "N is a thread of process M: give the process") and returns
- * MG_EXIT_USAGE. Source: /proc/PID/status's Tgid.
+ * MG_EXIT_USAGE. Source: /proc/PID/status's Tgid; without /proc (not
+ * mounted) MG_EXIT_OK: the environment check (mg_env_require) names it.
  */
 int mg_check_pid(const char *cmd, unsigned long long pid);
 

@@ -330,4 +330,26 @@ else
 fi
 badcase cap-none 3 "needs root, or CAP_BPF and CAP_PERFMON" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$T/mgtrace-cap" stat -- true
+# every command in every mode refuses as check -d 1 does, before any BPF object loads (issue
+# 43 part 3: check -- COMMAND blamed "failed to load BPF skeleton 'follow_bpf': -1")
+refused_alike cap-none "$T/ct/cap/j0.xml" "$T/ct/cap/j0.xml" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$T/mgtrace-cap"
+for c in bpf perfmon; do
+	refused_alike "cap-only-$c" "$T/ct/cap/j-$c.xml" "$T/ct/cap/j-$c.xml" setpriv --reuid=65534 \
+		--regid=65534 --clear-groups --inh-caps=+$c --ambient-caps=+$c "$T/mgtrace-cap"
+done
 umount "$T/ct"
+
+# 4. a chroot without /proc and /sys (the static binary alone): /proc and /sys named, not
+# the follow object's "-3" nor CONFIG_DEBUG_INFO_BTF; with /proc mounted, /sys alone named
+if [ -x ./mgtrace.static ]; then
+	CR=$T/chroot
+	mkdir -p "$CR/bin" "$CR/tmp" "$CR/proc" && cp ./mgtrace.static "$CR/bin/mgtrace"
+	refused_alike chroot /tmp/j.xml "$CR/tmp/j.xml" chroot "$CR" /bin/mgtrace
+	grep -q "^mgtrace: /proc and /sys are not mounted" "$T/ra-ref.err" \
+		&& ok "chroot: the line names /proc and /sys" || bad "chroot: $(cat "$T/ra-ref.err")"
+	badcase "chroot with /proc, without /sys" 3 "^mgtrace: /sys is not mounted" \
+		unshare -m sh -c "mount -t proc proc '$CR/proc' && exec chroot '$CR' /bin/mgtrace check -- /bin/mgtrace --version"
+else
+	skip chroot "./mgtrace.static missing (make mgtrace.static)"
+fi

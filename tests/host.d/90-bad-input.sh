@@ -29,6 +29,11 @@ else
 fi
 badcase "no BTF" 3 "no BTF" \
 	unshare -m sh -c "mount --bind /dev/null /sys/kernel/btf/vmlinux && exec $MG stat -- true"
+# /sys not mounted is not a kernel without BTF (issue 43 part 3); the case above is its twin
+badcase "no /sys" 3 "^mgtrace: /sys is not mounted" \
+	unshare -m sh -c "umount -l /sys && exec $MG check -- true"
+badcase "no /proc" 3 "^mgtrace: /proc is not mounted" \
+	unshare -m sh -c "umount -l /proc && exec $MG stat -p 1"
 tracepoint_host "--hot where only tracepoints attach" && badcase "--hot where only tracepoints attach" 3 "needs a function-probe backend" $MG stat --hot -- true
 badcase "stress: --duration with --ops" 2 "exclude each other" $MG stress --duration 1 --ops 5
 badcase "stress: missing --dir" 2 "cannot create a directory" $MG stress --dir /nonexistent
