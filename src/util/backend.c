@@ -15,7 +15,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "backend.h"
-#include "backend_int.h"
+#include "backend_why.h"
+#include "funcprobe.h"
 #include "cpulist.h"
 #include "pidns.h"
 #include "mgtrace.skel.h"

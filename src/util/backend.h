@@ -23,22 +23,8 @@
 #include "kenv.h"
 #include "loadlog.h"
 
-/*
- * MG_BE_KERNEL: no counting program at all: the kernel's own per-CPU counters
- * (src/util/kcounters.c) give ctime_updates, ctime_swaps, fine_stamps and floor_swaps,
- * and only the tracepoints of opted-in event counters (mg_session_opts::tp_mask)
- * are attached, as tp_btf or raw_tp. Chosen by `stat` under auto where those
- * counters are readable, never by the auto order below.
- */
-enum mg_backend { MG_BE_AUTO, MG_BE_FENTRY, MG_BE_KPROBE, MG_BE_TRACEPOINT, MG_BE_KERNEL,
-		  MG_BE_NR };
-
-/* Outcome of one load+attach attempt: err is 0 or a negative errno. */
-struct mg_attempt {
-	bool tried;
-	int err;
-	char why[320];		/* one line: errno name and cause */
-};
+#include "backend_types.h"
+#include "backend_why.h"
 
 struct mgtrace_bpf;
 
@@ -196,13 +182,5 @@ uint64_t mg_obj_misses_split(const struct bpf_object *obj, const char *const *ap
 
 /* Detach and unload; safe on a closed or failed session. */
 void mg_session_close(struct mg_session *s);
-
-/*
- * Fill a->why with the best-known cause of a failed load/attach of function
- * probes under backend be (fentry or kprobe) on inode_set_ctime_current and
- * ktime_get_real_ts64_mg; stage is "load" or "attach"; err a negative errno.
- */
-void mg_attempt_explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg_backend be,
-			int err, const char *stage);
 
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * backend_why.c - why a backend's load or attach failed, in one line (see backend.h,
- * backend_int.h): the errno's name and the best-known cause, from the environment
+ * backend_why.c - why a backend's load or attach failed, in one line (see
+ * backend_why.h): the errno's name and the best-known cause, from the environment
  * (BTF, lockdown, kprobes, kallsyms, capabilities), libbpf's log (loadlog.c) or a
  * program type the kernel lacks.
  */
@@ -10,8 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
-#include "backend.h"
-#include "backend_int.h"
+#include "backend_why.h"
+#include "funcprobe.h"
+#include "loadlog.h"
 
 static const char *errname(int err)
 {

@@ -8,7 +8,7 @@
 #define MG_FUNCPROBE_H
 
 #include <stdbool.h>
-#include "backend.h"
+#include "backend_types.h"
 #include "kenv.h"
 
 /*

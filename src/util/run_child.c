@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <jansson.h>
 #include "opts.h"
-#include "run.h"
+#include "run_child.h"
 #include "util.h"
 
 void mg_run_block_signals(struct mg_run *r)
