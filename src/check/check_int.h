@@ -340,6 +340,12 @@ int check_names_of(struct check_names *nm, struct check_state *cs, bool with_ksy
  */
 uint32_t check_stack_start(const struct check_names *nm, const struct mg_violation *v);
 /*
+ * r's reports grouped by kernel stack (check_names.c): each distinct stack once, under
+ * its first report, with how many share it (r->stack_first, r->stack_count), and the
+ * reports without one counted by why (r->stacks_missing). 0 or -ENOMEM.
+ */
+int check_collect_stacks(struct check_result *r);
+/*
  * One kernel stack as text lines on f, each "    0xADDR sym+0xOFF [module]", indented
  * by indent spaces; XML character data with xml.
  */

@@ -25,6 +25,9 @@ int mg_run_require_env(struct mg_run *r)
 	if (r->env_ok)
 		return MG_EXIT_OK;
 	mg_kenv_probe(&r->env);
+	/* the probe's parse of the kernel BTF (5.5 MiB on 6.18) is not held while
+	 * libbpf parses its own to load an object (check's follow_bpf comes next) */
+	mg_vmlinux_btf_release();
 	if ((ret = mg_env_require(&r->env, true)))
 		return ret;
 	r->env_ok = true;

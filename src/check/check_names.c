@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check_names.c - what a violation is shown with: the name of its inode (the
+ * events' or the built-in workload's file), the kernel's symbols for its stack
+ * (/proc/kallsyms through ksyms.c, or why frames are addresses only), and the
+ * reports grouped by distinct kernel stack. check_result.c collects with them;
+ * the renderers name with them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check_int.h"
+#include "util.h"
+
+/*
+ * The name a violation is about: the one the events carried, or for a cross-file
+ * order report (user-space observations, no name) the built-in workload's file
+ * with that dev and inode. Sets *len and *cut (escape.h); NULL when unknown.
+ */
+const char *check_violation_name(const struct check_names *nm, const struct mg_violation *v,
+				  char *buf, size_t buflen, size_t *len, bool *cut)
+{
+	size_t i;
+
+	*cut = false;
+	if (v->name[0]) {
+		*len = mg_name_len(v->name, sizeof(v->name), 0, cut);
+		*cut = *cut || v->name_truncated;
+		return v->name;
+	}
+	for (i = 0; v->kind == MG_V_ORDER && i < nm->nfiles; i++)
+		if (nm->files[i].dev == v->dev && nm->files[i].ino == v->ino) {
+			*len = (size_t)snprintf(buf, buflen, "t%d-f%d", nm->files[i].thread,
+						nm->files[i].file);
+			return buf;
+		}
+	return NULL;
+}
+
+/* The kernel's symbols, loaded once (cs->ks), or why not (cs->ks_why). */
+static const struct mg_ksyms *check_ksyms(struct check_state *cs)
+{
+	if (cs->ks || cs->ks_why[0])
+		return cs->ks;
+	cs->ks_err = mg_ksyms_load(&cs->ks, NULL);
+	if (cs->ks_err == -EPERM)
+		snprintf(cs->ks_why, sizeof(cs->ks_why), "/proc/kallsyms hides the kernel's "
+			 "addresses from this process (kptr_restrict; CAP_SYSLOG shows them): frames "
+			 "are shown by address only");
+	else if (cs->ks_err)
+		snprintf(cs->ks_why, sizeof(cs->ks_why), "/proc/kallsyms: %s: frames are shown by "
+			 "address only", strerror(-cs->ks_err));
+	return cs->ks;
+}
+
+int check_names_of(struct check_names *nm, struct check_state *cs, bool with_ksyms)
+{
+	uint64_t i;
+
+	*nm = (struct check_names){ .known = cs->o.known, .ks_why = "" };
+	if (with_ksyms) {
+		nm->ks = check_ksyms(cs);
+		nm->ks_why = cs->ks_why;
+	}
+	if (!cs->wl.t || !cs->wl.o.threads)
+		return 0;
+	nm->files = calloc(cs->wl.o.threads * 2, sizeof(*nm->files));
+	if (!nm->files)
+		return -ENOMEM;
+	for (i = 0; i < cs->wl.o.threads; i++)
+		for (int k = 0; k < 2; k++)
+			nm->files[nm->nfiles++] = (struct check_wl_file){
+				.dev = cs->wl.t[i].dev[k], .ino = cs->wl.t[i].ino[k],
+				.thread = cs->wl.t[i].idx, .file = k + 1 };
+	return 0;
+}
+
+uint32_t check_stack_start(const struct check_names *nm, const struct mg_violation *v)
+{
+	struct mg_kframe fr;
+	uint32_t i;
+
+	for (i = 0; i < v->stack_len && i < MG_STACK_FRAMES; i++) {
+		mg_ksyms_name(nm->ks, v->stack[i], &fr);
+		if (!fr.sym || !(!strncmp(fr.sym, "bpf_prog_", 9) ||
+				 !strncmp(fr.sym, "bpf_trace_run", 13) ||
+				 !strncmp(fr.sym, "__bpf_trace_", 12) ||
+				 !strncmp(fr.sym, "__traceiter_", 12) ||
+				 !strncmp(fr.sym, "bpf_trampoline_", 15)))
+			break;
+	}
+	return i < v->stack_len ? i : 0;
+}
+
+/* Two reports with the same kernel stack. */
+static bool same_stack(const struct mg_violation *a, const struct mg_violation *b)
+{
+	return a->stack_len == b->stack_len &&
+	       !memcmp(a->stack, b->stack, a->stack_len * sizeof(a->stack[0]));
+}
+
+/*
+ * The reports grouped by kernel stack (each distinct stack shown once, under its first
+ * report, with how many share it) and those without one counted by why. 0 or -ENOMEM.
+ */
+int check_collect_stacks(struct check_result *r)
+{
+	size_t i, j;
+
+	if (!r->nreports)
+		return 0;
+	r->stack_first = calloc(r->nreports, sizeof(*r->stack_first));
+	r->stack_count = calloc(r->nreports, sizeof(*r->stack_count));
+	if (!r->stack_first || !r->stack_count)
+		return -ENOMEM;
+	for (i = 0; i < r->nreports; i++) {
+		const struct mg_violation *v = &r->reports[i];
+
+		r->stack_first[i] = i;
+		if (v->stack_why != MG_STACK_TAKEN) {
+			if ((unsigned int)v->stack_why <= MG_STACK_SYNTHETIC)
+				r->stacks_missing[v->stack_why]++;
+			continue;
+		}
+		/* a --known fault's report is shown apart (its entry's example): not grouped */
+		for (j = 0; j < i && v->known < 0; j++)
+			if (r->reports[j].stack_why == MG_STACK_TAKEN && r->reports[j].known < 0 &&
+			    r->stack_first[j] == j && same_stack(&r->reports[j], v)) {
+				r->stack_first[i] = j;
+				break;
+			}
+		r->stack_count[r->stack_first[i]]++;
+	}
+	return 0;
+}
+
