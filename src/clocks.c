@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <jansson.h>
 #include "escape.h"
+#include "json_writer.h"
 #include <bpf/libbpf.h>
 #include "clocks.skel.h"
 #include "commands.h"
@@ -338,6 +339,7 @@ static void print_json(const struct clk_opts *o, const struct mg_kenv *env, cons
 		       const char *cur, const char *avail, const struct clk_result *res)
 {
 	json_t *obj = json_object(), *a = json_array(), *cs = json_array(), *cpus = json_array();
+	struct mg_jw w;
 	char buf[256], *tok, *save;
 	size_t k;
 
@@ -365,8 +367,11 @@ static void print_json(const struct clk_opts *o, const struct mg_kenv *env, cons
 	json_decref(cpus);
 	json_object_set_new(obj, "clocks", a);
 	/* 6 significant digits: ns per call to 0.01 ns and better than the run-to-run noise. */
-	json_dumpf(obj, mg_out, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
-	fputc('\n', mg_out);
+	mg_jw_init(&w, mg_out);
+	mg_jw_set_real_precision(&w, 6);
+	mg_jw_value(&w, obj);
+	if (mg_jw_end_line(&w))
+		mg_err(MG_EXIT_FAIL, "JSON: writing the clocks object failed");
 	json_decref(obj);
 }
 

@@ -5,6 +5,7 @@
 #include <time.h>
 #include "escape.h"
 #include "ident.h"
+#include "json_writer.h"
 #include "jsonnum.h"
 #include "report.h"
 #include "opts.h"
@@ -52,76 +53,97 @@ static const char *fine_decision(const struct mg_event *e)
 	return e->flags & MG_EVF_IN_SET_CTIME ? "undecided" : NULL;
 }
 
+/* The ctime's nsec word split into its value and I_CTIME_QUERIED, as NAME_nsec, NAME_queried. */
+static void jw_nsec_word(struct mg_jw *w, const char *name, uint32_t word)
+{
+	char k[32];
+
+	snprintf(k, sizeof(k), "%s_nsec", name);
+	mg_jw_int_field(w, k, word & ~MG_I_CTIME_QUERIED);
+	snprintf(k, sizeof(k), "%s_queried", name);
+	mg_jw_bool_field(w, k, word & MG_I_CTIME_QUERIED);
+}
+
+/* One event as a JSON line, streamed (no tree: this runs for every event). */
 static void print_json_event(struct trace_state *t, const struct mg_event *e, int64_t real)
 {
-	json_t *o = json_object();
 	char dev[MG_KDEV_STRLEN];
 	size_t comm_len, name_len;
 	bool comm_cut, name_cut;
+	struct mg_jw w;
 
-	json_object_set_new(o, "type", json_string("event"));
-	json_object_set_new(o, "event", json_string(mg_event_kind_name(e->kind)));
+	mg_jw_init(&w, mg_out);
+	mg_jw_start_object(&w);
+	mg_jw_string_field(&w, "type", "event");
+	mg_jw_string_field(&w, "event", mg_event_kind_name(e->kind));
 	/* the exact ns, and forms a double keeps exact (jsonnum.h) */
-	json_object_set_new(o, "time", mg_json_rfc3339(real));
-	mg_json_put_ns(o, "time_realtime", real, true);
-	mg_json_put_ns(o, "time_mono", (int64_t)e->ts_ns, true);
-	json_object_set_new(o, "cpu", json_integer(e->cpu));
+	mg_jw_name(&w, "time");
+	mg_jw_rfc3339(&w, real);
+	mg_jw_ns(&w, "time_realtime", real, true);
+	mg_jw_ns(&w, "time_mono", (int64_t)e->ts_ns, true);
+	mg_jw_int_field(&w, "cpu", e->cpu);
 	/* a task outside mgtrace's PID namespace has no ids there (pidns.h): null */
-	json_object_set_new(o, "pid", e->flags & MG_EVF_PID_OUTSIDE ? json_null() :
-			    json_integer(e->tgid));
-	json_object_set_new(o, "tid", e->flags & MG_EVF_PID_OUTSIDE ? json_null() :
-			    json_integer(e->pid));
+	if (e->flags & MG_EVF_PID_OUTSIDE) {
+		mg_jw_null_field(&w, "pid");
+		mg_jw_null_field(&w, "tid");
+	} else {
+		mg_jw_int_field(&w, "pid", e->tgid);
+		mg_jw_int_field(&w, "tid", e->pid);
+	}
 	event_names(e, &comm_len, &comm_cut, &name_len, &name_cut);
-	json_object_set_new(o, "comm", mg_json_str(e->comm, comm_len));
-	json_object_set_new(o, "comm_truncated", json_boolean(comm_cut));
-	json_object_set_new(o, "dev", json_string(mg_kdev_str(e->dev, dev)));
-	json_object_set_new(o, "ino", mg_json_u64(e->ino));
-	json_object_set_new(o, "inode", mg_json_inode(e->dev, e->ino));
-	json_object_set_new(o, "gen", json_integer(e->gen));
-	json_object_set_new(o, "name", mg_json_name(e->name, name_len));
-	json_object_set_new(o, "name_truncated", json_boolean(name_cut));
-	json_object_set_new(o, "unlinked", json_boolean(e->flags & MG_EVF_UNLINKED));
+	mg_jw_name(&w, "comm");
+	mg_jw_bytes(&w, e->comm, comm_len);
+	mg_jw_bool_field(&w, "comm_truncated", comm_cut);
+	mg_jw_string_field(&w, "dev", mg_kdev_str(e->dev, dev));
+	mg_jw_uint_field(&w, "ino", e->ino);
+	mg_jw_name(&w, "inode");
+	mg_jw_inode(&w, e->dev, e->ino);
+	mg_jw_int_field(&w, "gen", e->gen);
+	/* no bytes: a name the probe could not read (escape.h mg_json_name()) */
+	mg_jw_name(&w, "name");
+	name_len ? mg_jw_bytes(&w, e->name, name_len) : mg_jw_null(&w);
+	mg_jw_bool_field(&w, "name_truncated", name_cut);
+	mg_jw_bool_field(&w, "unlinked", e->flags & MG_EVF_UNLINKED);
 	if (e->kind == MG_EV_CTIME_SWAP || e->kind == MG_EV_CTIME_SKIP || e->kind >= MG_EV_FLOOR_SWAP)
-		mg_json_put_ns(o, "entry_mono", (int64_t)e->entry_ns, e->entry_ns);
+		mg_jw_ns(&w, "entry_mono", (int64_t)e->entry_ns, e->entry_ns);
 	switch (e->kind) {
 	case MG_EV_CTIME_SWAP:
-		json_object_set_new(o, "old_nsec", json_integer(e->old_nsec & ~MG_I_CTIME_QUERIED));
-		json_object_set_new(o, "old_queried", json_boolean(e->old_nsec & MG_I_CTIME_QUERIED));
-		json_object_set_new(o, "new_sec", json_integer(e->ctime_sec));
-		json_object_set_new(o, "new_nsec", json_integer(e->ctime_nsec));
-		json_object_set_new(o, "cur_nsec", json_integer(e->cur_nsec & ~MG_I_CTIME_QUERIED));
-		json_object_set_new(o, "cur_queried", json_boolean(e->cur_nsec & MG_I_CTIME_QUERIED));
+		jw_nsec_word(&w, "old", e->old_nsec);
+		mg_jw_int_field(&w, "new_sec", e->ctime_sec);
+		mg_jw_int_field(&w, "new_nsec", e->ctime_nsec);
+		jw_nsec_word(&w, "cur", e->cur_nsec);
 		break;
 	case MG_EV_STAT:
-		json_object_set_new(o, "mtime_sec", json_integer(e->mtime_sec));
-		json_object_set_new(o, "mtime_nsec", json_integer(e->mtime_nsec));
+		mg_jw_int_field(&w, "mtime_sec", e->mtime_sec);
+		mg_jw_int_field(&w, "mtime_nsec", e->mtime_nsec);
 		/* fall through */
 	case MG_EV_CTIME_SKIP:
-		json_object_set_new(o, "ctime_sec", json_integer(e->ctime_sec));
-		json_object_set_new(o, "ctime_nsec", json_integer(e->ctime_nsec));
+		mg_jw_int_field(&w, "ctime_sec", e->ctime_sec);
+		mg_jw_int_field(&w, "ctime_nsec", e->ctime_nsec);
 		break;
 	case MG_EV_CTIME_SET:
-		json_object_set_new(o, "ctime_sec", json_integer(e->ctime_sec));
-		json_object_set_new(o, "ctime_nsec", json_integer(e->ctime_nsec));
+		mg_jw_int_field(&w, "ctime_sec", e->ctime_sec);
+		mg_jw_int_field(&w, "ctime_nsec", e->ctime_nsec);
 		/* i_ctime_nsec before the set (its tracepoint fires before the store) */
-		json_object_set_new(o, "old_nsec", json_integer(e->old_nsec & ~MG_I_CTIME_QUERIED));
-		json_object_set_new(o, "old_queried", json_boolean(e->old_nsec & MG_I_CTIME_QUERIED));
-		json_object_set_new(o, "inode_setup", json_boolean(e->flags & MG_EVF_INODE_SETUP));
+		jw_nsec_word(&w, "old", e->old_nsec);
+		mg_jw_bool_field(&w, "inode_setup", e->flags & MG_EVF_INODE_SETUP);
 		break;
 	default:	/* floor */
-		json_object_set_new(o, "fine_sec", json_integer(e->ctime_sec));
-		json_object_set_new(o, "fine_nsec", json_integer(e->ctime_nsec));
-		mg_json_put_ns(o, "floor_before_mono", (int64_t)e->floor_before, e->floor_known);
-		mg_json_put_ns(o, "floor_after_mono", (int64_t)e->floor_after, e->floor_known);
-		json_object_set_new(o, "fine_decision", fine_decision(e) ?
-				    json_string(fine_decision(e)) : json_null());
+		mg_jw_int_field(&w, "fine_sec", e->ctime_sec);
+		mg_jw_int_field(&w, "fine_nsec", e->ctime_nsec);
+		mg_jw_ns(&w, "floor_before_mono", (int64_t)e->floor_before, e->floor_known);
+		mg_jw_ns(&w, "floor_after_mono", (int64_t)e->floor_after, e->floor_known);
+		mg_jw_string_field(&w, "fine_decision", fine_decision(e));
 		if (!e->floor_known)
-			json_object_set_new(o, "floor_unavailable",
-					    json_string("mg_floor is not in /proc/kallsyms"));
+			mg_jw_string_field(&w, "floor_unavailable",
+					   "mg_floor is not in /proc/kallsyms");
 		break;
 	}
-	mg_json_print_line(mg_out, o);
-	json_decref(o);
+	mg_jw_end_object(&w);
+	if (mg_jw_end_line(&w)) {
+		mg_err(MG_EXIT_FAIL, "JSON: writing an event failed");
+		mg_json_failures++;
+	}
 }
 
 void trace_on_event(void *ctx, const struct mg_event *e)

@@ -200,6 +200,14 @@ json_t *mg_argv_json(char **argv)
 	return a;
 }
 
+size_t mg_json_escape(char *out, size_t cap, const char *s, size_t len)
+{
+	struct sink k = { out, cap, 0 };
+
+	escape(&k, s, len, false);
+	return k.len;
+}
+
 size_t mg_text_escape(char *out, size_t cap, const char *s, size_t len, bool truncated)
 {
 	struct sink k = { out, cap ? cap - 1 : 0, 0 };

@@ -72,6 +72,12 @@ json_t *mg_json_name(const char *s, size_t len);
 json_t *mg_argv_json(char **argv);
 
 /*
+ * JSON form of s[0..len) (the string's value, before JSON's own escapes) into out, cap
+ * bytes, not NUL-terminated. Returns the length the full result needs (at most 4 * len):
+ * when it is above cap, out holds its first cap bytes (json_writer.c's mg_jw_bytes()).
+ */
+size_t mg_json_escape(char *out, size_t cap, const char *s, size_t len);
+/*
  * Text form of s[0..len) into out (cap bytes, always NUL-terminated when
  * cap > 0), with the marker \... appended when truncated. Returns the length
  * the full result needs (as snprintf does; at most 4 * len + 4).

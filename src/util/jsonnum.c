@@ -5,14 +5,8 @@
 #include <time.h>
 #include "ident.h"
 #include "escape.h"
+#include "json_writer.h"
 #include "jsonnum.h"
-
-/*
- * The mark of a u64 held as a string: NUL then 'U', then the digits. No other string
- * mgtrace writes holds a NUL: jansson's json_string() cannot, and escape.c writes every
- * NUL of external bytes as the four characters \x00. jansson encodes it as \u0000.
- */
-#define U64_MARK "\"\\u0000U"
 
 json_t *mg_json_u64(uint64_t v)
 {
@@ -21,19 +15,27 @@ json_t *mg_json_u64(uint64_t v)
 
 	if (v <= INT64_MAX)
 		return json_integer((json_int_t)v);
-	n = snprintf(s, sizeof(s), "%cU%llu", 0, (unsigned long long)v);
+	n = snprintf(s, sizeof(s), "%c%c%llu", 0, MG_JW_U64_MARK, (unsigned long long)v);
 	return json_stringn(s, (size_t)n);
+}
+
+/* ns as seconds and nanoseconds, nsec in [0, 10^9) also before the epoch. */
+static void split_ns(int64_t ns, int64_t *sec, int64_t *nsec)
+{
+	*sec = ns / 1000000000;
+	*nsec = ns % 1000000000;
+	if (*nsec < 0) {
+		(*sec)--;
+		*nsec += 1000000000;
+	}
 }
 
 void mg_json_put_ns(json_t *o, const char *key, int64_t ns, bool known)
 {
 	char k[64];
-	int64_t sec = ns / 1000000000, nsec = ns % 1000000000;
+	int64_t sec, nsec;
 
-	if (nsec < 0) {		/* before the epoch: the nsec part stays in [0, 10^9) */
-		sec--;
-		nsec += 1000000000;
-	}
+	split_ns(ns, &sec, &nsec);
 	snprintf(k, sizeof(k), "%s_ns", key);
 	json_object_set_new(o, k, known ? json_integer(ns) : json_null());
 	snprintf(k, sizeof(k), "%s_sec", key);
@@ -42,25 +44,30 @@ void mg_json_put_ns(json_t *o, const char *key, int64_t ns, bool known)
 	json_object_set_new(o, k, known ? json_integer(nsec) : json_null());
 }
 
-json_t *mg_json_rfc3339(int64_t real_ns)
+/* real_ns as RFC 3339 into buf (64 bytes); false when out of range. */
+static bool rfc3339(char *buf, size_t len, int64_t real_ns)
 {
-	int64_t nsec = real_ns % 1000000000;
-	time_t sec = (time_t)(real_ns / 1000000000);
-	char buf[64];
+	int64_t s, nsec;
+	time_t sec;
 	struct tm tm;
 	size_t n;
 
-	if (nsec < 0) {
-		sec--;
-		nsec += 1000000000;
-	}
+	split_ns(real_ns, &s, &nsec);
+	sec = (time_t)s;
 	if (!gmtime_r(&sec, &tm))
-		return NULL;
-	n = strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+		return false;
+	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
 	if (!n)
-		return NULL;
-	snprintf(buf + n, sizeof(buf) - n, ".%09lldZ", (long long)nsec);
-	return json_string(buf);
+		return false;
+	snprintf(buf + n, len - n, ".%09lldZ", (long long)nsec);
+	return true;
+}
+
+json_t *mg_json_rfc3339(int64_t real_ns)
+{
+	char buf[64];
+
+	return rfc3339(buf, sizeof(buf), real_ns) ? json_string(buf) : NULL;
 }
 
 json_t *mg_json_inode(uint32_t dev, uint64_t ino)
@@ -70,51 +77,33 @@ json_t *mg_json_inode(uint32_t dev, uint64_t ino)
 	return json_sprintf("%s:%llu", mg_kdev_str(dev, d), (unsigned long long)ino);
 }
 
-/* Rewrite each "\u0000U<digits>" string of s (n bytes) in place as <digits>; the new length. */
-static size_t unmark(char *s, size_t n)
+void mg_jw_ns(struct mg_jw *w, const char *key, int64_t ns, bool known)
 {
-	size_t r = 0, w = 0, ml = strlen(U64_MARK);
+	char k[64];
+	int64_t sec, nsec;
 
-	while (r < n) {
-		char *m = r + ml <= n ? memmem(s + r, n - r, U64_MARK, ml) : NULL;
-		size_t d;
-
-		if (!m) {
-			memmove(s + w, s + r, n - r);
-			w += n - r;
-			break;
-		}
-		d = (size_t)(m - (s + r));
-		memmove(s + w, s + r, d);
-		w += d;
-		r += d + ml;
-		while (r < n && s[r] >= '0' && s[r] <= '9')
-			s[w++] = s[r++];
-		r++;	/* the closing quote */
-	}
-	return w;
+	split_ns(ns, &sec, &nsec);
+	snprintf(k, sizeof(k), "%s_ns", key);
+	mg_jw_name(w, k);
+	known ? mg_jw_int(w, ns) : mg_jw_null(w);
+	snprintf(k, sizeof(k), "%s_sec", key);
+	mg_jw_name(w, k);
+	known ? mg_jw_int(w, sec) : mg_jw_null(w);
+	snprintf(k, sizeof(k), "%s_nsec", key);
+	mg_jw_name(w, k);
+	known ? mg_jw_int(w, nsec) : mg_jw_null(w);
 }
 
-int mg_json_dump(FILE *f, json_t *v)
+void mg_jw_rfc3339(struct mg_jw *w, int64_t real_ns)
 {
-	char stack[8192], *buf = stack;
-	size_t need, n;
-	int ret = 0;
+	char buf[64];
 
-	need = json_dumpb(v, stack, sizeof(stack), JSON_COMPACT | JSON_PRESERVE_ORDER);
-	if (!need)
-		return -1;
-	if (need > sizeof(stack)) {
-		buf = malloc(need);
-		if (!buf || json_dumpb(v, buf, need, JSON_COMPACT | JSON_PRESERVE_ORDER) != need) {
-			free(buf);
-			return -1;
-		}
-	}
-	n = memchr(buf, '\\', need) ? unmark(buf, need) : need;
-	if (fwrite(buf, 1, n, f) != n)
-		ret = -1;
-	if (buf != stack)
-		free(buf);
-	return ret;
+	mg_jw_string(w, rfc3339(buf, sizeof(buf), real_ns) ? buf : NULL);
+}
+
+void mg_jw_inode(struct mg_jw *w, uint32_t dev, uint64_t ino)
+{
+	char d[MG_KDEV_STRLEN];
+
+	mg_jw_printf(w, "%s:%llu", mg_kdev_str(dev, d), (unsigned long long)ino);
 }

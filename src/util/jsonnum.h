@@ -23,8 +23,9 @@
 /*
  * An unsigned 64-bit integer as a JSON integer, exact over the whole range: jansson's
  * json_int_t is signed, so a value above INT64_MAX (an overlayfs xino inode number) is
- * held as a marked string that mg_json_dump() writes as the bare number. Only
- * mg_json_dump() (mg_json_print_line()) may write an object holding one. NULL: ENOMEM.
+ * held as a marked string (json_writer.h MG_JW_U64_MARK) that mg_jw_value() writes as
+ * the bare number. Only the writer (mg_json_print_line()) may write an object holding
+ * one; a streaming caller writes mg_jw_uint() instead. NULL: ENOMEM.
  */
 json_t *mg_json_u64(uint64_t v);
 
@@ -44,10 +45,13 @@ json_t *mg_json_rfc3339(int64_t real_ns);
 /* The inode dev:ino as "MAJ:MIN:INO" (dev: kernel dev_t, as trace --inode takes it). */
 json_t *mg_json_inode(uint32_t dev, uint64_t ino);
 
-/*
- * Write v compactly (JSON_PRESERVE_ORDER) to f, each mg_json_u64() value as its bare
- * digits. Returns 0, or -1 when v could not be encoded or written.
- */
-int mg_json_dump(FILE *f, json_t *v);
+/* Streaming forms of the three above, written through the one writer (json_writer.h). */
+struct mg_jw;
+/* Members KEY_ns, KEY_sec, KEY_nsec as mg_json_put_ns() sets them. */
+void mg_jw_ns(struct mg_jw *w, const char *key, int64_t ns, bool known);
+/* The value mg_json_rfc3339() makes (null when out of range). */
+void mg_jw_rfc3339(struct mg_jw *w, int64_t real_ns);
+/* The value mg_json_inode() makes: "MAJ:MIN:INO". */
+void mg_jw_inode(struct mg_jw *w, uint32_t dev, uint64_t ino);
 
 #endif

@@ -31,7 +31,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <jansson.h>
+#include "json_writer.h"
 #include "opts.h"
 #include "util.h"
 
@@ -382,8 +382,7 @@ const char *mg_errno_name(const char *msg)
 
 void mg_out_error(const char *cmd, int code)
 {
-	const char *en;
-	json_t *o;
+	struct mg_jw w;
 
 	/* with COMMAND and no -o the results go to stderr, where the reason already is */
 	/* -o FILE could not be opened: its one line on stderr is all, never stdout instead */
@@ -395,11 +394,14 @@ void mg_out_error(const char *cmd, int code)
 		fprintf(mg_out, "mgtrace %s: error (exit %d): %s\n", cmd, code, mg_last_err);
 		return;
 	}
-	en = mg_errno_name(mg_last_err);
-	o = json_pack("{s:i, s:s, s:s, s:i, s:s, s:o}", "schema_version", 1, "type", "error",
-		      "command", cmd, "exit_code", code, "reason", mg_last_err,
-		      "errno", en ? json_string(en) : json_null());
-	if (o && !json_dumpf(o, mg_out, JSON_COMPACT | JSON_PRESERVE_ORDER))
-		fputc('\n', mg_out);
-	json_decref(o);
+	mg_jw_init(&w, mg_out);
+	mg_jw_start_object(&w);
+	mg_jw_int_field(&w, "schema_version", 1);
+	mg_jw_string_field(&w, "type", "error");
+	mg_jw_string_field(&w, "command", cmd);
+	mg_jw_int_field(&w, "exit_code", code);
+	mg_jw_string_field(&w, "reason", mg_last_err);
+	mg_jw_string_field(&w, "errno", mg_errno_name(mg_last_err));
+	mg_jw_end_object(&w);
+	mg_jw_end_line(&w);	/* the error is already on stderr: a failed record adds nothing */
 }

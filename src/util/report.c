@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include <time.h>
+#include "json_writer.h"
 #include "report.h"
 #include "jsonnum.h"
 #include "escape.h"
@@ -462,13 +463,15 @@ json_t *mg_report_json(const struct mg_report *r)
 
 void mg_json_print_line(FILE *f, json_t *v)
 {
-	if (!v || mg_json_dump(f, v)) {
+	struct mg_jw w;
+
+	mg_jw_init(&w, f);
+	mg_jw_value(&w, v);
+	if (mg_jw_end_line(&w)) {
 		mg_err(MG_EXIT_FAIL, "JSON: %s", v ? "writing an object failed" :
 		       "an object could not be built (out of memory)");
 		mg_json_failures++;
 	}
-	fputc('\n', f);
-	fflush(f);
 }
 
 void mg_json_put_header(json_t *o, const char *type, const char *release)

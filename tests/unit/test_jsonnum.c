@@ -4,18 +4,22 @@
 #include <string.h>
 #include "unit.h"
 #include "escape.h"
+#include "json_writer.h"
 #include "jsonnum.h"
 
-/* o as mg_json_dump() writes it (a new string). */
+/* o as the writer writes it (json_writer.c mg_jw_value(); a new string, no newline). */
 static char *dumped(json_t *o)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	struct mg_jw w;
 
 	if (!f)
 		return NULL;
-	if (mg_json_dump(f, o)) {
+	mg_jw_init(&w, f);
+	mg_jw_value(&w, o);
+	if (mg_jw_error(&w)) {
 		fclose(f);
 		free(buf);
 		return NULL;
