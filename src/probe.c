@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "kcounters.h"
 #include "kenv.h"
+#include "json_writer.h"
 #include "report.h"
 #include "opts.h"
 #include "util.h"

@@ -25,6 +25,7 @@
 #include "escape.h"
 #include "opts.h"
 #include "optab.h"
+#include "json_writer.h"
 #include "report.h"
 #include "run.h"
 #include "util.h"

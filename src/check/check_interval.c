@@ -16,6 +16,7 @@
 #include "events.h"
 #include "jsonnum.h"
 #include "opts.h"
+#include "json_writer.h"
 #include "report.h"
 #include "vocab.h"
 

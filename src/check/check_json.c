@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "check_int.h"
+#include "json_writer.h"
 #include "jsonnum.h"
 #include "pidns.h"
 #include "vocab.h"

@@ -2,6 +2,7 @@
 /* stat_print.c - what `mgtrace stat` prints (see stat_int.h, docs/json.md). */
 #include <string.h>
 #include <jansson.h>
+#include "json_writer.h"
 #include "opts.h"
 #include "stat_int.h"
 #include "term.h"

@@ -7,6 +7,7 @@
 #include "ident.h"
 #include "jsonnum.h"
 #include "kenv.h"
+#include "json_writer.h"
 #include "report.h"
 #include "top_int.h"
 

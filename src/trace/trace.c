@@ -31,6 +31,7 @@
 #include "pathid.h"
 #include "kenv.h"
 #include "mgtrace.skel.h"
+#include "json_writer.h"
 #include "report.h"
 #include "run.h"
 #include "testhook.h"

@@ -7,6 +7,7 @@
 #include "escape.h"
 #include <sys/stat.h>
 #include "baseline.h"
+#include "json_writer.h"
 #include "report.h"
 
 void mg_workload_id_free(struct mg_workload_id *id)

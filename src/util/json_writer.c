@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "escape.h"
+#include "util.h"
 #include "json_writer.h"
 
 void mg_jw_init(struct mg_jw *w, FILE *f)
@@ -358,4 +359,24 @@ int mg_jw_end_line(struct mg_jw *w)
 	if (!w->err && fflush(w->f))
 		fail(w, errno ? -errno : -EIO);
 	return w->err;
+}
+
+void mg_json_print_line(FILE *f, json_t *v)
+{
+	struct mg_jw w;
+
+	mg_jw_init(&w, f);
+	mg_jw_value(&w, v);
+	if (mg_jw_end_line(&w)) {
+		mg_err(MG_EXIT_FAIL, "JSON: %s", v ? "writing an object failed" :
+		       "an object could not be built (out of memory)");
+		mg_json_failures++;
+	}
+}
+
+void mg_json_put_header(json_t *o, const char *type, const char *release)
+{
+	json_object_set_new(o, "schema_version", json_integer(MG_SCHEMA_VERSION));
+	json_object_set_new(o, "type", json_string(type));
+	json_object_set_new(o, "kernel_release", mg_json_cstr(release));
 }

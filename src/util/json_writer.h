@@ -92,4 +92,19 @@ void mg_jw_null_field(struct mg_jw *w, const char *name);
  */
 int mg_jw_end_line(struct mg_jw *w);
 
+/* Version of every JSON object mgtrace prints (docs/json.md). */
+#define MG_SCHEMA_VERSION 1
+
+/*
+ * The header every JSON report starts with: schema_version, type and
+ * kernel_release (escaped as escape.h says), set into o.
+ */
+void mg_json_put_header(json_t *o, const char *type, const char *release);
+
+/*
+ * Print a JSON value compactly on one line and flush. A NULL value or a failed
+ * write is reported on stderr ("mgtrace: JSON: ...") and counted in mg_json_failures.
+ */
+void mg_json_print_line(FILE *f, json_t *v);
+
 #endif

@@ -460,23 +460,3 @@ json_t *mg_report_json(const struct mg_report *r)
 	}
 	return all;
 }
-
-void mg_json_print_line(FILE *f, json_t *v)
-{
-	struct mg_jw w;
-
-	mg_jw_init(&w, f);
-	mg_jw_value(&w, v);
-	if (mg_jw_end_line(&w)) {
-		mg_err(MG_EXIT_FAIL, "JSON: %s", v ? "writing an object failed" :
-		       "an object could not be built (out of memory)");
-		mg_json_failures++;
-	}
-}
-
-void mg_json_put_header(json_t *o, const char *type, const char *release)
-{
-	json_object_set_new(o, "schema_version", json_integer(MG_SCHEMA_VERSION));
-	json_object_set_new(o, "type", json_string(type));
-	json_object_set_new(o, "kernel_release", mg_json_cstr(release));
-}

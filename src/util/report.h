@@ -92,19 +92,4 @@ void mg_clock_iso(char *buf, size_t len);
 json_t *mg_report_json(const struct mg_report *r);
 
 
-/* Version of every JSON object mgtrace prints (docs/json.md). */
-#define MG_SCHEMA_VERSION 1
-
-/*
- * The header every JSON report starts with: schema_version, type and
- * kernel_release (escaped as escape.h says), set into o.
- */
-void mg_json_put_header(json_t *o, const char *type, const char *release);
-
-/*
- * Print a JSON value compactly on one line and flush. A NULL value or a failed
- * write is reported on stderr ("mgtrace: JSON: ...") and counted in mg_json_failures.
- */
-void mg_json_print_line(FILE *f, json_t *v);
-
 #endif

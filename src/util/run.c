@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "json_writer.h"
 #include "report.h"
 #include "term.h"
 #include "opts.h"
