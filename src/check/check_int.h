@@ -43,6 +43,8 @@ struct check_ring {
 #define CHECK_WL_FILES 2		/* files per thread of the built-in workload */
 #define CHECK_BLOCKED_NOTE_NS 1000000000ull	/* a call on --dir this long is said blocked */
 
+struct mg_opt;
+
 struct check_opts {
 	enum mg_backend backend;
 	bool test_invert_fine;		/* TEST ONLY: MGTRACE_TEST_INVERT_FINE=1 (testhook.h) */
@@ -65,8 +67,9 @@ struct check_opts {
 	double limit[MG_F_NR];		/* absolute thresholds (--max-*); < 0: off (default) */
 	double interval;		/* continuous check: -i S / -I MS, seconds; 0: one verdict */
 	uint64_t count;			/* -c N: stop after N intervals; 0: at a stop signal */
-	const char *workload_opt;	/* the first built-in-workload option given (-d, -t,
-					 * --rate, -D), refused in continuous mode */
+	const struct mg_opt *workload_opt; /* the first built-in-workload option given (-d,
+					 * -t, --rate, -D), refused in continuous mode */
+	int ival_opt;			/* which of -i/-I gave the interval (optab.h) */
 	const char *prom;		/* --prometheus FILE (a symlink resolved), or NULL */
 	int prom_labels;		/* --prometheus-label given (prom.c keeps them) */
 	const char *known_path;		/* --known FILE */

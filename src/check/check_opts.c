@@ -15,8 +15,10 @@
 #include "prom.h"
 
 /* O_MAX + enum mg_figure: the absolute thresholds */
-enum { O_MAX = MG_OPTID_FIRST_CMD, O_JUNIT = O_MAX + MG_F_NR, O_INODES, O_RATE, O_BASE, O_FACTOR,
-       O_JUDGE, O_KNOWN, O_FORGET };
+enum { O_MAX = MG_OPTID_FIRST_CMD, O_FACTOR = O_MAX + MG_F_NR, O_JUDGE };
+
+/* Where a stored option goes in struct check_opts */
+#define AT(field) MG_OPT_AT(struct check_opts, field)
 
 /* The ranges of check's numbers: parsed by check_opt(), named by check_parse_opts()'s line */
 #define THREADS_MAX 1024
@@ -30,7 +32,7 @@ _Static_assert(INODES_MAX == 1ull << 27, "--max-inodes: 2^27");
 static const struct mg_opt check_opts[] = {
 	MG_OPT_HEADING("Floor gates (off unless set; a correct kernel makes every update fine-grained when\n"
 		       "each one follows a query):\n"),
-	{ .val = O_BASE, .lname = "baseline", .arg = "FILE",
+	{ .val = MG_OPT_AUTO, .lname = "baseline", .arg = "FILE", .store = MG_OS_STR, .at = AT(baseline),
 	  .help = "fail when a floor figure grows past the one in FILE (an\n"
 	  "earlier check --json report of the same workload: the\n"
 	  "same COMMAND argv, or the built-in one with the same\n"
@@ -59,7 +61,7 @@ static const struct mg_opt check_opts[] = {
 		     "every interval; for node_exporter's textfile collector\n"
 		     "(contrib/mgtrace-check.rules.yml); needs -i or -I"),
 	MG_OPT_HEADING("Known kernel faults:\n"),
-	{ .val = O_KNOWN, .lname = "known", .arg = "FILE",
+	{ .val = MG_OPT_AUTO, .lname = "known", .arg = "FILE", .store = MG_OS_STR, .at = AT(known_path),
 	  .help = "violations that match a fault declared in FILE (JSON: kind,\n"
 	  "filesystem type, setter, kernel releases; contrib/known-faults.json)\n"
 	  "are counted as known kernel faults with their reference and do\n"
@@ -69,11 +71,12 @@ static const struct mg_opt check_opts[] = {
 		       "auto, fentry, kprobe or tracepoint (as in `mgtrace stat`)"),
 	MG_OPTS_COMMON("JSON report", "the report to FILE (default: stdout; stderr with COMMAND)",
 		       "every row with its reason, each refused backend"),
-	{ .val = O_JUNIT, .lname = "junit", .arg = "FILE",
+	{ .val = MG_OPT_AUTO, .lname = "junit", .arg = "FILE", .store = MG_OS_STR, .at = AT(junit),
 	  .help = "also write a JUnit XML test suite to FILE", .kind = MG_OV_FILE },
 	MG_OPT_RINGBUF("BPF ring buffer bytes, a power of 2 >= 4096 (default 16777216;\n"
 		       "judged in BPF, where only violations cross it: 1048576)"),
-	{ .val = O_INODES, .lname = "max-inodes", .arg = "N",
+	{ .val = MG_OPT_AUTO, .lname = "max-inodes", .arg = "N", .store = MG_OS_U64, .at = AT(max_inodes),
+	  .min = 1, .max = INODES_MAX,
 	  .help = "inodes tracked, 1 to " MG_STR(INODES_MAX) " (the largest BPF hash: 2^27\n"
 	  "buckets of 16 bytes; default 262144; in BPF the\n"
 	  "kernel takes a 192-byte slab object each (kmalloc-192), only\n"
@@ -82,7 +85,7 @@ static const struct mg_opt check_opts[] = {
 	  "are forgotten);\n"
 	  "events of further inodes are counted as untracked:\n"
 	  "inconclusive (or see --forget)" },
-	{ .val = O_FORGET, .lname = "forget",
+	{ .val = MG_OPT_AUTO, .lname = "forget", .store = MG_OS_FLAG, .at = AT(forget),
 	  .help = "when --max-inodes fills, forget the history of the inodes\n"
 	  "least recently seen instead of leaving new ones untracked:\n"
 	  "the state is kept in generations of N/2 inodes, and an\n"
@@ -102,18 +105,22 @@ static const struct mg_opt check_opts[] = {
 			  "the default falls back to system-wide and says why; --tree\n"
 			  "given is refused there). The counters, floor figures and\n"
 			  "gates stay system-wide (the kernel's counters are global)"),
-	{ .val = 'a', .lname = "all-cpus",
+	{ .val = 'a', .lname = "all-cpus", .store = MG_OS_FLAG, .at = AT(all),
 	  .help = "with COMMAND: judge every process's events (system-wide),\n"
 	  "as without COMMAND" },
 	MG_OPT_HEADING("Built-in workload (without COMMAND): threads doing write(f1) stat(f2) write(f2)\n"
 		       "stat(f2) write(f1) stat(f1) on a private tmpfs (or --dir):\n"),
-	{ .val = 't', .lname = "threads", .arg = "N",
+	{ .val = 't', .lname = "threads", .arg = "N", .store = MG_OS_U64, .at = AT(threads),
+	  .min = 1, .max = THREADS_MAX, .seen = AT(workload_opt),
 	  .help = "worker threads, 1.." MG_STR(THREADS_MAX) " (default: online CPUs)" },
-	{ .val = 'd', .lname = "duration", .arg = "S",
+	{ .val = 'd', .lname = "duration", .arg = "S", .store = MG_OS_SECONDS, .at = AT(duration),
+	  .max = DURATION_MAX, .seen = AT(workload_opt),
 	  .help = "seconds, up to " MG_STR(DURATION_MAX) " (default 3)" },
-	{ .val = O_RATE, .lname = "rate", .arg = "N",
+	{ .val = MG_OPT_AUTO, .lname = "rate", .arg = "N", .store = MG_OS_U64, .at = AT(rate),
+	  .min = 0, .max = RATE_MAX, .seen = AT(workload_opt),
 	  .help = "iterations per second per thread (default 20000; 0: unpaced)" },
-	{ .val = 'D', .lname = "dir", .arg = "PATH",
+	{ .val = 'D', .lname = "dir", .arg = "PATH", .store = MG_OS_STR, .at = AT(dir),
+	  .seen = AT(workload_opt),
 	  .help = "work in a fresh directory under PATH, which must be on a\n"
 	  "multigrain filesystem (else exit 3)", .kind = MG_OV_DIR },
 	{ 0 }
@@ -140,26 +147,19 @@ const struct mg_cmd_opts check_cmdopts = {
 
 static char prom_path[PATH_MAX];	/* --prometheus FILE, a symlink resolved */
 
-/* The range of option c's value, for the line that refuses one outside it. */
-static const char *opt_range(int c)
-{
-	switch (c) {
-	case 't': return "1.." MG_STR(THREADS_MAX);
-	case 'd': return "seconds, more than 0, at most " MG_STR(DURATION_MAX);
-	case O_RATE: return "0.." MG_STR(RATE_MAX);
-	case O_INODES: return "1.." MG_STR(INODES_MAX);
-	}
-	return "a number";
-}
-
 /*
- * One of check's options (c, its value arg) into o. Returns 0, 1 for a number out of
- * its range (the caller names the option), or -MG_EXIT_USAGE (printed).
+ * One of check's options the table does not store (c, its value arg) into o: the
+ * thresholds, the Prometheus file, the baseline factor, the backend, the ring buffer,
+ * --judge, --tree and the intervals. Returns 0 or an exit code (printed).
  */
-static int check_opt(struct check_opts *o, int c, const char *arg)
+static int check_opt(void *base, int c, const char *arg)
 {
+	struct check_opts *o = base;
 	char *end;
+	int e;
 
+	if ((e = mg_opt_intervals("check", c, arg, &o->interval, &o->ival_opt, &o->count)))
+		return e < 0 ? -e : 0;
 	switch (c) {
 	case O_MAX ... O_MAX + MG_F_NR - 1: {
 		double *l = &o->limit[c - O_MAX];
@@ -167,58 +167,37 @@ static int check_opt(struct check_opts *o, int c, const char *arg)
 		errno = 0;
 		*l = strtod(arg, &end);
 		if (!*arg || *end || errno || isnan(*l) || isinf(*l))
-			return -mg_err(MG_EXIT_USAGE, "check: invalid value '%s' for --max-%s",
-				       arg, mg_figure_option(c - O_MAX));
+			return mg_err(MG_EXIT_USAGE, "check: invalid value '%s' for --max-%s",
+				      arg, mg_figure_option(c - O_MAX));
 		return 0;
 	}
-	case O_BASE: o->baseline = arg; return 0;
-	case O_KNOWN: o->known_path = arg; return 0;
 	case MG_OPTID_PROM:
 	case MG_OPTID_PROM_LABEL:
-	{
-		int e;
-
 		mg_prom_set_command("check");
-		e = mg_opt_prom(c, arg, prom_path, sizeof(prom_path), &o->prom, &o->prom_labels);
-		return e ? -e : 0;	/* 2, or 3 for a directory the machine refuses */
-	}
+		/* 2, or 3 for a directory the machine refuses */
+		return mg_opt_prom(c, arg, prom_path, sizeof(prom_path), &o->prom, &o->prom_labels);
 	case O_FACTOR:
 		errno = 0;
 		o->factor_given = true;
 		o->baseline_factor = strtod(arg, &end);
 		if (!*arg || *end || errno || !(o->baseline_factor >= 1) ||
 		    isinf(o->baseline_factor))
-			return -mg_err(MG_EXIT_USAGE, "check: invalid --baseline-factor '%s' "
-				       "(a number >= 1)", arg);
+			return mg_err(MG_EXIT_USAGE, "check: invalid --baseline-factor '%s' "
+				      "(a number >= 1)", arg);
 		return 0;
 	case 'b':
 		return mg_opt_backend("check", arg, MG_OPT_BE_TRACEPOINT, &o->backend) ?
-		       -MG_EXIT_USAGE : 0;
-	case O_JUNIT: o->junit = arg; return 0;
+		       MG_EXIT_USAGE : 0;
 	case MG_OPTID_RINGBUF:
 		o->ringbuf_set = true;
-		return mg_opt_ringbuf("check", arg, &o->ringbuf_bytes) ? -MG_EXIT_USAGE : 0;
-	case O_INODES: return mg_parse_u64(arg, 1, INODES_MAX, &o->max_inodes) != 0;
-	case O_FORGET: o->forget = true; return 0;
+		return mg_opt_ringbuf("check", arg, &o->ringbuf_bytes) ? MG_EXIT_USAGE : 0;
 	case O_JUDGE:
 		if (strcmp(arg, "bpf") && strcmp(arg, "user"))
-			return -mg_err(MG_EXIT_USAGE, "check: invalid --judge '%s' (bpf or user)", arg);
+			return mg_err(MG_EXIT_USAGE, "check: invalid --judge '%s' (bpf or user)", arg);
 		o->judge_user = !strcmp(arg, "user");
 		return 0;
-	case MG_OPTID_TREE: o->tree = true; return 0;
-	case 'a': o->all = true; return 0;
-	case 't':
-		o->workload_opt = o->workload_opt ? o->workload_opt : "-t";
-		return mg_parse_u64(arg, 1, THREADS_MAX, &o->threads) != 0;
-	case 'd':
-		o->workload_opt = o->workload_opt ? o->workload_opt : "-d";
-		return mg_parse_seconds(arg, DURATION_MAX, &o->duration) != 0;
-	case O_RATE:
-		o->workload_opt = o->workload_opt ? o->workload_opt : "--rate";
-		return mg_parse_u64(arg, 0, RATE_MAX, &o->rate) != 0;
-	case 'D':
-		o->workload_opt = o->workload_opt ? o->workload_opt : "-D";
-		o->dir = arg;
+	case MG_OPTID_TREE:
+		o->tree = true;
 		return 0;
 	}
 	return 0;
@@ -228,8 +207,8 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 {
 	struct mg_opt_parser p;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	const char *arg;
-	int c, e, ival_opt = 0;
+	char name[32];
+	int c, e;
 
 	for (c = 0; c < MG_F_NR; c++)
 		o->limit[c] = -1;
@@ -240,20 +219,8 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 	o->duration = 3;
 	o->rate = 20000;
 	mg_opt_begin(&p, &check_cmdopts, argc, argv);
-	while ((c = mg_opt_next(&p, &arg)) > 0) {
-		if ((e = mg_opt_intervals("check", c, arg, &o->interval, &ival_opt, &o->count)) < 0)
-			return -e;
-		if (e)
-			continue;
-		if ((e = check_opt(o, c, arg)) < 0)
-			return -e;
-		if (e)
-			return mg_err(MG_EXIT_USAGE, "check: invalid value '%s' for %s (%s)", arg,
-				      argv[optind - 1][0] == '-' && argv[optind - 1][1] == '-' ?
-				      argv[optind - 1] : argv[optind - 2], opt_range(c));
-	}
-	if (c < 0)
-		return -c;
+	if ((e = mg_opt_parse(&p, o, check_opt)))
+		return e;
 	if ((e = mg_opt_command("check", argc, argv, &o->argv)) ||
 	    (e = mg_opt_scope_check("check", NULL, o->all, &o->tree, o->argv != NULL)))
 		return e;
@@ -274,7 +241,7 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 	if (o->interval && !o->argv && o->workload_opt)
 		return mg_err(MG_EXIT_USAGE, "check: %s is the built-in workload's, and -i/-I without "
 			      "COMMAND watches the whole machine with no workload of its own until a "
-			      "stop signal (or -c N)", o->workload_opt);
+			      "stop signal (or -c N)", mg_opt_name(o->workload_opt, name, sizeof(name)));
 	if (o->interval && o->baseline)
 		return mg_err(MG_EXIT_USAGE, "check: --baseline gates one run's figures: not with "
 			      "-i/-I");

@@ -50,21 +50,36 @@ void mg_opt_begin(struct mg_opt_parser *p, const struct mg_cmd_opts *c, int argc
 	p->so[s++] = ':';
 	p->so[s++] = 'h';
 	for (o = c->opts; o->val || o->help; o++) {
+		int val = o->val == MG_OPT_AUTO ? MG_OPT_AUTO_BASE + (int)(o - c->opts) : o->val;
+
 		if (!o->val)
 			continue;
-		if (o->val < MG_OPT_LONG && !strchr(p->so, o->val)) {
+		if (val > 0 && val < MG_OPT_LONG && !strchr(p->so, val)) {
 			p->so[s++] = (char)o->val;
 			if (o->arg)
 				p->so[s++] = ':';
 		}
 		if (o->lname && n < MG_OPT_MAX)
 			p->lo[n++] = (struct option){ o->lname, o->arg ? required_argument :
-						      no_argument, NULL, o->val };
+						      no_argument, NULL, val };
 	}
 	p->lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	p->so[s] = 0;
 	optind = 0;	/* 0: getopt starts afresh, also when called more than once */
 	opterr = 0;
+}
+
+/* The entry of val in c's table (the first of its aliases), or NULL. */
+static const struct mg_opt *opt_entry(const struct mg_cmd_opts *c, int val)
+{
+	const struct mg_opt *o;
+
+	if (val >= MG_OPT_AUTO_BASE)
+		return &c->opts[val - MG_OPT_AUTO_BASE];
+	for (o = c->opts; o->val || o->help; o++)
+		if (o->val == val)
+			return o;
+	return NULL;
 }
 
 int mg_opt_next(struct mg_opt_parser *p, const char **arg)
@@ -80,8 +95,10 @@ int mg_opt_next(struct mg_opt_parser *p, const char **arg)
 			exit(mg_stdout_flush(mg_opt_usage(p->cmd, stdout, MG_EXIT_OK)));
 		if (c == '?' || c == ':')
 			return -mg_bad_option(p->cmd->name, c, p->argv);
-		if (!mg_opt_common(c, optarg))
+		if (!mg_opt_common(c, optarg)) {
+			p->cur = opt_entry(p->cmd, c);
 			return c;
+		}
 	}
 }
 
@@ -160,7 +177,7 @@ static void put_lines(FILE *f, const char *s, int indent)
 /* The short letter that shares o's val, or 0. */
 static int short_of(const struct mg_opt *o)
 {
-	return o->val > 0 && o->val < MG_OPT_LONG ? o->val : 0;
+	return o->val > 0 && o->val < MG_OPT_LONG ? o->val : 0;	/* MG_OPT_AUTO: none */
 }
 
 int mg_opt_usage(const struct mg_cmd_opts *c, FILE *f, int code)

@@ -10,6 +10,7 @@
 #define MG_OPTAB_H
 
 #include <getopt.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +29,29 @@ enum mg_optval {
 };
 
 /*
+ * How mg_opt_parse() stores an option's value itself, as retsnoop's cfg_specs do
+ * (optstore.c); MG_OS_NONE leaves the option to the command's own function.
+ */
+enum mg_optstore {
+	MG_OS_NONE,
+	MG_OS_FLAG,		/* bool at .at: true */
+	MG_OS_STR,		/* const char * at .at: the argument */
+	MG_OS_U64,		/* uint64_t at .at: an integer in [.min, .max] (mg_parse_u64) */
+	MG_OS_SECONDS,		/* double at .at: seconds, more than 0, at most .max */
+};
+
+/* Where a stored option goes: the field's offset in the command's options struct, plus 1
+ * (so that 0 means nowhere). */
+#define MG_OPT_AT(type, field) (offsetof(type, field) + 1)
+
+/*
+ * The val of an option with no short letter and no shared id: mg_opt_begin() gives it
+ * MG_OPT_AUTO_BASE + its index in the table, so a command needs no enum entry for it.
+ */
+#define MG_OPT_AUTO (-1)
+#define MG_OPT_AUTO_BASE 4096
+
+/*
  * One option: val is what mg_opt_next() returns for it (the short letter, or an
  * id >= MG_OPT_LONG for a long-only option; aliases share a val; an alias without
  * help is accepted but not shown). An entry with val 0 and help set is a heading
@@ -42,6 +66,11 @@ struct mg_opt {
 	enum mg_optval kind;
 	const char *words;		/* MG_OV_WORDS/LIST: space-separated, or NULL: words_fn */
 	const char *(*words_fn)(void);	/* the same, computed (the event names, say) */
+	enum mg_optstore store;		/* stored by mg_opt_parse() (MG_OS_NONE: by the command) */
+	size_t at;			/* MG_OPT_AT() of where it is stored */
+	uint64_t min, max;		/* MG_OS_U64's bounds; MG_OS_SECONDS: its maximum */
+	size_t seen;			/* MG_OPT_AT() of a const struct mg_opt * that takes
+					 * the first given option of a group, or 0 */
 };
 
 /*
@@ -136,6 +165,7 @@ enum { MG_OPTID_ICOUNT = MG_OPT_LONG, MG_OPTID_TREE, MG_OPTID_RINGBUF, MG_OPTID_
 /* A parse of one command's arguments with its table. */
 struct mg_opt_parser {
 	const struct mg_cmd_opts *cmd;
+	const struct mg_opt *cur;	/* the entry of the option mg_opt_next() returned */
 	int argc;
 	char **argv;
 	struct option lo[MG_OPT_MAX + 2];
@@ -188,6 +218,19 @@ int mg_opt_intervals(const char *cmd, int val, const char *arg, double *interval
  */
 int mg_opt_scope_check(const char *cmd, const struct mg_pids *pids, bool all, const bool *tree,
 		       bool have_command);
+
+/*
+ * Parse every option of argv with p's table (begun by mg_opt_begin()): an entry with a
+ * store is stored into base (the command's options struct) with its bounds checked; every
+ * other option goes to own(base, val, arg), which returns 0 or an exit code (printed).
+ * Returns 0 after the last option (optind: the first operand), or MG_EXIT_USAGE with one
+ * line: "CMD: invalid value 'X' for --OPT (RANGE)" (optstore.c).
+ */
+int mg_opt_parse(struct mg_opt_parser *p, void *base,
+		 int (*own)(void *base, int val, const char *arg));
+
+/* o's name as the usage text gives it first: "-t", or "--rate" without a letter; in buf. */
+const char *mg_opt_name(const struct mg_opt *o, char *buf, size_t len);
 
 /* ---- what is generated from the tables ---- */
 
