@@ -80,8 +80,12 @@ struct clk_opts {
 };
 
 
+/* Where a stored option goes in struct clk_opts */
+#define AT(field) MG_OPT_AT(struct clk_opts, field)
+
 static const struct mg_opt clocks_opts[] = {
-	{ .val = 'n', .lname = "iterations", .arg = "N",
+	{ .val = 'n', .lname = "iterations", .arg = "N", .store = MG_OS_U64, .at = AT(iters),
+	  .min = 1, .max = CLK_MAX_ITERS,
 	  .help = "calls per run (1 to " MG_STR(CLK_MAX_ITERS) ", default "
 	  MG_STR(CLK_DEF_ITERS) ")" },
 	MG_OPT_CPUS("pin the measuring thread to these online CPUs (perf's list:\n"
@@ -104,30 +108,24 @@ const struct mg_cmd_opts clocks_cmdopts = {
 	.exit_note = "clocks: 3 also when the sys_enter tracepoint cannot be attached.\n",
 };
 
+/* -C CPUS, the one option the table does not store. Returns 0 or MG_EXIT_USAGE (printed). */
+static int clocks_opt(void *base, int c, const char *arg)
+{
+	struct clk_opts *o = base;
+
+	return c == 'C' && mg_opt_cpus("clocks", arg, &o->cpus) ? MG_EXIT_USAGE : 0;
+}
+
 static int parse_opts(struct clk_opts *o, int argc, char **argv)
 {
 	struct mg_opt_parser p;
-	const char *arg;
-	int c;
+	int e;
 
 	memset(o, 0, sizeof(*o));
 	o->iters = CLK_DEF_ITERS;
 	mg_opt_begin(&p, &clocks_cmdopts, argc, argv);
-	while ((c = mg_opt_next(&p, &arg)) > 0) {
-		switch (c) {
-		case 'n':
-			if (mg_parse_u64(arg, 1, CLK_MAX_ITERS, &o->iters))
-				return mg_err(MG_EXIT_USAGE, "clocks: invalid iterations '%s' "
-					      "(1 to %d)", arg, CLK_MAX_ITERS);
-			break;
-		case 'C':
-			if (mg_opt_cpus("clocks", arg, &o->cpus))
-				return MG_EXIT_USAGE;
-			break;
-		}
-	}
-	if (c < 0)
-		return -c;
+	if ((e = mg_opt_parse(&p, o, clocks_opt)))
+		return e;
 	return mg_opt_no_operands(&p);
 }
 

@@ -35,25 +35,40 @@
 #define STRESS_THREADS_MAX 1024
 #define STRESS_DURATION_MAX 86400	/* seconds */
 
+/* stress's options (a run's parameters) */
+struct stress_opts {
+	struct mg_wl_opts wl;
+	double duration;
+	bool no_stat, race;
+	const struct mg_opt *duration_given;	/* --duration's entry when given */
+};
+
+/* Where a stored option goes in struct stress_opts */
+#define AT(field) MG_OPT_AT(struct stress_opts, field)
+
 static const struct mg_opt stress_opts[] = {
-	{ .val = 't', .lname = "threads", .arg = "N",
+	{ .val = 't', .lname = "threads", .arg = "N", .store = MG_OS_U64, .at = AT(wl.threads),
+	  .min = 1, .max = STRESS_THREADS_MAX,
 	  .help = "worker threads, 1..1024 (default: online CPUs)" },
-	{ .val = 'f', .lname = "files", .arg = "M",
+	{ .val = 'f', .lname = "files", .arg = "M", .store = MG_OS_U64, .at = AT(wl.files),
+	  .min = 1, .max = MG_WL_MAX_FILES,
 	  .help = "files per thread, 1..256 (default 4)" },
-	{ .val = 'd', .lname = "duration", .arg = "S",
+	{ .val = 'd', .lname = "duration", .arg = "S", .store = MG_OS_SECONDS, .at = AT(duration),
+	  .max = STRESS_DURATION_MAX, .seen = AT(duration_given),
 	  .help = "run for S seconds, up to 86400 (default 3)" },
-	{ .val = 'n', .lname = "ops", .arg = "N",
+	{ .val = 'n', .lname = "ops", .arg = "N", .store = MG_OS_U64, .at = AT(wl.iterations),
+	  .min = 1, .max = UINT64_MAX,
 	  .help = "stop each thread after N write+stat pairs instead" },
-	{ .val = 'D', .lname = "dir", .arg = "PATH",
+	{ .val = 'D', .lname = "dir", .arg = "PATH", .store = MG_OS_STR, .at = AT(wl.parent),
 	  .help = "work in a fresh directory under PATH (default: a tmpfs\n"
 	  "mounted on a fresh directory under /tmp, else /tmp)", .kind = MG_OV_DIR },
-	{ .val = 'S', .lname = "no-stat",
+	{ .val = 'S', .lname = "no-stat", .store = MG_OS_FLAG, .at = AT(no_stat),
 	  .help = "write only, no fstat(): every ctime update takes the coarse\n"
 	  "path (no fine-grained stamps); --ops then counts writes" },
-	{ .val = 's', .lname = "shared",
+	{ .val = 's', .lname = "shared", .store = MG_OS_FLAG, .at = AT(wl.shared),
 	  .help = "every thread writes and stats the same M files (one thread's\n"
 	  "stat races with another's write on one inode)" },
-	{ .val = 'R', .lname = "race",
+	{ .val = 'R', .lname = "race", .store = MG_OS_FLAG, .at = AT(race),
 	  .help = "the chmod-against-fstat race: all threads share one file;\n"
 	  "even threads fchmod it (0600/0644 in turn), odd threads\n"
 	  "fstat it (needs 2 threads or more); --ops counts each\n"
@@ -72,21 +87,13 @@ const struct mg_cmd_opts stress_cmdopts = {
 	.opts = stress_opts,
 };
 
-/* stress's options (a run's parameters) */
-struct stress_opts {
-	struct mg_wl_opts wl;
-	double duration;
-	bool no_stat, race;
-};
 
 /* Parse into so (defaults first). Returns 0, or MG_EXIT_USAGE with one line printed. */
 static int stress_parse_opts(struct stress_opts *so, int argc, char **argv)
 {
 	struct mg_wl_opts *o = &so->wl;
-	bool duration_given = false;
 	struct mg_opt_parser p;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	const char *arg;
 	int c;
 
 	so->duration = 3;
@@ -94,36 +101,11 @@ static int stress_parse_opts(struct stress_opts *so, int argc, char **argv)
 	o->prefix = "mgtrace-stress";
 	o->threads = ncpu > 0 ? (uint64_t)ncpu : 1;
 	mg_opt_begin(&p, &stress_cmdopts, argc, argv);
-	while ((c = mg_opt_next(&p, &arg)) > 0) {
-		int e = 0;
-
-		switch (c) {
-		case 't': e = mg_parse_u64(arg, 1, STRESS_THREADS_MAX, &o->threads); break;
-		case 'f': e = mg_parse_u64(arg, 1, MG_WL_MAX_FILES, &o->files); break;
-		case 'd':
-			e = mg_parse_seconds(arg, STRESS_DURATION_MAX, &so->duration);
-			duration_given = true;
-			break;
-		case 'n': e = mg_parse_u64(arg, 1, UINT64_MAX, &o->iterations); break;
-		case 'D': o->parent = arg; break;
-		case 'S': so->no_stat = true; break;
-		case 's': o->shared = true; break;
-		case 'R': so->race = true; break;
-		}
-		if (e)
-			return mg_err(MG_EXIT_USAGE, "stress: invalid value '%s' for --%s (%s)", arg,
-				      c == 't' ? "threads" : c == 'f' ? "files" :
-				      c == 'd' ? "duration" : "ops",
-				      c == 't' ? "1.." MG_STR(STRESS_THREADS_MAX) :
-				      c == 'f' ? "1.." MG_STR(MG_WL_MAX_FILES) :
-				      c == 'd' ? "seconds, more than 0, at most " MG_STR(STRESS_DURATION_MAX) :
-				      "1 or more");
-	}
-	if (c < 0)
-		return -c;
+	if ((c = mg_opt_parse(&p, so, NULL)))
+		return c;
 	if ((c = mg_opt_no_operands(&p)))
 		return c;
-	if (duration_given && o->iterations)
+	if (so->duration_given && o->iterations)
 		return mg_err(MG_EXIT_USAGE, "stress: --duration and --ops exclude each other");
 	if (so->no_stat && so->race)
 		return mg_err(MG_EXIT_USAGE, "stress: --no-stat and --race exclude each other");

@@ -20,6 +20,7 @@
 struct stat_opts {
 	double interval;	/* seconds between interval rows; 0: none */
 	uint64_t count;		/* stop after this many intervals; 0: no limit */
+	int ival_opt;		/* which of -i/-I gave the interval (optab.h) */
 	bool per_cpu;		/* -A: per-CPU table (online CPUs) in the summary and intervals */
 	bool hot;		/* also probe current_time and coarse_mg */
 	bool latency;		/* time inode_set_ctime_current and ktime_get_real_ts64_mg */

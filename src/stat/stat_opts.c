@@ -74,7 +74,8 @@ static const char *stat_events_help(void)
 	return mg_opt_wrap(buf, sizeof(buf), text);
 }
 
-enum { O_RATE = MG_OPTID_FIRST_CMD };
+/* Where a stored option goes in struct stat_opts */
+#define AT(field) MG_OPT_AT(struct stat_opts, field)
 
 static const struct mg_opt stat_opts[] = {
 	MG_OPTS_SCOPE("all-cpus", "system-wide (the default)",
@@ -85,12 +86,12 @@ static const struct mg_opt stat_opts[] = {
 	MG_OPT_CPUS("count only these CPUs (perf's list: 0,2-3): their per-CPU\n"
 		    "counts, summed; debugfs has only all-CPU sums, so the match\n"
 		    "column judges the all-CPU sum of the same per-CPU reading"),
-	{ .val = 'A', .lname = "per-cpu",
+	{ .val = 'A', .lname = "per-cpu", .store = MG_OS_FLAG, .at = AT(per_cpu),
 	  .help = "per-CPU table (online CPUs) in the summary and every interval" },
 	MG_OPTS_INTERVAL("print a row", "",
 			 "stop after N intervals (default interval 1 s); with COMMAND\n"
 			 "still running, mgtrace ends it (SIGTERM) and exits 0"),
-	{ .val = O_RATE, .lname = "rate", .help = "interval values per second instead of counts" },
+	{ .val = MG_OPT_AUTO, .lname = "rate", .store = MG_OS_FLAG, .at = AT(rate), .help = "interval values per second instead of counts" },
 	{ .val = 'x', .lname = "field-separator", .arg = "SEP",
 	  .help = "fields separated by SEP, no padding (as perf stat -x)" },
 	{ .val = 'e', .lname = "events", .arg = "LIST",
@@ -100,10 +101,10 @@ static const struct mg_opt stat_opts[] = {
 		       "readable, else fentry, kprobe, then tracepoints only;\n"
 		       "kernel: those counters or fail; fentry, kprobe,\n"
 		       "tracepoint: count with probes, every event counter on"),
-	{ .val = 'H', .lname = "hot",
+	{ .val = 'H', .lname = "hot", .store = MG_OS_FLAG, .at = AT(hot),
 	  .help = "also count current_time and ktime_get_coarse_real_ts64_mg\n"
 	  "(they run on every write; function-probe backends only)" },
-	{ .val = 'L', .lname = "latency", .help = "log2 histograms (ns) of the time spent in\n"
+	{ .val = 'L', .lname = "latency", .store = MG_OS_FLAG, .at = AT(latency), .help = "log2 histograms (ns) of the time spent in\n"
 	  "ktime_get_real_ts64_mg and inode_set_ctime_current (function-\n"
 	  "probe backends only; with -A, each CPU's histogram)" },
 	MG_OPTS_COMMON("one JSON object per line: each interval and the summary",
@@ -136,55 +137,49 @@ const struct mg_cmd_opts stat_cmdopts = {
 	.command = true,
 };
 
+/*
+ * One of stat's options the table does not store (c, its value arg) into o: the scope,
+ * the intervals, -C, --prometheus, -x, -b and -e. Returns 0 or an exit code (printed).
+ */
+static int stat_opt(void *base, int c, const char *arg)
+{
+	struct stat_opts *o = base;
+	int e;
+
+	if ((e = mg_opt_scope("stat", c, arg, &o->pids, &o->all, &o->tree)) ||
+	    (e = mg_opt_intervals("stat", c, arg, &o->interval, &o->ival_opt, &o->count)))
+		return e < 0 ? -e : 0;
+	switch (c) {
+	case 'C':
+		return mg_opt_cpus("stat", arg, &o->cpus) ? MG_EXIT_USAGE : 0;
+	case MG_OPTID_PROM:
+	case MG_OPTID_PROM_LABEL:
+		return mg_opt_prom(c, arg, prom_path, sizeof(prom_path), &o->prom, &o->prom_labels);
+	case 'x':
+		if (!*arg || strchr(arg, '\n'))
+			return mg_err(MG_EXIT_USAGE, "stat: invalid field separator '%s'", arg);
+		o->sep = arg;
+		return 0;
+	case 'b':
+		/* "kernel" is stat's own: the other commands need their probes */
+		if (mg_opt_backend("stat", arg, MG_OPT_BE_TRACEPOINT | MG_OPT_BE_KERNEL, &o->backend))
+			return MG_EXIT_USAGE;
+		o->backend_given = o->backend != MG_BE_AUTO && o->backend != MG_BE_KERNEL;
+		return 0;
+	case 'e':
+		return parse_events(arg, &o->events) ? MG_EXIT_USAGE : 0;
+	}
+	return 0;
+}
+
 int stat_parse_opts(struct stat_opts *o, int argc, char **argv)
 {
 	struct mg_opt_parser p;
-	const char *arg;
-	int c, e, ival_opt = 0;
+	int e;
 
 	mg_opt_begin(&p, &stat_cmdopts, argc, argv);
-	while ((c = mg_opt_next(&p, &arg)) > 0) {
-		if ((e = mg_opt_scope("stat", c, arg, &o->pids, &o->all, &o->tree)) < 0 ||
-		    (!e && (e = mg_opt_intervals("stat", c, arg, &o->interval, &ival_opt,
-						 &o->count)) < 0))
-			return -e;
-		if (e)
-			continue;
-		switch (c) {
-		case 'A': o->per_cpu = true; break;
-		case 'C':
-			if (mg_opt_cpus("stat", arg, &o->cpus))
-				return MG_EXIT_USAGE;
-			break;
-		case O_RATE: o->rate = true; break;
-		case MG_OPTID_PROM:
-		case MG_OPTID_PROM_LABEL:
-			if ((e = mg_opt_prom(c, arg, prom_path, sizeof(prom_path), &o->prom,
-					     &o->prom_labels)))
-				return e;
-			break;
-		case 'x':
-			if (!*arg || strchr(arg, '\n'))
-				return mg_err(MG_EXIT_USAGE, "stat: invalid field separator '%s'", arg);
-			o->sep = arg;
-			break;
-		case 'b':
-			/* "kernel" is stat's own: the other commands need their probes */
-			if (mg_opt_backend("stat", arg, MG_OPT_BE_TRACEPOINT | MG_OPT_BE_KERNEL,
-					   &o->backend))
-				return MG_EXIT_USAGE;
-			o->backend_given = o->backend != MG_BE_AUTO && o->backend != MG_BE_KERNEL;
-			break;
-		case 'e':
-			if (parse_events(arg, &o->events))
-				return MG_EXIT_USAGE;
-			break;
-		case 'H': o->hot = true; break;
-		case 'L': o->latency = true; break;
-		}
-	}
-	if (c < 0)
-		return -c;
+	if ((e = mg_opt_parse(&p, o, stat_opt)))
+		return e;
 	if (o->count && !o->interval)
 		o->interval = 1;
 	if (o->hot && o->backend == MG_BE_TRACEPOINT)

@@ -37,7 +37,8 @@ static int parse_name(const char *what, const char *s, const char *const *names,
 		      "pid, comm, file, cgroup" : top_sort_words());
 }
 
-enum { O_MAX = MG_OPTID_FIRST_CMD, O_NOCLEAR };
+/* Where a stored option goes in struct top_opts */
+#define AT(field) MG_OPT_AT(struct top_opts, field)
 
 
 static const struct mg_opt top_opts[] = {
@@ -52,9 +53,10 @@ static const struct mg_opt top_opts[] = {
 	  "cgroup (cgroup v2 path)", .kind = MG_OV_WORDS, .words = "pid comm file cgroup" },
 	{ .val = 's', .lname = "sort", .arg = "KEY",
 	  .help_fn = top_sort_help, .kind = MG_OV_WORDS, .words_fn = top_sort_words },
-	{ .val = 'r', .lname = "rows", .arg = "N",
+	{ .val = 'r', .lname = "rows", .arg = "N", .store = MG_OS_U64, .at = AT(rows),
+	  .min = 1, .max = 100000,
 	  .help = "text rows per table (default 20; JSON has every row)" },
-	{ .val = O_NOCLEAR, .lname = "noclear",
+	{ .val = MG_OPT_AUTO, .lname = "noclear", .store = MG_OS_FLAG, .at = AT(noclear),
 	  .help = "do not clear the screen between tables (only a terminal is;\n"
 	  "-C was this before it took perf's CPU list)" },
 	MG_OPTS_INTERVAL("a table", "; default 1",
@@ -63,7 +65,8 @@ static const struct mg_opt top_opts[] = {
 	MG_OPT_BACKEND("auto fentry kprobe tracepoint",
 		       "auto (fentry, kprobe, then tracepoints), fentry, kprobe,\n"
 		       "tracepoint"),
-	{ .val = O_MAX, .lname = "max-entries", .arg = "N",
+	{ .val = MG_OPT_AUTO, .lname = "max-entries", .arg = "N", .store = MG_OS_U64,
+	  .at = AT(max_entries), .min = 1, .max = MG_TOP_ENTRIES_MAX,
 	  .help = "rows each BPF map holds (default " MG_STR(MG_TOP_ENTRIES_DEFAULT)
 	  "); events of rows\nthat do not fit are counted as not attributed" },
 	MG_OPTS_COMMON("one JSON object per table (docs/json.md)",
@@ -90,56 +93,48 @@ const struct mg_cmd_opts top_cmdopts = {
 	.command = true,
 };
 
+/*
+ * One of top's options the table does not store (c, its value arg) into o: the scope,
+ * the intervals, -B, -s, -C and -b. Returns 0 or an exit code (printed).
+ */
+static int top_opt(void *base, int c, const char *arg)
+{
+	struct top_opts *o = base;
+	int e, v;
+
+	if ((e = mg_opt_scope("top", c, arg, &o->pids, &o->all, &o->tree)) ||
+	    (e = mg_opt_intervals("top", c, arg, &o->interval, &o->ival_opt, &o->count)))
+		return e < 0 ? -e : 0;
+	switch (c) {
+	case 'B':
+		if (parse_name("by", arg, top_by_names, MG_TOP_BY_NR, &v))
+			return MG_EXIT_USAGE;
+		o->by = v;
+		return 0;
+	case 's':
+		return parse_name("sort", arg, top_counter_names, MG_TOP_NR, &o->sort) ?
+		       MG_EXIT_USAGE : 0;
+	case 'C':
+		return mg_opt_cpus("top", arg, &o->cpus) ? MG_EXIT_USAGE : 0;
+	case 'b':
+		return mg_opt_backend("top", arg, MG_OPT_BE_TRACEPOINT, &o->backend) ?
+		       MG_EXIT_USAGE : 0;
+	}
+	return 0;
+}
+
 int top_parse_opts(struct top_opts *o, int argc, char **argv)
 {
 	struct mg_opt_parser p;
-	const char *arg;
-	int c, e, v, ival_opt = 0;
+	int e;
 
 	o->interval = 1;
 	o->rows = 20;
 	o->max_entries = MG_TOP_ENTRIES_DEFAULT;
 	o->sort = TOP_SORT_AUTO;
 	mg_opt_begin(&p, &top_cmdopts, argc, argv);
-	while ((c = mg_opt_next(&p, &arg)) > 0) {
-		if ((e = mg_opt_scope("top", c, arg, &o->pids, &o->all, &o->tree)) < 0 ||
-		    (!e && (e = mg_opt_intervals("top", c, arg, &o->interval, &ival_opt,
-						 &o->count)) < 0))
-			return -e;
-		if (e)
-			continue;
-		switch (c) {
-		case 'B':
-			if (parse_name("by", arg, top_by_names, MG_TOP_BY_NR, &v))
-				return MG_EXIT_USAGE;
-			o->by = v;
-			break;
-		case 's':
-			if (parse_name("sort", arg, top_counter_names, MG_TOP_NR, &o->sort))
-				return MG_EXIT_USAGE;
-			break;
-		case 'r':
-			if (mg_parse_u64(arg, 1, 100000, &o->rows))
-				return mg_err(MG_EXIT_USAGE, "top: invalid rows '%s' (1 to 100000)", arg);
-			break;
-		case O_NOCLEAR: o->noclear = true; break;
-		case 'C':
-			if (mg_opt_cpus("top", arg, &o->cpus))
-				return MG_EXIT_USAGE;
-			break;
-		case 'b':
-			if (mg_opt_backend("top", arg, MG_OPT_BE_TRACEPOINT, &o->backend))
-				return MG_EXIT_USAGE;
-			break;
-		case O_MAX:
-			if (mg_parse_u64(arg, 1, MG_TOP_ENTRIES_MAX, &o->max_entries))
-				return mg_err(MG_EXIT_USAGE, "top: invalid --max-entries '%s' (1 to %u)",
-					      arg, MG_TOP_ENTRIES_MAX);
-			break;
-		}
-	}
-	if (c < 0)
-		return -c;
+	if ((e = mg_opt_parse(&p, o, top_opt)))
+		return e;
 	o->json = mg_json_output;
 	if ((e = mg_opt_command("top", argc, argv, &o->argv)) ||
 	    (e = mg_opt_scope_check("top", &o->pids, o->all, &o->tree, o->argv != NULL)))

@@ -34,6 +34,7 @@ struct top_opts {
 	int sort;			/* enum mg_top_counter or TOP_SORT_AUTO */
 	double interval;		/* seconds between tables */
 	uint64_t count;			/* tables before stopping; 0: until stopped */
+	int ival_opt;			/* which of -i/-I gave the interval (optab.h) */
 	uint64_t rows;			/* text rows per table (JSON: every row) */
 	uint64_t max_entries;		/* rows each BPF map holds */
 	struct mg_pids pids;		/* -p: these processes and their descendants (n 0: none) */

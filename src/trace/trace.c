@@ -88,7 +88,10 @@ static const char *trace_events_help(void)
 	return mg_opt_wrap(buf, sizeof(buf), text);
 }
 
-enum { O_NOINH = MG_OPTID_FIRST_CMD, O_COMM, O_INODE, O_PATH };
+enum { O_COMM = MG_OPTID_FIRST_CMD, O_INODE, O_PATH };
+
+/* Where a stored option goes in struct trace_opts */
+#define AT(field) MG_OPT_AT(struct trace_opts, field)
 
 static const struct mg_opt trace_opts[] = {
 	{ .val = 'a', .lname = "all", .help = "system-wide, also with COMMAND" },
@@ -110,7 +113,7 @@ static const struct mg_opt trace_opts[] = {
 	MG_OPTS_COMMON("one JSON object per event, then a summary object",
 		       "events to FILE (default: stdout; stderr with COMMAND, as perf)",
 		       "libbpf's messages too"),
-	{ .val = O_NOINH, .lname = "no-inherit",
+	{ .val = MG_OPT_AUTO, .lname = "no-inherit", .store = MG_OS_FLAG, .at = AT(no_inherit),
 	  .help = "with COMMAND: only COMMAND's own process, not its children" },
 	MG_OPT_RINGBUF("ring buffer bytes, a power of 2 >= 4096 (default 16777216)"),
 	{ 0 }
@@ -134,72 +137,72 @@ const struct mg_cmd_opts trace_cmdopts = {
 	.command = true,
 };
 
+/*
+ * One of trace's options the table does not store (c, its value arg) into o: the scope,
+ * -C, --comm, --path, --inode, -e, -b and --ringbuf-size. Returns 0 or an exit code
+ * (printed).
+ */
+static int trace_opt(void *base, int c, const char *arg)
+{
+	struct trace_opts *o = base;
+	unsigned int maj, min;
+	unsigned long long ino;
+	char extra, why[320];
+	int e;
+
+	if ((e = mg_opt_scope("trace", c, arg, &o->pids, &o->all, NULL)))
+		return e < 0 ? -e : 0;
+	switch (c) {
+	case 'C':
+		return mg_opt_cpus("trace", arg, &o->cpus) ? MG_EXIT_USAGE : 0;
+	case O_COMM:
+		if (!*arg || strlen(arg) > 15)
+			return mg_err(MG_EXIT_USAGE, "trace: invalid comm '%s' (1 to 15 characters)",
+				      arg);
+		strcpy(o->comm, arg);
+		return 0;
+	case O_PATH:
+		if (mg_ident_resolve(arg, &o->ids, why, sizeof(why)))
+			return mg_err(MG_EXIT_USAGE, "trace: %s", why);
+		o->path = arg;
+		return 0;
+	case O_INODE:
+		if (sscanf(arg, "%u:%u:%llu%c", &maj, &min, &ino, &extra) != 3 ||
+		    maj >= 4096 || min >= (1u << 20) || !ino)
+			return mg_err(MG_EXIT_USAGE, "trace: invalid inode '%s' (MAJ:MIN:INO)", arg);
+		memset(&o->ids, 0, sizeof(o->ids));
+		o->ids.n = 1;
+		o->ids.id[0].dev = mg_kdev(maj, min);
+		o->ids.id[0].ino = ino;
+		snprintf(o->ids.id[0].role, sizeof(o->ids.id[0].role), "inode");
+		snprintf(o->ids.id[0].why, sizeof(o->ids.id[0].why), "--inode");
+		o->inode_given = true;
+		return 0;
+	case 'e':
+		if (parse_events(arg, &o->mask))
+			return MG_EXIT_USAGE;
+		o->events_given = true;
+		return 0;
+	case 'b':
+		return mg_opt_backend("trace", arg, 0, &o->backend) ? MG_EXIT_USAGE : 0;
+	case MG_OPTID_RINGBUF:
+		return mg_opt_ringbuf("trace", arg, &o->ringbuf_bytes) ? MG_EXIT_USAGE : 0;
+	}
+	return 0;
+}
+
 static int parse_opts(struct trace_opts *o, int argc, char **argv)
 {
 	struct mg_opt_parser p;
-	unsigned int maj, min;
-	unsigned long long ino;
-	bool inode_given = false;
-	char extra, why[320];
-	const char *arg;
-	int c, e;
+	int e;
 
 	o->mask = ~0u;
 	o->ringbuf_bytes = MG_RINGBUF_DEFAULT;
 	mg_opt_begin(&p, &trace_cmdopts, argc, argv);
-	while ((c = mg_opt_next(&p, &arg)) > 0) {
-		if ((e = mg_opt_scope("trace", c, arg, &o->pids, &o->all, NULL)) < 0)
-			return -e;
-		if (e)
-			continue;
-		switch (c) {
-		case 'C':
-			if (mg_opt_cpus("trace", arg, &o->cpus))
-				return MG_EXIT_USAGE;
-			break;
-		case O_COMM:
-			if (!*arg || strlen(arg) > 15)
-				return mg_err(MG_EXIT_USAGE, "trace: invalid comm '%s' (1 to 15 characters)",
-					      arg);
-			strcpy(o->comm, arg);
-			break;
-		case O_PATH:
-			if (mg_ident_resolve(arg, &o->ids, why, sizeof(why)))
-				return mg_err(MG_EXIT_USAGE, "trace: %s", why);
-			o->path = arg;
-			break;
-		case O_INODE:
-			if (sscanf(arg, "%u:%u:%llu%c", &maj, &min, &ino, &extra) != 3 ||
-			    maj >= 4096 || min >= (1u << 20) || !ino)
-				return mg_err(MG_EXIT_USAGE, "trace: invalid inode '%s' (MAJ:MIN:INO)", arg);
-			memset(&o->ids, 0, sizeof(o->ids));
-			o->ids.n = 1;
-			o->ids.id[0].dev = mg_kdev(maj, min);
-			o->ids.id[0].ino = ino;
-			snprintf(o->ids.id[0].role, sizeof(o->ids.id[0].role), "inode");
-			snprintf(o->ids.id[0].why, sizeof(o->ids.id[0].why), "--inode");
-			inode_given = true;
-			break;
-		case 'e':
-			if (parse_events(arg, &o->mask))
-				return MG_EXIT_USAGE;
-			o->events_given = true;
-			break;
-		case 'b':
-			if (mg_opt_backend("trace", arg, 0, &o->backend))
-				return MG_EXIT_USAGE;
-			break;
-		case O_NOINH: o->no_inherit = true; break;
-		case MG_OPTID_RINGBUF:
-			if (mg_opt_ringbuf("trace", arg, &o->ringbuf_bytes))
-				return MG_EXIT_USAGE;
-			break;
-		}
-	}
-	if (c < 0)
-		return -c;
+	if ((e = mg_opt_parse(&p, o, trace_opt)))
+		return e;
 	o->json = mg_json_output;
-	if (o->path && inode_given)
+	if (o->path && o->inode_given)
 		return mg_err(MG_EXIT_USAGE, "trace: --path and --inode exclude each other");
 	if ((e = mg_opt_command("trace", argc, argv, &o->argv)))
 		return e;
@@ -209,7 +212,7 @@ static int parse_opts(struct trace_opts *o, int argc, char **argv)
 		return e;
 	/* the kernel's events carry the superblock's s_dev; stat(1) of a file in a btrfs
 	 * subvolume gives the subvolume's anonymous device, which no event carries */
-	if (inode_given) {
+	if (o->inode_given) {
 		char mnt[64];
 
 		if (mg_kdev_mount(o->ids.id[0].dev, mnt, sizeof(mnt)) == -ENOENT)

@@ -23,6 +23,7 @@
 struct trace_opts {
 	enum mg_backend backend;	/* for floor events: auto, fentry or kprobe */
 	bool json, all, events_given;
+	bool inode_given;		/* --inode: ids holds that one inode */
 	bool no_inherit;		/* with COMMAND: COMMAND's own process only */
 	unsigned int mask;		/* 1 << enum mg_event_kind, plus EV_FLOOR */
 	struct mg_pids pids;		/* -p: these processes and their descendants */

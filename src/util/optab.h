@@ -222,7 +222,8 @@ int mg_opt_scope_check(const char *cmd, const struct mg_pids *pids, bool all, co
 /*
  * Parse every option of argv with p's table (begun by mg_opt_begin()): an entry with a
  * store is stored into base (the command's options struct) with its bounds checked; every
- * other option goes to own(base, val, arg), which returns 0 or an exit code (printed).
+ * other option goes to own(base, val, arg), which returns 0 or an exit code (printed)
+ * (own NULL: every option of the table has a store).
  * Returns 0 after the last option (optind: the first operand), or MG_EXIT_USAGE with one
  * line: "CMD: invalid value 'X' for --OPT (RANGE)" (optstore.c).
  */

@@ -27,6 +27,8 @@ static void range(const struct mg_opt *o, char *buf, size_t len)
 {
 	if (o->store == MG_OS_SECONDS)
 		snprintf(buf, len, "seconds, more than 0, at most %llu", (unsigned long long)o->max);
+	else if (o->max == UINT64_MAX)
+		snprintf(buf, len, "%llu or more", (unsigned long long)o->min);
 	else
 		snprintf(buf, len, "%llu..%llu", (unsigned long long)o->min,
 			 (unsigned long long)o->max);
@@ -85,7 +87,8 @@ int mg_opt_parse(struct mg_opt_parser *p, void *base,
 	int c, e;
 
 	while ((c = mg_opt_next(p, &arg)) > 0) {
-		e = p->cur && p->cur->store != MG_OS_NONE ? store(p, base, arg) : own(base, c, arg);
+		e = p->cur && p->cur->store != MG_OS_NONE ? store(p, base, arg) :
+		    own ? own(base, c, arg) : 0;
 		if (e)
 			return e;
 	}

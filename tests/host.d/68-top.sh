@@ -88,7 +88,7 @@ badcase "top: bad --sort" 2 "invalid --sort" $MG top -s bogus
 badcase "top: interval 0" 2 "invalid interval" $MG top -i 0
 badcase "top: count 0" 2 "invalid count" $MG top -c 0
 badcase "top: -I below 10 ms" 2 "invalid interval" $MG top -I 5
-badcase "top: --max-entries 0" 2 "invalid --max-entries" $MG top --max-entries 0
+badcase "top: --max-entries 0" 2 "invalid value '0' for --max-entries (1..1000000)" $MG top --max-entries 0
 badcase "top: --tree without COMMAND" 2 "needs -- COMMAND" $MG top --tree
 badcase "top: no such pid" 2 "no process" $MG top -p 4194303
 python3 -c 'import threading, time; threading.Thread(target=time.sleep, args=(5,)).start()' & tp=$!

@@ -25,6 +25,8 @@ static const struct mg_opt toy_opts[] = {
 	  .at = AT(secs), .max = 60, .seen = AT(first) },
 	{ .val = MG_OPT_AUTO, .lname = "file", .arg = "F", .help = "f", .store = MG_OS_STR,
 	  .at = AT(file) },
+	{ .val = 'u', .lname = "unbounded", .arg = "N", .help = "u", .store = MG_OS_U64,
+	  .at = AT(n), .min = 1, .max = UINT64_MAX },
 	{ .val = 'f', .lname = "flag", .help = "g", .store = MG_OS_FLAG, .at = AT(flag) },
 	{ .val = 'x', .lname = "own", .arg = "X", .help = "the command's own" },
 	{ 0 }
@@ -81,6 +83,8 @@ UNIT_TEST(optstore)
 	ASSERT_HAS_SUBSTR(mg_last_err, "for --num (2..9)", "a long option as spelled, no value");
 	ASSERT_EQ(parse(&t, (const char *[]){ "--secs", "0", NULL }), MG_EXIT_USAGE, "0 s");
 	ASSERT_HAS_SUBSTR(mg_last_err, "(seconds, more than 0, at most 60)", "seconds' range");
+	ASSERT_EQ(parse(&t, (const char *[]){ "-u", "0", NULL }), MG_EXIT_USAGE, "unbounded");
+	ASSERT_HAS_SUBSTR(mg_last_err, "for -u (1 or more)", "no 2^64 - 1 in the range");
 	ASSERT_EQ(parse(&t, (const char *[]){ "-x", "bad", NULL }), MG_EXIT_USAGE,
 		  "the command's own refusal ends the parse");
 	ASSERT_EQ(parse(&t, (const char *[]){ "--nope", NULL }), MG_EXIT_USAGE, "unknown option");
