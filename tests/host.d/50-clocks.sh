@@ -44,7 +44,7 @@ grep -q "pinned to CPU 0" "$T/clocks.txt" && grep -q "^clocksource: $cs " "$T/cl
 badcase "clocks zero iterations" 2 "invalid value '0' for --iterations (1..100000000)" $MG clocks --iterations 0
 badcase "clocks negative iterations" 2 "invalid value '-5' for --iterations" $MG clocks --iterations -5
 badcase "clocks iterations junk" 2 "invalid value '12x' for --iterations" $MG clocks --iterations 12x
-badcase "clocks iterations overflow" 2 "invalid iterations" $MG clocks --iterations 100000001
+badcase "clocks iterations overflow" 2 "invalid value '100000001' for --iterations (1..100000000)" $MG clocks --iterations 100000001
 badcase "clocks offline CPU" 2 "CPU 9999 is beyond" $MG clocks --cpu 9999
 badcase "clocks CPU junk" 2 "invalid CPU" $MG clocks --cpu one
 badcase "clocks unknown option" 2 "unrecognized option" $MG clocks --frob
