@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * top.bpf.c - `mgtrace top`: count multigrain work per process, comm, file or
- * cgroup, in BPF hash maps, with no per-event output.
+ * top.bpf.c - `mgtrace top`: count multigrain work per process, comm, file,
+ * cgroup or kernel stack (a stack map, --by stack only), in BPF hash maps, with
+ * no per-event output.
  *
  * Two per-CPU hash maps (top_a, top_b) of the same shape; the single slot of
  * the array-of-maps top_cur says which one counts. Once per interval user
@@ -82,6 +83,14 @@ struct {
 	__type(value, __u64);
 } top_errs SEC(".maps");
 
+/* --by stack: the kernel stacks the rows name (max_entries 1 unless --by stack). */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, MG_TOP_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, MG_STACK_FRAMES * sizeof(__u64));
+} top_stacks SEC(".maps");
+
 /* Shared with bpf/follow.bpf.c (with filter_tree only). */
 MG_TRACED_TGIDS_MAP;
 
@@ -148,8 +157,11 @@ static __always_inline struct mg_top_val *row(void *m, struct mg_top_key *k, __u
 	return v;
 }
 
-/* Count the events in bits (1 << enum mg_top_counter) for the current task and inode. */
-static __always_inline void top_add(struct inode *inode, __u32 bits)
+/*
+ * Count the events in bits (1 << enum mg_top_counter) for the current task and inode;
+ * ctx: the program's context (--by stack takes the kernel stack from it).
+ */
+static __always_inline void top_add(void *ctx, struct inode *inode, __u32 bits)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, zero = 0, pid;
@@ -176,6 +188,8 @@ static __always_inline void top_add(struct inode *inode, __u32 bits)
 		bpf_get_current_comm(k.comm, sizeof(k.comm));
 	else if (by == MG_TOP_BY_CGROUP)
 		k.cgroup = bpf_get_current_cgroup_id();
+	else if (by == MG_TOP_BY_STACK)
+		k.stack = bpf_get_stackid(ctx, &top_stacks, 0);
 	else if (inode) {
 		k.dev = BPF_CORE_READ(inode, i_sb, s_dev);
 		k.ino = BPF_CORE_READ(inode, i_ino);
@@ -202,51 +216,51 @@ err:
 
 /* ---- tracepoints ---- */
 
-static __always_inline void on_xchg(struct inode *inode, __u32 old)
+static __always_inline void on_xchg(void *ctx, struct inode *inode, __u32 old)
 {
-	top_add(inode, 1u << MG_TOP_CTIME_SWAPS |
+	top_add(ctx, inode, 1u << MG_TOP_CTIME_SWAPS |
 		       (old & MG_I_CTIME_QUERIED ? 1u << MG_TOP_QUERIED_SWAPS : 0));
 }
 
 SEC("tp_btf/ctime_ns_xchg")
 int BPF_PROG(tpb_ctime_ns_xchg, struct inode *inode, __u32 old, __u32 new, __u32 cur)
 {
-	on_xchg(inode, old);
+	on_xchg(ctx, inode, old);
 	return 0;
 }
 
 SEC("tp_btf/ctime_xchg_skip")
 int BPF_PROG(tpb_ctime_xchg_skip, struct inode *inode)
 {
-	top_add(inode, 1u << MG_TOP_CTIME_SKIPS);
+	top_add(ctx, inode, 1u << MG_TOP_CTIME_SKIPS);
 	return 0;
 }
 
 SEC("tp_btf/fill_mg_cmtime")
 int BPF_PROG(tpb_fill_mg_cmtime, struct inode *inode)
 {
-	top_add(inode, 1u << MG_TOP_STAT_QUERIES);
+	top_add(ctx, inode, 1u << MG_TOP_STAT_QUERIES);
 	return 0;
 }
 
 SEC("raw_tp/ctime_ns_xchg")
 int BPF_PROG(rtp_ctime_ns_xchg, struct inode *inode, __u32 old, __u32 new, __u32 cur)
 {
-	on_xchg(inode, old);
+	on_xchg(ctx, inode, old);
 	return 0;
 }
 
 SEC("raw_tp/ctime_xchg_skip")
 int BPF_PROG(rtp_ctime_xchg_skip, struct inode *inode)
 {
-	top_add(inode, 1u << MG_TOP_CTIME_SKIPS);
+	top_add(ctx, inode, 1u << MG_TOP_CTIME_SKIPS);
 	return 0;
 }
 
 SEC("raw_tp/fill_mg_cmtime")
 int BPF_PROG(rtp_fill_mg_cmtime, struct inode *inode)
 {
-	top_add(inode, 1u << MG_TOP_STAT_QUERIES);
+	top_add(ctx, inode, 1u << MG_TOP_STAT_QUERIES);
 	return 0;
 }
 
@@ -269,7 +283,7 @@ static __always_inline void floor_entry(void)
 }
 
 /* One fine stamp, counted at its return (so it and its outcome fall in one interval). */
-static __always_inline void floor_exit(void)
+static __always_inline void floor_exit(void *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid(), swaps = mg_floor_swaps_here();
 	__u32 cpu = bpf_get_smp_processor_id(), bits = 1u << MG_TOP_FINE_STAMPS;
@@ -284,7 +298,7 @@ static __always_inline void floor_exit(void)
 		bits |= 1u << MG_TOP_FLOOR_SWAPS;
 	else if (cpu != e->cpu || swaps != e->swaps)
 		bits |= 1u << MG_TOP_FLOOR_UNKNOWN;
-	top_add(e->inode, bits);
+	top_add(ctx, e->inode, bits);
 	bpf_map_delete_elem(&top_inflight, &id);
 }
 
@@ -298,7 +312,7 @@ int BPF_PROG(fe_floor_entry)
 SEC("fexit/ktime_get_real_ts64_mg")
 int BPF_PROG(fe_floor_exit)
 {
-	floor_exit();
+	floor_exit(ctx);
 	return 0;
 }
 
@@ -312,7 +326,7 @@ int BPF_KPROBE(kp_floor_entry)
 SEC("kretprobe/ktime_get_real_ts64_mg")
 int BPF_KRETPROBE(kp_floor_exit)
 {
-	floor_exit();
+	floor_exit(ctx);
 	return 0;
 }
 

@@ -262,6 +262,7 @@ enum mg_top_by {
 	MG_TOP_BY_COMM,		/* comm of the task (thread) */
 	MG_TOP_BY_FILE,		/* inode->i_sb->s_dev, inode->i_ino */
 	MG_TOP_BY_CGROUP,	/* bpf_get_current_cgroup_id(): the cgroup v2 directory's inode */
+	MG_TOP_BY_STACK,	/* bpf_get_stackid(): the kernel stack of the event */
 	MG_TOP_BY_NR,
 };
 
@@ -282,7 +283,8 @@ struct mg_top_key {
 	unsigned int tgid;		/* MG_TOP_BY_PID */
 	unsigned int dev;		/* MG_TOP_BY_FILE: kernel dev_t (0 with ino 0: no inode) */
 	unsigned int special;		/* MG_TOPK_*, 0 for a row */
-	unsigned int pad;
+	int stack;			/* MG_TOP_BY_STACK: the id in top_stacks, or -errno of
+					 * bpf_get_stackid() (-EEXIST: a hash collision) */
 	char comm[16];			/* MG_TOP_BY_COMM */
 };
 
@@ -294,6 +296,13 @@ struct mg_top_val {
 	char comm[16];			/* that process's task comm ("": none on this CPU) */
 	char name[MG_NAME_LEN];		/* MG_TOP_BY_FILE: the inode's first dentry name */
 };
+
+/*
+ * --by stack: the kernel stacks the stack map holds (BPF_MAP_TYPE_STACK_TRACE, buckets of
+ * MG_STACK_FRAMES addresses: 16384 * 256 bytes, only with --by stack) and the frames of
+ * the tracing machinery skipped in BPF before a stack is hashed (bpf_get_stackid()).
+ */
+#define MG_TOP_STACKS		16384
 
 /* Default and bounds of --max-entries: rows per map (two maps, one counting at a time). */
 #define MG_TOP_ENTRIES_DEFAULT	10240

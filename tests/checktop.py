@@ -18,6 +18,14 @@
       rows; `top -p PID`: only PID's rows, with its events counted.
   selftest TOP.json FAST.json SLOW.json FULL.json TREE.json PID.json PID
       each check above on doctored copies of those real outputs must fail.
+  stack TOP.json N
+      `top --tree --by stack --json -- WORKLOAD` where WORKLOAD, on tmpfs, creates N files,
+      stat()s each and links it: totals = rows + not attributed; every row has its stack
+      (or says why not); no two rows show the same frames; the rows whose stack passes
+      through shmem_link (or libfs's simple_link) count exactly N ctime swaps, all after a
+      query; every stat_queries row's stack starts in fill_mg_cmtime.
+  stackself TOP.json N
+      the stack check on doctored copies of that output must fail.
 Prints "PASS ..." / "FAIL ..." lines.
 """
 import collections
@@ -116,6 +124,63 @@ def check_scope(c, tree, pid_tables, pid):
     c.check(pid_tables and pid_tables[0]["totals"]["ctime_swaps"] > 0, "-p: the process's events are counted")
 
 
+def shown(r):
+    return tuple((f["sym"], f["off"]) for f in r["stack"] or [])
+
+
+def check_stack(c, tables, n):
+    accounting(c, tables)
+    rows = [r for t in tables for r in t["rows"]]
+    bad = [r for r in rows if r["stack"] is None and not r["stack_unavailable"]]
+    c.check(rows and not bad, f"{len(rows)} rows, each with its stack or why not ({len(bad)} without)")
+    dup = [t_i for t_i, t in enumerate(tables)
+           if len({shown(r) for r in t["rows"] if r["stack"]}) != sum(1 for r in t["rows"] if r["stack"])]
+    c.check(not dup, f"no two rows of a table show the same frames (tables {dup})")
+    link = [r for r in rows if any(f["sym"] in ("shmem_link", "simple_link") for f in (r["stack"] or [])[:4])]
+    sw, q = sum(r["ctime_swaps"] for r in link), sum(r["queried_swaps"] for r in link)
+    c.check(sw == n and q == n, f"rows through shmem_link/simple_link: ctime_swaps {sw}, after a query {q}, "
+            f"want {n} and {n}")
+    st = [r for r in rows if r["stat_queries"]]
+    c.check(st and all(r["stack"] and r["stack"][0]["sym"] == "fill_mg_cmtime" for r in st),
+            f"{len(st)} rows of stat queries, each stack starting in fill_mg_cmtime")
+
+
+def stack_selftest(tables, n):
+    results = []
+
+    def run(label, *args):
+        c = Checker(quiet=True)
+        check_stack(c, *args)
+        results.append(("stack fails on " + label, bool(c.failures)))
+
+    def link_rows(t):
+        return [r for tb in t for r in tb["rows"]
+                if any(f["sym"] in ("shmem_link", "simple_link") for f in (r["stack"] or [])[:4])]
+
+    t = copy.deepcopy(tables)
+    for r in link_rows(t):
+        for f in r["stack"]:
+            f["sym"] = "other" if f["sym"] in ("shmem_link", "simple_link") else f["sym"]
+    run("no row through shmem_link", t, n)
+    t = copy.deepcopy(tables)
+    r = link_rows(t)[0]
+    r["ctime_swaps"] -= 1
+    t[0]["totals"]["ctime_swaps"] -= 1
+    run("one link swap fewer", t, n)
+    t = copy.deepcopy(tables)
+    t[-1]["rows"].append(copy.deepcopy(t[-1]["rows"][0]))
+    for k in COUNTERS:
+        t[-1]["totals"][k] += t[-1]["rows"][0][k]
+    run("two rows with the same frames", t, n)
+    t = copy.deepcopy(tables)
+    t[-1]["rows"][0]["stack"] = None
+    t[-1]["rows"][0]["stack_unavailable"] = None
+    run("a row with no stack and no reason", t, n)
+    for label, ok in results:
+        print(("PASS " if ok else "FAIL ") + label)
+    return 0 if all(ok for _, ok in results) else 1
+
+
 def traces_of(fast, slow):
     return {n: (load(p, "event"), load(p, "trace_summary")) for n, p in (("fast", fast), ("slow", slow))}
 
@@ -169,11 +234,15 @@ def main(argv):
     cmd, a = argv[1], argv[2:]
     if cmd == "selftest":
         return selftest(a)
+    if cmd == "stackself":
+        return stack_selftest(load(a[0], "top"), int(a[1]))
     c = Checker()
     if cmd == "rank":
         check_rank(c, load(a[0], "top"), traces_of(a[1], a[2]))
     elif cmd == "full":
         check_full(c, load(a[0], "top"))
+    elif cmd == "stack":
+        check_stack(c, load(a[0], "top"), int(a[1]))
     elif cmd == "scope":
         check_scope(c, load(a[0], "top"), load(a[1], "top"), int(a[2]))
     else:

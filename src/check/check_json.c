@@ -327,7 +327,6 @@ static void json_stack(json_t *j, const struct check_names *nm, const struct mg_
 {
 	const char *why = mg_stack_why_text(v);
 	struct mg_kframe fr;
-	char addr[24];
 	json_t *a;
 	uint32_t i;
 
@@ -338,15 +337,8 @@ static void json_stack(json_t *j, const struct check_names *nm, const struct mg_
 	}
 	a = json_array();
 	for (i = check_stack_start(nm, v); i < v->stack_len && i < MG_STACK_FRAMES; i++) {
-		json_t *o = json_object();
-
 		mg_ksyms_name(nm->ks, v->stack[i], &fr);
-		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)fr.addr);
-		json_object_set_new(o, "addr", json_string(addr));
-		json_object_set_new(o, "sym", fr.sym ? mg_json_cstr(fr.sym) : json_null());
-		json_object_set_new(o, "off", fr.sym ? mg_json_u64(fr.off) : json_null());
-		json_object_set_new(o, "module", fr.module ? mg_json_cstr(fr.module) : json_null());
-		json_array_append_new(a, o);
+		json_array_append_new(a, mg_kframe_json(&fr));
 	}
 	json_object_set_new(j, "stack", a);
 	json_object_set_new(j, "stack_unavailable", nm->ks_why && nm->ks_why[0] ?

@@ -34,7 +34,7 @@ static int parse_name(const char *what, const char *s, const char *const *names,
 		return 0;
 	}
 	return mg_err(MG_EXIT_USAGE, "top: invalid --%s '%s' (%s)", what, s, !strcmp(what, "by") ?
-		      "pid, comm, file, cgroup" : top_sort_words());
+		      "pid, comm, file, cgroup, stack" : top_sort_words());
 }
 
 /* Where a stored option goes in struct top_opts */
@@ -49,8 +49,11 @@ static const struct mg_opt top_opts[] = {
 	MG_OPT_CPUS("only events on these CPUs (perf's list: 0,2-3), filtered in BPF"),
 	MG_OPT_SCOPE_TREE("with COMMAND: only COMMAND and its descendants, as -p"),
 	{ .val = 'B', .lname = "by", .arg = "KEY",
-	  .help = "one row per pid (default), comm, file (dev:ino, name) or\n"
-	  "cgroup (cgroup v2 path)", .kind = MG_OV_WORDS, .words = "pid comm file cgroup" },
+	  .help = "one row per pid (default), comm, file (dev:ino, name),\n"
+	  "cgroup (cgroup v2 path) or stack (the kernel stack of the event,\n"
+	  "named from /proc/kallsyms: which code paths stamp fine-grained\n"
+	  "and swap ctimes; a stack per event in BPF)",
+	  .kind = MG_OV_WORDS, .words = "pid comm file cgroup stack" },
 	{ .val = 's', .lname = "sort", .arg = "KEY",
 	  .help_fn = top_sort_help, .kind = MG_OV_WORDS, .words_fn = top_sort_words },
 	{ .val = 'r', .lname = "rows", .arg = "N", .store = MG_OS_U64, .at = AT(rows),
@@ -77,7 +80,7 @@ static const struct mg_opt top_opts[] = {
 
 const struct mg_cmd_opts top_cmdopts = {
 	.name = "top",
-	.synopsis = "[-a | -p PID[,PID...] | --tree] [-C CPUS] [-B pid|comm|file|cgroup]\n"
+	.synopsis = "[-a | -p PID[,PID...] | --tree] [-C CPUS] [-B pid|comm|file|cgroup|stack]\n"
 		    "[-s KEY] [-r N] [--noclear]\n"
 		    "[-I MS | -i SECONDS] [-c COUNT] [-b auto|fentry|kprobe|tracepoint]\n"
 		    "[--max-entries N] [-j] [-o FILE] [-v] [-- COMMAND [ARGS...]]",
@@ -203,6 +206,8 @@ static int boundary(struct top_state *t, struct top_table *tb)
 	int err = tb ? top_bpf_read(t, tb) : 0;
 
 	ok = !mg_debugfs_read(after) && ok;
+	if (tb && !err && t->o.by == MG_TOP_BY_STACK)
+		top_stack_merge(t, tb);
 	if (tb) {
 		tb->dbg_ok = ok && t->dbg_ok;
 		for (int i = 0; i < MG_K_NR_COUNTERS && tb->dbg_ok; i++) {
@@ -299,11 +304,13 @@ int cmd_top(int argc, char **argv)
 			     top_counter_names[t.sort], t.b.floor_why);
 		goto out;
 	}
+	top_stack_open(&t);	/* --by stack: the frames' names */
 	ret = run(&t);
 out:
 	mg_run_end_child(&t.run);	/* SIGTERM, SIGKILL after the grace (COMMAND may be blocked
 					 * on a failed output, or ignore SIGTERM) */
 	top_bpf_close(&t.b);
+	top_stack_close(&t);
 	mg_follow_close(t.follow);
 	mg_run_cleanup(&t.run);
 	if (mg_run_refused(&t.run, ret))

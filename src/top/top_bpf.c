@@ -17,7 +17,7 @@
 #include "util.h"
 
 /* --by's words: what a row is, top's own (not an event kind). */
-const char *const top_by_names[MG_TOP_BY_NR] = { "pid", "comm", "file", "cgroup" };
+const char *const top_by_names[MG_TOP_BY_NR] = { "pid", "comm", "file", "cgroup", "stack" };
 
 bool top_pid_outside(uint32_t pid)
 {
@@ -139,6 +139,10 @@ static int try_one(struct top_state *t, enum mg_backend be, bool btf, const char
 	if (!err)
 		err = t->follow ? bpf_map__reuse_fd(s->maps.traced_tgids, mg_follow_fd(t->follow))
 				: bpf_map__set_max_entries(s->maps.traced_tgids, 1);
+	/* the stack map is preallocated: its 4 MB only for --by stack */
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.top_stacks, t->o.by == MG_TOP_BY_STACK ?
+					       MG_TOP_STACKS : 1);
 	if (!err) {
 		*stage = "load";
 		err = top_bpf__load(s);
@@ -161,6 +165,7 @@ static int try_one(struct top_state *t, enum mg_backend be, bool btf, const char
 		return err < 0 ? err : -EINVAL;
 	}
 	b->skel = s;
+	b->stacks_fd = bpf_map__fd(s->maps.top_stacks);
 	b->backend = be;
 	b->tp_btf = btf;
 	b->active = 0;

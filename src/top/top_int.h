@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "backend.h"
+#include "ksyms.h"
 #include "cpulist.h"
 #include "follow.h"
 #include "mgtrace.h"
@@ -52,6 +53,9 @@ struct top_row {
 	unsigned int name_len;
 	char comm[16];
 	char name[MG_NAME_LEN];
+	unsigned int merged;		/* --by stack: stack-map entries summed into this row
+					 * beyond its own (they differ only in the tracing
+					 * machinery's frames: top_stack_merge()) */
 };
 
 /* The loaded object, from top_bpf_open() to top_bpf_close(). */
@@ -67,6 +71,7 @@ struct top_bpf_state {
 	uint64_t errs_seen[MG_TOPE_NR];	/* top_errs summed at the last read (cumulative) */
 	struct mg_top_key *keys;	/* read buffers: max_entries + 2 */
 	void *vals;
+	int stacks_fd;			/* top_stacks (--by stack: the rows' kernel stacks) */
 };
 
 struct top_state {
@@ -81,6 +86,8 @@ struct top_state {
 	uint64_t dbg_before[MG_K_NR_COUNTERS], dbg_after[MG_K_NR_COUNTERS];
 	bool dbg_ok;			/* the debugfs readings of the last boundary worked */
 	uint64_t start_ns, last_ns;	/* CLOCK_MONOTONIC at start and at the last table */
+	struct mg_ksyms *ks;		/* --by stack: /proc/kallsyms (NULL: frames unnamed) */
+	char ks_why[160];		/* why frames are addresses only ("": named) */
 };
 
 /* One interval's content, read by top_bpf_read(). */
@@ -128,6 +135,33 @@ const char *top_sort_help(void);
  */
 int top_counters_problem(const struct top_counter *k, int n, const bool *tp_counted,
 			 char *why, size_t len);
+/*
+ * --by stack (top_stack.c): load /proc/kallsyms into t->ks, or say in t->ks_why why the
+ * frames will be addresses only (kptr_restrict, no /proc). Never fails the run.
+ */
+void top_stack_open(struct top_state *t);
+void top_stack_close(struct top_state *t);
+/*
+ * The kernel stack of row r (r->key.stack, an id in top_stacks): its frames from the
+ * first that is not the tracing machinery (ksyms.h mg_kstack_start()), into fr (up to
+ * MG_STACK_FRAMES, named where t->ks allows). Returns the count, or a negative errno:
+ * the id itself when bpf_get_stackid() failed (-EEXIST: a hash collision, -EFAULT),
+ * else the lookup's.
+ */
+int top_stack_frames(struct top_state *t, const struct top_row *r, struct mg_kframe *fr);
+/*
+ * --by stack: merge the rows of tb whose stacks are the same once the tracing machinery's
+ * frames are left out (bpf_get_stackid() hashes those too: one code path can hold two
+ * ids), summing their counts into the first. Rows without a stack are kept as they are.
+ */
+void top_stack_merge(struct top_state *t, struct top_table *tb);
+/* Why row r has no stack (n: top_stack_frames()'s negative errno), one phrase. */
+const char *top_stack_why(int n);
+/* Text label of row r: its frames "inner < caller < ..." as fit in width cells. */
+void top_stack_label(struct top_state *t, const struct top_row *r, char *buf, size_t len);
+/* JSON: "stack" [{addr, sym, off, module}] or null with "stack_unavailable". */
+void top_stack_json(struct top_state *t, const struct top_row *r, json_t *o);
+
 /* --by names, by enum mg_top_by. */
 extern const char *const top_by_names[MG_TOP_BY_NR];
 

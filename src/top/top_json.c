@@ -37,6 +37,8 @@ static json_t *row_json(struct top_state *t, const struct top_row *r)
 		n = mg_name_len(r->name, sizeof(r->name), r->name_len, &cut);
 		json_object_set_new(o, "name", mg_json_name(r->name, n));
 		json_object_set_new(o, "name_truncated", json_boolean(cut));
+	} else if (t->o.by == MG_TOP_BY_STACK) {
+		top_stack_json(t, r, o);
 	} else if (t->o.by == MG_TOP_BY_CGROUP) {
 		json_object_set_new(o, "cgroup_id", json_integer((json_int_t)r->key.cgroup));
 		p = top_cgroup_path(r->key.cgroup, &why);

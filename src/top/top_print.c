@@ -139,6 +139,10 @@ static void print_label(struct top_state *t, FILE *out, const struct top_row *r)
 			(unsigned long long)r->key.ino);
 		put_cell(out, buf, 16);
 		break;
+	case MG_TOP_BY_STACK:
+		top_stack_label(t, r, buf, sizeof(buf));
+		put_cell(out, buf, 60);
+		break;
 	default: {
 		const char *why, *p = top_cgroup_path(r->key.cgroup, &why);
 
@@ -155,6 +159,7 @@ static void print_label(struct top_state *t, FILE *out, const struct top_row *r)
 static const char *const label_head[MG_TOP_BY_NR] = {
 	"PID     COMM            ", "COMM                    ",
 	"DEV       INO        NAME            ", "CGROUP                  ",
+	"STACK (innermost first, < its caller)                       ",
 };
 
 /*

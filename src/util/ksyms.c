@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "escape.h"
+#include "jsonnum.h"
 #include "ksyms.h"
 
 struct ksym {
@@ -168,4 +170,34 @@ void mg_ksyms_free(struct mg_ksyms *ks)
 	free(ks->s);
 	free(ks->pool);
 	free(ks);
+}
+
+uint32_t mg_kstack_start(const struct mg_ksyms *ks, const uint64_t *stack, uint32_t len)
+{
+	struct mg_kframe fr;
+	uint32_t i;
+
+	for (i = 0; i < len; i++) {
+		mg_ksyms_name(ks, stack[i], &fr);
+		if (!fr.sym || !(!strncmp(fr.sym, "bpf_prog_", 9) ||
+				 !strncmp(fr.sym, "bpf_trace_run", 13) ||
+				 !strncmp(fr.sym, "__bpf_trace_", 12) ||
+				 !strncmp(fr.sym, "__traceiter_", 12) ||
+				 !strncmp(fr.sym, "bpf_trampoline_", 15)))
+			break;
+	}
+	return i < len ? i : 0;
+}
+
+json_t *mg_kframe_json(const struct mg_kframe *fr)
+{
+	json_t *o = json_object();
+	char addr[24];
+
+	snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)fr->addr);
+	json_object_set_new(o, "addr", json_string(addr));
+	json_object_set_new(o, "sym", fr->sym ? mg_json_cstr(fr->sym) : json_null());
+	json_object_set_new(o, "off", fr->sym ? mg_json_u64(fr->off) : json_null());
+	json_object_set_new(o, "module", fr->module ? mg_json_cstr(fr->module) : json_null());
+	return o;
 }

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <jansson.h>
 
 struct mg_ksyms;
 
@@ -31,5 +32,20 @@ int mg_ksyms_load(struct mg_ksyms **out, const char *path);
 void mg_ksyms_name(const struct mg_ksyms *ks, uint64_t addr, struct mg_kframe *fr);
 
 void mg_ksyms_free(struct mg_ksyms *ks);
+
+/*
+ * One frame as JSON, as check's violations and top --by stack give it: {"addr": "0x...",
+ * "sym", "off", "module"}, sym and off null where no symbol names it, module null for
+ * the kernel's own text. NULL: no memory.
+ */
+json_t *mg_kframe_json(const struct mg_kframe *fr);
+
+/*
+ * The first frame of stack (len addresses, innermost first, as bpf_get_stack() gives
+ * them) that is not the tracing machinery: the BPF program, bpf_trace_run*,
+ * __bpf_trace_*, __traceiter_*, a BPF trampoline. 0 when every frame is (or none is
+ * named): then the whole stack is shown.
+ */
+uint32_t mg_kstack_start(const struct mg_ksyms *ks, const uint64_t *stack, uint32_t len);
 
 #endif

@@ -78,6 +78,23 @@ python3 tests/checktop.py selftest "$T/top.json" "$T/tr-fast.json" "$T/tr-slow.j
 	"$T/toptree.json" "$T/toppid.json" $op > "$T/topself.chk" 2>&1
 tally top-selftest "$T/topself.chk"
 
+# --by stack: which kernel code paths make the swaps; N links after a stat on tmpfs are
+# N swaps after a query through shmem_link, each row one distinct stack
+SHM=$(mktemp -d -p /dev/shm mgtrace-topstack.XXXXXX)
+$MG top --tree --by stack --json -i 60 -o "$T/topstack.json" -- sh -c "for i in \$(seq 40); do
+	echo x > $SHM/f\$i; stat $SHM/f\$i > /dev/null; ln $SHM/f\$i $SHM/g\$i; done" > /dev/null 2>&1
+rm -rf "$SHM"
+python3 tests/checktop.py stack "$T/topstack.json" 40 > "$T/topstack.chk" 2>&1
+tally top-stack "$T/topstack.chk"
+python3 tests/checktop.py stackself "$T/topstack.json" 40 > "$T/topstackself.chk" 2>&1
+tally top-stack-selftest "$T/topstackself.chk"
+python3 tests/schemacheck.py validate top "$T/topstack.json" > "$T/topstack-schema.chk" 2>&1
+tally top-stack-schema "$T/topstack-schema.chk"
+$MG top --noclear --tree --by stack -i 60 -- sh -c 'echo x > /dev/shm/mgtrace-topstack-t; stat /dev/shm/mgtrace-topstack-t >/dev/null; echo y >> /dev/shm/mgtrace-topstack-t; rm /dev/shm/mgtrace-topstack-t' > "$T/topstack.txt" 2>&1
+grep -q '^STACK (innermost first' "$T/topstack.txt" && grep -q 'inode_set_ctime_current < ' "$T/topstack.txt" &&
+	ok "top --by stack (text): a STACK column naming the functions" ||
+	bad "top --by stack (text): $(head -c 600 "$T/topstack.txt")"
+
 $MG top -i 1 -- sh -c 'exit 3' > /dev/null 2>&1; rc=$?
 [ $rc = 3 ] && ok "top -- COMMAND exits with COMMAND's status (3)" || bad "top exit $rc, want 3"
 $MG top --noclear -i 0.2 -c 2 > "$T/topcount.txt" 2>&1; rc=$?
