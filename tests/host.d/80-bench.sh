@@ -57,8 +57,9 @@ for cfg in ("mgtrace stat --backend tracepoint -e all", "mgtrace check", "mgtrac
         # the workload's 2 x 2000 writes and stats, plus what else ran system-wide meanwhile
         assert r and 4000 <= r["runs"] < 8000 and r["ns_per_run"] > 0, (cfg, prog, r)
         # --before: check's programs also timed with the other binary, the ratio beside
-        assert cfg != "mgtrace check" or r.get("after_over_before", 0) > 0, (cfg, prog, r)
+        assert not cfg.startswith("mgtrace check") or r.get("after_over_before", 0) > 0, (cfg, prog, r)
     assert got.get(("mgtrace check (before)", prog)), prog
+    assert got.get(("mgtrace check --judge user (before)", prog)), prog
 PY
 [ "$(cat /proc/sys/kernel/bpf_stats_enabled)" = "$stats_before" ] && ok "progcost: bpf_stats setting restored" \
 	|| bad "progcost: bpf_stats_enabled left at $(cat /proc/sys/kernel/bpf_stats_enabled)"
