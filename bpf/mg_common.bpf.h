@@ -341,6 +341,7 @@ static __always_inline void mg_event_fill(struct mg_event *e, enum mg_event_kind
 	e->entry_ns = 0;
 	e->name[0] = 0;
 	e->name_len = 0;
+	e->stack_id = 0;
 	if (!inode) {
 		e->gen = 0;
 		e->time_gran = 0;

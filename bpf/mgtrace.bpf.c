@@ -79,6 +79,16 @@ const volatile bool judge_entry_ns = false;	/* judge: a function probe (bpf/floo
 						 * fills set_ctime, so look up entry_ns */
 const volatile bool event_clock = false;	/* event mode for check: each record's clock
 						 * bracket, steps sent (mg_event_clock()) */
+const volatile bool event_stacks = false;	/* event mode for check --judge user: each
+						 * record's kernel stack into ev_stacks */
+
+/* check --judge user: the events' kernel stacks (resized to 1 entry unless event_stacks). */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, MG_EV_STACKS);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, MG_STACK_FRAMES * sizeof(__u64));
+} ev_stacks SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -206,7 +216,7 @@ static __always_inline __u32 set_flags(struct inode *inode, bool btf)
  * bpf_probe_read_kernel away); a constant in each program. Returns nothing: a
  * failed reservation is counted as lost, never dropped silently.
  */
-static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
+static __always_inline void emit(void *ctx, enum mg_event_kind kind, struct inode *inode,
 				 struct timespec64 *ctime, struct timespec64 *mtime,
 				 __u32 old, __u32 new, __u32 cur, bool btf)
 {
@@ -238,6 +248,12 @@ static __always_inline void emit(enum mg_event_kind kind, struct inode *inode,
 	}
 	e->old_nsec = old;
 	e->cur_nsec = cur;
+	/* judged in user space: the stack of any event may be the one a violation needs */
+	if (event_stacks) {
+		long sid = bpf_get_stackid(ctx, &ev_stacks, 0);
+
+		e->stack_id = sid < 0 ? (int)sid : (int)sid + 1;
+	}
 	if (!mg_event_clock(event_clock, &event_clk, e, &events, wakeup_bytes))
 		count(MG_BPF_LOST);	/* a step's record: a lost record, as an event */
 	bpf_ringbuf_submit(e, mg_wakeup_flags(&events, wakeup_bytes));
@@ -307,7 +323,7 @@ static __always_inline void judge_event(void *ctx, enum mg_event_kind kind, stru
 		if ((can_judge) && judge)						\
 			judge_event(ctx, kind, inode, ctime, old, new, cur);		\
 		else if (emit_events)							\
-			emit(kind, inode, ctime, mtime, old, new, cur, can_judge);	\
+			emit(ctx, kind, inode, ctime, mtime, old, new, cur, can_judge);	\
 	} while (0)
 
 static __always_inline void on_ctime_ns_xchg(void *ctx, struct inode *inode, __u32 old, __u32 new,

@@ -199,7 +199,13 @@ struct mg_event {
 					 * NUL-terminated, cut to MG_NAME_LEN - 1 bytes */
 	unsigned int name_len;		/* that component's full length (d_name.len; 0: no name):
 					 * > strlen(name) when the name was cut */
+	int stack_id;			/* check --judge user: the event's kernel stack, its id in
+					 * the stack map ev_stacks plus 1 (bpf_get_stackid()), or
+					 * that helper's -errno; 0: none taken */
 };
+
+/* Kernel stacks the stack map ev_stacks holds (check --judge user only: else 1 entry). */
+#define MG_EV_STACKS 16384
 
 /* ---- trace filters (bpf/mgtrace.bpf.c, bpf/floor.bpf.c, bpf/follow.bpf.c, src/util/ident.c) ---- */
 

@@ -298,6 +298,8 @@ static int check_prepare(struct check_state *cs, struct mg_session_opts *so)
 		mg_checker_set_known(cs->chk, mg_known_match, cs->o.known);
 	if (cs->judge.active)
 		mg_checker_judged_in_bpf(cs->chk);
+	else	/* judged here: a violation has the stack its event's record carries */
+		mg_checker_set_stacks(cs->chk, mg_session_stacks_fd(&cs->run.sess));
 	if ((err = mg_events_open(&cs->ev, bpf_map__fd(cs->run.sess.skel->maps.events), on_event,
 				  cs, MG_BATCH_EVENTS)))
 		return mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));

@@ -258,6 +258,13 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 			goto fail;
 		}
 	}
+	/* one entry: only check's judging in user space asks for the events' stacks and sizes
+	 * the map (judge.c mg_judge_pre_load()) */
+	err = bpf_map__set_max_entries(skel->maps.ev_stacks, 1);
+	if (err) {
+		mg_backend_explain(a, env, be, tp_btf, hot, err, "stack map size");
+		goto fail;
+	}
 	/* the process filter: of events, or of counts in process scope (stat -p, --tree) */
 	skel->rodata->count_scoped = o->count_scoped;
 	MG_PIDNS_RODATA(skel);
@@ -378,6 +385,11 @@ int mg_session_open(struct mg_session *s, const struct mg_kenv *env,
 	}
 	mgtrace_bpf__destroy(tp_skel);
 	return s->attempts[want].err;
+}
+
+int mg_session_stacks_fd(const struct mg_session *s)
+{
+	return s->skel ? bpf_map__fd(s->skel->maps.ev_stacks) : -1;
 }
 
 int mg_session_read(struct mg_session *s, struct mg_bpf_counts *out)

@@ -129,6 +129,12 @@ bool mg_backend_has_funcs(enum mg_backend b);
 int mg_session_open(struct mg_session *s, const struct mg_kenv *env,
 		    enum mg_backend want, const struct mg_session_opts *opts);
 
+/*
+ * The fd of the stack map the records' stack_id names (check judging in user space:
+ * judge.c mg_judge_pre_load() asks for the stacks), or -1 without a skeleton. Look a stack up with bpf_map_lookup_elem(fd, &(stack_id - 1)).
+ */
+int mg_session_stacks_fd(const struct mg_session *s);
+
 /* Read the per-CPU counters: out[0..nr_cpus-1] (all 0 without a skeleton). Returns 0 or -errno. */
 int mg_session_read(struct mg_session *s, struct mg_bpf_counts *out);
 

@@ -5,9 +5,11 @@
  * floor events alone), and what is still held at the end. What it finds is recorded
  * by checker_record.c.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysinfo.h>
+#include <bpf/bpf.h>
 #include "checker.h"
 #include "checker_int.h"
 
@@ -61,6 +63,7 @@ struct mg_checker *mg_checker_new(size_t max_inodes, size_t max_reports)
 	if (!c)
 		return NULL;
 	c->max_inodes = max_inodes;
+	c->stacks_fd = -1;
 	for (c->max_cap = 16; c->max_cap < 2 * max_inodes; c->max_cap <<= 1)
 		;
 	if (!table_fits(c->max_cap)) {
@@ -275,10 +278,11 @@ static void ctx_keep(struct mg_checker *c, const struct ino_state *s, const stru
 }
 
 void mg_checker_rule_out(struct mg_checker *c, uint32_t dev, uint64_t ino, uint32_t gen,
-			 const char *name, bool name_cut, const struct mg_rout *rout, int stack_why)
+			 const char *name, bool name_cut, const struct mg_rout *rout,
+			 const struct mg_vstack *stk)
 {
 	struct mg_violation v = { .dev = dev, .gen = gen, .ino = ino, .name_truncated = name_cut,
-				  .stack_why = stack_why };
+				  .stack_why = stk->why, .stack_err = stk->err };
 	struct mg_rout o = *rout, *out = &o;
 	struct mg_robs *ob;
 	unsigned int i;
@@ -291,6 +295,10 @@ void mg_checker_rule_out(struct mg_checker *c, uint32_t dev, uint64_t ino, uint3
 	if (name) {
 		memcpy(v.name, name, sizeof(v.name));
 		v.name[sizeof(v.name) - 1] = 0;
+	}
+	if (stk->why == MG_STACK_TAKEN) {
+		v.stack_len = stk->len < MG_STACK_FRAMES ? stk->len : MG_STACK_FRAMES;
+		memcpy(v.stack, stk->frames, v.stack_len * sizeof(v.stack[0]));
 	}
 	strcpy(v.what, "ctime");
 	for (i = 0; i < out->nviol && i < MG_RULE_MAX_VIOL; i++) {
@@ -366,7 +374,7 @@ void mg_checker_finish(struct mg_checker *c)
 		memset(&out, 0, sizeof(out));
 		mg_rule_finish(&s->r, &s->p, &out);	/* p given: never -1 */
 		mg_checker_rule_out(c, s->dev, s->ino, s->gen, s->name, s->name_cut, &out,
-				    MG_STACK_AT_END);
+				    &(struct mg_vstack){ .why = MG_STACK_AT_END });
 	}
 }
 
@@ -382,8 +390,41 @@ static void count_judged(struct mg_checker *c, unsigned int kind)
 		c->st.by_kind[kind]++;
 }
 
+void mg_checker_set_stacks(struct mg_checker *c, int fd)
+{
+	c->stacks_fd = fd;
+}
+
+/*
+ * The kernel stack e's record carries (stack_id: its id in the stack map plus 1, or
+ * bpf_get_stackid()'s -errno, 0 none) into frames and *stk. Asked only for an event that
+ * broke a rule: one map lookup per violation.
+ */
+static void event_stack(const struct mg_checker *c, const struct mg_event *e, uint64_t *frames,
+			struct mg_vstack *stk)
+{
+	uint32_t id = (uint32_t)e->stack_id - 1, n;
+
+	if (c->stacks_fd < 0 || !e->stack_id)
+		return;		/* MG_STACK_NO_RECORD */
+	if (e->stack_id < 0) {
+		*stk = (struct mg_vstack){ .why = MG_STACK_FAILED, .err = e->stack_id };
+		return;
+	}
+	memset(frames, 0, MG_STACK_FRAMES * sizeof(*frames));
+	if (bpf_map_lookup_elem(c->stacks_fd, &id, frames)) {
+		*stk = (struct mg_vstack){ .why = MG_STACK_MAP_LOST, .err = -errno };
+		return;
+	}
+	for (n = 0; n < MG_STACK_FRAMES && frames[n]; n++)
+		;
+	*stk = (struct mg_vstack){ .frames = frames, .len = n, .why = MG_STACK_TAKEN };
+}
+
 void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 {
+	struct mg_vstack stk = { .why = MG_STACK_NO_RECORD };
+	uint64_t frames[MG_STACK_FRAMES];
 	struct ino_state *s = NULL;
 	struct mg_rout out;
 	struct mg_rin in;
@@ -423,8 +464,9 @@ void mg_checker_event(struct mg_checker *c, const struct mg_event *e)
 	memset(&out, 0, sizeof(out));
 	mg_rule_event(&s->r, &s->p, &in, c->tai_minus_real, &out);	/* p given: never -1 */
 	ctx_keep(c, s, &in);
-	mg_checker_rule_out(c, s->dev, s->ino, s->gen, s->name, s->name_cut, &out,
-			    MG_STACK_NO_RECORD);
+	if (out.nviol)
+		event_stack(c, e, frames, &stk);
+	mg_checker_rule_out(c, s->dev, s->ino, s->gen, s->name, s->name_cut, &out, &stk);
 }
 
 void mg_checker_judged_in_bpf(struct mg_checker *c)

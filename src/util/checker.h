@@ -60,11 +60,19 @@ void mg_rule_in_of(struct mg_rin *in, const struct mg_event *e);
 /*
  * Account what the rules found for inode (dev, ino, gen): add out's not-fault
  * counts, and record its violations (name: NUL-terminated, may be NULL), each
- * explained by clock steps as mg_checker_add() does; stack_why (enum mg_stack_why):
- * why they have no kernel stack.
+ * explained by clock steps as mg_checker_add() does, with the kernel stack stk (or why
+ * they have none).
  */
 void mg_checker_rule_out(struct mg_checker *c, uint32_t dev, uint64_t ino, uint32_t gen,
-			 const char *name, bool name_cut, const struct mg_rout *out, int stack_why);
+			 const char *name, bool name_cut, const struct mg_rout *out,
+			 const struct mg_vstack *stk);
+
+/*
+ * Judging in user space: the events' records carry their kernel stacks (struct
+ * mg_event::stack_id) in the BPF stack map fd (backend.h mg_session_stacks_fd()); a
+ * violation found at an event is recorded with that event's stack. fd < 0: none.
+ */
+void mg_checker_set_stacks(struct mg_checker *c, int fd);
 
 /*
  * The ctime events are judged in BPF (src/util/judge.c): floor events then do not

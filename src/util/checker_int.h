@@ -37,6 +37,7 @@ struct mg_checker {
 					 * struct mg_rseen::kc refers to them), as BPF's
 					 * "judge_ctx"; allocated at the first */
 	unsigned long long ctx_head;	/* contexts kept so far */
+	int stacks_fd;			/* mg_checker_set_stacks(); -1: records carry no stack */
 	mg_known_fn known_fn;		/* mg_checker_set_known; NULL: none declared */
 	void *known_ctx;
 	struct mg_check_stats st;

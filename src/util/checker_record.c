@@ -7,6 +7,7 @@
  * losses and skipped runs; the totals and faults read back.
  */
 #include <stdint.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "checker_record.h"
@@ -83,13 +84,20 @@ const char *mg_stack_why_text(const struct mg_violation *v)
 	case MG_STACK_FLOOR:
 		return "judged from a floor event, whose record carries no stack";
 	case MG_STACK_FAILED:
-		snprintf(failed, sizeof(failed), "bpf_get_stack() failed: %s", strerror(-v->stack_err));
+		/* judged in BPF: bpf_get_stack(); in user space: the record's bpf_get_stackid(),
+		 * whose EEXIST is a stack that another holds the hash bucket of */
+		snprintf(failed, sizeof(failed), "%s failed: %s",
+			 v->stack_err == -EEXIST ? "bpf_get_stackid() (a hash collision in the "
+			 "stack map)" : "bpf_get_stack()/bpf_get_stackid()", strerror(-v->stack_err));
+		return failed;
+	case MG_STACK_MAP_LOST:
+		snprintf(failed, sizeof(failed), "the record's stack could not be read from the "
+			 "stack map: %s", strerror(-v->stack_err));
 		return failed;
 	case MG_STACK_SYNTHETIC:
 		return "a synthetic event of the test hook (MGTRACE_TEST_INJECT), no kernel stack";
 	default:
-		return "judged in user space from its ring-buffer event, which carries no stack "
-		       "(--judge user, or tracepoints as raw_tp)";
+		return "judged in user space from a ring-buffer event that carries no stack";
 	}
 }
 

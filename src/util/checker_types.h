@@ -59,14 +59,29 @@ struct mg_violation {
 
 /* Whether a violation has the kernel stack of the event that broke the rule, or why not. */
 enum mg_stack_why {
-	MG_STACK_NO_RECORD,	/* judged in user space from a ring-buffer event, which carries no
-				 * stack (--judge user, or tracepoints as raw_tp) */
+	MG_STACK_NO_RECORD,	/* judged in user space from a ring-buffer event that carries no
+				 * stack (no stack map given: mg_checker_set_stacks()) */
 	MG_STACK_TAKEN,		/* taken in BPF at the event (bpf_get_stack()) */
 	MG_STACK_AT_END,	/* a held getattr judged at the end of the run, at no event */
 	MG_STACK_ORDER,		/* judged on the built-in workload's own fstat()s, no kernel event */
 	MG_STACK_FLOOR,		/* a floor event (bpf/floor.bpf.c) carries no stack */
-	MG_STACK_FAILED,	/* bpf_get_stack() failed: stack_err */
+	MG_STACK_FAILED,	/* bpf_get_stack() (judged in BPF) or bpf_get_stackid() (the
+				 * record's, judged in user space) failed: stack_err */
+	MG_STACK_MAP_LOST,	/* judged in user space: the record's stack was no longer in
+				 * the stack map (stack_err: the lookup's -errno) */
 	MG_STACK_SYNTHETIC,	/* a synthetic event of the test hook (MGTRACE_TEST_INJECT) */
+};
+
+/*
+ * The kernel stack a violation is recorded with (mg_checker_rule_out()): frames[0..len)
+ * innermost first when why is MG_STACK_TAKEN, else why there is none (err: the
+ * -errno of MG_STACK_FAILED, MG_STACK_MAP_LOST).
+ */
+struct mg_vstack {
+	const uint64_t *frames;
+	uint32_t len;
+	int why;		/* enum mg_stack_why */
+	int err;
 };
 
 /* Totals kept by the checker; all are counts of events or inodes. */

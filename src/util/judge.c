@@ -24,6 +24,12 @@ int mg_judge_pre_load(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf,
 	skel->rodata->judge_tai_minus_real = j->tai_minus_real;
 	/* entry_ns comes from the function probes of bpf/floor.bpf.c (fentry, kprobe backends) */
 	skel->rodata->judge_entry_ns = j->configured && mg_backend_has_funcs(be);
+	/* judged in user space (--judge user, raw_tp): each record carries its kernel stack,
+	 * so that a violation found there has its event's (a 4 MB stack map, only then) */
+	skel->rodata->event_stacks = !j->configured;
+	if ((err = bpf_map__set_max_entries(skel->maps.ev_stacks,
+					    j->configured ? 1 : MG_EV_STACKS)))
+		return err;
 	if (j->configured && j->ringbuf_bytes) {
 		/* as backend.c sizes it: wake the consumer at a quarter full */
 		skel->rodata->wakeup_bytes = j->ringbuf_bytes / 4;
@@ -237,7 +243,8 @@ static int finish_map(struct mg_judge *j, struct mg_checker *c, struct mgtrace_b
 				  bpf_map__fd(skel->maps.judge_held), &key, &out);
 		inode_name(skel, &key, &nc);	/* a held getattr: few, and only at the end */
 		mg_checker_rule_out(c, key.dev, key.ino, key.gen, nc.name,
-				    nc.name_len > strlen(nc.name), &out, MG_STACK_AT_END);
+				    nc.name_len > strlen(nc.name), &out,
+				    &(struct mg_vstack){ .why = MG_STACK_AT_END });
 	}
 	return err == -ENOENT ? 0 : err;
 }

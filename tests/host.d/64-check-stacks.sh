@@ -6,9 +6,10 @@
 # on a tmpfs of its own: link, unlink and rename over a name copy the child's time onto the
 # directory it has just stat()ed, so every violation's stack must run through shmem or
 # fs/libfs.c, grouped by distinct stack in text, on each violation in JSON, with the first
-# example in JUnit; BPF's own frames are left out. Must-fail twin: judged in user space
-# (--judge user) no event record carries a stack, and every violation says why, never an
-# empty stack.
+# example in JUnit; BPF's own frames are left out. Judged in user space (--judge user), each
+# event's record carries its stack (bpf_get_stackid() into a stack map), and a violation has
+# the one of the event that broke the rule: the same checks hold. Must-fail twins: doctored
+# copies (a violation with no stack and no reason, a stack outside shmem and libfs) fail them.
 echo "# check: the kernel stack of every violation"
 REPRO=build/tmpfs-dir-ctime
 [ -x "$REPRO" ] || make -s "$REPRO" > /dev/null 2>&1
@@ -33,23 +34,44 @@ LIBFS = {"simple_link", "simple_unlink", "__simple_unlink", "simple_rename",
          "simple_rename_timestamp", "simple_rename_exchange"}
 def faulty(sym): return sym in LIBFS or sym.startswith("shmem_")
 
-r = json.loads(open(f"{t}/stack-bpf.json").readline())
-rc = open(f"{t}/stack-bpf.rc").read().strip()
-vs = [v for v in r["violations"] if v["kind"] == "not_later_after_query"]
-say(rc == "rc=1" and r["verdict"] == "FAIL" and vs, f"judged in BPF: FAIL ({rc}), {len(vs)} violations stored")
-with_stack = [v for v in vs if v["stack"]]
-say(len(with_stack) == len(vs), f"every violation carries a stack ({len(with_stack)} of {len(vs)})")
-say(all(v["stack_unavailable"] is None for v in with_stack),
-    "each stack's frames named (stack_unavailable null)")
-syms = [[f["sym"] for f in v["stack"]] for v in with_stack]
-say(all(any(s and faulty(s) for s in ss) for ss in syms),
-    f"each stack runs through shmem or fs/libfs.c: {sorted({s for ss in syms for s in ss if s and faulty(s)})}")
-say(all(not (s or "").startswith("bpf_prog_") and not (s or "").startswith("bpf_trace_run")
-        for ss in syms for s in ss), "no frame of BPF's own machinery")
-say(all(f["addr"].startswith("0xffff") and isinstance(f["off"], int) and f["off"] >= 0
-        for v in with_stack for f in v["stack"]), "frames: kernel addresses, offsets")
-distinct = {tuple(f["addr"] for f in v["stack"]) for v in with_stack}
-say(len(distinct) >= 2, f"link, unlink and rename: {len(distinct)} distinct stacks")
+def judged(r, rc, mode, say):
+    vs = [v for v in r["violations"] if v["kind"] == "not_later_after_query"]
+    say(rc == "rc=1" and r["verdict"] == "FAIL" and vs, f"{mode}: FAIL ({rc}), {len(vs)} violations stored")
+    with_stack = [v for v in vs if v["stack"]]
+    say(vs and len(with_stack) == len(vs), f"{mode}: every violation carries a stack ({len(with_stack)} of {len(vs)})")
+    say(all(v["stack_unavailable"] is None for v in with_stack),
+        f"{mode}: each stack's frames named (stack_unavailable null)")
+    syms = [[f["sym"] for f in v["stack"]] for v in with_stack]
+    say(syms and all(any(s and faulty(s) for s in ss) for ss in syms),
+        f"{mode}: each stack runs through shmem or fs/libfs.c: {sorted({s for ss in syms for s in ss if s and faulty(s)})}")
+    say(all(not (s or "").startswith("bpf_prog_") and not (s or "").startswith("bpf_trace_run")
+            for ss in syms for s in ss), f"{mode}: no frame of BPF's own machinery")
+    say(all(f["addr"].startswith("0xffff") and isinstance(f["off"], int) and f["off"] >= 0
+            for v in with_stack for f in v["stack"]), f"{mode}: frames: kernel addresses, offsets")
+    distinct = {tuple(f["addr"] for f in v["stack"]) for v in with_stack}
+    say(len(distinct) >= 2, f"{mode}: link, unlink and rename: {len(distinct)} distinct stacks")
+    return {s for ss in syms for s in ss if s and faulty(s)}
+
+got = {}
+for mode, label in (("bpf", "judged in BPF"), ("user", "--judge user")):
+    r = json.loads(open(f"{t}/stack-{mode}.json").readline())
+    got[mode] = (r, open(f"{t}/stack-{mode}.rc").read().strip(), judged(r, open(f"{t}/stack-{mode}.rc").read().strip(), label, say))
+say(got["bpf"][2] == got["user"][2], f"BPF and user space name the same functions: {sorted(got['user'][2])}")
+
+# must-fail twins: doctored copies of the user-space report
+import copy
+def fails(r, label):
+    bad = []
+    judged(r, got["user"][1], "twin", lambda c, m: bad.append(m) if not c else None)
+    say(bad, f"twin: {label} fails ({len(bad)} checks)")
+d = copy.deepcopy(got["user"][0])
+next(v for v in d["violations"] if v["kind"] == "not_later_after_query")["stack"] = None
+fails(d, "a violation with no stack and no reason")
+d = copy.deepcopy(got["user"][0])
+for v in d["violations"]:
+    for f in v["stack"] or []:
+        f["sym"] = "other"
+fails(d, "stacks outside shmem and libfs")
 
 text = open(f"{t}/stack-bpf.txt").read().splitlines()
 heads = [ln for ln in text if ln.startswith("  kernel stack #") and ", of " in ln]
@@ -68,14 +90,9 @@ body = "".join((f.text or "") for f in fails)
 say("kernel stack:" in body and any(fn in body for fn in ("shmem_", "simple_")),
     "JUnit: the failure carries its first example's stack")
 
-u = json.loads(open(f"{t}/stack-user.json").readline())
-uv = [v for v in u["violations"] if v["kind"] == "not_later_after_query"]
-say(u["verdict"] == "FAIL" and uv, f"--judge user: FAIL, {len(uv)} violations")
-say(all(v["stack"] is None and "--judge user" in (v["stack_unavailable"] or "") for v in uv),
-    "--judge user: no stack, and each violation says why (never an empty stack)")
 ut = open(f"{t}/stack-user.txt").read()
-say("kernel stacks: none for " in ut and "kernel stack #" not in ut,
-    "--judge user text: one line says why the violations have no stack")
+say("kernel stack #1" in ut and any(fn in ut for fn in ("shmem_", "simple_")),
+    "--judge user text: the violations grouped under their stacks")
 PY
 tally check-stacks "$T/stacks.chk"
 umount "$T/st" 2> /dev/null
