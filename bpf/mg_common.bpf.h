@@ -260,6 +260,19 @@ struct mg_set_ctime {
 	__u32 coarse_exits;		/* coarse calls that returned within this call */
 };
 
+/*
+ * A stack map NAME of ENTRIES kernel stacks of MG_STACK_FRAMES frames (bpf_get_stackid():
+ * top --by stack, check judging in user space); user space sizes it to 1 entry where no
+ * stack is asked for (a stack map is preallocated).
+ */
+#define MG_STACK_MAP(NAME, ENTRIES)					\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_STACK_TRACE);			\
+		__uint(max_entries, ENTRIES);				\
+		__uint(key_size, sizeof(__u32));			\
+		__uint(value_size, MG_STACK_FRAMES * sizeof(__u64));	\
+	} NAME SEC(".maps")
+
 /* The set_ctime map, declared by floor.bpf.c and mgtrace.bpf.c (NO_PREALLOC: an
  * empty map costs no memory in counting mode). */
 #define MG_SET_CTIME_MAP						\

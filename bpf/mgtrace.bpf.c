@@ -83,12 +83,7 @@ const volatile bool event_stacks = false;	/* event mode for check --judge user: 
 						 * record's kernel stack into ev_stacks */
 
 /* check --judge user: the events' kernel stacks (resized to 1 entry unless event_stacks). */
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, MG_EV_STACKS);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, MG_STACK_FRAMES * sizeof(__u64));
-} ev_stacks SEC(".maps");
+MG_STACK_MAP(ev_stacks, MG_EV_STACKS);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);

@@ -84,12 +84,7 @@ struct {
 } top_errs SEC(".maps");
 
 /* --by stack: the kernel stacks the rows name (max_entries 1 unless --by stack). */
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, MG_TOP_STACKS);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, MG_STACK_FRAMES * sizeof(__u64));
-} top_stacks SEC(".maps");
+MG_STACK_MAP(top_stacks, MG_TOP_STACKS);
 
 /* Shared with bpf/follow.bpf.c (with filter_tree only). */
 MG_TRACED_TGIDS_MAP;
