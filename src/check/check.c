@@ -256,6 +256,7 @@ static int check_prepare(struct check_state *cs, struct mg_session_opts *so)
 	/* tp_btf judges the ctime events in BPF (judge.c); raw_tp sends them here */
 	cs->judge.max_inodes = cs->o.max_inodes;
 	cs->judge.user = cs->o.judge_user;
+	cs->judge.stacks = cs->o.stacks;
 	cs->judge.forget = cs->o.forget;
 	cs->judge.ringbuf_bytes = cs->o.ringbuf_set ? 0 : MG_JUDGE_RINGBUF_DEFAULT;
 	cs->judge.tai_minus_real = mg_tai_minus_realtime();
@@ -298,7 +299,7 @@ static int check_prepare(struct check_state *cs, struct mg_session_opts *so)
 		mg_checker_set_known(cs->chk, mg_known_match, cs->o.known);
 	if (cs->judge.active)
 		mg_checker_judged_in_bpf(cs->chk);
-	else	/* judged here: a violation has the stack its event's record carries */
+	else if (cs->o.stacks)	/* judged here: a violation has its event's record's stack */
 		mg_checker_set_stacks(cs->chk, mg_session_stacks_fd(&cs->run.sess));
 	if ((err = mg_events_open(&cs->ev, bpf_map__fd(cs->run.sess.skel->maps.events), on_event,
 				  cs, MG_BATCH_EVENTS)))

@@ -53,6 +53,7 @@ struct check_opts {
 	const char *junit;		/* --json and -o are global: opts.h */
 	uint64_t ringbuf_bytes, max_inodes, threads, rate;
 	bool judge_user;		/* --judge user: the ctime events cross to user space */
+	bool stacks;			/* --stacks: judged in user space, each event's stack */
 	bool forget;			/* --forget: generations of inode state (judge.h) */
 	bool ringbuf_set;		/* --ringbuf-size given (else judging in BPF sizes it) */
 	bool tree;			/* judge the inodes COMMAND's tree touches first: --tree,

@@ -96,6 +96,11 @@ static const struct mg_opt check_opts[] = {
 	  .help = "bpf (default: judge each ctime event in BPF at the event, where\n"
 	  "tracepoints load as tp_btf) or user (every event crosses the\n"
 	  "ring buffer to the same rules in user space)", .kind = MG_OV_WORDS, .words = "bpf user" },
+	{ .val = MG_OPT_AUTO, .lname = "stacks", .store = MG_OS_FLAG, .at = AT(stacks),
+	  .help = "judged in user space: every event's record takes its kernel\n"
+	  "stack, so that a violation has its own (bpf_get_stackid(): about\n"
+	  "5x an event's cost; judged in BPF a violation's stack is always\n"
+	  "taken, at the violation only)" },
 	MG_OPT_SCOPE_TREE("judge only the inodes COMMAND and its descendants touch\n"
 			  "first (an event of theirs enters an inode; after that\n"
 			  "every process's events of it are judged); other inodes'\n"

@@ -97,7 +97,8 @@ const char *mg_stack_why_text(const struct mg_violation *v)
 	case MG_STACK_SYNTHETIC:
 		return "a synthetic event of the test hook (MGTRACE_TEST_INJECT), no kernel stack";
 	default:
-		return "judged in user space from a ring-buffer event that carries no stack";
+		return "judged in user space from a ring-buffer event that carries no stack "
+		       "(check --stacks takes every event's)";
 	}
 }
 

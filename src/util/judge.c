@@ -24,11 +24,12 @@ int mg_judge_pre_load(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf,
 	skel->rodata->judge_tai_minus_real = j->tai_minus_real;
 	/* entry_ns comes from the function probes of bpf/floor.bpf.c (fentry, kprobe backends) */
 	skel->rodata->judge_entry_ns = j->configured && mg_backend_has_funcs(be);
-	/* judged in user space (--judge user, raw_tp): each record carries its kernel stack,
-	 * so that a violation found there has its event's (a 4 MB stack map, only then) */
-	skel->rodata->event_stacks = !j->configured;
+	/* judged in user space (--judge user, raw_tp) with --stacks: each record carries its
+	 * kernel stack, so that a violation found there has its event's (a 4 MB stack map,
+	 * only then; the stack walk costs about 5x an event: bench/notes.md) */
+	skel->rodata->event_stacks = !j->configured && j->stacks;
 	if ((err = bpf_map__set_max_entries(skel->maps.ev_stacks,
-					    j->configured ? 1 : MG_EV_STACKS)))
+					    skel->rodata->event_stacks ? MG_EV_STACKS : 1)))
 		return err;
 	if (j->configured && j->ringbuf_bytes) {
 		/* as backend.c sizes it: wake the consumer at a quarter full */

@@ -25,6 +25,9 @@ struct mg_judge {
 	uint64_t max_inodes;		/* entries of the BPF hash "inodes" (--max-inodes) */
 	int64_t tai_minus_real;		/* TAI - REALTIME, ns, for the rules' clock at an event */
 	bool user;			/* --judge user: never judge in BPF */
+	bool stacks;			/* --stacks: judged in user space, every record takes
+					 * its kernel stack (bpf_get_stackid(): about 5x an
+					 * event's cost, bench/notes.md) */
 	struct follow_bpf *follow;	/* check --tree: COMMAND's tree (follow.h) */
 	uint64_t tree_alive_at_end;	/* check --tree: processes of the tree still running
 					 * when the run ended (mg_judge_finish): their later

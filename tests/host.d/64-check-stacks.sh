@@ -6,10 +6,11 @@
 # on a tmpfs of its own: link, unlink and rename over a name copy the child's time onto the
 # directory it has just stat()ed, so every violation's stack must run through shmem or
 # fs/libfs.c, grouped by distinct stack in text, on each violation in JSON, with the first
-# example in JUnit; BPF's own frames are left out. Judged in user space (--judge user), each
-# event's record carries its stack (bpf_get_stackid() into a stack map), and a violation has
-# the one of the event that broke the rule: the same checks hold. Must-fail twins: doctored
-# copies (a violation with no stack and no reason, a stack outside shmem and libfs) fail them.
+# example in JUnit; BPF's own frames are left out. Judged in user space (--judge user) with
+# --stacks, each event's record carries its stack (bpf_get_stackid() into a stack map), and a
+# violation has the one of the event that broke the rule: the same checks hold. Must-fail
+# twins: doctored copies (a violation with no stack and no reason, a stack outside shmem and
+# libfs) fail them, and without --stacks no violation has one, each saying why.
 echo "# check: the kernel stack of every violation"
 REPRO=build/tmpfs-dir-ctime
 [ -x "$REPRO" ] || make -s "$REPRO" > /dev/null 2>&1
@@ -17,7 +18,7 @@ mkdir -p "$T/st"
 mount -t tmpfs mgtrace-stacks "$T/st"
 for mode in bpf user; do
 	args=(--tree)
-	[ $mode = user ] && args=(-a --judge user)	# --tree scopes judging in BPF
+	[ $mode = user ] && args=(-a --judge user --stacks)	# --tree scopes judging in BPF
 	rm -rf "$T/st/d"
 	$MG check "${args[@]}" --json -o "$T/stack-$mode.json" --junit "$T/stack-$mode.xml" -- \
 		"$REPRO" -n 30 "$T/st/d" > /dev/null 2> "$T/stack-$mode.err"
@@ -25,6 +26,8 @@ for mode in bpf user; do
 	rm -rf "$T/st/d"
 	$MG check "${args[@]}" -- "$REPRO" -n 30 "$T/st/d" > "$T/stack-$mode.txt" 2>&1
 done
+rm -rf "$T/st/d"
+$MG check -a --judge user --json -o "$T/stack-nostacks.json" -- "$REPRO" -n 30 "$T/st/d" > /dev/null 2>&1
 python3 - "$T" > "$T/stacks.chk" 2>&1 <<'PY'
 import json, sys
 import xml.etree.ElementTree as ET
@@ -90,6 +93,10 @@ body = "".join((f.text or "") for f in fails)
 say("kernel stack:" in body and any(fn in body for fn in ("shmem_", "simple_")),
     "JUnit: the failure carries its first example's stack")
 
+n = json.loads(open(f"{t}/stack-nostacks.json").readline())
+nv = [v for v in n["violations"] if v["kind"] == "not_later_after_query"]
+say(n["verdict"] == "FAIL" and nv and all(v["stack"] is None and "--stacks" in (v["stack_unavailable"] or "")
+    for v in nv), f"--judge user without --stacks: {len(nv)} violations, none with a stack, each saying why")
 ut = open(f"{t}/stack-user.txt").read()
 say("kernel stack #1" in ut and any(fn in ut for fn in ("shmem_", "simple_")),
     "--judge user text: the violations grouped under their stacks")
