@@ -270,8 +270,9 @@ static int run_stat(struct stat_run *r)
 	r->po = (struct mg_print_opts){ .verbose = mg_verbose > 0, .sep = r->o.sep,
 					.rate = r->o.rate, .online = r->online,
 					.width = mg_text_cols };
-	/* the environment before any BPF object (the scope's follow.c too) */
-	if ((ret = mg_run_require_env(&r->run)))
+	/* the environment and the kernel counter reader before any BPF object (the scope's
+	 * follow.c too): one parse of the kernel BTF serves both */
+	if ((ret = mg_run_prepare(&r->run)))
 		goto out;
 	/* COMMAND before the session: --tree's filter needs its pid (it waits to exec) */
 	if (r->o.argv && r->o.tree && (ret = mg_run_spawn(&r->run, r->o.argv)))
