@@ -161,9 +161,9 @@ static int setup_scope(struct stat_run *r, struct mg_session_opts *so)
 		return MG_EXIT_OK;
 	}
 	if (r->o.pids.n)
-		r->follow = mg_follow_open_pids(r->o.pids.pid, r->o.pids.n, true, why, sizeof(why));
+		r->follow = mg_follow_open_pids(&r->run.env, r->o.pids.pid, r->o.pids.n, true, why, sizeof(why));
 	else
-		r->follow = mg_follow_open(r->run.child, false, why, sizeof(why));
+		r->follow = mg_follow_open(&r->run.env, r->run.child, false, why, sizeof(why));
 	if (!r->follow)
 		return mg_err(MG_EXIT_ENV, "stat: cannot follow the process tree: %s", why);
 	if (r->o.pids.n) {
