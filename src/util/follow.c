@@ -152,9 +152,10 @@ struct follow_bpf *mg_follow_open_pids(const struct mg_kenv *env, const uint32_t
 			 sizeof(kroots) / sizeof(kroots[0]));
 		return NULL;
 	}
-	if (!tl->known) {
-		snprintf(why, len, "the kernel BTF has no task_struct.tgid, task_struct.signal "
-			 "or signal_struct.live");
+	if (!tl->known) {	/* what the programs read of a task is found there */
+		snprintf(why, len, env->btf ? "the kernel BTF has no task_struct.tgid, "
+			 "task_struct.signal or signal_struct.live" : "no kernel BTF "
+			 "(/sys/kernel/btf/vmlinux) to find task_struct.tgid in");
 		return NULL;
 	}
 	/* BPF sees the kernel's ids: in a PID namespace of its own, mgtrace's are turned into them */
