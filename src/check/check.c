@@ -260,13 +260,14 @@ static int check_prepare(struct check_state *cs, struct mg_session_opts *so)
 	cs->judge.forget = cs->o.forget;
 	cs->judge.ringbuf_bytes = cs->o.ringbuf_set ? 0 : MG_JUDGE_RINGBUF_DEFAULT;
 	cs->judge.tai_minus_real = mg_tai_minus_realtime();
-	cs->judge.env = &cs->run.env;	/* probed by mg_run_require_env() before the load */
+	cs->judge.env = &cs->run.env;	/* probed by mg_run_prepare() before the load */
 	so->pre_load = mg_judge_pre_load;
 	so->pre_load_ctx = &cs->judge;
 	/* the tree (--tree, or COMMAND's by default): COMMAND before the session, which
 	 * follows its tree (it waits to exec); judging in user space cannot scope */
-	/* the environment before any BPF object: the tree's follow.c loads before the session */
-	if ((ret = mg_run_require_env(&cs->run)))
+	/* the environment and the kernel counter reader before any BPF object (one parse of
+	 * the kernel BTF serves both): the tree's follow.c loads before the session */
+	if ((ret = mg_run_prepare(&cs->run)))
 		return ret;
 	if (cs->o.tree && cs->o.tree_default && cs->o.judge_user)
 		tree_fall_back(cs, "--judge user");

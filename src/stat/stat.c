@@ -161,9 +161,9 @@ static int setup_scope(struct stat_run *r, struct mg_session_opts *so)
 		return MG_EXIT_OK;
 	}
 	if (r->o.pids.n)
-		r->follow = mg_follow_open_pids(r->o.pids.pid, r->o.pids.n, true, why, sizeof(why));
+		r->follow = mg_follow_open_pids(&r->run.env, r->o.pids.pid, r->o.pids.n, true, why, sizeof(why));
 	else
-		r->follow = mg_follow_open(r->run.child, false, why, sizeof(why));
+		r->follow = mg_follow_open(&r->run.env, r->run.child, false, why, sizeof(why));
 	if (!r->follow)
 		return mg_err(MG_EXIT_ENV, "stat: cannot follow the process tree: %s", why);
 	if (r->o.pids.n) {
@@ -270,8 +270,9 @@ static int run_stat(struct stat_run *r)
 	r->po = (struct mg_print_opts){ .verbose = mg_verbose > 0, .sep = r->o.sep,
 					.rate = r->o.rate, .online = r->online,
 					.width = mg_text_cols };
-	/* the environment before any BPF object (the scope's follow.c too) */
-	if ((ret = mg_run_require_env(&r->run)))
+	/* the environment and the kernel counter reader before any BPF object (the scope's
+	 * follow.c too): one parse of the kernel BTF serves both */
+	if ((ret = mg_run_prepare(&r->run)))
 		goto out;
 	/* COMMAND before the session: --tree's filter needs its pid (it waits to exec) */
 	if (r->o.argv && r->o.tree && (ret = mg_run_spawn(&r->run, r->o.argv)))

@@ -150,7 +150,7 @@ static int follow_open(struct top_state *t, const uint32_t *roots, unsigned int 
 {
 	char why[400];
 
-	t->follow = mg_follow_open_pids(roots, n, existing, why, sizeof(why));
+	t->follow = mg_follow_open_pids(&t->run.env, roots, n, existing, why, sizeof(why));
 	if (!t->follow)
 		return mg_err(MG_EXIT_ENV, "top: cannot follow the process tree: %s", why);
 	if (existing) {		/* -p PID: the run ends when they have all exited */

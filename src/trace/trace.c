@@ -233,9 +233,9 @@ static int follow_open(struct trace_state *t)
 	char why[360];
 
 	if (t->o.pids.n)
-		t->follow = mg_follow_open_pids(t->o.pids.pid, t->o.pids.n, true, why, sizeof(why));
+		t->follow = mg_follow_open_pids(&t->run.env, t->o.pids.pid, t->o.pids.n, true, why, sizeof(why));
 	else
-		t->follow = mg_follow_open(t->run.child, false, why, sizeof(why));
+		t->follow = mg_follow_open(&t->run.env, t->run.child, false, why, sizeof(why));
 	if (t->follow) {
 		if (t->o.pids.n) {	/* the run ends when they have all exited */
 			t->run.alive = mg_follow_alive;

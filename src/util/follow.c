@@ -11,6 +11,7 @@
 #include "mgtrace.h"
 #include "cpulist.h"
 #include "follow.h"
+#include "kenv.h"
 #include "loadlog.h"
 #include "pidns.h"
 #include "follow.skel.h"
@@ -69,11 +70,12 @@ static int add_tree(struct follow_bpf *f, __u32 pid, __u32 parent, int depth)
 	return err;
 }
 
-struct follow_bpf *mg_follow_open(pid_t root, bool existing, char *why, size_t len)
+struct follow_bpf *mg_follow_open(const struct mg_kenv *env, pid_t root, bool existing,
+				  char *why, size_t len)
 {
 	uint32_t r = (uint32_t)root;
 
-	return mg_follow_open_pids(&r, 1, existing, why, len);
+	return mg_follow_open_pids(env, &r, 1, existing, why, len);
 }
 
 /* Put each root in the map (the kernel's id, mgtrace's pid as parent), then with
@@ -91,12 +93,58 @@ static int add_roots(struct follow_bpf *f, const __u32 *kroots, const uint32_t *
 	return err;
 }
 
-struct follow_bpf *mg_follow_open_pids(const uint32_t *roots, unsigned int n, bool existing,
-				       char *why, size_t len)
+/*
+ * Open, load and attach follow_bpf with its tp_btf programs (btf) or its raw_tp ones,
+ * the roots put in its map (add_roots()). Returns it, or NULL with why the load or the
+ * attach failed in w.
+ */
+static struct follow_bpf *follow_try(const struct mg_task_layout *tl, bool btf,
+				     const __u32 *kroots, const uint32_t *roots, unsigned int n,
+				     __u32 kparent, bool existing, char *w, size_t wlen)
+{
+	struct follow_bpf *f = follow_bpf__open();
+	int err;
+
+	mg_libbpf_log_reset();
+	if (!f) {
+		snprintf(w, wlen, "open: %s", strerror(errno));
+		return NULL;
+	}
+	f->rodata->task_tgid_off = tl->tgid;
+	f->rodata->task_signal_off = tl->signal;
+	f->rodata->signal_live_off = tl->live;
+	bpf_program__set_autoload(f->progs.tpb_follow_fork, btf);
+	bpf_program__set_autoload(f->progs.tpb_follow_exit, btf);
+	bpf_program__set_autoload(f->progs.rtp_follow_fork, !btf);
+	bpf_program__set_autoload(f->progs.rtp_follow_exit, !btf);
+	err = follow_bpf__load(f);
+	/* the roots before the programs attach, their descendants after: a fork
+	 * between the two is seen either way */
+	if (!err)
+		err = add_roots(f, kroots, roots, n, kparent, false);
+	if (!err)
+		err = follow_bpf__attach(f);
+	if (!err && existing)
+		err = add_roots(f, kroots, roots, n, kparent, true);
+	if (!err)
+		return f;
+	if (err < 0)
+		mg_libbpf_cause(err, "load", false, w, wlen);
+	else
+		snprintf(w, wlen, "%s", strerror(EINVAL));
+	follow_bpf__destroy(f);
+	return NULL;
+}
+
+struct follow_bpf *mg_follow_open_pids(const struct mg_kenv *env, const uint32_t *roots,
+				       unsigned int n, bool existing, char *why, size_t len)
 {
 	__u32 kroots[MG_PIDS_MAX], kparent;
+	const struct mg_task_layout *tl = &env->iface.task;
+	struct follow_bpf *f;
 	char w[2][200];
-	int btf;
+	bool btf;
+	int i;
 
 	found_at_start = 0;
 	if (!n || n > sizeof(kroots) / sizeof(kroots[0])) {
@@ -104,41 +152,28 @@ struct follow_bpf *mg_follow_open_pids(const uint32_t *roots, unsigned int n, bo
 			 sizeof(kroots) / sizeof(kroots[0]));
 		return NULL;
 	}
+	if (!tl->known) {	/* what the programs read of a task is found there */
+		snprintf(why, len, env->btf ? "the kernel BTF has no task_struct.tgid, "
+			 "task_struct.signal or signal_struct.live" : "no kernel BTF "
+			 "(/sys/kernel/btf/vmlinux) to find task_struct.tgid in");
+		return NULL;
+	}
 	/* BPF sees the kernel's ids: in a PID namespace of its own, mgtrace's are turned into them */
-	for (unsigned int i = 0; i < n; i++)
-		if (mg_pid_kernel((pid_t)roots[i], &kroots[i], NULL, why, len))
+	for (unsigned int k = 0; k < n; k++)
+		if (mg_pid_kernel((pid_t)roots[k], &kroots[k], NULL, why, len))
 			return NULL;
 	if (mg_pid_kernel(getpid(), &kparent, NULL, why, len))
 		return NULL;
-	for (btf = 1; btf >= 0; btf--) {
-		struct follow_bpf *f = follow_bpf__open();
-		int err;
-
-		mg_libbpf_log_reset();
-		if (!f) {
-			snprintf(w[btf], sizeof(w[btf]), "open: %s", strerror(errno));
-			continue;
-		}
-		bpf_program__set_autoload(f->progs.tpb_follow_fork, btf);
-		bpf_program__set_autoload(f->progs.tpb_follow_exit, btf);
-		bpf_program__set_autoload(f->progs.rtp_follow_fork, !btf);
-		bpf_program__set_autoload(f->progs.rtp_follow_exit, !btf);
-		err = follow_bpf__load(f);
-		/* the roots before the programs attach, their descendants after: a fork
-		 * between the two is seen either way */
-		if (!err)
-			err = add_roots(f, kroots, roots, n, kparent, false);
-		if (!err)
-			err = follow_bpf__attach(f);
-		if (!err && existing)
-			err = add_roots(f, kroots, roots, n, kparent, true);
-		if (!err)
+	/*
+	 * raw_tp first where BPF may read kernel memory: libbpf loads it without a parse
+	 * of the kernel BTF of its own (about 40 ms on 6.18, check's start); tp_btf, whose
+	 * direct loads lockdown=confidentiality allows, first under that lockdown.
+	 */
+	for (i = 0; i < 2; i++) {
+		btf = MG_NO_KERNEL_READS(env) ? i == 0 : i == 1;
+		f = follow_try(tl, btf, kroots, roots, n, kparent, existing, w[btf], sizeof(w[btf]));
+		if (f)
 			return f;
-		if (err < 0)
-			mg_libbpf_cause(err, "load", false, w[btf], sizeof(w[btf]));
-		else
-			snprintf(w[btf], sizeof(w[btf]), "%s", strerror(EINVAL));
-		follow_bpf__destroy(f);
 	}
 	snprintf(why, len, "sched_process_fork/exit as tp_btf: %s, as raw_tp: %s", w[1], w[0]);
 	return NULL;

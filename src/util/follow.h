@@ -14,23 +14,27 @@
 #include <sys/types.h>
 
 struct follow_bpf;
+struct mg_kenv;
 
 /*
- * Load and attach the fork/exit programs (tp_btf, else raw_tp), put root in the map
+ * Load and attach the fork/exit programs (raw_tp, else tp_btf; under
+ * lockdown=confidentiality tp_btf first), reading a task at the offsets of env's
+ * kernel BTF (env->iface.task, probed by mg_run_require_env()), put root in the map
  * and, with existing, every descendant root has now (read from
  * /proc/PID/task/TID/children after each insert, so a fork between the two is seen
  * either way), except mgtrace's own process (-p $$ from the shell that runs it).
  * Returns the skeleton, or NULL with one line in why.
  */
-struct follow_bpf *mg_follow_open(pid_t root, bool existing, char *why, size_t len);
+struct follow_bpf *mg_follow_open(const struct mg_kenv *env, pid_t root, bool existing,
+				  char *why, size_t len);
 
 /*
  * The same for n roots (-p 1,2: each pid with its descendants; n >= 1), every one
  * with the descendants it has now (existing) or none. Returns the skeleton, or NULL
  * with one line in why.
  */
-struct follow_bpf *mg_follow_open_pids(const uint32_t *roots, unsigned int n, bool existing,
-				       char *why, size_t len);
+struct follow_bpf *mg_follow_open_pids(const struct mg_kenv *env, const uint32_t *roots,
+				       unsigned int n, bool existing, char *why, size_t len);
 
 /* The traced_tgids map's fd, for mg_session_opts::traced_tgids_fd. */
 int mg_follow_fd(struct follow_bpf *f);

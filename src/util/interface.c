@@ -3,8 +3,8 @@
  * interface.c - the kernel interface the BPF programs rely on, as its BTF shows it
  * (see interface.h): the timestamp:* tracepoints' arguments, the floor functions'
  * prototypes, the type of inode.i_ctime_nsec, and where struct inode's state flags
- * are with the values of I_NEW, I_FREEING and I_CLEAR; mg_interface_changed() names
- * what changed.
+ * are with the values of I_NEW, I_FREEING and I_CLEAR, where bpf/follow.bpf.c reads a
+ * task's thread group; mg_interface_changed() names what changed.
  */
 #include <stdio.h>
 #include <string.h>
@@ -138,6 +138,57 @@ static long long enum_value(const struct btf *btf, int id, const char *name)
 		if (!strcmp(btf__name_by_offset(btf, e->name_off), name))
 			return e->val;
 	return -1;
+}
+
+int mg_btf_find_member(const struct btf *btf, int id, const char *name, long *off)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, id));
+	const struct btf_member *m;
+	int i;
+
+	*off = -1;
+	if (!t || !(btf_is_struct(t) || btf_is_union(t)))
+		return -1;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const char *n = btf__name_by_offset(btf, m->name_off);
+		long bits = btf_member_bit_offset(t, i);
+		bool whole = !(bits % 8) && !btf_member_bitfield_size(t, i);
+
+		if (n && *n && !strcmp(n, name)) {
+			*off = whole ? bits / 8 : -1;
+			return m->type;
+		}
+		if (!n || !*n) {
+			long in;
+			int type = mg_btf_find_member(btf, m->type, name, &in);
+
+			if (type > 0) {
+				*off = whole && in >= 0 ? bits / 8 + in : -1;
+				return type;
+			}
+		}
+	}
+	return -1;
+}
+
+void mg_interface_probe_task(struct mg_interface *ifc, const struct btf *btf)
+{
+	int task = btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT);
+	int sig = btf__find_by_name_kind(btf, "signal_struct", BTF_KIND_STRUCT);
+	long tgid = -1, signal = -1, live = -1;
+
+	memset(&ifc->task, 0, sizeof(ifc->task));
+	if (task <= 0 || sig <= 0)
+		return;
+	mg_btf_find_member(btf, task, "tgid", &tgid);
+	mg_btf_find_member(btf, task, "signal", &signal);
+	mg_btf_find_member(btf, sig, "live", &live);
+	if (tgid < 0 || signal < 0 || live < 0)
+		return;
+	ifc->task = (struct mg_task_layout){ .known = true, .tgid = (unsigned int)tgid,
+					     .signal = (unsigned int)signal,
+					     .live = (unsigned int)live };
 }
 
 /*

@@ -2,8 +2,8 @@
 /*
  * interface.h - the kernel interface the BPF programs rely on, as the kernel's BTF shows
  * it (interface.c): the timestamp:* tracepoints' arguments, the floor functions'
- * prototypes, the type of inode.i_ctime_nsec, struct inode's state flags. kenv.c fills
- * mg_kenv::iface with it.
+ * prototypes, the type of inode.i_ctime_nsec, struct inode's state flags, the task fields
+ * bpf/follow.bpf.c reads. kenv.c fills mg_kenv::iface with it.
  */
 #ifndef MG_INTERFACE_H
 #define MG_INTERFACE_H
@@ -24,6 +24,18 @@ struct mg_istate {
 				 * __state; }" (6.19+), or why it is unknown */
 };
 
+/*
+ * Where bpf/follow.bpf.c reads a task's thread group id and whether its whole group has
+ * exited (mg_interface_probe_task()): byte offsets from the kernel BTF, passed to it as
+ * constants so that libbpf loads it without a parse of the kernel BTF of its own.
+ */
+struct mg_task_layout {
+	bool known;		/* all three found, each on a byte boundary */
+	unsigned int tgid;	/* task_struct.tgid (pid_t) */
+	unsigned int signal;	/* task_struct.signal (struct signal_struct *) */
+	unsigned int live;	/* signal_struct.live (atomic_t: its int counter) */
+};
+
 /* The interface as BTF shows it (empty where absent). */
 struct mg_interface {
 	char tp_args[MG_NR_TPS][256];	/* tracepoint arguments, "(struct inode *, u32, ...)" */
@@ -33,6 +45,7 @@ struct mg_interface {
 					 * (MG_FN_REAL_MG, MG_FN_COARSE_MG) */
 	char ctime_nsec[64];		/* type of inode.i_ctime_nsec ("u32"), "absent" */
 	struct mg_istate istate;
+	struct mg_task_layout task;
 };
 
 /*
@@ -50,6 +63,16 @@ void mg_interface_probe(struct mg_interface *ifc, const struct btf *btf);
  * istate.known false, with the reason in istate.layout.
  */
 void mg_interface_probe_istate(struct mg_interface *ifc, const struct btf *btf);
+
+/* Fill ifc->task from btf (known false where a member is absent or not byte-aligned). */
+void mg_interface_probe_task(struct mg_interface *ifc, const struct btf *btf);
+
+/*
+ * Find member name in the struct or union type id of btf, looking into anonymous
+ * members. Returns its type id (or -1 when absent) and sets *off to its byte offset
+ * (-1 for a bitfield or a member not on a byte boundary).
+ */
+int mg_btf_find_member(const struct btf *btf, int id, const char *name, long *off);
 
 /*
  * What changed in the interface of kernel release that the BPF programs read (a

@@ -421,7 +421,7 @@ int mg_judge_tree_open(struct mg_judge *j, pid_t root)
 {
 	char why[360];
 
-	j->follow = mg_follow_open(root, false, why, sizeof(why));
+	j->follow = mg_follow_open(j->env, root, false, why, sizeof(why));
 	if (!j->follow)
 		return mg_err(MG_EXIT_ENV, "check: cannot follow COMMAND's tree: %s", why);
 	j->tree_fd = mg_follow_fd(j->follow);

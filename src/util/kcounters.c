@@ -52,49 +52,12 @@ static int run_prog(struct bpf_program *p)
 	return bpf_prog_test_run_opts(bpf_program__fd(p), &opts) ? -errno : 0;
 }
 
-/*
- * Find member name in the struct or union type id, looking into anonymous
- * members. Returns its type id (or -1 when absent) and sets *off to its byte
- * offset (-1 for a bitfield or a member not on a byte boundary).
- */
-static int find_member(const struct btf *btf, int id, const char *name, long *off)
-{
-	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, id));
-	const struct btf_member *m;
-	int i;
-
-	*off = -1;
-	if (!t || !(btf_is_struct(t) || btf_is_union(t)))
-		return -1;
-	m = btf_members(t);
-	for (i = 0; i < btf_vlen(t); i++, m++) {
-		const char *n = btf__name_by_offset(btf, m->name_off);
-		long bits = btf_member_bit_offset(t, i);
-		bool whole = !(bits % 8) && !btf_member_bitfield_size(t, i);
-
-		if (n && *n && !strcmp(n, name)) {
-			*off = whole ? bits / 8 : -1;
-			return m->type;
-		}
-		if (!n || !*n) {
-			long in;
-			int type = find_member(btf, m->type, name, &in);
-
-			if (type > 0) {
-				*off = whole && in >= 0 ? bits / 8 + in : -1;
-				return type;
-			}
-		}
-	}
-	return -1;
-}
-
-/* Byte offset of member name in type id (find_member), or -1. */
+/* Byte offset of member name in type id (mg_btf_find_member()), or -1. */
 static long member_off(const struct btf *btf, int id, const char *name)
 {
 	long off;
 
-	find_member(btf, id, name, &off);
+	mg_btf_find_member(btf, id, name, &off);
 	return off;
 }
 
@@ -117,7 +80,7 @@ static int pcpu_layout(const struct btf *btf, struct pcpu_layout *l)
 
 	if (task <= 0 || cfs <= 0 || rq <= 0)
 		return -ENOENT;
-	se = find_member(btf, task, "se", &se_off);
+	se = mg_btf_find_member(btf, task, "se", &se_off);
 	a = se > 0 ? member_off(btf, se, "cfs_rq") : -1;
 	b = member_off(btf, cfs, "rq");
 	c = member_off(btf, rq, "cpu");

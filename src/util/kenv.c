@@ -125,6 +125,7 @@ static void probe_btf(struct mg_kenv *env)
 
 	mg_interface_probe(&env->iface, btf);
 	mg_interface_probe_istate(&env->iface, btf);
+	mg_interface_probe_task(&env->iface, btf);
 	env->api = MG_API_NONE;
 	id = btf__find_by_name_kind(btf, "ktime_get_real_ts64_mg", BTF_KIND_FUNC);
 	if (id > 0) {

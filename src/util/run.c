@@ -19,32 +19,53 @@
 #include "testhook.h"
 #include "util.h"
 
+/*
+ * The environment probed and checked (mg_run_require_env()); with kreader the kernel
+ * counter reader opened too, while the probe's parse of the kernel BTF is still held:
+ * the reader's offsets come from it, and it is parsed once (about 20 ms on 6.18), not
+ * again after the probe released it. Released before anything libbpf parses its own
+ * copy for (check's follow_bpf comes next): the two copies (5.5 MiB each on 6.18) are
+ * never held at once.
+ */
+static int require_env(struct mg_run *r, bool kreader)
+{
+	int ret, kerr = 0;
+
+	if (!r->env_ok) {
+		mg_kenv_probe(&r->env);
+		if ((ret = mg_env_require(&r->env, true))) {
+			mg_vmlinux_btf_release();
+			return ret;
+		}
+		r->env_ok = true;
+	}
+	if (kreader && !r->kr_tried) {
+		r->kr = mg_kreader_open(mg_nr_cpus(), &kerr, r->kr_why, sizeof(r->kr_why));
+		r->kr_tried = true;
+	}
+	mg_vmlinux_btf_release();
+	return MG_EXIT_OK;
+}
+
 int mg_run_require_env(struct mg_run *r)
 {
-	int ret;
+	return require_env(r, false);
+}
 
-	if (r->env_ok)
-		return MG_EXIT_OK;
-	mg_kenv_probe(&r->env);
-	/* the probe's parse of the kernel BTF (5.5 MiB on 6.18) is not held while
-	 * libbpf parses its own to load an object (check's follow_bpf comes next) */
-	mg_vmlinux_btf_release();
-	if ((ret = mg_env_require(&r->env, true)))
-		return ret;
-	r->env_ok = true;
-	return MG_EXIT_OK;
+int mg_run_prepare(struct mg_run *r)
+{
+	return require_env(r, true);
 }
 
 int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session_opts *o)
 {
 	struct mg_session_opts so = *o;
-	int ret, err, kerr = 0;
+	int ret, err;
 	bool kpc;
 
 	mg_run_block_signals(r);	/* before the load, which takes a noticeable time */
-	if ((ret = mg_run_require_env(r)))
+	if ((ret = mg_run_prepare(r)))
 		return ret;
-	r->kr = mg_kreader_open(mg_nr_cpus(), &kerr, r->kr_why, sizeof(r->kr_why));
 	if (want == MG_BE_KERNEL && !r->kr)
 		return mg_err(MG_EXIT_ENV, "backend kernel unavailable: the kernel's per-CPU "
 			      "counters are not readable: %s", r->kr_why);
@@ -53,10 +74,6 @@ int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session
 	/* without the kernel's per-CPU counters, ctime_swaps needs timestamp:ctime_ns_xchg */
 	if (so.tp_select && want != MG_BE_KERNEL && !r->kr)
 		so.tp_mask |= 1u << MG_TP_CTIME_NS_XCHG;
-	/* our parse of the kernel BTF served the interface checks and the per-CPU reader's
-	 * offsets; freed before libbpf parses its own copy to load the programs, so the two
-	 * copies (5.5 MiB each on 6.18) are never held at once */
-	mg_vmlinux_btf_release();
 	err = mg_session_open(&r->sess, &r->env, want, &so);
 	if (err) {
 		enum mg_backend be = want == MG_BE_AUTO ? MG_BE_TRACEPOINT : want;

@@ -35,6 +35,15 @@
 int mg_run_require_env(struct mg_run *r);
 
 /*
+ * mg_run_require_env(), and the kernel per-CPU counter reader opened (r->kr, or NULL
+ * and r->kr_why) from the same parse of the kernel BTF, which is released after it:
+ * what stat and check do before any other BPF object, so that the kernel BTF is parsed
+ * once in mgtrace's own code. Once per run. Returns an exit code (util.h), one line
+ * printed on failure.
+ */
+int mg_run_prepare(struct mg_run *r);
+
+/*
  * Block the run's signals (mg_run_block_signals: a SIGINT during the load is taken, not
  * a death), check the environment, open the kernel counter reader, attach the session
  * and allocate snapshots; prints one line on failure. Returns an exit code (util.h).

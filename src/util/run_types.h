@@ -23,6 +23,7 @@ struct mg_run {
 	struct mg_session sess;
 	struct mg_kreader *kr;		/* kernel per-CPU counters, or NULL */
 	char kr_why[384];		/* why kr is NULL */
+	bool kr_tried;			/* mg_run_prepare() opened kr, or tried to */
 	struct mg_report_cfg cfg;
 	struct mg_snap first, prev, cur;	/* start, previous interval, latest */
 	pid_t child;			/* COMMAND, or 0 */

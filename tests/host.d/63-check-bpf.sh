@@ -116,6 +116,48 @@ if [ "$rss_kib" -gt 0 ] && [ "$rss_kib" -lt 16384 ]; then
 else
 	bad "check -- true: peak RSS $rss_kib KiB, want under 16384 (-1: check failed)"
 fi
+# the start (issue 44 part 4): each parse of the kernel BTF costs 20 to 45 ms here. check --
+# true parses it once in mgtrace (the probe, the per-CPU reader and follow.bpf.c's offsets) and
+# once in libbpf (mgtrace.bpf.c's tp_btf programs); stat -- true only in mgtrace. Counted as
+# opens of /sys/kernel/btf/vmlinux; follow.bpf.c loads as raw_tp, which needs no parse.
+if ! command -v strace > /dev/null; then
+	skip "check -- true: kernel BTF parses" "strace is not installed"
+elif [ ! -r /sys/kernel/btf/vmlinux ]; then
+	skip "check -- true: kernel BTF parses" "no /sys/kernel/btf/vmlinux"
+else
+	for spec in check:2 stat:1; do
+		bcmd=${spec%:*} bwant=${spec#*:}
+		strace -f -qq -e trace=openat -o "$T/btfopens.$bcmd" $MG $bcmd -- true > /dev/null 2>&1
+		nbtf=$(grep -c '"/sys/kernel/btf/vmlinux"' "$T/btfopens.$bcmd")
+		if [ "$nbtf" = "$bwant" ]; then
+			ok "$bcmd -- true: the kernel BTF parsed $nbtf time(s) (opens of /sys/kernel/btf/vmlinux)"
+		else
+			bad "$bcmd -- true: the kernel BTF opened $nbtf times, want $bwant"
+		fi
+	done
+	# the programs check's own process holds (by its fds: another mgtrace on the machine
+	# is not looked at), once its event programs are attached
+	$MG check -- sleep 3 > /dev/null 2>&1 &
+	cpid=$!
+	pnames=
+	for _ in $(seq 50); do
+		pnames=$(sed -n 's/^prog_id:[[:space:]]*//p' /proc/$cpid/fdinfo/* 2>/dev/null | sort -u |
+			while read -r id; do bpftool prog show id "$id" 2>/dev/null |
+				sed -n 's/.* name \([^ ]*\) .*/\1/p'; done | sort | tr '\n' ' ')
+		case "$pnames" in *tpb_ctime_ns_xchg*) break ;; esac
+		sleep 0.1
+	done
+	wait $cpid
+	if grep -q '\[confidentiality\]' /sys/kernel/security/lockdown 2>/dev/null; then
+		skip "check -- sleep: follow.bpf.c as raw_tp" "lockdown=confidentiality: tp_btf first"
+	else
+		case "$pnames" in
+		*rtp_follow_fork*rtp_follow_exit*|*rtp_follow_exit*rtp_follow_fork*)
+			ok "check -- COMMAND: its tree followed by raw_tp programs (no BTF parse in libbpf)" ;;
+		*) bad "check -- COMMAND: its programs are '$pnames', want rtp_follow_fork and rtp_follow_exit" ;;
+		esac
+	fi
+fi
 # judged in user space (the default on 6.13 and 6.14): its inode table grows as inodes enter.
 # Preallocated for --max-inodes it was 237,976 KiB here, all resident once the end's walk
 # read it (a read fault gives a page, not the zero page, on this kernel); now its 16 MiB ring

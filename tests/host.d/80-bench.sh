@@ -102,3 +102,20 @@ grep -qE '^\| tree \| tmpfs \| bare vs bare \(noise\) \| [0-9.]+ \|' "$T/realwor
 [ "$(left_attached)" = 0 ] && ok "realwork: nothing left attached" || bad "realwork: BPF objects left behind"
 ! grep -q mgtrace-realwork /proc/mounts && ok "realwork: its filesystem unmounted" \
 	|| bad "realwork: left mounted: $(grep mgtrace-realwork /proc/mounts)"
+# bench/start: check -- true's start beside stat -- true, perf stat and true alone (issue 44
+# part 4); the figures are not asserted (bench/notes.md holds a measured run)
+echo "# bench/start --smoke"
+MGTRACE_LOCK_HELD=1 timeout 120 bench/start --smoke --mgtrace "$MG" --json "$T/start.json" \
+	> "$T/start.out" 2> "$T/start.err"
+rc=$?
+[ $rc = 0 ] && ok "start: --smoke exits 0" || bad "start: --smoke exit $rc: $(tail -3 "$T/start.err")"
+python3 - "$T/start.json" <<'PY' && ok "start: true, check -- true and stat -- true each timed twice (wall, CPU, peak RSS)" || bad "start: $(cat "$T/start.out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = {r["configuration"]: r for r in d["rows"]}
+for cfg in ("true", "mgtrace check -- true", "mgtrace stat -- true"):
+    r = got[cfg]
+    assert r["wall_ms"]["n"] == 2 and r["wall_ms"]["min"] > 0 and r["cpu_ms"]["min"] >= 0, r
+    assert r["maxrss_kib"]["median"] > 0, r
+PY
+[ "$(left_attached)" = 0 ] && ok "start: nothing left attached" || bad "start: BPF objects left behind"
