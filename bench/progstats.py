@@ -4,6 +4,8 @@
 
 usage: python3 bench/progstats.py mkfiles DIR K     create files DIR/0 .. DIR/K-1 (empty)
        python3 bench/progstats.py statfiles DIR K   stat() DIR/0 .. DIR/K-1 once each
+       python3 bench/progstats.py churn DIR N       N files made, written, fstat()ed, written,
+                                                    stat()ed and removed in DIR, one at a time
        python3 bench/progstats.py window PRE POST   print each program's window (JSON)
 
 As a module: read_snap() parses one bench/progsnap file (the BPF programs a process
@@ -136,6 +138,24 @@ def _mk(p):
     os.close(os.open(p, os.O_CREAT | os.O_WRONLY, 0o600))
 
 
+def _churn(argv):
+    """Files come and go, as a real workload's do: each one a new inode that enters check's
+    per-inode state and leaves it at its eviction."""
+    d, n = argv[0], int(argv[1])
+    os.makedirs(d, exist_ok=True)
+    for i in range(n):
+        p = os.path.join(d, f"c{i}")
+        fd = os.open(p, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, b"x")
+            os.fstat(fd)
+            os.write(fd, b"y")
+        finally:
+            os.close(fd)
+        os.stat(p)
+        os.unlink(p)
+
+
 def main(argv):
     try:
         if len(argv) == 3 and argv[0] == "mkfiles":
@@ -143,6 +163,8 @@ def main(argv):
             _files(argv[1:], _mk)
         elif len(argv) == 3 and argv[0] == "statfiles":
             _files(argv[1:], os.stat)
+        elif len(argv) == 3 and argv[0] == "churn":
+            _churn(argv[1:])
         elif len(argv) == 3 and argv[0] == "window":
             json.dump(window(read_snap(argv[1]), read_snap(argv[2])), sys.stdout, indent=1)
             print()

@@ -219,17 +219,6 @@ static int stopped_early(struct check_state *cs)
 }
 
 /*
- * COMMAND's tree, the default scope, cannot be judged in this session (why): judge
- * system-wide instead, as -a would, and say so in the report (check_state.tree_why).
- */
-static void tree_fall_back(struct check_state *cs, const char *why)
-{
-	cs->o.tree = false;
-	snprintf(cs->tree_why, sizeof(cs->tree_why), "%s", why);
-	mg_judge_tree_close(&cs->judge);
-}
-
-/*
  * Before the run: the outputs, --dir, the baseline, then the session (loaded and
  * attached), the checker, the ring buffer and the floor probes; COMMAND spawned,
  * waiting to exec. MG_EXIT_OK, or an exit code with one line printed.
@@ -253,16 +242,7 @@ static int check_prepare(struct check_state *cs, struct mg_session_opts *so)
 	/* a baseline of another workload is refused before anything is loaded */
 	if ((ret = check_baseline_open(&cs->o)) || (ret = check_known_open(&cs->o)))
 		return ret;
-	/* tp_btf judges the ctime events in BPF (judge.c); raw_tp sends them here */
-	cs->judge.max_inodes = cs->o.max_inodes;
-	cs->judge.user = cs->o.judge_user;
-	cs->judge.stacks = cs->o.stacks;
-	cs->judge.forget = cs->o.forget;
-	cs->judge.ringbuf_bytes = cs->o.ringbuf_set ? 0 : MG_JUDGE_RINGBUF_DEFAULT;
-	cs->judge.tai_minus_real = mg_tai_minus_realtime();
-	cs->judge.env = &cs->run.env;	/* probed by mg_run_prepare() before the load */
-	so->pre_load = mg_judge_pre_load;
-	so->pre_load_ctx = &cs->judge;
+	check_judge_config(cs, so);
 	/* the tree (--tree, or COMMAND's by default): COMMAND before the session, which
 	 * follows its tree (it waits to exec); judging in user space cannot scope */
 	/* the environment and the kernel counter reader before any BPF object (one parse of
@@ -270,38 +250,14 @@ static int check_prepare(struct check_state *cs, struct mg_session_opts *so)
 	if ((ret = mg_run_prepare(&cs->run)))
 		return ret;
 	if (cs->o.tree && cs->o.tree_default && cs->o.judge_user)
-		tree_fall_back(cs, "--judge user");
+		check_tree_fall_back(cs, "--judge user");
 	if (cs->o.tree && ((ret = mg_run_spawn(&cs->run, cs->o.argv)) ||
 			   (ret = mg_judge_tree_open(&cs->judge, cs->run.child))))
 		return ret;
 	if ((ret = mg_run_setup(&cs->run, cs->o.backend, so)) || (ret = stopped_early(cs)))
 		return ret;
-	cs->judge.active = cs->run.sess.skel && cs->run.sess.tp_btf && cs->judge.configured;
-	if (cs->o.tree && !cs->judge.active && !cs->o.tree_default)
-		return mg_err(MG_EXIT_ENV, "check: --tree needs judging in BPF (tracepoints as "
-			      "tp_btf, bpf_res_spin_lock: kernel 6.15+); this session judges in user "
-			      "space");
-	if (cs->o.forget && !cs->judge.active)
-		return mg_err(MG_EXIT_ENV, "check: --forget needs judging in BPF (tracepoints as "
-			      "tp_btf, bpf_res_spin_lock: kernel 6.15+); this session judges in user "
-			      "space");
-	if (cs->o.tree && !cs->judge.active)
-		tree_fall_back(cs, cs->o.judge_user ? "--judge user" :
-			       "this session judges in user space (tracepoints as tp_btf and "
-			       "bpf_res_spin_lock, kernel 6.15+, are needed to judge in BPF)");
-	cs->judge.ringbuf_used = cs->run.sess.skel ?
-				 bpf_map__max_entries(cs->run.sess.skel->maps.events) : 0;
-	cs->chk = mg_checker_new(cs->judge.active ? 1 : cs->o.max_inodes, 100);
-	/* the machine cannot hold what --max-inodes asks: not a failed check */
-	if (!cs->chk)
-		return mg_err(MG_EXIT_ENV, "check: out of memory for %llu inodes (--max-inodes)",
-			      (unsigned long long)cs->o.max_inodes);
-	if (cs->o.known)
-		mg_checker_set_known(cs->chk, mg_known_match, cs->o.known);
-	if (cs->judge.active)
-		mg_checker_judged_in_bpf(cs->chk);
-	else if (cs->o.stacks)	/* judged here: a violation has its event's record's stack */
-		mg_checker_set_stacks(cs->chk, mg_session_stacks_fd(&cs->run.sess));
+	if ((ret = check_judge_choose(cs)))
+		return ret;
 	if ((err = mg_events_open(&cs->ev, bpf_map__fd(cs->run.sess.skel->maps.events), on_event,
 				  cs, MG_BATCH_EVENTS)))
 		return mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));

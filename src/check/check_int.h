@@ -475,4 +475,22 @@ void check_order_record(struct check_state *cs, int thread, const struct mg_op *
 int check_order_consume(struct check_state *cs, bool final);
 void check_order_free(struct check_state *cs);
 
+/*
+ * Before the session (check_judge.c): what judging in BPF is asked to do (the options, the
+ * ring buffer, the clock offset), and mg_judge_pre_load() as so's pre_load.
+ */
+void check_judge_config(struct check_state *cs, struct mg_session_opts *so);
+/*
+ * After the session attached: whether it judges in BPF (judge.active), the refusals of
+ * --tree and --forget given where it cannot, the default tree's fall back, the user-space
+ * checker (cs->chk) with its known faults and, judged here with --stacks, the records'
+ * stack map. Returns 0 or an exit code with one line printed.
+ */
+int check_judge_choose(struct check_state *cs);
+/*
+ * COMMAND's tree, the default scope, cannot be judged in this session (why): judge
+ * system-wide instead, as -a would, and say so in the report (check_state.tree_why).
+ */
+void check_tree_fall_back(struct check_state *cs, const char *why);
+
 #endif

@@ -42,8 +42,10 @@ grep -q '^ring: check --rate 0 --threads [0-9]*: [0-9]* events/s, lost [0-9]*' "
 # are exact (one run per write, one per stat), the times are not asserted
 echo "# bench/progcost (smoke)"
 stats_before=$(cat /proc/sys/kernel/bpf_stats_enabled)
-# --before: the same binary as the build before a change, in the same round (ratio after/before)
-MGTRACE_LOCK_HELD=1 timeout 120 bench/progcost --mgtrace "$MG" --before "$MG" --ops 2000 --rounds 1 \
+# --before: the same binary as the build before a change, in the same round (ratio after/before);
+# --workload churn: files that come and go, beside the stress loop
+MGTRACE_LOCK_HELD=1 timeout 180 bench/progcost --mgtrace "$MG" --before "$MG" --workload stress,churn \
+	--ops 2000 --rounds 1 \
 	--json "$T/progcost.json" > "$T/progcost.out" 2> "$T/progcost.err"
 rc=$?
 [ $rc = 0 ] && ok "progcost: exits 0" || bad "progcost: exit $rc: $(tail -3 "$T/progcost.err")"
@@ -58,8 +60,12 @@ for cfg in ("mgtrace stat --backend tracepoint -e all", "mgtrace check", "mgtrac
         assert r and 4000 <= r["runs"] < 8000 and r["ns_per_run"] > 0, (cfg, prog, r)
         # --before: check's programs also timed with the other binary, the ratio beside
         assert not cfg.startswith("mgtrace check") or r.get("after_over_before", 0) > 0, (cfg, prog, r)
+for prog in ("tpb_ctime_ns_xchg", "tpb_fill_mg_cmtime"):
     assert got.get(("mgtrace check (before)", prog)), prog
     assert got.get(("mgtrace check --judge user (before)", prog)), prog
+    # --workload churn: 2000 files made, written, fstat()ed, stat()ed, removed
+    r = got.get(("mgtrace check [churn]", prog))
+    assert r and r["runs"] >= 2000 and r.get("after_over_before", 0) > 0, (prog, r)
 PY
 [ "$(cat /proc/sys/kernel/bpf_stats_enabled)" = "$stats_before" ] && ok "progcost: bpf_stats setting restored" \
 	|| bad "progcost: bpf_stats_enabled left at $(cat /proc/sys/kernel/bpf_stats_enabled)"
