@@ -52,6 +52,8 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
                                types=FILE_TYPE,...
   workload-dir FILE DEV MOUNT  check --dir: the report names DEV and MOUNT, and passes
   trace-dev FILE DEV N         N events, all on device DEV
+  trace-times FILE START END [--text TEXT]  every event's time (and TEXT's TIME column) within
+                               2 s of the host's [START, END], each swap's of its new ctime
   trace-unlinked FILE GONE KEPT  a file unlinked while open (inode GONE) beside one never
                                unlinked (KEPT): GONE's last event unlinked, its first and KEPT's not
   interrupted FILE SIG VERDICT [STATUS]  a check report of a run SIG (SIGINT, SIGTERM, SIGHUP;

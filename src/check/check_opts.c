@@ -110,9 +110,10 @@ static const struct mg_opt check_opts[] = {
 			  "the default falls back to system-wide and says why; --tree\n"
 			  "given is refused there). The counters, floor figures and\n"
 			  "gates stay system-wide (the kernel's counters are global)"),
-	{ .val = 'a', .lname = "all-cpus", .store = MG_OS_FLAG, .at = AT(all),
+	{ .val = 'a', .lname = "all", .store = MG_OS_FLAG, .at = AT(all),
 	  .help = "with COMMAND: judge every process's events (system-wide),\n"
 	  "as without COMMAND" },
+	{ .val = 'a', .lname = "all-cpus" },	/* the old name, hidden: -a is about processes */
 	MG_OPT_HEADING("Built-in workload (without COMMAND): threads doing write(f1) stat(f2) write(f2)\n"
 		       "stat(f2) write(f1) stat(f1) on a private tmpfs (or --dir):\n"),
 	{ .val = 't', .lname = "threads", .arg = "N", .store = MG_OS_U64, .at = AT(threads),

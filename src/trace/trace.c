@@ -128,7 +128,8 @@ const struct mg_cmd_opts trace_cmdopts = {
 		 "backends), ctime swaps (old/new, QUERIED decoded), ctime skips, stat queries and\n"
 		 "explicit ctime sets, each with time, CPU, pid, comm, dev:ino and file name.\n"
 		 "TIME is CLOCK_REALTIME: the event's CLOCK_MONOTONIC stamp plus the offset between\n"
-		 "the two clocks when tracing began (JSON also gives the raw CLOCK_MONOTONIC ns).\n"
+		 "the two clocks when tracing began (JSON also gives the raw CLOCK_MONOTONIC ns);\n"
+		 "both the host's, also in a time namespace.\n"
 		 "Scope: system-wide without COMMAND; with COMMAND, COMMAND and its descendants.\n",
 	.opts = trace_opts,
 	.after = "Filters run in BPF. Lost events are printed where they are noticed (\"lost N events\")\n"
@@ -445,7 +446,7 @@ int cmd_trace(int argc, char **argv)
 		ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
 		goto out;
 	}
-	t.offset = mg_realtime_offset();
+	t.offset = mg_realtime_offset();	/* against the host's monotonic clock, BPF's */
 	/* COMMAND runs from here (its events wait in the ring buffer for the header) */
 	mg_run_release(&t.run);
 	if ((ret = mg_run_exec_failed(&t.run)))	/* its one line said why; nothing else */

@@ -60,6 +60,23 @@ enum mg_match mg_bracket_judge(const struct mg_bracket *br, int64_t figure)
 	return br->width == 0 ? MG_MATCH_EXACT : MG_MATCH_WITHIN;
 }
 
+/*
+ * The debugfs bracket of counter k over the window [a, b] (mg_bracket_make()). A window
+ * whose two ends are one reading (the start snapshot beside itself: the first
+ * --prometheus file, written before any interval) counted nothing: [0, 0], whatever
+ * moved while that one reading was taken. Returns 0, or -ERANGE: readings out of order.
+ */
+static int snap_bracket(struct mg_bracket *br, const struct mg_snap *a, const struct mg_snap *b,
+			enum mg_kernel_counter k)
+{
+	if (a == b || (a->t_ns == b->t_ns && !memcmp(a->dbg_pre, b->dbg_pre, sizeof(a->dbg_pre)) &&
+		       !memcmp(a->dbg_post, b->dbg_post, sizeof(a->dbg_post)))) {
+		*br = (struct mg_bracket){ 0, 0, 0 };
+		return 0;
+	}
+	return mg_bracket_make(br, a->dbg_pre[k], a->dbg_post[k], b->dbg_pre[k], b->dbg_post[k]);
+}
+
 const char *mg_match_name(enum mg_match m)
 {
 	static const char *const n[] = { "yes", "within", "NO" };
@@ -212,7 +229,7 @@ static void from_kernel(struct mg_row *r, const struct mg_report_cfg *cfg,
 	r->from_debugfs = true;
 	r->have_total = true;
 	/* the outer delta; the window's own count lies in the bracket, shown beside it */
-	mg_bracket_make(&r->bracket, a->dbg_pre[k], a->dbg_post[k], b->dbg_pre[k], b->dbg_post[k]);
+	snap_bracket(&r->bracket, a, b, k);
 	r->have_bracket = true;
 	r->total = r->bracket.high;
 	snprintf(r->detail, sizeof(r->detail), "debugfs multigrain_timestamps total, outer "
@@ -269,8 +286,7 @@ static void compare(struct mg_row *r, const struct mg_snap *a, const struct mg_s
 	if (a->dbg_err || b->dbg_err || r->from_debugfs)
 		return;
 	r->have_kernel = r->have_bracket = true;
-	if (mg_bracket_make(&r->bracket, a->dbg_pre[k], a->dbg_post[k], b->dbg_pre[k],
-			    b->dbg_post[k])) {
+	if (snap_bracket(&r->bracket, a, b, k)) {
 		r->bracket.low = r->bracket.high + 1;	/* inverted: matches nothing */
 		r->bracket.width = -1;
 	}

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "hostclock.h"
 #include "json_writer.h"
 #include "report.h"
 #include "term.h"
@@ -37,6 +38,7 @@ static int require_env(struct mg_run *r, bool kreader)
 			mg_vmlinux_btf_release();
 			return ret;
 		}
+		mg_hostclock_note();	/* BPF's times are the host's: said if its clock is unknown */
 		r->env_ok = true;
 	}
 	if (kreader && !r->kr_tried) {

@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 #include "util.h"
+#include "hostclock.h"
 
 int mg_verbose;
 
@@ -75,10 +76,7 @@ void mg_stop_sigset(sigset_t *set)
 
 uint64_t mg_now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	return mg_host_mono_ns();
 }
 
 int mg_read_file(const char *path, char *buf, size_t len)
@@ -143,7 +141,7 @@ int mg_bad_option(const char *cmd, int c, char **argv)
 
 int64_t mg_realtime_offset_bracket(int64_t *halfwidth)
 {
-	int64_t best = 0, best_gap = INT64_MAX;
+	int64_t best = 0, best_gap = INT64_MAX, ns_off = mg_host_mono_offset();
 	struct timespec r, m1, m2;
 	int i;
 
@@ -157,7 +155,8 @@ int64_t mg_realtime_offset_bracket(int64_t *halfwidth)
 		b = m2.tv_sec * 1000000000ll + m2.tv_nsec;
 		if (b - a < best_gap) {
 			best_gap = b - a;
-			best = r.tv_sec * 1000000000ll + r.tv_nsec - (a + (b - a) / 2);
+			/* against the host's monotonic clock, BPF's (hostclock.h) */
+			best = r.tv_sec * 1000000000ll + r.tv_nsec - (a + (b - a) / 2 - ns_off);
 		}
 	}
 	if (halfwidth)

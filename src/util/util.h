@@ -56,7 +56,10 @@ bool mg_snprintf_words(char *dst, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 #define MG_WORDS_CUT " ..."
 
-/* CLOCK_MONOTONIC now, in ns. */
+/*
+ * The host's CLOCK_MONOTONIC now, in ns: the clock of bpf_ktime_get_ns(), inside a time
+ * namespace too (hostclock.h: this namespace's CLOCK_MONOTONIC less its offset).
+ */
 uint64_t mg_now_ns(void);
 
 /*
@@ -69,9 +72,10 @@ uint64_t mg_now_ns(void);
 void mg_stop_sigset(sigset_t *set);
 
 /*
- * CLOCK_REALTIME - CLOCK_MONOTONIC now, ns. The realtime read is bracketed by
- * two monotonic reads and retried while the bracket is wider than 20 us, so a
- * preemption is not mistaken for a clock step.
+ * CLOCK_REALTIME - the host's CLOCK_MONOTONIC (mg_now_ns()'s, BPF's) now, ns: a BPF
+ * time plus it is CLOCK_REALTIME, inside a time namespace too, whose offset is no
+ * clock step. The realtime read is bracketed by two monotonic reads and retried while
+ * the bracket is wider than 20 us, so a preemption is not mistaken for a clock step.
  */
 int64_t mg_realtime_offset(void);
 

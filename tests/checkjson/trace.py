@@ -3,10 +3,11 @@
 ctimes, filters, threads, devices, unlinked files) and the trace summary.
 
 Subcommands: trace-seq, trace-filter, trace-tids, trace-events, trace-summary, trace-unlinked,
-trace-dev.
+trace-dev, trace-times.
 """
 import json
 import os
+import time
 
 from .checker import cp, events_of, load_lines, opt, selftest_cases, subcommand, trace_summary_of
 
@@ -129,6 +130,42 @@ def check_trace_dev(c, objs, dev, n):
             f"trace: {len(ev)} events (want {n}), dev {sorted({e['dev'] for e in ev})} == {dev}")
 
 
+def text_times(path, start):
+    """The TIME column (local HH:MM:SS.ns) of trace's text event lines, as CLOCK_REALTIME s:
+    on start's local day, or the next where the time of day went past midnight."""
+    day0 = time.mktime(time.localtime(start)[:3] + (0, 0, 0, 0, 0, -1))
+    out = []
+    for line in open(path):
+        w = line.split()
+        if len(w) < 5 or w[0].count(":") != 2 or "." not in w[0] or not w[1].isdigit():
+            continue
+        h, m, sec = w[0].split(":")
+        t = day0 + int(h) * 3600 + int(m) * 60 + float(sec)
+        out.append(t + 86400 if t < start - 43200 else t)
+    return out
+
+
+@subcommand("trace-times", lambda a: (load_lines(a[0]), float(a[1]), float(a[2]),
+                                     text_times(opt(a, "--text"), float(a[1])) if "--text" in a else None))
+def check_trace_times(c, objs, start, end, text=None):
+    """trace --json (and its text, --text) of a run between the host's CLOCK_REALTIME START and
+    END (date +%s.%N outside): every event's time within 2 s of [START, END] and, for a ctime
+    swap, of the new ctime it carries (the kernel's clock at the event); at least one swap."""
+    ev = events_of(objs)
+    t = lambda e: e["time_realtime_sec"] + e["time_realtime_nsec"] / 1e9  # noqa: E731
+    far = [(e["event"], round(t(e) - start, 3)) for e in ev if not start - 2 <= t(e) <= end + 2]
+    c.check(ev and not far, f"trace --json: {len(ev)} events, each within 2 s of the host's time "
+            f"[{start:.3f}, {end:.3f}] (outside: {far[:3]})")
+    swaps = [e for e in ev if e["event"] == "ctime_swap"]
+    off = [round(t(e) - e["new_sec"] - e["new_nsec"] / 1e9, 3) for e in swaps]
+    c.check(swaps and all(abs(d) < 2 for d in off),
+            f"trace --json: {len(swaps)} ctime swaps, each within 2 s of the ctime it sets ({off[:3]})")
+    if text is not None:
+        far = [round(x - start, 3) for x in text if not start - 2 <= x <= end + 2]
+        c.check(text and not far, f"trace text: {len(text)} events, each TIME within 2 s of the "
+                f"host's time (outside, s after start: {far[:3]})")
+
+
 @selftest_cases
 def selftest_trace(results):
     """Event sequences that must fail: swapped, another ctime, not QUERIED, lost."""
@@ -192,3 +229,22 @@ def selftest_trace(results):
     run("trace-dev: 5 events on 0:5", check_trace_dev, seq, "0:5", 5, want_fail=False)
     run("trace-dev: another device", check_trace_dev, seq, "7:0", 5)
     run("trace-dev: 4 events where 5 are wanted", check_trace_dev, seq[:5], "0:5", 5)
+    now = 1796000000.25
+    tm = [ev("stat", time_realtime_sec=1796000000, time_realtime_nsec=500000000),
+          ev("ctime_swap", time_realtime_sec=1796000001, time_realtime_nsec=0, new_sec=1796000000,
+             new_nsec=990000000)]
+    run("trace-times: the host's time", check_trace_times, tm, now, now + 1, want_fail=False)
+    # trace in `unshare --time --monotonic 100000` before the fix: 99,999.5 s early
+    early = cp(tm)
+    for e in early:
+        e["time_realtime_sec"] -= 100000
+    run("trace-times: a time namespace's offset", check_trace_times, early, now, now + 1)
+    late = cp(tm)
+    late[1]["new_sec"] -= 3
+    run("trace-times: a swap 3 s from its ctime", check_trace_times, late, now, now + 1)
+    run("trace-times: no swap", check_trace_times, tm[:1], now, now + 1)
+    run("trace-times: the text's times", check_trace_times, tm, now, now + 1, [now, now + 0.5],
+        want_fail=False)
+    run("trace-times: a text time 99,999.5 s early", check_trace_times, tm, now, now + 1,
+        [now, now - 99999.5])
+    run("trace-times: no text event", check_trace_times, tm, now, now + 1, [])

@@ -75,6 +75,8 @@ else
 	# a flag takes no value: what follows it is an option again (--rate offered nothing)
 	same "--rate" "$(c mgtrace stat --rate --ra)" "stat --rate is a flag: the next word is an option"
 	same "--all" "$(c mgtrace trace -p 1 --al)" "trace -p 1 --al: the options, not pids (--all-cpus: a hidden alias)"
+	# check's -a selects processes, not CPUs: --all (issue 43), the old --all-cpus hidden
+	same "--all" "$(c mgtrace check --al)" "check --al: --all, not --all-cpus (a hidden alias)"
 	# a list item already given is not offered again
 	same "ctime_skip,ctime_set" "$(c mgtrace stat -e ctime_skip,ctime_s)" "stat -e: an item given is not offered again"
 	same "-j --json -o --output -v --verbose -V --version -h --help" "$(c mgtrace -)" "mgtrace's own options"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_counters.c - tests of src/util/counters.c: deltas, sources, derived rows, brackets. */
 #include <errno.h>
+#include <string.h>
 #include "unit.h"
 #include "counters.h"
 
@@ -399,4 +400,58 @@ UNIT_TEST(report_cpu_subset)
 	mg_report_free(&r);
 	mg_snap_free(&a);
 	mg_snap_free(&b);
+}
+
+/*
+ * The start snapshot beside itself (stat --prometheus's first file, issue 43): taken while a
+ * fine stamp was in flight (debugfs 300 before the per-CPU read, 301 after), the window of no
+ * time counted 0, exactly, and nothing disagrees with debugfs; the end of a run whose reading
+ * does disagree still says so.
+ */
+UNIT_TEST(report_start_snapshot)
+{
+	struct mg_report_cfg cfg = { .nr_cpus = 2, .tp_flavour = "tp_btf", .kpc = true,
+				     .prefer_kpc = true, .tp_off = 0x1 };
+	struct mg_snap a, b, same;
+	struct mg_report r;
+	const struct mg_row *f, *d;
+
+	make_snaps(&a, &b, true);
+	a.dbg_post[MG_K_FINE_STAMPS]++;
+	a.dbg_post[MG_K_FLOOR_SWAPS]++;
+	mg_snap_alloc(&same, 2, true);	/* as mg_run_copy_snap() copies it */
+	memcpy(same.bpf, a.bpf, sizeof(*a.bpf) * 2);
+	memcpy(same.kpc, a.kpc, sizeof(*a.kpc) * 2 * MG_K_NR_COUNTERS);
+	memcpy(same.dbg_pre, a.dbg_pre, sizeof(a.dbg_pre));
+	memcpy(same.dbg_post, a.dbg_post, sizeof(a.dbg_post));
+	same.t_ns = a.t_ns;
+	ASSERT_OK(mg_report_build(&r, &cfg, &a, &same), "the start snapshot beside itself builds");
+	f = &r.rows[MG_R_FINE_STAMPS];
+	d = &r.rows[MG_R_FLOOR_CMPXCHG_FAILS];
+	ASSERT_EQ(f->total, 0, "start: fine_stamps 0 (kernel per-CPU)");
+	ASSERT_FALSE(f->mismatch, "start: fine_stamps 0 agrees with debugfs (kernel %lld, "
+		     "bracket [%lld, %lld])", (long long)f->kernel, (long long)f->bracket.low,
+		     (long long)f->bracket.high);
+	ASSERT_EQ(f->match, MG_MATCH_EXACT, "start: an exact match, 0 in [0, 0]");
+	ASSERT_EQ(f->kernel, 0, "start: the kernel's count of the window is 0");
+	ASSERT_EQ(d->src, MG_SRC_DERIVED, "start: floor_cmpxchg_fails derived, not refused (%s)",
+		  d->why);
+	ASSERT_EQ(d->total, 0, "start: floor_cmpxchg_fails 0");
+	ASSERT_FALSE(strstr(d->why, "disagrees"), "start: no disagreement (%s)", d->why);
+	mg_report_free(&r);
+	/* without the per-CPU reader: floor_swaps is debugfs's own count, 0 over no time */
+	cfg.kpc = cfg.prefer_kpc = false;
+	mg_report_build(&r, &cfg, &a, &same);
+	ASSERT_EQ(r.rows[MG_R_FLOOR_SWAPS].total, 0, "start: debugfs's floor_swaps 0, not 1");
+	mg_report_free(&r);
+	/* the end of the run, whose per-CPU deltas (30, 40) debugfs does not confirm: reported */
+	cfg.kpc = cfg.prefer_kpc = true;
+	mg_report_build(&r, &cfg, &a, &b);
+	ASSERT_TRUE(r.rows[MG_R_FINE_STAMPS].mismatch, "end: a true disagreement is still NO");
+	ASSERT_HAS_SUBSTR(r.rows[MG_R_FLOOR_CMPXCHG_FAILS].why, "disagrees with debugfs",
+			  "end: the derived row still says why (%s)", r.rows[MG_R_FLOOR_CMPXCHG_FAILS].why);
+	mg_report_free(&r);
+	mg_snap_free(&a);
+	mg_snap_free(&b);
+	mg_snap_free(&same);
 }
