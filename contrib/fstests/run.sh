@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh - copy the multigrain directory-ctime test (tests/generic/999 and
+# src/t_mgtime_dir_ctime.c) into an fstests tree, build it, and run it with
+# fstests' ./check on one filesystem type.
+#
+# usage: contrib/fstests/run.sh FSTESTS_TREE tmpfs|ext4|xfs|btrfs [TEST_NUMBER]
+#
+#   FSTESTS_TREE  a checked-out fstests tree (git clone of fstests); built here
+#                 with make (needs autotools, xfslibs-dev, libattr1-dev,
+#                 libacl1-dev, libaio-dev, uuid-dev, ...: see its README)
+#   FSTYP         tmpfs: TEST_DEV=tmpfs_test, fstests mounts a tmpfs itself;
+#                 ext4/xfs/btrfs: a 512 MiB image file on a loop device,
+#                 made with mkfs.FSTYP and detached afterwards
+#   TEST_NUMBER   the number under tests/generic to install the test as
+#                 (default 999; must be free in the tree, or hold this test)
+#
+# Run as root.  It writes its own config (HOST_OPTIONS) under $WORK and leaves
+# the tree's local.config alone.  Exit status: that of ./check (0 when the test
+# passed or was not run), 2 on bad usage or a setup failure.
+# WORK (default /var/tmp/mgtime-fstests) holds the config, image and mount
+# points; the results are in FSTESTS_TREE/results/.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+tree=${1:-}
+fstyp=${2:-}
+num=${3:-999}
+work=${WORK:-/var/tmp/mgtime-fstests}
+
+die() { echo "run.sh: $*" >&2; exit 2; }
+
+[ -n "$tree" ] && [ -n "$fstyp" ] || die "usage: run.sh FSTESTS_TREE tmpfs|ext4|xfs|btrfs [TEST_NUMBER]"
+[ -x "$tree/check" ] || die "$tree is not an fstests tree (no ./check)"
+[ "$(id -u)" = 0 ] || die "fstests must run as root"
+case "$num" in [0-9][0-9][0-9]) ;; *) die "TEST_NUMBER must be three digits, got '$num'" ;; esac
+
+# Install the test under generic/$num (renumbered in the script and its .out).
+t=$tree/tests/generic/$num
+if [ -e "$t" ] && ! grep -q t_mgtime_dir_ctime "$t"; then
+	die "$t exists and is another test; pass a free TEST_NUMBER"
+fi
+sed "s/^# FS QA Test No\. 999/# FS QA Test No. $num/" "$here/tests/generic/999" > "$t" || die "cannot write $t"
+chmod 755 "$t"
+sed "s/^QA output created by 999/QA output created by $num/" "$here/tests/generic/999.out" > "$t.out"
+
+# Install the helper program and add it to src/Makefile's TARGETS once.
+cp "$here/src/t_mgtime_dir_ctime.c" "$tree/src/" || die "cannot copy the helper"
+if ! grep -q t_mgtime_dir_ctime "$tree/src/Makefile"; then
+	sed -i 's/^TARGETS = /TARGETS = t_mgtime_dir_ctime /' "$tree/src/Makefile"
+	grep -q t_mgtime_dir_ctime "$tree/src/Makefile" || die "cannot add the helper to $tree/src/Makefile"
+fi
+grep -qx /src/t_mgtime_dir_ctime "$tree/.gitignore" 2>/dev/null || echo /src/t_mgtime_dir_ctime >> "$tree/.gitignore"
+
+mkdir -p "$work/test" || die "cannot make $work/test"
+
+# make builds src/ and regenerates tests/generic/group.list, which ./check reads.
+make -C "$tree" -j"$(nproc)" > "$work/make.log" 2>&1 || {
+	tail -20 "$work/make.log" >&2
+	die "make in $tree failed (log: $work/make.log)"
+}
+[ -x "$tree/src/t_mgtime_dir_ctime" ] || die "make did not build src/t_mgtime_dir_ctime"
+
+config=$work/local.config.$fstyp
+loopdev=
+cleanup() {
+	mountpoint -q "$work/test" && umount "$work/test"
+	[ -n "$loopdev" ] && losetup -d "$loopdev"
+}
+trap cleanup EXIT
+
+case "$fstyp" in
+tmpfs)
+	dev=tmpfs_test
+	;;
+ext4|xfs|btrfs)
+	command -v "mkfs.$fstyp" > /dev/null || die "mkfs.$fstyp not found"
+	truncate -s 512M "$work/$fstyp.img" || die "cannot make $work/$fstyp.img"
+	loopdev=$(losetup -f --show "$work/$fstyp.img") || die "losetup failed"
+	case "$fstyp" in
+	ext4)	mkfs.ext4 -q -F "$loopdev" ;;
+	*)	"mkfs.$fstyp" -q -f "$loopdev" ;;
+	esac > "$work/mkfs.log" 2>&1 || die "mkfs.$fstyp $loopdev failed (log: $work/mkfs.log)"
+	dev=$loopdev
+	;;
+*)
+	die "FSTYP '$fstyp' not supported by this script (tmpfs, ext4, xfs, btrfs)"
+	;;
+esac
+
+cat > "$config" <<CONF
+export FSTYP=$fstyp
+export TEST_DEV=$dev
+export TEST_DIR=$work/test
+CONF
+echo "run.sh: $config:"
+sed 's/^/    /' "$config"
+
+cd "$tree" && HOST_OPTIONS=$config ./check "generic/$num"
+rc=$?
+echo "run.sh: ./check exited $rc; results in $tree/results/"
+for f in "$tree/results/generic/$num.full" "$tree/results/generic/$num.out.bad"; do
+	[ -f "$f" ] && { echo "--- $f"; cat "$f"; }
+done
+exit $rc
