@@ -53,7 +53,7 @@ if ! grep -q t_mgtime_dir_ctime "$tree/src/Makefile"; then
 fi
 grep -qx /src/t_mgtime_dir_ctime "$tree/.gitignore" 2>/dev/null || echo /src/t_mgtime_dir_ctime >> "$tree/.gitignore"
 
-mkdir -p "$work/test" || die "cannot make $work/test"
+mkdir -p "$work/test" "$work/scratch" || die "cannot make $work/test"
 
 # make builds src/ and regenerates tests/generic/group.list, which ./check reads.
 make -C "$tree" -j"$(nproc)" > "$work/make.log" 2>&1 || {
@@ -63,40 +63,65 @@ make -C "$tree" -j"$(nproc)" > "$work/make.log" 2>&1 || {
 [ -x "$tree/src/t_mgtime_dir_ctime" ] || die "make did not build src/t_mgtime_dir_ctime"
 
 config=$work/local.config.$fstyp
-loopdev=
+loopdevs=
 cleanup() {
-	mountpoint -q "$work/test" && umount "$work/test"
-	[ -n "$loopdev" ] && losetup -d "$loopdev"
+	local d
+	for d in "$work/test" "$work/scratch"; do
+		mountpoint -q "$d" && umount "$d"
+	done
+	for d in $loopdevs; do
+		losetup -d "$d"
+	done
 }
+cleanup		# a mount left on $work by an earlier, interrupted run
 trap cleanup EXIT
+
+# A 512 MiB image on a loop device, made with mkfs.$fstyp; sets loopdev to it.
+loop_fs()
+{
+	local img=$work/$fstyp.$1.img dev
+
+	truncate -s 512M "$img" || die "cannot make $img"
+	dev=$(losetup -f --show "$img") || die "losetup $img failed"
+	loopdevs="$loopdevs $dev"
+	loopdev=$dev
+	case "$fstyp" in
+	ext4)	mkfs.ext4 -q -F "$dev" ;;
+	*)	"mkfs.$fstyp" -q -f "$dev" ;;
+	esac > "$work/mkfs.log" 2>&1 || die "mkfs.$fstyp $dev failed (log: $work/mkfs.log)"
+}
 
 case "$fstyp" in
 tmpfs)
 	dev=tmpfs_test
+	scratch=tmpfs_scratch
 	;;
 ext4|xfs|btrfs)
 	command -v "mkfs.$fstyp" > /dev/null || die "mkfs.$fstyp not found"
-	truncate -s 512M "$work/$fstyp.img" || die "cannot make $work/$fstyp.img"
-	loopdev=$(losetup -f --show "$work/$fstyp.img") || die "losetup failed"
-	case "$fstyp" in
-	ext4)	mkfs.ext4 -q -F "$loopdev" ;;
-	*)	"mkfs.$fstyp" -q -f "$loopdev" ;;
-	esac > "$work/mkfs.log" 2>&1 || die "mkfs.$fstyp $loopdev failed (log: $work/mkfs.log)"
+	loop_fs test
 	dev=$loopdev
+	loop_fs scratch
+	scratch=$loopdev
 	;;
 *)
 	die "FSTYP '$fstyp' not supported by this script (tmpfs, ext4, xfs, btrfs)"
 	;;
 esac
 
+# fstests' check unmounts the scratch device after each test: give it one.
+# (For tmpfs, common/config of 2026-01 sets TEST_DEV=tmpfs_scratch when
+# SCRATCH_DEV is unset, a slip for SCRATCH_DEV: set both.)
 cat > "$config" <<CONF
 export FSTYP=$fstyp
 export TEST_DEV=$dev
 export TEST_DIR=$work/test
+export SCRATCH_DEV=$scratch
+export SCRATCH_MNT=$work/scratch
 CONF
 echo "run.sh: $config:"
 sed 's/^/    /' "$config"
 
+rm -f "$tree/results/generic/$num".*	# no stale report when check aborts early
 cd "$tree" && HOST_OPTIONS=$config ./check "generic/$num"
 rc=$?
 echo "run.sh: ./check exited $rc; results in $tree/results/"
