@@ -31,9 +31,15 @@ work=${WORK:-/var/tmp/mgtime-fstests}
 
 die() { echo "run.sh: $*" >&2; exit 2; }
 
-[ -n "$tree" ] && [ -n "$fstyp" ] || die "usage: run.sh FSTESTS_TREE tmpfs|ext4|xfs|btrfs [TEST_NUMBER]"
+if [ -z "$tree" ] || [ -z "$fstyp" ]; then
+	die "usage: run.sh FSTESTS_TREE tmpfs|ext4|xfs|btrfs [TEST_NUMBER]"
+fi
 [ -x "$tree/check" ] || die "$tree is not an fstests tree (no ./check)"
 [ "$(id -u)" = 0 ] || die "fstests must run as root"
+case "$fstyp" in
+tmpfs|ext4|xfs|btrfs) ;;
+*) die "FSTYP '$fstyp' not supported by this script (tmpfs, ext4, xfs, btrfs)" ;;
+esac
 case "$num" in [0-9][0-9][0-9]) ;; *) die "TEST_NUMBER must be three digits, got '$num'" ;; esac
 
 # Install the test under generic/$num (renumbered in the script and its .out).
