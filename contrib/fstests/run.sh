@@ -5,14 +5,15 @@
 # src/t_mgtime_dir_ctime.c) into an fstests tree, build it, and run it with
 # fstests' ./check on one filesystem type.
 #
-# usage: contrib/fstests/run.sh FSTESTS_TREE tmpfs|ext4|xfs|btrfs [TEST_NUMBER]
+# usage: contrib/fstests/run.sh FSTESTS_TREE tmpfs|ext2|ext3|ext4|xfs|btrfs [TEST_NUMBER]
 #
 #   FSTESTS_TREE  a checked-out fstests tree (git clone of fstests); built here
 #                 with make (needs autotools, xfslibs-dev, libattr1-dev,
 #                 libacl1-dev, libaio-dev, uuid-dev, ...: see its README)
 #   FSTYP         tmpfs: TEST_DEV=tmpfs_test, fstests mounts a tmpfs itself;
-#                 ext4/xfs/btrfs: a 512 MiB image file on a loop device,
-#                 made with mkfs.FSTYP and detached afterwards
+#                 ext2/ext3/ext4/xfs/btrfs: two 512 MiB image files (test
+#                 and scratch) on loop devices, made with mkfs.FSTYP and
+#                 detached afterwards
 #   TEST_NUMBER   the number under tests/generic to install the test as
 #                 (default 999; must be free in the tree, or hold this test)
 #
@@ -32,13 +33,13 @@ work=${WORK:-/var/tmp/mgtime-fstests}
 die() { echo "run.sh: $*" >&2; exit 2; }
 
 if [ -z "$tree" ] || [ -z "$fstyp" ]; then
-	die "usage: run.sh FSTESTS_TREE tmpfs|ext4|xfs|btrfs [TEST_NUMBER]"
+	die "usage: run.sh FSTESTS_TREE tmpfs|ext2|ext3|ext4|xfs|btrfs [TEST_NUMBER]"
 fi
 [ -x "$tree/check" ] || die "$tree is not an fstests tree (no ./check)"
 [ "$(id -u)" = 0 ] || die "fstests must run as root"
 case "$fstyp" in
-tmpfs|ext4|xfs|btrfs) ;;
-*) die "FSTYP '$fstyp' not supported by this script (tmpfs, ext4, xfs, btrfs)" ;;
+tmpfs|ext2|ext3|ext4|xfs|btrfs) ;;
+*) die "FSTYP '$fstyp' not supported by this script (tmpfs, ext2, ext3, ext4, xfs, btrfs)" ;;
 esac
 case "$num" in [0-9][0-9][0-9]) ;; *) die "TEST_NUMBER must be three digits, got '$num'" ;; esac
 
@@ -92,7 +93,7 @@ loop_fs()
 	loopdevs="$loopdevs $dev"
 	loopdev=$dev
 	case "$fstyp" in
-	ext4)	mkfs.ext4 -q -F "$dev" ;;
+	ext[234])	"mkfs.$fstyp" -q -F "$dev" ;;
 	*)	"mkfs.$fstyp" -q -f "$dev" ;;
 	esac > "$work/mkfs.log" 2>&1 || die "mkfs.$fstyp $dev failed (log: $work/mkfs.log)"
 }
@@ -102,7 +103,7 @@ tmpfs)
 	dev=tmpfs_test
 	scratch=tmpfs_scratch
 	;;
-ext4|xfs|btrfs)
+ext[234]|xfs|btrfs)
 	command -v "mkfs.$fstyp" > /dev/null || die "mkfs.$fstyp not found"
 	loop_fs test
 	dev=$loopdev
@@ -110,7 +111,7 @@ ext4|xfs|btrfs)
 	scratch=$loopdev
 	;;
 *)
-	die "FSTYP '$fstyp' not supported by this script (tmpfs, ext4, xfs, btrfs)"
+	die "FSTYP '$fstyp' not supported by this script (tmpfs, ext2, ext3, ext4, xfs, btrfs)"
 	;;
 esac
 
