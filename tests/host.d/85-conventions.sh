@@ -262,11 +262,12 @@ rm -rf "$T/repro-a" "$T/repro-b" "$T/repro-c"
 
 # the license: COPYING is GPL-2.0's text, and every tracked source, script and build file has
 # an SPDX line (data files and prose aside: JSON, Markdown, fixtures, VERSION, the generated vmlinux.h,
-# and the two files of debian/ whose formats have no comment: changelog, source/format)
+# the two files of debian/ whose formats have no comment: changelog, source/format, and the
+# golden outputs of contrib/fstests/tests, which fstests compares byte for byte)
 if git rev-parse --git-dir > /dev/null 2>&1; then
 	grep -q "GNU GENERAL PUBLIC LICENSE" COPYING 2> /dev/null && grep -q "Version 2, June 1991" COPYING \
 		&& ok "COPYING is the GPL-2.0 text" || bad "COPYING is the GPL-2.0 text"
-	nospdx=$(git ls-files | grep -vE '\.(json|md)$|^COPYING$|^VERSION$|^vmlinux/|^\.gitignore$|^tests/schema-fixtures/|^tests/vm/probe/|^debian/changelog$|^debian/source/format$' |
+	nospdx=$(git ls-files | grep -vE '\.(json|md)$|^COPYING$|^VERSION$|^vmlinux/|^\.gitignore$|^tests/schema-fixtures/|^tests/vm/probe/|^debian/changelog$|^debian/source/format$|^contrib/fstests/tests/.*\.out$' |
 		while read -r f; do grep -q "SPDX-License-Identifier" "$f" || echo "$f"; done | xargs)
 	[ -z "$nospdx" ] && ok "every tracked source file has an SPDX line" || bad "files without an SPDX line: $nospdx"
 else
