@@ -78,19 +78,8 @@ int check_names_of(struct check_names *nm, struct check_state *cs, bool with_ksy
 
 uint32_t check_stack_start(const struct check_names *nm, const struct mg_violation *v)
 {
-	struct mg_kframe fr;
-	uint32_t i;
-
-	for (i = 0; i < v->stack_len && i < MG_STACK_FRAMES; i++) {
-		mg_ksyms_name(nm->ks, v->stack[i], &fr);
-		if (!fr.sym || !(!strncmp(fr.sym, "bpf_prog_", 9) ||
-				 !strncmp(fr.sym, "bpf_trace_run", 13) ||
-				 !strncmp(fr.sym, "__bpf_trace_", 12) ||
-				 !strncmp(fr.sym, "__traceiter_", 12) ||
-				 !strncmp(fr.sym, "bpf_trampoline_", 15)))
-			break;
-	}
-	return i < v->stack_len ? i : 0;
+	return mg_ksyms_stack_start(nm->ks, v->stack, v->stack_len < MG_STACK_FRAMES ?
+				    v->stack_len : MG_STACK_FRAMES);
 }
 
 /* Two reports with the same kernel stack. */

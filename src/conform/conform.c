@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "commands.h"
+#include "ident.h"
 #include "conform_judge.h"
 #include "conform_out.h"
 #include "conform_sweep.h"
@@ -127,6 +128,17 @@ static int dir_make(struct cf_dir *d, const char *parent)
 	return 0;
 }
 
+/* The work directory's kernel dev_t (what BPF sees as inode->i_sb->s_dev), 0 unknown. */
+static uint32_t dir_dev(const struct cf_dir *d)
+{
+	struct stat st;
+	uint32_t dev = 0;
+
+	if (!fstat(d->fd, &st))
+		mg_kdev_from_user(st.st_dev, &dev);
+	return dev;
+}
+
 static void dir_remove(struct cf_dir *d)
 {
 	if (d->fd >= 0)
@@ -192,23 +204,23 @@ int cmd_conform(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	if ((ret = mg_out_open("conform", false)))
 		return ret;
+	if ((ret = dir_make(&d, o.parent)))
+		goto out;
+	o.fs = mg_fs_name(d.path);
+	o.dir = d.path;
 	if (o.observer_only)
 		snprintf(o.judge, sizeof(o.judge), "none (--observer-only): the observer's stat() "
 			 "calls alone, no check counts and no kernel stacks");
-	else if ((ret = cf_judge_open(&j, &o)))
+	else if ((ret = cf_judge_open(&j, &o, dir_dev(&d), (size_t)o.runs * 4 * cf_nops + 4096)))
 		goto out;
-	if (!(ret = dir_make(&d, o.parent))) {
-		o.fs = mg_fs_name(d.path);
-		o.dir = d.path;
-		if (!(ret = conform_sweep(&o, &s, &d, j, &stop_sig))) {
-			o.stop_sig = stop_sig;
-			o.seconds = (double)s.elapsed_ns / 1e9;
-			ret = cf_run_exit(s.rows, s.nrows);
-			if ((err = cf_report(&o, &s, ret)))
-				ret = ret == MG_EXIT_FAIL ? ret : err;
-			reported = true;
-		}
-	}
+	if ((ret = conform_sweep(&o, &s, &d, j, &stop_sig)))
+		goto out;
+	o.stop_sig = stop_sig;
+	o.seconds = (double)s.elapsed_ns / 1e9;
+	ret = cf_run_exit(s.rows, s.nrows);
+	if ((err = cf_report(&o, &s, ret)))
+		ret = ret == MG_EXIT_FAIL ? ret : err;
+	reported = true;
 out:
 	cf_judge_close(j);
 	dir_remove(&d);

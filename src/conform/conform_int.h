@@ -125,6 +125,8 @@ struct cf_stack {
 	char **frames;
 	size_t nframes;
 	uint64_t count;
+	uint64_t addr[32];		/* the raw frames (MG_STACK_FRAMES), to group by */
+	uint32_t naddr;
 };
 
 /* The state of an operation while it runs: the directories, names and the probes. */
@@ -157,7 +159,7 @@ struct cf_opts {
 	const char *dir;		/* the work directory */
 	int stop_sig;			/* the stop signal that ended the sweep early, or 0 */
 	double seconds;			/* the sweep's time, CLOCK_MONOTONIC */
-	char judge[200];		/* how the kernel judge ran, or why there was none */
+	char judge[512];		/* how the kernel judge ran, or why there was none */
 	char why_judge[256];		/* a failure of the judge */
 };
 

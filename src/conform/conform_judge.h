@@ -12,10 +12,11 @@
 struct cf_judge;
 
 /*
- * Load and attach the judge into *j (o->judge says how it runs). 0, or an exit code
+ * Load and attach the judge into *j (o->judge says how it runs) for the filesystem dev
+ * (kernel dev_t), keeping max_reports violations in full. 0, or an exit code
  * with one line printed (MG_EXIT_ENV: BPF refused, with a hint to --observer-only).
  */
-int cf_judge_open(struct cf_judge **j, struct cf_opts *o);
+int cf_judge_open(struct cf_judge **j, struct cf_opts *o, uint32_t dev, size_t max_reports);
 
 /* The hooks the sweep calls at each op's start and after each role's stat(). */
 const struct cf_hooks *cf_judge_hooks(struct cf_judge *j);

@@ -78,8 +78,14 @@ static void cf_text(FILE *f, const struct cf_opts *o, const struct cf_sweep *s, 
 		ops++;
 	for (i = 0; i < s->nrows; i++)
 		nv[s->rows[i].verdict]++;
-	fprintf(f, "conform: %zu operations x %u runs on %s (%s) in %.1f s; kernel judge: %s\n",
-		ops, o->runs, o->dir, o->fs, o->seconds, o->judge);
+	fprintf(f, "conform: %zu operations x %u runs on %s (%s) in %.2f s\nconform: kernel "
+		"judge: %s\n", ops, o->runs, o->dir, o->fs, o->seconds, o->judge);
+	if (s->judged && (s->outside || s->elsewhere))
+		fprintf(f, "conform: check's violations in no operation's window: %llu on this "
+			"filesystem, %llu on others (other processes)\n",
+			(unsigned long long)s->outside, (unsigned long long)s->elsewhere);
+	if (s->ks_why[0])
+		fprintf(f, "conform: %s\n", s->ks_why);
 	fprintf(f, "%-12s %-24s %-8s %-13s %6s %9s %6s\n", "VERDICT", "OP", "ROLE", "EXPECT", "DONE",
 		"NOT_LATER", "CHECK");
 	for (v = 0; v < sizeof(text_order) / sizeof(text_order[0]); v++)

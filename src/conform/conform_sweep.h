@@ -25,6 +25,11 @@ struct cf_sweep {
 	size_t nrows;
 	struct cf_log *log;
 	size_t nlog, caplog;
+	uint64_t outside;		/* check's violations of the sweep's filesystem in no
+					 * operation's window (its set-up steps, which query nothing) */
+	uint64_t elsewhere;		/* check's violations of other filesystems (system-wide
+					 * judging: other processes) */
+	char ks_why[200];		/* why stack frames are addresses only ("": named) */
 	uint64_t elapsed_ns;		/* CLOCK_MONOTONIC from the first operation to the last */
 	char why[320];			/* a failure of the run */
 };

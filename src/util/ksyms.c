@@ -169,3 +169,20 @@ void mg_ksyms_free(struct mg_ksyms *ks)
 	free(ks->pool);
 	free(ks);
 }
+
+uint32_t mg_ksyms_stack_start(const struct mg_ksyms *ks, const uint64_t *stack, uint32_t len)
+{
+	struct mg_kframe fr;
+	uint32_t i;
+
+	for (i = 0; i < len; i++) {
+		mg_ksyms_name(ks, stack[i], &fr);
+		if (!fr.sym || !(!strncmp(fr.sym, "bpf_prog_", 9) ||
+				 !strncmp(fr.sym, "bpf_trace_run", 13) ||
+				 !strncmp(fr.sym, "__bpf_trace_", 12) ||
+				 !strncmp(fr.sym, "__traceiter_", 12) ||
+				 !strncmp(fr.sym, "bpf_trampoline_", 15)))
+			break;
+	}
+	return i < len ? i : 0;
+}

@@ -30,6 +30,14 @@ int mg_ksyms_load(struct mg_ksyms **out, const char *path);
 /* Name addr: the code symbol at or below it (fr->sym NULL when there is none). */
 void mg_ksyms_name(const struct mg_ksyms *ks, uint64_t addr, struct mg_kframe *fr);
 
+/*
+ * The index of the first frame of stack (len frames, innermost first, as bpf_get_stack()
+ * takes them in a tracepoint program) that is not BPF's own machinery (bpf_prog_*,
+ * bpf_trace_run*, __bpf_trace_*, __traceiter_*, bpf_trampoline_*): the kernel function
+ * that fired the tracepoint comes next. 0 when every frame is (or none is named).
+ */
+uint32_t mg_ksyms_stack_start(const struct mg_ksyms *ks, const uint64_t *stack, uint32_t len);
+
 void mg_ksyms_free(struct mg_ksyms *ks);
 
 #endif
