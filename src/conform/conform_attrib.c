@@ -110,8 +110,17 @@ int cf_attrib(struct cf_sweep *s, const struct mg_violation *v, size_t n,
 		}
 	}
 	mg_ksyms_free(ks);
-	for (i = 0; i < s->nlog; i++)
-		s->log[i].j.missing = s->log[i].p.updated == 0;
+	for (i = 0; i < s->nlog; i++) {
+		struct cf_log *l = &s->log[i];
+
+		l->j.missing = l->p.updated == 0;
+		/* replaced by a later ctime within the operation: the stat() after cannot see it */
+		if (l->j.violations && l->p.updated == 1 &&
+		    !cf_not_later(l->p.before, l->p.kernel_last)) {
+			l->j.transient = l->j.violations;
+			l->j.violations = 0;
+		}
+	}
 	/* a violation counted but not kept cannot be attributed: no row can claim agreement */
 	if (total > n || incomplete)
 		for (i = 0; i < s->nrows; i++)

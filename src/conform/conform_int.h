@@ -94,12 +94,17 @@ struct cf_probe {
 	int updated;			/* the kernel judge's ctime events of the inode in
 					 * [t0_ns, t1_ns]: 1 some, 0 none (missing_update when
 					 * the role must change), -1 not known */
+	struct timespec kernel_last;	/* updated 1: the ctime the last of them left */
 };
 
 /* The kernel judge of one run of one role (conform_judge.c fills it; zero without). */
 struct cf_judged {
 	uint32_t violations;		/* check's violations of the inode in the window */
 	uint32_t missing;		/* missing_update: no ctime event at all in the window */
+	uint32_t transient;		/* violations a later ctime replaced before the op
+					 * returned (the last event's ctime is later than the
+					 * query's): a concurrent stat() could see them, the
+					 * stat() after cannot */
 	int first_report;		/* index of the first violation report with a stack, -1 */
 };
 
@@ -111,6 +116,7 @@ struct cf_row {
 	uint64_t not_later;		/* runs where the observer saw a ctime not later */
 	uint64_t check_violations;	/* runs where check found a violation or missing_update */
 	uint64_t missing;		/* of those, missing_update */
+	uint64_t transient;		/* runs where check's violations were transient */
 	uint64_t disagreements;		/* runs where check and the observer differ */
 	int unsupported;		/* the errno that refused the operation, 0: supported */
 	bool judged;			/* the kernel judge ran (not --observer-only) */
@@ -161,6 +167,8 @@ struct cf_opts {
 	double seconds;			/* the sweep's time, CLOCK_MONOTONIC */
 	char judge[512];		/* how the kernel judge ran, or why there was none */
 	char why_judge[256];		/* a failure of the judge */
+	char incomplete[300];		/* why the judge's counts are incomplete ("": they are
+					 * whole): every row INCONCLUSIVE */
 };
 
 /* conform_probe.c: the observer's stat() calls around an operation */

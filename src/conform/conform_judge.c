@@ -35,7 +35,9 @@ struct cf_key {
 };
 
 struct cf_seen {
-	uint64_t last_ns, events;
+	uint64_t last_ns;
+	int64_t sec;
+	uint64_t nsec, events;
 };
 
 struct cf_judge {
@@ -80,6 +82,8 @@ static void hook_go(void *ctx, struct cf_ctx *c)
 
 	(void)c;
 	mg_events_consume(&j->ev);
+	/* forget inodes gone when the map fills (as check's event loop) */
+	mg_judge_collect(&j->judge, j->run.sess.skel);
 }
 
 /* After a role's stat(): did its inode get a ctime event since the op began? */
@@ -90,10 +94,12 @@ static void hook_after(void *ctx, struct cf_ctx *c, struct cf_probe *p)
 	struct cf_seen v;
 
 	(void)c;
-	if (bpf_map_lookup_elem(bpf_map__fd(j->cb->maps.cf_inodes), &k, &v))
+	if (bpf_map_lookup_elem(bpf_map__fd(j->cb->maps.cf_inodes), &k, &v)) {
 		p->updated = 0;
-	else
-		p->updated = v.last_ns >= p->t0_ns;
+		return;
+	}
+	p->updated = v.last_ns >= p->t0_ns;
+	p->kernel_last = (struct timespec){ .tv_sec = v.sec, .tv_nsec = (long)v.nsec };
 }
 
 /*
@@ -198,6 +204,13 @@ static int drain(struct cf_judge *j, bool *incomplete, char *why, size_t len)
 	st = mg_checker_stats(j->chk);
 	*incomplete = st->lost || st->missed || st->untracked_events || st->lock_failed_events ||
 		      st->steps_not_kept;
+	if (*incomplete)
+		snprintf(j->o->incomplete, sizeof(j->o->incomplete), "the kernel judge's counts are "
+			 "incomplete: %llu events lost, %llu BPF runs skipped, %llu events of inodes "
+			 "beyond its map, %llu whose lock failed",
+			 (unsigned long long)st->lost, (unsigned long long)st->missed,
+			 (unsigned long long)st->untracked_events,
+			 (unsigned long long)st->lock_failed_events);
 	return 0;
 }
 

@@ -44,6 +44,9 @@ static void text_row(FILE *f, const struct cf_row *r)
 		snprintf(extra, sizeof(extra), "  %s", strerror(r->unsupported));
 	else if (r->missing)
 		snprintf(extra, sizeof(extra), "  missing_update %llu", (unsigned long long)r->missing);
+	if (r->transient)
+		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+			 "  transient %llu", (unsigned long long)r->transient);
 	if (r->disagreements)
 		snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 			 "  %llu runs disagree", (unsigned long long)r->disagreements);
@@ -84,6 +87,8 @@ static void cf_text(FILE *f, const struct cf_opts *o, const struct cf_sweep *s, 
 		fprintf(f, "conform: check's violations in no operation's window: %llu on this "
 			"filesystem, %llu on others (other processes)\n",
 			(unsigned long long)s->outside, (unsigned long long)s->elsewhere);
+	if (o->incomplete[0])
+		fprintf(f, "conform: %s\n", o->incomplete);
 	if (s->ks_why[0])
 		fprintf(f, "conform: %s\n", s->ks_why);
 	fprintf(f, "%-12s %-24s %-8s %-13s %6s %9s %6s\n", "VERDICT", "OP", "ROLE", "EXPECT", "DONE",
@@ -135,6 +140,7 @@ static json_t *row_json(const struct cf_row *r)
 	json_object_set_new(o, "observer_not_later", json_integer((json_int_t)r->not_later));
 	json_object_set_new(o, "check_violations", judged_json(r, r->check_violations));
 	json_object_set_new(o, "missing_update", judged_json(r, r->missing));
+	json_object_set_new(o, "transient", judged_json(r, r->transient));
 	json_object_set_new(o, "disagreements", judged_json(r, r->disagreements));
 	json_object_set_new(o, "verdict", json_string(cf_verdict_word(r->verdict)));
 	json_object_set_new(o, "unsupported", r->unsupported ? json_string(strerror(r->unsupported)) :
@@ -159,6 +165,12 @@ json_t *cf_json(const struct cf_opts *o, const struct cf_sweep *s, int code)
 	json_object_set_new(j, "seconds", json_real(o->seconds));
 	json_object_set_new(judge, "kernel", json_boolean(s->judged));
 	json_object_set_new(judge, "detail", json_string(o->judge));
+	json_object_set_new(judge, "incomplete", o->incomplete[0] ? json_string(o->incomplete) :
+			    json_null());
+	json_object_set_new(judge, "outside_windows", s->judged ?
+			    json_integer((json_int_t)s->outside) : json_null());
+	json_object_set_new(judge, "elsewhere", s->judged ?
+			    json_integer((json_int_t)s->elsewhere) : json_null());
 	json_object_set_new(j, "judge", judge);
 	json_object_set_new(j, "interrupted", o->stop_sig ? json_string(mg_signal_name(o->stop_sig)) :
 			    json_null());

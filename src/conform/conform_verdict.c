@@ -73,6 +73,8 @@ void cf_row_account(struct cf_row *row, enum cf_expect expect, const struct cf_p
 		row->check_violations++;
 	if (expect == CF_LATER && j->missing && !j->violations)
 		row->missing++;
+	if (j->transient)
+		row->transient++;
 	if (expect == CF_LATER ? nl != viol : viol && !nl)
 		row->disagreements++;
 }
@@ -87,7 +89,8 @@ enum cf_verdict cf_row_verdict(const struct cf_row *r, enum cf_expect expect)
 		return CF_V_INCONCLUSIVE;
 	if (expect == CF_INFO)
 		return CF_V_INFO;
-	return r->not_later ? CF_V_FAIL : CF_V_PASS;
+	/* a transient violation broke the contract too: a concurrent stat() could see it */
+	return r->not_later || r->transient ? CF_V_FAIL : CF_V_PASS;
 }
 
 int cf_run_exit(const struct cf_row *rows, size_t n)
