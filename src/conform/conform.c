@@ -173,7 +173,10 @@ static int conform_sweep(struct cf_opts *o, struct cf_sweep *s, struct cf_dir *d
 			 struct cf_judge *j, int *stop_sig)
 {
 	s->n = o->runs;
-	s->progress = !mg_json_output && isatty(STDERR_FILENO);
+	/* a person at a terminal: the report to it and stderr there too; never into a pipe,
+	 * a file (-o) or JSON */
+	s->progress = !mg_json_output && !mg_output_path && isatty(STDOUT_FILENO) &&
+		      isatty(STDERR_FILENO);
 	s->hooks = j ? cf_judge_hooks(j) : NULL;
 	s->stop = stop_pending;
 	s->stop_ctx = stop_sig;
