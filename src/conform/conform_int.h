@@ -105,7 +105,6 @@ struct cf_judged {
 					 * returned (the last event's ctime is later than the
 					 * query's): a concurrent stat() could see them, the
 					 * stat() after cannot */
-	int first_report;		/* index of the first violation report with a stack, -1 */
 };
 
 /* One row's totals over the N runs. */

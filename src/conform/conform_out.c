@@ -75,14 +75,12 @@ static void text_stacks(FILE *f, const struct cf_row *r)
 
 static void cf_text(FILE *f, const struct cf_opts *o, const struct cf_sweep *s, int code)
 {
-	size_t v, i, ops = 0, nv[CF_V_NR] = { 0 };
+	size_t v, i, nv[CF_V_NR] = { 0 };
 
-	for (i = 0; i < cf_nops; i++)
-		ops++;
 	for (i = 0; i < s->nrows; i++)
 		nv[s->rows[i].verdict]++;
 	fprintf(f, "conform: %zu operations x %u runs on %s (%s) in %.2f s\nconform: kernel "
-		"judge: %s\n", ops, o->runs, o->dir, o->fs, o->seconds, o->judge);
+		"judge: %s\n", cf_nops, o->runs, o->dir, o->fs, o->seconds, o->judge);
 	if (s->judged && (s->outside || s->elsewhere))
 		fprintf(f, "conform: check's violations in no operation's window: %llu on this "
 			"filesystem, %llu on others (other processes)\n",

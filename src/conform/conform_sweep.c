@@ -44,7 +44,6 @@ static int log_add(struct cf_sweep *s, size_t row, const struct cf_probe *p)
 	memset(&s->log[s->nlog], 0, sizeof(s->log[0]));
 	s->log[s->nlog].row = row;
 	s->log[s->nlog].p = *p;
-	s->log[s->nlog].j.first_report = -1;
 	s->nlog++;
 	return 0;
 }
@@ -113,8 +112,10 @@ int cf_sweep_run(struct cf_sweep *s, int dfd)
 	size_t i, first = 0;
 	int fd, ret = 0;
 
-	if (mkdirat(dfd, "d2", 0755) && errno != EEXIST)
-		return snprintf(s->why, sizeof(s->why), "mkdir d2: %s", strerror(errno)), -1;
+	if (mkdirat(dfd, "d2", 0755) && errno != EEXIST) {
+		snprintf(s->why, sizeof(s->why), "mkdir d2: %s", strerror(errno));
+		return -1;
+	}
 	c.d2fd = openat(dfd, "d2", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	fd = openat(dfd, CF_FILE_NAME, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
 	if (c.d2fd < 0 || fd < 0 || write(fd, "conform\n", 8) != 8) {

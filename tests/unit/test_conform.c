@@ -138,8 +138,8 @@ UNIT_TEST(conform_disagreement)
 	unsigned int ri = 0;
 	const struct cf_op *op = op_with(CF_LATER, &ri);
 	struct cf_probe later = probe(10, 20), same = probe(10, 10);
-	struct cf_judged viol = { .violations = 1, .first_report = -1 };
-	struct cf_judged none = { .first_report = -1 };
+	struct cf_judged viol = { .violations = 1 };
+	struct cf_judged none = { 0 };
 	struct cf_row rows[2];
 
 	if (!ASSERT_OK_PTR(op, "a later row"))
@@ -165,10 +165,10 @@ UNIT_TEST(conform_agreement)
 	unsigned int ri = 0;
 	const struct cf_op *op = op_with(CF_LATER, &ri);
 	struct cf_probe later = probe(10, 20), same = probe(10, 10), none_seen = probe(10, 10);
-	struct cf_judged viol = { .violations = 2, .first_report = -1 };
-	struct cf_judged missing = { .missing = 1, .first_report = -1 };
-	struct cf_judged transient = { .transient = 1, .first_report = -1 };
-	struct cf_judged clean = { .first_report = -1 };
+	struct cf_judged viol = { .violations = 2 };
+	struct cf_judged missing = { .missing = 1 };
+	struct cf_judged transient = { .transient = 1 };
+	struct cf_judged clean = { 0 };
 	struct cf_row r[4];
 
 	if (!ASSERT_OK_PTR(op, "a later row"))
@@ -200,8 +200,8 @@ UNIT_TEST(conform_informational)
 	unsigned int ri = 0;
 	const struct cf_op *op = op_with(CF_INFO, &ri);
 	struct cf_probe same = probe(10, 10), later = probe(10, 20);
-	struct cf_judged clean = { .first_report = -1 }, viol = { .violations = 1, .first_report = -1 };
-	struct cf_judged missing = { .missing = 1, .first_report = -1 };
+	struct cf_judged clean = { 0 }, viol = { .violations = 1 };
+	struct cf_judged missing = { .missing = 1 };
 	struct cf_row r;
 
 	if (!ASSERT_OK_PTR(op, "an informational row"))
