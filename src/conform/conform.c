@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include "commands.h"
 #include "ident.h"
+#include "mgfs.h"
 #include "conform_judge.h"
 #include "conform_out.h"
 #include "conform_sweep.h"
@@ -216,6 +217,14 @@ int cmd_conform(int argc, char **argv)
 			 "calls alone, no check counts and no kernel stacks");
 	else if ((ret = cf_judge_open(&j, &o, dir_dev(&d), (size_t)o.runs * 4 * cf_nops + 4096)))
 		goto out;
+	/* the kernel's answer (bpf/mgfs.bpf.c): the contract holds only where it is multigrain */
+	o.multigrain = o.observer_only ? -1 : mg_fs_multigrain(d.path, o.mg_why, sizeof(o.mg_why));
+	if (!o.multigrain) {
+		ret = mg_err(MG_EXIT_ENV, "conform: %s (%s) is not multigrain (a stat() there fires no "
+			     "fill_mg_cmtime): the contract conform judges does not apply there",
+			     d.path, o.fs);
+		goto out;
+	}
 	if ((ret = conform_sweep(&o, &s, &d, j, &stop_sig)))
 		goto out;
 	o.stop_sig = stop_sig;

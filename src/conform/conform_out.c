@@ -159,6 +159,8 @@ json_t *cf_json(const struct cf_opts *o, const struct cf_sweep *s, int code)
 	json_object_set_new(j, "exit_code", json_integer(code));
 	json_object_set_new(j, "fs", mg_json_cstr(o->fs));
 	json_object_set_new(j, "dir", mg_json_cstr(o->dir));
+	json_object_set_new(j, "multigrain", o->multigrain < 0 ? json_null() :
+			    json_boolean(o->multigrain));
 	json_object_set_new(j, "runs", json_integer(o->runs));
 	json_object_set_new(j, "seconds", json_real(o->seconds));
 	json_object_set_new(judge, "kernel", json_boolean(s->judged));

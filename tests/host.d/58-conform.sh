@@ -8,7 +8,8 @@
 # through a shared mapping FAIL as missing_update (fstests generic/080). On an ext4 loop image
 # it exits 0, or 1 with its FAIL rows listed and no row where the two judges disagree.
 # Without BPF (build/denybpf): exit 3 with a hint to --observer-only, which finds the tmpfs
-# faults alone. The progress line only on a terminal.
+# faults alone. A filesystem that is not multigrain (ramfs) is refused. The progress line only
+# on a terminal.
 echo "# conform: the contract operation by operation"
 $MG conform -n 20 --json -o "$T/cf.json" --junit "$T/cf.xml" > /dev/null 2> "$T/cf.err"
 echo "rc=$?" > "$T/cf.rc"
@@ -95,6 +96,11 @@ PY
 tally conform-observer-only "$T/cf-obs.chk"
 schema_valid conform-observer conform "$T/cf-obs.json"
 [ "$(left_attached)" = 0 ] && ok "nothing left attached after conform runs" || bad "conform left BPF objects behind: $(leaked_words | cut -c1-300)"
+
+# a filesystem that is not multigrain (ramfs): refused, one line, nothing left attached
+mkdir -p "$T/cf-ram" && mount -t ramfs mgtrace-conform-ram "$T/cf-ram" &&
+	badcase "conform on ramfs (not multigrain)" 3 "is not multigrain" $MG conform -D "$T/cf-ram" -n 2
+mountpoint -q "$T/cf-ram" && umount "$T/cf-ram"
 
 # ext4 on a loop image: 0, or 1 with its FAIL rows listed; the judges agree
 truncate -s 64M "$T/cf-ext4.img" && mkfs.ext4 -q -F "$T/cf-ext4.img" && mkdir -p "$T/cf-ext4" &&
