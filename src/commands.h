@@ -16,11 +16,13 @@ int cmd_trace(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 /* `mgtrace clocks`: clock_gettime() cost and vDSO/syscall per clock (src/clocks.c). */
 int cmd_clocks(int argc, char **argv);
+/* `mgtrace conform`: the contract, operation by operation (src/conform/conform.c). */
+int cmd_conform(int argc, char **argv);
 /* `mgtrace` alone: stat --per-cpu around a short stress run. */
 int cmd_default(const char *self);
 
 /* Each command's option table (optab.h): its getopt, usage and `help --options`. */
 extern const struct mg_cmd_opts probe_cmdopts, stat_cmdopts, stress_cmdopts, check_cmdopts,
-	trace_cmdopts, top_cmdopts, clocks_cmdopts;
+	trace_cmdopts, top_cmdopts, clocks_cmdopts, conform_cmdopts;
 
 #endif

@@ -39,6 +39,9 @@ static const struct cmd cmds[] = {
 	  "           ordering, the floor; floor gates (exit 0 pass, 1 fail, 4 inconclusive)", &check_cmdopts },
 	{ "top", cmd_top, "which processes, comms, files or cgroups cause floor swaps, fine stamps,\n"
 	  "           ctime swaps and stat queries, refreshed every interval", &top_cmdopts },
+	{ "conform", cmd_conform, "the contract operation by operation: every ctime-changing operation,\n"
+	  "           judged per inode by check and by stat() (exit 0 pass, 1 fail, 4 inconclusive)",
+	  &conform_cmdopts },
 	{ "stress", cmd_stress, "built-in workload: threads writing and stat()ing files", &stress_cmdopts },
 	{ "clocks", cmd_clocks, "cost of clock_gettime() per clock, and whether it is vDSO or a system call", &clocks_cmdopts },
 	{ "help", cmd_help, "this text; `mgtrace help COMMAND` for a command's options", NULL },

@@ -64,7 +64,7 @@ else
 	same "$cmds" "$(c mgtrace '')" "the commands of mgtrace --help"
 	same "stat stress" "$(c mgtrace st)" "a prefix"
 	same "$cmds" "$(c mgtrace help '')" "help COMMAND"
-	for cmd in probe stat trace check top stress clocks; do
+	for cmd in probe stat trace check top stress clocks conform; do
 		want="--help $(mgtrace $cmd --help | grep -oE -- '(^|[[:space:][,])--[a-z][a-z0-9-]*' | sed 's/^[[:space:][,]*//' | sort -u | xargs)"
 		got=$(c mgtrace $cmd -- | tr ' ' '\n' | grep -- '^--.' | xargs)
 		same "$want" "$got" "$cmd: the long options of its --help, and --help"
@@ -99,6 +99,7 @@ else
 	mkdir -p "$3/dir.d"; : > "$3/file.prom"
 	same "$3/dir.d $3/file.prom" "$(c mgtrace stat --prometheus "$3/")" "stat --prometheus: file names"
 	same "$3/dir.d" "$(c mgtrace stress --dir "$3/")" "stress --dir: directories"
+	same "$3/dir.d" "$(c mgtrace conform -D "$3/")" "conform -D: directories"
 	got=$(c mgtrace stat -- mgtrac)
 	case " $got " in *" mgtrace "*) echo "PASS completion: the COMMAND after --: $got" ;;
 	*) echo "FAIL completion: the COMMAND after --: offers '$got', want mgtrace among them" ;; esac

@@ -22,6 +22,7 @@ else
 	$MG trace --json -o "$T/js/trace.json" -- sh -c "echo a > $T/js/f; stat $T/js/f > /dev/null; touch -d @1 $T/js/f" \
 		> /dev/null 2>&1
 	$MG stress --json -o "$T/js/stress.json" --duration 0.2 > /dev/null 2>&1
+	$MG conform --json -n 2 -o "$T/js/conform.json" > /dev/null 2>&1
 	$MG top -j -c 2 -i 0.3 -o "$T/js/top.json" -- $MG stress --duration 1 > /dev/null 2>&1
 	$MG top -j -B file -c 1 -i 0.3 -o "$T/js/top-file.json" -- $MG stress --duration 0.5 > /dev/null 2>&1
 	# refusals: an error record, never an empty file (bpf() refused by a seccomp filter, COMMAND not found)
@@ -29,7 +30,7 @@ else
 	$MG stat --json -o "$T/js/error-cmd.json" -- /nonexistent/cmd > /dev/null 2>&1
 	$MG version --json > "$T/js/version.json" 2> /dev/null
 	for s in stat:stat.json stat:stat-cmd.json stat:stat-ended.json probe:probe.json check:check.json check:check-cmd.json check:check-interval.json \
-		clocks:clocks.json trace:trace.json stress:stress.json top:top.json top:top-file.json \
+		clocks:clocks.json trace:trace.json stress:stress.json conform:conform.json top:top.json top:top-file.json \
 		error:error-env.json error:error-cmd.json version:version.json; do
 		schema=${s%%:*} f=$T/js/${s#*:}
 		python3 tests/schemacheck.py validate "$schema" "$f" > "$T/js.chk" 2>&1
@@ -61,7 +62,7 @@ else
 	done
 	# every object type the docs name has a schema that was exercised
 	types=$(python3 tests/schemacheck.py types "$T"/js/*.json)
-	[ "$types" = "check check_interval clocks error event interval probe stress summary top trace_summary version" ] \
+	[ "$types" = "check check_interval clocks conform error event interval probe stress summary top trace_summary version" ] \
 		&& ok "schemas validated on the types $types" || bad "schemas validated on the types: $types"
 	expect "schemas: nothing left attached" test "$(left_attached)" = 0
 fi
