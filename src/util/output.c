@@ -59,7 +59,7 @@ static struct {
 	const char *name;	/* "standard output", "standard error", or -o's path */
 	char note[200];		/* mg_out_note(): appended to the error line */
 	bool once;		/* -o FILE written once: replaced whole at mg_out_close() (rp) */
-	struct mg_replace rp;
+	struct mg_replace rp;	/* once: the temporary file and the FILE it replaces */
 } out = { .fd = -1, .sigfd = -1 };
 
 void mg_out_stop(int sig)

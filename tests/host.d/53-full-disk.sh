@@ -88,6 +88,17 @@ EOF
 		else
 			bad "full disk: with room again: exits $(cat "$T/fd.rc1") $(cat "$T/fd.rc2"), $(tail -1 "$T/fd.why"), left: $(fd_extra)"
 		fi
+		# --baseline of the report -o replaces: read whole before the new one replaces it
+		cp "$FD/r.json" "$T/fd-base.json"
+		(cd "$FD" && "$MGABS_FD" check -d 1 -j --baseline r.json -o r.json > /dev/null 2> "$T/fd.err"
+			echo $? > "$T/fd.rc1")
+		rc=$(cat "$T/fd.rc1")
+		if { [ "$rc" = 0 ] || [ "$rc" = 1 ]; } && fd_valid "$FD" 2> "$T/fd.why" &&
+		   ! cmp -s "$FD/r.json" "$T/fd-base.json" && [ -z "$(fd_extra)" ]; then
+			ok "full disk: check --baseline r.json -o r.json reads the earlier report, then replaces it (exit $rc)"
+		else
+			bad "full disk: check --baseline r.json -o r.json: exit $rc, $(head -c 200 "$T/fd.err"), left: $(fd_extra)"
+		fi
 	fi
 	n=$(left_attached)
 	[ "$n" = 0 ] && ok "full disk: nothing left attached" || bad "full disk: left attached: $(leaked_words)"
