@@ -230,13 +230,8 @@ static int check_prepare(struct check_state *cs, struct mg_session_opts *so)
 	if ((ret = (cs->o.interval ? mg_out_open : mg_out_open_once)("check", cs->o.argv != NULL)))
 		return ret;
 	cs->out = mg_out;
-	if (cs->o.junit && !(cs->junit = mg_replace_fopen(&cs->junit_rp, cs->o.junit,
-							  MG_REPLACE_MODE_KEEP))) {
-		ret = mg_err(mg_path_exit(errno), "check: cannot open '%s': %s", cs->o.junit,
-			     strerror(errno));
-		cs->o.junit = NULL;	/* no error report where none can be written */
+	if ((ret = check_open_junit(cs)))
 		return ret;
-	}
 	if (cs->o.dir && access(cs->o.dir, W_OK | X_OK))
 		return mg_err(mg_path_exit(errno), "check: cannot use --dir '%s': %s", cs->o.dir,
 			      strerror(errno));

@@ -461,6 +461,13 @@ int check_wait_ms(const struct check_state *cs, unsigned int tick_ms);
 json_t *check_json_violation(const struct check_names *nm, const struct mg_violation *v);
 
 /*
+ * --junit FILE (if given) opened before the run: cs->junit, a temporary file beside FILE
+ * (mg_replace_fopen()) that check_write_junit() renames over it once whole. Returns 0, or
+ * one line and mg_path_exit()'s code (then cs->o.junit is NULL: no error suite either).
+ */
+int check_open_junit(struct check_state *cs);
+
+/*
  * A run that ends before a verdict (code: its exit code: 2, 3, 4 (a stop signal before judging), 126, 127): the JUnit
  * suite of one <error> testcase carrying mg_last_err, written to a new temporary file
  * renamed over --junit. Returns 0, or one line and mg_path_exit()/MG_EXIT_OUTPUT.

@@ -217,6 +217,19 @@ int check_write_junit(const struct check_result *r, FILE *f, struct mg_replace *
 	return err ? mg_err(MG_EXIT_OUTPUT, "check: writing '%s': %s", path, strerror(-err)) : 0;
 }
 
+int check_open_junit(struct check_state *cs)
+{
+	int ret;
+
+	if (!cs->o.junit ||
+	    (cs->junit = mg_replace_fopen(&cs->junit_rp, cs->o.junit, MG_REPLACE_MODE_KEEP)))
+		return 0;
+	ret = mg_err(mg_path_exit(errno), "check: cannot open '%s': %s", cs->o.junit,
+		     strerror(errno));
+	cs->o.junit = NULL;	/* no error report where none can be written */
+	return ret;
+}
+
 int check_write_junit_error(struct check_state *cs, int code)
 {
 	FILE *f = cs->junit;
