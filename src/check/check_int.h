@@ -373,11 +373,8 @@ void check_put_violation(FILE *f, const struct check_names *nm, const struct mg_
 void check_print_text(const struct check_result *r, FILE *f);
 /* The JSON report on f (one line). */
 void check_print_json(const struct check_result *r, FILE *f);
-/*
- * The JUnit XML suite to f (mg_replace_fopen()'s, of rp), which it closes and renames over
- * path (--junit) once written whole, else removes: a full disk leaves the earlier file.
- * Returns 0, or MG_EXIT_OUTPUT with one line naming path and the error.
- */
+/* The JUnit XML suite to f (rp's temporary file), renamed over path (--junit) once written
+ * whole, else removed. Returns 0, or MG_EXIT_OUTPUT with one line naming path and the error. */
 int check_write_junit(const struct check_result *r, FILE *f, struct mg_replace *rp,
 		      const char *path);
 /* check_workload.c: the built-in workload, its modifications recorded for the ordering judge. */
@@ -459,18 +456,13 @@ bool check_interval_tick(struct check_state *cs, bool last);
 int check_wait_ms(const struct check_state *cs, unsigned int tick_ms);
 /* A stored violation as check --json's "violations" item. */
 json_t *check_json_violation(const struct check_names *nm, const struct mg_violation *v);
-
-/*
- * --junit FILE (if given) opened before the run: cs->junit, a temporary file beside FILE
- * (mg_replace_fopen()) that check_write_junit() renames over it once whole. Returns 0, or
- * one line and mg_path_exit()'s code (then cs->o.junit is NULL: no error suite either).
- */
+/* --junit's temporary file (cs->junit) opened before the run: 0, or one line and an exit code. */
 int check_open_junit(struct check_state *cs);
 
 /*
  * A run that ends before a verdict (code: its exit code: 2, 3, 4 (a stop signal before judging), 126, 127): the JUnit
- * suite of one <error> testcase carrying mg_last_err, written to a new temporary file
- * renamed over --junit. Returns 0, or one line and mg_path_exit()/MG_EXIT_OUTPUT.
+ * suite of one <error> testcase carrying mg_last_err, replacing --junit (a new temporary
+ * file). Returns 0, or one line and mg_path_exit()/MG_EXIT_OUTPUT.
  */
 int check_write_junit_error(struct check_state *cs, int code);
 
