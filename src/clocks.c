@@ -385,7 +385,7 @@ int cmd_clocks(int argc, char **argv)
 	size_t k, setsz;
 	int ret;
 
-	if ((ret = parse_opts(&o, argc, argv)) || (ret = mg_out_open("clocks", false)))
+	if ((ret = parse_opts(&o, argc, argv)) || (ret = mg_out_open_once("clocks", false)))
 		return ret;
 	mg_kenv_probe(&env);
 	if ((ret = mg_env_require(&env, false)))

@@ -193,7 +193,7 @@ static int cmd_version(int argc, char **argv)
 		if ((ret = mg_opt_no_operands(&p)))
 			return ret;
 	}
-	if ((ret = mg_out_open("version", false)))
+	if ((ret = mg_out_open_once("version", false)))
 		return ret;
 	if (mg_json_output)
 		fprintf(mg_out, "{\"schema_version\":1,\"type\":\"version\",\"version\":\"%s\"}\n",

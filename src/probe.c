@@ -254,7 +254,7 @@ int cmd_probe(int argc, char **argv)
 		return -c;
 	if ((ret = mg_opt_no_operands(&p)))
 		return ret;
-	if ((ret = mg_out_open("probe", false)))
+	if ((ret = mg_out_open_once("probe", false)))
 		return ret;
 
 	mg_kenv_probe(&r.env);

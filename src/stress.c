@@ -167,7 +167,7 @@ int cmd_stress(int argc, char **argv)
 
 	if ((err = stress_parse_opts(&so, argc, argv)))
 		return err;
-	if ((err = mg_out_open("stress", false)))
+	if ((err = mg_out_open_once("stress", false)))
 		return err;
 	/*
 	 * One iteration: write+stat of one file (write only with --no-stat); the

@@ -204,8 +204,8 @@ static void cleanup(struct check_state *cs)
 	mg_ksyms_free(cs->ks);
 	cs->ks = NULL;
 	cs->out = NULL;
-	if (cs->junit)
-		fclose(cs->junit);
+	if (cs->junit)	/* not written: its temporary file goes, the earlier --junit stays */
+		mg_replace_fclose(&cs->junit_rp, cs->junit, -ECANCELED);
 	cs->junit = NULL;
 }
 
@@ -219,23 +219,19 @@ static int stopped_early(struct check_state *cs)
 }
 
 /*
- * Before the run: the outputs, --dir, the baseline, then the session (loaded and
- * attached), the checker, the ring buffer and the floor probes; COMMAND spawned,
- * waiting to exec. MG_EXIT_OK, or an exit code with one line printed.
+ * Before the run: the outputs (-i's streamed, else replaced whole at the end), --dir, the
+ * baseline, then the session (loaded and attached), the checker, the ring buffer and the
+ * floor probes; COMMAND spawned, waiting to exec. MG_EXIT_OK, or an exit code, one line.
  */
 static int check_prepare(struct check_state *cs, struct mg_session_opts *so)
 {
 	int ret, err;
 
-	if ((ret = mg_out_open("check", cs->o.argv != NULL)))
+	if ((ret = (cs->o.interval ? mg_out_open : mg_out_open_once)("check", cs->o.argv != NULL)))
 		return ret;
 	cs->out = mg_out;
-	if (cs->o.junit && !(cs->junit = fopen(cs->o.junit, "we"))) {
-		ret = mg_err(mg_path_exit(errno), "check: cannot open '%s': %s", cs->o.junit,
-			     strerror(errno));
-		cs->o.junit = NULL;	/* no error report where none can be written */
+	if ((ret = check_open_junit(cs)))
 		return ret;
-	}
 	if (cs->o.dir && access(cs->o.dir, W_OK | X_OK))
 		return mg_err(mg_path_exit(errno), "check: cannot use --dir '%s': %s", cs->o.dir,
 			      strerror(errno));
@@ -401,7 +397,7 @@ static int check_render(struct check_state *cs, bool *judged)
 		check_print_text(&res, cs->out);
 	ret = res.v.code;
 	cs->junit = NULL;	/* check_write_junit() closes it */
-	if (junit && (err = check_write_junit(&res, junit, cs->o.junit)) &&
+	if (junit && (err = check_write_junit(&res, junit, &cs->junit_rp, cs->o.junit)) &&
 	    (ret == MG_EXIT_OK || ret == MG_EXIT_INCONCLUSIVE))
 		ret = err;
 	check_result_free(&res);

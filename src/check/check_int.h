@@ -24,6 +24,7 @@
 #include "judge.h"
 #include "known.h"
 #include "ksyms.h"
+#include "replace.h"
 #include "report.h"
 #include "run.h"
 #include "util.h"
@@ -135,7 +136,8 @@ struct check_state {
 	bool counted_out;		/* the event loop ended at -c N intervals (continuous check) */
 	bool ended_child;		/* ... while COMMAND ran: mgtrace ended it (SIGTERM, then
 					 * SIGKILL), as stat and top do; its status is not judged */
-	FILE *junit;			/* --junit, opened before the run */
+	FILE *junit;			/* --junit's temporary file, opened before the run */
+	struct mg_replace junit_rp;	/* ... renamed over --junit once written whole */
 	char tree_why[300];		/* why a default tree scope fell back to system-wide ("") */
 	const char *wl_fs;		/* mg_fs_name() of the built-in workload's directory */
 	bool have_wl_mount;		/* wl_mount and wl_mount_dev were found */
@@ -371,11 +373,10 @@ void check_put_violation(FILE *f, const struct check_names *nm, const struct mg_
 void check_print_text(const struct check_result *r, FILE *f);
 /* The JSON report on f (one line). */
 void check_print_json(const struct check_result *r, FILE *f);
-/*
- * The JUnit XML suite to f, which it closes (path: --junit, for the error line).
- * Returns 0 or MG_EXIT_OUTPUT.
- */
-int check_write_junit(const struct check_result *r, FILE *f, const char *path);
+/* The JUnit XML suite to f (rp's temporary file), renamed over path (--junit) once written
+ * whole, else removed. Returns 0, or MG_EXIT_OUTPUT with one line naming path and the error. */
+int check_write_junit(const struct check_result *r, FILE *f, struct mg_replace *rp,
+		      const char *path);
 /* check_workload.c: the built-in workload, its modifications recorded for the ordering judge. */
 /* Start its threads (MG_EXIT_OK, or one line and an exit code). */
 int check_workload_start(struct check_state *cs);
@@ -455,11 +456,13 @@ bool check_interval_tick(struct check_state *cs, bool last);
 int check_wait_ms(const struct check_state *cs, unsigned int tick_ms);
 /* A stored violation as check --json's "violations" item. */
 json_t *check_json_violation(const struct check_names *nm, const struct mg_violation *v);
+/* --junit's temporary file (cs->junit) opened before the run: 0, or one line and an exit code. */
+int check_open_junit(struct check_state *cs);
 
 /*
  * A run that ends before a verdict (code: its exit code: 2, 3, 4 (a stop signal before judging), 126, 127): the JUnit
- * suite of one <error> testcase carrying mg_last_err, opened here if it was not yet, and
- * closed. Returns 0, or one line and mg_path_exit()/MG_EXIT_OUTPUT.
+ * suite of one <error> testcase carrying mg_last_err, replacing --junit (a new temporary
+ * file). Returns 0, or one line and mg_path_exit()/MG_EXIT_OUTPUT.
  */
 int check_write_junit_error(struct check_state *cs, int code);
 

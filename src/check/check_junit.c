@@ -175,11 +175,13 @@ static void junit_run_case(FILE *f, const char *name, double secs, const char *t
 	fprintf(f, "</testcase>\n");
 }
 
-int check_write_junit(const struct check_result *r, FILE *f, const char *path)
+int check_write_junit(const struct check_result *r, FILE *f, struct mg_replace *rp,
+		      const char *path)
 {
 	struct junit_case tc[CHECK_NR_INV + MG_F_NR + 1];
 	int i, n, failures = 0, skipped = 0, err = 0;
 
+	errno = 0;	/* a failed write's errno is the one named */
 	n = junit_cases(r, tc);
 	for (i = 0; i < n; i++) {
 		failures += tc[i].fail[0] != 0;
@@ -211,22 +213,33 @@ int check_write_junit(const struct check_result *r, FILE *f, const char *path)
 		       r->v.reason);
 	suite_close(f);
 	/* the error of the write that failed, as -o's line names it (an earlier one: ferror) */
-	if (fflush(f) || ferror(f))
-		err = errno ? errno : EIO;
-	if (fclose(f) && !err)
-		err = errno;
-	return err ? mg_err(MG_EXIT_OUTPUT, "check: writing '%s': %s", path, strerror(err)) : 0;
+	err = mg_replace_fclose(rp, f, 0);
+	return err ? mg_err(MG_EXIT_OUTPUT, "check: writing '%s': %s", path, strerror(-err)) : 0;
+}
+
+int check_open_junit(struct check_state *cs)
+{
+	int ret;
+
+	if (!cs->o.junit ||
+	    (cs->junit = mg_replace_fopen(&cs->junit_rp, cs->o.junit, MG_REPLACE_MODE_KEEP)))
+		return 0;
+	ret = mg_err(mg_path_exit(errno), "check: cannot open '%s': %s", cs->o.junit,
+		     strerror(errno));
+	cs->o.junit = NULL;	/* no error report where none can be written */
+	return ret;
 }
 
 int check_write_junit_error(struct check_state *cs, int code)
 {
 	FILE *f = cs->junit;
-	int err = 0;
+	int err;
 
 	cs->junit = NULL;
-	if (!f && !(f = fopen(cs->o.junit, "we")))
+	if (!f && !(f = mg_replace_fopen(&cs->junit_rp, cs->o.junit, MG_REPLACE_MODE_KEEP)))
 		return mg_err(mg_path_exit(errno), "check: cannot open '%s': %s", cs->o.junit,
 			      strerror(errno));
+	errno = 0;
 	suite_open(f, 1, 0, 1, 0, 0);
 	fprintf(f, "  <properties>\n    <property name=\"exit_code\" value=\"%d\"/>\n"
 		"  </properties>\n", code);
@@ -237,9 +250,7 @@ int check_write_junit_error(struct check_state *cs, int code)
 	mg_xml_fput(f, mg_last_err, strlen(mg_last_err));
 	fprintf(f, "</error></testcase>\n");
 	suite_close(f);
-	if (fflush(f))
-		err = errno;
-	if (fclose(f) && !err)
-		err = errno;
-	return err ? mg_err(MG_EXIT_OUTPUT, "check: writing '%s': %s", cs->o.junit, strerror(err)) : 0;
+	err = mg_replace_fclose(&cs->junit_rp, f, 0);
+	return err ? mg_err(MG_EXIT_OUTPUT, "check: writing '%s': %s", cs->o.junit,
+			    strerror(-err)) : 0;
 }

@@ -252,8 +252,10 @@ static int run_stat(struct stat_run *r)
 	int ret, nr = mg_nr_cpus();
 
 	/* with COMMAND, results go to stderr (COMMAND's stdout stays its own); the demo's
-	 * COMMAND is mgtrace's own, and they go to stdout with its result */
-	if ((ret = mg_out_open("stat", r->o.argv != NULL && !r->o.demo)))
+	 * COMMAND is mgtrace's own, and they go to stdout with its result. Intervals stream
+	 * as they go; else the report replaces -o FILE whole at the end */
+	if ((ret = (r->o.interval ? mg_out_open : mg_out_open_once)("stat",
+			r->o.argv != NULL && !r->o.demo)))
 		return ret;
 	r->out = mg_out;
 	r->tty = isatty(mg_out_fd());

@@ -216,8 +216,13 @@ static void from_kernel(struct mg_row *r, const struct mg_report_cfg *cfg,
 		return;
 	}
 	if (a->dbg_err || b->dbg_err) {
+		char why[sizeof(r->why)];
+
 		snprintf(r->detail, sizeof(r->detail), "%s", sym);
-		set_unavail(r, "neither per-CPU ksyms nor debugfs are readable");
+		/* never a 0 read from a file that is not the kernel's: why debugfs was not read */
+		snprintf(why, sizeof(why), "neither per-CPU ksyms nor debugfs are readable "
+			 "(debugfs: %s)", mg_debugfs_why(a->dbg_err ? a->dbg_err : b->dbg_err));
+		set_unavail(r, why);
 		return;
 	}
 	if (cfg->cpus) {	/* -C: debugfs has only the all-CPU total */

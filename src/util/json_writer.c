@@ -361,13 +361,22 @@ int mg_jw_end_line(struct mg_jw *w)
 	return w->err;
 }
 
+/* The stream whose failed writes its owner names (mg_jw_owned_stream()), or NULL. */
+static FILE *owned_stream;
+
+void mg_jw_owned_stream(FILE *f)
+{
+	owned_stream = f;
+}
+
 void mg_json_print_line(FILE *f, json_t *v)
 {
 	struct mg_jw w;
 
 	mg_jw_init(&w, f);
 	mg_jw_value(&w, v);
-	if (mg_jw_end_line(&w)) {
+	/* a failed write to the owned stream is named once, with its file, by its owner */
+	if (mg_jw_end_line(&w) && !(v && f && f == owned_stream)) {
 		mg_err(MG_EXIT_FAIL, "JSON: %s", v ? "writing an object failed" :
 		       "an object could not be built (out of memory)");
 		mg_json_failures++;

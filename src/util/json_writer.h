@@ -103,8 +103,15 @@ void mg_json_put_header(json_t *o, const char *type, const char *release);
 
 /*
  * Print a JSON value compactly on one line and flush. A NULL value or a failed
- * write is reported on stderr ("mgtrace: JSON: ...") and counted in mg_json_failures.
+ * write is reported on stderr ("mgtrace: JSON: ...") and counted in mg_json_failures;
+ * a failed write to the stream of mg_jw_owned_stream() is left to its owner.
  */
 void mg_json_print_line(FILE *f, json_t *v);
+
+/*
+ * f (NULL: none) is a stream whose owner names its failed writes, with the file, in one
+ * line (mg_out: mg_out_close()): mg_json_print_line() says nothing more of them.
+ */
+void mg_jw_owned_stream(FILE *f);
 
 #endif

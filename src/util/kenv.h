@@ -45,7 +45,8 @@ struct mg_kenv {
 	bool kallsyms_known;		/* kallsyms_all was probed */
 	/* The interface the BPF programs read, as BTF shows it; see mg_interface_problem(). */
 	struct mg_interface iface;
-	int debugfs;			/* 0 ok, -ENODEV not mounted, -ENOENT file missing, other -errno */
+	int debugfs;			/* 0 ok, -ENODEV not mounted, -ENOENT file missing, -EPROTO
+					 * not the kernel's file or format, other -errno */
 };
 
 /*
@@ -105,11 +106,30 @@ const char *mg_debugfs_problem(const struct mg_kenv *env);
  * Read the debugfs multigrain_timestamps line into out[enum mg_kernel_counter]
  * (ctime_updates ctime_swaps fine_stamps floor_swaps, totals over all CPUs).
  * Returns 0, -ENODEV (debugfs not mounted), -ENOENT (no such file: kernel lacks
- * multigrain or CONFIG_DEBUG_FS), -EPROTO (unexpected format) or -errno. The file
+ * multigrain or CONFIG_DEBUG_FS), -EPROTO (not debugfs's file, or not the kernel's format:
+ * mg_debugfs_why() says which, never zeros in out) or -errno. The file
  * stays open (close-on-exec) after the first successful open, and is reopened after
  * a failed read. Not thread-safe.
  */
 int mg_debugfs_read(uint64_t out[MG_K_NR_COUNTERS]);
+
+/*
+ * Parse len bytes of buf as the kernel's multigrain_timestamps (fs/inode.c, mgts_show():
+ * "%lu %lu %lu %lu\n": ctime_updates ctime_swaps fine_stamps floor_swaps) into
+ * out[enum mg_kernel_counter]: exactly one line of four decimal counts, one space between
+ * them. Returns 0, or -EPROTO with why (whylen bytes) naming what is not the kernel's:
+ * empty, a field that is not a count, fewer or more than four, text after them, no end of
+ * line, more than one line.
+ */
+int mg_debugfs_parse(const char *buf, size_t len, uint64_t out[MG_K_NR_COUNTERS], char *why,
+		     size_t whylen);
+
+/*
+ * The text of an error of mg_debugfs_read() or mg_debugfs_probe(): for -EPROTO why the
+ * file is not the kernel's ("...: a file of tmpfs (f_type 0x1021994) is mounted over it",
+ * "...: line 1 has 3 counts, not the kernel's four ..."), else the errno's. Static storage.
+ */
+const char *mg_debugfs_why(int err);
 
 /*
  * `sym` in /proc/kallsyms: 1 listed with its address, 0 not listed, -EPERM listed

@@ -11,8 +11,10 @@
 /*
  * Whether MG_DEBUGFS_FILE opens for reading: 0, -ENODEV (no debugfs mounted at
  * MG_DEBUGFS_DIR), or a negative errno (-EACCES, -EPERM: the mount point or the file
- * closed to this user; -ENOENT: no such file). Opens the file rather than asking
- * access(), which checks the real uid. debugfs.c; its result is mg_kenv::debugfs.
+ * closed to this user; -ENOENT: no such file; -EPROTO: a file of another filesystem
+ * mounted over it, or a line not in the kernel's format, mg_debugfs_why() says which).
+ * Opens the file rather than asking access(), which checks the real uid, and reads it
+ * once. debugfs.c; its result is mg_kenv::debugfs.
  */
 int mg_debugfs_probe(void);
 

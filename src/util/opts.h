@@ -42,7 +42,18 @@ bool mg_opt_common(int c, const char *arg);
 int mg_out_open(const char *cmd, bool command);
 
 /*
- * Flush mg_out and close it. Returns 0, or MG_EXIT_OUTPUT when a write failed, with
+ * mg_out_open() for a report written once, at the end of the run (check and stat without
+ * intervals, probe, clocks, stress, version): -o FILE is written to a temporary file beside
+ * it (src/util/replace.c), which mg_out_close() renames over FILE only once every write,
+ * fsync() and close() succeeded, else removes: FILE holds the earlier report or the whole
+ * new one, never an empty or cut one. FILE not a regular file (/dev/null, a FIFO) is
+ * written in place, as mg_out_open() does. Same returns.
+ */
+int mg_out_open_once(const char *cmd, bool command);
+
+/*
+ * Flush mg_out and close it (mg_out_open_once(): fsync, close, rename over -o FILE, or remove
+ * the temporary file). Returns 0, or MG_EXIT_OUTPUT when a write failed, with
  * one line naming the output and the error, then mg_out_note()'s text; silent for
  * EPIPE (the reader went away: mgtrace ... | head) unless -v.
  */

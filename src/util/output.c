@@ -16,6 +16,9 @@
  * sleep in the kernel (poll() only when it has no room); a file or a device that is
  * not a terminal at once; anything else (a terminal) after poll() in pieces of at most
  * PIPE_BUF bytes.
+ * A report written once at the end (mg_out_open_once()) goes to a temporary file beside
+ * -o FILE (replace.h), renamed over FILE by mg_out_close() once every write succeeded:
+ * a full disk leaves the earlier FILE whole, never an empty or cut one.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -33,6 +36,7 @@
 #include <unistd.h>
 #include "json_writer.h"
 #include "opts.h"
+#include "replace.h"
 #include "util.h"
 
 FILE *mg_out;
@@ -54,6 +58,8 @@ static struct {
 	uint64_t stop_deadline_ns;	/* CLOCK_MONOTONIC; 0: no stop asked */
 	const char *name;	/* "standard output", "standard error", or -o's path */
 	char note[200];		/* mg_out_note(): appended to the error line */
+	bool once;		/* -o FILE written once: replaced whole at mg_out_close() (rp) */
+	struct mg_replace rp;	/* once: the temporary file and the FILE it replaces */
 } out = { .fd = -1, .sigfd = -1 };
 
 void mg_out_stop(int sig)
@@ -217,7 +223,8 @@ static void out_setup_fd(int fd)
 	out.mode = OUT_NONBLOCK;
 }
 
-int mg_out_open(const char *cmd, bool command)
+/* mg_out_open() and mg_out_open_once(): once, -o FILE is written to a temporary file */
+static int out_open(const char *cmd, bool command, bool once)
 {
 	static const cookie_io_functions_t io = { .write = cookie_write, .close = cookie_close };
 	sigset_t stops;
@@ -229,6 +236,7 @@ int mg_out_open(const char *cmd, bool command)
 	out.note[0] = 0;
 	out.own_fd = false;
 	out.unopened = false;
+	out.once = false;
 	out.name = command ? "standard error" : "standard output";
 	mg_out = command ? stderr : stdout;
 	if (mg_output_path && !strcmp(mg_output_path, "-")) {
@@ -239,9 +247,15 @@ int mg_out_open(const char *cmd, bool command)
 		mg_out = stdout;
 	}
 	if (mg_output_path) {
-		fd = open(mg_output_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		/* streamed: truncated now, written as the run goes; once: the earlier
+		 * file stays until the whole report replaces it */
+		out.once = once;
+		if (once)
+			fd = mg_replace_open(&out.rp, mg_output_path, MG_REPLACE_MODE_KEEP);
+		else
+			fd = open(mg_output_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 		if (fd < 0) {
-			int e = errno;
+			int e = once ? -fd : errno;
 
 			out.unopened = true;	/* no error record to stdout instead (mg_out_error) */
 			return mg_err(mg_path_exit(e), "%s: cannot open '%s': %s", cmd,
@@ -259,20 +273,35 @@ int mg_out_open(const char *cmd, bool command)
 	if (!(mg_out = fopencookie(NULL, "w", io))) {
 		if (out.own_fd)
 			close(out.fd);
+		if (out.once)
+			mg_replace_finish(&out.rp, -ENOMEM);
+		out.once = false;
 		out.own_fd = false;
 		mg_out = stdout;
 		out.unopened = true;
 		return mg_err(MG_EXIT_FAIL, "%s: out of memory", cmd);
 	}
 	setvbuf(mg_out, NULL, _IOLBF, 0);
+	mg_jw_owned_stream(mg_out);	/* its failed write: mg_out_close()'s one line */
 	return MG_EXIT_OK;
+}
+
+int mg_out_open(const char *cmd, bool command)
+{
+	return out_open(cmd, command, false);
+}
+
+int mg_out_open_once(const char *cmd, bool command)
+{
+	return out_open(cmd, command, true);
 }
 
 int mg_out_reopen(void)
 {
 	int fd, e;
 
-	if (!mg_output_path || !mg_out || mg_out == stdout || mg_out == stderr || out.err)
+	if (!mg_output_path || !mg_out || mg_out == stdout || mg_out == stderr || out.err ||
+	    out.once)
 		return 0;
 	fflush(mg_out);		/* the old file's lines, whole */
 	if (out.err)
@@ -299,12 +328,19 @@ int mg_out_fd(void)
 int mg_out_close(void)
 {
 	char why[160];
+	int e;
 
 	if (!mg_out || mg_out == stdout || mg_out == stderr)
 		return MG_EXIT_OK;
 	fflush(mg_out);		/* cookie_write records any error in out.err */
+	if (out.once && !out.err && out.fd >= 0 && (e = mg_replace_sync(&out.rp, out.fd)))
+		out.err = -e;
 	fclose(mg_out);
+	mg_jw_owned_stream(NULL);
 	mg_out = NULL;
+	if (out.once && (e = mg_replace_finish(&out.rp, -out.err)) && !out.err)
+		out.err = -e;	/* the rename's: the earlier file stays, the temporary one is gone */
+	out.once = false;
 	if (!out.err)
 		return MG_EXIT_OK;
 	/* the reader went away (mgtrace ... | head): exit 5, silent as perf and git are

@@ -21,6 +21,7 @@
 #include "prom.h"
 #include "optab.h"
 #include "opts.h"
+#include "replace.h"
 #include "report.h"
 #include "util.h"
 
@@ -353,39 +354,22 @@ int mg_prom_write(const char *path, struct mg_run *r, const char *scope, uint64_
 
 int mg_prom_write_with(const char *path, int (*render)(FILE *f, void *ctx), void *ctx)
 {
-	char tmp[PATH_MAX], dbuf[PATH_MAX], bbuf[PATH_MAX];
+	struct mg_replace rp;
 	FILE *f;
-	int fd, err;
+	int err;
 
-	snprintf(dbuf, sizeof(dbuf), "%s", path);
-	snprintf(bbuf, sizeof(bbuf), "%s", path);
-	/* hidden and not ending in .prom: the textfile collector never reads it */
-	if (snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dirname(dbuf), basename(bbuf)) >=
-	    (int)sizeof(tmp))
-		return mg_err(-ENAMETOOLONG, "%s: --prometheus '%s': name too long", prom_cmd, path);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return mg_err(-errno, "%s: writing --prometheus '%s': %s: %s", prom_cmd, path, tmp,
+	/* a temporary file beside it, hidden and not ending in .prom: the textfile
+	 * collector never reads it; 0644 so that node_exporter's user can */
+	if (!(f = mg_replace_fopen(&rp, path, 0644)))
+		return mg_err(-errno, "%s: writing --prometheus '%s': %s", prom_cmd, path,
 			      strerror(errno));
-	if (fchmod(fd, 0644) || !(f = fdopen(fd, "w"))) {
-		err = -errno;
-		close(fd);
-		goto fail;
-	}
 	errno = 0;
 	err = render(f, ctx);
 	/* the write's own errno (ENOSPC, EDQUOT...), not the stream's bare error flag */
-	if (fflush(f) || err)
-		err = -(errno ? errno : EIO);
-	/* fclose closes fd whatever it returns */
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (!err)
+	if (err)
+		err = -(errno ? errno : -err);
+	if (!(err = mg_replace_fclose(&rp, f, err)))
 		return 0;
-fail:
-	unlink(tmp);
 	return mg_err(err, "%s: writing --prometheus '%s': %s", prom_cmd, path, strerror(-err));
 }
 
