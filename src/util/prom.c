@@ -354,7 +354,9 @@ int mg_prom_write(const char *path, struct mg_run *r, const char *scope, uint64_
 
 int mg_prom_write_with(const char *path, int (*render)(FILE *f, void *ctx), void *ctx)
 {
-	struct mg_replace rp;
+	/* the collector reads the file at any time: never written in place, even where the
+	 * directory refuses the temporary file (that refusal is the error) */
+	struct mg_replace rp = { .atomic = true };
 	FILE *f;
 	int err;
 

@@ -75,7 +75,7 @@ int mg_replace_open(struct mg_replace *rp, const char *path, int mode)
 		e = errno;
 		rp->tmp[0] = 0;
 		/* a file the user may write in a directory they may not: in place, as before */
-		if (exists && (e == EACCES || e == EPERM) && !access(path, W_OK))
+		if (exists && (e == EACCES || e == EPERM) && !access(path, W_OK) && !rp->atomic)
 			return open_direct(rp, path);
 		return -e;
 	}

@@ -22,6 +22,9 @@ struct mg_replace {
 	char target[PATH_MAX];	/* the file replaced: the path, a symlink followed to its target */
 	char tmp[PATH_MAX];	/* the temporary file written; "" once renamed or removed */
 	bool direct;		/* written in place (truncated), not replaced: see mg_replace_open() */
+	bool atomic;		/* set by the caller: never written in place where the directory
+				 * refuses the temporary file (a file read at any time, as the
+				 * Prometheus textfile collector reads --prometheus FILE) */
 };
 
 /*
@@ -29,7 +32,8 @@ struct mg_replace {
  * when root replaces another user's file). Written in place instead, opened O_TRUNC as
  * before (rp->direct): a path that exists and is not a regular file (/dev/null, a FIFO, a
  * terminal: a directory fails there with EISDIR), a dangling symlink, and a regular file
- * whose directory refuses a new file (EACCES, EPERM) while the file itself takes writes.
+ * whose directory refuses a new file (EACCES, EPERM) while the file itself takes writes
+ * (not with rp->atomic, set before the call: then that refusal is the error).
  * Returns a descriptor (O_CLOEXEC), or -errno (ENOENT: no such directory; EACCES, EROFS...).
  */
 int mg_replace_open(struct mg_replace *rp, const char *path, int mode);
