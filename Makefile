@@ -248,6 +248,14 @@ ifneq ($(filter arm64,$(MGTRACE_VM_ARCHES)),)
 	$(MAKE) ARCH=arm64 test-vm-arch
 endif
 endif
+# the conformance matrix (issue 41): mgtrace conform with 50 runs of each operation on every
+# kernel of the VM stage (tmpfs; ext4 where the kernel has modules), then the matrix of
+# docs/conformance.md from their results (tests/vm/conform-matrix.py); CI runs 5 of each
+.PHONY: conform-matrix
+conform-matrix:
+	MGTRACE_VM_APPEND="mgtest_conform_n=50 " $(MAKE) test-vm-arch
+	python3 tests/vm/conform-matrix.py
+
 test-vm-arch: $(STATIC) $(OUT)/mgobserve $(OUT)/mgorder $(OUT)/tmpfs-dir-ctime
 	MGTRACE_VM_ARCH=$(DEB_ARCH_$(ARCH)) \
 	MGTRACE_VM_OBSERVER=$(OUT)/mgobserve MGTRACE_VM_PROGS="$(OUT)/mgorder $(OUT)/tmpfs-dir-ctime" \

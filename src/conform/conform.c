@@ -40,17 +40,20 @@
 #define CF_RUNS_DEFAULT 20
 #define CF_RUNS_MAX 100000
 
-enum { O_JUNIT = MG_OPT_LONG, O_OBSERVER_ONLY };
+/* Where a stored option goes in struct cf_opts */
+#define AT(field) MG_OPT_AT(struct cf_opts, field)
 
 static const struct mg_opt conform_opts[] = {
-	{ .val = 'D', .lname = "dir", .arg = "DIR",
+	{ .val = 'D', .lname = "dir", .arg = "DIR", .store = MG_OS_STR, .at = AT(parent),
 	  .help = "work in a fresh directory under DIR, on the filesystem under\n"
 	  "test (default: a tmpfs mounted on a fresh directory under /tmp)", .kind = MG_OV_DIR },
-	{ .val = 'n', .lname = "runs", .arg = "N",
+	{ .val = 'n', .lname = "runs", .arg = "N", .store = MG_OS_U64, .at = AT(runs),
+	  .min = 1, .max = CF_RUNS_MAX,
 	  .help = "run each operation N times, 1..100000 (default 20)" },
-	{ .val = O_JUNIT, .lname = "junit", .arg = "FILE",
+	{ .val = MG_OPT_AUTO, .lname = "junit", .arg = "FILE", .store = MG_OS_STR, .at = AT(junit),
 	  .help = "also write the rows as JUnit XML to FILE", .kind = MG_OV_FILE },
-	{ .val = O_OBSERVER_ONLY, .lname = "observer-only",
+	{ .val = MG_OPT_AUTO, .lname = "observer-only", .store = MG_OS_FLAG,
+	  .at = AT(observer_only),
 	  .help = "no kernel judge (no BPF, no root needed): the observer's\n"
 	  "stat() calls alone, without check's counts and stacks" },
 	MG_OPTS_COMMON("the result as one JSON object (docs/json.md)",
@@ -72,27 +75,12 @@ const struct mg_cmd_opts conform_cmdopts = {
 static int conform_parse(struct cf_opts *o, int argc, char **argv)
 {
 	struct mg_opt_parser p;
-	const char *arg;
-	uint64_t n;
 	int c;
 
 	o->runs = CF_RUNS_DEFAULT;
 	mg_opt_begin(&p, &conform_cmdopts, argc, argv);
-	while ((c = mg_opt_next(&p, &arg)) > 0) {
-		switch (c) {
-		case 'D': o->parent = arg; break;
-		case 'n':
-			if (mg_parse_u64(arg, 1, CF_RUNS_MAX, &n))
-				return mg_err(MG_EXIT_USAGE, "conform: invalid value '%s' for --runs "
-					      "(1.." MG_STR(CF_RUNS_MAX) ")", arg);
-			o->runs = (unsigned int)n;
-			break;
-		case O_JUNIT: o->junit = arg; break;
-		case O_OBSERVER_ONLY: o->observer_only = true; break;
-		}
-	}
-	if (c < 0)
-		return -c;
+	if ((c = mg_opt_parse(&p, o, NULL)))	/* every option is stored by the table */
+		return c;
 	if ((c = mg_opt_no_operands(&p)))
 		return c;
 	if (o->junit && mg_output_path && mg_same_file(mg_output_path, o->junit))
@@ -173,7 +161,7 @@ static bool stop_pending(void *ctx)
 static int conform_sweep(struct cf_opts *o, struct cf_sweep *s, struct cf_dir *d,
 			 struct cf_judge *j, int *stop_sig)
 {
-	s->n = o->runs;
+	s->n = (unsigned int)o->runs;
 	/* a person at a terminal: the report to it and stderr there too; never into a pipe,
 	 * a file (-o) or JSON */
 	s->progress = !mg_json_output && !mg_output_path && isatty(STDOUT_FILENO) &&

@@ -157,7 +157,7 @@ struct cf_hooks {
 /* conform's options and the run's facts the reports print */
 struct cf_opts {
 	const char *parent;		/* -D DIR, or NULL: a private tmpfs */
-	unsigned int runs;		/* -n N */
+	uint64_t runs;			/* -n N, 1..CF_RUNS_MAX */
 	const char *junit;		/* --junit FILE, or NULL */
 	bool observer_only;		/* --observer-only */
 	const char *fs;			/* the work directory's filesystem (mg_fs_name) */

@@ -81,7 +81,7 @@ static void cf_text(FILE *f, const struct cf_opts *o, const struct cf_sweep *s, 
 	for (i = 0; i < s->nrows; i++)
 		nv[s->rows[i].verdict]++;
 	fprintf(f, "conform: %zu operations x %u runs on %s (%s) in %.2f s\nconform: kernel "
-		"judge: %s\n", cf_nops, o->runs, o->dir, o->fs, o->seconds, o->judge);
+		"judge: %s\n", cf_nops, (unsigned int)o->runs, o->dir, o->fs, o->seconds, o->judge);
 	if (s->judged && (s->outside || s->elsewhere))
 		fprintf(f, "conform: check's violations in no operation's window: %llu on this "
 			"filesystem, %llu on others (other processes)\n",
@@ -162,7 +162,7 @@ json_t *cf_json(const struct cf_opts *o, const struct cf_sweep *s, int code)
 	json_object_set_new(j, "dir", mg_json_cstr(o->dir));
 	json_object_set_new(j, "multigrain", o->multigrain < 0 ? json_null() :
 			    json_boolean(o->multigrain));
-	json_object_set_new(j, "runs", json_integer(o->runs));
+	json_object_set_new(j, "runs", json_integer((json_int_t)o->runs));
 	json_object_set_new(j, "seconds", json_real(o->seconds));
 	json_object_set_new(judge, "kernel", json_boolean(s->judged));
 	json_object_set_new(judge, "detail", json_string(o->judge));
