@@ -42,7 +42,7 @@ badcase "long option without its value" 2 "needs a value '--output'" $MG stat --
 badcase "value given to a flag" 2 "takes no value '--json=1'" $MG stat --json=1
 badcase "help for an unknown command" 2 "unknown command" $MG help bogus
 badcase "ambiguous command prefix" 2 "ambiguous command 's': stat, stress (try" $MG s
-badcase "ambiguous command prefix c" 2 "ambiguous command 'c': check, clocks (try" $MG c
+badcase "ambiguous command prefix c" 2 "ambiguous command 'c': check, conform, clocks (try" $MG c
 # a unique prefix selects the command (pro: probe)
 $MG pro --json > "$T/prefix.json" 2>&1 || bad "prefix 'pro' did not run probe: exit $?"
 python3 tests/checkjson.py json-first-line "$T/prefix.json" > "$T/c" 2>&1; tally prefix-pro "$T/c"
