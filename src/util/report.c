@@ -3,7 +3,6 @@
 #include <inttypes.h>
 #include <string.h>
 #include <time.h>
-#include "json_writer.h"
 #include "report.h"
 #include "jsonnum.h"
 #include "escape.h"
