@@ -8,8 +8,9 @@
  * the lock. Every event is counted in the per-CPU "judge_counts"; only
  * violations cross the ring buffer (struct mg_vrec, with their context). A
  * getattr reads its clocks, task and CPU only when the rules can use them
- * (mg_rule_needs_context); one that changes nothing is counted from the
- * state's quiet word without taking the lock (mg_rule_is_quiet), and so is the
+ * (mg_rule_needs_context); one that changes nothing, and a skip that changes
+ * nothing, are counted from the state's quiet word without taking the lock
+ * (mg_rule_is_quiet), and so is the
  * first getattr of a ctime when that is all it changes, by marking the word
  * with one compare-and-exchange (mg_rule_can_mark; a 64-bit BPF atomic, kernel
  * 5.12+, which clang emits for any -mcpu).
@@ -68,8 +69,8 @@ static __always_inline void mg_judge_get_ctx(struct mg_judge_scratch *sc,
 }
 
 /*
- * The lock-free path of a lazily judged getattr, from one load of v's quiet
- * word: MG_JPATH_QUIET when it changes nothing (mg_rule_is_quiet()),
+ * The lock-free path of a lazily judged getattr or skip, from one load of v's
+ * quiet word: MG_JPATH_QUIET when it changes nothing (mg_rule_is_quiet()),
  * MG_JPATH_MARKED when it is the first of the latest ctime and marks the word
  * by one exchange (mg_rule_can_mark()); 0: the event is judged under the lock.
  */
@@ -81,7 +82,7 @@ static __always_inline int mg_judge_quiet(struct mg_judge_scratch *sc, struct mg
 	if (!lazy)
 		return 0;
 	q = *(volatile __u64 *)&v->s.quiet;
-	/* a getattr that changes nothing: counted as of this one load */
+	/* a getattr or skip that changes nothing: counted as of this one load */
 	if (mg_rule_is_quiet(q, &sc->in))
 		return MG_JPATH_QUIET;
 	/* the first getattr of the latest ctime: its mark, by one exchange */

@@ -304,12 +304,14 @@ static __always_inline void judge_event(void *ctx, enum mg_event_kind kind, stru
 	in->cur_nsec = cur;
 	in->time_gran = inode->i_sb->s_time_gran;
 	/* only a getattr can be judged without its clocks, task and CPU
-	 * (mg_rule_needs_context): mg_judge() reads them if the rules need them; kind is a
-	 * constant in each program, so the others read them here, with no test */
-	if (kind != MG_EV_STAT)
+	 * (mg_rule_needs_context), and a getattr or a skip without the lock when it
+	 * changes nothing (mg_rule_is_quiet): mg_judge() reads them for those if the
+	 * rules need them; kind is a constant in each program, so the others read them
+	 * here, with no test */
+	if (kind != MG_EV_STAT && kind != MG_EV_CTIME_SKIP)
 		mg_judge_read_context(sc, jc, &events, wakeup_bytes);
-	mg_judge(ctx, sc, jc, &key, inode, NULL, &events, wakeup_bytes, kind == MG_EV_STAT,
-		 judge_entry_ns);
+	mg_judge(ctx, sc, jc, &key, inode, NULL, &events, wakeup_bytes,
+		 kind == MG_EV_STAT || kind == MG_EV_CTIME_SKIP, judge_entry_ns);
 }
 
 /* tp_btf handlers judge in check (can_judge); raw_tp ones cannot take the lock. */

@@ -211,8 +211,9 @@ MG_RULE_INLINE unsigned long long mg_rule_fp(long long sec, unsigned int nsec)
  * 292 years apart; the rare ctime whose doubled word is 0 is never quiet nor
  * marked. BPF reads it before taking the lock (one aligned 64-bit load, never
  * torn):
- *  - a getattr of the latest ctime with the low bit set changes nothing and
- *    reports nothing (mg_rule_is_quiet()): it is counted and not judged;
+ *  - a getattr of the latest ctime with the low bit set, and a skip of it with
+ *    the low bit clear, change nothing and report nothing (mg_rule_is_quiet()):
+ *    they are counted and not judged;
  *  - one with the low bit clear, when updates carry no entry time, would only
  *    set max_statted (mg_rule_needs_context() is 0 for it): it sets the bit
  *    with one compare-and-exchange (mg_rule_can_mark()), and the next event
@@ -230,10 +231,22 @@ MG_RULE_INLINE unsigned long long mg_rule_quiet(const struct mg_rstate *s)
 	return mg_rule_fp(s->max.sec, s->max.nsec) << 1 | ((s->fl & MG_RS_STATTED) ? 1 : 0);
 }
 
-/* A getattr in is quiet against the quiet word q (read without the lock). */
+/*
+ * An event in is quiet against the quiet word q (read without the lock): it would
+ * change nothing and report nothing under the lock. A getattr of the latest ctime
+ * once a getattr showed it (low bit set); a skip (ctime_xchg_skip) of the latest
+ * ctime while no getattr showed it (low bit clear): mg_rule_event_() then finds no
+ * held getattr to resolve, no query to skip over (MG_RS_STATTED clear) and no
+ * change of value, so it returns untouched. A skip of a shown ctime is judged under
+ * the lock (MG_B_SKIP_UNDECIDED, or MG_V_SKIP_AFTER_QUERY with entry times).
+ */
 MG_RULE_INLINE int mg_rule_is_quiet(unsigned long long q, const struct mg_rin *in)
 {
-	return in->o.kind == MG_EV_STAT && q == (mg_rule_fp(in->o.sec, in->o.nsec) << 1 | 1);
+	unsigned long long w = mg_rule_fp(in->o.sec, in->o.nsec) << 1;
+
+	if (in->o.kind == MG_EV_STAT)
+		return q == (w | 1);
+	return in->o.kind == MG_EV_CTIME_SKIP && q && q == w;
 }
 
 /*

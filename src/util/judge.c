@@ -379,7 +379,7 @@ void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
 		int n = snprintf(buf, len, "in BPF at the event (tp_btf; include/mg_rules.h under one "
 				 "bpf_res_spin_lock per inode); inode map: %llu of %llu entries, %llu "
 				 "bytes of key and value each; violation records: %llu written, %llu "
-				 "lost; lock failures %llu; getattrs judged without a clock read %llu, "
+				 "lost; lock failures %llu; getattrs and skips judged without a clock read %llu, "
 				 "of them without the lock %llu; new inodes that took the state of "
 				 "their creation (generation 0 or number 0) %llu, found it deleted "
 				 "%llu",

@@ -23,7 +23,11 @@ enum lockfree_model {
 	LF_NAIVE_QUIET,		/* any getattr of max is quiet (held ones, first ones too) */
 	LF_MARK_ENTRY,		/* marks even when updates carry entry times */
 	LF_NO_FOLD,		/* marks, but the lock's holder never folds them in */
+	LF_NAIVE_SKIP,		/* any skip of max is quiet (after a getattr showed it too) */
 };
+
+/* Skips the BPF-like side judged without the lock (lockfree_event()), since last reset. */
+static unsigned int quiet_skips;
 
 /*
  * One event of the BPF-like side: judged without the lock (1: quiet or a mark;
@@ -37,8 +41,13 @@ static int lockfree_event(struct mg_rstate *s, const struct mg_rin *in, int entr
 	if (m == LF_NAIVE_QUIET)
 		return (s->fl & MG_RS_KNOWN) && in->o.kind == MG_EV_STAT &&
 		       mg_rule_fp(in->o.sec, in->o.nsec) == mg_rule_fp(s->max.sec, s->max.nsec);
-	if (mg_rule_is_quiet(q, in))
+	if (m == LF_NAIVE_SKIP && in->o.kind == MG_EV_CTIME_SKIP && q &&
+	    (q | 1) == (mg_rule_fp(in->o.sec, in->o.nsec) << 1 | 1))
 		return 1;
+	if (mg_rule_is_quiet(q, in)) {
+		quiet_skips += in->o.kind == MG_EV_CTIME_SKIP;
+		return 1;
+	}
 	if (mg_rule_can_mark(q, in, m == LF_MARK_ENTRY ? 0 : entry_times)) {
 		s->quiet = q | 1;	/* the compare-and-exchange */
 		return 1;
@@ -251,8 +260,12 @@ UNIT_TEST(rule_needs_context)
 	struct mg_rstate s;
 	struct mg_rin st;
 
+	quiet_skips = 0;
 	ASSERT_EQ(needs_context_breaks(mg_rule_needs_context, LF_BPF, 0, &n0, &q0), 0,
 		  "needs_context: tracepoints only, context-free events judge the same without their context");
+	ASSERT_GT(quiet_skips, 100,
+		  "needs_context: skips of the latest ctime no getattr showed are judged without the "
+		  "lock (%u of about 1000 skips)", quiet_skips);
 	ASSERT_GT(n0, 5000,
 		  "needs_context: tracepoints only, most getattrs of the latest ctime are "
 		  "context-free (%u of 20000 events, 9000 getattrs of it)", n0);
@@ -286,6 +299,11 @@ UNIT_TEST(rule_needs_context)
 		  "getattr's time lost) are caught");
 	ASSERT_GT(needs_context_breaks(mg_rule_needs_context, LF_NO_FOLD, 0, &nn, &qn), 0,
 		  "needs_context: marks the lock's holder does not fold in are caught");
+	ASSERT_GT(needs_context_breaks(mg_rule_needs_context, LF_NAIVE_SKIP, 0, &nn, &qn), 0,
+		  "needs_context: a lock-free test taking every skip of the latest ctime (one a "
+		  "getattr showed too: MG_B_SKIP_UNDECIDED) is caught");
+	ASSERT_GT(needs_context_breaks(mg_rule_needs_context, LF_NAIVE_SKIP, 1, &nn, &qn), 0,
+		  "needs_context: the same with entry times (MG_V_SKIP_AFTER_QUERY lost)");
 
 	/* the held getattr's storage (struct mg_rpend), given only where BPF looks it up */
 	needs_context_breaks(mg_rule_needs_context, LF_BPF, 0, &nn, &qn);
@@ -326,6 +344,14 @@ UNIT_TEST(rule_needs_context)
 		     "quiet: after a swap, markable by a getattr of its value only, tracepoints only");
 	ASSERT_FALSE(mg_rule_can_mark(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_CTIME_SKIP, .sec = 100, .nsec = 5 } }, 0),
 		     "quiet: after a swap, markable by a getattr of its value only, tracepoints only");
+	ASSERT_TRUE(mg_rule_is_quiet(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_CTIME_SKIP, .sec = 100, .nsec = 5 } }),
+		    "quiet: after a swap, a skip of its value changes nothing");
+	ASSERT_FALSE(mg_rule_is_quiet(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_CTIME_SKIP, .sec = 100, .nsec = 6 } }),
+		     "quiet: after a swap, a skip of another value is judged");
+	ASSERT_FALSE(mg_rule_is_quiet(s.quiet, &(struct mg_rin){ .o = { .kind = MG_EV_CTIME_SWAP, .sec = 100, .nsec = 5 } }),
+		     "quiet: after a swap, a swap of its value is judged");
+	ASSERT_FALSE(mg_rule_is_quiet(0, &(struct mg_rin){ .o = { .kind = MG_EV_CTIME_SKIP, .sec = -1, .nsec = 999999999 } }),
+		     "quiet: a skip is never quiet against the word 0 (unknown, or a getattr held)");
 	judge(&s, st);
 	ASSERT_EQ(s.quiet, mg_rule_fp(100, 5) << 1 | 1,
 		  "quiet: a getattr of it after one, nothing else");
