@@ -152,10 +152,13 @@ $(OUT)/mgobserve: tests/mgobserve.c | $(OUT)
 	$(CC) $(ALL_CFLAGS) -static $< -o $@
 
 # the VM stage's other guest programs, static as mgobserve: cross-file ordering over link and
-# unlink (tests/mgorder.c), the reproducer of docs/findings/tmpfs-dir-ctime.md
+# unlink (tests/mgorder.c), the reproducers of docs/findings/tmpfs-dir-ctime.md and
+# docs/findings/tmpfs-mmap-msync.md
 $(OUT)/mgorder: tests/mgorder.c | $(OUT)
 	$(CC) $(ALL_CFLAGS) -static -pthread $< -o $@
 $(OUT)/tmpfs-dir-ctime: docs/findings/tmpfs-dir-ctime.c | $(OUT)
+	$(CC) $(ALL_CFLAGS) -static $< -o $@
+$(OUT)/tmpfs-mmap-msync: docs/findings/tmpfs-mmap-msync.c | $(OUT)
 	$(CC) $(ALL_CFLAGS) -static $< -o $@
 
 # bench/soak's workload: distinct files created, written, stat()ed and deleted, a bounded

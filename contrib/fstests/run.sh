@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh - copy the multigrain directory-ctime test (tests/generic/999 and
-# src/t_mgtime_dir_ctime.c) into an fstests tree, build it, and run it with
-# fstests' ./check on one filesystem type.
+# run.sh - copy the multigrain tests into an fstests tree, build it, and run
+# them with fstests' ./check on one filesystem type: the directory-ctime test
+# (tests/generic/999 and src/t_mgtime_dir_ctime.c) and the mmap store test
+# (tests/generic/998, xfs_io only).
 #
-# usage: contrib/fstests/run.sh FSTESTS_TREE tmpfs|ext2|ext3|ext4|xfs|btrfs [TEST_NUMBER]
+# usage: contrib/fstests/run.sh FSTESTS_TREE tmpfs|ext2|ext3|ext4|xfs|btrfs [TEST_NUMBER [MMAP_TEST_NUMBER]]
 #
 #   FSTESTS_TREE  a checked-out fstests tree (git clone of fstests); built here
 #                 with make (needs autotools, xfslibs-dev, libattr1-dev,
@@ -14,8 +15,10 @@
 #                 ext2/ext3/ext4/xfs/btrfs: two 512 MiB image files (test
 #                 and scratch) on loop devices, made with mkfs.FSTYP and
 #                 detached afterwards
-#   TEST_NUMBER   the number under tests/generic to install the test as
-#                 (default 999; must be free in the tree, or hold this test)
+#   TEST_NUMBER   the number under tests/generic to install the directory
+#                 ctime test (999) as (default 999; must be free in the tree,
+#                 or hold this test); - leaves it out
+#   MMAP_TEST_NUMBER  the same for the mmap store test (998; default 998)
 #
 # Run as root.  It writes its own config (HOST_OPTIONS) under $WORK and leaves
 # the tree's local.config alone.  Exit status: that of ./check (0 when the test
@@ -28,12 +31,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 tree=${1:-}
 fstyp=${2:-}
 num=${3:-999}
+mnum=${4:-998}
 work=${WORK:-/var/tmp/mgtime-fstests}
 
 die() { echo "run.sh: $*" >&2; exit 2; }
 
 if [ -z "$tree" ] || [ -z "$fstyp" ]; then
-	die "usage: run.sh FSTESTS_TREE tmpfs|ext2|ext3|ext4|xfs|btrfs [TEST_NUMBER]"
+	die "usage: run.sh FSTESTS_TREE tmpfs|ext2|ext3|ext4|xfs|btrfs [TEST_NUMBER [MMAP_TEST_NUMBER]]"
 fi
 [ -x "$tree/check" ] || die "$tree is not an fstests tree (no ./check)"
 [ "$(id -u)" = 0 ] || die "fstests must run as root"
@@ -41,16 +45,32 @@ case "$fstyp" in
 tmpfs|ext2|ext3|ext4|xfs|btrfs) ;;
 *) die "FSTYP '$fstyp' not supported by this script (tmpfs, ext2, ext3, ext4, xfs, btrfs)" ;;
 esac
-case "$num" in [0-9][0-9][0-9]) ;; *) die "TEST_NUMBER must be three digits, got '$num'" ;; esac
+for n in "$num" "$mnum"; do
+	case "$n" in -|[0-9][0-9][0-9]) ;; *) die "a test number must be three digits or -, got '$n'" ;; esac
+done
+[ "$num" != "$mnum" ] || die "the two tests cannot both be generic/$num"
+[ "$num$mnum" != -- ] || die "both tests left out: nothing to run"
 
-# Install the test under generic/$num (renumbered in the script and its .out).
-t=$tree/tests/generic/$num
-if [ -e "$t" ] && ! grep -q t_mgtime_dir_ctime "$t"; then
-	die "$t exists and is another test; pass a free TEST_NUMBER"
-fi
-sed "s/^# FS QA Test No\. 999/# FS QA Test No. $num/" "$here/tests/generic/999" > "$t" || die "cannot write $t"
-chmod 755 "$t"
-sed "s/^QA output created by 999/QA output created by $num/" "$here/tests/generic/999.out" > "$t.out"
+# install SRC NUM MARK: install tests/generic/SRC under generic/NUM (renumbered
+# in the script and its .out), unless NUM is -; MARK is a word only that test
+# contains, so that an earlier copy of it may be overwritten.
+tests=
+install_test()
+{
+	local src=$1 n=$2 mark=$3 t=$tree/tests/generic/$2
+
+	[ "$n" = - ] && return
+	if [ -e "$t" ] && ! grep -q "$mark" "$t"; then
+		die "$t exists and is another test; pass a free test number"
+	fi
+	sed "s/^# FS QA Test No\. $src/# FS QA Test No. $n/" "$here/tests/generic/$src" > "$t" ||
+		die "cannot write $t"
+	chmod 755 "$t"
+	sed "s/^QA output created by $src/QA output created by $n/" "$here/tests/generic/$src.out" > "$t.out"
+	tests="$tests generic/$n"
+}
+install_test 999 "$num" t_mgtime_dir_ctime
+install_test 998 "$mnum" _check_later
 
 # Install the helper program and add it to src/Makefile's TARGETS once.
 cp "$here/src/t_mgtime_dir_ctime.c" "$tree/src/" || die "cannot copy the helper"
@@ -67,7 +87,7 @@ make -C "$tree" -j"$(nproc)" > "$work/make.log" 2>&1 || {
 	tail -20 "$work/make.log" >&2
 	die "make in $tree failed (log: $work/make.log)"
 }
-[ -x "$tree/src/t_mgtime_dir_ctime" ] || die "make did not build src/t_mgtime_dir_ctime"
+[ "$num" = - ] || [ -x "$tree/src/t_mgtime_dir_ctime" ] || die "make did not build src/t_mgtime_dir_ctime"
 
 config=$work/local.config.$fstyp
 loopdevs=
@@ -128,11 +148,16 @@ CONF
 echo "run.sh: $config:"
 sed 's/^/    /' "$config"
 
-rm -f "$tree/results/generic/$num".*	# no stale report when check aborts early
-cd "$tree" && HOST_OPTIONS=$config ./check "generic/$num"
+for t in $tests; do
+	rm -f "$tree/results/$t".*	# no stale report when check aborts early
+done
+# shellcheck disable=SC2086 # $tests is a word list
+cd "$tree" && HOST_OPTIONS=$config ./check $tests
 rc=$?
 echo "run.sh: ./check exited $rc; results in $tree/results/"
-for f in "$tree/results/generic/$num.full" "$tree/results/generic/$num.out.bad"; do
-	[ -f "$f" ] && { echo "--- $f"; cat "$f"; }
+for t in $tests; do
+	for f in "$tree/results/$t.full" "$tree/results/$t.out.bad"; do
+		[ -f "$f" ] && { echo "--- $f"; cat "$f"; }
+	done
 done
 exit $rc
