@@ -64,6 +64,15 @@ const volatile bool test_invert_fine = false;
 const volatile bool judge = false;
 /* check: each record's clock bracket, steps sent (mg_event_clock()) */
 const volatile bool event_clock = false;
+/*
+ * check: the record of an event that breaks a floor invariant (mg_rule_floor(), the rule
+ * user space and judge apply) carries its kernel stack: bpf_get_stackid() into ev_stacks,
+ * taken on the violation path only, so that a run that finds nothing takes none.
+ */
+const volatile bool violation_stacks = false;
+
+/* Shared with mgtrace.bpf.c's ev_stacks (bpf_map__reuse_fd): the session sizes it. */
+MG_STACK_MAP(ev_stacks, MG_EV_STACKS);
 
 /* Per CPU: the realtime clock's last bracket measured at an event (event_clock). */
 MG_EVENT_CLK_MAP;
@@ -251,7 +260,19 @@ static __always_inline bool judged_send(__u32 kind, __u64 before, __u64 after, _
 	return r & (MG_RF_FLOOR_BACKWARD | MG_RF_FINE_UNNEEDED);
 }
 
-static __always_inline void on_exit(void)
+/* Whether the floor event breaks an invariant (mg_rule_floor()), for its stack only. */
+static __always_inline bool floor_violates(__u64 before, __u64 after, __u32 flags)
+{
+	return mg_rule_floor(&mg_floor != 0, before, after, flags) &
+	       (MG_RF_FLOOR_BACKWARD | MG_RF_FINE_UNNEEDED);
+}
+
+/*
+ * ctx: the program's context, whose kernel stack a violation's record carries
+ * (violation_stacks); judged here or in user space, the stack is asked only when the
+ * event breaks an invariant.
+ */
+static __always_inline void on_exit(void *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid(), swaps = mg_floor_swaps_here(), after;
 	__u32 cpu = bpf_get_smp_processor_id(), kind = MG_EV_FLOOR_UNKNOWN, flags;
@@ -259,6 +280,7 @@ static __always_inline void on_exit(void)
 	struct timespec64 *ts;
 	struct entry *en;
 	struct mg_event *e;
+	bool viol = false;
 	__u32 dev = 0;
 	__u64 ino = 0;
 
@@ -284,6 +306,9 @@ static __always_inline void on_exit(void)
 		if (!judged_send(kind, en->floor, after, flags))
 			goto out;
 		flags |= MG_EVF_JUDGED;
+		viol = true;
+	} else if (violation_stacks) {
+		viol = floor_violates(en->floor, after, flags);
 	}
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
@@ -299,6 +324,11 @@ static __always_inline void on_exit(void)
 	e->floor_known = &mg_floor != 0;
 	e->floor_before = en->floor;
 	e->floor_after = after;
+	if (viol && violation_stacks) {
+		long sid = bpf_get_stackid(ctx, &ev_stacks, 0);
+
+		e->stack_id = sid < 0 ? (int)sid : (int)sid + 1;
+	}
 	if (!mg_event_clock(event_clock, &event_clk, e, &events, wakeup_bytes))
 		bump(1);	/* a step's record: a lost record, as an event */
 	bpf_ringbuf_submit(e, mg_wakeup_flags(&events, wakeup_bytes));
@@ -318,7 +348,7 @@ int BPF_PROG(fe_floor_entry, struct timespec64 *ts)
 SEC("fexit/ktime_get_real_ts64_mg")
 int BPF_PROG(fe_floor_exit, struct timespec64 *ts)
 {
-	on_exit();
+	on_exit(ctx);
 	return 0;
 }
 
@@ -369,6 +399,6 @@ int BPF_KPROBE(kp_floor_entry, struct timespec64 *ts)
 SEC("kretprobe/ktime_get_real_ts64_mg")
 int BPF_KRETPROBE(kp_floor_exit)
 {
-	on_exit();
+	on_exit(ctx);
 	return 0;
 }

@@ -199,13 +199,20 @@ struct mg_event {
 					 * NUL-terminated, cut to MG_NAME_LEN - 1 bytes */
 	unsigned int name_len;		/* that component's full length (d_name.len; 0: no name):
 					 * > strlen(name) when the name was cut */
-	int stack_id;			/* check --judge user: the event's kernel stack, its id in
-					 * the stack map ev_stacks plus 1 (bpf_get_stackid()), or
-					 * that helper's -errno; 0: none taken */
+	int stack_id;			/* check --judge user --stacks, and a floor event that
+					 * breaks an invariant (check): the event's kernel stack,
+					 * its id in the stack map ev_stacks plus 1
+					 * (bpf_get_stackid()), or that helper's -errno; 0: none */
 };
 
-/* Kernel stacks the stack map ev_stacks holds (check --judge user only: else 1 entry). */
+/* Kernel stacks the stack map ev_stacks holds (check --judge user --stacks: else below). */
 #define MG_EV_STACKS 16384
+/*
+ * ... with the floor probes and without --stacks (check with a function-probe backend):
+ * only the floor violations' stacks, one per distinct stack (a stack map is preallocated:
+ * 1024 * 256 bytes of frames); else 1 entry.
+ */
+#define MG_FLOOR_STACKS 1024
 
 /* ---- trace filters (bpf/mgtrace.bpf.c, bpf/floor.bpf.c, bpf/follow.bpf.c, src/util/ident.c) ---- */
 

@@ -156,7 +156,8 @@ static void floor_setup(struct check_state *cs)
 {
 	struct mg_floor_opts fo = { .backend = cs->run.sess.backend,
 				    .test_invert_fine = cs->o.test_invert_fine,
-				    .judge = !cs->o.judge_user, .event_clock = true };
+				    .judge = !cs->o.judge_user, .event_clock = true,
+				    .stacks = true };
 	const char *ks;
 	int err;
 

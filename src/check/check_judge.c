@@ -61,7 +61,8 @@ int check_judge_choose(struct check_state *cs)
 		mg_checker_set_known(cs->chk, mg_known_match, cs->o.known);
 	if (cs->judge.active)
 		mg_checker_judged_in_bpf(cs->chk);
-	else if (cs->o.stacks)	/* judged here: a violation has its event's record's stack */
-		mg_checker_set_stacks(cs->chk, mg_session_stacks_fd(&cs->run.sess));
+	/* judged here with --stacks, a violation has its event's record's stack; and a floor
+	 * violation has its own wherever it was judged (bpf/floor.bpf.c) */
+	mg_checker_set_stacks(cs->chk, mg_session_stacks_fd(&cs->run.sess));
 	return MG_EXIT_OK;
 }

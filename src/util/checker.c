@@ -314,14 +314,52 @@ void mg_checker_rule_out(struct mg_checker *c, uint32_t dev, uint64_t ino, uint3
 		mg_checker_example(c, out->ben.kind, dev, ino, gen, name, name_cut, &out->ben);
 }
 
-/* Floor events (bpf/floor.bpf.c): the two floor invariants (mg_rule_floor). */
+/*
+ * The kernel stack e's record carries (stack_id: its id in the stack map plus 1, or
+ * bpf_get_stackid()'s -errno, 0 none) into frames and *stk. Asked only for an event that
+ * broke a rule: one map lookup per violation.
+ */
+static void event_stack(const struct mg_checker *c, const struct mg_event *e, uint64_t *frames,
+			struct mg_vstack *stk)
+{
+	uint32_t id = (uint32_t)e->stack_id - 1, n;
+
+	if (c->stacks_fd < 0 || !e->stack_id)
+		return;		/* *stk as the caller set it: no record of a stack */
+	if (e->stack_id < 0) {
+		*stk = (struct mg_vstack){ .why = MG_STACK_FAILED, .err = e->stack_id };
+		return;
+	}
+	memset(frames, 0, MG_STACK_FRAMES * sizeof(*frames));
+	if (bpf_map_lookup_elem(c->stacks_fd, &id, frames)) {
+		*stk = (struct mg_vstack){ .why = MG_STACK_MAP_LOST, .err = -errno };
+		return;
+	}
+	for (n = 0; n < MG_STACK_FRAMES && frames[n]; n++)
+		;
+	*stk = (struct mg_vstack){ .frames = frames, .len = n, .why = MG_STACK_TAKEN };
+}
+
+/*
+ * Floor events (bpf/floor.bpf.c): the two floor invariants (mg_rule_floor). A violation
+ * has the kernel stack its record carries (taken in BPF at the violation only), else
+ * MG_STACK_FLOOR.
+ */
 static void floor_event(struct mg_checker *c, struct ino_state *s, const struct mg_event *e,
 			const struct mg_obs *obs)
 {
 	struct mg_violation v = { .dev = e->dev, .gen = e->gen, .ino = e->ino,
-				  .earlier = *obs, .later = *obs, .stack_why = MG_STACK_FLOOR };
+				  .earlier = *obs, .later = *obs };
 	unsigned int r = mg_rule_floor(e->floor_known, e->floor_before, e->floor_after, e->flags);
+	struct mg_vstack stk = { .why = MG_STACK_FLOOR };
+	uint64_t frames[MG_STACK_FRAMES];
 
+	if (r & (MG_RF_FLOOR_BACKWARD | MG_RF_FINE_UNNEEDED))	/* one lookup per violation */
+		event_stack(c, e, frames, &stk);
+	v.stack_why = stk.why;
+	v.stack_err = stk.err;
+	v.stack_len = stk.why == MG_STACK_TAKEN ? stk.len : 0;
+	memcpy(v.stack, frames, v.stack_len * sizeof(v.stack[0]));
 	if (s) {
 		memcpy(v.name, s->name, sizeof(v.name));
 		v.name_truncated = s->name_cut;
@@ -393,32 +431,6 @@ static void count_judged(struct mg_checker *c, unsigned int kind)
 void mg_checker_set_stacks(struct mg_checker *c, int fd)
 {
 	c->stacks_fd = fd;
-}
-
-/*
- * The kernel stack e's record carries (stack_id: its id in the stack map plus 1, or
- * bpf_get_stackid()'s -errno, 0 none) into frames and *stk. Asked only for an event that
- * broke a rule: one map lookup per violation.
- */
-static void event_stack(const struct mg_checker *c, const struct mg_event *e, uint64_t *frames,
-			struct mg_vstack *stk)
-{
-	uint32_t id = (uint32_t)e->stack_id - 1, n;
-
-	if (c->stacks_fd < 0 || !e->stack_id)
-		return;		/* MG_STACK_NO_RECORD */
-	if (e->stack_id < 0) {
-		*stk = (struct mg_vstack){ .why = MG_STACK_FAILED, .err = e->stack_id };
-		return;
-	}
-	memset(frames, 0, MG_STACK_FRAMES * sizeof(*frames));
-	if (bpf_map_lookup_elem(c->stacks_fd, &id, frames)) {
-		*stk = (struct mg_vstack){ .why = MG_STACK_MAP_LOST, .err = -errno };
-		return;
-	}
-	for (n = 0; n < MG_STACK_FRAMES && frames[n]; n++)
-		;
-	*stk = (struct mg_vstack){ .frames = frames, .len = n, .why = MG_STACK_TAKEN };
 }
 
 void mg_checker_event(struct mg_checker *c, const struct mg_event *e)

@@ -64,7 +64,8 @@ enum mg_stack_why {
 	MG_STACK_TAKEN,		/* taken in BPF at the event (bpf_get_stack()) */
 	MG_STACK_AT_END,	/* a held getattr judged at the end of the run, at no event */
 	MG_STACK_ORDER,		/* judged on the built-in workload's own fstat()s, no kernel event */
-	MG_STACK_FLOOR,		/* a floor event (bpf/floor.bpf.c) carries no stack */
+	MG_STACK_FLOOR,		/* a floor event (bpf/floor.bpf.c) whose record carries no stack
+				 * (its probes loaded without violation_stacks) */
 	MG_STACK_FAILED,	/* bpf_get_stack() (judged in BPF) or bpf_get_stackid() (the
 				 * record's, judged in user space) failed: stack_err */
 	MG_STACK_MAP_LOST,	/* judged in user space: the record's stack was no longer in

@@ -118,9 +118,13 @@ static int floor_try(struct mg_floor *f, const struct mg_kenv *env, struct mg_se
 	skel->rodata->test_invert_fine = f->test_invert_fine;
 	skel->rodata->judge = o->judge;
 	skel->rodata->event_clock = o->event_clock;
+	skel->rodata->violation_stacks = o->stacks;
 	err = bpf_map__reuse_fd(skel->maps.events, bpf_map__fd(sess->skel->maps.events));
 	if (!err)
 		err = bpf_map__reuse_fd(skel->maps.set_ctime, bpf_map__fd(sess->skel->maps.set_ctime));
+	/* a violation's stack goes where check reads the events' (mg_session_stacks_fd()) */
+	if (!err)
+		err = bpf_map__reuse_fd(skel->maps.ev_stacks, bpf_map__fd(sess->skel->maps.ev_stacks));
 	if (!err)
 		err = o->traced_tgids_fd > 0 ? bpf_map__reuse_fd(skel->maps.traced_tgids,
 								 o->traced_tgids_fd)

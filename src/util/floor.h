@@ -5,7 +5,7 @@
  * The floor object emits one struct mg_event per ktime_get_real_ts64_mg() call
  * (MG_EV_FLOOR_*) into the session's ring buffer, and fills the per-task map
  * set_ctime, which it shares with the session's object (entry_ns of the ctime
- * tracepoint events). It needs function probes (fentry/fexit or
+ * tracepoint events), and its stack map ev_stacks. It needs function probes (fentry/fexit or
  * kprobe/kretprobe; a kprobe on inode_set_ctime_current in both) and
  * CONFIG_KALLSYMS_ALL for the per-CPU ksym timekeeping_mg_floor_swaps.
  */
@@ -30,6 +30,9 @@ struct mg_floor_opts {
 					 * violations (map floor_judge, src/util/judge.c) */
 	bool event_clock;		/* check: measure the realtime clock's bracket at each
 					 * record, send each step found (mg_event_clock()) */
+	bool stacks;			/* check: the record of a floor event that breaks an
+					 * invariant carries its kernel stack (stack_id, in the
+					 * session's stack map ev_stacks), taken only then */
 };
 
 /* A loaded floor object, from mg_floor_open() to mg_floor_close(). */

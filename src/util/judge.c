@@ -28,8 +28,11 @@ int mg_judge_pre_load(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf,
 	 * kernel stack, so that a violation found there has its event's (a 4 MB stack map,
 	 * only then; the stack walk costs about 5x an event: bench/notes.md) */
 	skel->rodata->event_stacks = !j->configured && j->stacks;
+	/* with function probes check loads bpf/floor.bpf.c, whose violations take their stacks
+	 * into this map too (at the violation only: a few distinct stacks) */
 	if ((err = bpf_map__set_max_entries(skel->maps.ev_stacks,
-					    skel->rodata->event_stacks ? MG_EV_STACKS : 1)))
+					    skel->rodata->event_stacks ? MG_EV_STACKS :
+					    mg_backend_has_funcs(be) ? MG_FLOOR_STACKS : 1)))
 		return err;
 	if (j->configured && j->ringbuf_bytes) {
 		/* as backend.c sizes it: wake the consumer at a quarter full */

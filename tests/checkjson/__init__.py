@@ -32,7 +32,7 @@ from .output import (check_count_ended, check_counts_sane, check_json_first_line
 from .probe import check_pcpu_rejected, check_probe, probe_field  # noqa: F401
 from .check import (NOT_FAULT_KEYS, NOT_FAULTS, VIOLATION_KINDS, categories,  # noqa: F401
                     check_baseline_used, check_check, check_example_names, check_figure_min,
-                    check_floor, check_injected, check_invariant_min, check_step_explained,
+                    check_floor, check_floor_stacks, check_injected, check_invariant_min, check_step_explained,
                     check_workload_dir, set_figure)
 from .judge import (check_dir_visibility, check_events_window, check_inject_lost,  # noqa: F401
                     check_inode_gc, check_map_full, check_tree_scope)

@@ -152,6 +152,26 @@ def check_floor(c, r, checked, invert=False):
 
 
 
+def check_floor_stacks(c, r):
+    """Each floor violation (timestamp "floor") of a check report carries the kernel stack of
+    its event (issue 41, taken in BPF at the violation only): its frames, or null with why
+    (a stack-map hash collision, a failed walk), never "carries no stack"; at least one has
+    frames, and each stack whose frames are named passes through inode_set_ctime_current,
+    the only caller of ktime_get_real_ts64_mg (floor.bpf.c's probe)."""
+    fv = [v for v in r.get("violations", []) if v.get("timestamp") == "floor"]
+    c.check(len(fv) > 0, f"floor violations reported: {len(fv)}")
+    taken = [v for v in fv if v.get("stack")]
+    c.check(len(taken) > 0, f"{len(taken)} of {len(fv)} floor violation(s) with a kernel stack")
+    for v in fv:
+        why = v.get("stack_unavailable") or ""
+        if not v.get("stack"):
+            c.check(why and "carries no stack" not in why, f"a floor violation without a stack "
+                    f"says why, the record had one: {why!r}")
+        elif not why:
+            syms = [f.get("sym") for f in v["stack"]]
+            c.check("inode_set_ctime_current" in syms, f"a floor violation's stack: {syms[:6]}")
+
+
 NOT_FAULT_KEYS = ("stale_reads", "reordered_swaps", "unverified_queried_updates", "granularity_equal",
                   "future_ctime", "unsure_seconds", "torn_reads", "skips_after_concurrent_query",
                   "concurrent_updates", "concurrent_updates_undecided", "concurrent_reads", "unseen_values",
@@ -346,6 +366,19 @@ def selftest_check(results):
         c = Checker(quiet=True)
         check_floor(c, bad_rep, kw.get("checked", True), invert=kw.get("invert", False))
         results.append((f"floor: fails on {label}", bool(c.failures)))
+    frame = {"addr": "0xffffffff81000000", "off": 16, "module": None}
+    fst = {"violations": [{"kind": "unneeded_fine_stamp", "timestamp": "floor", "stack_unavailable": None,
+                           "stack": [{**frame, "sym": "inode_set_ctime_current"}]},
+                          {"kind": "unneeded_fine_stamp", "timestamp": "floor", "stack": None,
+                           "stack_unavailable": "bpf_get_stackid() (a hash collision in the stack "
+                           "map) failed: File exists"}]}
+    run("floor-stacks: stacks taken, one a collision", check_floor_stacks, fst, want_fail=False)
+    old = {"violations": [{**v, "stack": None, "stack_unavailable": "judged from a floor event, "
+                           "whose record carries no stack"} for v in fst["violations"]]}
+    run("floor-stacks: records that carry no stack", check_floor_stacks, old)
+    run("floor-stacks: a stack outside inode_set_ctime_current", check_floor_stacks,
+        {"violations": [{**fst["violations"][0], "stack": [{**frame, "sym": "vfs_write"}]}]})
+    run("floor-stacks: no floor violation", check_floor_stacks, {"violations": []})
 
     rep = {"invariants": {**{k: 0 for k in NOT_FAULT_KEYS}, "granularity_equal": 1,
                           "ctime_regression": {"violations": 0, "explained_by_clock_step": 0}},

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_checker.c - tests of src/util/checker.c: the invariant checker on synthetic streams. */
+#include <fcntl.h>
+#include <unistd.h>
 #include "unit.h"
 #include "checker.h"
 
@@ -53,6 +55,66 @@ UNIT_TEST(checker_floor_judged)
 		  "checker: BPF's unneeded fine stamps all count, the one whose record was lost too");
 	ASSERT_EQ(mg_checker_faults(c), 2,
 		  "checker: BPF's unneeded fine stamps all count, the one whose record was lost too");
+	mg_checker_free(c);
+}
+
+/*
+ * A floor violation has the kernel stack its record carries (bpf/floor.bpf.c takes it into
+ * the stack map at the violation only: stack_id), judged in BPF or here, or says why not:
+ * no stack map given, the walk failed in BPF, the map did not hold it. The map here is an
+ * fd that is no map (/dev/null: no BPF in this stage), so its lookup fails.
+ */
+UNIT_TEST(checker_floor_stacks)
+{
+	struct mg_checker *c = mg_checker_new(16, 8);
+	struct mg_event e = ev(MG_EV_FLOOR_SWAP, 3, 100, 5, 10);
+	const struct mg_violation *v;
+	int fd = open("/dev/null", O_RDONLY);
+	size_t n;
+
+	if (!ASSERT_GE(fd, 0, "open /dev/null") || !ASSERT_OK_PTR(c, "checker"))
+		return;
+	e.flags = MG_EVF_FINE_UNNEEDED | MG_EVF_IN_SET_CTIME;
+	e.floor_known = 1;
+	e.floor_before = 5000;
+	e.floor_after = 6000;
+	e.stack_id = 7;
+	mg_checker_event(c, &e);	/* no stack map given */
+	mg_checker_set_stacks(c, fd);
+	e.stack_id = -EEXIST;		/* bpf_get_stackid() failed at the violation */
+	mg_checker_event(c, &e);
+	e.stack_id = 7;			/* taken, but the map cannot give it back */
+	mg_checker_event(c, &e);
+	e.stack_id = 0;			/* the probes took none */
+	mg_checker_event(c, &e);
+	e.flags = MG_EVF_JUDGED | MG_EVF_IN_SET_CTIME | MG_EVF_FINE_NEEDED;
+	e.floor_after = 4000;		/* judged in BPF: a floor moving back */
+	e.stack_id = -EFAULT;
+	mg_checker_event(c, &e);
+	e.floor_after = 6000;		/* no violation: its stack is never looked up */
+	e.stack_id = 7;
+	mg_checker_event(c, &e);
+	v = mg_checker_reports(c, &n);
+	if (!ASSERT_EQ(n, 5, "checker: five floor violations reported"))
+		goto out;
+	ASSERT_EQ(v[0].stack_why, MG_STACK_FLOOR, "checker: a floor violation without a stack map "
+		  "says its record carries no stack");
+	ASSERT_EQ(v[1].stack_why, MG_STACK_FAILED, "checker: a floor violation whose stack walk "
+		  "failed in BPF says so");
+	ASSERT_EQ(v[1].stack_err, -EEXIST, "checker: ... with bpf_get_stackid()'s error");
+	ASSERT_HAS_SUBSTR(mg_stack_why_text(&v[1]), "(a hash collision in the stack map)",
+			  "checker: ... named a hash collision");
+	ASSERT_EQ(v[2].stack_why, MG_STACK_MAP_LOST, "checker: a floor violation's stack is looked "
+		  "up in the stack map by its record's id");
+	ASSERT_LT(v[2].stack_err, 0, "checker: ... and the lookup's error kept");
+	ASSERT_EQ(v[3].stack_why, MG_STACK_FLOOR, "checker: a floor record with no stack id says "
+		  "it carries none");
+	ASSERT_EQ(v[4].kind, MG_V_FLOOR_BACKWARD, "checker: a floor moving back, judged in BPF");
+	ASSERT_EQ(v[4].stack_why, MG_STACK_FAILED, "checker: a floor violation judged in BPF has "
+		  "its record's stack (here its failure)");
+	ASSERT_EQ(v[4].stack_err, -EFAULT, "checker: ... with bpf_get_stackid()'s error");
+out:
+	close(fd);
 	mg_checker_free(c);
 }
 

@@ -193,6 +193,7 @@ for be in ("fentry", "kprobe"):
         c = checkjson.Checker(quiet=True)
         checkjson.check_check(c, objs, verdict="FAIL")
         checkjson.check_floor(c, objs[0], True, invert=True)
+        checkjson.check_floor_stacks(c, objs[0])
         inv = objs[0]["invariants"]
         print(f"# {label} check-invert-fine-{be}: unneeded_fine_stamp="
               f"{inv['unneeded_fine_stamp']['violations']} of {inv['fine_stamps_decided']} decided")
