@@ -21,7 +21,7 @@ enum cf_role {
 	CF_DIR,		/* the directory it changes (the source directory of a rename) */
 	CF_DIR2,	/* the second directory of a cross-directory rename */
 	CF_REPLACED,	/* the inode a rename over an existing name replaces */
-	CF_OTHER,	/* the second file of RENAME_EXCHANGE */
+	CF_OTHER,	/* the second file of RENAME_EXCHANGE (in dir2 across directories) */
 	CF_NR_ROLES
 };
 
@@ -60,7 +60,7 @@ struct cf_role_expect {
 	const char *source;	/* the contract, POSIX or the kernel's documented semantics */
 };
 
-#define CF_MAX_ROLES 3
+#define CF_MAX_ROLES 4
 
 /* One operation of the table (conform_table.c). */
 struct cf_op {
@@ -200,6 +200,7 @@ int cf_op_rename(struct cf_ctx *c);
 int cf_op_rename_across(struct cf_ctx *c);
 int cf_op_rename_over(struct cf_ctx *c);
 int cf_op_rename_exchange(struct cf_ctx *c);
+int cf_op_rename_exchange_across(struct cf_ctx *c);
 int cf_op_rename_noreplace(struct cf_ctx *c);
 int cf_op_rename_whiteout(struct cf_ctx *c);
 int cf_op_tmpfile_linkat(struct cf_ctx *c);

@@ -202,6 +202,25 @@ int cf_op_rename_exchange(struct cf_ctx *c)
 	return e;
 }
 
+/* r in the work directory and t in d2 exchanged: both directories' entries change */
+int cf_op_rename_exchange_across(struct cf_ctx *c)
+{
+	int e;
+
+	if (mkfile(c, c->dfd, "r") || mkfile(c, c->d2fd, "t"))
+		return -1;
+	if (cf_before(c, CF_DIR, c->dfd, "") || cf_before(c, CF_DIR2, c->d2fd, "") ||
+	    cf_before(c, CF_FILE, c->dfd, "r") || cf_before(c, CF_OTHER, c->d2fd, "t"))
+		return -1;
+	e = ren(c, c->dfd, "r", c->d2fd, "t", RENAME_EXCHANGE);
+	if (!e && (cf_after(c, CF_DIR, c->dfd, "") || cf_after(c, CF_DIR2, c->d2fd, "") ||
+		   cf_after(c, CF_FILE, c->d2fd, "t") || cf_after(c, CF_OTHER, c->dfd, "r")))
+		e = -1;
+	unlinkat(c->dfd, "r", 0);
+	unlinkat(c->d2fd, "t", 0);
+	return e;
+}
+
 int cf_op_rename_noreplace(struct cf_ctx *c)
 {
 	int e;

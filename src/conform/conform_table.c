@@ -22,6 +22,8 @@
 #define P_REN_D   "POSIX rename(): marks the parent directory of each file"
 #define P_REN_F   "POSIX rename(): implementations differ on the renamed file"
 #define P_REN_R   "POSIX rename() removes the replaced link as unlink() does: its st_ctime"
+#define P_EXCH_D  "rename(2) RENAME_EXCHANGE changes an entry in each directory: as POSIX " \
+		  "rename(), each parent directory's st_ctime"
 #define P_WRITE   "POSIX write(): nbyte > 0 marks st_ctime and st_mtime"
 #define P_MMAP    "POSIX mmap()/msync(): a store marks st_ctime before the next msync()"
 #define P_TRUNC   "POSIX truncate()/ftruncate(): a size change marks st_ctime"
@@ -46,6 +48,8 @@
 #define R1(a, e, s) 1, { { a, e, s } }
 #define R2(a, e1, s1, b, e2, s2) 2, { { a, e1, s1 }, { b, e2, s2 } }
 #define R3(a, e1, s1, b, e2, s2, c, e3, s3) 3, { { a, e1, s1 }, { b, e2, s2 }, { c, e3, s3 } }
+#define R4(a, e1, s1, b, e2, s2, c, e3, s3, d, e4, s4) \
+	4, { { a, e1, s1 }, { b, e2, s2 }, { c, e3, s3 }, { d, e4, s4 } }
 
 const struct cf_op cf_ops[] = {
 	{ "create", cf_op_create, R1(CF_DIR, CF_LATER, P_CREAT) },
@@ -62,6 +66,9 @@ const struct cf_op cf_ops[] = {
 	  R3(CF_DIR, CF_LATER, P_REN_D, CF_REPLACED, CF_LATER, P_REN_R, CF_FILE, CF_INFO, P_REN_F) },
 	{ "rename-exchange", cf_op_rename_exchange,
 	  R3(CF_DIR, CF_LATER, P_REN_D, CF_FILE, CF_INFO, P_REN_F, CF_OTHER, CF_INFO, P_REN_F) },
+	{ "rename-exchange-across", cf_op_rename_exchange_across,
+	  R4(CF_DIR, CF_LATER, P_EXCH_D, CF_DIR2, CF_LATER, P_EXCH_D, CF_FILE, CF_INFO, P_REN_F,
+	     CF_OTHER, CF_INFO, P_REN_F) },
 	{ "rename-noreplace", cf_op_rename_noreplace, R1(CF_DIR, CF_LATER, P_REN_D) },
 	{ "rename-whiteout", cf_op_rename_whiteout, R1(CF_DIR, CF_LATER, P_REN_D) },
 	{ "tmpfile-linkat", cf_op_tmpfile_linkat,

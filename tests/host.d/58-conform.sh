@@ -9,7 +9,8 @@
 # it exits 0, or 1 with its FAIL rows listed and no row where the two judges disagree.
 # Without BPF (build/denybpf): exit 3 with a hint to --observer-only, which finds the tmpfs
 # faults alone. A filesystem that is not multigrain (ramfs) is refused. The progress line only
-# on a terminal.
+# on a terminal. RENAME_EXCHANGE across two directories has its own rows (dir and dir2 later,
+# file and other informational), judged by both on tmpfs and ext4.
 echo "# conform: the contract operation by operation"
 $MG conform -n 20 --json -o "$T/cf.json" --junit "$T/cf.xml" > /dev/null 2> "$T/cf.err"
 echo "rc=$?" > "$T/cf.rc"
@@ -49,6 +50,15 @@ say(all(o["verdict"] == "unsupported" and o["done"] == 0 for o in un),
 say(all(o["verdict"] != "pass" or (o["expect"] == "later" and o["observer_not_later"] == 0
                                    and o["check_violations"] == 0) for o in r["ops"]),
     "every pass is a later row with nothing found by either judge")
+xa = [(o["role"], o["expect"]) for o in r["ops"] if o["op"] == "rename-exchange-across"]
+say(xa == [("dir", "later"), ("dir2", "later"), ("file", "informational"), ("other", "informational")],
+    f"rename-exchange-across: its own rows, dir and dir2 later: {xa}")
+xr = {o["role"]: o for o in r["ops"] if o["op"] == "rename-exchange-across"}
+say(len(xr) == 4 and all(o["done"] == 20 and o["verdict"] in ("pass", "fail", "info") for o in xr.values())
+    and all(xr[d]["check_violations"] == xr[d]["observer_not_later"] for d in ("dir", "dir2") if d in xr),
+    "rename-exchange-across on tmpfs: " + ", ".join(f"{k} {o['verdict']} (check {o['check_violations']}, "
+                                                   f"observer {o['observer_not_later']} of {o['done']})"
+                                                   for k, o in xr.items()))
 x = ET.parse(f"{t}/cf.xml").getroot()
 fails = sum(o["verdict"] in ("fail", "disagree") for o in r["ops"])
 say(x.get("tests") == str(len(r["ops"])) and x.get("failures") == str(fails)
@@ -65,7 +75,7 @@ last_fail=$(grep -n '^FAIL ' "$T/cf.txt" | tail -1 | cut -d: -f1)
 ! grep -q 'operation 1 of' "$T/cf-text.err" "$T/cf.txt" && ok "conform into a pipe: no progress line" \
 	|| bad "conform into a pipe: a progress line: $(head -c 200 "$T/cf-text.err")"
 python3 tests/ptyfit.py run 100 30 "$T/cf-pty.txt" -- $MG conform -n 3 > /dev/null 2>&1
-grep -q $'\r\033\[Kconform: operation 49 of 49, fifo-write' "$T/cf-pty.txt" \
+grep -q $'\r\033\[Kconform: operation 50 of 50, fifo-write' "$T/cf-pty.txt" \
 	&& ok "conform on a terminal: one progress line, rewritten, to the last operation" \
 	|| bad "conform on a terminal: no progress line: $(head -c 200 "$T/cf-pty.txt" | cat -v)"
 python3 tests/ptyfit.py run 100 30 "$T/cf-ptyj.txt" -- $MG conform -n 2 --json > /dev/null 2>&1
@@ -118,6 +128,10 @@ say(r["fs"] == "ext4" and (rc == "0" and not fails or rc == "1" and fails),
     f"ext4 loop image: exit {rc}, FAIL rows: {fails or 'none'}")
 say(not [o for o in r["ops"] if o["verdict"] == "disagree"], "ext4: the two judges agree in every row")
 say(sum(o["done"] > 0 for o in r["ops"]) >= 50, f"ext4: {sum(o['done'] > 0 for o in r['ops'])} rows ran")
+xr = {o["role"]: o for o in r["ops"] if o["op"] == "rename-exchange-across"}
+say(sorted(xr) == ["dir", "dir2", "file", "other"] and all(o["done"] == 20 for o in xr.values()),
+    "ext4 rename-exchange-across: " + ", ".join(f"{k} {o['verdict']} (check {o['check_violations']}, "
+                                               f"observer {o['observer_not_later']})" for k, o in xr.items()))
 PY
 	tally conform-ext4 "$T/cf-ext4.chk"
 else

@@ -105,6 +105,39 @@ UNIT_TEST(conform_doc_table)
 	free(doc);
 }
 
+/*
+ * RENAME_EXCHANGE across two directories is an operation of its own: both directories'
+ * entries change (later, as POSIX rename() marks the parent directory of each file), the
+ * two files are informational, each with its source.
+ */
+UNIT_TEST(conform_exchange_across)
+{
+	static const struct { enum cf_role role; enum cf_expect expect; const char *src; } want[] = {
+		{ CF_DIR, CF_LATER, "rename(2) RENAME_EXCHANGE changes an entry in each directory" },
+		{ CF_DIR2, CF_LATER, "rename(2) RENAME_EXCHANGE changes an entry in each directory" },
+		{ CF_FILE, CF_INFO, "POSIX rename(): implementations differ" },
+		{ CF_OTHER, CF_INFO, "POSIX rename(): implementations differ" },
+	};
+	const struct cf_op *op = NULL;
+	unsigned int r;
+	size_t i;
+
+	for (i = 0; i < cf_nops; i++)
+		if (!strcmp(cf_ops[i].name, "rename-exchange-across"))
+			op = &cf_ops[i];
+	if (!ASSERT_OK_PTR(op, "rename-exchange-across is an operation of the table"))
+		return;
+	ASSERT_EQ(op->nroles, 4, "rename-exchange-across: dir, dir2, file, other");
+	for (r = 0; r < op->nroles && r < 4; r++) {
+		ASSERT_EQ(op->roles[r].role, want[r].role, "rename-exchange-across role %u: %s", r,
+			  cf_role_name(want[r].role));
+		ASSERT_EQ(op->roles[r].expect, want[r].expect, "rename-exchange-across %s: %s",
+			  cf_role_name(want[r].role), cf_expect_name(want[r].expect));
+		ASSERT_HAS_SUBSTR(op->roles[r].source, want[r].src, "rename-exchange-across %s: "
+				  "its source", cf_role_name(want[r].role));
+	}
+}
+
 UNIT_TEST(conform_not_later)
 {
 	ASSERT_TRUE(cf_not_later((struct timespec){ 5, 10 }, (struct timespec){ 5, 10 }), "equal");
