@@ -52,6 +52,10 @@ static const struct mg_opt conform_opts[] = {
 	  .help = "run each operation N times, 1..100000 (default 20)" },
 	{ .val = MG_OPT_AUTO, .lname = "junit", .arg = "FILE", .store = MG_OS_STR, .at = AT(junit),
 	  .help = "also write the rows as JUnit XML to FILE", .kind = MG_OV_FILE },
+	{ .val = 'l', .lname = "list", .store = MG_OS_FLAG, .at = AT(list),
+	  .help = "print the operations (or only each OP given) and each\n"
+	  "role's expectation with its source, and exit (no root,\n"
+	  "nothing run)" },
 	{ .val = MG_OPT_AUTO, .lname = "observer-only", .store = MG_OS_FLAG,
 	  .at = AT(observer_only),
 	  .help = "no kernel judge (no BPF, no root needed): the observer's\n"
@@ -63,13 +67,45 @@ static const struct mg_opt conform_opts[] = {
 
 const struct mg_cmd_opts conform_cmdopts = {
 	.name = "conform",
-	.synopsis = "[-D DIR] [-n N] [--observer-only] [--json] [-o FILE] [--junit FILE]",
+	.synopsis = "[-D DIR] [-n N] [--observer-only] [--json] [-o FILE] [--junit FILE] "
+		    "[-l] [-- OP...]",
 	.about = "Run every operation that changes a ctime, each inode it changes stat()ed right\n"
 		 "before and after it, and judge each (operation, role) against the multigrain\n"
-		 "contract with check's BPF judge and with the stat() calls (docs/conform.md).\n",
+		 "contract with check's BPF judge and with the stat() calls (docs/conform.md).\n"
+		 "OP...: only these operations (names as -l prints them), in the table's order.\n",
 	.opts = conform_opts,
 	.exit_note = "  conform: 1 also when check and the observer disagree (a fault of mgtrace)\n",
 };
+
+/*
+ * The operands argv[first..argc): the operations to run, by name, into o->pick (left
+ * NULL without operands: every operation). 0, or MG_EXIT_USAGE with one line naming
+ * the unknown operation and listing the names.
+ */
+static int conform_pick(struct cf_opts *o, int first, int argc, char **argv)
+{
+	char names[2048];
+	size_t i, n = 0;
+	int a, k;
+
+	if (first >= argc)
+		return 0;
+	o->pick = calloc(cf_nops, sizeof(*o->pick));
+	if (!o->pick)
+		return mg_err(MG_EXIT_FAIL, "conform: out of memory");
+	for (a = first; a < argc; a++) {
+		if ((k = cf_op_index(argv[a])) >= 0) {
+			o->pick[k] = true;
+			continue;
+		}
+		for (i = 0, names[0] = 0; i < cf_nops && n < sizeof(names); i++)
+			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
+					      cf_ops[i].name);
+		return mg_err(MG_EXIT_USAGE, "conform: unknown operation '%s' (the operations: %s)",
+			      argv[a], names);
+	}
+	return 0;
+}
 
 /* Parse into o. 0, or MG_EXIT_USAGE with one line printed. */
 static int conform_parse(struct cf_opts *o, int argc, char **argv)
@@ -81,8 +117,11 @@ static int conform_parse(struct cf_opts *o, int argc, char **argv)
 	mg_opt_begin(&p, &conform_cmdopts, argc, argv);
 	if ((c = mg_opt_parse(&p, o, NULL)))	/* every option is stored by the table */
 		return c;
-	if ((c = mg_opt_no_operands(&p)))
+	if ((c = conform_pick(o, optind, argc, argv)))
 		return c;
+	if (o->list && (mg_json_output || o->junit))
+		return mg_err(MG_EXIT_USAGE, "conform: -l prints a text table; it takes neither "
+			      "--json nor --junit");
 	if (o->junit && mg_output_path && mg_same_file(mg_output_path, o->junit))
 		return mg_err(MG_EXIT_USAGE, "conform: -o '%s' and --junit '%s' are one file: each "
 			      "output needs its own", mg_output_path, o->junit);
@@ -162,6 +201,7 @@ static int conform_sweep(struct cf_opts *o, struct cf_sweep *s, struct cf_dir *d
 			 struct cf_judge *j, int *stop_sig)
 {
 	s->n = (unsigned int)o->runs;
+	s->pick = o->pick;
 	/* a person at a terminal: the report to it and stderr there too; never into a pipe,
 	 * a file (-o) or JSON */
 	s->progress = !mg_json_output && !mg_output_path && isatty(STDOUT_FILENO) &&
@@ -191,7 +231,14 @@ int cmd_conform(int argc, char **argv)
 	bool reported = false;
 
 	if ((ret = conform_parse(&o, argc, argv)))
-		return ret;
+		goto out_list;
+	if (o.list) {
+		if (!(ret = mg_out_open("conform", false))) {
+			cf_list(mg_out, o.pick);
+			ret = mg_out_close();
+		}
+		goto out_list;
+	}
 	mg_stop_sigset(&sigs);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	if ((ret = mg_out_open("conform", false)))
@@ -203,7 +250,8 @@ int cmd_conform(int argc, char **argv)
 	if (o.observer_only)
 		snprintf(o.judge, sizeof(o.judge), "none (--observer-only): the observer's stat() "
 			 "calls alone, no check counts and no kernel stacks");
-	else if ((ret = cf_judge_open(&j, &o, dir_dev(&d), (size_t)o.runs * 4 * cf_nops + 4096)))
+	else if ((ret = cf_judge_open(&j, &o, dir_dev(&d),
+				      (size_t)o.runs * CF_MAX_ROLES * cf_nops + 4096)))
 		goto out;
 	/* the kernel's answer (bpf/mgfs.bpf.c): the contract holds only where it is multigrain */
 	o.multigrain = o.observer_only ? -1 : mg_fs_multigrain(d.path, o.mg_why, sizeof(o.mg_why));
@@ -232,5 +280,7 @@ out:
 	}
 	if ((err = mg_out_close()) && (ret == MG_EXIT_OK || ret == MG_EXIT_INCONCLUSIVE))
 		ret = err;
+out_list:
+	free(o.pick);
 	return ret;
 }

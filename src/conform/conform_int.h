@@ -74,6 +74,9 @@ struct cf_op {
 extern const struct cf_op cf_ops[];
 extern const size_t cf_nops;
 
+/* The index in cf_ops of the operation named name, or -1: none. */
+int cf_op_index(const char *name);
+
 /* A role's name as the reports print it ("file", "dir", ...). */
 const char *cf_role_name(enum cf_role r);
 /* "later" or "informational". */
@@ -160,6 +163,9 @@ struct cf_opts {
 	uint64_t runs;			/* -n N, 1..CF_RUNS_MAX */
 	const char *junit;		/* --junit FILE, or NULL */
 	bool observer_only;		/* --observer-only */
+	bool list;			/* -l: print the table, run nothing */
+	bool *pick;			/* the operands: pick[i] runs cf_ops[i] (cf_nops
+					 * entries, malloc'd); NULL: every operation */
 	const char *fs;			/* the work directory's filesystem (mg_fs_name) */
 	const char *dir;		/* the work directory */
 	int multigrain;			/* its filesystem is multigrain (mg_fs_multigrain()):

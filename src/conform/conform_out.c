@@ -81,7 +81,7 @@ static void cf_text(FILE *f, const struct cf_opts *o, const struct cf_sweep *s, 
 	for (i = 0; i < s->nrows; i++)
 		nv[s->rows[i].verdict]++;
 	fprintf(f, "conform: %zu operations x %u runs on %s (%s) in %.2f s\nconform: kernel "
-		"judge: %s\n", cf_nops, (unsigned int)o->runs, o->dir, o->fs, o->seconds, o->judge);
+		"judge: %s\n", s->nops, (unsigned int)o->runs, o->dir, o->fs, o->seconds, o->judge);
 	if (s->judged && (s->outside || s->elsewhere))
 		fprintf(f, "conform: check's violations in no operation's window: %llu on this "
 			"filesystem, %llu on others (other processes)\n",
@@ -108,6 +108,19 @@ static void cf_text(FILE *f, const struct cf_opts *o, const struct cf_sweep *s, 
 		"%zu INCONCLUSIVE of %zu rows\n", code == MG_EXIT_OK ? "PASS" : code == MG_EXIT_FAIL ?
 		"FAIL" : "INCONCLUSIVE", nv[CF_V_FAIL], nv[CF_V_PASS], nv[CF_V_INFO],
 		nv[CF_V_UNSUPPORTED], nv[CF_V_DISAGREE], nv[CF_V_INCONCLUSIVE], s->nrows);
+}
+
+void cf_list(FILE *f, const bool *pick)
+{
+	size_t i;
+	unsigned int r;
+
+	fprintf(f, "%-24s %-8s %-13s %s\n", "OP", "ROLE", "EXPECT", "SOURCE");
+	for (i = 0; i < cf_nops; i++)
+		for (r = 0; (!pick || pick[i]) && r < cf_ops[i].nroles; r++)
+			fprintf(f, "%-24s %-8s %-13s %s\n", cf_ops[i].name,
+				cf_role_name(cf_ops[i].roles[r].role),
+				cf_expect_name(cf_ops[i].roles[r].expect), cf_ops[i].roles[r].source);
 }
 
 /* A count the kernel judge made, or null without one */

@@ -13,6 +13,12 @@
  */
 int cf_report(const struct cf_opts *o, const struct cf_sweep *s, int code);
 
+/*
+ * -l: the table as text to f, one line per (operation, role): its name, the role, the
+ * expectation and its source (conform_table.c); only the operations pick says (NULL: all).
+ */
+void cf_list(FILE *f, const bool *pick);
+
 /* A JSON object of the run (what cf_report() prints with --json). NULL: ENOMEM. */
 struct json_t;
 struct json_t *cf_json(const struct cf_opts *o, const struct cf_sweep *s, int code);

@@ -19,12 +19,18 @@
 #include "ident.h"
 #include "util.h"
 
-/* The progress line on stderr, rewritten: op i of n, its name, the time since start. */
-static void progress(const struct cf_sweep *s, size_t i, uint64_t t0)
+/* Whether the sweep runs op i (its operands, or every operation). */
+static bool picked(const struct cf_sweep *s, size_t i)
+{
+	return !s->pick || s->pick[i];
+}
+
+/* The progress line on stderr, rewritten: the k-th op of the sweep's, op i, the time so far. */
+static void progress(const struct cf_sweep *s, size_t k, size_t i, uint64_t t0)
 {
 	if (!s->progress)
 		return;
-	fprintf(stderr, "\r\033[Kconform: operation %zu of %zu, %s, %.1f s", i + 1, cf_nops,
+	fprintf(stderr, "\r\033[Kconform: operation %zu of %zu, %s, %.1f s", k + 1, s->nops,
 		cf_ops[i].name, (double)(mg_now_ns() - t0) / 1e9);
 	fflush(stderr);
 }
@@ -91,14 +97,17 @@ int cf_sweep_rows(struct cf_sweep *s)
 {
 	size_t i, r, n = 0;
 
-	for (i = 0; i < cf_nops; i++)
-		n += cf_ops[i].nroles;
-	s->rows = calloc(n, sizeof(*s->rows));
+	for (i = 0, s->nops = 0; i < cf_nops; i++)
+		if (picked(s, i)) {
+			n += cf_ops[i].nroles;
+			s->nops++;
+		}
+	s->rows = calloc(n ? n : 1, sizeof(*s->rows));
 	if (!s->rows)
 		return -ENOMEM;
 	s->nrows = n;
 	for (i = 0, n = 0; i < cf_nops; i++)
-		for (r = 0; r < cf_ops[i].nroles; r++, n++) {
+		for (r = 0; picked(s, i) && r < cf_ops[i].nroles; r++, n++) {
 			s->rows[n].op = &cf_ops[i];
 			s->rows[n].ri = (unsigned int)r;
 		}
@@ -109,7 +118,7 @@ int cf_sweep_run(struct cf_sweep *s, int dfd)
 {
 	struct cf_ctx c = { .dfd = dfd, .d2fd = -1, .hooks = s->hooks };
 	uint64_t t0 = mg_now_ns();
-	size_t i, first = 0;
+	size_t i, k = 0, first = 0;
 	int fd, ret = 0;
 
 	if (mkdirat(dfd, "d2", 0755) && errno != EEXIST) {
@@ -124,9 +133,12 @@ int cf_sweep_run(struct cf_sweep *s, int dfd)
 	}
 	if (fd >= 0)
 		close(fd);
-	for (i = 0; !ret && i < cf_nops; first += cf_ops[i].nroles, i++) {
-		progress(s, i, t0);
+	for (i = 0; !ret && i < cf_nops; i++) {
+		if (!picked(s, i))
+			continue;
+		progress(s, k++, i, t0);
 		ret = sweep_op(s, i, first, &c);
+		first += cf_ops[i].nroles;
 		if (!ret && s->stop && s->stop(s->stop_ctx)) {
 			s->stopped = true;
 			break;

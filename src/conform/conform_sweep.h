@@ -15,6 +15,8 @@ struct cf_log {
 /* A sweep: its parameters, the rows (one per operation and role) and the log. */
 struct cf_sweep {
 	unsigned int n;			/* runs of each operation (-n) */
+	const bool *pick;		/* the operations to run (cf_opts.pick), NULL: all */
+	size_t nops;			/* the operations in the sweep (cf_sweep_rows()) */
 	bool progress;			/* the progress line on stderr (a terminal, not --json) */
 	const struct cf_hooks *hooks;	/* the kernel judge's, or NULL */
 	bool (*stop)(void *ctx);	/* a stop signal came: end after this operation */
@@ -34,11 +36,12 @@ struct cf_sweep {
 	char why[320];			/* a failure of the run */
 };
 
-/* rows made, one per (operation, role), in table order. 0 or -ENOMEM. */
+/* rows made, one per (operation, role) of each operation picked, in table order. 0 or
+ * -ENOMEM. */
 int cf_sweep_rows(struct cf_sweep *s);
 
 /*
- * Every operation n times in the directory dfd (its files f and d2 made there and
+ * Every operation picked n times in the directory dfd (its files f and d2 made there and
  * removed at the end). 0, or -1 with why set (an operation failed for another reason
  * than being unsupported: the run's environment, exit 3).
  */

@@ -7,6 +7,7 @@
  * what a kernel did; docs/conformance.md is the same table with its sources.
  */
 #include <stddef.h>
+#include <string.h>
 #include "conform_int.h"
 
 /* The sources, named once (docs/conformance.md quotes them) */
@@ -110,3 +111,13 @@ const struct cf_op cf_ops[] = {
 	{ "fifo-write", cf_op_fifo_write, R1(CF_FILE, CF_LATER, P_FIFO) },
 };
 const size_t cf_nops = sizeof(cf_ops) / sizeof(cf_ops[0]);
+
+int cf_op_index(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < cf_nops; i++)
+		if (!strcmp(cf_ops[i].name, name))
+			return (int)i;
+	return -1;
+}

@@ -9,8 +9,9 @@
 # it exits 0, or 1 with its FAIL rows listed and no row where the two judges disagree.
 # Without BPF (build/denybpf): exit 3 with a hint to --observer-only, which finds the tmpfs
 # faults alone. A filesystem that is not multigrain (ramfs) is refused. The progress line only
-# on a terminal. RENAME_EXCHANGE across two directories has its own rows (dir and dir2 later,
-# file and other informational), judged by both on tmpfs and ext4.
+# on a terminal. `-- OP...` runs only those operations (an unknown name: exit 2 naming it and
+# listing the names), -l prints the table; RENAME_EXCHANGE across two directories has its own
+# rows (dir and dir2 later, file and other informational), judged by both on tmpfs and ext4.
 echo "# conform: the contract operation by operation"
 $MG conform -n 20 --json -o "$T/cf.json" --junit "$T/cf.xml" > /dev/null 2> "$T/cf.err"
 echo "rc=$?" > "$T/cf.rc"
@@ -81,6 +82,39 @@ grep -q $'\r\033\[Kconform: operation 50 of 50, fifo-write' "$T/cf-pty.txt" \
 python3 tests/ptyfit.py run 100 30 "$T/cf-ptyj.txt" -- $MG conform -n 2 --json > /dev/null 2>&1
 ! grep -q 'operation 1 of' "$T/cf-ptyj.txt" && ok "conform --json on a terminal: no progress line" \
 	|| bad "conform --json on a terminal: a progress line"
+
+# -- OP...: only those operations, in the table's order, their rows alone; the progress line
+# counts them; an unknown name is a usage error that names it and lists the names
+$MG conform -n 3 --json -o "$T/cf-pick.json" -- rename-exchange-across link > /dev/null 2>&1; rc=$?
+python3 - "$T/cf-pick.json" $rc > "$T/cf-pick.chk" 2>&1 <<'PY'
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+def say(c, m): print(("PASS " if c else "FAIL ") + m)
+rows = [(o["op"], o["role"]) for o in r["ops"]]
+want = [("link", "file"), ("link", "dir"), ("rename-exchange-across", "dir"), ("rename-exchange-across", "dir2"),
+        ("rename-exchange-across", "file"), ("rename-exchange-across", "other")]
+say(rows == want, f"conform -- rename-exchange-across link: those rows only, in the table's order: {rows}")
+say(sys.argv[2] == "1" and all(o["done"] == 3 for o in r["ops"]),
+    f"... run 3 times each, exit {sys.argv[2]} (link dir fails on tmpfs)")
+PY
+tally conform-pick "$T/cf-pick.chk"
+python3 tests/ptyfit.py run 100 30 "$T/cf-pty2.txt" -- $MG conform -n 2 -- chmod fifo-write > /dev/null 2>&1
+grep -q $'\r\033\[Kconform: operation 2 of 2, fifo-write' "$T/cf-pty2.txt" \
+	&& ok "conform -- chmod fifo-write on a terminal: the progress line counts the two" \
+	|| bad "conform -- OP...: progress line: $(head -c 200 "$T/cf-pty2.txt" | cat -v)"
+badcase "conform -- an unknown operation" 2 "unknown operation 'bogus' (the operations: create, mkdir,.*rename-exchange-across" \
+	$MG conform -n 2 -- link bogus
+$MG conform -l > "$T/cf-list.txt" 2> "$T/cf-list.err"; rc=$?
+n_ops=$(python3 -c "import json,sys; print(len(json.loads(open(sys.argv[1]).readline())['ops']))" "$T/cf.json")
+[ $rc = 0 ] && [ "$(tail -n +2 "$T/cf-list.txt" | wc -l)" = "$n_ops" ] && [ ! -s "$T/cf-list.err" ] &&
+	grep -qE '^rename-exchange-across +dir2 +later +rename\(2\) RENAME_EXCHANGE' "$T/cf-list.txt" &&
+	head -1 "$T/cf-list.txt" | grep -qE '^OP +ROLE +EXPECT +SOURCE$' \
+	&& ok "conform -l: exit 0, one line per row of a run ($n_ops), each with its expectation and source" \
+	|| bad "conform -l: exit $rc, $(wc -l < "$T/cf-list.txt") lines for $n_ops rows: $(head -3 "$T/cf-list.txt")"
+[ "$($MG conform -l -- fifo-write chmod | cut -d' ' -f1 | xargs)" = "OP chmod fifo-write" ] \
+	&& ok "conform -l -- OP...: only those, in the table's order" \
+	|| bad "conform -l -- fifo-write chmod: $($MG conform -l -- fifo-write chmod 2>&1 | head -3)"
+badcase "conform -l --json" 2 "text table" $MG conform -l --json
 
 # without BPF: refused with a hint; --observer-only finds the faults alone
 badcase_hint() {

@@ -104,6 +104,9 @@ else
 	case " $got " in *" mgtrace "*) echo "PASS completion: the COMMAND after --: $got" ;;
 	*) echo "FAIL completion: the COMMAND after --: offers '$got', want mgtrace among them" ;; esac
 	same "" "$(c mgtrace stat -i '')" "nothing offered for a number"
+	# conform -- OP...: its operations, as conform -l lists them (a command prefix too)
+	same "rename-exchange rename-exchange-across" "$(c mgtrace conform -n 2 -- rename-ex)" "conform -- OP: the operations"
+	same "$(mgtrace conform -l | sed '1d; s/ .*//' | sort -u | xargs)" "$(c mgtrace conf -- '')" "conf -- : every operation of conform -l"
 	# the check can fail: a command the completion does not know
 	same "$cmds bogus" "$(c mgtrace '')" "selftest: a missing command is reported" | sed 's/^PASS /FAIL /; t; s/^FAIL /PASS /'
 	EOF

@@ -10,6 +10,8 @@
 #include <string.h>
 #include "unit.h"
 #include "conform_int.h"
+#include "conform_out.h"
+#include "conform_sweep.h"
 #include "util.h"
 
 /* A run of one role: the ctime before and after (ns of second 100). */
@@ -136,6 +138,55 @@ UNIT_TEST(conform_exchange_across)
 		ASSERT_HAS_SUBSTR(op->roles[r].source, want[r].src, "rename-exchange-across %s: "
 				  "its source", cf_role_name(want[r].role));
 	}
+}
+
+/*
+ * conform -- OP...: the operands pick operations by name (cf_op_index(): -1 for none), the
+ * sweep makes rows of the picked ones only, in the table's order, and counts them; -l
+ * lists each row's expectation and source (the picked ones only).
+ */
+UNIT_TEST(conform_pick)
+{
+	int link = cf_op_index("link"), xa = cf_op_index("rename-exchange-across");
+	struct cf_sweep s = { 0 };
+	bool *pick = calloc(cf_nops, sizeof(*pick));
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ASSERT_EQ(cf_op_index("bogus"), -1, "cf_op_index: an unknown name is none");
+	ASSERT_EQ(cf_op_index(""), -1, "cf_op_index: an empty name is none");
+	if (!ASSERT_GE(link, 0, "cf_op_index: link") || !ASSERT_GE(xa, 0, "... and "
+	    "rename-exchange-across") || !ASSERT_OK_PTR(pick, "pick")) {
+		free(pick);
+		return;
+	}
+	ASSERT_STREQ(cf_ops[xa].name, "rename-exchange-across", "cf_op_index: its index");
+	pick[xa] = pick[link] = true;
+	s.pick = pick;
+	if (ASSERT_OK(cf_sweep_rows(&s), "rows of the picked operations")) {
+		ASSERT_EQ(s.nops, 2, "two operations in the sweep");
+		ASSERT_EQ(s.nrows, cf_ops[link].nroles + cf_ops[xa].nroles, "their rows only");
+		ASSERT_STREQ(s.rows[0].op->name, "link", "in the table's order: link first");
+		ASSERT_STREQ(s.rows[s.nrows - 1].op->name, "rename-exchange-across",
+			     "... rename-exchange-across last");
+	}
+	cf_sweep_free(&s);
+	s = (struct cf_sweep){ 0 };
+	if (ASSERT_OK(cf_sweep_rows(&s), "rows of every operation (no pick)"))
+		ASSERT_EQ(s.nops, cf_nops, "every operation in the sweep without operands");
+	cf_sweep_free(&s);
+	f = open_memstream(&text, &len);
+	if (ASSERT_OK_PTR(f, "memstream")) {
+		cf_list(f, pick);
+		fclose(f);
+		ASSERT_HAS_SUBSTR(text, "rename-exchange-across   dir2     later         rename(2) "
+				  "RENAME_EXCHANGE", "-l: a row with its expectation and source");
+		ASSERT_HAS_SUBSTR(text, "link                     dir      later", "-l: link's row");
+		ASSERT_NO_SUBSTR(text, "\nchmod ", "-l -- OP...: only the picked operations");
+	}
+	free(text);
+	free(pick);
 }
 
 UNIT_TEST(conform_not_later)
