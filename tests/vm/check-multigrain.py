@@ -198,6 +198,13 @@ for be in ("fentry", "kprobe"):
         print(f"# {label} check-invert-fine-{be}: unneeded_fine_stamp="
               f"{inv['unneeded_fine_stamp']['violations']} of {inv['fine_stamps_decided']} decided")
         report(f"check-invert-fine-{be}", c)
+objs = load("check-invert-fine-user")
+if objs is not None:
+    c = checkjson.Checker(quiet=True)
+    checkjson.check_check(c, objs, verdict="FAIL", judged="user")
+    checkjson.check_floor(c, objs[0], True, invert=True)
+    checkjson.check_floor_stacks(c, objs[0])
+    report("check-invert-fine-user", c)
 objs = load("check-ext4")
 if objs is not None:
     c = checkjson.Checker(quiet=True)

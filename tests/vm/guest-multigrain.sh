@@ -284,6 +284,9 @@ run_json check-invert-fine-fentry 1 env MGTRACE_TEST_INVERT_FINE=1 $MG check --j
 	--backend fentry --duration 1
 full && run_json check-invert-fine-kprobe 1 env MGTRACE_TEST_INVERT_FINE=1 $MG check --json \
 	--backend kprobe --duration 1
+# judged in user space: the floor object still takes a violation's stack at the violation only
+full && run_json check-invert-fine-user 1 env MGTRACE_TEST_INVERT_FINE=1 $MG check --json \
+	--judge user --backend fentry --duration 1
 if full; then
 	# contention: many threads on 2 CPUs taking fine-grained stamps at once
 	run_json contention 0 stat_json fentry /tmp -- --threads 8 --files 1
