@@ -138,7 +138,7 @@ run_kernel() {
 			echo "# $label: the full set needs modules: running the smoke set" >> "$res"
 			smoke=1
 		fi
-		export MGTRACE_VM_MODULES=
+		export MGTRACE_VM_MODULES= MGTRACE_VM_MODULES_WHY="no modules (${mods#none: })"
 		;;
 	"") [ -n "$kroot" ] || export MGTRACE_VM_MODULES= ;;
 	esac
@@ -167,6 +167,7 @@ run_kernel() {
 	done
 	cat "$out/run.results" >> "$res"
 	tb=$(since "$t")
+	sed -n "s/^MGTEST INFO \(conform steps .*\)/# $label: \1 (in the guest)/p" "$out/console.log" >> "$res"
 	for j in "$out"/*.json; do
 		[ -e "$j" ] || continue
 		n=$(basename "$j")
