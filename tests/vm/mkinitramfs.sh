@@ -10,7 +10,8 @@
 #                   the modules named in $MGTRACE_VM_MODULES (paths below
 #                   kernel/, default drivers/block/loop, fs/overlayfs/overlay, fs/xfs/xfs and
 #                   fs/btrfs/btrfs), each after the modules it depends on (modules.dep, made
-#                   by the host's depmod in a scratch tree: Debian's packages ship none), are
+#                   by the host's depmod in a scratch tree: Debian's packages ship none) and
+#                   those its softdeps name first (modules.softdep, modules.alias), are
 #                   decompressed into /lib/modules and insmod'ed in that order by /init. A
 #                   module the kernel has built in (modules.builtin) or lacks is left out,
 #                   and said so in /etc/mgtest-modules ("NAME loaded|builtin|absent"), which
@@ -112,6 +113,34 @@ mod_add() {
 	esac
 }
 mods=${MGTRACE_VM_MODULES-drivers/block/loop fs/overlayfs/overlay fs/xfs/xfs fs/btrfs/btrfs}
+# mod_path NAME: the modules.dep path of module or alias NAME (modules.alias), "" where the
+# kernel has it built in (or nothing has that name)
+mod_path() {
+	local n a
+	n=$(echo "$1" | tr - _)
+	a=$(awk -v a="$1" '$1 == "alias" && $2 == a { print $3; exit }' "${dep%/*}/modules.alias")
+	[ -n "$a" ] && n=$a
+	awk -F: -v n="$n" '{ b = $1; sub(/.*\//, "", b); sub(/\.ko.*/, "", b); gsub(/-/, "_", b)
+		if (b == n) { print $1; exit } }' "$dep"
+}
+# mod_load REL: the modules REL wants loaded before it (modules.softdep "pre:", such as
+# btrfs's crypto-crc32c, a module on arm64), those it needs (modules.dep lists them all,
+# the last to be loaded first, as modprobe does), then REL
+mod_load() {
+	local name s p d line
+	name=$(basename "${1%%.ko*}" | tr - _)
+	for s in $(awk -v n="$name" '$1 == "softdep" && $2 == n { pre = 0
+		for (i = 3; i <= NF; i++) { if ($i ~ /:$/) pre = $i == "pre:"; else if (pre) print $i } }' \
+		"${dep%/*}/modules.softdep"); do
+		p=$(mod_path "$s")
+		[ -n "$p" ] && mod_load "$p"
+	done
+	line=$(grep "^$1:" "$dep")
+	for d in $(echo "${line#*:}" | tr ' ' '\n' | sed '/^$/d' | tac); do
+		mod_add "$d"
+	done
+	mod_add "$1"
+}
 if [ -n "$kroot" ] && [ -z "$mods" ]; then
 	echo "* absent: ${MGTRACE_VM_MODULES_WHY:-no modules shipped with this kernel}" > "$root/etc/mgtest-modules"
 elif [ -n "$kroot" ]; then
@@ -133,11 +162,7 @@ elif [ -n "$kroot" ]; then
 			fi
 			continue
 		fi
-		# modules.dep lists every module REL needs, the last to be loaded first (as modprobe)
-		for d in $(echo "${line#*:}" | tr ' ' '\n' | sed '/^$/d' | tac); do
-			mod_add "$d"
-		done
-		mod_add "${line%%:*}"
+		mod_load "${line%%:*}"
 		echo "$(basename "$m") loaded" >> "$root/etc/mgtest-modules"
 	done
 fi
