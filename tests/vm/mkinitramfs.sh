@@ -18,7 +18,7 @@
 #                   the guest quotes when it cannot mount a filesystem; with
 #                   MGTRACE_VM_MODULES empty, one line "* absent: $MGTRACE_VM_MODULES_WHY".
 # Contents: busybox-static with all applet symlinks, guest-init.sh as /init,
-# guest-lib.sh as /lib/mgtest.sh, and three empty images the guest loop-mounts, made
+# guest-lib.sh as /lib/mgtest.sh, guest-conform.sh as /lib/mgconform.sh, and three empty images the guest loop-mounts, made
 # with the host's tools: /ext4.img (mkfs.ext4, $MGTRACE_VM_EXT4_MB MiB, default 64),
 # /xfs.img (mkfs.xfs, 64 MiB: xfsprogs refuses a filesystem under 300 MB unless run
 # under fstests, whose TEST_DIR/TEST_DEV/QA_CHECK_FS variables lift the limit) and
@@ -83,6 +83,7 @@ done
 cp "$here/../../contrib/known-faults.json" "$root/known-faults.json"
 cp "$here/guest-init.sh" "$root/init"
 cp "$here/guest-lib.sh" "$root/lib/mgtest.sh"
+cp "$here/guest-conform.sh" "$root/lib/mgconform.sh"
 cp "$script" "$root/test.sh"
 chmod 755 "$root/init" "$root/test.sh" "$root/bin/mgtrace"
 
