@@ -25,7 +25,7 @@ done
 PKGS="make gcc libc6-dev clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev
 libjansson-dev pkg-config python3 util-linux
 qemu-system-x86 busybox-static cpio e2fsprogs xz-utils debian-archive-keyring
-bpftrace linux-perf time btrfs-progs xfsprogs podman runc
+bpftrace linux-perf time btrfs-progs xfsprogs kmod podman runc
 prometheus prometheus-node-exporter scdoc man-db bash-completion python3-jsonschema
 dpkg-dev debhelper fakeroot lintian systemd"
 foreign=

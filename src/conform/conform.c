@@ -247,14 +247,17 @@ int cmd_conform(int argc, char **argv)
 		goto out;
 	o.fs = mg_fs_name(d.path);
 	o.dir = d.path;
+	/* the kernel's answer (bpf/mgfs.bpf.c): the contract holds only where it is multigrain;
+	 * and the device its events carry there (btrfs's and overlayfs's stat() say another) */
+	s.dev_stat = dir_dev(&d);
+	o.multigrain = o.observer_only ? -1 : mg_fs_multigrain_dev(d.path, &s.dev_kernel, o.mg_why,
+								   sizeof(o.mg_why));
 	if (o.observer_only)
 		snprintf(o.judge, sizeof(o.judge), "none (--observer-only): the observer's stat() "
 			 "calls alone, no check counts and no kernel stacks");
-	else if ((ret = cf_judge_open(&j, &o, dir_dev(&d),
+	else if ((ret = cf_judge_open(&j, &o, s.dev_kernel ? s.dev_kernel : s.dev_stat,
 				      (size_t)o.runs * CF_MAX_ROLES * cf_nops + 4096)))
 		goto out;
-	/* the kernel's answer (bpf/mgfs.bpf.c): the contract holds only where it is multigrain */
-	o.multigrain = o.observer_only ? -1 : mg_fs_multigrain(d.path, o.mg_why, sizeof(o.mg_why));
 	if (!o.multigrain) {
 		ret = mg_err(MG_EXIT_ENV, "conform: %s (%s) is not multigrain (a stat() there fires no "
 			     "fill_mg_cmtime): the contract conform judges does not apply there",

@@ -148,6 +148,8 @@ struct cf_ctx {
 	struct cf_probe probe[CF_NR_ROLES];
 	char why[256];			/* a failure of the run */
 	const struct cf_hooks *hooks;	/* the kernel judge's, or NULL (--observer-only) */
+	uint32_t dev_stat, dev_kernel;	/* a stat()'s st_dev (kernel form) dev_stat is the
+					 * kernel's dev_kernel (cf_sweep's; 0: as it is) */
 };
 
 /* What the kernel judge does at an op's start and after each role's stat() (may be NULL). */

@@ -58,6 +58,9 @@ int cf_before(struct cf_ctx *c, enum cf_role r, int dirfd, const char *name)
 	p->ino = (uint64_t)st.st_ino;
 	if (mg_kdev_from_user(st.st_dev, &p->dev))
 		p->dev = 0;
+	/* btrfs's subvolume device, overlayfs's own: the device the kernel's events carry */
+	if (c->dev_kernel && p->dev == c->dev_stat)
+		p->dev = c->dev_kernel;
 	p->before = st.st_ctim;
 	return 0;
 }

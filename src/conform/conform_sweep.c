@@ -116,7 +116,8 @@ int cf_sweep_rows(struct cf_sweep *s)
 
 int cf_sweep_run(struct cf_sweep *s, int dfd)
 {
-	struct cf_ctx c = { .dfd = dfd, .d2fd = -1, .hooks = s->hooks };
+	struct cf_ctx c = { .dfd = dfd, .d2fd = -1, .hooks = s->hooks, .dev_stat = s->dev_stat,
+			    .dev_kernel = s->dev_kernel };
 	uint64_t t0 = mg_now_ns();
 	size_t i, k = 0, first = 0;
 	int fd, ret = 0;

@@ -33,6 +33,10 @@ struct cf_sweep {
 					 * judging: other processes) */
 	char ks_why[200];		/* why stack frames are addresses only ("": named) */
 	uint64_t elapsed_ns;		/* CLOCK_MONOTONIC from the first operation to the last */
+	uint32_t dev_stat;		/* the work directory's st_dev (kernel form), and */
+	uint32_t dev_kernel;		/* the kernel's inode->i_sb->s_dev of what its getattr
+					 * reached (mg_fs_multigrain_dev()), 0 not known: the
+					 * probes' dev_stat is taken as dev_kernel (btrfs, overlayfs) */
 	char why[320];			/* a failure of the run */
 };
 

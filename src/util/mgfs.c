@@ -12,10 +12,18 @@
 
 int mg_fs_multigrain(const char *path, char *why, size_t len)
 {
+	uint32_t kdev;
+
+	return mg_fs_multigrain_dev(path, &kdev, why, len);
+}
+
+int mg_fs_multigrain_dev(const char *path, uint32_t *kdev, char *why, size_t len)
+{
 	struct mgfs_bpf *s = mgfs_bpf__open();
 	struct stat st;
 	int err;
 
+	*kdev = 0;
 	if (!s) {
 		err = -errno;
 		snprintf(why, len, "bpf/mgfs.bpf.c: open: %s", strerror(-err));
@@ -38,6 +46,7 @@ int mg_fs_multigrain(const char *path, char *why, size_t len)
 		return err;
 	}
 	err = s->bss->hits > 0;
+	*kdev = err ? s->bss->dev : 0;
 	mgfs_bpf__destroy(s);
 	return err;
 }

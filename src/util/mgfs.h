@@ -11,6 +11,7 @@
 #define MG_MGFS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * stat() path with bpf/mgfs.bpf.c attached as raw_tp/fill_mg_cmtime, in this
@@ -22,5 +23,13 @@
  * own, such as a workload's. Needs CAP_BPF/CAP_PERFMON (root).
  */
 int mg_fs_multigrain(const char *path, char *why, size_t len);
+
+/*
+ * As mg_fs_multigrain(), and when it returns 1, *kdev is the kernel's dev_t
+ * (inode->i_sb->s_dev, as struct mg_event's dev) of the inode the getattr reached:
+ * not always stat()'s st_dev (btrfs reports its subvolume's anonymous device,
+ * overlayfs its own where the real inode is on the upper filesystem); 0 otherwise.
+ */
+int mg_fs_multigrain_dev(const char *path, uint32_t *kdev, char *why, size_t len);
 
 #endif

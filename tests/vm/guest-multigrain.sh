@@ -121,6 +121,11 @@ differential_forget() {
 	rm -rf "$dir-live"
 	return 0
 }
+# MGTRACE_VM_CONFORM_ONLY=1 (vm-test.sh: mgtest_conform_only=1): the conform steps alone
+if grep -qw mgtest_conform_only=1 /proc/cmdline; then
+	. /lib/mgconform.sh
+	exit 0
+fi
 check mgtrace-present test -x $MG
 check mgobserve-present test -x /bin/mgobserve
 check tmpfs-dir-ctime-present test -x /bin/tmpfs-dir-ctime
@@ -215,14 +220,8 @@ repro() {
 }
 run_json repro-tmpfs 0 repro /tmp/mgrepro
 full && run_json repro-ext4 0 repro /mnt/x/mgrepro
-# mgtrace conform (issue 41): the contract operation by operation, a short sweep (-n 5) on a
-# private tmpfs, and with the full set on ext4; exit 1 where a row fails (tmpfs: the
-# directory rows of fs/libfs.c unpatched, the shared-mapping store everywhere). The host
-# judges the rows (check-multigrain.py) and makes the matrix (tests/vm/conform-matrix.py).
-# (make conform-matrix asks for more with mgtest_conform_n=N on the kernel command line)
-cn=$(sed -n 's/.*mgtest_conform_n=\([0-9][0-9]*\).*/\1/p' /proc/cmdline)
-run_json conform-tmpfs 0,1 $MG conform --json -n "${cn:-5}"
-full && run_json conform-ext4 0,1 $MG conform --json -n "${cn:-5}" -D /mnt/x
+# mgtrace conform (issue 41) on every filesystem the guest can mount (guest-conform.sh)
+. /lib/mgconform.sh
 # cross-file ordering over link and unlink (the patch stamps the child before the
 # directory): tests/mgorder.c judges every op against every op that ended before it began;
 # -D doctors its data, which must then fail

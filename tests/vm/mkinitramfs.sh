@@ -8,12 +8,22 @@
 #   GUEST_SCRIPT    test script, installed as /test.sh and run by /init
 #   KERNEL_ROOT     unpacked linux-image package (fetch-kernel.sh output);
 #                   the modules named in $MGTRACE_VM_MODULES (paths below
-#                   kernel/, default drivers/block/loop and fs/overlayfs/overlay) are decompressed
-#                   into /lib/modules and insmod'ed in that order by /init.
+#                   kernel/, default drivers/block/loop, fs/overlayfs/overlay, fs/xfs/xfs and
+#                   fs/btrfs/btrfs), each after the modules it depends on (modules.dep, made
+#                   by the host's depmod in a scratch tree: Debian's packages ship none) and
+#                   those its softdeps name first (modules.softdep, modules.alias), are
+#                   decompressed into /lib/modules and insmod'ed in that order by /init. A
+#                   module the kernel has built in (modules.builtin) or lacks is left out,
+#                   and said so in /etc/mgtest-modules ("NAME loaded|builtin|absent"), which
+#                   the guest quotes when it cannot mount a filesystem; with
+#                   MGTRACE_VM_MODULES empty, one line "* absent: $MGTRACE_VM_MODULES_WHY".
 # Contents: busybox-static with all applet symlinks, guest-init.sh as /init,
-# guest-lib.sh as /lib/mgtest.sh, and /ext4.img, an empty ext4 image of
-# $MGTRACE_VM_EXT4_MB MiB (default 64) made with the host's mkfs.ext4,
-# which the guest loop-mounts; the host tools of $MGTRACE_VM_TOOLS
+# guest-lib.sh as /lib/mgtest.sh, guest-conform.sh as /lib/mgconform.sh, and three empty images the guest loop-mounts, made
+# with the host's tools: /ext4.img (mkfs.ext4, $MGTRACE_VM_EXT4_MB MiB, default 64),
+# /xfs.img (mkfs.xfs, 64 MiB: xfsprogs refuses a filesystem under 300 MB unless run
+# under fstests, whose TEST_DIR/TEST_DEV/QA_CHECK_FS variables lift the limit) and
+# /btrfs.img (mkfs.btrfs --mixed, 64 MiB: without --mixed 114 MiB is its minimum);
+# the host tools of $MGTRACE_VM_TOOLS
 # (default bpftool) with their shared libraries; and $MGTRACE_VM_OBSERVER, a
 # static tests/mgobserve.c (the observer of the differential steps), as
 # /bin/mgobserve when set; and each static program of $MGTRACE_VM_PROGS (a
@@ -73,23 +83,88 @@ done
 cp "$here/../../contrib/known-faults.json" "$root/known-faults.json"
 cp "$here/guest-init.sh" "$root/init"
 cp "$here/guest-lib.sh" "$root/lib/mgtest.sh"
+cp "$here/guest-conform.sh" "$root/lib/mgconform.sh"
 cp "$script" "$root/test.sh"
 chmod 755 "$root/init" "$root/test.sh" "$root/bin/mgtrace"
 
-if [ -n "$kroot" ]; then
+# mod_deps ROOT RELEASE: modules.dep of the unpacked kernel, made by depmod in a scratch
+# tree that links the package's kernel/ (the package itself stays untouched); prints its path
+mod_deps() {
+	local d=$root.dep/lib/modules/$2 f
+	mkdir -p "$d"
+	ln -s "$1/kernel" "$d/kernel"
+	for f in modules.order modules.builtin modules.builtin.modinfo; do
+		[ -e "$1/$f" ] && cp "$1/$f" "$d/"
+	done
+	depmod -b "$root.dep" "$2" || die "depmod failed on $1 (install kmod)"
+	echo "$d/modules.dep"
+}
+# mod_add REL: copy kernel/REL (a path from modules.dep) into /lib/modules as the next one
+mod_add() {
+	local f=$mdir/$1 dst
+	grep -qxF "$1" "$root.dep/added" 2>/dev/null && return 0
+	echo "$1" >> "$root.dep/added"
+	i=$((i + 1))
+	dst=$root/lib/modules/$(printf %02d "$i")-$(basename "${1%%.ko*}").ko
+	case $f in
+	*.xz) xz -dc "$f" > "$dst" ;;
+	*.zst) zstd -qdc "$f" > "$dst" ;;
+	*.gz) gzip -dc "$f" > "$dst" ;;
+	*) cp "$f" "$dst" ;;
+	esac
+}
+mods=${MGTRACE_VM_MODULES-drivers/block/loop fs/overlayfs/overlay fs/xfs/xfs fs/btrfs/btrfs}
+# mod_path NAME: the modules.dep path of module or alias NAME (modules.alias), "" where the
+# kernel has it built in (or nothing has that name)
+mod_path() {
+	local n a
+	n=$(echo "$1" | tr - _)
+	a=$(awk -v a="$1" '$1 == "alias" && $2 == a { print $3; exit }' "${dep%/*}/modules.alias")
+	[ -n "$a" ] && n=$a
+	awk -F: -v n="$n" '{ b = $1; sub(/.*\//, "", b); sub(/\.ko.*/, "", b); gsub(/-/, "_", b)
+		if (b == n) { print $1; exit } }' "$dep"
+}
+# mod_load REL: the modules REL wants loaded before it (modules.softdep "pre:", such as
+# btrfs's crypto-crc32c, a module on arm64), those it needs (modules.dep lists them all,
+# the last to be loaded first, as modprobe does), then REL
+mod_load() {
+	local name s p d line
+	name=$(basename "${1%%.ko*}" | tr - _)
+	for s in $(awk -v n="$name" '$1 == "softdep" && $2 == n { pre = 0
+		for (i = 3; i <= NF; i++) { if ($i ~ /:$/) pre = $i == "pre:"; else if (pre) print $i } }' \
+		"${dep%/*}/modules.softdep"); do
+		p=$(mod_path "$s")
+		[ -n "$p" ] && mod_load "$p"
+	done
+	line=$(grep "^$1:" "$dep")
+	for d in $(echo "${line#*:}" | tr ' ' '\n' | sed '/^$/d' | tac); do
+		mod_add "$d"
+	done
+	mod_add "$1"
+}
+if [ -n "$kroot" ] && [ -z "$mods" ]; then
+	echo "* absent: ${MGTRACE_VM_MODULES_WHY:-no modules shipped with this kernel}" > "$root/etc/mgtest-modules"
+elif [ -n "$kroot" ]; then
 	i=0
-	for m in ${MGTRACE_VM_MODULES-drivers/block/loop fs/overlayfs/overlay}; do
-		f=$(ls "$kroot"/usr/lib/modules/*/kernel/"$m".ko* "$kroot"/lib/modules/*/kernel/"$m".ko* 2>/dev/null | head -n1) ||
-			true
-		[ -n "$f" ] || die "module $m not found in $kroot"
-		i=$((i + 1))
-		dst=$root/lib/modules/$i-$(basename "$m").ko
-		case $f in
-		*.xz) xz -dc "$f" > "$dst" ;;
-		*.zst) zstd -qdc "$f" > "$dst" ;;
-		*.gz) gzip -dc "$f" > "$dst" ;;
-		*) cp "$f" "$dst" ;;
-		esac
+	mdir=$(ls -d "$kroot"/usr/lib/modules/*/ "$kroot"/lib/modules/*/ 2>/dev/null | head -n1)
+	[ -n "$mdir" ] || die "no lib/modules/RELEASE in $kroot"
+	mdir=${mdir%/}
+	trap 'rm -rf "$root" "$root.dep"' EXIT
+	dep=$(mod_deps "$mdir" "$(basename "$mdir")")
+	: > "$root/etc/mgtest-modules"
+	for m in $mods; do
+		line=$(grep -E "^kernel/$m\.ko(\.[a-z]+)?:" "$dep" || true)
+		if [ -z "$line" ]; then
+			if grep -qx "kernel/$m.ko" "$mdir/modules.builtin" 2>/dev/null; then
+				echo "$(basename "$m") builtin" >> "$root/etc/mgtest-modules"
+			else
+				echo "$(basename "$m") absent: kernel/$m.ko is neither a module of $(basename "$mdir") nor built in" \
+					>> "$root/etc/mgtest-modules"
+			fi
+			continue
+		fi
+		mod_load "${line%%:*}"
+		echo "$(basename "$m") loaded" >> "$root/etc/mgtest-modules"
 	done
 fi
 
@@ -134,6 +209,12 @@ done
 
 truncate -s "${MGTRACE_VM_EXT4_MB:-64}M" "$root/ext4.img"
 mkfs.ext4 -q -F -L mgtest "$root/ext4.img" || die "mkfs.ext4 failed (install e2fsprogs)"
+truncate -s 64M "$root/xfs.img"
+TEST_DIR=/mnt TEST_DEV=/xfs.img QA_CHECK_FS=1 mkfs.xfs -q -f -L mgtest "$root/xfs.img" ||
+	die "mkfs.xfs failed (install xfsprogs)"
+truncate -s 64M "$root/btrfs.img"
+mkfs.btrfs -q -f --mixed -L mgtest "$root/btrfs.img" > /dev/null ||
+	die "mkfs.btrfs failed (install btrfs-progs)"
 
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$out.tmp"
 mv "$out.tmp" "$out"

@@ -14,6 +14,9 @@
 #        MGTRACE_VM_OUT      output directory (default /tmp/mgtrace-vm);
 #                            per kernel: console.log, MGDATA files, results
 #        MGTRACE_VM_JOBS     kernels booted at once (default 2)
+#        MGTRACE_VM_CONFORM_ONLY=1  multigrain guests run the conform steps alone
+#                            (guest-conform.sh; for make conform-matrix, whose matrix
+#                            needs nothing else), check-multigrain.py judges only those
 #        MGTRACE_SHARED      the shared folder of local kernels (default: the
 #                            repository's ../shared)
 #        MGTRACE_VM_OBSERVER a static tests/mgobserve.c for the differential steps
@@ -138,11 +141,16 @@ run_kernel() {
 			echo "# $label: the full set needs modules: running the smoke set" >> "$res"
 			smoke=1
 		fi
-		export MGTRACE_VM_MODULES=
+		export MGTRACE_VM_MODULES= MGTRACE_VM_MODULES_WHY="no modules (${mods#none: })"
 		;;
 	"") [ -n "$kroot" ] || export MGTRACE_VM_MODULES= ;;
 	esac
 	if [ -n "$append" ]; then echo "# $label: kernel command line +$append" >> "$res"; fi
+	local conly=
+	if [ "${MGTRACE_VM_CONFORM_ONLY:-0}" = 1 ] && [ "$expect" = multigrain ]; then
+		conly=" mgtest_conform_only=1"
+		echo "SKIP $label/steps: MGTRACE_VM_CONFORM_ONLY=1: the conform steps alone" >> "$res"
+	fi
 	if [ "$smoke" = 1 ] && [ "$expect" = multigrain ]; then
 		echo "SKIP $label/long-steps: smoke set ($SMOKE_SKIPS not run)" >> "$res"
 	fi
@@ -156,7 +164,7 @@ run_kernel() {
 	# A kernel that dies before /init ran (seen: an int3 Oops in early text patching
 	# under TCG, before any mgtrace code) is booted once more, and that is reported.
 	for attempt in 1 2; do
-		MGTRACE_VM_APPEND="${MGTRACE_VM_APPEND:-}$append mgtest_smoke=$smoke" \
+		MGTRACE_VM_APPEND="${MGTRACE_VM_APPEND:-}$append mgtest_smoke=$smoke$conly" \
 		"$here/run-vm.sh" "$kernel" "$out/initramfs.gz" "$out" "$label" \
 			> "$out/run.results" || true
 		grep -q "MGTEST INFO kernel" "$out/console.log" && break
@@ -167,6 +175,7 @@ run_kernel() {
 	done
 	cat "$out/run.results" >> "$res"
 	tb=$(since "$t")
+	sed -n "s/^MGTEST INFO \(conform steps .*\)/# $label: \1 (in the guest)/p" "$out/console.log" >> "$res"
 	for j in "$out"/*.json; do
 		[ -e "$j" ] || continue
 		n=$(basename "$j")
@@ -174,7 +183,7 @@ run_kernel() {
 		else echo "FAIL $label/$n-valid: not JSON"; fi >> "$res"
 	done
 	if [ -e "$here/check-$expect.py" ] && grep -q "MGTEST INFO kernel" "$out/console.log"; then
-		MGTEST_ARCH=$MGTRACE_VM_ARCH MGTEST_SMOKE=$smoke MGTEST_FLOOR_API=$api MGTEST_LIBFS=$libfs python3 "$here/check-$expect.py" "$out" "$label" >> "$res" ||
+		MGTEST_CONFORM_ONLY=${MGTRACE_VM_CONFORM_ONLY:-0} MGTEST_ARCH=$MGTRACE_VM_ARCH MGTEST_SMOKE=$smoke MGTEST_FLOOR_API=$api MGTEST_LIBFS=$libfs python3 "$here/check-$expect.py" "$out" "$label" >> "$res" ||
 			echo "FAIL $label/check-$expect.py: exited $?" >> "$res"
 	fi
 	# arm64: the BTF tools/btf-from-image.py cuts out of the vmlinuz (vmlinux/README: how
