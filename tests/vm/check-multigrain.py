@@ -74,6 +74,25 @@ def figures(name, s):
 DIR_ROWS = {("link", "dir"), ("unlink", "dir"), ("rmdir", "dir"), ("rename-over", "dir")}
 CF_FS = ("tmpfs", "ext4", "xfs", "btrfs", "overlay", "ramfs")
 NOT_MG = "is not multigrain"
+# The findings written up in docs/findings/: cells both judges fail on every kernel measured,
+# where the operation leaves the ctime without any update (missing_update). Each must fail so
+# there, check's count equal to the observer's; a pass means the kernel changed: say so.
+FINDINGS = {
+    "tmpfs": {("mmap-msync", "file"): "docs/findings/tmpfs-mmap-msync.md"},
+    "overlay": {("fifo-write", "file"): "docs/findings/overlayfs-fifo-times.md"},
+}
+
+
+def conform_findings(fs, rows, c):
+    """The rows of FINDINGS[fs]: each FAILs with every run a missing update, both judges agreeing."""
+    for r in rows:
+        doc = FINDINGS.get(fs, {}).get((r["op"], r["role"]))
+        if doc is None:
+            continue
+        miss, obs, chk = r.get("missing_update"), r["observer_not_later"], r["check_violations"]
+        c.check(r["verdict"] == "fail" and miss == r["done"] and obs == chk == miss,
+                f"{fs} {r['op']}/{r['role']}: fails as {doc} says (verdict {r['verdict']}, "
+                f"{miss} of {r['done']} missing, observer {obs}, check {chk})")
 
 
 def conform_rows(fs, rep, c):
@@ -82,8 +101,10 @@ def conform_rows(fs, rep, c):
     dis = [f"{r['op']}/{r['role']}" for r in rows if r["verdict"] == "disagree"]
     c.check(not dis, f"check and the observer agree in every row (disagree: {dis})")
     fails = {(r["op"], r["role"]) for r in rows if r["verdict"] == "fail"}
+    conform_findings(fs, rows, c)
     if fs != "tmpfs":
-        c.check(not fails, f"{fs}: no row fails ({sorted(f'{o}/{ro}' for o, ro in fails)})")
+        other = fails - set(FINDINGS.get(fs, {}))
+        c.check(not other, f"{fs}: no row fails but a finding's ({sorted(f'{o}/{ro}' for o, ro in other)})")
         return fails
     want = DIR_ROWS & {(r["op"], r["role"]) for r in rows}
     c.check(len(want) == len(DIR_ROWS), f"the directory rows ran: {sorted(want)}")

@@ -22,7 +22,8 @@
 # with the host's tools: /ext4.img (mkfs.ext4, $MGTRACE_VM_EXT4_MB MiB, default 64),
 # /xfs.img (mkfs.xfs, 64 MiB: xfsprogs refuses a filesystem under 300 MB unless run
 # under fstests, whose TEST_DIR/TEST_DEV/QA_CHECK_FS variables lift the limit) and
-# /btrfs.img (mkfs.btrfs --mixed, 64 MiB: without --mixed 114 MiB is its minimum);
+# /btrfs.img (mkfs.btrfs --mixed, 64 MiB: without --mixed 114 MiB is its minimum); only the
+# images of $MGTRACE_VM_FS_IMAGES (default "ext4 xfs btrfs"; ext4's always);
 # the host tools of $MGTRACE_VM_TOOLS
 # (default bpftool) with their shared libraries; and $MGTRACE_VM_OBSERVER, a
 # static tests/mgobserve.c (the observer of the differential steps), as
@@ -88,16 +89,27 @@ cp "$script" "$root/test.sh"
 chmod 755 "$root/init" "$root/test.sh" "$root/bin/mgtrace"
 
 # mod_deps ROOT RELEASE: modules.dep of the unpacked kernel, made by depmod in a scratch
-# tree that links the package's kernel/ (the package itself stays untouched); prints its path
+# tree that links the package's kernel/ (the package itself stays untouched), and kept with
+# modules.alias and modules.softdep beside the unpacked package (KERNEL_ROOT.moddep), so that
+# depmod (5 s here: it reads every module) runs once per kernel, not once per guest; two
+# guests of one kernel making it at once: the first rename wins. Prints its path.
 mod_deps() {
-	local d=$root.dep/lib/modules/$2 f
-	mkdir -p "$d"
-	ln -s "$1/kernel" "$d/kernel"
-	for f in modules.order modules.builtin modules.builtin.modinfo; do
-		[ -e "$1/$f" ] && cp "$1/$f" "$d/"
-	done
-	depmod -b "$root.dep" "$2" || die "depmod failed on $1 (install kmod)"
-	echo "$d/modules.dep"
+	local c=${kroot%/}.moddep t d f
+	if [ ! -s "$c/modules.dep" ]; then
+		t=$(mktemp -d "${kroot%/}.moddep.XXXXXX") || die "cannot make a directory beside $kroot"
+		d=$t/lib/modules/$2
+		mkdir -p "$d" "$t/out"
+		ln -s "$1/kernel" "$d/kernel"
+		for f in modules.order modules.builtin modules.builtin.modinfo; do
+			[ -e "$1/$f" ] && cp "$1/$f" "$d/"
+		done
+		depmod -b "$t" "$2" || { rm -rf "$t"; die "depmod failed on $1 (install kmod)"; }
+		cp "$d/modules.dep" "$d/modules.alias" "$d/modules.softdep" "$t/out/"
+		mv -T "$t/out" "$c" 2> /dev/null || true
+		rm -rf "$t"
+	fi
+	[ -s "$c/modules.dep" ] || die "no modules.dep in $c"
+	echo "$c/modules.dep"
 }
 # mod_add REL: copy kernel/REL (a path from modules.dep) into /lib/modules as the next one
 mod_add() {
@@ -150,6 +162,7 @@ elif [ -n "$kroot" ]; then
 	[ -n "$mdir" ] || die "no lib/modules/RELEASE in $kroot"
 	mdir=${mdir%/}
 	trap 'rm -rf "$root" "$root.dep"' EXIT
+	mkdir -p "$root.dep"
 	dep=$(mod_deps "$mdir" "$(basename "$mdir")")
 	: > "$root/etc/mgtest-modules"
 	for m in $mods; do
@@ -209,12 +222,18 @@ done
 
 truncate -s "${MGTRACE_VM_EXT4_MB:-64}M" "$root/ext4.img"
 mkfs.ext4 -q -F -L mgtest "$root/ext4.img" || die "mkfs.ext4 failed (install e2fsprogs)"
-truncate -s 64M "$root/xfs.img"
-TEST_DIR=/mnt TEST_DEV=/xfs.img QA_CHECK_FS=1 mkfs.xfs -q -f -L mgtest "$root/xfs.img" ||
-	die "mkfs.xfs failed (install xfsprogs)"
-truncate -s 64M "$root/btrfs.img"
-mkfs.btrfs -q -f --mixed -L mgtest "$root/btrfs.img" > /dev/null ||
-	die "mkfs.btrfs failed (install btrfs-progs)"
+case " ${MGTRACE_VM_FS_IMAGES-ext4 xfs btrfs} " in
+*" xfs "*)
+	truncate -s 64M "$root/xfs.img"
+	TEST_DIR=/mnt TEST_DEV=/xfs.img QA_CHECK_FS=1 mkfs.xfs -q -f -L mgtest "$root/xfs.img" ||
+		die "mkfs.xfs failed (install xfsprogs)" ;;
+esac
+case " ${MGTRACE_VM_FS_IMAGES-ext4 xfs btrfs} " in
+*" btrfs "*)
+	truncate -s 64M "$root/btrfs.img"
+	mkfs.btrfs -q -f --mixed -L mgtest "$root/btrfs.img" > /dev/null ||
+		die "mkfs.btrfs failed (install btrfs-progs)" ;;
+esac
 
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$out.tmp"
 mv "$out.tmp" "$out"
