@@ -3,9 +3,10 @@
  * overlayfs-fifo-times.c - the smallest reproducer of docs/findings/overlayfs-fifo-times.md:
  * on overlayfs a write() to a FIFO leaves the FIFO's mtime and ctime unchanged, even right
  * after a stat() queried them. fs/pipe.c fifo_pipe_write() calls file_update_time() on the
- * overlay inode, whose ->update_time, fs/overlayfs/inode.c ovl_update_time(), acts on
- * FS_UPD_ATIME only (it touches the upper inode's atime) and returns 0 for FS_UPD_CMTIME;
- * ovl_getattr() reports the upper inode's times, which nothing stamps. POSIX write():
+ * overlay inode, which has S_NOCMTIME (fs/overlayfs/inode.c ovl_fill_inode() sets it on
+ * every overlay inode), so it returns at once; the inode's ->update_time, ovl_update_time(),
+ * acts on FS_UPD_ATIME only anyway. ovl_getattr() reports the upper inode's times, which
+ * nothing stamps. POSIX write():
  * "Upon successful completion ... write() shall mark for update the last data modification
  * and last file status change timestamps of the file" (FIFOs included).
  *
