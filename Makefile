@@ -153,12 +153,14 @@ $(OUT)/mgobserve: tests/mgobserve.c | $(OUT)
 
 # the VM stage's other guest programs, static as mgobserve: cross-file ordering over link and
 # unlink (tests/mgorder.c), the reproducers of docs/findings/tmpfs-dir-ctime.md and
-# docs/findings/tmpfs-mmap-msync.md
+# docs/findings/tmpfs-mmap-msync.md and docs/findings/overlayfs-fifo-times.md
 $(OUT)/mgorder: tests/mgorder.c | $(OUT)
 	$(CC) $(ALL_CFLAGS) -static -pthread $< -o $@
 $(OUT)/tmpfs-dir-ctime: docs/findings/tmpfs-dir-ctime.c | $(OUT)
 	$(CC) $(ALL_CFLAGS) -static $< -o $@
 $(OUT)/tmpfs-mmap-msync: docs/findings/tmpfs-mmap-msync.c | $(OUT)
+	$(CC) $(ALL_CFLAGS) -static $< -o $@
+$(OUT)/overlayfs-fifo-times: docs/findings/overlayfs-fifo-times.c | $(OUT)
 	$(CC) $(ALL_CFLAGS) -static $< -o $@
 
 # bench/soak's workload: distinct files created, written, stat()ed and deleted, a bounded
