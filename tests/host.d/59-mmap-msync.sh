@@ -38,51 +38,25 @@ rm -f "$T/mm-ext4.img"
 echo $? > "$T/mm-usage.rc"
 
 python3 - "$T" $N > "$T/mm.chk" 2>&1 <<'PY'
-import re, sys
-t, n = sys.argv[1], int(sys.argv[2])
-def say(c, m): print(("PASS " if c else "FAIL ") + m)
-LINE = re.compile(r"^(\S+): ctime not later in (\d+) of (\d+), mtime not later in (\d+) of (\d+)$")
-
-def counts(name):
-    """{case: (ctime not later, mtime not later, done)} of one run, or None when it failed"""
-    try:
-        rc = open(f"{t}/mm-{name}.rc").read().strip()
-        text = open(f"{t}/mm-{name}.txt").read()
-    except OSError as e:
-        say(False, f"{name}: no run ({e})")
-        return None
-    got = {}
-    for line in text.splitlines():
-        m = LINE.match(line)
-        if m and m.group(3) == m.group(5):
-            got[m.group(1)] = (int(m.group(2)), int(m.group(4)), int(m.group(3)))
-    cases = {"write", "first-store", "store-after-msync", "read-then-store"}
-    ok = rc == "0" and set(got) == cases and all(d == n for _, _, d in got.values())
-    say(ok, f"{name}: exit {rc}, the four cases {n} times each: {text.strip()[:300]!r}")
-    return got if ok else None
-
-def expect(name, got, case, missed):
-    c, m, d = got[case]
-    want = d if missed else 0
-    say(c == want and m == want,
-        f"{name} {case}: ctime not later in {c}, mtime in {m} of {d} (want {want} of each)")
-
-tmpfs = counts("tmpfs")
+import sys
+sys.path.insert(0, "tests")
+from findings_repro import Repro
+r = Repro(sys.argv[1], "mm", int(sys.argv[2]),
+          ("write", "first-store", "store-after-msync", "read-then-store"))
+tmpfs = r.counts("tmpfs")
 if tmpfs:
-    expect("tmpfs", tmpfs, "store-after-msync", True)
-    expect("tmpfs", tmpfs, "read-then-store", True)
-    expect("tmpfs", tmpfs, "write", False)
-    expect("tmpfs", tmpfs, "first-store", False)
-ext4 = counts("ext4")
+    r.expect("tmpfs", tmpfs, "store-after-msync", True)
+    r.expect("tmpfs", tmpfs, "read-then-store", True)
+    r.expect("tmpfs", tmpfs, "write", False)
+    r.expect("tmpfs", tmpfs, "first-store", False)
+ext4 = r.counts("ext4")
 if ext4:
     for case in ("write", "first-store", "store-after-msync", "read-then-store"):
-        expect("ext4", ext4, case, False)
-async_ = counts("ext4-async")
+        r.expect("ext4", ext4, case, False)
+async_ = r.counts("ext4-async")
 if async_:
-    expect("ext4 -a (MS_ASYNC)", async_, "store-after-msync", True)
-    expect("ext4 -a (MS_ASYNC)", async_, "read-then-store", False)
-rc = open(f"{t}/mm-usage.rc").read().strip()
-err = open(f"{t}/mm-usage.err").read()
-say(rc == "2" and err.startswith("usage: tmpfs-mmap-msync"), f"no FILE: exit {rc}, {err.strip()!r}")
+    r.expect("ext4 -a (MS_ASYNC)", async_, "store-after-msync", True)
+    r.expect("ext4 -a (MS_ASYNC)", async_, "read-then-store", False)
+r.usage("tmpfs-mmap-msync", "FILE")
 PY
 tally "mmap-msync" "$T/mm.chk"

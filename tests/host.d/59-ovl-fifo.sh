@@ -35,44 +35,18 @@ fi
 echo $? > "$T/of-usage.rc"
 
 python3 - "$T" $N > "$T/of.chk" 2>&1 <<'PY'
-import re, sys
-t, n = sys.argv[1], int(sys.argv[2])
-def say(c, m): print(("PASS " if c else "FAIL ") + m)
-LINE = re.compile(r"^(\S+): ctime not later in (\d+) of (\d+), mtime not later in (\d+) of (\d+)$")
-
-def counts(name):
-    """{case: (ctime not later, mtime not later)} of one run, or None when it failed"""
-    try:
-        rc = open(f"{t}/of-{name}.rc").read().strip()
-        text = open(f"{t}/of-{name}.txt").read()
-    except OSError as e:
-        say(False, f"{name}: no run ({e})")
-        return None
-    got = {}
-    for line in text.splitlines():
-        m = LINE.match(line)
-        if m and int(m.group(3)) == n and int(m.group(5)) == n:
-            got[m.group(1)] = (int(m.group(2)), int(m.group(4)))
-    ok = rc == "0" and set(got) == {"fifo-write", "file-write"}
-    say(ok, f"{name}: exit {rc}, the two cases {n} times each: {text.strip()[:300]!r}")
-    return got if ok else None
-
-def expect(name, got, case, missed):
-    c, m = got[case]
-    want = n if missed else 0
-    say(c == want and m == want,
-        f"{name} {case}: ctime not later in {c}, mtime in {m} of {n} (want {want} of each)")
-
-ovl = counts("overlay")
+import sys
+sys.path.insert(0, "tests")
+from findings_repro import Repro
+r = Repro(sys.argv[1], "of", int(sys.argv[2]), ("fifo-write", "file-write"))
+ovl = r.counts("overlay")
 if ovl:
-    expect("overlay", ovl, "fifo-write", True)
-    expect("overlay", ovl, "file-write", False)
-tmpfs = counts("tmpfs")
+    r.expect("overlay", ovl, "fifo-write", True)
+    r.expect("overlay", ovl, "file-write", False)
+tmpfs = r.counts("tmpfs")
 if tmpfs:
-    expect("tmpfs", tmpfs, "fifo-write", False)
-    expect("tmpfs", tmpfs, "file-write", False)
-rc = open(f"{t}/of-usage.rc").read().strip()
-err = open(f"{t}/of-usage.err").read()
-say(rc == "2" and err.startswith("usage: overlayfs-fifo-times"), f"no DIR: exit {rc}, {err.strip()!r}")
+    r.expect("tmpfs", tmpfs, "fifo-write", False)
+    r.expect("tmpfs", tmpfs, "file-write", False)
+r.usage("overlayfs-fifo-times", "DIR")
 PY
 tally "ovl-fifo" "$T/of.chk"
