@@ -277,12 +277,21 @@ static void ctx_keep(struct mg_checker *c, const struct ino_state *s, const stru
 	c->ctx_head++;
 }
 
+/* Into v, the kernel stack stk says its event had: why, errno, and the frames if taken. */
+static void violation_stack(struct mg_violation *v, const struct mg_vstack *stk)
+{
+	v->stack_why = stk->why, v->stack_err = stk->err;
+	if (stk->why != MG_STACK_TAKEN)
+		return;		/* v->stack_len stays 0: v is zero-initialised */
+	v->stack_len = stk->len < MG_STACK_FRAMES ? stk->len : MG_STACK_FRAMES;
+	memcpy(v->stack, stk->frames, v->stack_len * sizeof(v->stack[0]));
+}
+
 void mg_checker_rule_out(struct mg_checker *c, uint32_t dev, uint64_t ino, uint32_t gen,
 			 const char *name, bool name_cut, const struct mg_rout *rout,
 			 const struct mg_vstack *stk)
 {
-	struct mg_violation v = { .dev = dev, .gen = gen, .ino = ino, .name_truncated = name_cut,
-				  .stack_why = stk->why, .stack_err = stk->err };
+	struct mg_violation v = { .dev = dev, .gen = gen, .ino = ino, .name_truncated = name_cut };
 	struct mg_rout o = *rout, *out = &o;
 	struct mg_robs *ob;
 	unsigned int i;
@@ -296,10 +305,7 @@ void mg_checker_rule_out(struct mg_checker *c, uint32_t dev, uint64_t ino, uint3
 		memcpy(v.name, name, sizeof(v.name));
 		v.name[sizeof(v.name) - 1] = 0;
 	}
-	if (stk->why == MG_STACK_TAKEN) {
-		v.stack_len = stk->len < MG_STACK_FRAMES ? stk->len : MG_STACK_FRAMES;
-		memcpy(v.stack, stk->frames, v.stack_len * sizeof(v.stack[0]));
-	}
+	violation_stack(&v, stk);
 	strcpy(v.what, "ctime");
 	for (i = 0; i < out->nviol && i < MG_RULE_MAX_VIOL; i++) {
 		v.kind = out->viol[i].kind;
@@ -356,10 +362,7 @@ static void floor_event(struct mg_checker *c, struct ino_state *s, const struct 
 
 	if (r & (MG_RF_FLOOR_BACKWARD | MG_RF_FINE_UNNEEDED))	/* one lookup per violation */
 		event_stack(c, e, frames, &stk);
-	v.stack_why = stk.why;
-	v.stack_err = stk.err;
-	v.stack_len = stk.why == MG_STACK_TAKEN ? stk.len : 0;
-	memcpy(v.stack, frames, v.stack_len * sizeof(v.stack[0]));
+	violation_stack(&v, &stk);
 	if (s) {
 		memcpy(v.name, s->name, sizeof(v.name));
 		v.name_truncated = s->name_cut;
