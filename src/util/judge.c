@@ -211,46 +211,75 @@ static void inode_name(struct mgtrace_bpf *skel, const struct mg_inode_key *key,
 }
 
 /*
- * Walk "inodes", after the programs that write it are detached: judge each
- * getattr still held, as mg_checker_finish() does.
+ * One entry of "inodes" at the end: counted, and its getattr still held judged as
+ * mg_checker_finish() does. 0, or a negative errno (its held getattr unreadable).
+ */
+static int finish_entry(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf *skel,
+			uint32_t slot, const struct mg_inode_key *key,
+			struct mg_inode_plain *val)
+{
+	struct mg_name_ctx nc;
+	struct mg_rpend pend;
+	struct mg_rout out;
+
+	/* --forget: moved on to the next generation, which holds its state */
+	if (val->moved)
+		return 0;
+	j->map_inodes++;
+	if (!(val->s.fl & MG_RS_PENDING))
+		return 0;
+	/* its held getattr: kept whenever one is held (bpf/mg_judge.bpf.h "inode_pend") */
+	if (bpf_map_lookup_elem(bpf_map__fd(mg_judge_pend_map(skel, slot)), key, &pend))
+		return -errno;	/* never expected */
+	memset(&out, 0, sizeof(out));
+	mg_rule_finish(&val->s, &pend, &out);
+	mg_judge_out_fill(bpf_map__fd(skel->maps.judge_ctx),
+			  bpf_map__fd(skel->maps.judge_held), key, &out);
+	inode_name(skel, key, &nc);	/* a held getattr: few, and only at the end */
+	mg_checker_rule_out(c, key->dev, key->ino, key->gen, nc.name,
+			    nc.name_len > strlen(nc.name), &out,
+			    &(struct mg_vstack){ .why = MG_STACK_AT_END });
+	return 0;
+}
+
+/* Entries of "inodes" read by one BPF_MAP_LOOKUP_BATCH at the end (finish_map()). */
+#define FINISH_BATCH 1024
+
+/*
+ * Walk "inodes", after the programs that write it are detached (no lock needed,
+ * none is readable): every entry through finish_entry(). Read in batches of
+ * FINISH_BATCH (BPF_MAP_LOOKUP_BATCH, Linux 5.6+; the kernel copies each value
+ * without its lock): a walk by BPF_MAP_GET_NEXT_KEY and BPF_MAP_LOOKUP_ELEM took
+ * two syscalls an entry, about 0.1 s at the end of a run that met 27,000 files.
+ * 0, or a negative errno.
  */
 static int finish_map(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf *skel,
 		      uint32_t slot)
 {
-	int fd = bpf_map__fd(mg_judge_slot_map(skel, slot));
-	struct mg_inode_key key, next, *prev = NULL;
-	struct mg_inode_plain val;
-	struct mg_name_ctx nc;
-	struct mg_rpend pend;
-	struct mg_rout out;
-	int err;
+	int fd = bpf_map__fd(mg_judge_slot_map(skel, slot)), err = 0, last = 0, first = 1;
+	struct mg_inode_key *keys = calloc(FINISH_BATCH, sizeof(*keys));
+	struct mg_inode_plain *vals = calloc(FINISH_BATCH, sizeof(*vals));
+	uint32_t cursor = 0, n, i;	/* the hash's batch cursor: a bucket index */
 
-	j->value_bytes = sizeof(key) + sizeof(val);
-	while (!(err = bpf_map_get_next_key(fd, prev, &next))) {
-		key = next;
-		prev = &key;
-		/* the programs are detached (check.c): no lock needed, none is readable */
-		if (bpf_map_lookup_elem(fd, &key, &val))
-			return -errno;	/* passes delete only during the run: never expected */
-		/* --forget: moved on to the next generation, which holds its state */
-		if (val.moved)
-			continue;
-		j->map_inodes++;
-		if (!(val.s.fl & MG_RS_PENDING))
-			continue;
-		/* its held getattr: kept whenever one is held (bpf/mg_judge.bpf.h "inode_pend") */
-		if (bpf_map_lookup_elem(bpf_map__fd(mg_judge_pend_map(skel, slot)), &key, &pend))
-			return -errno;	/* never expected */
-		memset(&out, 0, sizeof(out));
-		mg_rule_finish(&val.s, &pend, &out);
-		mg_judge_out_fill(bpf_map__fd(skel->maps.judge_ctx),
-				  bpf_map__fd(skel->maps.judge_held), &key, &out);
-		inode_name(skel, &key, &nc);	/* a held getattr: few, and only at the end */
-		mg_checker_rule_out(c, key.dev, key.ino, key.gen, nc.name,
-				    nc.name_len > strlen(nc.name), &out,
-				    &(struct mg_vstack){ .why = MG_STACK_AT_END });
+	j->value_bytes = sizeof(*keys) + sizeof(*vals);
+	if (!keys || !vals)
+		err = -ENOMEM;
+	while (!err && !last) {
+		n = FINISH_BATCH;
+		err = bpf_map_lookup_batch(fd, first ? NULL : &cursor, &cursor, keys, vals, &n,
+					   NULL);
+		first = 0;
+		/* ENOENT: this batch, possibly empty, is the last */
+		if (err == -ENOENT) {
+			err = 0;
+			last = 1;
+		}
+		for (i = 0; !err && i < n; i++)
+			err = finish_entry(j, c, skel, slot, &keys[i], &vals[i]);
 	}
-	return err == -ENOENT ? 0 : err;
+	free(keys);
+	free(vals);
+	return err;
 }
 
 
