@@ -260,6 +260,8 @@ static int check_prepare(struct check_state *cs, struct mg_session_opts *so)
 		return mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
 	cs->ev.vrec_fn = on_vrec;
 	cs->ev.step_fn = on_steprec;
+	/* COMMAND's end seen at once, not at the next tick (event_loop() takes the signal) */
+	mg_events_wake_on_signals(&cs->ev, &cs->run.sigs);
 	floor_setup(cs);
 	if (cs->o.argv && !cs->run.child && (ret = mg_run_spawn(&cs->run, cs->o.argv)))
 		return ret;

@@ -446,6 +446,8 @@ int cmd_trace(int argc, char **argv)
 		ret = mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
 		goto out;
 	}
+	/* COMMAND's end seen at once, not at the next tick (trace_loop() takes the signal) */
+	mg_events_wake_on_signals(&t.ev, &t.run.sigs);
 	t.offset = mg_realtime_offset();	/* against the host's monotonic clock, BPF's */
 	/* COMMAND runs from here (its events wait in the ring buffer for the header) */
 	mg_run_release(&t.run);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* events.c - the event pipeline of trace and check (see events.h). */
 #include <errno.h>
+#include <poll.h>
 #include <string.h>
-#include <sys/epoll.h>
+#include <unistd.h>
+#include <sys/signalfd.h>
 #include <bpf/libbpf.h>
 #include "events.h"
 
@@ -42,16 +44,31 @@ int mg_events_open(struct mg_events *ev, int map_fd, mg_event_fn fn, void *ctx,
 	ev->fn = fn;
 	ev->ctx = ctx;
 	ev->batch_max = batch_max ? batch_max : 1;
+	ev->wake_fd = -1;
 	ev->rb = ring_buffer__new(map_fd, on_record, ev, NULL);
 	return ev->rb ? 0 : -(errno ? errno : ENOMEM);
 }
 
 int mg_events_wait(struct mg_events *ev, int timeout_ms)
 {
-	struct epoll_event e;
+	/* the ring buffer's epoll fd is readable when a ring has data */
+	struct pollfd p[2] = { { .fd = ring_buffer__epoll_fd(ev->rb), .events = POLLIN },
+			       { .fd = ev->wake_fd, .events = POLLIN } };
 
-	if (epoll_wait(ring_buffer__epoll_fd(ev->rb), &e, 1, timeout_ms) < 0 && errno != EINTR)
+	if (poll(p, ev->wake_fd >= 0 ? 2 : 1, timeout_ms) < 0 && errno != EINTR)
 		return -errno;
+	return 0;
+}
+
+int mg_events_wake_on_signals(struct mg_events *ev, const sigset_t *sigs)
+{
+	int fd = signalfd(-1, sigs, SFD_CLOEXEC | SFD_NONBLOCK);
+
+	if (fd < 0)
+		return -errno;
+	if (ev->wake_fd >= 0)
+		close(ev->wake_fd);
+	ev->wake_fd = fd;
 	return 0;
 }
 
@@ -100,4 +117,7 @@ void mg_events_close(struct mg_events *ev)
 {
 	ring_buffer__free(ev->rb);
 	ev->rb = NULL;
+	if (ev->wake_fd >= 0)
+		close(ev->wake_fd);
+	ev->wake_fd = -1;
 }

@@ -12,6 +12,7 @@
 #ifndef MG_EVENTS_H
 #define MG_EVENTS_H
 
+#include <signal.h>
 #include <stdint.h>
 #include "backend.h"
 #include "floor.h"
@@ -39,6 +40,8 @@ struct mg_events {
 	uint64_t records;		/* records handled */
 	uint64_t short_records;		/* records shorter than struct mg_event (never expected) */
 	uint64_t gen_records;		/* struct mg_genrec: check --forget's wakeups */
+	int wake_fd;			/* signalfd watched by mg_events_wait() (never read),
+					 * or -1: mg_events_wake_on_signals() */
 };
 
 /*
@@ -48,8 +51,24 @@ struct mg_events {
 int mg_events_open(struct mg_events *ev, int map_fd, mg_event_fn fn, void *ctx,
 		   unsigned int batch_max);
 
-/* Wait up to timeout_ms for records (or a wakeup). Returns 0 or -errno (not -EINTR). */
+/*
+ * Wait up to timeout_ms for records (or a wakeup), or, after
+ * mg_events_wake_on_signals(), for one of its signals pending. Returns 0 or
+ * -errno (not -EINTR).
+ */
 int mg_events_wait(struct mg_events *ev, int timeout_ms);
+
+/*
+ * End each mg_events_wait() as soon as one of sigs is pending (the run's
+ * signals, blocked and taken by the caller with sigtimedwait(): COMMAND's
+ * SIGCHLD, a stop signal), not at its timer: without it COMMAND's end was seen
+ * up to one timer late (check: 50 ms, trace: 100 ms). A signalfd polled beside
+ * the ring buffer and never read, so the signal stays pending for its taker;
+ * the caller must take one pending signal after every wait, or the next wait
+ * returns at once. Returns 0 or -errno (signalfd() failed: the waits keep
+ * their timer alone).
+ */
+int mg_events_wake_on_signals(struct mg_events *ev, const sigset_t *sigs);
 
 /*
  * Handle what is there now, one batch at most. Returns 1 if the batch filled
