@@ -98,13 +98,31 @@ MGTRACE_LOCK_HELD=1 timeout 300 bench/realwork --smoke --fs tmpfs --workloads tr
 	--no-doc --results "$T/bench" > "$T/realwork.out" 2> "$T/realwork.err"
 rc=$?
 [ $rc = 0 ] && ok "realwork: --smoke exits 0" || bad "realwork: --smoke exit $rc: $(tail -3 "$T/realwork.err")"
+# whole, then the steady cost on the three clocks (wall, the process tree's CPU, the
+# machine's busy time): a smoke run's tree is so short that a steady figure may be negative
+num='-?[0-9.]+ \([^|]*'
 for cfg in "mgtrace check" "perf stat" "mgtrace stat"; do
-	grep -qE "^\| tree \| tmpfs \| $cfg( \(verdict [A-Z, ]+\))? \| \| [0-9.]+ \(|^\| tree \| tmpfs \| $cfg \| \| unavailable: ." "$T/realwork.out" \
-		&& ok "realwork: tree / $cfg ran, or says why not" \
+	grep -qE "^\| tree \| tmpfs \| $cfg( \(verdict [A-Z, ]+\))? \| \| $num\| $num\| $num\| $num\| |^\| tree \| tmpfs \| $cfg \| \| unavailable: ." "$T/realwork.out" \
+		&& ok "realwork: tree / $cfg ran (wall, CPU and busy clocks), or says why not" \
 		|| bad "realwork: tree / $cfg has no row: $(grep -F "| tree | tmpfs | $cfg" "$T/realwork.out")"
 done
+! grep -q "^Runs left out" "$T/realwork.out" && ok "realwork: no run left out on a machine to itself" \
+	|| bad "realwork: runs left out: $(grep "^Runs left out" "$T/realwork.out")"
 grep -qE '^\| tree \| tmpfs \| bare vs bare \(noise\) \| [0-9.]+ \|' "$T/realwork.out" \
 	&& ok "realwork: the bare-vs-bare noise row" || bad "realwork: no noise row"
+# another tool's tracing program loaded beside the runs: every run is left out, and said
+"$MG" trace -a -e ctime_skip -o /dev/null -- sleep 60 > /dev/null 2>&1 &
+tr=$!
+for i in $(seq 50); do bpftool prog show 2>/dev/null | grep -q "tracing\|raw_tracepoint" && break; sleep 0.2; done
+MGTRACE_LOCK_HELD=1 timeout 300 bench/realwork --smoke --rounds 1 --fs tmpfs --workloads tree \
+	--mgtrace "$MG" --no-doc --results "$T/bench" > "$T/realwork-foreign.out" 2> "$T/realwork-foreign.err"
+kill -INT $tr 2>/dev/null; wait $tr 2>/dev/null
+grep -qE "^Runs left out \(other BPF tracing programs were loaded.*tree on tmpfs: [1-9]" "$T/realwork-foreign.out" \
+	&& ok "realwork: runs beside another tool's tracing program are left out, and said" \
+	|| bad "realwork: a foreign tracing program went unnoticed: $(tail -4 "$T/realwork-foreign.out")"
+grep -qE "^\| tree \| tmpfs \| mgtrace check( \(verdict [A-Z, ]+\))? \| \| - \| - \|" "$T/realwork-foreign.out" \
+	&& ok "realwork: ... and no figure is made of them" \
+	|| bad "realwork: figures from polluted runs: $(grep -F "| tree | tmpfs | mgtrace check" "$T/realwork-foreign.out")"
 [ "$(left_attached)" = 0 ] && ok "realwork: nothing left attached" || bad "realwork: BPF objects left behind"
 ! grep -q mgtrace-realwork /proc/mounts && ok "realwork: its filesystem unmounted" \
 	|| bad "realwork: left mounted: $(grep mgtrace-realwork /proc/mounts)"
