@@ -115,9 +115,10 @@ int mg_events_lost(struct mg_session *sess, const struct mg_floor *floor,
 
 void mg_events_close(struct mg_events *ev)
 {
+	/* a wake_fd only beside an opened ring buffer: a zeroed ev, never opened, has 0 there */
+	if (ev->rb && ev->wake_fd >= 0)
+		close(ev->wake_fd);
 	ring_buffer__free(ev->rb);
 	ev->rb = NULL;
-	if (ev->wake_fd >= 0)
-		close(ev->wake_fd);
 	ev->wake_fd = -1;
 }
