@@ -264,10 +264,9 @@ static __always_inline int mg_judge(void *ctx, struct mg_judge_scratch *sc,
 		path = mg_judge_quiet(sc, v, lazy, entry_times);
 		/* after the exchange (fully ordered): a mark moved is copied, or moved seen */
 		if (path && (!judge_forget || !*(volatile unsigned int *)&v->moved)) {
+			/* one count, also judged, quiet and context-free (mg_judge_sum()) */
 			if (kind < MG_EV_NR_KINDS)
-				MG_JADD(jc->by_kind[kind], 1);
-			MG_JADD(jc->quiet, 1);
-			MG_JADD(jc->context_free, 1);
+				MG_JADD(jc->quiet_by_kind[kind], 1);
 			return path;
 		}
 		if (path) {

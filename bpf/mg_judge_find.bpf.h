@@ -127,12 +127,16 @@ static __always_inline int mg_judge_adopt(struct mg_judge_scratch *sc, struct mg
 /*
  * Into sc->k0, creation key c (0 or 1) of key, an inode missing from the map:
  * 0, under generation 0 (ext4, tmpfs); 1, under number 0 (xfs; its address is
- * known: mg_rule_has_identity()). False when key has no such creation key.
+ * known: mg_rule_has_identity()). False when key has no such creation key, or
+ * when no key of that kind was entered yet (judge_creation_keys).
  */
 static __always_inline bool mg_judge_creation_key(struct mg_judge_scratch *sc,
 						  const struct mg_inode_key *key, int c)
 {
 	if (!key->ino || (c ? !key->addr : !key->gen))
+		return false;
+	/* no key of that kind was ever entered: nothing to look up */
+	if (!(*(volatile __u64 *)&judge_creation_keys & (1ULL << c)))
 		return false;
 	sc->k0 = *key;
 	if (c)

@@ -113,8 +113,13 @@ static __always_inline void mg_judge_gen_deleted(__u32 slot, __u64 n)
 static __always_inline int mg_judge_enter(struct mg_judge_scratch *sc, void *map,
 					  const struct mg_inode_key *key, __u64 gen, void *rb)
 {
-	long err = bpf_map_update_elem(map, key, &sc->fresh, BPF_NOEXIST);
+	__u64 ck = (key->gen ? 0 : 1) | (key->ino ? 0 : 2);
+	long err;
 
+	/* a creation key's kind, marked before it can be found (judge_creation_keys) */
+	if (ck & ~*(volatile __u64 *)&judge_creation_keys)
+		__sync_fetch_and_or(&judge_creation_keys, ck);
+	err = bpf_map_update_elem(map, key, &sc->fresh, BPF_NOEXIST);
 	if (!err) {
 		__sync_fetch_and_add(&judge_inodes_entered, 1);
 		if (judge_forget)

@@ -72,6 +72,18 @@ const volatile long long judge_tai_minus_real = 0;
  */
 __u64 judge_inodes_entered = 0;
 
+/*
+ * Which creation keys "inodes" (any generation's map) may hold: bit c set once
+ * a key of the form creation key c takes (mg_judge_creation_key(): 0, generation
+ * 0; 1, number 0) was entered (mg_judge_enter() sets it before the insert, and
+ * never clears it). An inode missing from the map looks up its creation key c
+ * only while bit c is set: on ext4 and tmpfs no key has number 0, so a new
+ * inode's entry skips that lookup (a miss in a cold bucket), and on xfs none
+ * has generation 0. An event that reads the bit clear while another enters
+ * such a key is judged as if its lookup came before that insert, which it may.
+ */
+__u64 judge_creation_keys = 0;	/* 64-bit: the atomic OR for any -mcpu */
+
 /* The per-inode map: "inodes", and under check --forget its two other generations. */
 struct mg_inodes_map {
 	__uint(type, BPF_MAP_TYPE_HASH);

@@ -66,7 +66,9 @@ struct mg_name_ctx {
  * ring buffer (struct mg_vrec).
  */
 struct mg_judge_counts {
-	unsigned long long by_kind[MG_EV_NR_KINDS];	/* events judged, by enum mg_event_kind */
+	unsigned long long by_kind[MG_EV_NR_KINDS];	/* events judged, by enum mg_event_kind
+							 * (BPF: those under the lock; user space
+							 * adds quiet_by_kind, mg_judge_sum()) */
 	unsigned long long benign[MG_B_NR_KINDS];	/* not-fault cases, by enum mg_benign_kind */
 	unsigned long long violations[MG_V_NR_KINDS];	/* violations found (records may be lost) */
 	unsigned long long untracked;	/* events of inodes "inodes" could not hold (E2BIG) */
@@ -85,11 +87,13 @@ struct mg_judge_counts {
 						 * t1: mg_rule_clock_need_t1()) */
 	unsigned long long lock_failed;	/* events not judged: the inode's bpf_res_spin_lock
 					 * failed (deadlock or timeout detected; inconclusive) */
-	unsigned long long quiet;	/* getattrs judged without the lock: found quiet
-					 * (mg_rule_is_quiet()) or marking the quiet word
-					 * (mg_rule_can_mark()); also in context_free */
+	unsigned long long quiet;	/* getattrs and skips judged without the lock: found
+					 * quiet (mg_rule_is_quiet()) or marking the quiet word
+					 * (mg_rule_can_mark()); also in context_free (BPF
+					 * counts them only in quiet_by_kind; user space
+					 * adds that here, mg_judge_sum()) */
 	unsigned long long context_free;	/* events judged without reading a clock
-					 * (mg_rule_needs_context()) */
+					 * (mg_rule_needs_context()); with quiet as above */
 	unsigned long long out_of_scope;	/* check --tree: events of inodes not in the map,
 					 * by a process outside COMMAND's tree: not judged
 					 * (such an inode enters only through the tree) */
@@ -107,6 +111,11 @@ struct mg_judge_counts {
 	unsigned long long adopt_raced;	/* of the inodes that found such a state, those
 					 * that could not take it: the inode GC deleted it
 					 * meanwhile (entered afresh, as without it) */
+	unsigned long long quiet_by_kind[MG_EV_NR_KINDS];	/* BPF: the events judged
+					 * without the lock, by kind, counted only here: one
+					 * atomic add on the lock-free path, not three
+					 * (bench/notes.md "Issue 44 part 3"); user space adds
+					 * them to by_kind, quiet and context_free */
 };
 
 /*

@@ -175,6 +175,24 @@ static int sum_percpu(int fd, int nr_cpus, unsigned long long *sum, size_t n)
 	return err;
 }
 
+/*
+ * Sum "judge_counts" over the CPUs into sum, and fold in quiet_by_kind: BPF counts
+ * an event judged without the lock only there (one atomic add on that path), and it
+ * is also an event judged (by_kind), quiet and context-free. Negative errno.
+ */
+static int mg_judge_sum(struct mgtrace_bpf *skel, int nr_cpus, struct mg_judge_counts *sum)
+{
+	int k, err = sum_percpu(bpf_map__fd(skel->maps.judge_counts), nr_cpus,
+				(unsigned long long *)sum, sizeof(*sum) / sizeof(unsigned long long));
+
+	for (k = 0; !err && k < MG_EV_NR_KINDS; k++) {
+		sum->by_kind[k] += sum->quiet_by_kind[k];
+		sum->quiet += sum->quiet_by_kind[k];
+		sum->context_free += sum->quiet_by_kind[k];
+	}
+	return err;
+}
+
 int mg_judge_floor_read(struct floor_bpf *skel, int nr_cpus, struct mg_floor_judge_counts *sum)
 {
 	return sum_percpu(bpf_map__fd(skel->maps.floor_judge), nr_cpus, (unsigned long long *)sum,
@@ -308,9 +326,7 @@ int mg_judge_finish(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf
 	j->tree_alive_at_end = j->follow ? mg_follow_live(j->follow) : 0;
 	for (i = 0; i < j->nheld; i++)
 		add_record(c, &j->held[i]);
-	if ((err = sum_percpu(bpf_map__fd(skel->maps.judge_counts), nr_cpus,
-			      (unsigned long long *)&j->sum,
-			      sizeof(j->sum) / sizeof(unsigned long long))))
+	if ((err = mg_judge_sum(skel, nr_cpus, &j->sum)))
 		return err;
 	mg_checker_import_judged(c, &j->sum, j->received, j->unheld);
 	j->pend_bytes = mg_judge_pend_bytes(skel);
@@ -320,8 +336,7 @@ int mg_judge_finish(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf
 int mg_judge_read(const struct mg_judge *j, struct mgtrace_bpf *skel, int nr_cpus,
 		  struct mg_judge_counts *sum, uint64_t *entries, uint64_t *entry_bytes)
 {
-	int err = sum_percpu(bpf_map__fd(skel->maps.judge_counts), nr_cpus,
-			     (unsigned long long *)sum, sizeof(*sum) / sizeof(unsigned long long));
+	int err = mg_judge_sum(skel, nr_cpus, sum);
 	uint64_t held = mg_judge_elements(j, sum), twice = sum->migrated - j->drained.moved;
 
 	/* an inode moved on leaves its old entry, marked, until its generation is emptied:
