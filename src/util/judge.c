@@ -260,16 +260,12 @@ static int finish_entry(struct mg_judge *j, struct mg_checker *c, struct mgtrace
 	return 0;
 }
 
-/* Entries of "inodes" read by one BPF_MAP_LOOKUP_BATCH at the end (finish_map()). */
-#define FINISH_BATCH 1024
+#define FINISH_BATCH 1024	/* entries read by one BPF_MAP_LOOKUP_BATCH (finish_map()) */
 
 /*
- * Walk "inodes", after the programs that write it are detached (no lock needed,
- * none is readable): every entry through finish_entry(). Read in batches of
- * FINISH_BATCH (BPF_MAP_LOOKUP_BATCH, Linux 5.6+; the kernel copies each value
- * without its lock): a walk by BPF_MAP_GET_NEXT_KEY and BPF_MAP_LOOKUP_ELEM took
- * two syscalls an entry, about 0.1 s at the end of a run that met 27,000 files.
- * 0, or a negative errno.
+ * Walk "inodes" once its writers are detached (no lock needed, none is readable):
+ * every entry through finish_entry(), FINISH_BATCH a syscall (Linux 5.6+; values
+ * copied without their lock), not two syscalls an entry. 0, or a negative errno.
  */
 static int finish_map(struct mg_judge *j, struct mg_checker *c, struct mgtrace_bpf *skel,
 		      uint32_t slot)
