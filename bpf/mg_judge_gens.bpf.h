@@ -39,6 +39,17 @@ struct {
 const volatile bool judge_forget = false;
 
 /*
+ * The slot of generation gen, gen % MG_GENS; without --forget gen is always 0, and
+ * so is the slot: a constant the verifier sees (it knows no bound of the modulo,
+ * which clang computes by multiplication), so that it verifies the held getattrs'
+ * map of slot 0 alone, not all three.
+ */
+static __always_inline __u32 mg_judge_gen_slot(__u64 gen)
+{
+	return judge_forget ? gen % MG_GENS : 0;
+}
+
+/*
  * check --forget: the current generation (its slot is judge_gen % MG_GENS), begun
  * by BPF (mg_judge_gen_entered()) when user space has made the next one ready
  */
