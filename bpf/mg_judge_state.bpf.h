@@ -97,7 +97,11 @@ struct mg_inodes_map {
 	__type(value, struct mg_inode_val);
 };
 
-struct mg_inodes_map inodes SEC(".maps");
+/* initialised (to nothing), so defined here, before inode_gens (mg_judge_gens.bpf.h) in
+ * the object: clang then gives the BTF struct mg_inode_val whole, where libbpf finds the
+ * value size of inode_gens' inner maps; reached first through inode_gens' pointers it
+ * keeps only its declaration, and the object does not open */
+struct mg_inodes_map inodes SEC(".maps") = {};
 struct mg_inodes_map inodes1 SEC(".maps");	/* check --forget only (else 1 entry) */
 struct mg_inodes_map inodes2 SEC(".maps");
 
