@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* events.c - the event pipeline of trace and check (see events.h). */
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/epoll.h>
+#include <sys/signalfd.h>
 #include <bpf/libbpf.h>
 #include "events.h"
 
@@ -42,6 +45,7 @@ int mg_events_open(struct mg_events *ev, int map_fd, mg_event_fn fn, void *ctx,
 	ev->fn = fn;
 	ev->ctx = ctx;
 	ev->batch_max = batch_max ? batch_max : 1;
+	ev->wake_fd = -1;
 	ev->rb = ring_buffer__new(map_fd, on_record, ev, NULL);
 	return ev->rb ? 0 : -(errno ? errno : ENOMEM);
 }
@@ -52,6 +56,22 @@ int mg_events_wait(struct mg_events *ev, int timeout_ms)
 
 	if (epoll_wait(ring_buffer__epoll_fd(ev->rb), &e, 1, timeout_ms) < 0 && errno != EINTR)
 		return -errno;
+	return 0;
+}
+
+int mg_events_wake_on(struct mg_events *ev, const sigset_t *sigs)
+{
+	struct epoll_event e = { .events = EPOLLIN, .data.u64 = UINT64_MAX };
+	int fd = signalfd(-1, sigs, SFD_CLOEXEC | SFD_NONBLOCK), err;
+
+	if (fd < 0)
+		return -errno;
+	if (epoll_ctl(ring_buffer__epoll_fd(ev->rb), EPOLL_CTL_ADD, fd, &e)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	ev->wake_fd = fd;
 	return 0;
 }
 
@@ -98,6 +118,10 @@ int mg_events_lost(struct mg_session *sess, const struct mg_floor *floor,
 
 void mg_events_close(struct mg_events *ev)
 {
+	/* a wake_fd only on a ring buffer opened (a zeroed ev, never opened, has 0 there) */
+	if (ev->rb && ev->wake_fd >= 0)
+		close(ev->wake_fd);
 	ring_buffer__free(ev->rb);
 	ev->rb = NULL;
+	ev->wake_fd = -1;
 }

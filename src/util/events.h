@@ -12,6 +12,7 @@
 #ifndef MG_EVENTS_H
 #define MG_EVENTS_H
 
+#include <signal.h>
 #include <stdint.h>
 #include "backend.h"
 #include "floor.h"
@@ -39,6 +40,7 @@ struct mg_events {
 	uint64_t records;		/* records handled */
 	uint64_t short_records;		/* records shorter than struct mg_event (never expected) */
 	uint64_t gen_records;		/* struct mg_genrec: check --forget's wakeups */
+	int wake_fd;			/* signalfd mg_events_wait() also wakes on, or -1 */
 };
 
 /*
@@ -50,6 +52,16 @@ int mg_events_open(struct mg_events *ev, int map_fd, mg_event_fn fn, void *ctx,
 
 /* Wait up to timeout_ms for records (or a wakeup). Returns 0 or -errno (not -EINTR). */
 int mg_events_wait(struct mg_events *ev, int timeout_ms);
+
+/*
+ * Wake mg_events_wait() also while one of sigs (blocked, and taken by sigtimedwait()
+ * elsewhere: mg_run_wait()) is pending: a signalfd in the ring buffer's epoll set,
+ * never read, closed by mg_events_close(). For a loop that waits for its COMMAND's end
+ * or a stop signal: seen at once, not at its next tick. Returns 0 or -errno. The ring
+ * buffer is then never to be polled with ring_buffer__poll(), which would take the
+ * signalfd for a ring; mg_events_consume() does not poll.
+ */
+int mg_events_wake_on(struct mg_events *ev, const sigset_t *sigs);
 
 /*
  * Handle what is there now, one batch at most. Returns 1 if the batch filled
