@@ -144,7 +144,8 @@ $(BIN): $(OBJS)
 
 static: $(STATIC)
 $(STATIC): $(OBJS)
-	$(CC) $(ALL_CFLAGS) -static $^ -o $@ $(LDFLAGS) -lbpf -lelf -lz -lzstd -ljansson -lpthread
+	$(CC) $(ALL_CFLAGS) -static $^ -o $@ $(LDFLAGS) -Wl,--wrap=btf__load_vmlinux_btf \
+		-lbpf -lelf -lz -lzstd -ljansson -lpthread
 
 # the observer outside mgtrace of the differential tests (tests/observer.py): static, so
 # that the VM stage's initramfs carries it as it is

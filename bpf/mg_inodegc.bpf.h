@@ -159,8 +159,9 @@ static __always_inline void mg_drain_pend(__u32 slot, struct mg_drain_ctx *c)
 
 /*
  * A syscall program NAME(CTX *ctx) visiting every entry of the map in slot ctx->slot of
- * "inode_gens" with callback CB and its own counts, copied back into *ctx: 0, or 1 if
- * the slot holds no map (never expected).
+ * "inode_gens" (without --forget, which fills those slots: "inodes", slot 0) with
+ * callback CB and its own counts, copied back into *ctx: 0, or 1 if the slot holds no
+ * map (never expected).
  */
 #define MG_SLOT_PASS(NAME, CTX, CB, AFTER)					\
 SEC("syscall")									\
@@ -168,7 +169,8 @@ int NAME(struct CTX *ctx)							\
 {										\
 	struct CTX c = { .slot = ctx->slot };					\
 	__u32 slot = ctx->slot;							\
-	void *map = bpf_map_lookup_elem(&inode_gens, &slot);			\
+	void *map = judge_forget ? bpf_map_lookup_elem(&inode_gens, &slot) :	\
+		    slot ? NULL : (void *)&inodes;				\
 										\
 	if (!map || slot >= MG_GENS)						\
 		return 1;							\

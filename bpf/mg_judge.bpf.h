@@ -44,29 +44,17 @@
 #include "mg_judge_report.bpf.h"
 #include "mg_judge_find.bpf.h"
 
-/*
- * What mg_judge() has read of an event so far: whether it has its context
- * (clocks, task, CPU: have_ctx), this CPU's context ring and the sequence of
- * the slot the event takes there if the state comes to refer to it (ring,
- * seq: mg_judge_ctx_next()), and its inode's held getattr's storage (pp:
- * mg_judge_pend(), NULL until the rules may need it).
- */
-struct mg_judge_ev {
-	struct mg_ctx_ring *ring;
-	__u64 seq;
-	struct mg_rpend *pp;
-	bool have_ctx;
-};
-
 /* Read the event's context now (MG_JUDGE_READ_CONTEXT) and find its slot's reference. */
 static __always_inline void mg_judge_get_ctx(struct mg_judge_scratch *sc,
-					     struct mg_judge_counts *jc, struct mg_judge_ev *ev,
-					     void *rb, __u64 wb)
+					     struct mg_judge_counts *jc, void *rb, __u64 wb)
 {
 	MG_JUDGE_READ_CONTEXT(sc, jc, rb, wb);
-	ev->have_ctx = true;
-	ev->ring = mg_judge_ctx_next(sc, &ev->seq);
+	sc->ev.have_ctx = 1;
+	sc->ev.ring = mg_judge_ctx_next(sc, &sc->ev.seq) != NULL;
 }
+
+/* Whether the event has its context (lazy: as sc->ev says; else read before judging). */
+#define MG_JUDGE_HAVE_CTX(sc, lazy) (!(lazy) || (sc)->ev.have_ctx)
 
 /*
  * The lock-free path of a lazily judged getattr or skip, from one load of v's
@@ -97,37 +85,38 @@ static __always_inline int mg_judge_quiet(struct mg_judge_scratch *sc, struct mg
  * helper runs under the lock): the event's context, if not read yet and the
  * rules need it (mg_rule_needs_context()), and the held getattr's storage in
  * slot's map (mg_rule_needs_pend()), both decided on a racy read and checked
- * again under the lock. 0: locked; -1: not, counted in lock_failed.
+ * again under the lock (lazy: as mg_judge()'s). *pp: the held getattr's storage, or
+ * NULL. 0: locked; -1: not, counted in lock_failed.
  */
 static __always_inline int mg_judge_lock(struct mg_judge_scratch *sc, struct mg_judge_counts *jc,
-					 struct mg_judge_ev *ev, struct mg_inode_val *v,
+					 struct mg_rpend **pp, struct mg_inode_val *v,
 					 const struct mg_inode_key *key, __u32 slot, void *rb,
-					 __u64 wb, bool entry_times)
+					 __u64 wb, bool lazy, bool entry_times)
 {
 	/* a racy read: the decision is checked again under the lock */
-	if (!ev->have_ctx && mg_rule_needs_context(&v->s, &sc->in, entry_times))
-		mg_judge_get_ctx(sc, jc, ev, rb, wb);
+	if (!MG_JUDGE_HAVE_CTX(sc, lazy) && mg_rule_needs_context(&v->s, &sc->in, entry_times))
+		mg_judge_get_ctx(sc, jc, rb, wb);
 	/* the held getattr's storage, if the rules may read or write it: looked up
 	 * now, as no helper runs under the lock (decided racily, checked there) */
-	ev->pp = NULL;
+	*pp = NULL;
 	if (mg_rule_needs_pend(&v->s, &sc->in))
-		ev->pp = mg_judge_pend(sc, mg_judge_pend_map(slot), key);
+		*pp = mg_judge_pend(sc, mg_judge_pend_map(slot), key);
 	/* without the kfunc user space judges (mg_judge_pre_load): never taken, the
 	 * verifier drops the rest where it is absent */
 	if (!bpf_res_spin_lock || bpf_res_spin_lock(&v->lock)) {
 		MG_JADD(jc->lock_failed, 1);
 		return -1;
 	}
-	if ((!ev->have_ctx && mg_rule_needs_context(&v->s, &sc->in, entry_times)) ||
-	    (!ev->pp && mg_rule_needs_pend(&v->s, &sc->in))) {
+	if ((!MG_JUDGE_HAVE_CTX(sc, lazy) && mg_rule_needs_context(&v->s, &sc->in, entry_times)) ||
+	    (!*pp && mg_rule_needs_pend(&v->s, &sc->in))) {
 		/* another CPU changed the inode since: read what it needs now (both,
 		 * so that nothing more can be needed after the lock is taken again)
 		 * and judge then */
 		bpf_res_spin_unlock(&v->lock);
-		if (!ev->have_ctx)
-			mg_judge_get_ctx(sc, jc, ev, rb, wb);
-		if (!ev->pp)
-			ev->pp = mg_judge_pend(sc, mg_judge_pend_map(slot), key);
+		if (!MG_JUDGE_HAVE_CTX(sc, lazy))
+			mg_judge_get_ctx(sc, jc, rb, wb);
+		if (!*pp)
+			*pp = mg_judge_pend(sc, mg_judge_pend_map(slot), key);
 		if (bpf_res_spin_lock(&v->lock)) {
 			MG_JADD(jc->lock_failed, 1);
 			return -1;
@@ -180,12 +169,14 @@ static __always_inline void mg_judge_count_out(void *ctx, struct mg_judge_scratc
  */
 static __always_inline int mg_judge_locked(void *ctx, struct mg_judge_scratch *sc,
 					   struct mg_judge_counts *jc,
-					   struct mg_judge_ev *ev, struct mg_inode_val *v,
+					   struct mg_rpend *pp, struct mg_inode_val *v,
 					   const struct mg_inode_key *key, struct inode *inode,
-					   const char *name, void *rb, __u64 wb, unsigned int kind)
+					   const char *name, void *rb, __u64 wb, unsigned int kind,
+					   bool lazy)
 {
-	struct mg_rpend *pp = ev->pp;
+	struct mg_ctx_ring *ring;
 	unsigned int holds;
+	__u32 cpu;
 	bool held;
 
 	mg_judge_close_quiet(&v->s);
@@ -205,16 +196,20 @@ static __always_inline int mg_judge_locked(void *ctx, struct mg_judge_scratch *s
 		sc->pe.t_ns = pp->earlier.t_ns;
 	}
 	bpf_res_spin_unlock(&v->lock);
-	if (holds != MG_HOLDS_NONE && ev->ring)
-		mg_judge_ctx_keep(sc, ev->ring, ev->seq);
+	/* the ring that gave the event its slot: this CPU's, asked again */
+	if (holds != MG_HOLDS_NONE && MG_JUDGE_HAVE_CTX(sc, lazy) && sc->ev.ring) {
+		ring = mg_judge_ctx_this(&cpu);
+		if (ring)
+			mg_judge_ctx_keep(sc, ring, sc->ev.seq);
+	}
 	if (held)
 		mg_judge_held(sc, key);
-	if (!ev->have_ctx)
+	if (!MG_JUDGE_HAVE_CTX(sc, lazy))
 		MG_JADD(jc->context_free, 1);
 	if (kind < MG_EV_NR_KINDS)
 		MG_JADD(jc->by_kind[kind], 1);
 	mg_judge_count_out(ctx, sc, jc, key, inode, name, rb, wb);
-	return ev->have_ctx ? MG_JPATH_CONTEXT : MG_JPATH_NO_CONTEXT;
+	return MG_JUDGE_HAVE_CTX(sc, lazy) ? MG_JPATH_CONTEXT : MG_JPATH_NO_CONTEXT;
 }
 
 /*
@@ -237,16 +232,18 @@ static __always_inline int mg_judge(void *ctx, struct mg_judge_scratch *sc,
 				     const char *name, void *rb, __u64 wb, bool lazy,
 				     bool entry_times)
 {
-	struct mg_judge_ev ev = { .have_ctx = !lazy };
 	unsigned int kind = sc->in.o.kind;
+	struct mg_rpend *pp;
 	struct mg_inode_val *v;
 	int again, path;
 	__u32 slot = 0;
 
 	sc->in.o.ctx = 0;
 	sc->in.o.ctx_from = MG_CTX_READ;
-	if (ev.have_ctx)
-		ev.ring = mg_judge_ctx_next(sc, &ev.seq);
+	sc->ev.have_ctx = !lazy;
+	sc->ev.ring = 0;
+	if (!lazy)
+		sc->ev.ring = mg_judge_ctx_next(sc, &sc->ev.seq) != NULL;
 
 	/*
 	 * Under --forget an event can find its entry moved on (it read judge_gen before
@@ -275,10 +272,11 @@ static __always_inline int mg_judge(void *ctx, struct mg_judge_scratch *sc,
 			continue;
 		}
 		mg_rule_out_init(&sc->out);
-		if (mg_judge_lock(sc, jc, &ev, v, key, slot, rb, wb, entry_times))
+		if (mg_judge_lock(sc, jc, &pp, v, key, slot, rb, wb, lazy, entry_times))
 			return MG_JPATH_NOT_JUDGED;
 		if (!judge_forget || !v->moved)
-			return mg_judge_locked(ctx, sc, jc, &ev, v, key, inode, name, rb, wb, kind);
+			return mg_judge_locked(ctx, sc, jc, pp, v, key, inode, name, rb, wb, kind,
+					       lazy);
 		/* an event of the generation before: the next one holds the inode now */
 		bpf_res_spin_unlock(&v->lock);
 	}

@@ -37,6 +37,18 @@ struct {
 } judge_ctx SEC(".maps");
 
 /*
+ * This CPU's context ring (a program runs on one CPU from start to end: the same
+ * ring each time it asks), or NULL where no ring names this CPU; *cpu: the CPU.
+ */
+static __always_inline struct mg_ctx_ring *mg_judge_ctx_this(__u32 *cpu)
+{
+	*cpu = bpf_get_smp_processor_id();
+	if (*cpu >= MG_CTX_MAX_CPUS)
+		return NULL;
+	return bpf_map_lookup_elem(&judge_ctx, cpu);
+}
+
+/*
  * This CPU's context ring, and into sc->in.o.ctx the reference of its next slot,
  * which the event takes if the state refers to it after judging
  * (mg_judge_ctx_keep()); NULL (no reference) where no ring names this CPU.
@@ -45,13 +57,11 @@ struct {
 static __always_inline struct mg_ctx_ring *mg_judge_ctx_next(struct mg_judge_scratch *sc,
 							     __u64 *seq)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
 	struct mg_ctx_ring *r;
+	__u32 cpu;
 
 	sc->in.o.ctx = 0;
-	if (cpu >= MG_CTX_MAX_CPUS)
-		return NULL;
-	r = bpf_map_lookup_elem(&judge_ctx, &cpu);
+	r = mg_judge_ctx_this(&cpu);
 	if (!r)
 		return NULL;
 	*seq = *(volatile __u64 *)&r->head;

@@ -95,7 +95,7 @@ static __always_inline int mg_judge_adopt(struct mg_judge_scratch *sc, struct mg
 	/* its held getattr first, never over an entry there: that is the copy of another
 	 * event adopting the same final state, or the state's own once entered */
 	if (sc->fresh.s.fl & MG_RS_PENDING) {
-		err = bpf_map_update_elem(mg_judge_pend_map(gen % MG_GENS), key, &sc->pz,
+		err = bpf_map_update_elem(mg_judge_pend_map(mg_judge_gen_slot(gen)), key, &sc->pz,
 					  BPF_NOEXIST);
 		if (err && err != -EEXIST) {
 			MG_JADD(jc->untracked, 1);	/* full (or ENOMEM) */
@@ -189,7 +189,7 @@ static __always_inline struct mg_inode_val *mg_judge_find(struct mg_judge_scratc
 	for (c = 0; c < 2 && !mv; c++) {
 		if (!mg_judge_creation_key(sc, key, c))
 			continue;
-		mv = mg_judge_adopt(sc, jc, map, map, gen % MG_GENS, key, gen, rb);
+		mv = mg_judge_adopt(sc, jc, map, map, mg_judge_gen_slot(gen), key, gen, rb);
 		if (!mv && judge_forget) {
 			slot = (gen + MG_GENS - 1) % MG_GENS;
 			prev = bpf_map_lookup_elem(&inode_gens, &slot);

@@ -25,18 +25,35 @@
 
 #include "mg_judge_state.bpf.h"
 
-/* The generations' slots (MG_GENS), for --forget and the passes of user space. */
+/*
+ * The generations' slots (MG_GENS), for --forget and its passes of user space: filled
+ * by user space after load, before attach, only under --forget (judge_pass.c
+ * mg_judge_fill_gens(): "inodes", "inodes1", "inodes2", in one batch). Not by libbpf
+ * from a static initialiser: each update of a map-in-map waits for running programs
+ * (synchronize_rcu(), kernel/bpf/syscall.c maybe_wait_bpf_programs()), 8 to 25 ms
+ * each on 6.18 here, which every check paid three times at start. Without --forget
+ * nothing reads them: the programs judge in "inodes" and the inode GC passes over it.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
 	__uint(max_entries, MG_GENS);
 	__type(key, __u32);
 	__array(values, struct mg_inodes_map);
-} inode_gens SEC(".maps") = {
-	.values = { &inodes, &inodes1, &inodes2 },
-};
+} inode_gens SEC(".maps");
 
 /* check --forget: judge in generations (set by user space before load) */
 const volatile bool judge_forget = false;
+
+/*
+ * The slot of generation gen, gen % MG_GENS; without --forget gen is always 0, and
+ * so is the slot: a constant the verifier sees (it knows no bound of the modulo,
+ * which clang computes by multiplication), so that it verifies the held getattrs'
+ * map of slot 0 alone, not all three.
+ */
+static __always_inline __u32 mg_judge_gen_slot(__u64 gen)
+{
+	return judge_forget ? gen % MG_GENS : 0;
+}
 
 /*
  * check --forget: the current generation (its slot is judge_gen % MG_GENS), begun

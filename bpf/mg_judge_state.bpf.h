@@ -34,6 +34,21 @@ struct mg_inode_val {
 };
 
 /*
+ * What mg_judge() (bpf/mg_judge.bpf.h) has read of an event so far: whether it has
+ * its context (clocks, task, CPU: have_ctx), whether this CPU's context ring gave the
+ * event a slot (ring) and that slot's sequence (seq: mg_judge_ctx_next()). Kept in
+ * the scratch, not on the stack: the verifier then does not know these values, so
+ * the states of an event that read its context before the lock, after it, or not at
+ * all (a lazy one), or whose ring gave it no slot, are one state where the rules
+ * begin, verified once, not once for each (bench/notes.md "check start", second pass).
+ */
+struct mg_judge_ev {
+	__u64 seq;
+	__u8 have_ctx;
+	__u8 ring;
+};
+
+/*
  * Per-CPU scratch, one per event kind (so one per program): the event judged,
  * what the rules found, a new map value, and the clock bracket that program
  * last measured on this CPU (mg_rule_clock_*). Not one scratch for all programs: where
@@ -57,6 +72,7 @@ struct mg_judge_scratch {
 	struct mg_robs pe;		/* the value it is older than, its context looked up */
 	struct mg_rpend pz;		/* a held getattr's storage to insert: zero, or a
 					 * creation's copy (mg_judge_pend(), mg_judge_adopt()) */
+	struct mg_judge_ev ev;		/* what mg_judge() has read of the event */
 };
 
 /* TAI - REALTIME, ns (adjtimex), set by user space before load: the clock at an event. */
@@ -93,7 +109,11 @@ struct mg_inodes_map {
 	__type(value, struct mg_inode_val);
 };
 
-struct mg_inodes_map inodes SEC(".maps");
+/* initialised (to nothing), so defined here, before inode_gens (mg_judge_gens.bpf.h) in
+ * the object: clang then gives the BTF struct mg_inode_val whole, where libbpf finds the
+ * value size of inode_gens' inner maps; reached first through inode_gens' pointers it
+ * keeps only its declaration, and the object does not open */
+struct mg_inodes_map inodes SEC(".maps") = {};
 struct mg_inodes_map inodes1 SEC(".maps");	/* check --forget only (else 1 entry) */
 struct mg_inodes_map inodes2 SEC(".maps");
 

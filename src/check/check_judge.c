@@ -22,6 +22,7 @@ void check_judge_config(struct check_state *cs, struct mg_session_opts *so)
 	cs->judge.env = &cs->run.env;	/* probed by mg_run_prepare() before the load */
 	so->pre_load = mg_judge_pre_load;
 	so->pre_load_ctx = &cs->judge;
+	so->post_load = mg_judge_post_load;
 }
 
 /*

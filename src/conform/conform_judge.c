@@ -150,6 +150,7 @@ int cf_judge_open(struct cf_judge **out, struct cf_opts *o, uint32_t dev, size_t
 	j->judge.env = &j->run.env;
 	so.pre_load = mg_judge_pre_load;
 	so.pre_load_ctx = &j->judge;
+	so.post_load = mg_judge_post_load;
 	if ((ret = mg_run_require_env(&j->run)) ||
 	    (ret = mg_run_setup(&j->run, MG_BE_TRACEPOINT, &so)))
 		return refused(ret);

@@ -295,7 +295,9 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 		mg_backend_explain(a, env, be, tp_btf, hot, err, "load");
 		goto fail;
 	}
-	err = mgtrace_bpf__attach(skel);
+	/* what the programs need before they run (post_load), then attach */
+	err = o->post_load ? o->post_load(skel, o->pre_load_ctx) : 0;
+	err = err ? err : mgtrace_bpf__attach(skel);
 	if (err) {
 		mg_backend_explain(a, env, be, tp_btf, hot, err, "attach");
 		goto fail;

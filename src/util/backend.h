@@ -60,6 +60,10 @@ struct mg_session_opts {
 	 * of src/util/judge.c). Returns 0 or -errno (the attempt fails). */
 	int (*pre_load)(struct mgtrace_bpf *skel, enum mg_backend be, bool tp_btf, void *ctx);
 	void *pre_load_ctx;
+	/* called after a load that succeeded, before attach (NULL: none), with pre_load_ctx:
+	 * what only a loaded object takes (check --forget: the slots of a map-in-map).
+	 * Returns 0 or -errno (the attempt fails). */
+	int (*post_load)(struct mgtrace_bpf *skel, void *ctx);
 };
 
 /* An attached set of programs, from mg_session_open() to mg_session_close(). */

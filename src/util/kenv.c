@@ -6,6 +6,7 @@
  * The parts: interface.c (prototypes and struct inode as BTF shows them), debugfs.c,
  * kallsyms.c, envcheck.c (mg_env_require()); the names they look for: knames.c.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -71,8 +72,20 @@ static struct btf *btf_from_mmap(void)
 }
 static int vmlinux_btf_err;
 
+/*
+ * The parse released (mg_vmlinux_btf_release()) and not freed: the next call of
+ * btf__load_vmlinux_btf() (below), which libbpf makes to load an object that needs the
+ * kernel BTF, takes it instead of parsing the file again; mg_vmlinux_btf() takes it back
+ * if it is asked for first. NULL when none is kept.
+ */
+static struct btf *spare_btf;
+
 struct btf *mg_vmlinux_btf(void)
 {
+	if (!vmlinux_btf && spare_btf) {
+		vmlinux_btf = spare_btf;
+		spare_btf = NULL;
+	}
 	if (!vmlinux_btf && !vmlinux_btf_err) {
 		vmlinux_btf = btf_from_mmap();
 		if (!vmlinux_btf)
@@ -89,9 +102,72 @@ struct btf *mg_vmlinux_btf(void)
 
 void mg_vmlinux_btf_release(void)
 {
-	btf__free(vmlinux_btf);
+	if (vmlinux_btf) {
+		btf__free(spare_btf);
+		spare_btf = vmlinux_btf;
+	}
 	vmlinux_btf = NULL;
 	vmlinux_btf_err = 0;
+}
+
+void mg_vmlinux_btf_free_spare(void)
+{
+	btf__free(spare_btf);
+	spare_btf = NULL;
+}
+
+/* The parse released and not taken yet, now the caller's; NULL if none. */
+static struct btf *take_spare(void)
+{
+	struct btf *btf = spare_btf;
+
+	spare_btf = NULL;
+	return btf;
+}
+
+/*
+ * The kernel BTF for libbpf (and any caller): the parse mgtrace released, handed over
+ * once (the caller owns and frees it: libbpf's load frees it when done), else libbpf's
+ * own parse of /sys/kernel/btf/vmlinux. check's load of mgtrace_bpf so skips libbpf's
+ * parse (5.5 MiB read from sysfs 4 KiB at a time, copied and parsed; bench/notes.md
+ * "check start", second pass). Linked against libbpf.so, this definition overrides
+ * libbpf's for libbpf too: libbpf 1.1 calls it through its PLT
+ * (bpf_object__load_vmlinux_btf(), libbpf_find_vmlinux_btf_id()), and has no option to
+ * be given a parsed BTF. Weak, so that a static link takes libbpf.a's, whose callers
+ * reach __wrap_btf__load_vmlinux_btf() below instead (-Wl,--wrap, Makefile). NULL
+ * (errno set) when it cannot be parsed.
+ */
+__attribute__((weak)) struct btf *btf__load_vmlinux_btf(void)
+{
+	static struct btf *(*real)(void);
+	struct btf *btf = take_spare();
+
+	if (btf)
+		return btf;
+	if (!real)
+		real = (struct btf *(*)(void))dlsym(RTLD_NEXT, "btf__load_vmlinux_btf");
+	if (!real) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	return real();
+}
+
+/* libbpf.a's own, under --wrap (a static link only; NULL in a dynamic one). */
+extern struct btf *__real_btf__load_vmlinux_btf(void) __attribute__((weak));
+
+/* btf__load_vmlinux_btf() for a static link, with libbpf.a's own under it (-Wl,--wrap). */
+struct btf *__wrap_btf__load_vmlinux_btf(void)
+{
+	struct btf *btf = take_spare();
+
+	if (btf)
+		return btf;
+	if (!__real_btf__load_vmlinux_btf) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	return __real_btf__load_vmlinux_btf();
 }
 
 static void probe_btf(struct mg_kenv *env)

@@ -78,8 +78,15 @@ bool mg_kallsyms_all(void);
 struct btf;
 struct btf *mg_vmlinux_btf(void);
 
-/* Free the cached BTF (its memory is only needed while programs are set up). */
+/*
+ * Release the cached BTF (its memory is only needed while programs are set up): kept,
+ * not freed, for the next object libbpf loads (btf__load_vmlinux_btf(), kenv.c, takes it
+ * instead of parsing the file again), or for mg_vmlinux_btf() if it is asked for first.
+ */
 void mg_vmlinux_btf_release(void);
+
+/* Free the released parse if no load took it (its memory not held for the run). */
+void mg_vmlinux_btf_free_spare(void);
 
 /* True when the kernel has multigrain timestamps (API or tracepoints in BTF). */
 static inline bool mg_kenv_multigrain(const struct mg_kenv *env)

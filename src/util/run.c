@@ -83,6 +83,8 @@ int mg_run_setup(struct mg_run *r, enum mg_backend want, const struct mg_session
 		return mg_err(MG_EXIT_ENV, "backend %s unavailable: %s", mg_backend_name(be),
 			      r->sess.attempts[be].why);
 	}
+	/* the kernel BTF mgtrace parsed, if the load did not take it (kenv.c) */
+	mg_vmlinux_btf_free_spare();
 	kpc = r->kr != NULL;
 	r->cfg = (struct mg_report_cfg){
 		.skew_row = -1,
