@@ -321,7 +321,7 @@ struct check_result {
 	const char *floor_unchecked;	/* why the floor invariants were not (both) checked, "" */
 	char floor_unchecked_buf[64 + 2 * 320];
 	uint64_t floor_events;		/* floor swaps + cmpxchg fails + unknown, from the events */
-	char judged[512];		/* where and how the ctime events were judged (judge.c) */
+	char judged[MG_JUDGE_DESCRIBE_LEN];	/* where and how the ctime events were judged */
 	double window_s;		/* attach to detach, s (JUnit times) */
 	int junit_errors;		/* interrupted + inconclusive not the signal's (0 to 2) */
 };

@@ -202,8 +202,12 @@ unsigned int mg_judge_tick_ms(const struct mg_judge *j);
 
 /*
  * One line (no newline) saying where the ctime events were judged: in BPF,
- * with the map's fill and its entry size, or in user space, and why.
+ * with the map's fill and its entry size, or in user space, and why. Whole in
+ * MG_JUDGE_DESCRIBE_LEN bytes whatever its numbers and reasons (every count at
+ * its largest, the inode GC's part and --forget's with a stop reason: about
+ * 1,100 bytes); cut at len - 1 in a smaller buffer.
  */
+#define MG_JUDGE_DESCRIBE_LEN 2048
 void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len);
 
 /*

@@ -98,3 +98,40 @@ UNIT_TEST(check_decide_counts)
 			  "evaluated is INCONCLUSIVE (%s)", v.reason);
 	}
 }
+
+/*
+ * check's "judged" line is whole however large its numbers and reasons: judged in
+ * BPF with every count at its largest, the inode GC's part (passes, or why none can
+ * run) and --forget's with a stop reason fit MG_JUDGE_DESCRIBE_LEN, the size of
+ * check's line (512 bytes cut the --forget part, reported by a new user).
+ */
+UNIT_TEST(judge_describe_whole)
+{
+	static struct mg_judge j;
+	char buf[MG_JUDGE_DESCRIBE_LEN], small[512];
+	size_t n;
+
+	memset(&j, 0xff, sizeof(j));
+	j.env = NULL;
+	j.held = NULL;
+	j.active = j.forget = true;
+	memset(j.forget_why, 'f', sizeof(j.forget_why) - 1);
+	j.forget_why[sizeof(j.forget_why) - 1] = 0;
+	j.gc_why[0] = 0;	/* passes ran: their part */
+	mg_judge_describe(&j, buf, sizeof(buf));
+	n = strlen(buf);
+	ASSERT_TRUE(n < sizeof(buf) - 1, "judge_describe: GC passes and --forget at their "
+		    "largest fit (%zu bytes)", n);
+	ASSERT_TRUE(n > 199 && !strcmp(buf + n - 199, j.forget_why),
+		    "judge_describe: ... it ends with --forget's whole stop reason");
+	mg_judge_describe(&j, small, sizeof(small));
+	ASSERT_TRUE(strlen(small) == sizeof(small) - 1 && strncmp(small, buf, sizeof(small) - 1) == 0,
+		    "judge_describe: the same line cut in a 512-byte buffer (the size that cut it)");
+	memset(j.gc_why, 'g', sizeof(j.gc_why) - 1);
+	j.gc_why[sizeof(j.gc_why) - 1] = 0;
+	mg_judge_describe(&j, buf, sizeof(buf));
+	n = strlen(buf);
+	ASSERT_TRUE(n < sizeof(buf) - 1 && strstr(buf, j.gc_why) && n > 199 &&
+		    !strcmp(buf + n - 199, j.forget_why),
+		    "judge_describe: why no GC pass runs, and --forget's reason, whole (%zu bytes)", n);
+}
