@@ -116,7 +116,11 @@ tr=$!
 for i in $(seq 50); do bpftool prog show 2>/dev/null | grep -q "tracing\|raw_tracepoint" && break; sleep 0.2; done
 MGTRACE_LOCK_HELD=1 timeout 300 bench/realwork --smoke --rounds 1 --fs tmpfs --workloads tree \
 	--mgtrace "$MG" --no-doc --results "$T/bench" > "$T/realwork-foreign.out" 2> "$T/realwork-foreign.err"
+rc=$?
 kill -INT $tr 2>/dev/null; wait $tr 2>/dev/null
+[ $rc = 1 ] && grep -q "^realwork: no figure for tree on tmpfs: every run was failed or left out" \
+	"$T/realwork-foreign.out" && ok "realwork: a table without a figure exits 1, and says why" \
+	|| bad "realwork: every run left out: exit $rc, $(tail -2 "$T/realwork-foreign.out")"
 grep -qE "^Runs left out \(other BPF tracing programs were loaded.*tree on tmpfs: [1-9]" "$T/realwork-foreign.out" \
 	&& ok "realwork: runs beside another tool's tracing program are left out, and said" \
 	|| bad "realwork: a foreign tracing program went unnoticed: $(tail -4 "$T/realwork-foreign.out")"
