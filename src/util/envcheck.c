@@ -143,9 +143,12 @@ int mg_env_require(const struct mg_kenv *env, bool need_mg)
 			      "process's effective capabilities", why);
 	if ((why = bpf_syscall_refused()))
 		return mg_err(MG_EXIT_ENV, "%s", why);
-	if (!env->btf)
+	if (!env->btf && (env->btf_err == -ENOENT || !env->btf_err))
 		return mg_err(MG_EXIT_ENV, "kernel %s has no BTF (/sys/kernel/btf/vmlinux): "
 			      "CONFIG_DEBUG_INFO_BTF is required", env->release);
+	if (!env->btf)	/* there, but not the kernel's BTF as libbpf reads it */
+		return mg_err(MG_EXIT_ENV, "kernel %s: /sys/kernel/btf/vmlinux cannot be read as "
+			      "BTF: %s", env->release, strerror(-env->btf_err));
 	if (!need_mg)
 		return MG_EXIT_OK;
 	if (!mg_kenv_multigrain(env))

@@ -47,25 +47,29 @@ static struct btf *vmlinux_btf;
  * Parse /sys/kernel/btf/vmlinux from a read-only mapping (kernels that allow it map
  * the kernel's own BTF pages: they are not in this process's RSS), so the parse holds
  * one copy (libbpf's), not two (libbpf's read buffer and its copy): the default stat's
- * peak RSS stays under 10 MiB. NULL when the file cannot be mapped.
+ * peak RSS stays under 10 MiB. NULL when the file cannot be mapped or parsed; *err
+ * then says why the file is not the kernel's BTF (-errno of open(), -ENODATA when it is
+ * empty, the parse's -errno), or 0 when only the mapping was refused (libbpf reads it).
  */
-static struct btf *btf_from_mmap(void)
+static struct btf *btf_from_mmap(int *err)
 {
 	struct btf *btf = NULL;
 	struct stat st;
 	void *p;
 	int fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC);
 
+	*err = fd < 0 ? -errno : 0;
 	if (fd < 0)
 		return NULL;
-	if (!fstat(fd, &st) && st.st_size > 0) {
-		p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (p != MAP_FAILED) {
-			btf = btf__new(p, st.st_size);
-			if (libbpf_get_error(btf))
-				btf = NULL;
-			munmap(p, st.st_size);
+	if (fstat(fd, &st) || st.st_size <= 0)
+		*err = -ENODATA;
+	else if ((p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) != MAP_FAILED) {
+		btf = btf__new(p, st.st_size);
+		if (libbpf_get_error(btf)) {
+			*err = (int)libbpf_get_error(btf);
+			btf = NULL;
 		}
+		munmap(p, st.st_size);
 	}
 	close(fd);
 	return btf;
@@ -87,11 +91,16 @@ struct btf *mg_vmlinux_btf(void)
 		spare_btf = NULL;
 	}
 	if (!vmlinux_btf && !vmlinux_btf_err) {
-		vmlinux_btf = btf_from_mmap();
+		int file_err;
+
+		vmlinux_btf = btf_from_mmap(&file_err);
 		if (!vmlinux_btf)
 			vmlinux_btf = btf__load_vmlinux_btf();
 		if (!vmlinux_btf || libbpf_get_error(vmlinux_btf)) {
 			vmlinux_btf_err = vmlinux_btf ? (int)libbpf_get_error(vmlinux_btf) : -errno;
+			/* the file's own fault first: libbpf's last word is -ESRCH, "none found" */
+			if (file_err)
+				vmlinux_btf_err = file_err;
 			if (!vmlinux_btf_err)
 				vmlinux_btf_err = -ENOENT;
 			vmlinux_btf = NULL;
@@ -176,8 +185,10 @@ static void probe_btf(struct mg_kenv *env)
 	char name[128];
 	int i, id;
 
-	if (!btf)
+	if (!btf) {
+		env->btf_err = vmlinux_btf_err ? vmlinux_btf_err : -ENOENT;
 		return;
+	}
 	env->btf = true;
 	for (i = 0; i < MG_NR_FUNCS; i++) {
 		id = btf__find_by_name_kind(btf, mg_func_names[i], BTF_KIND_FUNC);

@@ -30,6 +30,9 @@ enum mg_api {
 struct mg_kenv {
 	char release[128];		/* uname -r */
 	bool btf;			/* /sys/kernel/btf/vmlinux readable and parsed */
+	int btf_err;			/* else why: -ENOENT no such file (no
+					 * CONFIG_DEBUG_INFO_BTF), or the -errno of its open or
+					 * parse */
 	char lockdown[64];		/* "none", "integrity", "confidentiality", or "unknown (...)" */
 	enum mg_api api;
 	bool func_in_btf[MG_NR_FUNCS];	/* per enum mg_func: the function is in kernel BTF */

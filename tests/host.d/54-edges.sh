@@ -68,3 +68,14 @@ EOF
 	[ "$n" = 0 ] && ok "debugfs file mounted over: nothing left attached" \
 		|| bad "debugfs file mounted over: left attached: $(leaked_words)"
 fi
+
+# /sys/kernel/btf/vmlinux there but not the kernel's BTF (a file mounted over it: empty, or cut
+# short): exit 3 with the true cause, not "has no BTF" (that is for a kernel without the file)
+head -c 100000 /sys/kernel/btf/vmlinux > "$T/cut.btf"
+for f in /dev/null "$T/cut.btf"; do
+	[ "$f" = /dev/null ] && why="No data available" || why="Invalid argument"
+	badcase "kernel BTF replaced by $(basename "$f")" 3 \
+		"/sys/kernel/btf/vmlinux cannot be read as BTF: $why" \
+		unshare -m sh -c 'mount --bind "$1" /sys/kernel/btf/vmlinux && shift && exec "$@"' sh \
+		"$f" "$MG" check -- true
+done
