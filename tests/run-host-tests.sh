@@ -18,7 +18,14 @@ set -u
 cd "$(dirname "$0")/.."
 MG=${MGTRACE:-./mgtrace}
 T=$(mktemp -d /tmp/mgtrace-test.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+# at the end, also after a part was killed mid-way: what a part mounted under $T (tmpfs, loop
+# images) unmounted, deepest first, then $T removed; a mount left behind outlived its run
+cleanup() {
+	awk -v t="$T/" 'index($2, t) == 1 { print $2 }' /proc/self/mounts | sort -r |
+		while read -r m; do umount -l "$m" 2> /dev/null; done
+	rm -rf "$T"
+}
+trap cleanup EXIT
 pass=0 fail=0 skipped=0
 
 [ "$(id -u)" = 0 ] || { echo "run-host-tests: must run as root"; exit 1; }
