@@ -56,6 +56,7 @@
 #include "mgtrace.h"
 #include "mg_rules.h"
 #include "judgetest.skel.h"
+#include "judge_gens.h"
 
 static int failed;
 
@@ -132,20 +133,17 @@ static struct judgetest_bpf *load_as(bool forget)
 		judgetest_bpf__destroy(t);
 		return NULL;
 	}
-	/* the generations' slots, as check fills them after load under --forget
-	 * (src/util/judge_pass.c mg_judge_fill_gens()); nothing reads them without it */
+	/* the generations' slots, filled as check fills them after load under --forget
+	 * (judge_gens.h); nothing reads them without it */
 	if (forget) {
-		int outer = bpf_map__fd(t->maps.inode_gens);
 		int fds[MG_GENS] = { bpf_map__fd(t->maps.inodes), bpf_map__fd(t->maps.inodes1),
 				     bpf_map__fd(t->maps.inodes2) };
+		int err = mg_judge_fill_gens(bpf_map__fd(t->maps.inode_gens), fds);
 
-		for (uint32_t i = 0; i < MG_GENS; i++) {
-			if (bpf_map_update_elem(outer, &i, &fds[i], BPF_ANY)) {
-				fprintf(stderr, "forgetrace: inode_gens: slot %u: %s\n", i,
-					strerror(errno));
-				judgetest_bpf__destroy(t);
-				return NULL;
-			}
+		if (err) {
+			fprintf(stderr, "forgetrace: inode_gens: %s\n", strerror(-err));
+			judgetest_bpf__destroy(t);
+			return NULL;
 		}
 	}
 	return t;

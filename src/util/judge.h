@@ -102,18 +102,10 @@ struct bpf_map;
 struct bpf_map *mg_judge_slot_map(struct mgtrace_bpf *skel, uint32_t slot);
 
 /*
- * Fill the MG_GENS slots of the map-in-map outer (fd) with the maps fds[0..MG_GENS - 1],
- * in one batch update where the kernel takes one (each map-in-map update waits for the
- * running programs, synchronize_rcu(): a batch waits once on 6.18), else one update a
- * slot. 0 or -errno.
- */
-int mg_judge_fill_gens(int outer, const int fds[MG_GENS]);
-
-/*
  * mg_session_opts::post_load for check: under --forget (rodata judge_forget), the
  * generations' slots of "inode_gens" filled with "inodes", "inodes1", "inodes2"
- * (mg_judge_fill_gens()) before the programs attach; nothing without it. ctx: struct
- * mg_judge (unused). 0 or -errno.
+ * (judge_gens.h mg_judge_fill_gens()) before the programs attach; nothing without
+ * it. ctx: struct mg_judge (unused). 0 or -errno.
  */
 int mg_judge_post_load(struct mgtrace_bpf *skel, void *ctx);
 /*

@@ -13,26 +13,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "judge.h"
+#include "judge_gens.h"
 #include "mgtrace.skel.h"
 #include "util.h"
-
-int mg_judge_fill_gens(int outer, const int fds[MG_GENS])
-{
-	uint32_t keys[MG_GENS], n = MG_GENS, i;
-	int vals[MG_GENS];
-
-	for (i = 0; i < MG_GENS; i++) {
-		keys[i] = i;
-		vals[i] = fds[i];
-	}
-	if (!bpf_map_update_batch(outer, keys, vals, &n, NULL))
-		return 0;
-	/* no batch update for this map type here (or a partial one): all slots again */
-	for (i = 0; i < MG_GENS; i++)
-		if (bpf_map_update_elem(outer, &keys[i], &vals[i], BPF_ANY))
-			return -errno;
-	return 0;
-}
 
 int mg_judge_post_load(struct mgtrace_bpf *skel, void *ctx)
 {
