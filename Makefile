@@ -144,7 +144,7 @@ $(BIN): $(OBJS)
 
 static: $(STATIC)
 $(STATIC): $(OBJS)
-	$(CC) $(ALL_CFLAGS) -static $^ -o $@ $(LDFLAGS) -Wl,--wrap=btf__load_vmlinux_btf \
+	$(CC) $(ALL_CFLAGS) -static $^ -o $@ $(LDFLAGS) -Wl,--wrap=btf__load_vmlinux_btf -Wl,--wrap=btf__free \
 		-lbpf -lelf -lz -lzstd -ljansson -lpthread
 
 # the observer outside mgtrace of the differential tests (tests/observer.py): static, so

@@ -151,10 +151,11 @@ int cf_judge_open(struct cf_judge **out, struct cf_opts *o, uint32_t dev, size_t
 	so.pre_load = mg_judge_pre_load;
 	so.pre_load_ctx = &j->judge;
 	so.post_load = mg_judge_post_load;
+	so.split_load = true;	/* check's judging programs, verified on two CPUs */
 	if ((ret = mg_run_require_env(&j->run)) ||
 	    (ret = mg_run_setup(&j->run, MG_BE_TRACEPOINT, &so)))
 		return refused(ret);
-	j->judge.active = j->run.sess.skel && j->run.sess.tp_btf && j->judge.configured;
+	mg_judge_attached(&j->judge, &j->run.sess);
 	j->judge.ringbuf_used = bpf_map__max_entries(j->run.sess.skel->maps.events);
 	j->chk = mg_checker_new(j->judge.active ? 1 : CF_MAX_INODES, max_reports);
 	if (!j->chk)
@@ -164,7 +165,7 @@ int cf_judge_open(struct cf_judge **out, struct cf_opts *o, uint32_t dev, size_t
 	mg_checker_set_tai_offset(j->chk, mg_tai_minus_realtime());
 	if ((err = mg_events_open(&j->ev, bpf_map__fd(j->run.sess.skel->maps.events), on_event, j,
 				  CF_BATCH)))
-		return mg_err(MG_EXIT_FAIL, "conform: ring buffer: %s", strerror(-err));
+		return mg_err_step("conform: ring buffer", err);
 	j->ev_open = true;
 	j->ev.vrec_fn = on_vrec;
 	j->ev.step_fn = on_steprec;

@@ -18,6 +18,7 @@
 #include "backend_why.h"
 #include "funcprobe.h"
 #include "cpulist.h"
+#include "parload.h"
 #include "pidns.h"
 #include "mgtrace.skel.h"
 #include "util.h"
@@ -214,32 +215,16 @@ static int doomed(const struct mg_kenv *env, enum mg_backend be, bool hot, const
 	return 0;
 }
 
-/* One load+attach of the object with the given set of programs. */
-static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_backend be,
-		      bool tp_btf, const struct mg_session_opts *o, struct mg_attempt *a)
+/*
+ * The object's settings before its load: event mode's rodata and ring buffer, the
+ * stack map, the process filter, what this kernel's BTF says of struct inode. 0, or
+ * -errno with *stage the step that failed (its explanation's stage).
+ */
+static int configure(struct mgtrace_bpf *skel, const struct mg_kenv *env,
+		     const struct mg_session_opts *o, const char **stage)
 {
-	bool hot = o->hot;
-	struct mgtrace_bpf *skel;
 	int err;
 
-	mg_libbpf_log_reset();
-	a->tried = true;
-	if (be == MG_BE_FENTRY || be == MG_BE_KPROBE) {
-		const char *stage = "";
-
-		err = doomed(env, be, hot, &stage);
-		if (err) {
-			mg_backend_explain(a, env, be, tp_btf, hot, err, stage);
-			return a->err = err;
-		}
-	}
-	skel = mgtrace_bpf__open();
-	if (!skel) {
-		err = -errno;
-		mg_backend_explain(a, env, be, tp_btf, hot, err, "open");
-		return a->err = err;
-	}
-	select_progs(skel, env, be, tp_btf, o);
 	if (o->events) {
 		skel->rodata->emit_events = true;
 		skel->rodata->event_mask = o->event_mask ? o->event_mask : ~0U;
@@ -254,16 +239,16 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 		err = bpf_map__set_max_entries(skel->maps.events,
 					       o->ringbuf_bytes ? o->ringbuf_bytes : 16u << 20);
 		if (err) {
-			mg_backend_explain(a, env, be, tp_btf, hot, err, "ring buffer size");
-			goto fail;
+			*stage = "ring buffer size";
+			return err;
 		}
 	}
 	/* one entry: only check's judging in user space asks for the events' stacks and sizes
 	 * the map (judge.c mg_judge_pre_load()) */
 	err = bpf_map__set_max_entries(skel->maps.ev_stacks, 1);
 	if (err) {
-		mg_backend_explain(a, env, be, tp_btf, hot, err, "stack map size");
-		goto fail;
+		*stage = "stack map size";
+		return err;
 	}
 	/* the process filter: of events, or of counts in process scope (stat -p, --tree) */
 	skel->rodata->count_scoped = o->count_scoped;
@@ -285,12 +270,55 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 		err = bpf_map__reuse_fd(skel->maps.traced_tgids, o->traced_tgids_fd);
 	else
 		err = bpf_map__set_max_entries(skel->maps.traced_tgids, 1);
+	*stage = "process map";
+	return err;
+}
+
+/* A new skeleton of the object, for a clone (parload.c): one copy of it in the binary. */
+static struct mgtrace_bpf *skel_open(void)
+{
+	return mgtrace_bpf__open();
+}
+
+/* One load+attach of the object with the given set of programs. */
+static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_backend be,
+		      bool tp_btf, const struct mg_session_opts *o, struct mg_attempt *a)
+{
+	bool hot = o->hot;
+	struct mgtrace_bpf *skel;
+	struct mg_parload pl = { 0 };
+	const char *stage = "";
+	int err;
+
+	mg_libbpf_log_reset();
+	a->tried = true;
+	if (be == MG_BE_FENTRY || be == MG_BE_KPROBE) {
+		err = doomed(env, be, hot, &stage);
+		if (err) {
+			mg_backend_explain(a, env, be, tp_btf, hot, err, stage);
+			return a->err = err;
+		}
+	}
+	skel = mgtrace_bpf__open();
+	if (!skel) {
+		err = -errno;
+		mg_backend_explain(a, env, be, tp_btf, hot, err, "open");
+		return a->err = err;
+	}
+	select_progs(skel, env, be, tp_btf, o);
+	err = configure(skel, env, o, &stage);
 	if (err) {
-		mg_backend_explain(a, env, be, tp_btf, hot, err, "process map");
+		mg_backend_explain(a, env, be, tp_btf, hot, err, stage);
 		goto fail;
 	}
 	err = o->pre_load ? o->pre_load(skel, be, tp_btf, o->pre_load_ctx) : 0;
+	/* check's judging programs verified on two CPUs (parload.h) */
+	if (!err && o->split_load && tp_btf)
+		mg_parload_start(&pl, skel, skel_open);
 	err = err ? err : mgtrace_bpf__load(skel);
+	err = mg_parload_finish(&pl, err);
+	if (err && pl.on)
+		goto unsplit;
 	if (err) {
 		mg_backend_explain(a, env, be, tp_btf, hot, err, "load");
 		goto fail;
@@ -298,11 +326,15 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 	/* what the programs need before they run (post_load), then attach */
 	err = o->post_load ? o->post_load(skel, o->pre_load_ctx) : 0;
 	err = err ? err : mgtrace_bpf__attach(skel);
+	err = err ? err : mg_parload_attach(&pl);
+	if (err && pl.on)
+		goto unsplit;
 	if (err) {
 		mg_backend_explain(a, env, be, tp_btf, hot, err, "attach");
 		goto fail;
 	}
 	s->skel = skel;
+	s->pl = pl;
 	s->tp_mask = o->tp_select ? o->tp_mask : (1u << MG_NR_TPS) - 1;
 	for (int i = 0; i < MG_NR_FUNCS; i++)
 		s->func_probe[i] = mg_func_probe(env, be, hot, i);
@@ -312,6 +344,22 @@ static int try_attach(struct mg_session *s, const struct mg_kenv *env, enum mg_b
 fail:
 	mgtrace_bpf__destroy(skel);
 	return a->err = err;
+unsplit:
+	/* the same attempt in one thread: its failure, if it fails again, said as before */
+	mgtrace_bpf__destroy(skel);
+	mg_parload_close(&pl);
+	{
+		struct mg_session_opts one = *o;
+
+		one.split_load = false;
+		return try_attach(s, env, be, tp_btf, &one, a);
+	}
+}
+
+/* A shortage of descriptors or memory, which no other program type avoids. */
+static bool short_of(int err)
+{
+	return err == -EMFILE || err == -ENFILE || err == -ENOMEM;
 }
 
 int mg_session_open(struct mg_session *s, const struct mg_kenv *env,
@@ -321,6 +369,7 @@ int mg_session_open(struct mg_session *s, const struct mg_kenv *env,
 	static const enum mg_backend order[] = { MG_BE_FENTRY, MG_BE_KPROBE, MG_BE_TRACEPOINT };
 	struct mg_attempt tpa = { 0 };
 	struct mgtrace_bpf *tp_skel;
+	struct mg_parload tp_pl;
 	int i, err;
 
 	memset(s, 0, sizeof(*s));
@@ -336,7 +385,7 @@ int mg_session_open(struct mg_session *s, const struct mg_kenv *env,
 		if (!opts->tp_select || !opts->tp_mask)
 			return 0;
 		err = try_attach(s, env, MG_BE_KERNEL, true, opts, &tpa);
-		if (err) {
+		if (err && !short_of(err)) {
 			snprintf(s->tp_why, sizeof(s->tp_why), "%s", tpa.why);
 			s->tp_btf = false;
 			err = try_attach(s, env, MG_BE_KERNEL, false, opts, &tpa);
@@ -345,10 +394,12 @@ int mg_session_open(struct mg_session *s, const struct mg_kenv *env,
 		return err;
 	}
 
-	/* Tracepoints first: every backend needs them; tp_btf, else raw_tp. */
+	/* Tracepoints first: every backend needs them; tp_btf, else raw_tp (not for a
+	 * shortage of descriptors or memory: raw_tp would judge elsewhere for no reason of
+	 * the kernel's, and run short too) */
 	s->tp_btf = true;
 	err = try_attach(s, env, MG_BE_TRACEPOINT, true, opts, &tpa);
-	if (err) {
+	if (err && !short_of(err)) {
 		snprintf(s->tp_why, sizeof(s->tp_why), "%s", tpa.why);
 		s->tp_btf = false;
 		err = try_attach(s, env, MG_BE_TRACEPOINT, false, opts, &tpa);
@@ -366,7 +417,9 @@ int mg_session_open(struct mg_session *s, const struct mg_kenv *env,
 		return err;
 	}
 	tp_skel = s->skel;
+	tp_pl = s->pl;
 	s->skel = NULL;
+	memset(&s->pl, 0, sizeof(s->pl));
 
 	for (i = 0; i < 3; i++) {
 		enum mg_backend be = order[i];
@@ -376,22 +429,30 @@ int mg_session_open(struct mg_session *s, const struct mg_kenv *env,
 		if (be == MG_BE_TRACEPOINT) {
 			s->attempts[be] = tpa;
 			s->skel = tp_skel;
+			s->pl = tp_pl;
 			s->backend = be;
 			return 0;
 		}
 		if (!try_attach(s, env, be, s->tp_btf, opts, &s->attempts[be])) {
 			mgtrace_bpf__destroy(tp_skel);
+			mg_parload_close(&tp_pl);
 			s->backend = be;
 			return 0;
 		}
 	}
 	mgtrace_bpf__destroy(tp_skel);
+	mg_parload_close(&tp_pl);
 	return s->attempts[want].err;
 }
 
 int mg_session_stacks_fd(const struct mg_session *s)
 {
 	return s->skel ? bpf_map__fd(s->skel->maps.ev_stacks) : -1;
+}
+
+int mg_session_prog_fd(const struct mg_session *s, const struct bpf_program *prog)
+{
+	return s->skel ? mg_parload_prog_fd(&s->pl, s->skel, prog) : -ENOENT;
 }
 
 int mg_session_read(struct mg_session *s, struct mg_bpf_counts *out)
@@ -412,4 +473,5 @@ void mg_session_close(struct mg_session *s)
 {
 	mgtrace_bpf__destroy(s->skel);
 	s->skel = NULL;
+	mg_parload_close(&s->pl);
 }

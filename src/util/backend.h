@@ -22,11 +22,13 @@
 #include "mgtrace.h"
 #include "kenv.h"
 #include "loadlog.h"
+#include "parload.h"
 
 #include "backend_types.h"
 #include "backend_why.h"
 
 struct mgtrace_bpf;
+struct bpf_program;
 
 /* Load-time options: what to attach and, in event mode, what to emit. */
 struct mg_session_opts {
@@ -64,6 +66,9 @@ struct mg_session_opts {
 	 * what only a loaded object takes (check --forget: the slots of a map-in-map).
 	 * Returns 0 or -errno (the attempt fails). */
 	int (*post_load)(struct mgtrace_bpf *skel, void *ctx);
+	/* verify the tp_btf programs on two CPUs when the run may (parload.h): check's
+	 * judging programs, whose verification is most of its start */
+	bool split_load;
 };
 
 /* An attached set of programs, from mg_session_open() to mg_session_close(). */
@@ -80,16 +85,10 @@ struct mg_session {
 	int nr_cpus;			/* possible CPUs: entries per per-CPU read */
 	struct mg_attempt attempts[MG_BE_NR];	/* why each backend tried was (not) taken */
 	char tp_why[320];		/* why tp_btf was refused, when raw_tp is used */
+	struct mg_parload pl;		/* the clones that loaded some of skel's programs
+					 * (pl.on), closed with the session */
 };
 
-/*
- * Program tables: a program of skeleton struct SKEL as an offset into the skeleton
- * (MG_SKEL_PROG_OFF(mgtrace_bpf, fe_real_mg)), so that a static table names
- * skel->progs.* and a renamed program fails the build; MG_SKEL_PROG(skel, off) is the
- * struct bpf_program * of a loaded-or-opened skeleton at that offset.
- */
-#define MG_SKEL_PROG_OFF(SKEL, name) offsetof(struct SKEL, progs.name)
-#define MG_SKEL_PROG(skel, off) (*(struct bpf_program **)((char *)(skel) + (off)))
 
 /* A program table entry as a test sees it: offset into the skeleton and the SEC() it needs. */
 struct mg_prog_ref {
@@ -138,6 +137,13 @@ int mg_session_open(struct mg_session *s, const struct mg_kenv *env,
  * judge.c mg_judge_pre_load() asks for the stacks), or -1 without a skeleton. Look a stack up with bpf_map_lookup_elem(fd, &(stack_id - 1)).
  */
 int mg_session_stacks_fd(const struct mg_session *s);
+
+/*
+ * The descriptor of the session's program prog (a program of s->skel) wherever it
+ * loaded: in s->skel, or in the clone that verified it on another CPU (parload.h).
+ * Negative when it did not load (not autoloaded: -1) or there is no skeleton.
+ */
+int mg_session_prog_fd(const struct mg_session *s, const struct bpf_program *prog);
 
 /* Read the per-CPU counters: out[0..nr_cpus-1] (all 0 without a skeleton). Returns 0 or -errno. */
 int mg_session_read(struct mg_session *s, struct mg_bpf_counts *out);

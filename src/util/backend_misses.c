@@ -15,9 +15,20 @@
 
 uint64_t mg_session_recursion_misses(const struct mg_session *s, char *detail, size_t len)
 {
+	struct bpf_object *clones[MG_PARLOAD_CLONES];
+	uint64_t n;
+	int i, nc;
+
 	if (detail && len)
 		detail[0] = 0;
-	return s->skel ? mg_obj_recursion_misses(s->skel->obj, detail, len) : 0;
+	if (!s->skel)
+		return 0;
+	/* the programs the clones loaded (parload.h) are not loaded in skel's object */
+	n = mg_obj_recursion_misses(s->skel->obj, detail, len);
+	nc = mg_parload_objs(&s->pl, clones);
+	for (i = 0; i < nc; i++)
+		n += mg_obj_recursion_misses(clones[i], detail, len);
+	return n;
 }
 
 /* One kprobe program of an object: its id, name and its links' missed count. */

@@ -13,6 +13,7 @@
 #include "backend_why.h"
 #include "funcprobe.h"
 #include "loadlog.h"
+#include "util.h"
 
 static const char *errname(int err)
 {
@@ -27,6 +28,9 @@ static const char *errname(int err)
 	case EBUSY: return "EBUSY";
 	case E2BIG: return "E2BIG";
 	case ENODEV: return "ENODEV";
+	case EMFILE: return "EMFILE";
+	case ENFILE: return "ENFILE";
+	case ENOMEM: return "ENOMEM";
 	default: return "error";
 	}
 }
@@ -82,6 +86,8 @@ void mg_backend_explain(struct mg_attempt *a, const struct mg_kenv *env, enum mg
 		if (!env->tp_in_btf[i])
 			snprintf(cause, sizeof(cause), "btf_trace_%s missing from kernel BTF",
 				 mg_tp_names[i]);
+	if (!cause[0])
+		mg_resource_cause(err, cause, sizeof(cause));
 	if (!cause[0] && err == -EPERM && be == MG_BE_FENTRY && geteuid() == 0)
 		snprintf(cause, sizeof(cause), "refused as root: kernel lockdown likely "
 			 "(lockdown %s)", env->lockdown);

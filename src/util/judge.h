@@ -41,6 +41,9 @@ struct mg_judge {
 	unsigned int ringbuf_used;	/* the ring buffer's size, as loaded */
 	bool configured;		/* the last load attempt judges in BPF (tp_btf) */
 	bool active;			/* the session attached with judging in BPF */
+	int gc_fd, drain_fd, name_fd;	/* the session's inode_gc, inode_drain and inode_name
+					 * programs wherever they loaded (mg_judge_attached());
+					 * negative: not loaded */
 	uint64_t received[MG_V_NR_KINDS];	/* violation records received, by kind */
 	struct mg_vrec *held;		/* records held until the last clock sample */
 	size_t nheld, cap;
@@ -100,6 +103,13 @@ struct bpf_map;
 
 /* The per-inode map in slot (0 .. MG_GENS - 1) of "inode_gens": "inodes", "inodes1", "inodes2". */
 struct bpf_map *mg_judge_slot_map(struct mgtrace_bpf *skel, uint32_t slot);
+
+/*
+ * After mg_session_open() of a session loaded with mg_judge_pre_load(): whether it
+ * judges in BPF (j->active: a skeleton, tp_btf, configured) and the descriptors of
+ * its passes' programs (mg_session_prog_fd(): a clone may have verified them).
+ */
+void mg_judge_attached(struct mg_judge *j, const struct mg_session *s);
 
 /*
  * mg_session_opts::post_load for check: under --forget (rodata judge_forget), the

@@ -29,6 +29,14 @@ int mg_judge_post_load(struct mgtrace_bpf *skel, void *ctx)
 	return mg_judge_fill_gens(bpf_map__fd(skel->maps.inode_gens), fds);
 }
 
+void mg_judge_attached(struct mg_judge *j, const struct mg_session *s)
+{
+	j->active = s->skel && s->tp_btf && j->configured;
+	j->gc_fd = s->skel ? mg_session_prog_fd(s, s->skel->progs.inode_gc) : -1;
+	j->drain_fd = s->skel ? mg_session_prog_fd(s, s->skel->progs.inode_drain) : -1;
+	j->name_fd = s->skel ? mg_session_prog_fd(s, s->skel->progs.inode_name) : -1;
+}
+
 unsigned int mg_judge_tick_ms(const struct mg_judge *j)
 {
 	if (!j->active)
@@ -43,7 +51,7 @@ static bool gc_pass(struct mg_judge *j, struct mgtrace_bpf *skel, uint32_t slot)
 	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = &c, .ctx_size_in = sizeof(c));
 	uint64_t t0 = mg_now_ns();
 
-	if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.inode_gc), &o) || o.retval) {
+	if (bpf_prog_test_run_opts(j->gc_fd, &o) || o.retval) {
 		snprintf(j->gc_why, sizeof(j->gc_why), "inode_gc: BPF_PROG_TEST_RUN: %s",
 			 o.retval ? "no map in the slot" : strerror(errno));
 		return false;
@@ -87,7 +95,7 @@ static int forget_rotated(struct mg_judge *j, struct mgtrace_bpf *skel)
 			 "for running programs): %s", strerror(errno));
 		return -errno;
 	}
-	if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.inode_drain), &o) || o.retval) {
+	if (bpf_prog_test_run_opts(j->drain_fd, &o) || o.retval) {
 		snprintf(j->forget_why, sizeof(j->forget_why), "inode_drain: BPF_PROG_TEST_RUN: %s",
 			 o.retval ? "no map in the slot" : strerror(errno));
 		return -EIO;

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -125,31 +126,96 @@ void mg_vmlinux_btf_free_spare(void)
 	spare_btf = NULL;
 }
 
-/* The parse released and not taken yet, now the caller's; NULL if none. */
-static struct btf *take_spare(void)
-{
-	struct btf *btf = spare_btf;
+/*
+ * Lending (mg_vmlinux_btf_lend_begin()): the parse every btf__load_vmlinux_btf() call
+ * returns until the lending ends, which a btf__free() of it leaves alone; NULL when
+ * none is lent. spare_btf, lent and lend_depth under btf_lock: libbpf may load objects
+ * in several threads at once (parload.c).
+ */
+static struct btf *lent;
+static int lend_depth;
+static pthread_mutex_t btf_lock = PTHREAD_MUTEX_INITIALIZER;
 
-	spare_btf = NULL;
+/*
+ * The kernel BTF for a caller of btf__load_vmlinux_btf(): the lent parse, else the one
+ * mgtrace released (handed over once, then the caller's; lent instead while a lending
+ * is open), else NULL (the caller parses). want_lend: a fresh parse is to be lent.
+ */
+static struct btf *take_spare(bool *want_lend)
+{
+	struct btf *btf;
+
+	pthread_mutex_lock(&btf_lock);
+	btf = lent ? lent : spare_btf;
+	if (!lent)
+		spare_btf = NULL;
+	if (lend_depth && !lent)
+		lent = btf;
+	*want_lend = lend_depth && !btf;
+	pthread_mutex_unlock(&btf_lock);
 	return btf;
+}
+
+/* A parse made by libbpf's own loader, lent from now on if a lending is open and has none. */
+static struct btf *lend_fresh(struct btf *btf, bool want_lend)
+{
+	if (!want_lend || !btf || libbpf_get_error(btf))
+		return btf;
+	pthread_mutex_lock(&btf_lock);
+	if (lend_depth && !lent)
+		lent = btf;
+	pthread_mutex_unlock(&btf_lock);
+	return btf;
+}
+
+/* Whether btf is the lent parse, which no btf__free() may free while it is lent. */
+static bool is_lent(const struct btf *btf)
+{
+	bool r;
+
+	pthread_mutex_lock(&btf_lock);
+	r = btf && btf == lent;
+	pthread_mutex_unlock(&btf_lock);
+	return r;
+}
+
+void mg_vmlinux_btf_lend_begin(void)
+{
+	pthread_mutex_lock(&btf_lock);
+	lend_depth++;
+	pthread_mutex_unlock(&btf_lock);
+}
+
+void mg_vmlinux_btf_lend_end(void)
+{
+	struct btf *btf = NULL;
+
+	pthread_mutex_lock(&btf_lock);
+	if (lend_depth && !--lend_depth) {
+		btf = lent;
+		lent = NULL;
+	}
+	pthread_mutex_unlock(&btf_lock);
+	btf__free(btf);
 }
 
 /*
  * The kernel BTF for libbpf (and any caller): the parse mgtrace released, handed over
- * once (the caller owns and frees it: libbpf's load frees it when done), else libbpf's
- * own parse of /sys/kernel/btf/vmlinux. check's load of mgtrace_bpf so skips libbpf's
- * parse (5.5 MiB read from sysfs 4 KiB at a time, copied and parsed; bench/notes.md
- * "check start", second pass). Linked against libbpf.so, this definition overrides
- * libbpf's for libbpf too: libbpf 1.1 calls it through its PLT
- * (bpf_object__load_vmlinux_btf(), libbpf_find_vmlinux_btf_id()), and has no option to
- * be given a parsed BTF. Weak, so that a static link takes libbpf.a's, whose callers
+ * once (the caller owns and frees it: libbpf's load frees it when done), or the lent
+ * one (above), else libbpf's own parse of /sys/kernel/btf/vmlinux. check's load of
+ * mgtrace_bpf so skips libbpf's parse (5.5 MiB read from sysfs 4 KiB at a time, copied
+ * and parsed; bench/notes.md "check start", second pass). Linked against libbpf.so,
+ * this definition overrides libbpf's for libbpf too: libbpf 1.1 calls it through its
+ * PLT (bpf_object__load_vmlinux_btf(), libbpf_find_vmlinux_btf_id()), and has no option
+ * to be given a parsed BTF. Weak, so that a static link takes libbpf.a's, whose callers
  * reach __wrap_btf__load_vmlinux_btf() below instead (-Wl,--wrap, Makefile). NULL
  * (errno set) when it cannot be parsed.
  */
 __attribute__((weak)) struct btf *btf__load_vmlinux_btf(void)
 {
 	static struct btf *(*real)(void);
-	struct btf *btf = take_spare();
+	bool want_lend;
+	struct btf *btf = take_spare(&want_lend);
 
 	if (btf)
 		return btf;
@@ -159,7 +225,7 @@ __attribute__((weak)) struct btf *btf__load_vmlinux_btf(void)
 		errno = ENOSYS;
 		return NULL;
 	}
-	return real();
+	return lend_fresh(real(), want_lend);
 }
 
 /* libbpf.a's own, under --wrap (a static link only; NULL in a dynamic one). */
@@ -168,7 +234,8 @@ extern struct btf *__real_btf__load_vmlinux_btf(void) __attribute__((weak));
 /* btf__load_vmlinux_btf() for a static link, with libbpf.a's own under it (-Wl,--wrap). */
 struct btf *__wrap_btf__load_vmlinux_btf(void)
 {
-	struct btf *btf = take_spare();
+	bool want_lend;
+	struct btf *btf = take_spare(&want_lend);
 
 	if (btf)
 		return btf;
@@ -176,7 +243,34 @@ struct btf *__wrap_btf__load_vmlinux_btf(void)
 		errno = ENOSYS;
 		return NULL;
 	}
-	return __real_btf__load_vmlinux_btf();
+	return lend_fresh(__real_btf__load_vmlinux_btf(), want_lend);
+}
+
+/*
+ * btf__free() for libbpf and mgtrace: libbpf's own, but a no-op on the lent parse
+ * (libbpf frees its object's kernel BTF at the end of each load). Overrides libbpf.so's
+ * as btf__load_vmlinux_btf() does; a static link reaches __wrap_btf__free() instead.
+ */
+__attribute__((weak)) void btf__free(struct btf *btf)
+{
+	static void (*real)(struct btf *);
+
+	if (!btf || is_lent(btf))
+		return;
+	if (!real)
+		real = (void (*)(struct btf *))dlsym(RTLD_NEXT, "btf__free");
+	if (real)
+		real(btf);
+}
+
+/* libbpf.a's btf__free(), under --wrap (a static link only). */
+extern void __real_btf__free(struct btf *btf) __attribute__((weak));
+
+/* btf__free() for a static link (-Wl,--wrap=btf__free): as above. */
+void __wrap_btf__free(struct btf *btf)
+{
+	if (btf && !is_lent(btf) && __real_btf__free)
+		__real_btf__free(btf);
 }
 
 static void probe_btf(struct mg_kenv *env)

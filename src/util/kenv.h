@@ -91,6 +91,16 @@ void mg_vmlinux_btf_release(void);
 /* Free the released parse if no load took it (its memory not held for the run). */
 void mg_vmlinux_btf_free_spare(void);
 
+/*
+ * Lend one parse of the kernel BTF to every libbpf load until the matching
+ * mg_vmlinux_btf_lend_end(): each btf__load_vmlinux_btf() returns the same parse (the
+ * released one, else the first libbpf makes), and btf__free() leaves it alone, so that
+ * objects loaded one after another or at once (parload.c) share one parse. The end
+ * frees it. Nests; thread-safe.
+ */
+void mg_vmlinux_btf_lend_begin(void);
+void mg_vmlinux_btf_lend_end(void);
+
 /* True when the kernel has multigrain timestamps (API or tracepoints in BTF). */
 static inline bool mg_kenv_multigrain(const struct mg_kenv *env)
 {
@@ -147,6 +157,12 @@ const char *mg_debugfs_why(int err);
  * the file cannot be read.
  */
 int mg_kallsyms_lookup(const char *sym);
+/*
+ * Why /proc/kallsyms shows this process zeros for addresses, one clause naming
+ * kernel.kptr_restrict's value and who may see them then (kallsyms_show_value()).
+ * A static string.
+ */
+const char *mg_kallsyms_hidden_why(void);
 /* True if `sym` is listed in /proc/kallsyms with a non-zero address. */
 bool mg_kallsyms_has(const char *sym);
 /*

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* loadlog.c - libbpf's warnings kept and classified (see loadlog.h). */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,10 @@ static char last_libbpf_err[512];
 static char libbpf_log[16384];
 static size_t libbpf_log_len;
 
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+/* libbpf may load objects in two threads at once (parload.c): one message at a time */
+static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int libbpf_print_locked(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	va_list cp;
 
@@ -52,6 +56,16 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	if (!mg_verbose || (level == LIBBPF_DEBUG && mg_verbose < 2))
 		return 0;
 	return vfprintf(stderr, fmt, ap);
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	int r;
+
+	pthread_mutex_lock(&print_lock);
+	r = libbpf_print_locked(level, fmt, ap);
+	pthread_mutex_unlock(&print_lock);
+	return r;
 }
 
 void mg_libbpf_log_reset(void)
@@ -147,6 +161,8 @@ void mg_libbpf_setup(void)
 
 const char *mg_libbpf_cause(int err, const char *stage, bool func_probe, char *buf, size_t len)
 {
+	if (mg_resource_cause(err, buf, len))
+		return buf;
 	if (mg_classify_load_log(libbpf_log, err, stage, func_probe, buf, len) == MG_CAUSE_UNKNOWN)
 		snprintf(buf, len, "%s%s", last_libbpf_err[0] && strncmp(last_libbpf_err, "libbpf: ", 8) ?
 			 "libbpf: " : "", last_libbpf_err[0] ? last_libbpf_err : strerror(-err));

@@ -19,8 +19,9 @@ void mg_libbpf_log_reset(void);
 
 /*
  * The cause of a failed load/attach (negative errno err, at stage) of an object other
- * than mgtrace.bpf.c, from libbpf's warnings since mg_libbpf_log_reset(): the
- * mg_classify_load_log() line, else libbpf's last warning, else strerror. Written
+ * than mgtrace.bpf.c: a shortage of descriptors or memory (mg_resource_cause()), else
+ * from libbpf's warnings since mg_libbpf_log_reset(): the mg_classify_load_log() line,
+ * else libbpf's last warning, else strerror. Written
  * into buf[len], which is returned.
  */
 const char *mg_libbpf_cause(int err, const char *stage, bool func_probe, char *buf, size_t len);
