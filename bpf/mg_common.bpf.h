@@ -87,6 +87,18 @@ static __always_inline int mg_inode_state(struct inode *inode, struct mg_istate 
  */
 const volatile bool no_kernel_reads = false;
 
+/*
+ * The inode's filesystem magic, inode->i_sb->s_magic (0x01021994 tmpfs, 0xEF53 ext4,
+ * ...), read with bpf_probe_read_kernel (no BTF pointer walk for the verifier); 0 under
+ * lockdown=confidentiality, which takes that helper away. A violation's record only.
+ */
+static __always_inline __u32 mg_inode_fs_magic(struct inode *inode)
+{
+	if (no_kernel_reads)
+		return 0;
+	return (__u32)BPF_CORE_READ(inode, i_sb, s_magic);
+}
+
 static __always_inline void mg_inode_name(struct inode *inode, char *name, int len,
 					  unsigned int *full_len)
 {

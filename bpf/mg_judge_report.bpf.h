@@ -53,9 +53,12 @@ static __always_inline void mg_judge_report(void *ctx, void *rb, __u64 wb, struc
 	r->gen = key->gen;
 	r->ino = key->ino;
 	r->later_flags = viol->later_flags;
+	r->fs_magic = 0;
+	r->pad = 0;
 	r->name_len = 0;
 	r->name[0] = 0;
 	if (inode) {
+		r->fs_magic = mg_inode_fs_magic(inode);
 		mg_inode_name(inode, r->name, MG_NAME_LEN, &r->name_len);
 	} else if (name) {	/* the test program's: never cut (name_len 0 says so) */
 		__builtin_memcpy(r->name, name, MG_NAME_LEN);

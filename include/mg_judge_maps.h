@@ -181,6 +181,10 @@ struct mg_vrec {
 	unsigned long long ino;
 	unsigned int name_len;		/* d_name.len (0: no name) */
 	unsigned int later_flags;	/* struct mg_rviol::later_flags */
+	unsigned int fs_magic;		/* the inode's inode->i_sb->s_magic, read at the record
+					 * (0: not read: no inode, lockdown=confidentiality):
+					 * its filesystem where no mount table shows its dev */
+	unsigned int pad;
 	char name[MG_NAME_LEN];		/* last path component, NUL-terminated, cut */
 	struct mg_robs earlier, later;
 	int stack_bytes;		/* a violation's: bpf_get_stack()'s return, the bytes of

@@ -18,10 +18,11 @@
       rows; `top -p PID`: only PID's rows, with its events counted.
   selftest TOP.json FAST.json SLOW.json FULL.json TREE.json PID.json PID
       each check above on doctored copies of those real outputs must fail.
-  stack TOP.json N
+  stack TOP.json N [SOURCE]
       `top --tree --by stack --json -- WORKLOAD` where WORKLOAD, on tmpfs, creates N files,
       stat()s each and links it: totals = rows + not attributed; every row has its stack
-      (or says why not); no two rows show the same frames; the rows whose stack passes
+      (or says why not), its frames named by SOURCE (stack_symbols: "kernel" unless given);
+      no two rows show the same frames; the rows whose stack passes
       through shmem_link (or libfs's simple_link) count exactly N ctime swaps, all after a
       query; every stat_queries row's stack starts in fill_mg_cmtime.
   stackself TOP.json N
@@ -128,7 +129,7 @@ def shown(r):
     return tuple((f["sym"], f["off"]) for f in r["stack"] or [])
 
 
-def check_stack(c, tables, n):
+def check_stack(c, tables, n, source="kernel"):
     accounting(c, tables)
     rows = [r for t in tables for r in t["rows"]]
     bad = [r for r in rows if r["stack"] is None and not r["stack_unavailable"]]
@@ -143,6 +144,10 @@ def check_stack(c, tables, n):
     st = [r for r in rows if r["stat_queries"]]
     c.check(st and all(r["stack"] and r["stack"][0]["sym"] == "fill_mg_cmtime" for r in st),
             f"{len(st)} rows of stat queries, each stack starting in fill_mg_cmtime")
+    src = sorted({str(r.get("stack_symbols")) for r in rows if r["stack"]})
+    nul = [r for r in rows if not r["stack"] and r.get("stack_symbols") is not None]
+    c.check(src == [source] and not nul, f"stack_symbols {src} (want [{source!r}]), "
+            f"{len(nul)} rows without a stack naming a source")
 
 
 def stack_selftest(tables, n):
@@ -176,6 +181,9 @@ def stack_selftest(tables, n):
     t[-1]["rows"][0]["stack"] = None
     t[-1]["rows"][0]["stack_unavailable"] = None
     run("a row with no stack and no reason", t, n)
+    t = copy.deepcopy(tables)
+    link_rows(t)[0]["stack_symbols"] = "/proc/kallsyms"
+    run("a row named from the file in a run the kernel named", t, n)
     for label, ok in results:
         print(("PASS " if ok else "FAIL ") + label)
     return 0 if all(ok for _, ok in results) else 1
@@ -242,7 +250,7 @@ def main(argv):
     elif cmd == "full":
         check_full(c, load(a[0], "top"))
     elif cmd == "stack":
-        check_stack(c, load(a[0], "top"), int(a[1]))
+        check_stack(c, load(a[0], "top"), int(a[1]), *a[2:3])
     elif cmd == "scope":
         check_scope(c, load(a[0], "top"), load(a[1], "top"), int(a[2]))
     else:

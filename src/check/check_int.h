@@ -30,6 +30,7 @@
 #include "util.h"
 #include "verdict.h"
 #include "workload.h"
+#include "check_names.h"
 
 /* Modifications a workload thread may record ahead of the event loop (88 bytes each). */
 #define CHECK_RING_OPS 4096
@@ -51,6 +52,7 @@ struct check_opts {
 	bool test_invert_fine;		/* TEST ONLY: MGTRACE_TEST_INVERT_FINE=1 (testhook.h) */
 	int test_inject;		/* TEST ONLY: MGTRACE_TEST_INJECT=N regressions (testhook.h) */
 	int test_inject_interval;	/* TEST ONLY: ... judged at the start of this interval */
+	bool test_ksyms_file;		/* TEST ONLY: MGTRACE_TEST_KSYMS_FILE=1 (testhook.h) */
 	const char *junit;		/* --json and -o are global: opts.h */
 	uint64_t ringbuf_bytes, max_inodes, threads, rate;
 	bool judge_user;		/* --judge user: the ctime events cross to user space */
@@ -138,6 +140,7 @@ struct check_state {
 					 * SIGKILL), as stat and top do; its status is not judged */
 	FILE *junit;			/* --junit's temporary file, opened before the run */
 	struct mg_replace junit_rp;	/* ... renamed over --junit once written whole */
+	bool junit_written;		/* --junit holds the verdict (check_render()) */
 	char tree_why[300];		/* why a default tree scope fell back to system-wide ("") */
 	const char *wl_fs;		/* mg_fs_name() of the built-in workload's directory */
 	bool have_wl_mount;		/* wl_mount and wl_mount_dev were found */
@@ -160,10 +163,13 @@ struct check_state {
 	char undeciding_detail[200];
 	struct mg_floor floor;		/* bpf/floor.bpf.c, with a function-probe backend */
 	struct mg_judge judge;		/* the ctime events judged in BPF (tp_btf: judge.c) */
-	/* the kernel's symbols, loaded at the first stack to name (check_ksyms()) */
+	/* the kernel's symbols for the stored reports' stacks, made at the first stack to
+	 * name (check_ksyms()): named by the kernel (ks_by_bpf), else loaded from
+	 * /proc/kallsyms */
 	struct mg_ksyms *ks;
-	int ks_err;			/* its load's -errno (0: loaded or not tried) */
-	char ks_why[200];		/* why frames go unnamed ("": they are named) */
+	bool ks_by_bpf;
+	int ks_err;			/* the /proc/kallsyms load's -errno (0: loaded or not tried) */
+	char ks_why[320];		/* why frames go unnamed ("": they are named) */
 };
 
 /*
@@ -223,27 +229,6 @@ struct check_cmd_line {
 };
 
 #define CHECK_NR_INV 5
-
-/* A file of the built-in workload, by the dev and inode its events name. */
-struct check_wl_file {
-	uint32_t dev;			/* kernel dev_t (ident.h) */
-	uint64_t ino;
-	int thread, file;		/* named "t<thread>-f<file>" */
-};
-
-/*
- * What a violation report is named by, beyond its own fields: the built-in workload's
- * files (a cross-file order report, made from user-space observations, carries no name)
- * and the --known entries a report matched. Owned by a result (check_names_of()).
- */
-struct check_names {
-	struct check_wl_file *files;	/* malloc'd; NULL with COMMAND or continuous check */
-	size_t nfiles;
-	const struct mg_known *known;	/* --known's entries (check_opts.known), or NULL */
-	const struct mg_ksyms *ks;	/* the kernel's symbols, to name stack frames (ksyms.h);
-					 * NULL: ks_why says why frames go unnamed */
-	const char *ks_why;		/* "" when ks is loaded */
-};
 
 /* Where and how the ctime events were judged (judge.h struct mg_judge), copied once. */
 struct check_judged {
@@ -334,41 +319,8 @@ struct check_result {
 int check_collect(struct check_result *r, struct check_state *cs, const struct mg_report *rep);
 /* Free what r owns. */
 void check_result_free(struct check_result *r);
-/*
- * The built-in workload's files, --known's entries and the kernel's symbols (loaded
- * when stack frames are to be named: with_ksyms), to name reports by; 0 or -ENOMEM.
- */
-int check_names_of(struct check_names *nm, struct check_state *cs, bool with_ksyms);
-/*
- * The first frame of v's stack to show: past the frames of BPF's own machinery (the
- * program that took it, bpf_trace_run*(), a trampoline), which are no kernel code path
- * of the event; 0 where no symbol names them (kptr_restrict) or all would go.
- */
-uint32_t check_stack_start(const struct check_names *nm, const struct mg_violation *v);
-/*
- * r's reports grouped by kernel stack (check_names.c): each distinct stack once, under
- * its first report, with how many share it (r->stack_first, r->stack_count), and the
- * reports without one counted by why (r->stacks_missing). 0 or -ENOMEM.
- */
-int check_collect_stacks(struct check_result *r);
-/*
- * One kernel stack as text lines on f, each "    0xADDR sym+0xOFF [module]", indented
- * by indent spaces; XML character data with xml.
- */
-void check_put_stack(FILE *f, const struct check_names *nm, const struct mg_violation *v,
-		     int indent, bool xml);
 /* One line for gate i: "0.31 <= 0.7 (limit)" and/or "... allowed (baseline ...)". */
 void check_gate_text(const struct check_result *r, int i, char *buf, size_t len);
-/* The name to print for a violation (the event's, or the built-in workload's file), or NULL. */
-const char *check_violation_name(const struct check_names *nm, const struct mg_violation *v,
-				 char *buf, size_t buflen, size_t *len, bool *cut);
-/*
- * One violation report as a line (no newline) on f: external bytes escaped for text
- * (xml false) or XML character data. ex: the not-fault kind of an example, -1 for a
- * violation (check_text.c).
- */
-void check_put_violation(FILE *f, const struct check_names *nm, const struct mg_violation *v,
-			 bool xml, int ex);
 /* The text report on f. */
 void check_print_text(const struct check_result *r, FILE *f);
 /* The JSON report on f (one line). */
@@ -442,10 +394,13 @@ void check_interval_start(struct check_state *cs);
 int check_inject(struct check_state *cs);
 /*
  * When an interval has ended (or last: the run's end, after the drain), print its
- * line or JSON object on cs->out and update the running verdict. Returns true when
- * -c N intervals have been printed.
+ * line or JSON object on cs->out and update the running verdict. final_code: with
+ * last, the run's verdict (its exit code, decided with COMMAND's status, the gates and
+ * any interruption, which no interval's own counts carry), folded into the running
+ * verdict so that the last line and the --prometheus file say what the exit code says;
+ * -1 otherwise. Returns true when -c N intervals have been printed.
  */
-bool check_interval_tick(struct check_state *cs, bool last);
+bool check_interval_tick(struct check_state *cs, bool last, int final_code);
 
 /*
  * How long the event loop may wait (ms): tick_ms (the judge's tick,
@@ -479,10 +434,11 @@ int check_order_consume(struct check_state *cs, bool final);
 void check_order_free(struct check_state *cs);
 
 /*
- * Before the session (check_judge.c): what judging in BPF is asked to do (the options, the
- * ring buffer, the clock offset), and mg_judge_pre_load() as so's pre_load.
+ * Before the session (check_judge.c): what judging in BPF is asked to do (options, ring
+ * buffer, clock offset, mg_judge_pre_load() as so's pre_load) and what its inode maps'
+ * buckets take: a note from 256 MiB, a refusal (MG_EXIT_ENV, one line) beyond MemTotal.
  */
-void check_judge_config(struct check_state *cs, struct mg_session_opts *so);
+int check_judge_config(struct check_state *cs, struct mg_session_opts *so);
 /*
  * After the session attached: whether it judges in BPF (judge.active), the refusals of
  * --tree and --forget given where it cannot, the default tree's fall back, the user-space

@@ -42,11 +42,14 @@ static json_t *json_obs(const struct mg_obs *o)
 	return j;
 }
 
-/* JSON "mount" of a kernel dev_t: the mount point, or null when none is found. */
-static json_t *json_mount(uint32_t dev)
+/*
+ * JSON "mount" of a kernel dev_t: the mount point, or null when none is found; from
+ * nm's table, one mountinfo read for the whole report (check_mount()).
+ */
+static json_t *json_mount(const struct check_names *nm, uint32_t dev)
 {
-	char mnt[4096];
-	int n = mg_kdev_mount(dev, mnt, sizeof(mnt));
+	const char *mnt;
+	int n = check_mount(nm, dev, &mnt);
 
 	return n >= 0 ? mg_json_str(mnt, (size_t)n) : json_null();
 }
@@ -104,7 +107,7 @@ static void json_workload(json_t *o, const struct check_result *r)
 		json_object_set_new(wd, "dev", r->have_dir_dev ?
 				    json_string(mg_kdev_str(r->dir_dev, dev)) : json_null());
 		json_object_set_new(wd, "mount", r->have_dir_dev ?
-				    json_mount(r->dir_dev) : json_null());
+				    json_mount(&r->names, r->dir_dev) : json_null());
 	}
 	json_object_set_new(wd, "fs", json_string(r->wl_fs ? r->wl_fs : "unknown"));
 	json_object_set_new(wd, "faults_elsewhere",
@@ -247,6 +250,10 @@ static json_t *json_invariants(const struct check_result *r)
 	json_object_set_new(inv, "floor_invariants_checked", json_boolean(!r->floor_unchecked[0]));
 	if (r->floor_unchecked[0])
 		json_object_set_new(inv, "floor_invariants_unchecked", json_string(r->floor_unchecked));
+	/* cross-file ordering: judged on the built-in workload's files only (collect_invariants()) */
+	json_object_set_new(inv, "cross_file_order_checked", json_boolean(!r->inv[2].why));
+	if (r->inv[2].why)
+		json_object_set_new(inv, "cross_file_order_unchecked", json_string(r->inv[2].why));
 	for (i = 0; i < MG_V_NR_KINDS; i++) {
 		json_t *j = json_object();
 
@@ -321,7 +328,9 @@ static void json_gates(json_t *o, const struct check_result *r)
  * "stack": the kernel stack of the event that broke the rule, innermost frame first
  * (the frames of BPF's own machinery left out: check_stack_start()),
  * each {"addr": "0x...", "sym", "off", "module"} (sym and off null where no symbol names
- * it), or null; "stack_unavailable": why it is null, or why its frames have no names.
+ * it), or null; "stack_unavailable": why it is null, or why its frames have no names;
+ * "stack_symbols": who named the frames ("kernel": bpf_snprintf()'s "%pS" in
+ * bpf/ksym.bpf.c; "/proc/kallsyms"), null when no frame is named or there is no stack.
  */
 static void json_stack(json_t *j, const struct check_names *nm, const struct mg_violation *v)
 {
@@ -333,6 +342,7 @@ static void json_stack(json_t *j, const struct check_names *nm, const struct mg_
 	if (why) {
 		json_object_set_new(j, "stack", json_null());
 		json_object_set_new(j, "stack_unavailable", json_string(why));
+		json_object_set_new(j, "stack_symbols", json_null());
 		return;
 	}
 	a = json_array();
@@ -343,6 +353,8 @@ static void json_stack(json_t *j, const struct check_names *nm, const struct mg_
 	json_object_set_new(j, "stack", a);
 	json_object_set_new(j, "stack_unavailable", nm->ks_why && nm->ks_why[0] ?
 			    json_string(nm->ks_why) : json_null());
+	json_object_set_new(j, "stack_symbols", nm->ks_source ? json_string(nm->ks_source) :
+			    json_null());
 }
 
 /* A violation report, or a not-fault example (full false: no kind, timestamp, steps, mount). */
@@ -364,7 +376,7 @@ static json_t *json_violation(const struct check_names *nm, const struct mg_viol
 	json_object_set_new(j, "inode", mg_json_inode(v->dev, v->ino));
 	json_object_set_new(j, "gen", json_integer(v->gen));
 	if (full)
-		json_object_set_new(j, "mount", json_mount(v->dev));
+		json_object_set_new(j, "mount", json_mount(nm, v->dev));
 	json_object_set_new(j, "name", name ? mg_json_str(name, nlen) : json_null());
 	json_object_set_new(j, "name_truncated", json_boolean(cut));
 	if (full) {

@@ -62,9 +62,9 @@ void check_put_violation(FILE *f, const struct check_names *nm, const struct mg_
 			 bool xml, int ex)
 {
 	bool example = ex >= 0;
-	char dev[MG_KDEV_STRLEN], mnt[4096], nb[32];
-	int mlen = mg_kdev_mount(v->dev, mnt, sizeof(mnt));
-	const char *name;
+	char dev[MG_KDEV_STRLEN], nb[32];
+	const char *name, *mnt;
+	int mlen = check_mount(nm, v->dev, &mnt);	/* one mountinfo read per report */
 	size_t nlen;
 	bool cut;
 
@@ -157,6 +157,24 @@ static void put_report_stack(FILE *f, const struct check_result *r, size_t i)
 	check_put_stack(f, &r->names, v, 4, false);
 }
 
+/* When more violations were counted than reports kept: say so, never a silent cut. */
+static void put_reports_kept(FILE *f, const struct check_result *r)
+{
+	uint64_t all = 0, shown = 0;
+	size_t i;
+	int k;
+
+	/* the known faults' are listed apart (text_known()) */
+	for (k = 0; k < MG_V_NR_KINDS; k++)
+		all += r->st.violations[k] - r->st.known[k];
+	for (i = 0; i < r->nreports; i++)
+		shown += r->reports[i].known < 0;
+	if (all > shown)
+		fprintf(f, "violations listed: %llu of %llu (the first kept, %zu in all; every one "
+			"is counted above; --json gives the same)\n", (unsigned long long)shown,
+			(unsigned long long)all, r->nreports);
+}
+
 /* The reports that have no kernel stack, counted by why: never a silent empty stack. */
 static void put_stacks_missing(FILE *f, const struct check_result *r)
 {
@@ -205,7 +223,8 @@ static void put_examples(FILE *f, const struct check_result *r)
 /* The header: kernel, workload, scope, the workload's directory, the backend, the counters. */
 static void text_header(const struct check_result *r, FILE *f)
 {
-	char dev[MG_KDEV_STRLEN], mnt[4096];
+	char dev[MG_KDEV_STRLEN];
+	const char *mnt;
 	int mlen;
 
 	fprintf(f, "\nmgtrace check: %.3f s on kernel ", r->rep->seconds);
@@ -223,7 +242,7 @@ static void text_header(const struct check_result *r, FILE *f)
 		mg_text_fput(f, r->wl_mount, strlen(r->wl_mount), false);
 		fputc('\n', f);
 	} else if (!r->o.argv && r->have_dir_dev) {
-		mlen = mg_kdev_mount(r->dir_dev, mnt, sizeof(mnt));
+		mlen = check_mount(&r->names, r->dir_dev, &mnt);
 		fprintf(f, "workload directory: dev %s, mounted on ", mg_kdev_str(r->dir_dev, dev));
 		if (mlen >= 0)
 			mg_text_fput(f, mnt, (size_t)mlen, false);
@@ -402,6 +421,7 @@ void check_print_text(const struct check_result *r, FILE *f)
 		fputc('\n', f);
 		put_report_stack(f, r, i);
 	}
+	put_reports_kept(f, r);
 	put_stacks_missing(f, r);
 	text_known(r, f);
 	fprintf(f, "verdict: %s (%s)\n", mg_verdict_word_forgotten(r->v.word, r->v.code,

@@ -19,6 +19,7 @@
 #include "follow.h"
 #include "kenv.h"
 #include "opts.h"
+#include "testhook.h"
 #include "top_int.h"
 #include "util.h"
 
@@ -51,7 +52,7 @@ static const struct mg_opt top_opts[] = {
 	{ .val = 'B', .lname = "by", .arg = "KEY",
 	  .help = "one row per pid (default), comm, file (dev:ino, name),\n"
 	  "cgroup (cgroup v2 path) or stack (the kernel stack of the event,\n"
-	  "named from /proc/kallsyms: which code paths stamp fine-grained\n"
+	  "its frames named by the kernel: which code paths stamp fine-grained\n"
 	  "and swap ctimes; a stack per event in BPF)",
 	  .kind = MG_OV_WORDS, .words = "pid comm file cgroup stack" },
 	{ .val = 's', .lname = "sort", .arg = "KEY",
@@ -206,8 +207,10 @@ static int boundary(struct top_state *t, struct top_table *tb)
 	int err = tb ? top_bpf_read(t, tb) : 0;
 
 	ok = !mg_debugfs_read(after) && ok;
-	if (tb && !err && t->o.by == MG_TOP_BY_STACK)
+	if (tb && !err && t->o.by == MG_TOP_BY_STACK) {
+		top_stack_name(t, tb);	/* before the merge: it leaves BPF's frames out by name */
 		top_stack_merge(t, tb);
+	}
 	if (tb) {
 		tb->dbg_ok = ok && t->dbg_ok;
 		for (int i = 0; i < MG_K_NR_COUNTERS && tb->dbg_ok; i++) {
@@ -287,6 +290,9 @@ int cmd_top(int argc, char **argv)
 	t.run.go_fd = -1;
 	if ((ret = top_parse_opts(&t.o, argc, argv)))
 		return ret;
+	if ((ret = mg_test_hook_ksyms_file()) < 0)
+		return MG_EXIT_USAGE;
+	t.test_ksyms_file = ret;
 	if ((ret = mg_out_open("top", t.o.argv != NULL)))
 		return ret;
 	t.out = mg_out;

@@ -227,8 +227,8 @@ int top_bpf_open(struct top_state *t)
 	if (b->backend == MG_BE_FENTRY || b->backend == MG_BE_KPROBE)
 		b->floor_probe = b->backend == MG_BE_FENTRY ? "fentry/fexit" : "kprobe/kretprobe";
 	else if (t->o.backend == MG_BE_AUTO)
-		snprintf(b->floor_why, sizeof(b->floor_why), "fentry %.190s; kprobe %.190s",
-			 why[MG_BE_FENTRY], why[MG_BE_KPROBE]);
+		mg_snprintf_words(b->floor_why, sizeof(b->floor_why), "fentry %s; kprobe %s",
+				  why[MG_BE_FENTRY], why[MG_BE_KPROBE]);
 	else
 		snprintf(b->floor_why, sizeof(b->floor_why), "--backend tracepoint");
 	return MG_EXIT_OK;

@@ -64,7 +64,8 @@ struct top_bpf_state {
 	enum mg_backend backend;	/* FENTRY, KPROBE or TRACEPOINT once open */
 	bool tp_btf;			/* tracepoints as tp_btf (else raw_tp) */
 	const char *floor_probe;	/* "fentry/fexit", "kprobe/kretprobe" or NULL */
-	char floor_why[400];		/* why no function probe attached (NULL floor_probe) */
+	char floor_why[32 + 2 * 320];	/* why no function probe attached (NULL floor_probe):
+					 * both attempts' whys, whole */
 	int nr_cpus;			/* possible CPUs: copies per per-CPU value */
 	int active;			/* 0: top_a counts, 1: top_b */
 	bool batch_ok;			/* lookup_and_delete_batch worked (else iterate) */
@@ -86,8 +87,14 @@ struct top_state {
 	uint64_t dbg_before[MG_K_NR_COUNTERS], dbg_after[MG_K_NR_COUNTERS];
 	bool dbg_ok;			/* the debugfs readings of the last boundary worked */
 	uint64_t start_ns, last_ns;	/* CLOCK_MONOTONIC at start and at the last table */
-	struct mg_ksyms *ks;		/* --by stack: /proc/kallsyms (NULL: frames unnamed) */
-	char ks_why[160];		/* why frames are addresses only ("": named) */
+	struct mg_ksyms *ks;		/* --by stack: the frames' names, of this table's stacks
+					 * (the kernel's) or of all (/proc/kallsyms); NULL:
+					 * frames unnamed */
+	struct mg_ksym_namer *namer;	/* the kernel's naming program (ksyms_bpf.h), loaded
+					 * once; NULL: /proc/kallsyms or nothing */
+	const char *ks_source;		/* "kernel", "/proc/kallsyms"; NULL with ks NULL */
+	bool test_ksyms_file;		/* TEST ONLY: MGTRACE_TEST_KSYMS_FILE=1 (testhook.h) */
+	char ks_why[320];		/* why frames are addresses only ("": named) */
 };
 
 /* One interval's content, read by top_bpf_read(). */
@@ -136,11 +143,17 @@ const char *top_sort_help(void);
 int top_counters_problem(const struct top_counter *k, int n, const bool *tp_counted,
 			 char *why, size_t len);
 /*
- * --by stack (top_stack.c): load /proc/kallsyms into t->ks, or say in t->ks_why why the
- * frames will be addresses only (kptr_restrict, no /proc). Never fails the run.
+ * --by stack (top_stack.c): load the kernel's naming program (bpf/ksym.bpf.c), where it
+ * cannot load /proc/kallsyms into t->ks, or say in t->ks_why why the frames will be
+ * addresses only (kptr_restrict, no /proc). Never fails the run.
  */
 void top_stack_open(struct top_state *t);
 void top_stack_close(struct top_state *t);
+/*
+ * --by stack, each table: the frames of tb's stacks named by the kernel into t->ks (the
+ * table's addresses only); where that fails, /proc/kallsyms once for the rest of the run.
+ */
+void top_stack_name(struct top_state *t, const struct top_table *tb);
 /*
  * The kernel stack of row r (r->key.stack, an id in top_stacks): its frames from the
  * first that is not the tracing machinery (ksyms.h mg_kstack_start()), into fr (up to
@@ -159,7 +172,8 @@ void top_stack_merge(struct top_state *t, struct top_table *tb);
 const char *top_stack_why(int n);
 /* Text label of row r: its frames "inner < caller < ..." as fit in width cells. */
 void top_stack_label(struct top_state *t, const struct top_row *r, char *buf, size_t len);
-/* JSON: "stack" [{addr, sym, off, module}] or null with "stack_unavailable". */
+/* JSON: "stack" [{addr, sym, off, module}] or null with "stack_unavailable"; and
+ * "stack_symbols": who named the frames ("kernel", "/proc/kallsyms"), or null. */
 void top_stack_json(struct top_state *t, const struct top_row *r, json_t *o);
 
 /* --by names, by enum mg_top_by. */

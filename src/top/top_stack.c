@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * top_stack.c - `top --by stack`: a row is a kernel stack (bpf_get_stackid() in
- * bpf/top.bpf.c, the frames kept in the stack map top_stacks), named from /proc/kallsyms.
+ * bpf/top.bpf.c, the frames kept in the stack map top_stacks), its frames named by the
+ * kernel (bpf/ksym.bpf.c, ksyms_bpf.h) each table, or from /proc/kallsyms.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,8 +10,26 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include "escape.h"
+#include "ksyms_bpf.h"
 #include "jsonnum.h"
 #include "top_int.h"
+
+/* /proc/kallsyms into t->ks for the rest of the run, or why not; bpf_err: why the
+ * kernel's naming could not (0: not tried). */
+static void ksyms_file(struct top_state *t, int bpf_err)
+{
+	const char *sep = bpf_err ? "; bpf/ksym.bpf.c: " : "";
+	const char *bpf_why = bpf_err ? strerror(-bpf_err) : "";
+	int err = mg_ksyms_load(&t->ks, NULL);
+
+	t->ks_source = err ? NULL : "/proc/kallsyms";
+	if (err == -EPERM)
+		snprintf(t->ks_why, sizeof(t->ks_why), "/proc/kallsyms hides the addresses (%s)%s%s",
+			 mg_kallsyms_hidden_why(), sep, bpf_why);
+	else if (err)
+		snprintf(t->ks_why, sizeof(t->ks_why), "/proc/kallsyms: %s%s%s", strerror(-err),
+			 sep, bpf_why);
+}
 
 void top_stack_open(struct top_state *t)
 {
@@ -19,18 +38,57 @@ void top_stack_open(struct top_state *t)
 	t->ks_why[0] = 0;
 	if (t->o.by != MG_TOP_BY_STACK)
 		return;
-	err = mg_ksyms_load(&t->ks, NULL);
-	if (err == -EPERM)
-		snprintf(t->ks_why, sizeof(t->ks_why), "/proc/kallsyms hides the addresses "
-			 "(kernel.kptr_restrict, no CAP_SYSLOG)");
-	else if (err)
-		snprintf(t->ks_why, sizeof(t->ks_why), "/proc/kallsyms: %s", strerror(-err));
+	/* the kernel's naming: no 121,000-line file formatted, nor its table kept; the
+	 * frames named whatever kernel.kptr_restrict hides from this process */
+	if (t->test_ksyms_file || (err = mg_ksym_namer_open(&t->namer)))
+		ksyms_file(t, t->test_ksyms_file ? 0 : err);
 }
 
 void top_stack_close(struct top_state *t)
 {
+	mg_ksym_namer_close(t->namer);
+	t->namer = NULL;
 	mg_ksyms_free(t->ks);
 	t->ks = NULL;
+}
+
+void top_stack_name(struct top_state *t, const struct top_table *tb)
+{
+	uint64_t *addr = t->namer ? calloc(tb->nr ? tb->nr : 1, sizeof(uint64_t) * MG_STACK_FRAMES) :
+				    NULL;
+	struct mg_ksyms *ks = NULL;
+	size_t i, n = 0;
+	uint32_t id;
+	int err;
+
+	if (!t->namer)
+		return;
+	if (!addr) {
+		err = -ENOMEM;
+		goto file;
+	}
+	for (i = 0; i < tb->nr; i++) {
+		id = (uint32_t)tb->rows[i].key.stack;
+		/* a row without a stack, or one gone from the map: no frame to name */
+		if (tb->rows[i].key.stack >= 0 &&
+		    !bpf_map_lookup_elem(t->b.stacks_fd, &id, addr + n))
+			n += MG_STACK_FRAMES;
+	}
+	err = mg_ksym_namer_name(t->namer, &ks, addr, n);	/* 0 frames skipped there */
+	free(addr);
+	if (!err) {
+		mg_ksyms_free(t->ks);
+		t->ks = ks;
+		t->ks_source = "kernel";
+		return;
+	}
+file:
+	/* the kernel could not: the file, once, for this table and the rest */
+	mg_ksym_namer_close(t->namer);
+	t->namer = NULL;
+	mg_ksyms_free(t->ks);
+	t->ks = NULL;
+	ksyms_file(t, err);
 }
 
 int top_stack_frames(struct top_state *t, const struct top_row *r, struct mg_kframe *fr)
@@ -158,6 +216,7 @@ void top_stack_json(struct top_state *t, const struct top_row *r, json_t *o)
 	if (n <= 0) {
 		json_object_set_new(o, "stack", json_null());
 		json_object_set_new(o, "stack_unavailable", json_string(top_stack_why(n)));
+		json_object_set_new(o, "stack_symbols", json_null());
 		return;
 	}
 	a = json_array();
@@ -166,4 +225,6 @@ void top_stack_json(struct top_state *t, const struct top_row *r, json_t *o)
 	json_object_set_new(o, "stack", a);
 	json_object_set_new(o, "stack_unavailable", t->ks_why[0] ? json_string(t->ks_why) :
 			    json_null());
+	json_object_set_new(o, "stack_symbols", t->ks && t->ks_source ?
+			    json_string(t->ks_source) : json_null());
 }

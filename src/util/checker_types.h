@@ -48,6 +48,8 @@ struct mg_violation {
 				 * from MG_STEP_NEAR_NS before its earlier observation to
 				 * its later one: undecided */
 	unsigned int later_flags;	/* the later event's MG_EVF_* where known (MG_EVF_DIR) */
+	uint32_t fs_magic;	/* the inode's sb->s_magic, read by BPF at the violation
+				 * (judged in BPF; 0: not read): mg_fs_magic_name() */
 	int known;		/* the --known entry it matched (mg_checker_set_known), -1: none */
 	/* the kernel stack of the event that broke the rule, innermost frame first
 	 * (stack_len frames, stack_why MG_STACK_TAKEN), or why there is none */

@@ -14,6 +14,7 @@
 #ifndef MG_IDENT_H
 #define MG_IDENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -52,5 +53,40 @@ int mg_kdev_mount(uint32_t kdev, char *buf, size_t len);
 /* The filesystem type of kdev's first mount ("tmpfs", "ext4"; mountinfo's field after
  * " - ") into buf, cut to len - 1 bytes. Returns 0, -ENOENT or -errno. */
 int mg_kdev_fstype(uint32_t kdev, char *buf, size_t len);
+
+/* One mount of struct mg_mounts: offsets into its pool. */
+struct mg_mount {
+	uint32_t kdev;			/* MAJ:MIN, as the events name the superblock */
+	size_t mnt, mntlen;		/* the mount point, unescaped (bytes, no NUL) */
+	size_t fs;			/* the filesystem type ("tmpfs") */
+};
+
+/*
+ * /proc/self/mountinfo read once into a table, for a report that names the mounts of
+ * many violations (check): each lookup answers as mg_kdev_mount() and mg_kdev_fstype()
+ * would have at the table's load, from the same parser. Zero-initialised: not loaded.
+ */
+struct mg_mounts {
+	struct mg_mount *m;
+	size_t n, cap;
+	char *pool;
+	size_t used, pool_cap;
+	int err;			/* the load's -errno (0: read whole) */
+	bool loaded;
+};
+
+/* Read mountinfo into t (emptied first). Returns 0, -ENOMEM, or the -errno of opening it. */
+int mg_mounts_load(struct mg_mounts *t);
+
+/*
+ * The first mount of kdev in t (loaded here at the first lookup): its mount point into
+ * *mnt and its filesystem type into *fs (either may be NULL; NUL-terminated, t's own).
+ * Returns the mount point's length, -ENOENT when no mount has that device, or the
+ * load's -errno (-ENOMEM, or opening mountinfo).
+ */
+int mg_mounts_find(struct mg_mounts *t, uint32_t kdev, const char **mnt, const char **fs);
+
+/* Free what t holds; t is left not loaded. */
+void mg_mounts_free(struct mg_mounts *t);
 
 #endif

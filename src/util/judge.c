@@ -128,6 +128,7 @@ static void add_record(struct mg_checker *c, const struct mg_vrec *r)
 	mg_obs_from_rule(&v.earlier, &r->earlier);
 	mg_obs_from_rule(&v.later, &r->later);
 	v.later_flags = r->later_flags;
+	v.fs_magic = r->fs_magic;
 	strcpy(v.what, "ctime");
 	if (r->stack_bytes == MG_VREC_NO_STACK) {
 		v.stack_why = MG_STACK_SYNTHETIC;	/* the test program's event */
@@ -212,14 +213,12 @@ int mg_judge_floor_finish(struct mg_checker *c, struct floor_bpf *skel, int nr_c
 /*
  * The name of the inode of key into nc (struct mg_name_ctx: empty when the inode
  * is gone, has no dentry, or inode_name is not loaded: lockdown=confidentiality),
- * by one BPF_PROG_TEST_RUN of inode_name: the map keeps no names.
+ * by one BPF_PROG_TEST_RUN of inode_name (fd: j->name_fd): the map keeps no names.
  */
-static void inode_name(struct mgtrace_bpf *skel, const struct mg_inode_key *key,
-		       struct mg_name_ctx *nc)
+static void inode_name(int fd, const struct mg_inode_key *key, struct mg_name_ctx *nc)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = nc, .ctx_out = nc,
 		    .ctx_size_in = sizeof(*nc), .ctx_size_out = sizeof(*nc));
-	int fd = bpf_program__fd(skel->progs.inode_name);
 
 	memset(nc, 0, sizeof(*nc));
 	nc->key = *key;
@@ -253,7 +252,7 @@ static int finish_entry(struct mg_judge *j, struct mg_checker *c, struct mgtrace
 	mg_rule_finish(&val->s, &pend, &out);
 	mg_judge_out_fill(bpf_map__fd(skel->maps.judge_ctx),
 			  bpf_map__fd(skel->maps.judge_held), key, &out);
-	inode_name(skel, key, &nc);	/* a held getattr: few, and only at the end */
+	inode_name(j->name_fd, key, &nc);	/* a held getattr: few, and only at the end */
 	mg_checker_rule_out(c, key->dev, key->ino, key->gen, nc.name,
 			    nc.name_len > strlen(nc.name), &out,
 			    &(struct mg_vstack){ .why = MG_STACK_AT_END });
@@ -420,14 +419,14 @@ void mg_judge_describe(const struct mg_judge *j, char *buf, size_t len)
 			 "tracepoints as raw_tp, which cannot take a BPF lock");
 	else {
 		int n = snprintf(buf, len, "in BPF at the event (tp_btf; include/mg_rules.h under one "
-				 "bpf_res_spin_lock per inode); inode map: %llu of %llu entries, %llu "
-				 "bytes of key and value each; violation records: %llu written, %llu "
-				 "lost; lock failures %llu; getattrs and skips judged without a clock read %llu, "
-				 "of them without the lock %llu; new inodes that took the state of "
-				 "their creation (generation 0 or number 0) %llu, found it deleted "
-				 "%llu",
-				 (unsigned long long)j->map_inodes,
-				 (unsigned long long)j->max_inodes, (unsigned long long)j->value_bytes,
+				 "bpf_res_spin_lock per inode); inode map: %llu of %llu entries%s, %llu "
+				 "bytes of key and value each; violation records: %llu written, %llu lost; "
+				 "lock failures %llu; getattrs and skips judged without a clock read %llu, "
+				 "of them without the lock %llu; new inodes that took the state of their "
+				 "creation (generation 0 or number 0) %llu, found it deleted %llu",
+				 (unsigned long long)j->map_inodes, (unsigned long long)(j->forget ? 3 :
+				 1) * j->max_inodes, j->forget ? " (--forget: three generations' maps "
+				 "of --max-inodes each)" : "", (unsigned long long)j->value_bytes,
 				 (unsigned long long)j->sum.records, (unsigned long long)j->sum.lost,
 				 (unsigned long long)j->sum.lock_failed,
 				 (unsigned long long)j->sum.context_free,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kenv.h"
+#include "util.h"
 
 int mg_kallsyms_lookup(const char *sym)
 {
@@ -37,6 +38,27 @@ int mg_kallsyms_lookup(const char *sym)
 	return found;
 }
 
+const char *mg_kallsyms_hidden_why(void)
+{
+	char buf[32];
+	int kr = mg_read_file("/proc/sys/kernel/kptr_restrict", buf, sizeof(buf)) > 0 ?
+		 atoi(buf) : -1;
+
+	/* kernel/kallsyms.c kallsyms_show_value(), with the opener's credentials */
+	switch (kr) {
+	case 0:
+		return "kernel.kptr_restrict=0, shown to CAP_SYSLOG or where "
+		       "kernel.perf_event_paranoid <= 1";
+	case 1:
+		return "kernel.kptr_restrict=1, shown only to CAP_SYSLOG";
+	case -1:
+		return "kernel.kptr_restrict unreadable; shown only to CAP_SYSLOG at 1, to no "
+		       "process at 2";
+	default:
+		return "kernel.kptr_restrict=2 hides them from every process, CAP_SYSLOG too";
+	}
+}
+
 bool mg_kallsyms_has(const char *sym)
 {
 	return mg_kallsyms_lookup(sym) == 1;
@@ -52,8 +74,8 @@ const char *mg_kallsyms_problem(const char *sym, bool data)
 	if (r == 1)
 		return NULL;
 	if (r == -EPERM)
-		snprintf(b, sizeof(buf[0]), "%s's address is hidden in /proc/kallsyms (shown only "
-			 "with CAP_SYSLOG: kptr_restrict, kallsyms_show_value())", sym);
+		snprintf(b, sizeof(buf[0]), "%s's address is hidden in /proc/kallsyms (%s)", sym,
+			 mg_kallsyms_hidden_why());
 	else if (r < 0)
 		snprintf(b, sizeof(buf[0]), "/proc/kallsyms: %s", strerror(-r));
 	else

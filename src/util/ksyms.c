@@ -3,6 +3,8 @@
  * ksyms.c - the kernel's code symbols from /proc/kallsyms, sorted by address, to name
  * a kernel stack's frames (see ksyms.h). Names and module names are kept in one
  * growing string pool, so a load is two allocations that grow, whatever its size.
+ * A load touches only its own memory and stdio stream (no static buffer, no strtok,
+ * no strerror). A table can also be made of frames named elsewhere (mg_ksyms_from_frames()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,15 +13,19 @@
 #include "escape.h"
 #include "jsonnum.h"
 #include "ksyms.h"
+#include "util.h"
 
 struct ksym {
 	uint64_t addr;
 	uint32_t name, module;		/* offsets into the pool; module 0: vmlinux */
+	uint64_t off;			/* exact tables: the frame's offset into its symbol */
 };
 
 struct mg_ksyms {
 	struct ksym *s;
 	size_t n, cap;
+	bool exact;			/* frames named elsewhere (mg_ksyms_from_frames()): keyed
+					 * by the frame's own address, no other address named */
 	char *pool;
 	size_t used, pool_cap;
 };
@@ -74,15 +80,8 @@ static int add_line(struct mg_ksyms *ks, char *line, uint32_t mod, size_t *zero)
 		(*zero)++;
 		return 0;
 	}
-	if (ks->n == ks->cap) {
-		size_t cap = ks->cap ? ks->cap * 2 : 65536;
-		struct ksym *s = realloc(ks->s, cap * sizeof(*s));
-
-		if (!s)
-			return -ENOMEM;
-		ks->s = s;
-		ks->cap = cap;
-	}
+	if (mg_grow(&ks->s, &ks->cap, ks->n, sizeof(*ks->s), 65536))
+		return -ENOMEM;
 	ks->s[ks->n] = (struct ksym){ .addr = addr };
 	if (!(ks->s[ks->n].name = pool_add(ks, name, strlen(name))))
 		return -ENOMEM;
@@ -142,12 +141,11 @@ fail:
 	return err;
 }
 
-void mg_ksyms_name(const struct mg_ksyms *ks, uint64_t addr, struct mg_kframe *fr)
+/* The entry of the last symbol at or below addr in ks, or NULL (none, or ks NULL). */
+static const struct ksym *at_or_below(const struct mg_ksyms *ks, uint64_t addr)
 {
 	size_t lo = 0, hi = ks ? ks->n : 0;
 
-	*fr = (struct mg_kframe){ .addr = addr };
-	/* the last symbol at or below addr */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -156,11 +154,31 @@ void mg_ksyms_name(const struct mg_ksyms *ks, uint64_t addr, struct mg_kframe *f
 		else
 			hi = mid;
 	}
-	if (!lo)
+	return lo ? &ks->s[lo - 1] : NULL;
+}
+
+void mg_ksyms_name(const struct mg_ksyms *ks, uint64_t addr, struct mg_kframe *fr)
+{
+	const struct ksym *k = at_or_below(ks, addr);
+
+	*fr = (struct mg_kframe){ .addr = addr };
+	if (!k || !k->name)	/* name 0: an address known to have none */
 		return;
-	fr->sym = ks->pool + ks->s[lo - 1].name;
-	fr->off = addr - ks->s[lo - 1].addr;
-	fr->module = ks->s[lo - 1].module ? ks->pool + ks->s[lo - 1].module : NULL;
+	if (ks->exact && k->addr != addr)	/* a frame not asked: unnamed */
+		return;
+	fr->sym = ks->pool + k->name;
+	fr->off = ks->exact ? k->off : addr - k->addr;
+	fr->module = k->module ? ks->pool + k->module : NULL;
+}
+
+bool mg_ksyms_has(const struct mg_ksyms *ks, uint64_t addr)
+{
+	const struct ksym *k;
+
+	if (!ks || !ks->exact)
+		return ks != NULL;
+	k = at_or_below(ks, addr);
+	return k && k->addr == addr;
 }
 
 void mg_ksyms_free(struct mg_ksyms *ks)
@@ -170,6 +188,35 @@ void mg_ksyms_free(struct mg_ksyms *ks)
 	free(ks->s);
 	free(ks->pool);
 	free(ks);
+}
+
+int mg_ksyms_from_frames(struct mg_ksyms **out, const struct mg_kframe *fr, size_t n)
+{
+	struct mg_ksyms *ks = calloc(1, sizeof(*ks));
+	size_t i;
+
+	*out = NULL;
+	if (!ks || pool_add(ks, "", 0) != 0 || !ks->pool)
+		goto nomem;
+	for (i = 0; i < n; i++) {
+		if (mg_grow(&ks->s, &ks->cap, ks->n, sizeof(*ks->s), 64))
+			goto nomem;
+		/* keyed by the frame's address (unnamed: name 0) */
+		ks->s[ks->n] = (struct ksym){ .addr = fr[i].addr, .off = fr[i].off };
+		if (fr[i].sym && !(ks->s[ks->n].name = pool_add(ks, fr[i].sym, strlen(fr[i].sym))))
+			goto nomem;
+		if (fr[i].sym && fr[i].module &&
+		    !(ks->s[ks->n].module = pool_add(ks, fr[i].module, strlen(fr[i].module))))
+			goto nomem;
+		ks->n++;
+	}
+	qsort(ks->s, ks->n, sizeof(*ks->s), by_addr);
+	ks->exact = true;
+	*out = ks;
+	return 0;
+nomem:
+	mg_ksyms_free(ks);
+	return -ENOMEM;
 }
 
 uint32_t mg_kstack_start(const struct mg_ksyms *ks, const uint64_t *stack, uint32_t len)

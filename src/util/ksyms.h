@@ -34,6 +34,17 @@ void mg_ksyms_name(const struct mg_ksyms *ks, uint64_t addr, struct mg_kframe *f
 void mg_ksyms_free(struct mg_ksyms *ks);
 
 /*
+ * A table of the frames fr[0..n) already named (src/util/ksyms_bpf.c: by the kernel),
+ * into *out: mg_ksyms_name() of each fr[i].addr then gives fr[i] back (an unnamed frame,
+ * sym NULL, stays unnamed), and of any other address no name. 0 or -ENOMEM (*out NULL).
+ */
+int mg_ksyms_from_frames(struct mg_ksyms **out, const struct mg_kframe *fr, size_t n);
+
+/* Whether ks names addr as the kernel would: any address of a /proc/kallsyms table, only
+ * the frames it was made of for mg_ksyms_from_frames()'s (false for ks NULL). */
+bool mg_ksyms_has(const struct mg_ksyms *ks, uint64_t addr);
+
+/*
  * One frame as JSON, as check's violations and top --by stack give it: {"addr": "0x...",
  * "sym", "off", "module"}, sym and off null where no symbol names it, module null for
  * the kernel's own text. NULL: no memory.

@@ -68,19 +68,28 @@ int mg_test_hook_pcpu_alias(uint64_t off[MG_K_NR_COUNTERS])
 	return 0;
 }
 
-int mg_test_hook_invert_fine(void)
+/*
+ * A hook set by NAME=1: 1 (what it does said on stderr), 0 unset or empty, -EINVAL
+ * with one line for any other value.
+ */
+static int flag_hook(const char *name, const char *what)
 {
-	const char *v = getenv("MGTRACE_TEST_INVERT_FINE");
+	const char *v = getenv(name);
 
 	if (!v || !*v)
 		return 0;
 	if (strcmp(v, "1")) {
-		mg_err(MG_EXIT_USAGE, "MGTRACE_TEST_INVERT_FINE='%s': want 1 (test only)", v);
+		mg_err(MG_EXIT_USAGE, "%s='%s': want 1 (test only)", name, v);
 		return -EINVAL;
 	}
-	fprintf(stderr, "mgtrace: TEST HOOK MGTRACE_TEST_INVERT_FINE: every fine-stamp decision is "
-		"inverted; a verdict on the floor invariants is meaningless (test only)\n");
+	fprintf(stderr, "mgtrace: TEST HOOK %s: %s (test only)\n", name, what);
 	return 1;
+}
+
+int mg_test_hook_invert_fine(void)
+{
+	return flag_hook("MGTRACE_TEST_INVERT_FINE", "every fine-stamp decision is inverted; a "
+			 "verdict on the floor invariants is meaningless");
 }
 
 /* The count in environment variable name, 1..max; 0 when unset; -EINVAL (printed) when not. */
@@ -121,4 +130,10 @@ int mg_test_hook_inject_interval(void)
 	fprintf(stderr, "mgtrace: TEST HOOK MGTRACE_TEST_INJECT_INTERVAL: the injected violations "
 		"are judged at the start of interval %ld (test only)\n", n);
 	return (int)n;
+}
+
+int mg_test_hook_ksyms_file(void)
+{
+	return flag_hook("MGTRACE_TEST_KSYMS_FILE", "stack frames are named from /proc/kallsyms, "
+			 "not by the kernel through bpf/ksym.bpf.c");
 }

@@ -56,4 +56,12 @@ int mg_test_hook_inject(void);
  */
 int mg_test_hook_inject_interval(void);
 
+/*
+ * MGTRACE_TEST_KSYMS_FILE=1: check and top name stack frames from /proc/kallsyms, as where the
+ * kernel cannot name them (bpf/ksym.bpf.c did not load), so that the naming by the
+ * kernel can be compared with the file's and its test shown to fail. Returns 0 (unset or
+ * empty), 1 ("1": announced on stderr), or -EINVAL (one line printed) for any other value.
+ */
+int mg_test_hook_ksyms_file(void);
+
 #endif

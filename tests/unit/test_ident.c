@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_ident.c - tests of src/util/ident.c: kernel device numbers and their mounts. */
 #include <errno.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "unit.h"
@@ -34,4 +35,41 @@ UNIT_TEST(kdev)
 	}
 	ASSERT_EQ(mg_kdev_mount(mg_kdev(4095, 1048575), mnt, sizeof(mnt)), -ENOENT,
 		  "an unused device has no mount (-ENOENT)");
+}
+
+/*
+ * The table of one mountinfo read (mg_mounts_load()) answers as the per-call lookups do,
+ * for every device of this process's mountinfo: the same first mount point, bytes and
+ * length (the same parser: octal escapes undone), the same filesystem type; an unused
+ * device -ENOENT.
+ */
+UNIT_TEST(mounts_table)
+{
+	struct mg_mounts t = { 0 };
+	const char *mnt, *fs;
+	char one[4096], fst[64];
+	size_t i, agree = 0;
+	int n, m;
+
+	ASSERT_OK(mg_mounts_load(&t), "mounts: /proc/self/mountinfo read into a table");
+	ASSERT_GT(t.n, 0, "mounts: ... of %zu mounts", t.n);
+	for (i = 0; i < t.n; i++) {
+		n = mg_mounts_find(&t, t.m[i].kdev, &mnt, &fs);
+		m = mg_kdev_mount(t.m[i].kdev, one, sizeof(one));
+		mg_kdev_fstype(t.m[i].kdev, fst, sizeof(fst));
+		if (n == m && n >= 0 && !memcmp(mnt, one, (size_t)n) && !strcmp(fs, fst))
+			agree++;
+		else
+			ASSERT_TRUE(false, "mounts: dev %u:%u: table '%s' (%d, %s), per call '%s' (%d, %s)",
+				    mg_kdev_major(t.m[i].kdev), mg_kdev_minor(t.m[i].kdev),
+				    n >= 0 ? mnt : "", n, n >= 0 ? fs : "", one, m, fst);
+	}
+	ASSERT_EQ(agree, t.n, "mounts: table and per-call lookups agree on all %zu mounts", t.n);
+	ASSERT_EQ(mg_mounts_find(&t, mg_kdev(4095, 1048575), &mnt, NULL), -ENOENT,
+		  "mounts: an unused device has no mount (-ENOENT)");
+	mg_mounts_free(&t);
+	ASSERT_FALSE(t.loaded, "mounts: freed, not loaded");
+	n = mg_mounts_find(&t, mg_kdev(4095, 1048575), NULL, NULL);
+	ASSERT_TRUE(t.loaded && n == -ENOENT, "mounts: the first lookup loads the table (%d)", n);
+	mg_mounts_free(&t);
 }
