@@ -133,7 +133,7 @@ static int event_loop(struct check_state *cs)
 		/* the planned end first: a signal taken after it (a loop running late on a
 		 * saturated machine) did not cut the run short */
 		if (cs->o.interval) {		/* continuous: each interval's line, -c N */
-			if (check_interval_tick(cs, false)) {
+			if (check_interval_tick(cs, false, -1)) {
 				cs->counted_out = cs->o.count && cs->intervals + 1 >= cs->o.count;
 				break;
 			}
@@ -202,8 +202,7 @@ static void cleanup(struct check_state *cs)
 	mg_judge_free(&cs->judge);
 	free(cs->pending);
 	check_order_free(cs);
-	mg_ksyms_free(cs->ks);
-	cs->ks = NULL;
+	check_ksyms_end(cs);	/* the loader thread joined, also on an early exit */
 	cs->out = NULL;
 	if (cs->junit)	/* not written: its temporary file goes, the earlier --junit stays */
 		mg_replace_fclose(&cs->junit_rp, cs->junit, -ECANCELED);
@@ -233,13 +232,21 @@ static int check_prepare(struct check_state *cs, struct mg_session_opts *so)
 	cs->out = mg_out;
 	if ((ret = check_open_junit(cs)))
 		return ret;
-	if (cs->o.dir && access(cs->o.dir, W_OK | X_OK))
-		return mg_err(mg_path_exit(errno), "check: cannot use --dir '%s': %s", cs->o.dir,
-			      strerror(errno));
+	if (cs->o.dir) {
+		struct stat st;
+		/* a file is not a directory: access() would say EACCES (no x bit), even to root */
+		int e = stat(cs->o.dir, &st) ? errno : !S_ISDIR(st.st_mode) ? ENOTDIR :
+			access(cs->o.dir, W_OK | X_OK) ? errno : 0;
+
+		if (e)
+			return mg_err(mg_path_exit(e), "check: cannot use --dir '%s': %s", cs->o.dir,
+				      strerror(e));
+	}
 	/* a baseline of another workload is refused before anything is loaded */
 	if ((ret = check_baseline_open(&cs->o)) || (ret = check_known_open(&cs->o)))
 		return ret;
-	check_judge_config(cs, so);
+	if ((ret = check_judge_config(cs, so)))
+		return ret;
 	/* the tree (--tree, or COMMAND's by default): COMMAND before the session, which
 	 * follows its tree (it waits to exec); judging in user space cannot scope */
 	/* the environment and the kernel counter reader before any BPF object (one parse of
@@ -257,7 +264,7 @@ static int check_prepare(struct check_state *cs, struct mg_session_opts *so)
 		return ret;
 	if ((err = mg_events_open(&cs->ev, bpf_map__fd(cs->run.sess.skel->maps.events), on_event,
 				  cs, MG_BATCH_EVENTS)))
-		return mg_err(MG_EXIT_FAIL, "ring buffer: %s", strerror(-err));
+		return mg_err_step("ring buffer", err);
 	cs->ev.vrec_fn = on_vrec;
 	cs->ev.step_fn = on_steprec;
 	/* COMMAND's end seen at once, not at the next tick (event_loop() takes the signal) */
@@ -306,7 +313,7 @@ static int check_run(struct check_state *cs)
 	if ((ret = event_loop(cs)))
 		return ret;
 	if (!cs->o.argv && (err = check_workload_finish(cs)))
-		return mg_err(MG_EXIT_FAIL, "check: workload failed: %s", strerror(err));
+		return mg_err_step("check: workload failed", -err);
 	/* -c N intervals done while COMMAND runs: mgtrace ends it, as asked (as stat does) */
 	cs->ended_child = cs->counted_out && cs->run.child && !cs->run.child_done;
 	mg_run_end_child(&cs->run);	/* SIGTERM, SIGKILL after the grace */
@@ -394,14 +401,21 @@ static int check_render(struct check_state *cs, bool *judged)
 		return mg_err(MG_EXIT_FAIL, "out of memory");
 	}
 	*judged = true;
+	if (cs->o.interval) {
+		/* the last interval, drained whole, before the report, its running verdict the
+		 * run's (decided above); the report counts it among the intervals */
+		check_interval_tick(cs, true, res.v.code);
+		res.intervals = cs->intervals;
+	}
 	if (mg_json_output)
 		check_print_json(&res, cs->out);
 	else
 		check_print_text(&res, cs->out);
 	ret = res.v.code;
 	cs->junit = NULL;	/* check_write_junit() closes it */
-	if (junit && (err = check_write_junit(&res, junit, &cs->junit_rp, cs->o.junit)) &&
-	    (ret == MG_EXIT_OK || ret == MG_EXIT_INCONCLUSIVE))
+	err = junit ? check_write_junit(&res, junit, &cs->junit_rp, cs->o.junit) : 0;
+	cs->junit_written = junit && !err;
+	if (err && (ret == MG_EXIT_OK || ret == MG_EXIT_INCONCLUSIVE))
 		ret = err;
 	check_result_free(&res);
 	mg_report_free(&rep);
@@ -419,8 +433,8 @@ int cmd_check(int argc, char **argv)
 		return ret;
 	/* from here a SIGINT, SIGTERM or SIGHUP is taken (stopped_early, event_loop); in
 	 * continuous check with -o FILE, SIGHUP reopens FILE instead (logrotate) */
-	mg_run_block_signals(&cs.run);
 	cs.run.hup_reopens = cs.o.interval && mg_output_path && strcmp(mg_output_path, "-");
+	mg_run_block_signals(&cs.run);
 	if ((ret = mg_test_hook_invert_fine()) < 0)
 		return MG_EXIT_USAGE;
 	cs.o.test_invert_fine = ret;
@@ -430,10 +444,11 @@ int cmd_check(int argc, char **argv)
 	if ((ret = mg_test_hook_inject_interval()) < 0)
 		return MG_EXIT_USAGE;
 	cs.o.test_inject_interval = ret;
+	if ((ret = mg_test_hook_ksyms_file()) < 0)
+		return MG_EXIT_USAGE;
+	cs.o.test_ksyms_file = ret;
 	so.ringbuf_bytes = (unsigned int)cs.o.ringbuf_bytes;
 	if (!(ret = check_prepare(&cs, &so)) && !(ret = check_run(&cs)) && !(ret = check_drain(&cs))) {
-		if (cs.o.interval)	/* the last interval, drained whole, before the report */
-			check_interval_tick(&cs, true);
 		ret = check_render(&cs, &judged);
 		/* --prometheus not written: exit 5, as for -o (a FAIL stays 1) */
 		if (cs.prom_failed && (ret == MG_EXIT_OK || ret == MG_EXIT_INCONCLUSIVE))
@@ -454,5 +469,10 @@ int cmd_check(int argc, char **argv)
 	}
 	if ((err = mg_out_close()) && (ret == MG_EXIT_OK || ret == MG_EXIT_INCONCLUSIVE))
 		ret = err;
+	/* a report asked for and not written whole (-o, --prometheus: exit 5) after the JUnit
+	 * got the verdict: it must not read green, so it becomes the error record, as for a
+	 * run with no verdict (the write's line is mg_last_err) */
+	if (ret == MG_EXIT_OUTPUT && cs.junit_written)
+		check_write_junit_error(&cs, ret);
 	return ret;
 }

@@ -96,6 +96,7 @@ void check_interval_start(struct check_state *cs)
 	/* --prometheus: the file exists from the start, every count 0, no interval yet */
 	interval_result(&ir, cs, &cs->tally, &cs->tally, MG_EXIT_OK, false);
 	prom_write(cs, &ir);
+	check_names_free(&ir.names);
 	if (cs->o.test_inject && cs->o.test_inject_interval == 1)
 		check_inject(cs);
 }
@@ -215,12 +216,13 @@ static void put_json(const struct check_interval_result *ir, FILE *f)
 	json_decref(o);
 }
 
-bool check_interval_tick(struct check_state *cs, bool last)
+bool check_interval_tick(struct check_state *cs, bool last, int final_code)
 {
 	struct check_interval_result ir;
 	struct check_tally now;
 	const struct check_tally *a = &cs->tally;
 	struct mg_verdict v;
+	bool failed;
 	int code;
 
 	if (!last && cs->prom_failed)	/* the first --prometheus write failed */
@@ -235,6 +237,8 @@ bool check_interval_tick(struct check_state *cs, bool last)
 	check_decide_counts(&v, a, &now, &(struct mg_verdict_in){ 0 });
 	code = v.code;
 	cs->running_code = worse(cs->running_code, code);
+	if (last && final_code >= 0)	/* the run's own: COMMAND, gates, interruption */
+		cs->running_code = worse(cs->running_code, final_code);
 	cs->intervals++;
 	cs->prom_verdicts[check_verdict_rank(code)]++;
 	cs->prom_streak = code == MG_EXIT_INCONCLUSIVE ? cs->prom_streak + 1 : 0;
@@ -247,7 +251,9 @@ bool check_interval_tick(struct check_state *cs, bool last)
 		put_text(&ir, cs->out);
 	cs->tally = now;
 	/* a --prometheus file that cannot be written ends the run, as -o's output does */
-	if (prom_write(cs, &ir) || mg_out_failed())
+	failed = prom_write(cs, &ir) || mg_out_failed();
+	check_names_free(&ir.names);	/* its mount table: read again for the next interval */
+	if (failed)
 		return true;
 	if (!last && cs->o.test_inject && cs->o.test_inject_interval == (int)cs->intervals + 1)
 		check_inject(cs);

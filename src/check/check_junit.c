@@ -246,7 +246,8 @@ int check_write_junit_error(struct check_state *cs, int code)
 	fprintf(f, "  <testcase classname=\"mgtrace.check\" name=\"check ran\" time=\"0.000\">"
 		"<error type=\"exit %d\" message=\"", code);
 	mg_xml_fput(f, mg_last_err, strlen(mg_last_err));
-	fprintf(f, "\">mgtrace check could not judge (exit %d): ", code);
+	fprintf(f, "\">mgtrace check could not %s (exit %d): ",
+		code == MG_EXIT_OUTPUT ? "write its reports" : "judge", code);
 	mg_xml_fput(f, mg_last_err, strlen(mg_last_err));
 	fprintf(f, "</error></testcase>\n");
 	suite_close(f);

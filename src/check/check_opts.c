@@ -39,7 +39,7 @@ static const struct mg_opt check_opts[] = {
 	  "--threads and --rate; any duration); another workload\n"
 	  "is refused (exit 2), another kernel or filesystem noted", .kind = MG_OV_FILE },
 	{ .val = O_FACTOR, .lname = "baseline-factor", .arg = "F",
-	  .help = "allowed growth: baseline * F + slack (default 2; slack 0.02,\n"
+	  .help = "allowed growth: baseline * F + slack (1 to 1e6, default 2; slack 0.02,\n"
 	  "1000/s for floor_swaps_per_sec, 0.1 for\n"
 	  "floor_cmpxchg_fail_ratio); needs --baseline" },
 	{ .val = O_MAX + MG_F_SWAPS_PER_UPDATE, .lname = "max-floor-swap-ratio", .arg = "R",
@@ -186,10 +186,12 @@ static int check_opt(void *base, int c, const char *arg)
 		errno = 0;
 		o->factor_given = true;
 		o->baseline_factor = strtod(arg, &end);
+		/* bounded: baseline * F + slack must stay a finite limit (1e308 made it inf,
+		 * a gate with no "allowed" value) */
 		if (!*arg || *end || errno || !(o->baseline_factor >= 1) ||
-		    isinf(o->baseline_factor))
+		    !(o->baseline_factor <= MG_BASELINE_FACTOR_MAX))
 			return mg_err(MG_EXIT_USAGE, "check: invalid --baseline-factor '%s' "
-				      "(a number >= 1)", arg);
+				      "(a number from 1 to %g)", arg, MG_BASELINE_FACTOR_MAX);
 		return 0;
 	case 'b':
 		return mg_opt_backend("check", arg, MG_OPT_BE_TRACEPOINT, &o->backend) ?
@@ -245,9 +247,10 @@ int check_parse_opts(struct check_opts *o, int argc, char **argv)
 	if (o->count && !o->interval)
 		o->interval = 1;	/* -c N alone: one-second intervals, as stat */
 	if (o->interval && !o->argv && o->workload_opt)
-		return mg_err(MG_EXIT_USAGE, "check: %s is the built-in workload's, and -i/-I without "
-			      "COMMAND watches the whole machine with no workload of its own until a "
-			      "stop signal (or -c N)", mg_opt_name(o->workload_opt, name, sizeof(name)));
+		return mg_err(MG_EXIT_USAGE, "check: %s is the built-in workload's, and continuous "
+			      "check (-i, -I, or -c N, which implies -i 1) without COMMAND watches the "
+			      "whole machine with no workload of its own until a stop signal (or -c N)",
+			      mg_opt_name(o->workload_opt, name, sizeof(name)));
 	if (o->interval && o->baseline)
 		return mg_err(MG_EXIT_USAGE, "check: --baseline gates one run's figures: not with "
 			      "-i/-I");

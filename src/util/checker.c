@@ -42,37 +42,37 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-/* A table of cap slots fits in the machine's RAM and swap (true if sysinfo(2) fails). */
-static bool table_fits(size_t cap)
+/* bytes fit in the machine's RAM and swap (true if sysinfo(2) fails). */
+static bool table_fits(uint64_t bytes)
 {
 	struct sysinfo si;
 
-	if (sysinfo(&si))
-		return true;
-	return (double)cap * sizeof(struct ino_state) <=
-	       ((double)si.totalram + (double)si.totalswap) * si.mem_unit;
+	return sysinfo(&si) || (double)bytes <= ((double)si.totalram + si.totalswap) * si.mem_unit;
+}
+
+uint64_t mg_checker_table_bytes(size_t max_inodes, uint64_t *slots, size_t *slot_bytes)
+{
+	for (*slots = 16; *slots < 2 * (uint64_t)max_inodes; *slots <<= 1)
+		;
+	*slot_bytes = sizeof(struct ino_state);
+	return *slots * sizeof(struct ino_state);
 }
 
 struct mg_checker *mg_checker_new(size_t max_inodes, size_t max_reports)
 {
 	struct mg_checker *c;
+	uint64_t cap;
+	size_t sb;
 
-	if (!max_inodes || max_inodes > (1ull << 40))
-		return NULL;
-	c = calloc(1, sizeof(*c));
-	if (!c)
+	if (!max_inodes || max_inodes > (1ull << 40) ||
+	    !table_fits(mg_checker_table_bytes(max_inodes, &cap, &sb)) ||
+	    !(c = calloc(1, sizeof(*c))))
 		return NULL;
 	c->max_inodes = max_inodes;
 	c->stacks_fd = -1;
-	for (c->max_cap = 16; c->max_cap < 2 * max_inodes; c->max_cap <<= 1)
-		;
-	if (!table_fits(c->max_cap)) {
-		free(c);
-		return NULL;
-	}
-	/* grown as inodes enter (grow()): a table read whole at the end (mg_checker_finish())
-	 * would make all of a preallocated one resident, here even untouched pages (a read
-	 * fault gave a page, not the zero page: 218 MB for the default bound) */
+	c->max_cap = cap;
+	/* grown as inodes enter (grow()): read whole at the end (mg_checker_finish()), a
+	 * preallocated table was all resident, untouched pages too (218 MB by default) */
 	c->cap = c->max_cap < CHECKER_FIRST_CAP ? c->max_cap : CHECKER_FIRST_CAP;
 	c->tab = calloc(c->cap, sizeof(*c->tab));
 	c->max_reports = max_reports;

@@ -43,6 +43,11 @@
  * table fails to grow mid-run.
  */
 struct mg_checker *mg_checker_new(size_t max_inodes, size_t max_reports);
+/*
+ * The largest table mg_checker_new(max_inodes) may grow to: *slots (the power of two
+ * >= 2 * max_inodes) of *slot_bytes each; returns their product, bytes.
+ */
+uint64_t mg_checker_table_bytes(size_t max_inodes, uint64_t *slots, size_t *slot_bytes);
 void mg_checker_free(struct mg_checker *c);
 
 /* Feed one event, in ring-buffer order. */

@@ -8,6 +8,7 @@
 #include "ident.h"
 #include "known.h"
 #include "mgtrace.h"
+#include "util.h"
 
 int mg_release_cmp(const char *a, const char *b)
 {
@@ -178,6 +179,13 @@ int mg_known_load(struct mg_known *k, const char *path, const char *release, cha
 
 		if ((r = parse_entry(json_array_get(faults, i), e, i, why, sizeof(why))))
 			snprintf(err, errlen, "'%s': %s", path, why);
+		/* an id names one fault: a report matched by it must say which */
+		for (size_t j = 0; !r && j < i; j++)
+			if (!strcmp(k->e[j].id, e->id)) {
+				snprintf(err, errlen, "'%s': faults %zu and %zu have the same id '%s'",
+					 path, j, i, e->id);
+				r = -EINVAL;
+			}
 		e->applies = mg_release_cmp(release, e->from) >= 0 &&
 			     (!e->before[0] || mg_release_cmp(release, e->before) < 0);
 		k->n = i + 1;
@@ -186,11 +194,20 @@ int mg_known_load(struct mg_known *k, const char *path, const char *release, cha
 	return r;
 }
 
-/* The filesystem type of dev, looked up once (mountinfo); "" when not found. */
-static const char *fstype_of(struct mg_known *k, uint32_t dev)
+/*
+ * The filesystem type of v's inode: from the superblock magic BPF read at the violation
+ * where it names one (it holds for a tmpfs in another mount namespace, or unmounted
+ * before the report), else v->dev's in /proc/self/mountinfo, looked up once; "" when
+ * neither tells.
+ */
+static const char *fstype_of(struct mg_known *k, const struct mg_violation *v)
 {
+	const char *name = v->fs_magic ? mg_fs_magic_name(v->fs_magic) : NULL;
+	uint32_t dev = v->dev;
 	size_t i;
 
+	if (name)
+		return name;
 	for (i = 0; i < k->ncache; i++)
 		if (k->cache[i].dev == dev)
 			return k->cache[i].fstype;
@@ -212,7 +229,7 @@ int mg_known_match(void *ctx, const struct mg_violation *v)
 		if (!e->applies || e->kind != (int)v->kind ||
 		    (e->setter >= 0 && (int)v->later.kind != e->setter) ||
 		    (e->dir > 0 && !(v->later_flags & MG_EVF_DIR)) ||
-		    strcmp(fstype_of(k, v->dev), e->fstype))
+		    strcmp(fstype_of(k, v), e->fstype))
 			continue;
 		if (!e->matched++) {
 			e->example = *v;

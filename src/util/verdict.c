@@ -157,14 +157,38 @@ static void incomplete_hint(char *buf, size_t len, const struct mg_verdict_in *i
 		snprintf(buf + n, len - (size_t)n, ")");
 }
 
+/*
+ * Append to buf (a FAIL's reason) what was not judged, the non-zero counts only, so that
+ * a count of violations read as a floor is never taken for all there were.
+ */
+static void lower_bound_why(char *buf, size_t len, const struct mg_verdict_in *in)
+{
+	static const char *const what[] = { "event(s) lost", "untracked", "BPF run(s) skipped "
+		"by the kernel", "not judged (inode lock failed)", "process(es) not followed" };
+	uint64_t n[] = { in->lost, in->untracked, in->missed, in->lock_failed, in->not_followed };
+	size_t at = strlen(buf), i;
+	bool first = true;
+
+	for (i = 0; i < sizeof(n) / sizeof(n[0]) && at < len; i++) {
+		if (!n[i])
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s%llu %s", first ? "; unjudged: " : ", ",
+				       (unsigned long long)n[i], what[i]);
+		first = false;
+	}
+	if (in->counts_unread && at < len)
+		snprintf(buf + at, len - at, "; a counter could not be read");
+}
+
 void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in)
 {
 	char hint[320];
 	/* a status the interrupting signal gave COMMAND is not COMMAND failing */
 	bool cmd_failed = in->command && in->command_status && !in->status_from_signal &&
 			  !in->command_ended_by_count;
-	bool incomplete = in->lost || in->untracked || in->missed || in->lock_failed ||
-			  in->not_followed || in->counts_unread;
+	bool unjudged = in->lost || in->untracked || in->missed || in->lock_failed ||
+			in->not_followed;
+	bool incomplete = unjudged || in->counts_unread;
 	const char *sep = in->interrupted ? "; " : "", *intr = in->interrupted ? in->interrupted : "";
 
 	v->interrupted = false;
@@ -172,9 +196,15 @@ void mg_verdict_decide(struct mg_verdict *v, const struct mg_verdict_in *in)
 	if (in->faults || in->gates_failed) {
 		v->code = MG_EXIT_FAIL;
 		v->word = "FAIL";
-		snprintf(v->reason, sizeof(v->reason), "%llu violation(s), %d floor gate(s) failed%s%s%s",
-			 (unsigned long long)in->faults, in->gates_failed,
+		/* judged less than all, or not known to have judged all (a counter of what was
+		 * not judged unread): the count is a floor, and the reason says which */
+		snprintf(v->reason, sizeof(v->reason), "%llu violation(s)%s, %d floor gate(s) "
+			 "failed%s%s%s", (unsigned long long)in->faults, unjudged ?
+			 " or more (not every event judged)" : incomplete ?
+			 " or more (whether every event was judged is unknown)" : "", in->gates_failed,
 			 cmd_failed ? ", COMMAND failed" : "", sep, intr);
+		if (incomplete)
+			lower_bound_why(v->reason, sizeof(v->reason), in);
 	} else if (cmd_failed) {
 		/* a workload that failed cannot vouch for anything: CI must see it */
 		v->code = MG_EXIT_FAIL;

@@ -74,6 +74,7 @@ struct mg_gate {
  * still fails a kernel whose floor cmpxchg fails on one fine stamp in ten more.
  */
 #define MG_BASELINE_FACTOR_DEFAULT 2.0
+#define MG_BASELINE_FACTOR_MAX 1e6	/* --baseline-factor's bound: limits stay finite */
 #define MG_BASELINE_SLACK 0.02
 #define MG_BASELINE_SLACK_PER_SEC 1000.0
 #define MG_BASELINE_SLACK_CMPXCHG 0.1

@@ -100,6 +100,22 @@ EOF
 			bad "full disk: check --baseline r.json -o r.json: exit $rc, $(head -c 200 "$T/fd.err"), left: $(fd_extra)"
 		fi
 	fi
+	# continuous check, -o on the full disk and --junit elsewhere: the write ends the run
+	# (exit 5) and the JUnit, written after, must not read green (a newcomer's case: every
+	# testcase passed, errors="0")
+	cat /dev/zero > "$FD/fill" 2> /dev/null
+	timeout 60 $MG check -I 100 --json -o "$FD/c.jsonl" --junit "$T/fd-cont.xml" > /dev/null 2> "$T/fd.err"; rc=$?
+	python3 - "$T/fd-cont.xml" > "$T/fd-cont.chk" 2>&1 <<'PY'
+import sys, xml.etree.ElementTree as ET
+s = ET.parse(sys.argv[1]).getroot()
+e = [t.find("error") for t in s.iter("testcase") if t.find("error") is not None]
+print(("PASS " if s.get("errors") == "1" and e and "No space left on device" in e[0].get("message", "")
+       else "FAIL ") + f"JUnit errors={s.get('errors')}: {[x.get('message') for x in e]}")
+PY
+	[ "$rc" = 5 ] && [ "$(wc -l < "$T/fd.err")" = 1 ] && grep -q '^PASS' "$T/fd-cont.chk" &&
+		ok "full disk: check -I 100 -o on it, --junit elsewhere: exit 5, one line, JUnit an error" ||
+		bad "full disk: check -I 100 -o on it: exit $rc, $(head -c 200 "$T/fd.err"), $(cat "$T/fd-cont.chk")"
+	rm -f "$FD/fill" "$FD/c.jsonl"
 	n=$(left_attached)
 	[ "$n" = 0 ] && ok "full disk: nothing left attached" || bad "full disk: left attached: $(leaked_words)"
 	umount "$FD"

@@ -85,6 +85,12 @@ $MG check --json -o "$T/cf.json" -- false > /dev/null 2>&1; rc=$?
 	|| bad "check -- false: exit $rc"
 badcase "check: unwritable --junit is refused before the run" 2 "cannot open" $MG check --junit /proc/x -d 0.2
 badcase "check: missing --dir" 2 "cannot use --dir" $MG check -D /nonexistent
+# a regular file: not a directory, not "Permission denied" (access(X_OK) fails even for root)
+: > "$T/not-a-dir"
+badcase "check: --dir a regular file" 2 "cannot use --dir '$T/not-a-dir': Not a directory" \
+	$MG check -D "$T/not-a-dir" -d 0.1
+badcase "check: --dir /proc" 3 "(it exists: its filesystem creates no directories)" \
+	$MG check -D /proc -d 0.1
 badcase "check: --baseline-factor without --baseline" 2 "without --baseline gates nothing" \
 	$MG check --baseline-factor 2 -d 0.2
 # a --dir on a filesystem without FS_MGTIME (ramfs) is refused: its timestamps are all

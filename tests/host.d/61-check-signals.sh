@@ -249,6 +249,28 @@ gone_after "stat -- sh -c 'sleep; echo', SIGTERM (status 143)" "^sleep 7.32" 200
 $MG check --json -o "$T/gt.json" -- sh -c 'trap "" INT TERM HUP; sleep 7.33' > /dev/null 2> "$T/gt.err" & p=$!
 sleep 1.5; kill -INT $p; sleep 0.5; kill -INT $p; t0=$(ms); wait $p; rc=$?
 gone_after "check -- a shell ignoring INT TERM HUP, two SIGINTs" "^sleep 7.33" 1000
+# nohup: SIGHUP ignored at start stays ignored (a closed terminal must not end the run
+# its user wanted to survive it), in mgtrace and in COMMAND; without nohup it stops the run
+# (section 1 and above); a continuous check with -o FILE still reopens FILE on it
+sh -c "trap '' HUP; exec $MG check --json -o '$T/nh.json' -- sleep 2.5" > "$T/nh.out" 2>&1 & p=$!
+sleep 1.2
+kill -HUP $p
+wait $p; rc=$?
+if [ $rc = 0 ] && python3 -c 'import json, sys; o = json.load(open(sys.argv[1]))
+sys.exit(not (o["interrupted"] is None and o["verdict"] == "PASS"))' "$T/nh.json" 2> /dev/null; then
+	ok "check under nohup (SIGHUP ignored at start), SIGHUP at 1.2 s: ran to its end, PASS"
+else
+	bad "check under nohup, SIGHUP at 1.2 s: exit $rc (want 0), $(head -c 300 "$T/nh.json")"
+fi
+sh -c "trap '' HUP; exec $MG check --json -I 300 -o '$T/nr.json'" > /dev/null 2>&1 & p=$!
+sleep 1.1; mv "$T/nr.json" "$T/nr.old"; kill -HUP $p; sleep 1.1; kill -INT $p
+wait $p; rc=$?
+if [ $rc = 0 ] && grep -q '"type":"check_interval"' "$T/nr.old" 2> /dev/null &&
+   grep -q '"type":"check"' "$T/nr.json" 2> /dev/null; then
+	ok "check -I 300 -o FILE under nohup: SIGHUP reopened FILE (logrotate), SIGINT ended it, PASS"
+else
+	bad "check -I 300 -o FILE under nohup, rename + SIGHUP + SIGINT: exit $rc, new file $(wc -c < "$T/nr.json" 2>/dev/null) bytes"
+fi
 expect "check and signals: nothing left attached" test "$(left_attached)" = 0
 # COMMAND reading /dev/tty while stdin is not a terminal, mgtrace the foreground job of its
 # controlling terminal (script(1)'s pty): COMMAND stays in mgtrace's process group and reads

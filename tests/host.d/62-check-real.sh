@@ -158,6 +158,10 @@ badcase "check: baseline that is not a check report" 2 "not a report of mgtrace 
 badcase "check: baseline that is not JSON" 2 "is not JSON" $MG check --baseline /proc/version -d 0.2
 badcase "check: missing baseline" 2 "cannot read baseline" $MG check --baseline /nonexistent -d 0.2
 badcase "check: baseline factor below 1" 2 "baseline-factor" $MG check --baseline-factor 0.5
+# above the bound: baseline * F + slack must stay finite (1e308 gave an "inf" limit, a gate
+# without its "allowed" value in the JSON)
+badcase "check: baseline factor above 1e6" 2 "a number from 1 to 1e+06" \
+	$MG check --baseline-factor 1e308
 # 7b. the baseline must be of the same workload (a new user's finding: a COMMAND's report gated
 # the built-in workload and failed floor_swaps_per_sec): another workload is refused in one
 # line, exit 2, before anything is loaded; the same COMMAND's report is accepted and gates the

@@ -136,6 +136,24 @@ else
 			bad "$bcmd -- true: the kernel BTF opened $nbtf times, want $bwant"
 		fi
 	done
+	# the four judging programs verified on two CPUs (src/util/parload.c): their
+	# BPF_PROG_LOADs come from two threads; one thread where the run may use one CPU
+	# (taskset) or has no room for the clones' descriptors (ulimit -n), and it still judges
+	for spec in "2:" "1:taskset -c 0" "1:ulimit -n 96;"; do
+		want=${spec%%:*} pre=${spec#*:}
+		sh -c "$pre strace -f -qq -e trace=bpf -o '$T/parload' $MG check -- true" > "$T/parload.out" 2>&1
+		prc=$?
+		tids=$(grep 'prog_name="tpb_' "$T/parload" | awk '{print $1}' | sort -u | wc -l)
+		nprog=$(grep -c 'prog_name="tpb_' "$T/parload")
+		if [ "$(nproc)" -lt 2 ] && [ "$want" = 2 ]; then
+			skip "check -- true: tp_btf programs verified on two CPUs" "one CPU online"
+		elif [ "$prc" = 0 ] && [ "$tids" = "$want" ] && [ "$nprog" = 4 ] &&
+		     grep -q '^verdict: PASS' "$T/parload.out"; then
+			ok "check -- true${pre:+ under '$pre'}: 4 tp_btf programs loaded by $tids thread(s), PASS"
+		else
+			bad "check -- true${pre:+ under '$pre'}: exit $prc, tp_btf programs loaded $nprog by $tids thread(s), want 4 by $want"
+		fi
+	done
 	# the programs check's own process holds (by its fds: another mgtrace on the machine
 	# is not looked at), once its event programs are attached
 	$MG check -- sleep 3 > /dev/null 2>&1 &

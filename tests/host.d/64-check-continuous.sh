@@ -21,6 +21,14 @@ python3 tests/checkjson.py check-intervals "$T/cc2.json" $rc "$n" any PASS > "$T
 tally "check -i 1 stopped by SIGINT after 2.5 s ($n intervals)" "$T/cc2.chk"
 [ "$n" -ge 2 ] && [ "$n" -le 4 ] && ok "check -i 1, SIGINT after 2.5 s: $n intervals" ||
 	bad "check -i 1, SIGINT after 2.5 s: $n intervals (want 2 to 4): $(cat "$T/cc2.err")"
+# no workload of its own: cross-file ordering (the built-in workload's files) not checked
+got=$(python3 -c 'import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])][-1]
+print(r["invariants"]["cross_file_order_checked"], r["invariants"]["cross_file_order_unchecked"])' \
+	"$T/cc2.json" 2>&1)
+[ "$got" = "False built-in workload only" ] &&
+	ok "check -i 1: cross-file ordering not checked ($got)" ||
+	bad "check -i 1: cross-file ordering '$got' (want not checked, built-in workload only)"
 $MG check --json -I 300 -o "$T/cc3.json" -- sleep 1.2 > /dev/null 2> "$T/cc3.err"; rc=$?
 n=$(grep -c '"type":"check_interval"' "$T/cc3.json")
 python3 tests/checkjson.py check-intervals "$T/cc3.json" $rc "$n" any PASS > "$T/cc3.chk" 2>&1
@@ -42,15 +50,19 @@ print(len(d), round(statistics.median(d) * 1000, 1))' "$T/cc-short.json" 2>&1)
 cmdcount() { # NAME WANT_RC WANT_VERDICT WANT_ENDED COMMAND...
 	local name=$1 want_rc=$2 want_v=$3 want_e=$4 rc got; shift 4
 	$MG check --json -i 0.4 -c 2 -o "$T/$name.json" -- "$@" > /dev/null 2> "$T/$name.err"; rc=$?
+	# the last interval's running verdict is the run's (COMMAND's status counts in it)
 	got=$(python3 -c 'import json, sys
+run = None
 for l in open(sys.argv[1]):
     o = json.loads(l)
+    if o.get("type") == "check_interval":
+        run = o["running_verdict"]
     if o.get("type") == "check":
-        print(o["verdict"], o["command_status"], str(o["command_ended_by_count"]).lower())' \
-		"$T/$name.json" 2>&1)
-	[ "$rc" = "$want_rc" ] && [ "$got" = "$want_v $want_e" ] &&
+        print(o["verdict"], o["command_status"], str(o["command_ended_by_count"]).lower(),
+              "running", run)' "$T/$name.json" 2>&1)
+	[ "$rc" = "$want_rc" ] && [ "$got" = "$want_v $want_e running $want_v" ] &&
 		ok "check -i 0.4 -c 2 -- $*: exit $rc, verdict and status: $got" ||
-		bad "check -i 0.4 -c 2 -- $*: exit $rc (want $want_rc), '$got' (want '$want_v $want_e')"
+		bad "check -i 0.4 -c 2 -- $*: exit $rc (want $want_rc), '$got' (want '$want_v $want_e running $want_v')"
 	schema_valid "$name" check "$T/$name.json"
 }
 cmdcount cc-count-sleep 0 PASS "143 true" sleep 5

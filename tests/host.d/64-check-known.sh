@@ -62,6 +62,31 @@ $MG check --known "$KF" -- $OBS -n 50 -o link,unlink "$T/kt/text" > /dev/null 2>
 	grep -q "^verdict: PASS (all invariants hold but for known kernel faults" "$T/known-text.err" &&
 	ok "check --known: the text report says KNOWN, lists the entry, and PASS but for known faults" ||
 	bad "check --known: text (exit $rc): $(grep -e KNOWN -e 'known kernel' -e '^verdict' "$T/known-text.err")"
+# the tmpfs only in COMMAND's own mount namespace, or unmounted before the report: not in
+# check's /proc/self/mountinfo at the report, the filesystem comes from the superblock magic
+# BPF read at the violation (a newcomer's container case: FAIL before)
+mkdir -p "$T/kns"
+for how in namespace unmounted; do
+	case $how in
+	namespace) $MG check --json -o "$T/kns-$how.json" --known "$KF" -- unshare -m sh -c \
+		"mount -t tmpfs mgtrace-kns '$T/kns' && $OBS -n 30 -o link,unlink '$T/kns/d'" \
+		> /dev/null 2>&1; rc=$? ;;
+	unmounted) $MG check --json -o "$T/kns-$how.json" --known "$KF" -- sh -c \
+		"mount -t tmpfs mgtrace-kns '$T/kns' && $OBS -n 30 -o link,unlink '$T/kns/d'; umount '$T/kns'" \
+		> /dev/null 2>&1; rc=$? ;;
+	esac
+	mountpoint -q "$T/kns" && umount "$T/kns"
+	python3 - "$T/kns-$how.json" "$rc" "$how" > "$T/kns-$how.chk" 2>&1 <<'PY'
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+nl = r["invariants"]["not_later_after_query"]
+print(("PASS " if sys.argv[2] == "0" and r["verdict"] == "PASS" and nl["violations"] > 0 and
+       nl["known"] == nl["violations"] else "FAIL ") +
+      f"check --known, the tmpfs {sys.argv[3]}: exit {sys.argv[2]}, {r['verdict']}, "
+      f"{nl['known']} of {nl['violations']} violations known")
+PY
+	tally "known-$how" "$T/kns-$how.chk"
+done
 CARGS=(--known "$KF" --judge user -a)
 known_case known-user 0 PASS 1 -- env
 # a long --known path (over 500 bytes) is whole in JUnit's skipped message, never cut mid-word

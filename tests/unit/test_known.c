@@ -121,6 +121,11 @@ UNIT_TEST(known)
 		{ "{\"schema_version\":1,\"type\":\"known_faults\",\"faults\":[{\"id\":\"a\","
 		  "\"kind\":\"not_later_after_query\",\"fstype\":\"tmpfs\",\"setter\":\"vfs_utimes\","
 		  "\"kernel\":{\"from\":\"6.13\"},\"reference\":\"r\"}]}", "unknown setter" },
+		{ "{\"schema_version\":1,\"type\":\"known_faults\",\"faults\":[{\"id\":\"a\","
+		  "\"kind\":\"not_later_after_query\",\"fstype\":\"tmpfs\",\"kernel\":{\"from\":\"6.13\"},"
+		  "\"reference\":\"r\"},{\"id\":\"a\",\"kind\":\"ctime_regression\",\"fstype\":\"ext4\","
+		  "\"kernel\":{\"from\":\"6.13\"},\"reference\":\"r\"}]}",
+		  "faults 0 and 1 have the same id 'a'" },
 	};
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(path, sizeof(path), "/tmp/mgtrace-unit-XXXXXX");

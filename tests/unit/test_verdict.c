@@ -210,6 +210,26 @@ static void test_verdict_interrupted(void)
 		  "interrupted is a PASS (%s)", v.reason);
 	ASSERT_FALSE(v.interrupted, "verdict: must-fail direction: the same run not "
 		     "interrupted is a PASS (%s)", v.reason);
+	/* a FAIL whose runs the kernel skipped: its count is a floor, and says so */
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .faults = 553, .missed = 187 });
+	ASSERT_EQ(v.code, 1, "verdict: violations with skipped runs still FAIL (%s)", v.reason);
+	ASSERT_STREQ(v.reason, "553 violation(s) or more (not every event judged), 0 floor gate(s) "
+		     "failed; unjudged: 187 BPF run(s) skipped by the kernel",
+		     "verdict: a FAIL that judged less than all names what it did not: %s", v.reason);
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .faults = 2, .lost = 3,
+						       .untracked = 4 });
+	ASSERT_HAS_SUBSTR(v.reason, "; unjudged: 3 event(s) lost, 4 untracked",
+			  "verdict: ... only the non-zero counts: %s", v.reason);
+	/* only a counter unread: not known to be short, so not said to be */
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .faults = 2,
+						       .counts_unread = true });
+	ASSERT_STREQ(v.reason, "2 violation(s) or more (whether every event was judged is "
+		     "unknown), 0 floor gate(s) failed; a counter could not be read",
+		     "verdict: an unread counter makes the count a floor, not a known shortfall: %s",
+		     v.reason);
+	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .faults = 553 });
+	ASSERT_STREQ(v.reason, "553 violation(s), 0 floor gate(s) failed",
+		     "verdict: must-fail direction: a complete FAIL claims no floor: %s", v.reason);
 	mg_verdict_decide(&v, &(struct mg_verdict_in){ .events = 5, .faults = 1, .interrupted = why });
 	ASSERT_EQ(v.code, 1, "verdict: a violation seen before the signal still FAILs (%s)", v.reason);
 	ASSERT_HAS_SUBSTR(v.reason, "1 violation(s)",
