@@ -91,7 +91,8 @@ static const struct mg_opt clocks_opts[] = {
 	MG_OPT_CPUS("pin the measuring thread to these online CPUs (perf's list:\n"
 		    "0,2-3; as taskset -c)"),
 	MG_OPTS_COMMON("one JSON object instead of the table",
-		       "the results to FILE instead of stdout", NULL),
+		       "the results to FILE instead of stdout",
+		       "libbpf's warnings too (-vv: its debug messages)"),
 	{ 0 }
 };
 

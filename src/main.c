@@ -221,6 +221,8 @@ int main(int argc, char **argv)
 	 * large blocks in their own mappings, returned to the kernel when freed.
 	 */
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	/* a closed stdout or stderr stays closed to what mgtrace writes: see util.h */
+	mg_std_fds_hold();
 	/* a closed pipe (mgtrace ... | head) is a failed write, reported with exit 5
 	 * (MG_EXIT_OUTPUT) after detaching, not a death by SIGPIPE mid-report */
 	signal(SIGPIPE, SIG_IGN);

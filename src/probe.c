@@ -56,7 +56,7 @@ static void probe_backend(const struct mg_kenv *env, enum mg_backend be, struct 
 static const struct mg_opt probe_opts[] = {
 	MG_OPTS_COMMON("one JSON object (docs/json.md)",
 		       "the report to FILE instead of stdout",
-		       "libbpf's messages too"),
+		       "libbpf's warnings too (-vv: its debug messages)"),
 	{ 0 }
 };
 

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "conform_attrib.h"
+#include "kenv.h"
 #include "ksyms.h"
+#include "ksyms_bpf.h"
 
 /* The log entry of v's inode whose window holds v's later observation, or NULL. */
 static struct cf_log *find(struct cf_sweep *s, const struct mg_violation *v)
@@ -76,6 +78,16 @@ static int add_stack(struct cf_row *row, const struct mg_violation *v, const str
 	return 0;
 }
 
+/*
+ * The kernel's symbols for the stacks of v[0..n): named by the kernel (ksyms_bpf.h, the
+ * addresses asked only), else from /proc/kallsyms (its 55 ms of formatting, here and
+ * for every sweep). 0 or the file's -errno (*ks NULL).
+ */
+static int attrib_ksyms(const struct mg_violation *v, size_t n, struct mg_ksyms **ks)
+{
+	return mg_ksyms_of_reports(ks, v, n) ? mg_ksyms_load(ks, NULL) : 0;
+}
+
 int cf_attrib(struct cf_sweep *s, const struct mg_violation *v, size_t n,
 	      const struct mg_check_stats *st, bool incomplete, char *why, size_t len)
 {
@@ -83,11 +95,12 @@ int cf_attrib(struct cf_sweep *s, const struct mg_violation *v, size_t n,
 	struct mg_ksyms *ks = NULL;
 	uint32_t dev = s->nlog ? s->log[0].p.dev : 0;
 	size_t i, k;
-	int err = mg_ksyms_load(&ks, NULL);
+	int err = attrib_ksyms(v, n, &ks);
 
 	if (err)
-		snprintf(s->ks_why, sizeof(s->ks_why), "/proc/kallsyms: %s: frames are addresses "
-			 "only", err == -EPERM ? "addresses hidden (kptr_restrict)" : strerror(-err));
+		snprintf(s->ks_why, sizeof(s->ks_why), "/proc/kallsyms: %s%s: frames are "
+			 "addresses only", err == -EPERM ? "addresses hidden: " : strerror(-err),
+			 err == -EPERM ? mg_kallsyms_hidden_why() : "");
 	for (k = 0; k < MG_V_NR_KINDS; k++)
 		total += st->violations[k];
 	for (i = 0; i < n; i++) {

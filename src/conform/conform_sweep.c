@@ -38,15 +38,8 @@ static void progress(const struct cf_sweep *s, size_t k, size_t i, uint64_t t0)
 /* The log entry of run iter of role ri of op: its row's index, and the probe. */
 static int log_add(struct cf_sweep *s, size_t row, const struct cf_probe *p)
 {
-	if (s->nlog == s->caplog) {
-		size_t cap = s->caplog ? s->caplog * 2 : 1024;
-		struct cf_log *n = realloc(s->log, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		s->log = n;
-		s->caplog = cap;
-	}
+	if (mg_grow(&s->log, &s->caplog, s->nlog, sizeof(*s->log), 1024))
+		return -ENOMEM;
 	memset(&s->log[s->nlog], 0, sizeof(s->log[0]));
 	s->log[s->nlog].row = row;
 	s->log[s->nlog].p = *p;

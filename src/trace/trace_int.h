@@ -23,6 +23,7 @@
 struct trace_opts {
 	enum mg_backend backend;	/* for floor events: auto, fentry or kprobe */
 	bool json, all, events_given;
+	bool floor_named;		/* -e names floor itself (not through all): required */
 	bool inode_given;		/* --inode: ids holds that one inode */
 	bool no_inherit;		/* with COMMAND: COMMAND's own process only */
 	unsigned int mask;		/* 1 << enum mg_event_kind, plus EV_FLOOR */
@@ -42,7 +43,7 @@ struct trace_state {
 	struct follow_bpf *follow;	/* COMMAND's descendants (NULL: not followed) */
 	const char *procs;		/* which processes are traced, for the header */
 	char procs_buf[224];		/* procs for --pid */
-	char floor_why[320];
+	char floor_why[32 + 2 * 320];	/* why no floor events: struct mg_floor's why */
 	/* --path: its filesystem multigrain (1), not (0), not known (< 0: path_mg_why) */
 	int path_mg;
 	char path_mg_why[320];
@@ -53,6 +54,13 @@ struct trace_state {
 	uint64_t bad_kind;		/* records of an unknown kind (never expected) */
 	uint64_t by_kind[MG_EV_NR_KINDS];
 };
+
+/*
+ * trace's options (trace_opts.c) into *o: the table, -e's list (floor_named when it names
+ * floor itself), --inode's parts in range, COMMAND and the scope checks. MG_EXIT_OK or an
+ * exit code (one line printed).
+ */
+int trace_parse_opts(struct trace_opts *o, int argc, char **argv);
 
 /* The event handler (events.c): one text line or one JSON object per event. */
 void trace_on_event(void *ctx, const struct mg_event *e);

@@ -15,6 +15,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 #include "kenv.h"
+#include "util.h"
 #include "kenv_int.h"
 
 #ifndef DEBUGFS_MAGIC
@@ -24,20 +25,6 @@
 /* Why the file last probed or read is not the kernel's (-EPROTO): mg_debugfs_why(). */
 static char dbg_why[256];
 
-/* A few filesystems by f_type, for the line that names what is mounted over the file. */
-static const char *fs_name(unsigned long type)
-{
-	switch (type) {
-	case 0x01021994: return "tmpfs";
-	case 0xEF53: return "ext4";
-	case 0x58465342: return "xfs";
-	case 0x9123683E: return "btrfs";
-	case 0x794C7630: return "overlayfs";
-	case 0x9fa0: return "proc";
-	case 0x62656572: return "sysfs";
-	default: return NULL;
-	}
-}
 
 /*
  * fd is debugfs's own file: 0, or -EPROTO with dbg_why naming the filesystem of what is
@@ -52,7 +39,7 @@ static int check_fs(int fd)
 		return -errno;
 	if (sfs.f_type == DEBUGFS_MAGIC)
 		return 0;
-	name = fs_name((unsigned long)sfs.f_type);
+	name = mg_fs_magic_name((unsigned long)sfs.f_type);
 	snprintf(dbg_why, sizeof(dbg_why), MG_DEBUGFS_FILE " is not the kernel's file: a file of "
 		 "%s (f_type 0x%lx) is mounted over it", name ? name : "another filesystem",
 		 (unsigned long)sfs.f_type);

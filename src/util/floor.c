@@ -87,9 +87,11 @@ static void select_progs(struct floor_bpf *skel, enum mg_backend be)
 					  floor_progs[i].kprobe);
 }
 
-/* One load+attach with backend be. Returns 0 or a negative errno (a->why set). */
+/* One load+attach with backend be. Returns 0 or a negative errno (a->why set;
+ * *load_failed set when the load itself was refused). */
 static int floor_try(struct mg_floor *f, const struct mg_kenv *env, struct mg_session *sess,
-		     const struct mg_floor_opts *o, enum mg_backend be, struct mg_attempt *a)
+		     const struct mg_floor_opts *o, enum mg_backend be, struct mg_attempt *a,
+		     bool *load_failed)
 {
 	struct floor_bpf *skel;
 	int err;
@@ -133,13 +135,7 @@ static int floor_try(struct mg_floor *f, const struct mg_kenv *env, struct mg_se
 		err = floor_bpf__load(skel);
 	if (err) {
 		mg_attempt_explain(a, env, be, err, "load");
-		const char *ks = mg_kallsyms_problem("timekeeping_mg_floor_swaps", true);
-
-		if (ks) {	/* one scan of /proc/kallsyms */
-			size_t n = strlen(a->why);
-
-			snprintf(a->why + n, sizeof(a->why) - n, "; also: %s", ks);
-		}
+		*load_failed = true;	/* mg_floor_open() adds what /proc/kallsyms says */
 		floor_bpf__destroy(skel);
 		return err;
 	}
@@ -160,6 +156,8 @@ int mg_floor_open(struct mg_floor *f, const struct mg_kenv *env, struct mg_sessi
 {
 	struct mg_attempt a[MG_BE_NR] = { 0 };
 	enum mg_backend be;
+	bool load_failed = false;
+	const char *ks;
 	int err = -EINVAL;
 
 	memset(f, 0, sizeof(*f));
@@ -167,16 +165,20 @@ int mg_floor_open(struct mg_floor *f, const struct mg_kenv *env, struct mg_sessi
 	for (be = MG_BE_FENTRY; be <= MG_BE_KPROBE; be++) {
 		if (o->backend != MG_BE_AUTO && o->backend != be)
 			continue;
-		err = floor_try(f, env, sess, o, be, &a[be]);
+		err = floor_try(f, env, sess, o, be, &a[be], &load_failed);
 		if (!err)
 			return 0;
 	}
+	/* after a refused load, what /proc/kallsyms says of the floor counter: once, at the end
+	 * (one scan of the file); each reason whole, never cut mid-word */
+	ks = load_failed ? mg_kallsyms_problem("timekeeping_mg_floor_swaps", true) : NULL;
 	if (o->backend == MG_BE_AUTO)
-		snprintf(f->why, sizeof(f->why), "fentry %.140s; kprobe %.140s",
-			 a[MG_BE_FENTRY].why, a[MG_BE_KPROBE].why);
+		mg_snprintf_words(f->why, sizeof(f->why), "fentry %s; kprobe %s%s%s",
+				  a[MG_BE_FENTRY].why, a[MG_BE_KPROBE].why, ks ? "; also: " : "",
+				  ks ? ks : "");
 	else if (o->backend == MG_BE_FENTRY || o->backend == MG_BE_KPROBE)
-		snprintf(f->why, sizeof(f->why), "%s %.280s", mg_backend_name(o->backend),
-			 a[o->backend].why);
+		mg_snprintf_words(f->why, sizeof(f->why), "%s %s%s%s", mg_backend_name(o->backend),
+				  a[o->backend].why, ks ? "; also: " : "", ks ? ks : "");
 	else
 		snprintf(f->why, sizeof(f->why), "needs a function-probe backend (fentry or kprobe)");
 	return err;

@@ -41,7 +41,8 @@ struct mg_floor {
 	enum mg_backend backend;	/* MG_BE_FENTRY or MG_BE_KPROBE once loaded */
 	const char *probe;		/* "fentry/fexit" or "kprobe/kretprobe" */
 	bool test_invert_fine;		/* the test hook inverted every decision */
-	char why[320];			/* not loaded: each backend tried, errno and cause */
+	char why[32 + 2 * 320];		/* not loaded: each backend tried, errno and cause
+					 * (two struct mg_attempt whys, whole) */
 };
 
 /*

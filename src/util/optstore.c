@@ -34,13 +34,26 @@ static void range(const struct mg_opt *o, char *buf, size_t len)
 			 (unsigned long long)o->max);
 }
 
+/* The option o as the user spelled it ("--thr" abbreviates), a short one by its letter
+ * ("-vt0" names -t), up to any "=value": for a refusal's line (printed with %.*s). */
+static const char *as_spelled(const struct mg_opt_parser *p, const struct mg_opt *o,
+			      const char *arg, char *buf, size_t len, int *n)
+{
+	const char *w = spelled(p, arg);
+
+	if (w[0] != '-' || w[1] != '-')
+		w = mg_opt_name(o, buf, len);
+	*n = (int)strcspn(w, "=");
+	return w;
+}
+
 /* Store p->cur's value arg into base. Returns 0 or MG_EXIT_USAGE (printed). */
 static int store(const struct mg_opt_parser *p, void *base, const char *arg)
 {
 	const struct mg_opt *o = p->cur;
 	char *at = (char *)base + o->at - 1, r[64], n[64];
 	const char *w;
-	int bad = 0;
+	int bad = 0, wn;
 
 	if (o->seen && !*(const struct mg_opt **)((char *)base + o->seen - 1))
 		*(const struct mg_opt **)((char *)base + o->seen - 1) = o;
@@ -51,6 +64,12 @@ static int store(const struct mg_opt_parser *p, void *base, const char *arg)
 		*(bool *)at = true;
 		break;
 	case MG_OS_STR:
+		/* a path option given "" names no directory (stress -D '' worked in /) */
+		if (o->kind == MG_OV_DIR && !*arg) {
+			w = as_spelled(p, o, arg, n, sizeof(n), &wn);
+			return mg_err(MG_EXIT_USAGE, "%s: an empty path for %.*s", p->cmd->name,
+				      wn, w);
+		}
 		*(const char **)at = arg;
 		break;
 	case MG_OS_U64:
@@ -63,12 +82,9 @@ static int store(const struct mg_opt_parser *p, void *base, const char *arg)
 	if (!bad)
 		return 0;
 	range(o, r, sizeof(r));
-	/* a long option as spelled ("--thr" abbreviates), a short one by its letter ("-vt0") */
-	w = spelled(p, arg);
-	if (w[0] != '-' || w[1] != '-')
-		w = mg_opt_name(o, n, sizeof(n));
+	w = as_spelled(p, o, arg, n, sizeof(n), &wn);
 	return mg_err(MG_EXIT_USAGE, "%s: invalid value '%s' for %.*s (%s)", p->cmd->name, arg,
-		      (int)strcspn(w, "="), w, r);
+		      wn, w, r);
 }
 
 const char *mg_opt_name(const struct mg_opt *o, char *buf, size_t len)

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "checker.h"
+#include "util.h"
 
 /* A binary min-heap of ops, by start (by_end false) or by end. */
 struct heap {
@@ -51,15 +52,8 @@ static int heap_push(struct heap *h, const struct mg_op *op)
 {
 	size_t i;
 
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 1024;
-		struct mg_op *v = realloc(h->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		h->v = v;
-		h->cap = cap;
-	}
+	if (mg_grow(&h->v, &h->cap, h->n, sizeof(*h->v), 1024))
+		return -ENOMEM;
 	i = h->n++;
 	h->v[i] = *op;
 	while (i && key(h, (i - 1) / 2) > key(h, i)) {

@@ -436,7 +436,10 @@ void mg_out_error(const char *cmd, int code)
 	mg_jw_string_field(&w, "type", "error");
 	mg_jw_string_field(&w, "command", cmd);
 	mg_jw_int_field(&w, "exit_code", code);
-	mg_jw_string_field(&w, "reason", mg_last_err);
+	/* a path in it is bytes from outside: the Strings rule (docs/json.md), never raw
+	 * bytes that are not UTF-8 */
+	mg_jw_name(&w, "reason");
+	mg_jw_bytes(&w, mg_last_err, strlen(mg_last_err));
 	mg_jw_string_field(&w, "errno", mg_errno_name(mg_last_err));
 	mg_jw_end_object(&w);
 	mg_jw_end_line(&w);	/* the error is already on stderr: a failed record adds nothing */

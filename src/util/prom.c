@@ -275,6 +275,12 @@ int mg_prom_check_path(const char *path, char *resolved, size_t len)
 	struct stat st;
 	int fd;
 
+	/* no file name to replace: refused now, not after the run at the first write */
+	if (!*path)
+		return mg_err(MG_EXIT_USAGE, "%s: --prometheus '': an empty path", prom_cmd);
+	if (path[strlen(path) - 1] == '/')
+		return mg_err(MG_EXIT_USAGE, "%s: --prometheus '%s' ends in '/': it names a "
+			      "directory, not a file", prom_cmd, path);
 	snprintf(resolved, len, "%s", path);
 	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
 		/* written through: the target is replaced, the symlink stays */

@@ -19,11 +19,20 @@
 #include "run_child.h"
 #include "util.h"
 
+/* The run's stop signals (mg_stop_sigset()), and SIGHUP where it reopens -o: the reopen
+ * (logrotate) is harmless to a run under nohup, so it is taken there too. */
+static void run_stop_set(const struct mg_run *r, sigset_t *set)
+{
+	mg_stop_sigset(set);	/* SIGHUP too: a closed terminal, summarise too */
+	if (r->hup_reopens)
+		sigaddset(set, SIGHUP);
+}
+
 void mg_run_block_signals(struct mg_run *r)
 {
 	if (r->sigs_blocked)
 		return;
-	mg_stop_sigset(&r->sigs);	/* SIGHUP too: a closed terminal, summarise too */
+	run_stop_set(r, &r->sigs);
 	sigaddset(&r->sigs, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &r->sigs, &r->oldmask);
 	r->sigs_blocked = true;
@@ -58,7 +67,7 @@ int mg_run_stop_pending(struct mg_run *r)
 	sigset_t stop;
 	int sig;
 
-	mg_stop_sigset(&stop);
+	run_stop_set(r, &stop);
 	while (hup_reopened(r, sig = sigtimedwait(&stop, NULL, &zero)))
 		;
 	if (sig <= 0)
@@ -153,16 +162,16 @@ int mg_run_spawn(struct mg_run *r, char **argv)
 	mg_run_block_signals(r);	/* a SIGCHLD is never missed */
 	r->argv0 = argv[0];
 	if (pipe2(p, O_CLOEXEC))
-		return mg_err(MG_EXIT_FAIL, "pipe: %s", strerror(errno));
+		return mg_err_step("pipe", -errno);
 	/* exec's outcome: the write end closes on a successful exec (O_CLOEXEC) */
 	if (pipe2(ep, O_CLOEXEC)) {
 		close(p[0]);
 		close(p[1]);
-		return mg_err(MG_EXIT_FAIL, "pipe: %s", strerror(errno));
+		return mg_err_step("pipe", -errno);
 	}
 	r->child = fork();
 	if (r->child < 0)
-		return mg_err(MG_EXIT_FAIL, "fork: %s", strerror(errno));
+		return mg_err_step("fork", -errno);
 	if (r->child == 0) {
 		int e;
 

@@ -2,6 +2,7 @@
 /* util.c - argument parsing and small helpers. */
 #include <ctype.h>
 #include <errno.h>
+#include <sys/resource.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
@@ -66,12 +67,80 @@ int mg_err(int code, const char *fmt, ...)
 	return code;
 }
 
+bool mg_resource_cause(int err, char *cause, size_t len)
+{
+	struct rlimit rl;
+
+	if (err == -EMFILE && !getrlimit(RLIMIT_NOFILE, &rl))
+		snprintf(cause, len, "out of file descriptors: the open-file limit (ulimit -n) is "
+			 "%llu: raise it (ulimit -n 1024)", (unsigned long long)rl.rlim_cur);
+	else if (err == -ENFILE)
+		snprintf(cause, len, "the system's file table is full (fs.file-max, "
+			 "/proc/sys/fs/file-nr)");
+	else if (err == -ENOMEM)
+		snprintf(cause, len, "out of memory (the kernel's, for BPF maps and programs: "
+			 "/proc/meminfo; a smaller --max-inodes or --ringbuf takes less)");
+	else
+		return false;
+	return true;
+}
+
+int mg_err_step(const char *what, int err)
+{
+	char cause[200];
+
+	if (mg_resource_cause(err, cause, sizeof(cause)))
+		return mg_err(MG_EXIT_ENV, "%s: %s (%s)", what, strerror(-err), cause);
+	return mg_err(MG_EXIT_FAIL, "%s: %s", what, strerror(-err));
+}
+
+const char *mg_fs_magic_name(unsigned long magic)
+{
+	switch (magic) {
+	case 0x01021994: return "tmpfs";
+	case 0xEF53: return "ext4";
+	case 0x58465342: return "xfs";
+	case 0x9123683E: return "btrfs";
+	case 0x794C7630: return "overlayfs";
+	case 0x9fa0: return "proc";
+	case 0x62656572: return "sysfs";
+	default: return NULL;
+	}
+}
+
+int mg_grow(void *arr, size_t *cap, size_t n, size_t elem, size_t first)
+{
+	size_t c = *cap ? *cap * 2 : first;
+	void *old, *p;
+
+	if (n < *cap)
+		return 0;
+	memcpy(&old, arr, sizeof(old));	/* any T **, without an aliasing cast */
+	if (!(p = realloc(old, c * elem)))
+		return -ENOMEM;
+	memcpy(arr, &p, sizeof(p));
+	*cap = c;
+	return 0;
+}
+
+bool mg_hup_ignored(void)
+{
+	static int ignored = -1;
+	struct sigaction sa;
+
+	/* mgtrace never sets SIGHUP's disposition: what it is now is what it was at exec */
+	if (ignored < 0)
+		ignored = !sigaction(SIGHUP, NULL, &sa) && sa.sa_handler == SIG_IGN;
+	return ignored;
+}
+
 void mg_stop_sigset(sigset_t *set)
 {
 	sigemptyset(set);
 	sigaddset(set, SIGINT);
 	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
+	if (!mg_hup_ignored())
+		sigaddset(set, SIGHUP);
 }
 
 uint64_t mg_now_ns(void)
@@ -290,4 +359,25 @@ bool mg_snprintf_words(char *dst, size_t size, const char *fmt, ...)
 	snprintf(dst + n, size - n, "%s", MG_WORDS_CUT);
 	free(s);
 	return true;
+}
+
+int mg_std_fds_hold(void)
+{
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++) {
+		int got;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* the lowest free descriptor: this one, as those below it are open */
+		got = open("/dev/null", O_RDONLY);
+		if (got < 0)
+			return -errno;
+		if (got != fd) {	/* never expected */
+			close(got);
+			return -EBADF;
+		}
+	}
+	return 0;
 }

@@ -36,6 +36,12 @@ int mg_parse_seconds(const char *s, double max_s, double *out);
 
 /* Print "mgtrace: <msg>\n" to stderr and return code (for `return mg_err(...)`). */
 int mg_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * mg_err() for a step (what: "ring buffer") that failed with err (a negative errno):
+ * "WHAT: STRERROR (cause)" and MG_EXIT_ENV for a shortage of descriptors or memory
+ * (mg_resource_cause()), else "WHAT: STRERROR" and MG_EXIT_FAIL.
+ */
+int mg_err_step(const char *what, int err);
 /* The last mg_err() message, without "mgtrace: " ("" before the first): what an error report says. */
 extern char mg_last_err[1024];
 
@@ -46,6 +52,15 @@ extern char mg_last_err[1024];
  * two outputs (-o X --junit X, or --junit LINK where LINK points to X).
  */
 bool mg_same_file(const char *a, const char *b);
+
+/*
+ * Hold descriptors 0, 1 and 2 where they are closed at start (mgtrace ... >&-): each is
+ * /dev/null opened read-only, so that no descriptor opened later (a signalfd, a BPF
+ * object, a report file) takes its place and receives what is written to stdout or
+ * stderr, and a write there fails with EBADF as it would have (the output layer's
+ * exit 5). Call first in main(). Returns 0, or -errno when /dev/null cannot be opened.
+ */
+int mg_std_fds_hold(void);
 
 /*
  * snprintf() into dst (size bytes) that never cuts a word: a text longer than fits ends at
@@ -65,11 +80,37 @@ uint64_t mg_now_ns(void);
 /*
  * *set = the signals that ask a run to stop: SIGINT, SIGTERM and SIGHUP (a closed
  * terminal or ssh session), taken synchronously (src/util/run.c) and watched by the
- * output (src/util/output.c). Taken even when mgtrace was started with one ignored (a
- * shell's background job, nohup), as perf stat takes SIGINT: a script's
- * `kill -INT $!` must end the run it started.
+ * output (src/util/output.c). SIGINT and SIGTERM are taken even when mgtrace was
+ * started with them ignored (a shell's background job), as perf stat takes SIGINT: a
+ * script's `kill -INT $!` must end the run it started. SIGHUP ignored at start
+ * (nohup: survive the terminal's hangup) stays ignored and is not in *set.
  */
 void mg_stop_sigset(sigset_t *set);
+
+/*
+ * cause = why err (a negative errno) is a shortage, of this process or of the machine,
+ * not a refusal by the kernel: EMFILE names the open-file limit (RLIMIT_NOFILE), ENFILE
+ * the system's file table, ENOMEM the kernel's memory. Returns true when it wrote one;
+ * any other err leaves cause as it is.
+ */
+bool mg_resource_cause(int err, char *cause, size_t len);
+
+/*
+ * The name of a filesystem by its superblock magic (statfs()'s f_type, the kernel's
+ * sb->s_magic): "tmpfs", "ext4", "xfs", "btrfs", "overlayfs", "proc", "sysfs", as
+ * /proc/self/mountinfo names them; NULL for any other.
+ */
+const char *mg_fs_magic_name(unsigned long magic);
+
+/*
+ * Room for one more element in a growable array: *(T **)arr holds *cap elements of
+ * elem bytes, n of them in use; when full it is reallocated to twice *cap (first when
+ * 0). Returns 0, or -ENOMEM with the array and *cap unchanged.
+ */
+int mg_grow(void *arr, size_t *cap, size_t n, size_t elem, size_t first);
+
+/* Whether SIGHUP was ignored when mgtrace started (nohup); read once. */
+bool mg_hup_ignored(void);
 
 /*
  * CLOCK_REALTIME - the host's CLOCK_MONOTONIC (mg_now_ns()'s, BPF's) now, ns: a BPF

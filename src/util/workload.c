@@ -10,28 +10,24 @@
 #include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "ident.h"
 #include "util.h"
 #include "workload.h"
 
-#define TMPFS_MAGIC_ 0x01021994
-#define EXT4_MAGIC_  0xEF53
-#define XFS_MAGIC_   0x58465342
-#define BTRFS_MAGIC_ 0x9123683E
-
 const char *mg_fs_name(const char *dir)
 {
+	static const char *const multigrain[] = { "tmpfs", "ext4", "xfs", "btrfs" };
 	struct statfs s;
+	const char *name;
 
 	if (statfs(dir, &s))
 		return "unknown";
-	switch ((unsigned long)s.f_type) {
-	case TMPFS_MAGIC_: return "tmpfs";
-	case EXT4_MAGIC_: return "ext4";
-	case XFS_MAGIC_: return "xfs";
-	case BTRFS_MAGIC_: return "btrfs";
-	default: return "other";
-	}
+	name = mg_fs_magic_name((unsigned long)s.f_type);
+	for (size_t i = 0; name && i < sizeof(multigrain) / sizeof(multigrain[0]); i++)
+		if (!strcmp(name, multigrain[i]))
+			return name;
+	return "other";
 }
 
 /* A file's name in the directory: "shared-f<i>" or "t<thread>-f<i>". */
@@ -208,7 +204,12 @@ int mg_wl_start(struct mg_workload *wl, const struct mg_wl_opts *o, char *err, s
 		return e;
 	}
 	if (e) {
-		snprintf(err, errlen, "cannot create a directory under %s: %s", parent, strerror(-e));
+		struct stat st;
+
+		/* ENOENT under a directory that exists: a filesystem that makes none (proc, sysfs) */
+		snprintf(err, errlen, "cannot create a directory under %s: %s%s", parent, strerror(-e),
+			 e == -ENOENT && !stat(parent, &st) && S_ISDIR(st.st_mode) ?
+			 " (it exists: its filesystem creates no directories)" : "");
 		wl->dir[0] = 0;
 		return e;
 	}

@@ -69,9 +69,13 @@ else
 fi
 
 # -p A,B: the events and rows of both processes (and their descendants), none of a third
-# process doing the same beside them
+# process doing the same beside them. Each writer must have begun (its file written) before
+# the tools start: under load a Python start can outlast a fixed sleep (a CI run saw only A's).
 for w in a b c; do python3 tests/writeloop.py "$T/lists-$w" 0 0.002 & eval "p_$w=\$!"; done
-sleep 0.3
+for i in $(seq 100); do
+	[ -s "$T/lists-a" ] && [ -s "$T/lists-b" ] && [ -s "$T/lists-c" ] && break
+	sleep 0.1
+done
 $MG trace -j -p "$p_a,$p_b" -e ctime_swap -o "$T/tp.json" -- sleep 0.6 > /dev/null 2>&1
 $MG top -j -p "$p_a,$p_b" -i 0.6 -c 1 -o "$T/topp.json" > /dev/null 2>&1
 $MG stat -j -p "$p_a,$p_b" -i 0.6 -c 1 -o "$T/sp.json" > /dev/null 2>&1

@@ -147,3 +147,36 @@ for c in stat trace check; do
 		bad "$c -o - -- COMMAND: stdout $(head -c 100 "$T/dash-c.out"), stderr $(grep -c '"type":' "$T/dash-c.err") JSON lines; without -o: stdout $(head -c 100 "$T/dash-d.out")"
 	fi
 done
+
+# stdout or stderr closed at start (mgtrace ... >&-): exit 5 at once, one line, nothing left
+# attached; a descriptor opened later (the signalfd) never takes their place and receives
+# the results (it did, and the run then waited on it forever)
+for c in version probe "stress -d 0.2" "check -d 0.2"; do
+	timeout 60 $MG $c >&- 2> "$T/closed.err"; rc=$?
+	[ "$rc" = 5 ] && [ "$(wc -l < "$T/closed.err")" -ge 1 ] &&
+		grep -q "writing 'standard output': Bad file descriptor" "$T/closed.err" &&
+		[ "$(left_attached)" = 0 ] && ok "$c >&-: exit 5, $(tail -1 "$T/closed.err")" ||
+		bad "$c >&-: exit $rc (want 5, 124: it hung), $(head -c 300 "$T/closed.err")"
+done
+timeout 60 $MG trace -- true 2>&-; rc=$?
+[ "$rc" = 5 ] && [ "$(left_attached)" = 0 ] && ok "trace -- true 2>&- (its stream is stderr): exit 5" ||
+	bad "trace -- true 2>&-: exit $rc (want 5; 124: it hung with its link attached)"
+# a JSON error record whose reason holds a path that is not UTF-8: valid JSON, the byte as \xff
+$MG check --json -o "$T/badutf.json" -D "$T/x$(printf '\377')" -d 0.2 > /dev/null 2>&1
+python3 - "$T/badutf.json" > "$T/badutf.chk" 2>&1 <<'PY'
+import json, sys
+try:
+    r = json.loads(open(sys.argv[1], encoding="utf-8").readline())
+    print(("PASS " if r["type"] == "error" and "\\xff" in r["reason"] else "FAIL ")
+          + f"error record with a non-UTF-8 path: {r['reason']!r}")
+except Exception as e:
+    print(f"FAIL error record with a non-UTF-8 path: not JSON text: {e}")
+PY
+tally "error record, non-UTF-8 path" "$T/badutf.chk"
+schema_valid badutf error "$T/badutf.json"
+# an empty path for a directory option, or a --prometheus that names no file: refused at the
+# start (stress -D '' worked in /; --prometheus '' and 'nodir/' failed only after the run)
+badcase "stress -D ''" 2 "an empty path for -D" $MG stress -D '' -d 0.1
+badcase "check --dir=" 2 "an empty path for --dir" $MG check --dir= -d 0.1
+badcase "stat --prometheus ''" 2 "an empty path" $MG stat -c 1 -i 0.2 --prometheus ''
+badcase "check --prometheus nodir/" 2 "ends in '/'" $MG check -i 1 --prometheus "$T/nodir/"

@@ -298,6 +298,25 @@ capuser "$T/mgtrace-cap" check --json -o "$T/ct/cap/c.json" --tree -- "$T/mgobse
 	"$T/ct/cap/d" > "$T/cap-diff.obs" 2> "$T/cap-diff.err"; rc=$?
 python3 tests/observer.py compare "$T/ct/cap/c.json" "$T/cap-diff.obs" $rc > "$T/cap-diff.chk" 2>&1
 tally cap-diff "$T/cap-diff.chk"
+# such a user's stacks are named by the kernel (bpf/ksym.bpf.c: CAP_BPF and CAP_PERFMON are
+# what it needs), where /proc/kallsyms shows that user zeros; the twin names them from the
+# file (MGTRACE_TEST_KSYMS_FILE=1) and shows addresses only, with why
+capuser env MGTRACE_TEST_KSYMS_FILE=1 "$T/mgtrace-cap" check --json -o "$T/ct/cap/cf.json" \
+	--tree -- "$T/mgobserve-cap" -n 30 "$T/ct/cap/d2" > /dev/null 2>&1
+python3 - "$T/ct/cap/c.json" "$T/ct/cap/cf.json" > "$T/cap-stacks.chk" 2>&1 <<'PY'
+import json, sys
+def stacks(p):
+    vs = [v for v in json.loads(open(p).readline())["violations"] if v["stack"]]
+    return vs, all(v["stack"][0]["sym"] and not v["stack_unavailable"] for v in vs)
+vs, named = stacks(sys.argv[1])
+print(("PASS " if vs and named else "FAIL ") + f"cap check: {len(vs)} stacks, all named by the "
+      f"kernel: {vs[0]['stack'][0] if vs else None}")
+vs, named = stacks(sys.argv[2])
+print(("PASS " if vs and not named and "hides the kernel's addresses" in vs[0]["stack_unavailable"]
+       else "FAIL ") + f"twin: from /proc/kallsyms, addresses only: "
+      f"{vs[0]['stack_unavailable'] if vs else None}")
+PY
+tally cap-stacks "$T/cap-stacks.chk"
 # check --forget as that user: map-in-map slots stored from user space and the syscall
 # programs that empty a generation, with CAP_BPF and CAP_PERFMON only
 cp tests/check_workloads.py "$T/check_workloads-cap.py" && chmod 644 "$T/check_workloads-cap.py"

@@ -10,6 +10,16 @@ $MG trace --json -o "$T/trace.json" --path "$F" -- python3 tests/trace_workload.
 rc=$?
 [ $rc = 0 ] && ok "trace -- COMMAND exits with its status" || bad "trace exit $rc: $(cat "$T/trace.err")"
 schema_valid trace trace "$T/trace.json"
+# where floor events cannot load (lockdown here, or no kprobes), why is whole: both attempts'
+# reasons with their parentheses closed, never cut mid-word (each was cut at 140 bytes)
+python3 - "$T/trace.json" > "$T/trace-floorwhy.chk" 2>&1 <<'PY'
+import json, sys
+s = [o for o in map(json.loads, open(sys.argv[1])) if o.get("type") == "trace_summary"][-1]
+w = s.get("floor_unavailable")
+print(("PASS " if w is None or (w.count("(") == w.count(")") and "kprobe" in w and
+       not w.endswith("...")) else "FAIL ") + f"trace: floor_unavailable whole: {w!r}")
+PY
+tally trace-floor-why "$T/trace-floorwhy.chk"
 python3 tests/checkjson.py trace-seq "$T/trace.json" "$F" "$T/trace.out" > "$T/trace.chk" 2>&1
 tally trace-seq "$T/trace.chk"
 
@@ -37,6 +47,16 @@ grep -q 'TIME(REALTIME)' "$T/trace.txt" && [ "$(grep -c ' ctime_swap ' "$T/trace
 	&& grep -q 'QUERIED' "$T/trace.txt" && ok "trace text: REALTIME header, 2 swaps with QUERIED decoded" \
 	|| bad "trace text: $(head -5 "$T/trace.txt")"
 badcase "trace: floor events without function probes" 3 "floor events unavailable" $MG trace --events floor -- true
+badcase "trace: floor named beside all" 3 "floor events unavailable" $MG trace -e all,floor -- true
+# -e all is all available, as the default: the run goes on without floor events (it exited 3)
+for e in all all,stat; do
+	$MG trace -e "$e" -o "$T/tall.out" -- true > /dev/null 2>&1; rc=$?
+	[ "$rc" = 0 ] && ok "trace -e $e: all available, exit 0" || bad "trace -e $e: exit $rc, want 0"
+done
+# --inode: each part decimal, in range: no wrap of 2^32 or 2^64, no sign
+for a in 4294967296:0:1 254:0:18446744073709551616 254:0:-1 254:0:1x 254::1; do
+	badcase "trace --inode $a" 2 "invalid inode" $MG trace --inode "$a" -- true
+done
 badcase "trace: bad event list" 2 "unknown event 'bogus'" $MG trace --events bogus
 badcase "trace: empty item in an event list" 2 "empty item in event list 'ctime,,stat'" $MG trace -e ctime,,stat
 badcase "trace: a glob that matches no tracepoint" 2 "unknown event 'timestamp:nope\*'" $MG trace -e 'timestamp:nope*'

@@ -104,10 +104,50 @@ python3 -c "$CLOSED" $MG probe -v > /dev/null 2> "$T/err"; rc=$?
 	&& ok "probe -v to a closed pipe: exit 5, one line" \
 	|| bad "probe -v to a closed pipe: exit $rc, stderr: $(grep -v libbpf "$T/err" | head -c 300)"
 # --max-inodes larger than the machine can hold: environment (3), not a failed check
-badcase "check --judge user --max-inodes beyond memory" 3 "out of memory for 50000000 inodes" \
+badcase "check --judge user --max-inodes beyond memory" 3 "out of memory for 50000000 inodes (--max-inodes): judged in user space their table grows to 134217728 slots of 216 bytes" \
 	$MG check --judge user --max-inodes 50000000 -- true
 # beyond the largest BPF hash (2^27 buckets of 16 bytes fill a u32: kernel/bpf/hashtab.c E2BIG):
 # a usage error, not "--forget needs judging in BPF" after the load fell back (what 2^28 gave)
+# out of file descriptors (a small ulimit -n), at every point of the start: either the run
+# (judged in BPF, tp_btf: no fallback to raw_tp for a shortage the kernel did not cause) or
+# exit 3 and one line naming the limit; never exit 1 (a FAIL) or another cause
+nofile_bad=
+for n in $(seq 20 2 70); do
+	sh -c "ulimit -n $n; exec $MG check --json -o '$T/nf.json' -- true" > /dev/null 2> "$T/nf.err"; rc=$?
+	case $rc in
+	0) grep -q '"tracepoints":"tp_btf"' "$T/nf.json" && grep -q '"judged":{"where":"bpf"' "$T/nf.json" ||
+		nofile_bad="$nofile_bad $n:passed-without-tp_btf" ;;
+	3) [ "$(wc -l < "$T/nf.err")" = 1 ] && grep -q "the open-file limit (ulimit -n) is $n: raise it" "$T/nf.err" ||
+		nofile_bad="$nofile_bad $n:$(head -c 200 "$T/nf.err")" ;;
+	*) nofile_bad="$nofile_bad $n:exit-$rc:$(head -c 200 "$T/nf.err")" ;;
+	esac
+done
+[ -z "$nofile_bad" ] && ok "check under ulimit -n 20..70: each run judged as tp_btf, or exit 3 naming the limit" \
+	|| bad "check under a small ulimit -n:$nofile_bad"
+# the built-in workload's own files too: exit 3 naming the limit, never exit 1 (a FAIL)
+nofile_bad=
+for n in 40 44 48 52; do
+	sh -c "ulimit -n $n; exec $MG check -d 0.3" > /dev/null 2> "$T/nf.err"; rc=$?
+	case $rc in
+	0) ;;
+	3) grep -q "the open-file limit (ulimit -n) is $n: raise it" "$T/nf.err" ||
+		nofile_bad="$nofile_bad $n:$(tail -1 "$T/nf.err" | head -c 200)" ;;
+	*) nofile_bad="$nofile_bad $n:exit-$rc:$(tail -1 "$T/nf.err" | head -c 200)" ;;
+	esac
+done
+[ -z "$nofile_bad" ] && ok "check -d 0.3 under ulimit -n 40..52: a run, or exit 3 naming the limit" \
+	|| bad "check -d 0.3 under a small ulimit -n:$nofile_bad"
+expect "check under a small ulimit -n: nothing left attached" test "$(left_attached)" = 0
+# judged in BPF, a large --max-inodes is made (the kernel takes the buckets at once): one
+# note says how much and that it takes a while; the default says nothing
+$MG check --max-inodes 8000000 -- true > "$T/room.out" 2> "$T/room.err"; rc=$?
+$MG check -- true > /dev/null 2> "$T/room0.err"
+if [ $rc = 0 ] && [ "$(grep -c "^mgtrace: check: --max-inodes 8000000: the inode maps' buckets take 256 MiB of kernel memory before any inode enters (16 bytes a bucket, 8388608 in each of 2 maps)" "$T/room.err")" = 1 ] &&
+   grep -q '^verdict: PASS' "$T/room.err" && ! grep -q "buckets take" "$T/room0.err"; then
+	ok "check --max-inodes 8000000: one note of the buckets' 256 MiB, PASS; none by default"
+else
+	bad "check --max-inodes 8000000: exit $rc, stderr: $(head -c 400 "$T/room.err")"
+fi
 badcase "check --forget --max-inodes 2^27 + 1" 2 "invalid value '134217729' for --max-inodes" \
 	$MG check --forget --max-inodes 134217729 -- true
 # SIGHUP (a closed terminal) ends a check like SIGTERM: COMMAND gets it, the report is written,
