@@ -106,6 +106,8 @@ for cfg in "mgtrace check" "perf stat" "mgtrace stat"; do
 		&& ok "realwork: tree / $cfg ran (wall, CPU and busy clocks), or says why not" \
 		|| bad "realwork: tree / $cfg has no row: $(grep -F "| tree | tmpfs | $cfg" "$T/realwork.out")"
 done
+grep -q "^SMOKE RUN (--smoke: one round" "$T/realwork.out" && ok "realwork: a --smoke table says it measures nothing" \
+	|| bad "realwork: a --smoke table without its SMOKE RUN line: $(head -3 "$T/realwork.out")"
 ! grep -q "^Runs left out" "$T/realwork.out" && ok "realwork: no run left out on a machine to itself" \
 	|| bad "realwork: runs left out: $(grep "^Runs left out" "$T/realwork.out")"
 grep -qE '^\| tree \| tmpfs \| bare vs bare \(noise\) \| [0-9.]+ \|' "$T/realwork.out" \
