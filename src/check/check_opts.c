@@ -310,7 +310,7 @@ int check_baseline_open(struct check_opts *o)
 	if (r)
 		return mg_err(MG_EXIT_USAGE, "check: %s", e);
 	if (o->baseline_warn[0] && !mg_json_output)
-		fprintf(stderr, "mgtrace: %s\n", o->baseline_warn);
+		mg_err_line(o->baseline_warn);
 	return MG_EXIT_OK;
 }
 

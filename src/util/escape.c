@@ -4,9 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "escape.h"
-#include "util.h"
-
-unsigned long mg_json_failures;
 
 /*
  * The UTF-8 sequence at s (n > 0 bytes available), RFC 3629: its length 1-4;
@@ -263,33 +260,4 @@ void mg_xml_fput(FILE *f, const char *s, size_t len)
 	}
 	if (b != small)
 		free(b);
-}
-
-int mg_json_set(json_t *obj, const char *key, json_t *val)
-{
-	if (!val) {
-		mg_err(MG_EXIT_FAIL, "JSON: field '%s' could not be built (invalid UTF-8 or out of "
-		       "memory): it is missing from this output", key);
-		mg_json_failures++;
-		return -1;
-	}
-	if (json_object_set_new(obj, key, val)) {
-		mg_err(MG_EXIT_FAIL, "JSON: field '%s' could not be added (out of memory): it is "
-		       "missing from this output", key);
-		mg_json_failures++;
-		return -1;
-	}
-	return 0;
-}
-
-int mg_json_append(json_t *arr, json_t *val)
-{
-	if (!val || json_array_append_new(arr, val)) {
-		mg_err(MG_EXIT_FAIL, "JSON: an array element could not be %s (%s): it is missing "
-		       "from this output", val ? "added" : "built",
-		       val ? "out of memory" : "invalid UTF-8 or out of memory");
-		mg_json_failures++;
-		return -1;
-	}
-	return 0;
 }

@@ -92,7 +92,9 @@ void mg_xml_fput(FILE *f, const char *s, size_t len);
  * json_object_set_new() and json_array_append_new() that report a failure
  * (a NULL value: invalid UTF-8 or no memory; no memory to insert) as one
  * "mgtrace: JSON: ..." line on stderr and count it in mg_json_failures.
- * As with jansson, the reference to val is stolen. Returns 0 or -1.
+ * As with jansson, the reference to val is stolen. Returns 0 or -1. Defined in
+ * json_checked.c: escape.c calls nothing above it, so that mg_err() prints its
+ * line in the text form.
  */
 int mg_json_set(json_t *obj, const char *key, json_t *val);
 int mg_json_append(json_t *arr, json_t *val);

@@ -192,7 +192,7 @@ int mg_run_spawn(struct mg_run *r, char **argv)
 		execvp(argv[0], argv);
 		e = errno;
 		exec_reason(mg_last_err, sizeof(mg_last_err), argv[0], e);
-		fprintf(stderr, "mgtrace: %s\n", mg_last_err);
+		mg_err_line(mg_last_err);
 		if (write(ep[1], &e, sizeof(e)) != sizeof(e))
 			_exit(126);
 		_exit(e == ENOENT ? 127 : 126);

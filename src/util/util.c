@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 #include "util.h"
+#include "escape.h"
 #include "hostclock.h"
 
 int mg_verbose;
@@ -63,8 +64,17 @@ int mg_err(int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(mg_last_err, sizeof(mg_last_err), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "mgtrace: %s\n", mg_last_err);
+	mg_err_line(mg_last_err);
 	return code;
+}
+
+void mg_err_line(const char *msg)
+{
+	/* one line whatever the message carries (a path's newline, a terminal's escape):
+	 * the text form of escape.h; mg_last_err keeps the bytes for the JSON record */
+	fputs("mgtrace: ", stderr);
+	mg_text_fput(stderr, msg, strlen(msg), false);
+	fputc('\n', stderr);
 }
 
 bool mg_resource_cause(int err, char *cause, size_t len)

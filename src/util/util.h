@@ -34,8 +34,14 @@ int mg_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
  */
 int mg_parse_seconds(const char *s, double max_s, double *out);
 
-/* Print "mgtrace: <msg>\n" to stderr and return code (for `return mg_err(...)`). */
+/*
+ * Print "mgtrace: <msg>\n" to stderr, msg in the text form of escape.h (a newline or a
+ * control byte it carries escaped: always one line), keep msg's bytes in mg_last_err,
+ * and return code (for `return mg_err(...)`).
+ */
 int mg_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The line mg_err() prints for msg: "mgtrace: " and msg's text form, on stderr. */
+void mg_err_line(const char *msg);
 /*
  * mg_err() for a step (what: "ring buffer") that failed with err (a negative errno):
  * "WHAT: STRERROR (cause)" and MG_EXIT_ENV for a shortage of descriptors or memory

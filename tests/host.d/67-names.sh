@@ -14,7 +14,8 @@ HEXARGS=("$(hex python3)" "$(hex tests/names_workload.py)" "" "$(hex "${ARGS[0]}
 # every json_object_set_new/json_array_append_new in src/ goes through the checked wrappers
 unchecked=0
 for f in src/*.c src/*/*.c; do
-	[ "$f" = src/util/escape.c ] && continue	# the wrappers themselves
+	# the wrappers themselves, and escape.c's argv array (a failure there is its NULL)
+	case $f in src/util/json_checked.c|src/util/escape.c) continue ;; esac
 	n=$(gcc -E -D_GNU_SOURCE -Iinclude -Ibuild -Isrc -Isrc/util "$f" | awk '
 		/^# [0-9]+ "/ { file = $3; next }
 		file ~ /^"src\// && /json_(object_set|array_append)_new *\(/ { n++ } END { print n + 0 }')

@@ -39,6 +39,10 @@ badcase "no /proc" 3 "^mgtrace: /proc is not mounted" \
 tracepoint_host "--hot where only tracepoints attach" && badcase "--hot where only tracepoints attach" 3 "needs a function-probe backend" $MG stat --hot -- true
 badcase "stress: --duration with --ops" 2 "exclude each other" $MG stress --duration 1 --ops 5
 badcase "stress: missing --dir" 2 "cannot create a directory" $MG stress --dir /nonexistent
+# a path's newline (or a terminal's escape) in an error line: escaped, the line stays one
+# line (badcase wants exactly one; printed raw, as before, it was two)
+badcase "a newline in a path: one escaped line" 2 "cannot create a directory under /nonexistent/a\\\\nb" \
+	$MG stress --dir "$(printf '/nonexistent/a\nb')"
 badcase "hex interval" 2 "invalid interval" $MG stat -i 0x10
 badcase "long option without its value" 2 "needs a value '--output'" $MG stat --output
 badcase "value given to a flag" 2 "takes no value '--json=1'" $MG stat --json=1
