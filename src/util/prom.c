@@ -104,6 +104,10 @@ int mg_prom_add_label(const char *arg)
 				      (int)n, arg);
 	if (n_user_labels == MG_PROM_MAX_LABELS)
 		return mg_err(MG_EXIT_USAGE, "%s: at most %d --prometheus-label", prom_cmd, MG_PROM_MAX_LABELS);
+	/* Prometheus takes a label with an empty value for no label at all */
+	if (!eq[1])
+		return mg_err(MG_EXIT_USAGE, "%s: --prometheus-label '%s': an empty value is, to "
+			      "Prometheus, no label at all (give NAME=VALUE with a VALUE)", prom_cmd, arg);
 	if (strlen(eq + 1) >= sizeof(user_labels[0].value))
 		return mg_err(MG_EXIT_USAGE, "%s: --prometheus-label '%.*s': value longer than "
 			      "%zu bytes", prom_cmd, (int)n, arg, sizeof(user_labels[0].value) - 1);
