@@ -87,6 +87,7 @@ static int load_id(const char *path, json_t *root, struct mg_workload_id *id, ch
 
 	memset(id, 0, sizeof(*id));
 	copy_str(root, "kernel_release", id->release, sizeof(id->release));
+	copy_str(root, "verdict", id->verdict, sizeof(id->verdict));
 	if (!strcmp(kind, "command")) {
 		argv = json_object_get(root, "command");
 		json_array_foreach(argv, i, p)
@@ -251,5 +252,18 @@ int mg_workload_id_compare(const char *path, const struct mg_workload_id *base,
 		snprintf(warn, warnlen, "check: baseline '%s' does not record the built-in "
 			 "workload's threads, files and rate (an older report): they are not compared",
 			 path);
+	/* a run that did not pass still measured its figures: they gate, but CI should know */
+	if (base->verdict[0] && strcmp(base->verdict, "PASS") && warnlen) {
+		size_t at = strlen(warn);
+
+		bool alone = !at;
+
+		if (alone)
+			at = (size_t)snprintf(warn, warnlen, "check: baseline '%s':", path);
+		if (at < warnlen)
+			snprintf(warn + at, warnlen - at, "%s its run's verdict was %s: its figures "
+				 "gate this run as they were measured (a PASS run's report is the "
+				 "usual baseline)", alone ? "" : ";", base->verdict);
+	}
 	return 0;
 }

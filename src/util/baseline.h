@@ -36,6 +36,7 @@ struct mg_workload_id {
 	uint64_t rate;			/* iterations per second per thread (--rate; 0: unpaced) */
 	char fs[16];			/* built-in: mg_fs_name() of its directory; "": unknown */
 	char release[128];		/* kernel release (uname -r); "": unknown */
+	char verdict[16];		/* the report's verdict ("PASS", "FAIL", ...); "": none */
 };
 
 /* Free what id owns (its argv); id stays valid, as a built-in workload. */
@@ -55,8 +56,9 @@ int mg_baseline_load(const char *path, struct mg_figures *out, struct mg_workloa
 /*
  * Compare the workload of the baseline at path (base) with this run's (now).
  * Returns 0 when they are the same workload, with warn set to one line (""
- * when none): the kernel release or the workload's filesystem differ, or the
- * baseline does not record the built-in workload's parameters. Returns -EINVAL
+ * when none): the kernel release or the workload's filesystem differ, the
+ * baseline does not record the built-in workload's parameters, or its verdict was
+ * not PASS (its figures still gate). Returns -EINVAL
  * when they are different workloads, with err set to one line naming both.
  */
 int mg_workload_id_compare(const char *path, const struct mg_workload_id *base,

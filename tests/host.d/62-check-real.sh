@@ -200,3 +200,19 @@ $MG check --duration 0.3 --threads 1 --baseline "$T/otherkernel.json" --baseline
 [ $rc = 0 ] && [ "$(grep -c "baseline '.*' was recorded on kernel 0.0.0-other (this run: $(uname -r))" \
 	"$T/otherkernel.err")" = 1 ] && ok "baseline of another kernel: accepted, one warning line" \
 	|| bad "baseline of another kernel: rc $rc: $(cat "$T/otherkernel.err")"
+# a baseline whose run did not pass: its figures still gate, with one line saying so (the
+# PASS baseline above gives none: the twin that shows the line is the verdict's)
+python3 - "$T/check-base1.json" "$T/failbase.json" <<'PY'
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+r["verdict"] = "FAIL"
+open(sys.argv[2], "w").write(json.dumps(r) + "\n")
+PY
+for b in failbase check-base1; do
+	$MG check --duration 0.3 --threads 1 --baseline "$T/$b.json" --baseline-factor 1000 \
+		> /dev/null 2> "$T/$b.err"; echo $? > "$T/$b.rc"
+done
+[ "$(cat "$T/failbase.rc")" = 0 ] && [ "$(grep -c "baseline '.*failbase.json': its run's verdict was FAIL: its figures gate" \
+	"$T/failbase.err")" = 1 ] && ! grep -q "verdict was" "$T/check-base1.err" \
+	&& ok "baseline of a FAIL run: accepted, one line; a PASS baseline's run has none" \
+	|| bad "baseline of a FAIL run: rc $(cat "$T/failbase.rc"): $(cat "$T/failbase.err" "$T/check-base1.err")"
