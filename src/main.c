@@ -227,6 +227,11 @@ int main(int argc, char **argv)
 	 * (MG_EXIT_OUTPUT) after detaching, not a death by SIGPIPE mid-report */
 	signal(SIGPIPE, SIG_IGN);
 	mg_libbpf_setup();
+	/* `mgtrace --help COMMAND` (`-h`): COMMAND's help, as `mgtrace help COMMAND` and
+	 * `git --help log`; other options around it are mgtrace's own usage, as before */
+	if (argc == 3 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) &&
+	    argv[2][0] != '-')
+		return cmd_help(2, (char *[]){ "help", argv[2], NULL });
 	/* the shared options may come before the command, as bpftool's global ones */
 	mg_opt_begin(&p, &main_cmdopts, argc, argv);
 	while ((o = mg_opt_next(&p, &arg)) > 0)

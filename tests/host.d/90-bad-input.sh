@@ -47,6 +47,13 @@ badcase "hex interval" 2 "invalid interval" $MG stat -i 0x10
 badcase "long option without its value" 2 "needs a value '--output'" $MG stat --output
 badcase "value given to a flag" 2 "takes no value '--json=1'" $MG stat --json=1
 badcase "help for an unknown command" 2 "unknown command" $MG help bogus
+badcase "--help for an unknown command" 2 "unknown command" $MG --help bogus
+# `mgtrace --help COMMAND` is COMMAND's help (it printed mgtrace's own usage), as `help COMMAND`
+$MG --help probe > "$T/hp1.out" 2>&1; rc=$?
+$MG help probe > "$T/hp2.out" 2>&1
+[ $rc = 0 ] && grep -q "^Usage: mgtrace probe" "$T/hp1.out" && cmp -s "$T/hp1.out" "$T/hp2.out" \
+	&& ok "mgtrace --help probe: probe's help, as mgtrace help probe" \
+	|| bad "mgtrace --help probe: rc $rc: $(head -2 "$T/hp1.out")"
 badcase "ambiguous command prefix" 2 "ambiguous command 's': stat, stress (try" $MG s
 badcase "ambiguous command prefix c" 2 "ambiguous command 'c': check, conform, clocks (try" $MG c
 # a unique prefix selects the command (pro: probe)
