@@ -136,17 +136,25 @@ static void stress_report(const struct mg_wl_opts *op, const char *dir, const ch
 		json_object_set_new(j, "shared", json_boolean(op->shared));
 		json_object_set_new(j, "iterations", json_integer((json_int_t)total));
 		json_object_set_new(j, "seconds", json_real(secs));
-		json_object_set_new(j, "ops_per_s", json_real(secs > 0 ? total / secs : 0));
+		/* no time measured (below the clock's step): no rate, never a silent 0 */
+		json_object_set_new(j, "ops_per_s", secs > 0 ? json_real(total / secs) : json_null());
 		json_object_set_new(j, "interrupted", stop ? json_string(mg_signal_name(stop)) :
 				    json_null());
 		mg_json_print_line(mg_out, j);
 		json_decref(j);
 		return;
 	}
-	fprintf(mg_out, "stress: %llu threads x %llu files on %s (%s): %llu %s ops in %.3f s = "
-		"%.0f ops/s%s", (unsigned long long)op->threads, (unsigned long long)op->files,
-		dir, fs, (unsigned long long)total, mode, secs, secs > 0 ? total / secs : 0,
-		op->shared ? " (files shared by all threads)" : "");
+	fprintf(mg_out, "stress: %llu threads x %llu files on ", (unsigned long long)op->threads,
+		(unsigned long long)op->files);
+	mg_text_fput(mg_out, dir, strlen(dir), false);
+	/* a short run (-n 100) in microseconds, not "0.000 s" */
+	fprintf(mg_out, " (%s): %llu %s ops in %.*f s = ", fs, (unsigned long long)total, mode,
+		secs < 0.1 ? 6 : 3, secs);
+	if (secs > 0)
+		fprintf(mg_out, "%.0f ops/s", total / secs);
+	else
+		fputs("? ops/s (no time measured)", mg_out);
+	fputs(op->shared ? " (files shared by all threads)" : "", mg_out);
 	if (stop)
 		fprintf(mg_out, "; interrupted by %s", mg_signal_name(stop));
 	fputc('\n', mg_out);
