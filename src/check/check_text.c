@@ -379,7 +379,9 @@ static void text_known(const struct check_result *r, FILE *f)
 
 	if (!k)
 		return;
-	fprintf(f, "known kernel faults (--known %s, kernel %s):\n", k->path, k->release);
+	fputs("known kernel faults (--known ", f);
+	mg_text_fput(f, k->path, strlen(k->path), false);
+	fprintf(f, ", kernel %s):%s\n", k->release, k->n ? "" : " none declared in the file");
 	for (i = 0; i < k->n; i++) {
 		const struct mg_known_entry *e = &k->e[i];
 

@@ -128,4 +128,10 @@ echo '{"schema_version":1,"type":"known_faults","faults":[{"id":"a","kind":"bogu
 badcase "check --known: an unknown kind" 2 "unknown kind 'bogus'" $MG check --known "$T/kbad.json" -d 0.2
 badcase "check --known: not JSON" 2 "is not JSON" $MG check --known /proc/version -d 0.2
 badcase "check --known: a missing file" 2 "cannot read '/nonexistent/k.json'" $MG check --known /nonexistent/k.json -d 0.2
+# a file that declares no faults: its heading says so, never an empty list under it
+echo '{"schema_version":1,"type":"known_faults","faults":[]}' > "$T/k0.json"
+$MG check --known "$T/k0.json" -d 0.2 -t 1 > "$T/k0.out" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q "^known kernel faults (--known .*k0.json, kernel .*): none declared in the file$" "$T/k0.out" \
+	&& ok "check --known with no faults: the heading says none are declared" \
+	|| bad "check --known with no faults: rc $rc: $(grep -A1 '^known kernel' "$T/k0.out")"
 umount "$T/kt"
