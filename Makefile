@@ -116,6 +116,8 @@ SYSUSERSDIR ?= $(if $(SYSTEMD_SYSUSERSDIR),$(SYSTEMD_SYSUSERSDIR),$(PREFIX)/lib/
 LOGROTATEDIR ?= /etc/logrotate.d
 SCHEMAS  := $(wildcard docs/schema/*.schema.json)
 DOCS     := README.md COPYING $(wildcard docs/*.md)
+# the kernel faults found, each with its reproducer (docs/*.md link them: findings/...)
+FINDINGS := $(wildcard docs/findings/*)
 
 .PHONY: all deps run test test-host test-vm unit check static install uninstall man vmlinux clean image FORCE
 # keep the BPF objects and skeletons: they are inputs of every src/*.o
@@ -287,6 +289,8 @@ install: $(BIN) man
 	install -D -m 0644 contrib/mgtrace.sysusers $(DESTDIR)$(SYSUSERSDIR)/mgtrace.conf
 	install -d $(DESTDIR)$(DOCDIR)
 	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	install -d $(DESTDIR)$(DOCDIR)/findings
+	install -m 0644 $(FINDINGS) $(DESTDIR)$(DOCDIR)/findings/
 # the units' user, at once on this machine (a package's postinst does it: dh_installsysusers)
 	@if [ -z "$(DESTDIR)" ] && command -v systemd-sysusers > /dev/null; then \
 		systemd-sysusers $(SYSUSERSDIR)/mgtrace.conf || \
@@ -300,8 +304,10 @@ uninstall:
 		$(DESTDIR)$(DATADIR)/mgtrace.rules.yml $(DESTDIR)$(DATADIR)/mgtrace-check.rules.yml \
 		$(DESTDIR)$(DATADIR)/known-faults.json \
 		$(addprefix $(DESTDIR)$(DATADIR)/schemas/,$(notdir $(SCHEMAS))) \
-		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
-	-rmdir $(DESTDIR)$(DATADIR)/schemas $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) 2>/dev/null
+		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS))) \
+		$(addprefix $(DESTDIR)$(DOCDIR)/findings/,$(notdir $(FINDINGS)))
+	-rmdir $(DESTDIR)$(DATADIR)/schemas $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)/findings \
+		$(DESTDIR)$(DOCDIR) 2>/dev/null
 
 # from this machine's kernel (ARCH must be this machine's), or VMLINUX_BTF=FILE: a raw BTF
 # file, e.g. tools/btf-from-image.py's from a Debian arm64 vmlinuz (vmlinux/README)

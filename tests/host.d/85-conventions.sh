@@ -140,7 +140,8 @@ for prefix in /usr /opt/mgtrace; do
 			$prefix/share/mgtrace/mgtrace.rules.yml $prefix/share/mgtrace/mgtrace-check.rules.yml \
 			$prefix/share/mgtrace/known-faults.json \
 			$(cd docs/schema && ls *.schema.json | sed "s|^|$prefix/share/mgtrace/schemas/|") \
-			$(ls README.md COPYING docs/*.md | sed "s|^\(docs/\)*|$prefix/share/doc/mgtrace/|"); do
+			$(ls README.md COPYING docs/*.md | sed "s|^\(docs/\)*|$prefix/share/doc/mgtrace/|") \
+			$(ls docs/findings/* | sed "s|^docs/|$prefix/share/doc/mgtrace/|"); do
 			[ -s "$D$f" ] || missing="$missing $f"
 		done
 		[ -z "$missing" ] && ok "make install DESTDIR PREFIX=$prefix: $(find "$D" -type f | wc -l) files, unit in $unitdir" \
