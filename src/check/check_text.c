@@ -132,6 +132,23 @@ void check_put_stack(FILE *f, const struct check_names *nm, const struct mg_viol
 }
 
 /*
+ * The violations counted (*all, the known faults' aside: text_known() lists them) and
+ * those of them listed (*shown, of the reports kept); true when fewer are listed.
+ */
+static bool reports_cut(const struct check_result *r, uint64_t *all, uint64_t *shown)
+{
+	size_t i;
+	int k;
+
+	*all = *shown = 0;
+	for (k = 0; k < MG_V_NR_KINDS; k++)
+		*all += r->st.violations[k] - r->st.known[k];
+	for (i = 0; i < r->nreports; i++)
+		*shown += r->reports[i].known < 0;
+	return *all > *shown;
+}
+
+/*
  * The kernel stack of report i, under its line: shown under the first report that has it,
  * with how many share it (numbered), and named by its number under the others.
  */
@@ -139,6 +156,7 @@ static void put_report_stack(FILE *f, const struct check_result *r, size_t i)
 {
 	const struct mg_violation *v = &r->reports[i];
 	size_t first = r->stack_first ? r->stack_first[i] : i;
+	uint64_t all, shown;
 	unsigned int no = 0;
 	size_t j;
 
@@ -151,25 +169,20 @@ static void put_report_stack(FILE *f, const struct check_result *r, size_t i)
 		fprintf(f, "  kernel stack #%u, above\n", no);
 		return;
 	}
-	fprintf(f, "  kernel stack #%u, of %llu violation(s)%s%s:\n", no,
+	/* counted over the violations listed: "listed" when those are fewer than all */
+	fprintf(f, "  kernel stack #%u, of %llu %sviolation(s)%s%s:\n", no,
 		(unsigned long long)(r->stack_count ? r->stack_count[i] : 1),
-		r->names.ks_why[0] ? "; " : "", r->names.ks_why);
+		reports_cut(r, &all, &shown) ? "listed " : "", r->names.ks_why[0] ? "; " : "",
+		r->names.ks_why);
 	check_put_stack(f, &r->names, v, 4, false);
 }
 
 /* When more violations were counted than reports kept: say so, never a silent cut. */
 static void put_reports_kept(FILE *f, const struct check_result *r)
 {
-	uint64_t all = 0, shown = 0;
-	size_t i;
-	int k;
+	uint64_t all, shown;
 
-	/* the known faults' are listed apart (text_known()) */
-	for (k = 0; k < MG_V_NR_KINDS; k++)
-		all += r->st.violations[k] - r->st.known[k];
-	for (i = 0; i < r->nreports; i++)
-		shown += r->reports[i].known < 0;
-	if (all > shown)
+	if (reports_cut(r, &all, &shown))
 		fprintf(f, "violations listed: %llu of %llu (the first kept, %zu in all; every one "
 			"is counted above; --json gives the same)\n", (unsigned long long)shown,
 			(unsigned long long)all, r->nreports);
@@ -268,8 +281,9 @@ static void text_events(const struct check_result *r, FILE *f)
 
 	/* the counters above are read around the workload; events are judged from attach to
 	 * detach, a little wider: the two counts of one kind can differ by what came between */
-	fprintf(f, "\nevents (attach to detach): %llu (ctime swaps %llu, skips %llu, stat queries "
-		"%llu, sets %llu", (unsigned long long)st->events,
+	fprintf(f, "\nevents (attach to detach): %llu%s (ctime swaps %llu, skips %llu, stat "
+		"queries %llu, sets %llu", (unsigned long long)st->events,
+		r->o.tree ? " in scope" : "",
 		(unsigned long long)st->by_kind[MG_EV_CTIME_SWAP],
 		(unsigned long long)st->by_kind[MG_EV_CTIME_SKIP],
 		(unsigned long long)st->by_kind[MG_EV_STAT], (unsigned long long)st->by_kind[MG_EV_CTIME_SET]);

@@ -87,6 +87,9 @@ nums = [int(h.split("#")[1].split(",")[0]) for h in heads]
 say(nums == list(range(1, len(heads) + 1)), f"text: stacks numbered in order {nums}")
 counts = sum(int(h.split(", of ")[1].split()[0]) for h in heads)
 say(counts == len(viol), f"text: the stacks' counts sum to the violations shown ({counts})")
+cut = any(ln.startswith("violations listed: ") for ln in text)
+say(all((" listed violation(s)" in h) == cut for h in heads),
+    f"text: a stack's count says 'listed' exactly when the list is cut (cut: {cut}; {heads[:1]})")
 
 root = ET.parse(f"{t}/stack-bpf.xml").getroot()
 fails = [tc.find("failure") for tc in root.iter("testcase") if tc.find("failure") is not None]
