@@ -94,6 +94,10 @@ int mg_prom_add_label(const char *arg)
 	if (n >= 2 && arg[0] == '_' && arg[1] == '_')
 		return mg_err(MG_EXIT_USAGE, "%s: --prometheus-label '%s': names beginning with "
 			      "__ are Prometheus' own", prom_cmd, arg);
+	/* a histogram's bucket bound and a summary's quantile: Prometheus reads them so */
+	if ((n == 2 && !strncmp(arg, "le", 2)) || (n == 8 && !strncmp(arg, "quantile", 8)))
+		return mg_err(MG_EXIT_USAGE, "%s: --prometheus-label '%s': %.*s is Prometheus' own "
+			      "(histogram buckets, summary quantiles)", prom_cmd, arg, (int)n, arg);
 	for (i = 0; i < sizeof(own_labels) / sizeof(own_labels[0]); i++)
 		if (strlen(own_labels[i]) == n && !strncmp(arg, own_labels[i], n))
 			return mg_err(MG_EXIT_USAGE, "%s: --prometheus-label '%s': %.*s is a label "

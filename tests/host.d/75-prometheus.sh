@@ -358,5 +358,7 @@ badcase prom-label-syntax 2 "invalid --prometheus-label" $MG stat --prometheus "
 badcase prom-label-own 2 "a label of mgtrace's own series" $MG stat --prometheus "$T/pint/b.prom" --prometheus-label cpu=1 -- true
 badcase prom-label-twice 2 "given twice" $MG stat --prometheus "$T/pint/b.prom" --prometheus-label a=1 --prometheus-label a=2 -- true
 badcase prom-label-alone 2 "give --prometheus" $MG stat --prometheus-label a=1 -- true
+badcase prom-label-le 2 "le is Prometheus' own" \
+	$MG stat --prometheus "$T/pint/b.prom" --prometheus-label le=1 -- true
 badcase prom-label-empty 2 "an empty value is, to Prometheus, no label at all" \
 	$MG stat --prometheus "$T/pint/b.prom" --prometheus-label a= -- true
