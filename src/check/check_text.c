@@ -408,6 +408,12 @@ static void text_known(const struct check_result *r, FILE *f)
 			fputs("    e.g. ", f);
 			check_put_violation(f, &r->names, &e->example, false, -1);
 			fputc('\n', f);
+			/* the kernel code that made it, as for a violation */
+			if (e->example.stack_why == MG_STACK_TAKEN) {
+				fprintf(f, "      kernel stack%s%s:\n", r->names.ks_why[0] ? "; " : "",
+					r->names.ks_why);
+				check_put_stack(f, &r->names, &e->example, 6, false);
+			}
 		}
 	}
 }

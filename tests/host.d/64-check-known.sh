@@ -62,6 +62,11 @@ $MG check --known "$KF" -- $OBS -n 50 -o link,unlink "$T/kt/text" > /dev/null 2>
 	grep -q "^verdict: PASS (all invariants hold but for known kernel faults" "$T/known-text.err" &&
 	ok "check --known: the text report says KNOWN, lists the entry, and PASS but for known faults" ||
 	bad "check --known: text (exit $rc): $(grep -e KNOWN -e 'known kernel' -e '^verdict' "$T/known-text.err")"
+# the example under the entry shows the kernel code that made it, as a violation does
+grep -A2 "^    e\.g\. violation not_later_after_query" "$T/known-text.err" | grep -q "^      kernel stack" &&
+	grep -A12 "^      kernel stack" "$T/known-text.err" | grep -qE "^      0x[0-9a-f]+ (simple_|shmem_)" &&
+	ok "check --known: the example's kernel stack, through libfs or shmem" ||
+	bad "check --known: no stack under the example: $(grep -A3 '^    e\.g\.' "$T/known-text.err")"
 # the tmpfs only in COMMAND's own mount namespace, or unmounted before the report: not in
 # check's /proc/self/mountinfo at the report, the filesystem comes from the superblock magic
 # BPF read at the violation (a newcomer's container case: FAIL before)
