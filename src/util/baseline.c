@@ -255,7 +255,6 @@ int mg_workload_id_compare(const char *path, const struct mg_workload_id *base,
 	/* a run that did not pass still measured its figures: they gate, but CI should know */
 	if (base->verdict[0] && strcmp(base->verdict, "PASS") && warnlen) {
 		size_t at = strlen(warn);
-
 		bool alone = !at;
 
 		if (alone)
