@@ -110,19 +110,26 @@ void check_put_violation(FILE *f, const struct check_names *nm, const struct mg_
 void check_put_stack(FILE *f, const struct check_names *nm, const struct mg_violation *v,
 		     int indent, bool xml)
 {
+	uint32_t i, start = check_stack_start(nm, v);
 	struct mg_kframe fr;
-	char line[320];
-	uint32_t i;
+	char line[400];
 	int n;
 
-	for (i = check_stack_start(nm, v); i < v->stack_len && i < MG_STACK_FRAMES; i++) {
+	for (i = start; i < v->stack_len && i < MG_STACK_FRAMES; i++) {
 		mg_ksyms_name(nm->ks, v->stack[i], &fr);
 		n = snprintf(line, sizeof(line), "%*s0x%016llx", indent, "",
 			     (unsigned long long)fr.addr);
+		/* a BPF program under the stack's first kernel frame: a stale return address
+		 * the unwinder read (CONFIG_UNWINDER_GUESS takes every text address on the
+		 * stack: three frames of a program loaded after the event, on a 7.2 built so),
+		 * or a program that called into the kernel (a kfunc) */
 		if (fr.sym)
-			snprintf(line + n, sizeof(line) - (size_t)n, " %s+0x%llx%s%s%s", fr.sym,
+			snprintf(line + n, sizeof(line) - (size_t)n, " %s+0x%llx%s%s%s%s", fr.sym,
 				 (unsigned long long)fr.off, fr.module ? " [" : "",
-				 fr.module ? fr.module : "", fr.module ? "]" : "");
+				 fr.module ? fr.module : "", fr.module ? "]" : "",
+				 i > start && !strncmp(fr.sym, "bpf_prog_", 9) ? " (a BPF program "
+				 "under kernel frames: a stale value on the stack, named as what is "
+				 "there now, as CONFIG_UNWINDER_GUESS reads them; or a BPF caller)" : "");
 		if (xml)
 			mg_xml_fput(f, line, strlen(line));
 		else

@@ -135,3 +135,51 @@ UNIT_TEST(judge_describe_whole)
 		    !strcmp(buf + n - 199, j.forget_why),
 		    "judge_describe: why no GC pass runs, and --forget's reason, whole (%zu bytes)", n);
 }
+
+/*
+ * check_put_stack(): BPF's own machinery at the top is left out; a BPF program's frame under
+ * the first kernel frame (a stale address CONFIG_UNWINDER_GUESS reads, or a BPF caller) is
+ * shown, marked; kernel frames are not.
+ */
+UNIT_TEST(check_put_stack_bpf_frames)
+{
+	static const struct mg_kframe fr[] = {
+		{ .addr = 0xffffffffa0000110ull, .off = 0x10, .sym = "bpf_prog_0123456789abcdef_tpb_set" },
+		{ .addr = 0xffffffff81100010ull, .off = 0x10, .sym = "bpf_trace_run2" },
+		{ .addr = 0xffffffff81200010ull, .off = 0x10, .sym = "inode_set_ctime_to_ts" },
+		{ .addr = 0xffffffff81300010ull, .off = 0x10, .sym = "simple_unlink" },
+		{ .addr = 0xffffffffa0000210ull, .off = 0x10, .sym = "bpf_prog_fedcba9876543210_read_kcounters" },
+		{ .addr = 0xffffffff81400010ull, .off = 0x10, .sym = "vfs_unlink" },
+	};
+	struct mg_violation v = { .stack_why = MG_STACK_TAKEN, .stack_len = 6 };
+	struct check_names nm = { .ks_why = "" };
+	struct mg_ksyms *ks = NULL;
+	char *out = NULL, *first;
+	size_t len = 0, i;
+	FILE *f;
+
+	if (!ASSERT_OK(mg_ksyms_from_frames(&ks, fr, 6), "put_stack: a table of six frames"))
+		return;
+	nm.ks = ks;
+	for (i = 0; i < 6; i++)
+		v.stack[i] = fr[i].addr;
+	f = open_memstream(&out, &len);
+	if (!ASSERT_OK_PTR(f, "put_stack: a memory stream")) {
+		mg_ksyms_free(ks);
+		return;
+	}
+	check_put_stack(f, &nm, &v, 4, false);
+	fclose(f);
+	first = out ? strchr(out, '\n') : NULL;
+	ASSERT_HAS_SUBSTR(out, "    0xffffffff81200010 inode_set_ctime_to_ts+0x10\n",
+			  "put_stack: the first frame shown is the kernel's");
+	ASSERT_EQ(out && !strncmp(out, "    0xffffffff81200010 ", 23), true,
+		  "put_stack: BPF's own program and bpf_trace_run left out at the top");
+	ASSERT_HAS_SUBSTR(out, "read_kcounters+0x10 (a BPF program under kernel frames:",
+			  "put_stack: a BPF frame under kernel frames is marked");
+	ASSERT_NO_SUBSTR(first, "simple_unlink+0x10 (a BPF",
+			 "put_stack: a kernel frame is not marked");
+	ASSERT_NO_SUBSTR(out, "tpb_set", "put_stack: the event's own program is not shown");
+	free(out);
+	mg_ksyms_free(ks);
+}
