@@ -175,6 +175,9 @@ static int check_opt(void *base, int c, const char *arg)
 		if (!*arg || *end || errno || isnan(*l) || isinf(*l))
 			return mg_err(MG_EXIT_USAGE, "check: invalid value '%s' for --max-%s",
 				      arg, mg_figure_option(c - O_MAX));
+		/* "-0" is zero, a gate with limit 0 (only below 0 turns it off): never "-0" */
+		if (*l == 0)
+			*l = 0;
 		return 0;
 	}
 	case MG_OPTID_PROM:

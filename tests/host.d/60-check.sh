@@ -31,6 +31,11 @@ check_case check-threshold 1 --verdict FAIL --breach floor_swaps_per_update -- -
 $MG check --duration 1 --max-floor-swap-ratio 0.0001 > "$T/th.txt" 2>&1; rc=$?
 [ $rc = 1 ] && grep -q '^FAIL   floor_swaps_per_update  *0\.[0-9]* > 0.0001 (limit)' "$T/th.txt" && grep -q '^verdict: FAIL' "$T/th.txt" \
 	&& ok "threshold breach: text names the figure and fails" || bad "threshold text: rc $rc $(grep floor_swaps_per_update "$T/th.txt")"
+# "-0" is a limit of 0 (a gate: only below 0 turns one off), written 0, never -0
+$MG check --duration 0.3 --threads 1 --json --max-floor-swap-ratio -0 > "$T/negz.json" 2> /dev/null
+grep -q '"figure":"floor_swaps_per_update","formula":"[^"]*","value":[^,]*,"limit":0' "$T/negz.json" &&
+	! grep -q '"limit":-' "$T/negz.json" && ok "--max-floor-swap-ratio -0: a gate at 0, its limit written 0" \
+	|| bad "--max-floor-swap-ratio -0: $(grep -o '"limit":[^,]*' "$T/negz.json" | head -2)"
 check_case check-max-inodes 4 --verdict INCONCLUSIVE -- --duration 1 --max-inodes 1
 
 # JUnit for CI systems, parsed with a real XML parser
