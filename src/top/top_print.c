@@ -135,6 +135,9 @@ static void print_label(struct top_state *t, FILE *out, const struct top_row *r)
 		}
 		n = mg_name_len(r->name, sizeof(r->name), r->name_len, &cut);
 		mg_text_escape(buf, sizeof(buf), r->name, n, cut);
+		/* inode number 0: the filesystem had not given it one yet (xfs creating it) */
+		if (!r->key.ino && !n)
+			snprintf(buf, sizeof(buf), "(no number yet)");
 		fprintf(out, "%-9s %-10llu ", mg_kdev_str(r->key.dev, dev),
 			(unsigned long long)r->key.ino);
 		put_cell(out, buf, 16);
