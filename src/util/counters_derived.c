@@ -99,10 +99,11 @@ void mg_row_derive(struct mg_row *r, const struct mg_row *x, const struct mg_row
 	for (cpu = 0; cpu < n; cpu++) {
 		r->percpu[cpu] = x->percpu[cpu] - y->percpu[cpu] - (z ? z->percpu[cpu] : 0);
 		/* below 0 on one CPU: an operation counted on two CPUs (migrated between its
-		 * increments) or in flight; no per-CPU split is printed rather than a wrong one */
+		 * increments) or in flight; no per-CPU split is printed rather than a wrong one.
+		 * The total stays what derive_consistency() found: a migrated operation is in
+		 * every sum, and one in flight already shows in a bracket's width. */
 		if (r->percpu[cpu] < 0 && r->have_percpu) {
 			r->have_percpu = false;
-			r->approx = true;
 			snprintf(r->why, sizeof(r->why), "per-CPU: a difference below 0 on CPU%d "
 				 "(%lld): operations in flight or migrated between the operands' "
 				 "increments", cpu, (long long)r->percpu[cpu]);
