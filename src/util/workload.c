@@ -12,12 +12,16 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "ident.h"
+#include "pathid.h"
 #include "util.h"
 #include "workload.h"
 
 const char *mg_fs_name(const char *dir)
 {
 	static const char *const multigrain[] = { "tmpfs", "ext4", "xfs", "btrfs" };
+	static char fstype[32];
+	unsigned int kdev;
+	char mnt[8];
 	struct statfs s;
 	const char *name;
 
@@ -27,6 +31,10 @@ const char *mg_fs_name(const char *dir)
 	for (size_t i = 0; name && i < sizeof(multigrain) / sizeof(multigrain[0]); i++)
 		if (!strcmp(name, multigrain[i]))
 			return name;
+	/* any other: the kernel's own name of its type (overlay, ramfs, nfs4, ...) */
+	if (!mg_path_mount(dir, &kdev, mnt, sizeof(mnt), fstype, sizeof(fstype)) && fstype[0] &&
+	    strcmp(fstype, "unknown"))
+		return fstype;
 	return "other";
 }
 

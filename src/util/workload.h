@@ -47,7 +47,11 @@ uint64_t mg_wl_elapsed_ns(const struct mg_workload *wl);
 /* Free the thread array. */
 void mg_wl_free(struct mg_workload *wl);
 
-/* "tmpfs", "ext4", "xfs", "btrfs", "other" or "unknown": the filesystem of dir. */
+/*
+ * The filesystem of dir: "tmpfs", "ext4", "xfs" or "btrfs" (by statfs's magic); any
+ * other by the type mountinfo gives its mount ("overlay", "ramfs"; kept in a static
+ * buffer until the next call), else "other"; "unknown" when statfs fails.
+ */
 const char *mg_fs_name(const char *dir);
 
 #endif

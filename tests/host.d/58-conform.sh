@@ -143,7 +143,8 @@ schema_valid conform-observer conform "$T/cf-obs.json"
 
 # a filesystem that is not multigrain (ramfs): refused, one line, nothing left attached
 mkdir -p "$T/cf-ram" && mount -t ramfs mgtrace-conform-ram "$T/cf-ram" &&
-	badcase "conform on ramfs (not multigrain)" 3 "is not multigrain" $MG conform -D "$T/cf-ram" -n 2
+	badcase "conform on ramfs (not multigrain), named as mountinfo names it" 3 "(ramfs) is not multigrain" \
+		$MG conform -D "$T/cf-ram" -n 2
 mountpoint -q "$T/cf-ram" && umount "$T/cf-ram"
 
 # ext4 on a loop image: 0, or 1 with its FAIL rows listed; the judges agree
