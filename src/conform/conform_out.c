@@ -83,8 +83,9 @@ static void cf_text(FILE *f, const struct cf_opts *o, const struct cf_sweep *s, 
 	fprintf(f, "conform: %zu operations x %u runs on %s (%s) in %.2f s\nconform: kernel "
 		"judge: %s\n", s->nops, (unsigned int)o->runs, o->dir, o->fs, o->seconds, o->judge);
 	if (s->judged && (s->outside || s->elsewhere))
-		fprintf(f, "conform: check's violations in no operation's window: %llu on this "
-			"filesystem, %llu on others (other processes)\n",
+		fprintf(f, "conform: check's violations outside every operation's window, in no "
+			"row: %llu on this filesystem (conform's clean-up between runs, or another "
+			"process there), %llu on others (other processes)\n",
 			(unsigned long long)s->outside, (unsigned long long)s->elsewhere);
 	if (o->incomplete[0])
 		fprintf(f, "conform: %s\n", o->incomplete);
