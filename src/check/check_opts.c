@@ -161,7 +161,6 @@ static char prom_path[PATH_MAX];	/* --prometheus FILE, a symlink resolved */
 static int check_opt(void *base, int c, const char *arg)
 {
 	struct check_opts *o = base;
-	char *end;
 	int e;
 
 	if ((e = mg_opt_intervals("check", c, arg, &o->interval, &o->ival_opt, &o->count)))
@@ -170,11 +169,10 @@ static int check_opt(void *base, int c, const char *arg)
 	case O_MAX ... O_MAX + MG_F_NR - 1: {
 		double *l = &o->limit[c - O_MAX];
 
-		errno = 0;
-		*l = strtod(arg, &end);
-		if (!*arg || *end || errno || isnan(*l) || isinf(*l))
-			return mg_err(MG_EXIT_USAGE, "check: invalid value '%s' for --max-%s",
-				      arg, mg_figure_option(c - O_MAX));
+		if (mg_parse_real(arg, true, l))
+			return mg_err(MG_EXIT_USAGE, "check: invalid value '%s' for --max-%s (a "
+				      "decimal number, such as 0.5 or 2e-3; below 0 turns the gate "
+				      "off)", arg, mg_figure_option(c - O_MAX));
 		/* "-0" is zero, a gate with limit 0 (only below 0 turns it off): never "-0" */
 		if (*l == 0)
 			*l = 0;
@@ -186,12 +184,10 @@ static int check_opt(void *base, int c, const char *arg)
 		/* 2, or 3 for a directory the machine refuses */
 		return mg_opt_prom(c, arg, prom_path, sizeof(prom_path), &o->prom, &o->prom_labels);
 	case O_FACTOR:
-		errno = 0;
 		o->factor_given = true;
-		o->baseline_factor = strtod(arg, &end);
 		/* bounded: baseline * F + slack must stay a finite limit (1e308 made it inf,
 		 * a gate with no "allowed" value) */
-		if (!*arg || *end || errno || !(o->baseline_factor >= 1) ||
+		if (mg_parse_real(arg, false, &o->baseline_factor) || !(o->baseline_factor >= 1) ||
 		    !(o->baseline_factor <= MG_BASELINE_FACTOR_MAX))
 			return mg_err(MG_EXIT_USAGE, "check: invalid --baseline-factor '%s' "
 				      "(a number from 1 to %g)", arg, MG_BASELINE_FACTOR_MAX);

@@ -38,18 +38,37 @@ int mg_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-int mg_parse_seconds(const char *s, double max_s, double *out)
+int mg_parse_real(const char *s, bool neg, double *out)
 {
-	double v;
+	const char *p = s;
 	char *end;
+	double v;
 
-	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.') || s[strspn(s, "0123456789.")])
-		return -EINVAL;	/* plain decimal only: no hex, exponent, sign or spaces */
+	if (!s)
+		return -EINVAL;
+	if (neg && *p == '-')
+		p++;
+	/* decimal only: no hex, sign (but neg's '-'), spaces, inf or nan */
+	if (!(isdigit((unsigned char)*p) || *p == '.') || p[strspn(p, "0123456789.eE+-")])
+		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
 	if (*end || end == s || isnan(v))
 		return -EINVAL;
-	if (errno == ERANGE || !isfinite(v) || v <= 0 || v > max_s)
+	if (errno == ERANGE || !isfinite(v))
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int mg_parse_seconds(const char *s, double max_s, double *out)
+{
+	double v;
+	int err = mg_parse_real(s, false, &v);
+
+	if (err)
+		return err;
+	if (v <= 0 || v > max_s)
 		return -ERANGE;
 	*out = v;
 	return 0;

@@ -29,8 +29,17 @@ extern int mg_verbose;
 int mg_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 /*
- * Parse a duration in seconds ("2", "0.5"), > 0 and <= max_s. Rejects junk,
- * negatives, zero, NaN and infinities. Returns 0, -EINVAL or -ERANGE.
+ * Parse a real number written in decimal: digits with an optional point and
+ * exponent ("0.5", ".5", "2e-3"), a leading '-' only when neg. Refuses what
+ * strtod() alone takes: spaces, '+', hex, inf and nan. Returns 0, -EINVAL (not
+ * such a number) or -ERANGE (beyond a double, or a non-zero value too small for one).
+ */
+int mg_parse_real(const char *s, bool neg, double *out);
+
+/*
+ * Parse a duration in seconds ("2", "0.5", "1e-1": mg_parse_real()), > 0 and
+ * <= max_s. Rejects junk, negatives, zero, NaN and infinities. Returns 0,
+ * -EINVAL or -ERANGE.
  */
 int mg_parse_seconds(const char *s, double max_s, double *out);
 

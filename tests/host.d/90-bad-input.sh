@@ -44,6 +44,15 @@ badcase "stress: missing --dir" 2 "cannot create a directory" $MG stress --dir /
 badcase "a newline in a path: one escaped line" 2 "cannot create a directory under /nonexistent/a\\\\nb" \
 	$MG stress --dir "$(printf '/nonexistent/a\nb')"
 badcase "hex interval" 2 "invalid interval" $MG stat -i 0x10
+# one parser for every real-valued option: an exponent where a gate took one, never a space,
+# '+' or hex (strtod() alone took " 0.5" and 0x10 for a gate's limit)
+$MG stat -i 5e-2 -c 1 -j -o "$T/exp.json" 2>"$T/exp.err" \
+	&& python3 -c 'import json,sys; o=[json.loads(l) for l in open(sys.argv[1])]; sys.exit(not o or abs(o[0]["duration_s"] - 0.05) > 0.04)' "$T/exp.json" \
+	&& ok "stat -i 5e-2: an interval of 50 ms" || bad "stat -i 5e-2: $(head -2 "$T/exp.err" "$T/exp.json")"
+badcase "check gate: a space" 2 "invalid value ' 0.5' for --max-floor-swap-ratio (a decimal number" \
+	$MG check --max-floor-swap-ratio " 0.5"
+badcase "check gate: hex" 2 "invalid value '0x10' for --max-floor-swap-ratio" $MG check --max-floor-swap-ratio 0x10
+badcase "check --baseline-factor: '+'" 2 "invalid --baseline-factor '+2'" $MG check --baseline-factor +2
 badcase "long option without its value" 2 "needs a value '--output'" $MG stat --output
 badcase "value given to a flag" 2 "takes no value '--json=1'" $MG stat --json=1
 badcase "help for an unknown command" 2 "unknown command" $MG help bogus

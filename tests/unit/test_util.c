@@ -44,7 +44,8 @@ UNIT_TEST(parse_seconds)
 	static const struct { const char *s; int err; double v; } cases[] = {
 		{ "1", 0, 1 }, { "0.5", 0, 0.5 }, { ".25", 0, 0.25 }, { "86400", 0, 86400 },
 		{ "0", -ERANGE, 0 }, { "-1", -EINVAL, 0 }, { "86401", -ERANGE, 0 },
-		{ "1e999", -EINVAL, 0 }, { "0x10", -EINVAL, 0 }, { "1.5.2", -EINVAL, 0 }, { "nan", -EINVAL, 0 }, { "inf", -EINVAL, 0 },
+		{ "1e999", -ERANGE, 0 }, { "1e-1", 0, 0.1 }, { "2.5e1", 0, 25 }, { "1e", -EINVAL, 0 },
+		{ " 1", -EINVAL, 0 }, { "+1", -EINVAL, 0 }, { "0x10", -EINVAL, 0 }, { "1.5.2", -EINVAL, 0 }, { "nan", -EINVAL, 0 }, { "inf", -EINVAL, 0 },
 		{ "1s", -EINVAL, 0 }, { "", -EINVAL, 0 }, { "abc", -EINVAL, 0 },
 	};
 	size_t i;
@@ -56,6 +57,29 @@ UNIT_TEST(parse_seconds)
 		if (ASSERT_EQ(err, cases[i].err, "parse_seconds(\"%s\") -> %d (want %d)", cases[i].s,
 			      err, cases[i].err) && !err)
 			ASSERT_EQ(v, cases[i].v, "parse_seconds(\"%s\"): the value", cases[i].s);
+	}
+}
+
+/* mg_parse_real(): decimal with an exponent, '-' only where asked, nothing strtod() adds. */
+UNIT_TEST(parse_real)
+{
+	static const struct { const char *s; bool neg; int err; double v; } cases[] = {
+		{ "0.5", false, 0, 0.5 }, { "2e-3", false, 0, 2e-3 }, { "-1", true, 0, -1 },
+		{ "-0", true, 0, 0 }, { "-1", false, -EINVAL, 0 }, { "-", true, -EINVAL, 0 },
+		{ "--1", true, -EINVAL, 0 }, { "0x1p3", true, -EINVAL, 0 }, { "-inf", true, -EINVAL, 0 },
+		{ "1e400", true, -ERANGE, 0 }, { "1e-400", true, -ERANGE, 0 }, { "1 ", true, -EINVAL, 0 },
+		{ "1e+2", false, 0, 100 }, { "e5", false, -EINVAL, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double v = 42;
+		int err = mg_parse_real(cases[i].s, cases[i].neg, &v);
+
+		if (ASSERT_EQ(err, cases[i].err, "parse_real(\"%s\", %d) -> %d (want %d)", cases[i].s,
+			      cases[i].neg, err, cases[i].err) && !err)
+			ASSERT_TRUE(v == cases[i].v, "parse_real(\"%s\"): %g", cases[i].s, v);
+		else if (err)
+			ASSERT_TRUE(v == 42, "parse_real(\"%s\"): refused, the value untouched", cases[i].s);
 	}
 }
 
