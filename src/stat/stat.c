@@ -39,14 +39,17 @@ static void prom_write(struct stat_run *r, uint64_t n)
 static int main_loop(struct stat_run *r)
 {
 	struct mg_run *R = &r->run;
-	uint64_t n = 0, interval_ns = (uint64_t)(r->o.interval * 1e9), tick_ns, next;
-	bool counted_out = false;
+	uint64_t n = 0, interval_ns = (uint64_t)(r->o.interval * 1e9), tick_ns, next, end = 0;
+	bool counted_out = false, snapped = false;
 	int err;
 
 	/* --prometheus without -i/-I: the file is still rewritten every
 	 * MG_PROM_INTERVAL_S (no rows printed), never left at its start values */
 	tick_ns = interval_ns ? interval_ns : r->o.prom ? MG_PROM_INTERVAL_S * 1000000000ull : 0;
 	next = R->first.t_ns + tick_ns;
+	/* -d/--timeout: the window's end, counted from its first snapshot */
+	if (r->o.duration)
+		end = R->first.t_ns + (uint64_t)(r->o.duration * 1e9);
 	mg_run_copy_snap(R, &R->cur, &R->first);
 	prom_write(r, 0);
 	/* a --prometheus file that cannot be written ends the run as -o's output does:
@@ -56,14 +59,18 @@ static int main_loop(struct stat_run *r)
 	while (!counted_out) {
 		struct timespec ts;
 
-		if (tick_ns) {
-			uint64_t now = mg_now_ns(), left = next > now ? next - now : 0;
+		bool over;
+
+		if (tick_ns || end) {
+			uint64_t now = mg_now_ns(), at = !end || (tick_ns && next < end) ? next : end;
+			uint64_t left = at > now ? at - now : 0;
 
 			ts.tv_sec = left / 1000000000ull;
 			ts.tv_nsec = left % 1000000000ull;
 		}
-		if (mg_run_wait(R, tick_ns ? &ts : NULL))
+		if (mg_run_wait(R, tick_ns || end ? &ts : NULL))
 			break;
+		over = end && mg_now_ns() >= end;
 		if (tick_ns && mg_now_ns() >= next) {
 			if ((err = mg_run_snap(R, &R->cur)))
 				return err;
@@ -84,14 +91,25 @@ static int main_loop(struct stat_run *r)
 				counted_out = r->out_ended = true;
 				break;
 			}
-			if (interval_ns && r->o.count && n >= r->o.count) {
+			/* COUNT intervals, or the duration ending on an interval's end: the
+			 * run ends with that interval (no empty last one) */
+			if (interval_ns && ((r->o.count && n >= r->o.count) || over)) {
 				counted_out = true;
+				r->timed_out = over && !(r->o.count && n >= r->o.count);
 				break;
 			}
 		}
+		/* between two intervals: the window ends now, before COMMAND is ended (a last,
+		 * partial interval below) */
+		if (over) {
+			r->timed_out = snapped = true;
+			if ((err = mg_run_snap(R, &R->cur)))
+				return err;
+			break;
+		}
 	}
 	/* COUNT intervals done while COMMAND runs: mgtrace ends it, as asked (exit 0) */
-	r->ended_child = counted_out && R->child && !R->child_done;
+	r->ended_child = (counted_out || r->timed_out) && R->child && !R->child_done;
 	mg_run_end_child(R);	/* SIGTERM, SIGKILL after the grace, as check does */
 	if (r->out_ended)	/* COMMAND may have been blocked on the same output */
 		mg_out_note("the run ended at interval %llu%s", (unsigned long long)n,
@@ -101,7 +119,7 @@ static int main_loop(struct stat_run *r)
 			    ", COMMAND ended (SIGTERM)");
 	/* ended at an interval (COUNT, a failed output): the summary is that interval's end,
 	 * so the rows add up to it exactly; ended otherwise, a last, partial row */
-	if (!(counted_out && n > 0) && (err = mg_run_snap(R, &R->cur)))
+	if (!(counted_out && n > 0) && !snapped && (err = mg_run_snap(R, &R->cur)))
 		return err;
 	if (interval_ns && !counted_out && R->cur.t_ns > R->prev.t_ns)
 		stat_print_interval(r, ++n, true);
@@ -200,18 +218,23 @@ static void scope_cost(struct stat_run *r)
 /* The line on stderr that says what is counted, wrapped to its terminal (text mode). */
 static void print_counting(struct stat_run *r)
 {
-	char line[512];
+	char line[512], end[64] = "";
 
 	if (mg_json_output)
 		return;
+	if (r->o.duration)
+		snprintf(end, sizeof(end), "; for %g s%s", r->o.duration,
+			 r->o.argv ? " at most" : " (Ctrl-C stops it sooner)");
+	else if (!r->o.argv)
+		snprintf(end, sizeof(end), "; Ctrl-C to stop");
 	if (r->run.sess.backend == MG_BE_KERNEL)
 		snprintf(line, sizeof(line), "mgtrace: counting %s with backend kernel (the "
 			 "kernel's counters, %s)%s", r->scope, r->run.sess.tp_mask ?
-			 "opted-in tracepoints" : "no probes", r->o.argv ? "" : "; Ctrl-C to stop");
+			 "opted-in tracepoints" : "no probes", end);
 	else
 		snprintf(line, sizeof(line), "mgtrace: counting %s with backend %s (tracepoints "
 			 "as %s)%s", r->scope, mg_backend_name(r->run.sess.backend),
-			 r->run.cfg.tp_flavour, r->o.argv ? "" : "; Ctrl-C to stop");
+			 r->run.cfg.tp_flavour, end);
 	mg_wrap(stderr, line, 0, 2, mg_term_size(STDERR_FILENO).cols);
 }
 
@@ -322,6 +345,12 @@ static int run_stat(struct stat_run *r)
 		ret = MG_EXIT_OUTPUT;
 	if (r->out_ended)	/* the run ended there: 5, whatever COMMAND's status */
 		ret = MG_EXIT_OUTPUT;
+	else if (r->ended_child && !mg_json_output && r->timed_out)
+		fprintf(stderr, "mgtrace: %g s done (%s): COMMAND was still running and was ended "
+			"(%s, its status %d); exit 0\n", r->o.duration,
+			r->o.dur_opt == 'd' ? "-d" : "--timeout",
+			r->run.child_signal == SIGKILL ? "SIGKILL: SIGTERM did not end it" : "SIGTERM",
+			r->run.child_status);
 	else if (r->ended_child && !mg_json_output)
 		fprintf(stderr, "mgtrace: %llu intervals done: COMMAND was still running and was "
 			"ended (%s, its status %d); exit 0\n", (unsigned long long)r->o.count,

@@ -21,6 +21,8 @@ struct stat_opts {
 	double interval;	/* seconds between interval rows; 0: none */
 	uint64_t count;		/* stop after this many intervals; 0: no limit */
 	int ival_opt;		/* which of -i/-I gave the interval (optab.h) */
+	double duration;	/* -d S, --timeout MS: stop after this many seconds; 0: none */
+	int dur_opt;		/* which of -d/--timeout gave it (0: neither) */
 	bool per_cpu;		/* -A: per-CPU table (online CPUs) in the summary and intervals */
 	bool hot;		/* also probe current_time and coarse_mg */
 	bool latency;		/* time inode_set_ctime_current and ktime_get_real_ts64_mg */
@@ -59,7 +61,9 @@ struct stat_run {
 	int nr_online;		/* CPUs online (-errno: unknown) */
 	bool tty;		/* out is a terminal: the interval header repeats */
 	uint64_t rows;		/* interval rows printed */
-	bool ended_child;	/* COUNT intervals ended the run: mgtrace ended COMMAND */
+	bool ended_child;	/* COUNT intervals or the duration ended the run: mgtrace
+				 * ended COMMAND */
+	bool timed_out;		/* the run ended at -d/--timeout's end */
 	bool out_ended;		/* the run ended at a failed write of its output (exit 5) */
 	unsigned int prom_failed;	/* --prometheus writes that failed (printed) */
 	bool prom_done;		/* the run's last --prometheus write was made (or tried) */

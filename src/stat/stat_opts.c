@@ -74,6 +74,9 @@ static const char *stat_events_help(void)
 	return mg_opt_wrap(buf, sizeof(buf), text);
 }
 
+/* stat's own long-only option with a case of its own */
+enum { O_TIMEOUT = MG_OPTID_FIRST_CMD };
+
 /* Where a stored option goes in struct stat_opts */
 #define AT(field) MG_OPT_AT(struct stat_opts, field)
 
@@ -91,6 +94,11 @@ static const struct mg_opt stat_opts[] = {
 	MG_OPTS_INTERVAL("print a row", "",
 			 "stop after N intervals (default interval 1 s); with COMMAND\n"
 			 "still running, mgtrace ends it (SIGTERM) and exits 0"),
+	{ .val = 'd', .lname = "duration", .arg = "S",
+	  .help = "stop after S seconds (0.01..86400); with COMMAND still\n"
+	  "running, mgtrace ends it (SIGTERM) and exits 0" },
+	{ .val = O_TIMEOUT, .lname = "timeout", .arg = "MS",
+	  .help = "the same in milliseconds (10..86400000), as perf stat's" },
 	{ .val = MG_OPT_AUTO, .lname = "rate", .store = MG_OS_FLAG, .at = AT(rate), .help = "interval values per second instead of counts" },
 	{ .val = 'x', .lname = "field-separator", .arg = "SEP",
 	  .help = "fields separated by SEP, no padding (as perf stat -x)" },
@@ -121,25 +129,27 @@ static const struct mg_opt stat_opts[] = {
 
 const struct mg_cmd_opts stat_cmdopts = {
 	.name = "stat",
-	.synopsis = "[-a | -p PID[,PID...] | --tree] [-C CPUS] [-A] [-I MS | -i SECONDS] [-c COUNT] [--rate]\n"
+	.synopsis = "[-a | -p PID[,PID...] | --tree] [-C CPUS] [-A] [-I MS | -i SECONDS] [-c COUNT]\n"
+		    "[-d SECONDS | --timeout MS] [--rate]\n"
 		    "[-x SEP] [-e EVENTS] [-b auto|kernel|fentry|kprobe|tracepoint]\n"
 		    "[-H] [-L] [-j] [-o FILE] [-v] [--prometheus FILE [--prometheus-label NAME=VALUE]]\n"
 		    "[-- COMMAND [ARGS...]]",
 	.about = "Count multigrain timestamp events until interrupted (SIGINT/SIGTERM/SIGHUP), for COUNT\n"
-		 "intervals, or for the lifetime of COMMAND (then exit with its status).\n"
+		 "intervals or -d SECONDS, or for the lifetime of COMMAND (then exit with its status).\n"
 		 "By default ctime_updates, ctime_swaps, fine_stamps and floor_swaps come from the\n"
 		 "kernel's own per-CPU counters, with no program on the write or stat path; the\n"
 		 "counters that exist only as tracepoint events are opt-in with -e.\n"
 		 "Scope: system-wide by default, with COMMAND too (the floor is global and so are the\n"
 		 "kernel's counters; COMMAND only sets the window).\n",
 	.opts = stat_opts,
-	.exit_note = "stat: 0 also when COUNT intervals ended COMMAND.\n",
+	.exit_note = "stat: 0 also when COUNT intervals or -d's end ended COMMAND.\n",
 	.command = true,
 };
 
 /*
  * One of stat's options the table does not store (c, its value arg) into o: the scope,
- * the intervals, -C, --prometheus, -x, -b and -e. Returns 0 or an exit code (printed).
+ * the intervals, the duration, -C, --prometheus, -x, -b and -e. Returns 0 or an exit
+ * code (printed).
  */
 static int stat_opt(void *base, int c, const char *arg)
 {
@@ -168,6 +178,23 @@ static int stat_opt(void *base, int c, const char *arg)
 		return 0;
 	case 'e':
 		return parse_events(arg, &o->events) ? MG_EXIT_USAGE : 0;
+	case 'd':
+	case O_TIMEOUT: {
+		uint64_t ms;
+
+		if (o->dur_opt && o->dur_opt != c)
+			return mg_err(MG_EXIT_USAGE, "stat: -d S and --timeout MS both set the "
+				      "duration: give one");
+		o->dur_opt = c;
+		if (c == 'd' ? mg_parse_seconds(arg, 86400, &o->duration) || o->duration < 0.01 :
+		    mg_parse_u64(arg, 10, 86400000, &ms))
+			return mg_err(MG_EXIT_USAGE, c == 'd' ? "stat: invalid duration '%s' (seconds, "
+				      "0.01 to 86400)" : "stat: invalid timeout '%s' (milliseconds, 10 to "
+				      "86400000)", arg);
+		if (c == O_TIMEOUT)
+			o->duration = ms / 1000.0;
+		return 0;
+	}
 	}
 	return 0;
 }

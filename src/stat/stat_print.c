@@ -129,7 +129,10 @@ static void summary_json(struct stat_run *r, struct mg_report *rep, uint64_t mis
 	if (r->o.argv) {
 		json_object_set_new(o, "command", mg_argv_json(r->o.argv));
 		json_object_set_new(o, "command_status", mg_run_status_json(R));
-		json_object_set_new(o, "command_ended_by_count", json_boolean(r->ended_child));
+		json_object_set_new(o, "command_ended_by_count",
+				    json_boolean(r->ended_child && !r->timed_out));
+		json_object_set_new(o, "command_ended_by_duration",
+				    json_boolean(r->ended_child && r->timed_out));
 	}
 	if (r->follow) {
 		json_object_set_new(o, "processes_found_at_start",

@@ -190,9 +190,38 @@ def check_stat_csv_fields(c, lines, sep=","):
 def check_count_ended(c, objs):
     """stat -c N -- COMMAND still running: the summary says mgtrace ended it (status 143)."""
     s = summary_of(objs) or {}
-    c.check(s.get("command_ended_by_count") is True and s.get("command_status") == 143,
-            f"COMMAND ended by the count, its status 143: {s.get('command_ended_by_count')}, "
+    c.check(s.get("command_ended_by_count") is True and s.get("command_status") == 143
+            and s.get("command_ended_by_duration") is False,
+            f"COMMAND ended by the count, not the duration, its status 143: "
+            f"{s.get('command_ended_by_count')}, {s.get('command_ended_by_duration')}, "
             f"{s.get('command_status')}")
+
+
+@subcommand("duration-ended", lambda a: (load_lines(a[0]), float(a[1]), int(a[2]), a[3] == "partial",
+                                         a[4] == "command"))
+def check_duration_ended(c, objs, secs, full, partial, command):
+    """stat -d SECS (or --timeout) [-i ...] [-- COMMAND]: FULL whole intervals, then a partial
+    one or none, the window SECS long, and a COMMAND still running ended by the duration
+    (status 143), not by a count."""
+    s = summary_of(objs) or {}
+    rows = [o for o in objs if o.get("type") == "interval"]
+    whole = [o for o in rows if not o.get("partial")]
+    c.check(len(whole) == full and len(rows) == full + partial
+            and all(o.get("partial") for o in rows[full:]),
+            f"{full} whole interval(s){', then a partial one' if partial else ', none partial'}: "
+            f"{[(o.get('interval'), o.get('partial'), round(o.get('duration_s', 0), 3)) for o in rows]}")
+    d = s.get("duration_s") or 0
+    c.check(secs - 0.005 <= d <= secs + 0.15, f"the window lasted {secs} s: {d}")
+    if rows:
+        c.check(abs(sum(o["duration_s"] for o in rows) - d) < 0.002,
+                f"the intervals add up to the window: {sum(o['duration_s'] for o in rows)} of {d}")
+    if command:
+        c.check(s.get("command_ended_by_duration") is True and s.get("command_ended_by_count") is False
+                and s.get("command_status") == 143,
+                f"COMMAND ended by the duration, its status 143: {s.get('command_ended_by_duration')}, "
+                f"{s.get('command_ended_by_count')}, {s.get('command_status')}")
+    else:
+        c.check("command_ended_by_duration" not in s, "no COMMAND: no command_ended_by_duration")
 
 
 def rfc3339(ns):

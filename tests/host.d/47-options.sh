@@ -141,6 +141,28 @@ $MG stat -j -i 0.2 -c 2 -o "$T/cc.json" -- sleep 5 > /dev/null 2>&1; rc=$?
 [ $rc = 0 ] && ok "stat -c 2 -- sleep 5: exit 0 (documented: the count ended COMMAND)" \
 	|| bad "stat -c 2 -- sleep 5: exit $rc"
 python3 tests/checkjson.py count-ended "$T/cc.json" > "$T/c" 2>&1; tally "stat -c 2 -- sleep 5" "$T/c"
+# -d S / --timeout MS: the window's length, with COMMAND ended as by -c (exit 0)
+$MG stat -j -i 0.2 -d 0.5 -o "$T/dd.json" -- sleep 5 > /dev/null 2>&1; rc=$?
+[ $rc = 0 ] && ok "stat -d 0.5 -- sleep 5: exit 0 (documented: the duration ended COMMAND)" \
+	|| bad "stat -d 0.5 -- sleep 5: exit $rc"
+python3 tests/checkjson.py duration-ended "$T/dd.json" 0.5 2 partial command > "$T/c" 2>&1
+tally "stat -i 0.2 -d 0.5 -- sleep 5" "$T/c"
+$MG stat -j -I 200 --timeout 400 -o "$T/dt.json" -- sleep 5 > /dev/null 2>&1
+python3 tests/checkjson.py duration-ended "$T/dt.json" 0.4 2 whole command > "$T/c" 2>&1
+tally "stat -I 200 --timeout 400 -- sleep 5: two whole intervals, no empty third" "$T/c"
+$MG stat -j -d 0.3 -o "$T/dn.json" > /dev/null 2>&1
+python3 tests/checkjson.py duration-ended "$T/dn.json" 0.3 0 whole none > "$T/c" 2>&1
+tally "stat -d 0.3, system-wide without COMMAND" "$T/c"
+# the checks fail on the other run's file: a count's end is no duration's, 0.5 s is not 0.2
+python3 tests/checkjson.py duration-ended "$T/cc.json" 0.4 2 whole command > /dev/null 2>&1 \
+	&& bad "duration-ended passed a run ended by -c" || ok "duration-ended fails a run ended by -c"
+python3 tests/checkjson.py duration-ended "$T/dd.json" 0.2 2 partial command > /dev/null 2>&1 \
+	&& bad "duration-ended passed a 0.5 s window as 0.2 s" || ok "duration-ended fails a window of another length"
+$MG stat -d 2 -o /dev/null -- sh -c 'exit 3' > /dev/null 2>&1; rc=$?
+[ $rc = 3 ] && ok "stat -d 2 -- COMMAND ending first: COMMAND's status (3)" || bad "stat -d 2 -- exit 3: exit $rc"
+badcase "stat: -d and --timeout together" 2 "both set the duration" $MG stat -d 1 --timeout 100
+badcase "stat: -d below 10 ms" 2 "invalid duration '0.001' (seconds, 0.01 to 86400)" $MG stat -d 0.001
+badcase "stat: --timeout below 10 ms" 2 "invalid timeout '5' (milliseconds, 10 to 86400000)" $MG stat --timeout 5
 $MG stat -i 0.2 -c 5 -o /dev/null -- sh -c 'exit 3' > /dev/null 2>&1; rc=$?
 [ $rc = 3 ] && ok "stat -c 5 -- COMMAND ending first: COMMAND's status (3)" || bad "stat -c 5 -- exit 3: exit $rc"
 [ "$(left_attached)" = 0 ] && ok "nothing left attached after the option runs" || bad "BPF objects left behind"
