@@ -85,6 +85,9 @@ For the host tests (tests/host.d), each a check printing ok/FAIL lines unless ma
   trace-pids FILE PIDS OTHERS  trace -p A,B -j: events of each, none of OTHERS or any other
   top-pids FILE PIDS OTHERS    top -p A,B -j: rows of each, none of OTHERS or any other
   count-ended FILE             stat -c N -- COMMAND: ended by the count, status 143
+  duration-ended FILE S N partial|whole command|none
+                               stat -d S (or --timeout): N whole intervals, then a partial one or
+                               none, an S-second window, COMMAND ended by the duration (143)
   json-exact FILE [INO...]     every X_ns with its X_sec/X_nsec, time_realtime_ns with time, ino
                                with inode (docs/json.md "Integers above 2^53"); each INO written exactly
   map-full FILE                check --max-inodes 1 judged in BPF: map full, untracked, inconclusive

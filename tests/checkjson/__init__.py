@@ -26,8 +26,8 @@ from .checker import (Checker, SUBCOMMANDS, events_of, first_report, load_lines,
                       opt, selftest, summary_of, trace_summary_of)
 from .stat import (KERNEL_COUNTERS, check_brackets, check_counter_min, check_interval_sums,  # noqa: F401
                    check_intervals, check_stat, check_zero_default, in_bracket, widest_bracket)
-from .output import (check_count_ended, check_counts_sane, check_json_first_line,  # noqa: F401
-                     check_json_lines, check_partial, check_scope, check_stat_csv,
+from .output import (check_count_ended, check_counts_sane, check_duration_ended,  # noqa: F401
+                     check_json_first_line, check_json_lines, check_partial, check_scope, check_stat_csv,
                      check_stat_csv_fields)
 from .probe import check_pcpu_rejected, check_probe, probe_field  # noqa: F401
 from .check import (NOT_FAULT_KEYS, NOT_FAULTS, VIOLATION_KINDS, categories,  # noqa: F401

@@ -3,7 +3,7 @@
 stat -x CSV, scopes (-a, -p), the partial interval of -i, the end by -c, counts under load.
 
 Subcommands: json-first-line, json-lines, counts-sane, scope, partial, stat-csv,
-stat-csv-fields, count-ended, json-exact.
+stat-csv-fields, count-ended, duration-ended, json-exact.
 """
 import json
 import os
@@ -379,9 +379,29 @@ def selftest_output(results):
     run("stat-csv-fields: ksym on a bpf row", check_stat_csv_fields,
         xs + [ln(None, "5", "ctime_updates", "bpf", lo="", hi="", m="ksym")])
     run("count-ended: ended by the count", check_count_ended,
-        [{"type": "summary", "command_ended_by_count": True, "command_status": 143}], want_fail=False)
+        [{"type": "summary", "command_ended_by_count": True, "command_ended_by_duration": False,
+          "command_status": 143}], want_fail=False)
     run("count-ended: COMMAND ended by itself", check_count_ended,
-        [{"type": "summary", "command_ended_by_count": False, "command_status": 0}])
+        [{"type": "summary", "command_ended_by_count": False, "command_ended_by_duration": False,
+          "command_status": 0}])
+    run("count-ended: ended by the duration", check_count_ended,
+        [{"type": "summary", "command_ended_by_count": False, "command_ended_by_duration": True,
+          "command_status": 143}])
+    iv = [{"type": "interval", "interval": i + 1, "partial": i == 2, "duration_s": d}
+          for i, d in enumerate((0.2, 0.2, 0.1))]
+    dsum = {"type": "summary", "duration_s": 0.5, "command_ended_by_count": False,
+            "command_ended_by_duration": True, "command_status": 143}
+    run("duration-ended: two whole, one partial, ended by the duration", check_duration_ended,
+        iv + [dsum], 0.5, 2, True, True, want_fail=False)
+    run("duration-ended: the partial one missing", check_duration_ended,
+        iv[:2] + [dict(dsum, duration_s=0.4)], 0.4, 2, True, True)
+    run("duration-ended: intervals that do not add up", check_duration_ended,
+        iv[:2] + [dsum], 0.5, 2, False, True)
+    run("duration-ended: ended by the count", check_duration_ended,
+        iv + [dict(dsum, command_ended_by_count=True, command_ended_by_duration=False)],
+        0.5, 2, True, True)
+    run("duration-ended: no COMMAND", check_duration_ended,
+        [{"type": "summary", "duration_s": 0.3}], 0.3, 0, False, False, want_fail=False)
 
     with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
         f.write("mgtrace: unknown command\n")
