@@ -179,22 +179,9 @@ static int stat_opt(void *base, int c, const char *arg)
 	case 'e':
 		return parse_events(arg, &o->events) ? MG_EXIT_USAGE : 0;
 	case 'd':
-	case O_TIMEOUT: {
-		uint64_t ms;
-
-		if (o->dur_opt && o->dur_opt != c)
-			return mg_err(MG_EXIT_USAGE, "stat: -d S and --timeout MS both set the "
-				      "duration: give one");
-		o->dur_opt = c;
-		if (c == 'd' ? mg_parse_seconds(arg, 86400, &o->duration) || o->duration < 0.01 :
-		    mg_parse_u64(arg, 10, 86400000, &ms))
-			return mg_err(MG_EXIT_USAGE, c == 'd' ? "stat: invalid duration '%s' (seconds, "
-				      "0.01 to 86400)" : "stat: invalid timeout '%s' (milliseconds, 10 to "
-				      "86400000)", arg);
-		if (c == O_TIMEOUT)
-			o->duration = ms / 1000.0;
-		return 0;
-	}
+	case O_TIMEOUT:
+		return mg_opt_time("stat", "duration", "-d", "--timeout", c, 'd', &o->dur_opt, arg,
+				   &o->duration);
 	}
 	return 0;
 }

@@ -43,30 +43,35 @@ int mg_opt_ringbuf(const char *cmd, const char *arg, uint64_t *bytes)
 	return 0;
 }
 
-int mg_opt_interval(const char *cmd, int opt, const char *arg, double *interval, int *unit,
-		    uint64_t *count)
+int mg_opt_time(const char *cmd, const char *what, const char *s_name, const char *ms_name,
+		int opt, int s_opt, int *given, const char *arg, double *secs)
 {
 	uint64_t ms;
 
-	if (opt == 'i' || opt == 'I') {
-		if (*unit && *unit != opt)
-			return mg_err(MG_EXIT_USAGE, "%s: -i S and -I MS both set the interval: "
-				      "give one", cmd);
-		*unit = opt;
+	if (*given && *given != opt)
+		return mg_err(MG_EXIT_USAGE, "%s: %s S and %s MS both set the %s: give one", cmd,
+			      s_name, ms_name, what);
+	*given = opt;
+	if (opt == s_opt) {
+		if (mg_parse_seconds(arg, 86400, secs) || *secs < 0.01)
+			return mg_err(MG_EXIT_USAGE, "%s: invalid %s '%s' (seconds, 0.01 to 86400)",
+				      cmd, what, arg);
+		return 0;
 	}
+	if (mg_parse_u64(arg, 10, 86400000, &ms))
+		return mg_err(MG_EXIT_USAGE, "%s: invalid %s '%s' (milliseconds, 10 to 86400000)",
+			      cmd, what, arg);
+	*secs = ms / 1000.0;
+	return 0;
+}
 
-	if (opt == 'i') {
-		if (mg_parse_seconds(arg, 86400, interval) || *interval < 0.01)
-			return mg_err(MG_EXIT_USAGE, "%s: invalid interval '%s' (seconds, 0.01 to "
-				      "86400)", cmd, arg);
-	} else if (opt == 'I') {
-		if (mg_parse_u64(arg, 10, 86400000, &ms))
-			return mg_err(MG_EXIT_USAGE, "%s: invalid interval '%s' (milliseconds, 10 "
-				      "to 86400000)", cmd, arg);
-		*interval = ms / 1000.0;
-	} else if (mg_parse_u64(arg, 1, 1000000000, count)) {
+int mg_opt_interval(const char *cmd, int opt, const char *arg, double *interval, int *unit,
+		    uint64_t *count)
+{
+	if (opt == 'i' || opt == 'I')
+		return mg_opt_time(cmd, "interval", "-i", "-I", opt, 'i', unit, arg, interval);
+	if (mg_parse_u64(arg, 1, 1000000000, count))
 		return mg_err(MG_EXIT_USAGE, "%s: invalid count '%s' (1 to 1000000000)", cmd, arg);
-	}
 	return 0;
 }
 

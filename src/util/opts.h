@@ -121,6 +121,18 @@ void mg_out_stop(int sig);
 int mg_path_exit(int err);
 
 /*
+ * A length of time in one of two units, as -i S and -I MS give the interval: opt
+ * s_opt (arg in seconds, 0.01 to 86400) or another (milliseconds, 10 to 86400000)
+ * into *secs; *given (0 before the first) keeps which one gave it, and the other
+ * one after it is refused (the same one again keeps the last, as perf does).
+ * what ("interval"), s_name and ms_name ("-i", "-I") name them in the refusal.
+ * Returns 0, or MG_EXIT_USAGE with "CMD: invalid WHAT '...' (range)" or the
+ * two-units line printed.
+ */
+int mg_opt_time(const char *cmd, const char *what, const char *s_name, const char *ms_name,
+		int opt, int s_opt, int *given, const char *arg, double *secs);
+
+/*
  * The interval options every command with intervals shares: opt 'i' (arg in
  * seconds, 0.01 to 86400, into *interval), 'I' (milliseconds, 10 to 86400000,
  * into *interval in seconds) or 'c' (a count, 1 to 1000000000, into *count).

@@ -162,7 +162,7 @@ $MG stat -d 2 -o /dev/null -- sh -c 'exit 3' > /dev/null 2>&1; rc=$?
 [ $rc = 3 ] && ok "stat -d 2 -- COMMAND ending first: COMMAND's status (3)" || bad "stat -d 2 -- exit 3: exit $rc"
 badcase "stat: -d and --timeout together" 2 "both set the duration" $MG stat -d 1 --timeout 100
 badcase "stat: -d below 10 ms" 2 "invalid duration '0.001' (seconds, 0.01 to 86400)" $MG stat -d 0.001
-badcase "stat: --timeout below 10 ms" 2 "invalid timeout '5' (milliseconds, 10 to 86400000)" $MG stat --timeout 5
+badcase "stat: --timeout below 10 ms" 2 "invalid duration '5' (milliseconds, 10 to 86400000)" $MG stat --timeout 5
 $MG stat -i 0.2 -c 5 -o /dev/null -- sh -c 'exit 3' > /dev/null 2>&1; rc=$?
 [ $rc = 3 ] && ok "stat -c 5 -- COMMAND ending first: COMMAND's status (3)" || bad "stat -c 5 -- exit 3: exit $rc"
 [ "$(left_attached)" = 0 ] && ok "nothing left attached after the option runs" || bad "BPF objects left behind"
