@@ -145,6 +145,10 @@ static void *thread_main(void *arg)
 		}
 		t->ino[i] = st.st_ino;
 	}
+	pthread_mutex_lock(&wl->gate_mu);
+	while (!wl->gate_open)
+		pthread_cond_wait(&wl->gate_cv, &wl->gate_mu);
+	pthread_mutex_unlock(&wl->gate_mu);
 	t->start_ns = mg_now_ns();
 	t->end_ns = t->start_ns;
 	while (!atomic_load_explicit(&wl->stop, memory_order_relaxed)) {
@@ -187,6 +191,15 @@ static int private_mounts(void)
 	return 0;
 }
 
+/* Let the threads waiting at the start gate run (struct mg_workload::gate_open). */
+static void open_gate(struct mg_workload *wl)
+{
+	pthread_mutex_lock(&wl->gate_mu);
+	wl->gate_open = true;
+	pthread_cond_broadcast(&wl->gate_cv);
+	pthread_mutex_unlock(&wl->gate_mu);
+}
+
 int mg_wl_start(struct mg_workload *wl, const struct mg_wl_opts *o, char *err, size_t errlen)
 {
 	const char *parent = o->parent ? o->parent : "/tmp";
@@ -195,6 +208,8 @@ int mg_wl_start(struct mg_workload *wl, const struct mg_wl_opts *o, char *err, s
 	int e;
 
 	memset(wl, 0, sizeof(*wl));
+	pthread_mutex_init(&wl->gate_mu, NULL);
+	pthread_cond_init(&wl->gate_cv, NULL);
 	wl->pfd = wl->dfd = -1;
 	wl->o = *o;
 	if (!o->threads || !o->files || o->files > MG_WL_MAX_FILES || o->nsteps < 1 ||
@@ -251,12 +266,14 @@ int mg_wl_start(struct mg_workload *wl, const struct mg_wl_opts *o, char *err, s
 		}
 		wl->nthreads = i + 1;
 	}
+	open_gate(wl);	/* every thread exists: the run begins */
 	return 0;
 }
 
 void mg_wl_stop(struct mg_workload *wl)
 {
 	atomic_store(&wl->stop, true);
+	open_gate(wl);	/* threads still at the gate see stop once through it */
 }
 
 bool mg_wl_running(struct mg_workload *wl)
@@ -330,4 +347,6 @@ void mg_wl_free(struct mg_workload *wl)
 		return;
 	free(wl->t);
 	wl->t = NULL;
+	pthread_cond_destroy(&wl->gate_cv);
+	pthread_mutex_destroy(&wl->gate_mu);
 }
