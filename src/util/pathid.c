@@ -234,13 +234,41 @@ static bool sopt(const char *sopts, const char *name, int nth, char *out, size_t
 	return false;
 }
 
+/*
+ * The next layer of a layer list in *list (overlayfs's own syntax, left in the
+ * super options mountinfo shows: "\," is a comma, "\:" a colon, "\\" a backslash,
+ * and an unescaped sep ends the layer: ':' in lowerdir=, none (0) in upperdir=)
+ * into out, unescaped; *list moves past it. False at the end of the list.
+ */
+static bool ovl_layer(char **list, char sep, char *out, size_t len)
+{
+	char *s = *list;
+	size_t n = 0;
+
+	if (!s || !*s)
+		return false;
+	for (; *s && !(sep && *s == sep); s++) {
+		if (*s == '\\' && s[1])
+			s++;
+		if (n + 1 < len)
+			out[n++] = *s;
+	}
+	out[n] = 0;
+	*list = *s ? s + 1 : s;
+	return true;
+}
+
 /* Layer dir + rel (rel starts with '/' or is empty). */
 static void join(char *out, const char *dir, const char *rel)
 {
 	snprintf(out, PATH_MAX, "%s%s", dir, rel);
 }
 
-/* Try dir+rel as the real file: on success add its identity with role. */
+/*
+ * Try dir+rel as the real file: on success add its identity with role. A relative
+ * dir (as given to mount: mountinfo does not say from which directory) is never
+ * joined to this process's own: it could name another file; noted instead.
+ */
 static bool try_layer(struct mg_ident_set *s, const char *dir, const char *rel, const char *role,
 		      char *path_out)
 {
@@ -251,6 +279,11 @@ static bool try_layer(struct mg_ident_set *s, const char *dir, const char *rel, 
 	join(p, dir, rel);
 	if (path_out)
 		snprintf(path_out, PATH_MAX, "%s", p);
+	if (dir[0] != '/') {
+		note(s, "the %s layer's path %s is relative, as it was given to mount, and "
+		     "mountinfo does not say relative to what: not followed", role, dir);
+		return false;
+	}
 	if (resolve_one(p, &stx, &m, NULL, err, sizeof(err)))
 		return false;
 	snprintf(why, sizeof(why), "%s layer's file %.120s: s_dev of mount %llu (%s)", role, p,
@@ -263,7 +296,7 @@ static bool try_layer(struct mg_ident_set *s, const char *dir, const char *rel, 
 /* The overlay's real file: upper if present (plus lower for a metacopy), else lower. */
 static void overlay_real(struct mg_ident_set *s, const struct mnt_line *m, const char *canon)
 {
-	char rel[PATH_MAX], dir[PATH_MAX], upper[PATH_MAX], lowers[PATH_MAX], *tok, *save;
+	char rel[PATH_MAX], dir[PATH_MAX], upper[PATH_MAX], lowers[PATH_MAX], opt[PATH_MAX], *l;
 	size_t pl = strlen(m->point);
 	bool have_upper, meta = false;
 	int i;
@@ -279,7 +312,10 @@ static void overlay_real(struct mg_ident_set *s, const struct mnt_line *m, const
 		note(s, "%s: path too long%s, overlay layers not followed", canon, "");
 		return;
 	}
-	have_upper = sopt(m->sopts, "upperdir", 0, dir, sizeof(dir));
+	l = opt;
+	have_upper = sopt(m->sopts, "upperdir", 0, opt, sizeof(opt)) &&
+		     ovl_layer(&l, 0, dir, sizeof(dir));
+	upper[0] = 0;
 	if (have_upper && try_layer(s, dir, rel, "upper", upper)) {
 		/* metacopy=on: the upper file may hold only metadata, the data stays below */
 		meta = getxattr(upper, "trusted.overlay.metacopy", NULL, 0) >= 0;
@@ -290,11 +326,11 @@ static void overlay_real(struct mg_ident_set *s, const struct mnt_line *m, const
 		snprintf(s->upper_path, sizeof(s->upper_path), "%s", upper);
 	}
 	/* lower layers, top first: "lowerdir=a:b" or one "lowerdir+=" per layer */
-	if (sopt(m->sopts, "lowerdir", 0, lowers, sizeof(lowers))) {
-		for (tok = strtok_r(lowers, ":", &save); tok; tok = strtok_r(NULL, ":", &save))
-			if (try_layer(s, tok, rel, meta ? "lower-data" : "lower", NULL))
+	l = lowers;
+	if (sopt(m->sopts, "lowerdir", 0, lowers, sizeof(lowers)))
+		while (ovl_layer(&l, ':', dir, sizeof(dir)))
+			if (try_layer(s, dir, rel, meta ? "lower-data" : "lower", NULL))
 				goto found;
-	}
 	for (i = 0; sopt(m->sopts, "lowerdir+", i, dir, sizeof(dir)); i++)
 		if (try_layer(s, dir, rel, meta ? "lower-data" : "lower", NULL))
 			goto found;

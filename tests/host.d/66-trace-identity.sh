@@ -79,6 +79,33 @@ else
 fi
 umount "$O/u" 2>/dev/null
 
+# ---- overlayfs layers named with overlayfs's escapes, and layers named relatively ----
+# mountinfo keeps a layer's path as mount was given it: "u p\,3" for the directory "u p,3"
+# (each octal-escaped again), and "rel/u" relative to the mounter's directory, which
+# mountinfo does not say. The first is the real upper file; the second is followed nowhere,
+# never joined to mgtrace's own directory (a decoy there was once traced as the upper file).
+E=$T/ovesc; mkdir -p "$E" && mount -t tmpfs mgtesc "$E" \
+	&& mkdir -p "$E/lo w,1" "$E/u p,3" "$E/w k" "$E/m" "$E/rel/l" "$E/rel/u" "$E/rel/w" "$E/rm" \
+	&& echo a > "$E/u p,3/f" && echo r > "$E/rel/u/f" \
+	&& mount -t overlay mgtesc -o "lowerdir=$E/lo w\\,1,upperdir=$E/u p\\,3,workdir=$E/w k" "$E/m" \
+	&& (cd "$E" && mount -t overlay mgtrel -o lowerdir=rel/l,upperdir=rel/u,workdir=rel/w rm)
+if mountpoint -q "$E/m" && mountpoint -q "$E/rm"; then
+	edev=$(mdev "$E"); eino=$(stat -c %i "$E/u p,3/f")
+	$MG trace --json -o "$T/oe.json" --path "$E/m/f" -- sh -c "stat '$E/m/f' >/dev/null" > /dev/null 2> "$T/oe.err"
+	evs overlay-escaped-upper "$T/oe.json" "stat@$edev:$eino"	# the stat on the real upper inode
+	mkdir -p "$T/decoy/rel/u" && echo d > "$T/decoy/rel/u/f"
+	mga=$(realpath "$MG")	# run from the decoy's directory
+	(cd "$T/decoy" && "$mga" trace --json -o "$T/orel.json" --path "$E/rm/f" -- sh -c "stat '$E/rm/f' >/dev/null") \
+		> /dev/null 2> "$T/orel.err"
+	evs overlay-relative-no-decoy "$T/orel.json" ""	# no event of the decoy, nor of a guess
+	summ overlay-relative-note "$T/orel.json" "inodes_note~path rel/u is relative" "roles=overlay@$(mdev "$E/rm")"
+	umount "$E/rm" "$E/m"
+else
+	bad "overlay: could not mount overlays with escaped and relative layer paths"
+	umount "$E/rm" "$E/m" 2>/dev/null
+fi
+umount "$E" 2>/dev/null
+
 # ---- overlayfs xino=on: inode numbers above 2^63, written exactly (docs/json.md) ----
 # xino puts the layer in the high bits of a lower file's number; jansson's signed integers
 # wrote it negative, and a double (jq 1.6) rounds it
