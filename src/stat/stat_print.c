@@ -158,8 +158,10 @@ void stat_print_summary(struct stat_run *r)
 	struct mg_report rep;
 	char mdetail[512];
 	uint64_t misses = mg_session_recursion_misses(&R->sess, mdetail, sizeof(mdetail));
+	struct mg_print_opts counts = r->po;	/* the summary counts, whatever --rate */
 	int online = r->nr_online;
 
+	counts.rate = false;
 	if (mg_report_build(&rep, &R->cfg, &R->first, &R->cur))
 		return;
 	if (mg_json_output) {
@@ -194,9 +196,10 @@ void stat_print_summary(struct stat_run *r)
 		fputc('\n', r->out);
 	}
 	if (r->o.sep) {
-		/* perf stat -I -x prints the intervals only; without -I, one line a counter */
+		/* perf stat -I -x prints the intervals only; without -I, one line a counter,
+		 * counts as in the text summary (--rate is for the interval rows) */
 		if (!r->o.interval)
-			mg_report_print_csv(r->out, &rep, &r->po, NULL, r->o.per_cpu);
+			mg_report_print_csv(r->out, &rep, &counts, NULL, r->o.per_cpu);
 		goto notes;
 	}
 	mg_report_print_summary(r->out, &rep, &r->po);
@@ -211,7 +214,7 @@ void stat_print_summary(struct stat_run *r)
 	}
 	if (r->o.per_cpu) {
 		fputc('\n', r->out);
-		mg_report_print_percpu(r->out, &rep, &r->po);
+		mg_report_print_percpu(r->out, &rep, &counts);
 	}
 notes:
 	if (misses)

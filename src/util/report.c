@@ -330,7 +330,8 @@ static void percpu_block(FILE *f, const struct mg_report *r, const struct mg_pri
 	const char *sep = po->sep ? po->sep : " ";
 	int i, cpu, k, nw = po->sep ? 0 : 19, vw = po->sep ? 0 : 10;
 
-	fprintf(f, "%-*s", nw, "per-CPU");
+	/* --rate: each CPU's count over the interval, per second, as the interval row's */
+	fprintf(f, "%-*s", nw, po->rate ? "per-CPU, per second" : "per-CPU");
 	for (cpu = from, k = 0; cpu < r->nr_cpus && k < n; cpu++) {
 		char h[16];
 
@@ -350,7 +351,10 @@ static void percpu_block(FILE *f, const struct mg_report *r, const struct mg_pri
 		for (cpu = from, k = 0; cpu < r->nr_cpus && k < n; cpu++) {
 			if (po->online && !po->online[cpu])
 				continue;
-			if (row->have_percpu)
+			if (row->have_percpu && po->rate)
+				fprintf(f, "%s%*.0f", sep, vw, r->seconds > 0 ?
+					(double)row->percpu[cpu] / r->seconds : 0);
+			else if (row->have_percpu)
 				fprintf(f, "%s%*" PRId64, sep, vw, row->percpu[cpu]);
 			else
 				fprintf(f, "%s%*s", sep, vw,

@@ -27,7 +27,11 @@ static void csv_line(FILE *f, const struct mg_report *r, const struct mg_print_o
 	fprintf(f, "%s%s%s%s%s%s%s%.0f%s%s%s%s%s", prefix, val, s, po->rate && have ? "/s" : "", s,
 		row->name, s, have ? r->seconds * 1e9 : 0.0, s, have ? "100.00" : "0.00", s, s, s);
 	fprintf(f, "%s", mg_src_name(row->src));
-	if (bracket && row->have_bracket)
+	/* --rate: the debugfs range per second too, so that it holds the value beside it */
+	if (bracket && row->have_bracket && po->rate)
+		fprintf(f, "%s%.0f%s%.0f", s, r->seconds > 0 ? row->bracket.low / r->seconds : 0, s,
+			r->seconds > 0 ? row->bracket.high / r->seconds : 0);
+	else if (bracket && row->have_bracket)
 		fprintf(f, "%s%" PRId64 "%s%" PRId64, s, row->bracket.low, s, row->bracket.high);
 	else
 		fprintf(f, "%s%s", s, s);

@@ -150,7 +150,8 @@ def check_stat_csv_fields(c, lines, sep=","):
     no field padded; a value is a number, or perf's <not counted> (an option would count it)
     or <not supported>, with run-time 0 and 0.00 %; a counted value ran 100.00 % of the
     window; the debugfs fields are numbers or empty, the match yes/within/NO with a debugfs
-    range, start/ksym on a kernel row without one (no debugfs), or empty."""
+    range (a value said yes or within lies in it), start/ksym on a kernel row without one (no
+    debugfs), or empty."""
     import csv
     padded, bad, marks, cpus = [], [], {}, set()
     for ln, row in enumerate(csv.reader(lines, delimiter=sep), 1):
@@ -179,6 +180,9 @@ def check_stat_csv_fields(c, lines, sep=","):
                 or (match in ("yes", "within", "NO") and not lo) \
                 or (match in ("start", "ksym") and (lo or hi or src != "kernel")):
             bad.append(f"{ln}: debugfs {lo!r}..{hi!r}, match {match!r}, approximate {approx!r}")
+        # a value said to be yes or within its debugfs range lies in it (--rate: both per second)
+        elif match in ("yes", "within") and val.isdigit() and not int(lo) <= int(val) <= int(hi):
+            bad.append(f"{ln}: {val}{unit} {match} {lo}..{hi}, but outside it")
     c.check(not padded, f"no field padded: {padded[:4]}")
     c.check(not bad, f"perf stat -x's fields, each value a number or <not counted>/<not supported>: "
             f"{bad[:4]}")
@@ -347,7 +351,9 @@ def selftest_output(results):
     run("partial: a full and a partial interval", check_partial, pi, want_fail=False)
     run("partial: the partial one missing", check_partial, pi[:1])
     run("partial: a time that is not ISO 8601", check_partial, [pi[0], dict(pi[1], time="22:07:46")])
-    def ln(t, v, ev, src="kernel", lo="5", hi="5", m="yes", cpu=None):
+    def ln(t, v, ev, src="kernel", lo=None, hi=None, m="yes", cpu=None):
+        lo = (v if v.isdigit() else "5") if lo is None else lo  # a range that holds v
+        hi = (v if v.isdigit() else "5") if hi is None else hi
         run_ns = "0" if v.startswith("<") else "300000000"
         pct = "0.00" if v.startswith("<") else "100.00"
         pre = ([t] if t else []) + ([cpu] if cpu else [])
@@ -365,6 +371,8 @@ def selftest_output(results):
                ln(None, "<not supported>", "current_time", "unavailable", "", "", "")]
     run("stat-csv-fields: plain fields, perf's markers", check_stat_csv_fields, xs, want_fail=False)
     run("stat-csv-fields: a padded value", check_stat_csv_fields, xs + [xs[0].replace(",5,", ",  5,")])
+    run("stat-csv-fields: a rate beside a range of counts, said within", check_stat_csv_fields,
+        xs + [ln("0.300000001", "1428989", "ctime_updates", lo="428903", hi="428925", m="within")])
     run("stat-csv-fields: an unmeasured value left empty", check_stat_csv_fields,
         xs + [xs[1].replace("<not counted>", "")])
     run("stat-csv-fields: a marker with a run-time", check_stat_csv_fields,

@@ -58,6 +58,30 @@ python3 tests/checkjson.py stat-csv-fields "$T/xt.csv" ';' > "$T/xt.chk" 2>&1 \
 	&& grep -q '^CPU0;<not supported>;;floor_swaps;0;0.00;' "$T/xt.csv" \
 	&& ok "stat -x ';' --tree: plain fields, the global floor_swaps <not supported>" \
 	|| bad "stat -x ';' --tree: $(grep FAIL "$T/xt.chk") $(grep -E 'floor_swaps' "$T/xt.csv" | head -2)"
+# --rate: the interval lines and their debugfs range per second, the range holding the value;
+# the summary in counts, as the text summary (a rate beside a range of counts said "within")
+$MG stat -x , --rate -i 0.2 -d 0.5 -o "$T/xr.csv" -- $MG stress --duration 1 > /dev/null 2>&1
+python3 tests/checkjson.py stat-csv-fields "$T/xr.csv" > "$T/xr.chk" 2>&1; tally "stat -x , --rate -i" "$T/xr.chk"
+grep -Eq '^[0-9.]+,[0-9]+,/s,ctime_updates,' "$T/xr.csv" && ok "stat -x --rate: interval lines per second" \
+	|| bad "stat -x --rate: no rate line: $(head -2 "$T/xr.csv")"
+$MG stat -x , --rate -o "$T/xrs.csv" -- $MG stress --duration 0.3 > /dev/null 2>&1
+python3 tests/checkjson.py stat-csv-fields "$T/xrs.csv" > "$T/xrs.chk" 2>&1; tally "stat -x , --rate (summary)" "$T/xrs.chk"
+grep -Eq '^[0-9]+,,ctime_updates,' "$T/xrs.csv" && ok "stat -x --rate: the summary in counts" \
+	|| bad "stat -x --rate summary: $(head -1 "$T/xrs.csv")"
+# text: the per-CPU table under a --rate row says per second and sums to the row's rate
+$MG stat --rate -A -i 0.2 -d 0.5 -o "$T/tr.txt" -- $MG stress --duration 1 > /dev/null 2>&1
+python3 - "$T/tr.txt" > "$T/tr.chk" 2>&1 <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+ok = 0
+for i, ln in enumerate(lines):
+    if re.match(r"\d\d:\d\d:\d\d\.\d{3} ", ln) and i + 2 < len(lines) and lines[i + 1].startswith("per-CPU, per second"):
+        row = int(ln.split()[1].lstrip("~"))
+        cpus = [int(x) for x in lines[i + 2].split()[1:]]
+        ok += abs(sum(cpus) - row) <= len(cpus)
+print(("PASS" if ok >= 2 else "FAIL") + f" the rows' per-CPU rates sum to their ctime_updates rate ({ok} rows)")
+PY
+tally "stat --rate -A text: per-CPU rates" "$T/tr.chk"
 # the summary without -I: one line a counter, as perf stat -x, the debugfs range and match
 $MG stat -x , -o "$T/xs.csv" -- $MG stress --duration 0.3 > /dev/null 2>&1
 python3 tests/checkjson.py stat-csv-fields "$T/xs.csv" > "$T/xs.chk" 2>&1; tally "stat -x , (summary)" "$T/xs.chk"
