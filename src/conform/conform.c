@@ -250,8 +250,9 @@ int cmd_conform(int argc, char **argv)
 	/* the kernel's answer (bpf/mgfs.bpf.c): the contract holds only where it is multigrain;
 	 * and the device its events carry there (btrfs's and overlayfs's stat() say another) */
 	s.dev_stat = dir_dev(&d);
-	o.multigrain = o.observer_only ? -1 : mg_fs_multigrain_dev(d.path, &s.dev_kernel, o.mg_why,
-								   sizeof(o.mg_why));
+	/* asked with --observer-only too: where BPF works, a filesystem that is not
+	 * multigrain is refused there as well (each `later` row would fail, no fault) */
+	o.multigrain = mg_fs_multigrain_dev(d.path, &s.dev_kernel, o.mg_why, sizeof(o.mg_why));
 	if (o.observer_only)
 		snprintf(o.judge, sizeof(o.judge), "none (--observer-only): the observer's stat() "
 			 "calls alone, no check counts and no kernel stacks");

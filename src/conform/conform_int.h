@@ -171,8 +171,8 @@ struct cf_opts {
 	const char *fs;			/* the work directory's filesystem (mg_fs_name) */
 	const char *dir;		/* the work directory */
 	int multigrain;			/* its filesystem is multigrain (mg_fs_multigrain()):
-					 * 1 (0 is refused), or < 0 not known (--observer-only:
-					 * -1; else -errno with mg_why) */
+					 * 1 (0 is refused), or -errno not known (BPF refused,
+					 * as where --observer-only is the way: mg_why says why) */
 	char mg_why[200];
 	int stop_sig;			/* the stop signal that ended the sweep early, or 0 */
 	double seconds;			/* the sweep's time, CLOCK_MONOTONIC */

@@ -87,6 +87,9 @@ static void cf_text(FILE *f, const struct cf_opts *o, const struct cf_sweep *s, 
 			"row: %llu on this filesystem (conform's clean-up between runs, or another "
 			"process there), %llu on others (other processes)\n",
 			(unsigned long long)s->outside, (unsigned long long)s->elsewhere);
+	if (o->multigrain < 0)
+		fprintf(f, "conform: whether %s is multigrain is not known (%s): where it is not, "
+			"every `later` row fails with no fault in the kernel\n", o->fs, o->mg_why);
 	if (o->incomplete[0])
 		fprintf(f, "conform: %s\n", o->incomplete);
 	if (s->ks_why[0])
@@ -176,6 +179,8 @@ json_t *cf_json(const struct cf_opts *o, const struct cf_sweep *s, int code)
 	json_object_set_new(j, "dir", mg_json_cstr(o->dir));
 	json_object_set_new(j, "multigrain", o->multigrain < 0 ? json_null() :
 			    json_boolean(o->multigrain));
+	if (o->multigrain < 0)
+		json_object_set_new(j, "multigrain_unknown", mg_json_cstr(o->mg_why));
 	json_object_set_new(j, "runs", json_integer((json_int_t)o->runs));
 	json_object_set_new(j, "seconds", json_real(o->seconds));
 	json_object_set_new(judge, "kernel", json_boolean(s->judged));

@@ -133,6 +133,8 @@ def say(c, m): print(("PASS " if c else "FAIL ") + m)
 rows = {(o["op"], o["role"]): o for o in r["ops"]}
 say(sys.argv[2] == "1" and not r["judge"]["kernel"] and "no kernel stacks" in r["judge"]["detail"],
     f"--observer-only without BPF: exit {sys.argv[2]}, says no kernel judge and no stacks")
+say(r["multigrain"] is None and "Operation not permitted" in r.get("multigrain_unknown", ""),
+    f"--observer-only without BPF: multigrain not known, and why: {r.get('multigrain_unknown')!r}")
 say(all(o["check_violations"] is None and not o["stacks"] for o in r["ops"]), "no check counts, no stacks")
 say(all(rows[(op, "dir")]["verdict"] == "fail" for op in ("link", "unlink", "rename-over"))
     and rows[("mmap-msync", "file")]["verdict"] == "fail", "the observer alone finds the tmpfs faults")
@@ -145,6 +147,14 @@ schema_valid conform-observer conform "$T/cf-obs.json"
 mkdir -p "$T/cf-ram" && mount -t ramfs mgtrace-conform-ram "$T/cf-ram" &&
 	badcase "conform on ramfs (not multigrain), named as mountinfo names it" 3 "(ramfs) is not multigrain" \
 		$MG conform -D "$T/cf-ram" -n 2
+# --observer-only asks the kernel too where BPF works (it ran the sweep: 40 FAIL rows, no word
+# of why); where BPF is refused, it runs and says every `later` row fails on such a filesystem
+mountpoint -q "$T/cf-ram" && badcase "conform --observer-only on ramfs: refused as well" 3 "(ramfs) is not multigrain" \
+	$MG conform -D "$T/cf-ram" -n 2 --observer-only
+mountpoint -q "$T/cf-ram" && { build/denybpf $MG conform -D "$T/cf-ram" -n 2 --observer-only > "$T/cf-ramobs.txt" 2>&1
+	grep -q "whether ramfs is multigrain is not known (.*): where it is not, every .later. row fails" "$T/cf-ramobs.txt" \
+		&& ok "conform --observer-only on ramfs without BPF: says multigrain is not known, and what that means" \
+		|| bad "conform --observer-only on ramfs without BPF: $(head -4 "$T/cf-ramobs.txt")"; }
 mountpoint -q "$T/cf-ram" && umount "$T/cf-ram"
 
 # ext4 on a loop image: 0, or 1 with its FAIL rows listed; the judges agree
