@@ -176,9 +176,9 @@ int top_bpf_open(struct top_state *t)
 {
 	static const enum mg_backend order[] = { MG_BE_FENTRY, MG_BE_KPROBE, MG_BE_TRACEPOINT };
 	struct top_bpf_state *b = &t->b;
-	char why[MG_BE_NR][200] = { { 0 } }, cause[200];
+	char why[MG_BE_NR][200] = { { 0 } }, cause[200], also[200] = "";
+	const char *stage, *ks = NULL;
 	struct mg_attempt a;
-	const char *stage;
 	size_t i, len;
 	int err, cpus = mg_nr_cpus();
 
@@ -208,27 +208,29 @@ int top_bpf_open(struct top_state *t)
 			snprintf(why[be] + len, sizeof(why[be]) - len, "; raw_tp: %s",
 				 mg_libbpf_cause(err, stage, false, cause, sizeof(cause)));
 		} else {
-			const char *ks = mg_kallsyms_problem("timekeeping_mg_floor_swaps", true);
-
 			memset(&a, 0, sizeof(a));
 			mg_attempt_explain(&a, &t->run.env, be, err, stage);
-			snprintf(why[be], sizeof(why[be]), "%.120s%s%s", a.why, ks ? "; also: " : "",
-				 ks ? ks : "");
+			snprintf(why[be], sizeof(why[be]), "%.190s", a.why);
+			/* said once, after the function-probe backends' own causes */
+			if (!ks)
+				ks = mg_kallsyms_problem("timekeeping_mg_floor_swaps", true);
 		}
 	}
+	if (ks)
+		snprintf(also, sizeof(also), "; also: %s", ks);
 	if (!b->skel) {
 		if (t->o.backend == MG_BE_AUTO)
-			return mg_err(MG_EXIT_ENV, "top: no backend attaches: fentry %s; kprobe %s; "
-				      "tracepoints %s", why[MG_BE_FENTRY], why[MG_BE_KPROBE],
+			return mg_err(MG_EXIT_ENV, "top: no backend attaches: fentry %s; kprobe %s%s; "
+				      "tracepoints %s", why[MG_BE_FENTRY], why[MG_BE_KPROBE], also,
 				      why[MG_BE_TRACEPOINT]);
-		return mg_err(MG_EXIT_ENV, "top: backend %s unavailable: %s",
-			      mg_backend_name(t->o.backend), why[t->o.backend]);
+		return mg_err(MG_EXIT_ENV, "top: backend %s unavailable: %s%s",
+			      mg_backend_name(t->o.backend), why[t->o.backend], also);
 	}
 	if (b->backend == MG_BE_FENTRY || b->backend == MG_BE_KPROBE)
 		b->floor_probe = b->backend == MG_BE_FENTRY ? "fentry/fexit" : "kprobe/kretprobe";
 	else if (t->o.backend == MG_BE_AUTO)
-		mg_snprintf_words(b->floor_why, sizeof(b->floor_why), "fentry %s; kprobe %s",
-				  why[MG_BE_FENTRY], why[MG_BE_KPROBE]);
+		mg_snprintf_words(b->floor_why, sizeof(b->floor_why), "fentry %s; kprobe %s%s",
+				  why[MG_BE_FENTRY], why[MG_BE_KPROBE], also);
 	else
 		snprintf(b->floor_why, sizeof(b->floor_why), "--backend tracepoint");
 	return MG_EXIT_OK;

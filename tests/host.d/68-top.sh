@@ -125,6 +125,10 @@ badcase "top: unknown option" 2 "unrecognized option" $MG top --bogus
 if tracepoint_host "top: floor sort without function probes"; then
 	badcase "top: --sort floor_swaps without function probes" 3 "needs a function-probe" $MG top -s floor_swaps -i 1 -c 1
 	badcase "top: --backend fentry refused" 3 "backend fentry unavailable" $MG top --backend fentry -i 1 -c 1
+	# each cause once: the floor counter's kallsyms problem followed each backend's (twice)
+	$MG top -s floor_swaps -i 1 -c 1 > /dev/null 2> "$T/tfs.err"
+	[ "$(grep -o 'also: ' "$T/tfs.err" | wc -l)" -le 1 ] && ok "top: --sort floor_swaps refusal says each cause once" \
+		|| bad "top: --sort floor_swaps refusal repeats a cause: $(cat "$T/tfs.err")"
 fi
 [ "$(left_attached)" = 0 ] && ok "nothing left attached after top runs" || bad "top left BPF objects behind"
 # --by cgroup names a cgroup by its path under the cgroup2 mount, wherever that is (a hybrid
