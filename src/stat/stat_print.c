@@ -109,7 +109,9 @@ void stat_print_interval(struct stat_run *r, uint64_t n, bool partial)
 		}
 		if (!r->rows || r->o.per_cpu || (r->tty && !(r->rows % HEADER_EVERY)))
 			mg_report_print_interval_header(r->out, &r->po);
-		mg_clock_hms(when, sizeof(when), r->o.interval < 1);
+		/* milliseconds below 1 s, and on a partial row, which may end within the
+		 * second of the row before it */
+		mg_clock_hms(when, sizeof(when), r->o.interval < 1 || partial);
 		mg_report_print_interval(r->out, &rep, &r->po, when, partial);
 		if (r->o.per_cpu)
 			mg_report_print_percpu(r->out, &rep, &r->po);

@@ -158,6 +158,12 @@ python3 tests/checkjson.py duration-ended "$T/cc.json" 0.4 2 whole command > /de
 	&& bad "duration-ended passed a run ended by -c" || ok "duration-ended fails a run ended by -c"
 python3 tests/checkjson.py duration-ended "$T/dd.json" 0.2 2 partial command > /dev/null 2>&1 \
 	&& bad "duration-ended passed a 0.5 s window as 0.2 s" || ok "duration-ended fails a window of another length"
+# whole-second rows print HH:MM:SS; the partial one after them its milliseconds too (it may end
+# within the same second as the row before it, and printed the same time)
+$MG stat -i 1 -d 1.3 -o "$T/dw.txt" > /dev/null 2>&1
+grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2} ' "$T/dw.txt" && grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} .*\(partial interval\)$' "$T/dw.txt" \
+	&& ok "stat -i 1 -d 1.3: whole-second rows, the partial one with milliseconds" \
+	|| bad "stat -i 1 -d 1.3: $(grep -E '^[0-9]{2}:' "$T/dw.txt")"
 $MG stat -d 2 -o /dev/null -- sh -c 'exit 3' > /dev/null 2>&1; rc=$?
 [ $rc = 3 ] && ok "stat -d 2 -- COMMAND ending first: COMMAND's status (3)" || bad "stat -d 2 -- exit 3: exit $rc"
 badcase "stat: -d and --timeout together" 2 "both set the duration" $MG stat -d 1 --timeout 100
