@@ -144,8 +144,8 @@ static void stress_report(const struct mg_wl_opts *op, const char *dir, const ch
 		json_decref(j);
 		return;
 	}
-	fprintf(mg_out, "stress: %llu threads x %llu files on ", (unsigned long long)op->threads,
-		(unsigned long long)op->files);
+	fprintf(mg_out, "stress: %llu thread%s x %llu file%s on ", (unsigned long long)op->threads,
+		op->threads == 1 ? "" : "s", (unsigned long long)op->files, op->files == 1 ? "" : "s");
 	mg_text_fput(mg_out, dir, strlen(dir), false);
 	/* a short run (-n 100) in microseconds, not "0.000 s" */
 	fprintf(mg_out, " (%s): %llu %s ops in %.*f s = ", fs, (unsigned long long)total, mode,

@@ -80,8 +80,9 @@ static void cf_text(FILE *f, const struct cf_opts *o, const struct cf_sweep *s, 
 
 	for (i = 0; i < s->nrows; i++)
 		nv[s->rows[i].verdict]++;
-	fprintf(f, "conform: %zu operations x %u runs on %s (%s) in %.2f s\nconform: kernel "
-		"judge: %s\n", s->nops, (unsigned int)o->runs, o->dir, o->fs, o->seconds, o->judge);
+	fprintf(f, "conform: %zu operation%s x %u run%s on %s (%s) in %.2f s\nconform: kernel "
+		"judge: %s\n", s->nops, s->nops == 1 ? "" : "s", (unsigned int)o->runs,
+		o->runs == 1 ? "" : "s", o->dir, o->fs, o->seconds, o->judge);
 	if (s->judged && (s->outside || s->elsewhere))
 		fprintf(f, "conform: check's violations outside every operation's window, in no "
 			"row: %llu on this filesystem (conform's clean-up between runs, or another "
