@@ -345,6 +345,10 @@ static int run_stat(struct stat_run *r)
 		ret = MG_EXIT_OUTPUT;
 	if (r->out_ended)	/* the run ended there: 5, whatever COMMAND's status */
 		ret = MG_EXIT_OUTPUT;
+	else if (r->run.stop_sig && (r->o.duration || r->o.count) && !mg_json_output)
+		fprintf(stderr, "mgtrace: %s ended the run before %s's end\n",
+			mg_signal_name(r->run.stop_sig), !r->o.duration ? "-c" :
+			r->o.dur_opt == 'd' ? "-d" : "--timeout");
 	else if (r->ended_child && !mg_json_output && r->timed_out)
 		fprintf(stderr, "mgtrace: %g s done (%s): COMMAND was still running and was ended "
 			"(%s, its status %d); exit 0\n", r->o.duration,

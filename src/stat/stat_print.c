@@ -127,6 +127,9 @@ static void summary_json(struct stat_run *r, struct mg_report *rep, uint64_t mis
 	json_t *o = header(r, "summary");
 
 	json_object_set_new(o, "duration_s", json_real(rep->seconds));
+	/* a stop signal ends a run that has no end of its own too: said, as check does */
+	json_object_set_new(o, "interrupted", R->stop_sig ? json_string(mg_signal_name(R->stop_sig)) :
+			    json_null());
 	json_object_set_new(o, "backend_attempts", mg_run_json_attempts(R));
 	if (r->o.argv) {
 		json_object_set_new(o, "command", mg_argv_json(r->o.argv));

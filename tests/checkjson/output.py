@@ -216,6 +216,7 @@ def check_duration_ended(c, objs, secs, full, partial, command):
             f"{[(o.get('interval'), o.get('partial'), round(o.get('duration_s', 0), 3)) for o in rows]}")
     d = s.get("duration_s") or 0
     c.check(secs - 0.005 <= d <= secs + 0.15, f"the window lasted {secs} s: {d}")
+    c.check(s.get("interrupted", "absent") is None, f"no signal ended it: {s.get('interrupted', 'absent')}")
     if rows:
         c.check(abs(sum(o["duration_s"] for o in rows) - d) < 0.002,
                 f"the intervals add up to the window: {sum(o['duration_s'] for o in rows)} of {d}")
@@ -397,7 +398,7 @@ def selftest_output(results):
           "command_status": 143}])
     iv = [{"type": "interval", "interval": i + 1, "partial": i == 2, "duration_s": d}
           for i, d in enumerate((0.2, 0.2, 0.1))]
-    dsum = {"type": "summary", "duration_s": 0.5, "command_ended_by_count": False,
+    dsum = {"type": "summary", "duration_s": 0.5, "interrupted": None, "command_ended_by_count": False,
             "command_ended_by_duration": True, "command_status": 143}
     run("duration-ended: two whole, one partial, ended by the duration", check_duration_ended,
         iv + [dsum], 0.5, 2, True, True, want_fail=False)
@@ -409,7 +410,10 @@ def selftest_output(results):
         iv + [dict(dsum, command_ended_by_count=True, command_ended_by_duration=False)],
         0.5, 2, True, True)
     run("duration-ended: no COMMAND", check_duration_ended,
-        [{"type": "summary", "duration_s": 0.3}], 0.3, 0, False, False, want_fail=False)
+        [{"type": "summary", "duration_s": 0.3, "interrupted": None}], 0.3, 0, False, False,
+        want_fail=False)
+    run("duration-ended: a signal ended it", check_duration_ended,
+        [{"type": "summary", "duration_s": 0.3, "interrupted": "SIGINT"}], 0.3, 0, False, False)
 
     with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
         f.write("mgtrace: unknown command\n")

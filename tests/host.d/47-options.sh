@@ -164,6 +164,16 @@ $MG stat -i 1 -d 1.3 -o "$T/dw.txt" > /dev/null 2>&1
 grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2} ' "$T/dw.txt" && grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} .*\(partial interval\)$' "$T/dw.txt" \
 	&& ok "stat -i 1 -d 1.3: whole-second rows, the partial one with milliseconds" \
 	|| bad "stat -i 1 -d 1.3: $(grep -E '^[0-9]{2}:' "$T/dw.txt")"
+# a stop signal before -d's end: exit 0, the summary says which signal ended it (and text why)
+$MG stat -j -d 5 -o "$T/dsig.json" > /dev/null 2>&1 & sp=$!
+sleep 0.5; kill -INT $sp; wait $sp; rc=$?
+python3 -c 'import json,sys; s=json.loads(open(sys.argv[1]).read().splitlines()[-1]); sys.exit(not (s["interrupted"] == "SIGINT" and s["duration_s"] < 4))' "$T/dsig.json" \
+	&& [ $rc = 0 ] && ok "stat -d 5, SIGINT at 0.5 s: exit 0, interrupted SIGINT" \
+	|| bad "stat -d 5, SIGINT: exit $rc, $(tail -c 300 "$T/dsig.json")"
+$MG stat -d 5 > /dev/null 2> "$T/dsig.err" & sp=$!
+sleep 0.5; kill -INT $sp; wait $sp
+grep -q "^mgtrace: SIGINT ended the run before -d's end$" "$T/dsig.err" && ok "stat -d 5, SIGINT: the text says so" \
+	|| bad "stat -d 5, SIGINT, text: $(cat "$T/dsig.err")"
 $MG stat -d 2 -o /dev/null -- sh -c 'exit 3' > /dev/null 2>&1; rc=$?
 [ $rc = 3 ] && ok "stat -d 2 -- COMMAND ending first: COMMAND's status (3)" || bad "stat -d 2 -- exit 3: exit $rc"
 badcase "stat: -d and --timeout together" 2 "both set the duration" $MG stat -d 1 --timeout 100
