@@ -258,12 +258,14 @@ static void text_header(const struct check_result *r, FILE *f)
 	else
 		fprintf(f, "%s workload\nscope: %s\n", r->o.argv ? "" : "built-in", r->scope);
 	if (!r->o.argv && r->have_wl_mount) {
-		fprintf(f, "workload directory: dev %s, mounted on ", mg_kdev_str(r->wl_mount_dev, dev));
+		fprintf(f, "workload directory: %s, dev %s, mounted on ", r->wl_fs ? r->wl_fs : "?",
+			mg_kdev_str(r->wl_mount_dev, dev));
 		mg_text_fput(f, r->wl_mount, strlen(r->wl_mount), false);
 		fputc('\n', f);
 	} else if (!r->o.argv && r->have_dir_dev) {
 		mlen = check_mount(&r->names, r->dir_dev, &mnt);
-		fprintf(f, "workload directory: dev %s, mounted on ", mg_kdev_str(r->dir_dev, dev));
+		fprintf(f, "workload directory: %s, dev %s, mounted on ", r->wl_fs ? r->wl_fs : "?",
+			mg_kdev_str(r->dir_dev, dev));
 		if (mlen >= 0)
 			mg_text_fput(f, mnt, (size_t)mlen, false);
 		else

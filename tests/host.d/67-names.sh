@@ -75,7 +75,7 @@ if mountpoint -q "$L"; then
 	python3 tests/checkjson.py workload-dir "$T/loop-check.json" "$LDEV" "$L" > "$T/loop.chk" 2>&1
 	tally loop-check "$T/loop.chk"
 	$MG check --dir "$L" --duration 0.5 > "$T/loop-check.txt" 2>&1
-	grep -qF "workload directory: dev $LDEV, mounted on $L" "$T/loop-check.txt" \
+	grep -qF "workload directory: ext4, dev $LDEV, mounted on $L" "$T/loop-check.txt" \
 		&& ok "check text names the loop device and its mount point" \
 		|| bad "check text: $(grep 'workload directory' "$T/loop-check.txt")"
 	echo a > "$L/f"
