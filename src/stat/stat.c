@@ -239,6 +239,34 @@ static void print_counting(struct stat_run *r)
 }
 
 /*
+ * On stderr, in text mode: how a run with an end of its own (-c, -d, --timeout) ended,
+ * where the summary does not show it: a stop signal before that end, or COMMAND ended
+ * by it (exit 0, COMMAND's own status said).
+ */
+static void print_end(const struct stat_run *r)
+{
+	const char *opt = !r->o.duration ? "-c" : r->o.dur_opt == 'd' ? "-d" : "--timeout";
+	char what[64];
+
+	if (mg_json_output)
+		return;
+	if (r->run.stop_sig && (r->o.duration || r->o.count)) {
+		fprintf(stderr, "mgtrace: %s ended the run before %s's end\n",
+			mg_signal_name(r->run.stop_sig), opt);
+		return;
+	}
+	if (!r->ended_child)
+		return;
+	if (r->timed_out)
+		snprintf(what, sizeof(what), "%g s done (%s)", r->o.duration, opt);
+	else
+		snprintf(what, sizeof(what), "%llu intervals done", (unsigned long long)r->o.count);
+	fprintf(stderr, "mgtrace: %s: COMMAND was still running and was ended (%s, its status "
+		"%d); exit 0\n", what, r->run.child_signal == SIGKILL ?
+		"SIGKILL: SIGTERM did not end it" : "SIGTERM", r->run.child_status);
+}
+
+/*
  * The end of a run that exits with ret: everything released, and the reports asked for
  * written when there is no result to write (-o's error record; --prometheus FILE says so,
  * never left with an earlier run's counts: mg_prom_write_error). Returns the exit code.
@@ -345,21 +373,8 @@ static int run_stat(struct stat_run *r)
 		ret = MG_EXIT_OUTPUT;
 	if (r->out_ended)	/* the run ended there: 5, whatever COMMAND's status */
 		ret = MG_EXIT_OUTPUT;
-	else if (r->run.stop_sig && (r->o.duration || r->o.count) && !mg_json_output)
-		fprintf(stderr, "mgtrace: %s ended the run before %s's end\n",
-			mg_signal_name(r->run.stop_sig), !r->o.duration ? "-c" :
-			r->o.dur_opt == 'd' ? "-d" : "--timeout");
-	else if (r->ended_child && !mg_json_output && r->timed_out)
-		fprintf(stderr, "mgtrace: %g s done (%s): COMMAND was still running and was ended "
-			"(%s, its status %d); exit 0\n", r->o.duration,
-			r->o.dur_opt == 'd' ? "-d" : "--timeout",
-			r->run.child_signal == SIGKILL ? "SIGKILL: SIGTERM did not end it" : "SIGTERM",
-			r->run.child_status);
-	else if (r->ended_child && !mg_json_output)
-		fprintf(stderr, "mgtrace: %llu intervals done: COMMAND was still running and was "
-			"ended (%s, its status %d); exit 0\n", (unsigned long long)r->o.count,
-			r->run.child_signal == SIGKILL ? "SIGKILL: SIGTERM did not end it" : "SIGTERM",
-			r->run.child_status);
+	else
+		print_end(r);
 out:
 	return stat_finish(r, ret);
 }
