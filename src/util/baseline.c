@@ -203,9 +203,10 @@ static void describe(const struct mg_workload_id *id, char *buf, size_t len)
 			snprintf(buf, len, "COMMAND %s", s ? s : "(out of memory)");
 		free(s);
 	} else if (id->have_params) {
-		snprintf(buf, len, "the built-in workload (%llu threads, %llu files each, %llu "
+		snprintf(buf, len, "the built-in workload (%llu thread%s, %llu file%s each, %llu "
 			 "iterations/s per thread%s)", (unsigned long long)id->threads,
-			 (unsigned long long)id->files, (unsigned long long)id->rate,
+			 id->threads == 1 ? "" : "s", (unsigned long long)id->files,
+			 id->files == 1 ? "" : "s", (unsigned long long)id->rate,
 			 id->rate ? "" : ": unpaced");
 	} else {
 		snprintf(buf, len, "the built-in workload");

@@ -186,7 +186,7 @@ badcase "check: a baseline of another COMMAND" 2 "is of another workload" \
 	$MG check --baseline "$T/check-base-cmd1.json" -- sh -c "$loop; true"
 badcase "check: a built-in baseline for a COMMAND" 2 "is of another workload: the built-in" \
 	$MG check --baseline "$T/check-base1.json" -- sh -c "$loop"
-badcase "check: a built-in baseline of other --threads" 2 "(1 threads, .*this run: .*(2 threads" \
+badcase "check: a built-in baseline of other --threads" 2 "(1 thread, .*this run: .*(2 threads" \
 	$MG check --baseline "$T/check-base1.json" --threads 2 -d 0.3
 # another kernel release: accepted, one line naming both (what a baseline is for)
 python3 - "$T/check-base1.json" "$T/otherkernel.json" <<'PY'

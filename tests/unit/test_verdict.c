@@ -108,7 +108,7 @@ static void test_baseline_workload(void)
 		  "baseline: other --threads are another workload: %s", err);
 	ASSERT_HAS_SUBSTR(err, "2 threads",
 			  "baseline: other --threads are another workload: %s", err);
-	ASSERT_HAS_SUBSTR(err, "1 threads",
+	ASSERT_HAS_SUBSTR(err, "(1 thread,",
 			  "baseline: other --threads are another workload: %s", err);
 	now.threads = 2;
 	now.rate = 0;
