@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "escape.h"
-#include <sys/stat.h>
 #include "baseline.h"
 #include "json_writer.h"
 #include "report.h"
@@ -124,29 +123,14 @@ int mg_baseline_load(const char *path, struct mg_figures *out, struct mg_workloa
 		     char *err, size_t errlen)
 {
 	struct mg_workload_id tmp;
-	json_error_t je;
 	json_t *root, *figo, *type;
 	int i, found = 0, ret;
 
 	memset(out, 0, sizeof(*out));
 	/* one report, and nothing after it: two reports run together are no baseline */
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-	if (!root) {
-		struct stat st;
-		FILE *f = fopen(path, "re");
-		int e = f ? EINVAL : errno;
-
-		if (f)
-			fclose(f);
-		if (e == EINVAL && !stat(path, &st) && S_ISDIR(st.st_mode))
-			e = EISDIR;
-		if (e == EINVAL)
-			snprintf(err, errlen, "baseline '%s' is not JSON: %s (line %d)", path, je.text,
-				 je.line);
-		else
-			snprintf(err, errlen, "cannot read baseline '%s': %s", path, strerror(e));
-		return -e;
-	}
+	root = mg_json_load_path(path, "baseline", err, errlen, &ret);
+	if (!root)
+		return -ret;
 	type = json_object_get(root, "type");
 	figo = json_object_get(root, "floor_figures");
 	if (!json_is_string(type) || strcmp(json_string_value(type), "check") || !json_is_object(figo)) {

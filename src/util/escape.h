@@ -101,6 +101,14 @@ int mg_json_append(json_t *arr, json_t *val);
 /* Failed mg_json_set/mg_json_append calls since start. */
 extern unsigned long mg_json_failures;
 
+/*
+ * The JSON document in file path (duplicate keys refused), or NULL with err set to one
+ * line naming what ("baseline"; "" for none) and the true cause: "cannot read WHAT
+ * 'PATH': ..." (the file's errno, EISDIR for a directory) or "WHAT 'PATH' is not JSON:
+ * ... (line N)". *e: 0, or the positive errno (EINVAL: not JSON).
+ */
+json_t *mg_json_load_path(const char *path, const char *what, char *err, size_t errlen, int *e);
+
 #ifndef MG_ESCAPE_NO_REDIRECT
 #define json_object_set_new(obj, key, val) mg_json_set((obj), (key), (val))
 #define json_array_append_new(arr, val) mg_json_append((arr), (val))

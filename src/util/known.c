@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "escape.h"
 #include "ident.h"
 #include "known.h"
 #include "mgtrace.h"
@@ -145,7 +146,6 @@ static int parse_entry(json_t *o, struct mg_known_entry *e, size_t i, char *err,
 int mg_known_load(struct mg_known *k, const char *path, const char *release, char *err,
 		  size_t errlen)
 {
-	json_error_t je;
 	json_t *root, *faults, *t;
 	size_t i;
 	int r = 0;
@@ -153,16 +153,9 @@ int mg_known_load(struct mg_known *k, const char *path, const char *release, cha
 	memset(k, 0, sizeof(*k));
 	snprintf(k->path, sizeof(k->path), "%s", path);
 	snprintf(k->release, sizeof(k->release), "%s", release);
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-	if (!root) {
-		if (je.line < 0 || json_error_code(&je) == json_error_cannot_open_file) {
-			r = errno ? -errno : -ENOENT;
-			snprintf(err, errlen, "cannot read '%s': %s", path, strerror(-r));
-			return r;
-		}
-		snprintf(err, errlen, "'%s' is not JSON: %s (line %d)", path, je.text, je.line);
-		return -EINVAL;
-	}
+	root = mg_json_load_path(path, "", err, errlen, &r);
+	if (!root)
+		return -r;
 	t = json_object_get(root, "type");
 	faults = json_object_get(root, "faults");
 	if (!json_is_string(t) || strcmp(json_string_value(t), "known_faults") ||

@@ -133,6 +133,9 @@ echo '{"schema_version":1,"type":"known_faults","faults":[{"id":"a","kind":"bogu
 badcase "check --known: an unknown kind" 2 "unknown kind 'bogus'" $MG check --known "$T/kbad.json" -d 0.2
 badcase "check --known: not JSON" 2 "is not JSON" $MG check --known /proc/version -d 0.2
 badcase "check --known: a missing file" 2 "cannot read '/nonexistent/k.json'" $MG check --known /nonexistent/k.json -d 0.2
+# a directory is named as one (it read "is not JSON: '[' or '{' expected near end of file"), as
+# --baseline's: both load through mg_json_load_path()
+badcase "check --known: a directory" 2 "cannot read '$T': Is a directory" $MG check --known "$T" -d 0.2
 # a file that declares no faults: its heading says so, never an empty list under it
 echo '{"schema_version":1,"type":"known_faults","faults":[]}' > "$T/k0.json"
 $MG check --known "$T/k0.json" -d 0.2 -t 1 > "$T/k0.out" 2>&1; rc=$?
