@@ -58,20 +58,22 @@ static int main_loop(struct stat_run *r)
 		counted_out = r->out_ended = true;
 	while (!counted_out) {
 		struct timespec ts;
-
+		uint64_t now;
 		bool over;
 
 		if (tick_ns || end) {
-			uint64_t now = mg_now_ns(), at = !end || (tick_ns && next < end) ? next : end;
-			uint64_t left = at > now ? at - now : 0;
+			uint64_t at = !end || (tick_ns && next < end) ? next : end, left;
 
+			now = mg_now_ns();
+			left = at > now ? at - now : 0;
 			ts.tv_sec = left / 1000000000ull;
 			ts.tv_nsec = left % 1000000000ull;
 		}
 		if (mg_run_wait(R, tick_ns || end ? &ts : NULL))
 			break;
-		over = end && mg_now_ns() >= end;
-		if (tick_ns && mg_now_ns() >= next) {
+		now = mg_now_ns();	/* one reading judges both ends: the interval's and -d's */
+		over = end && now >= end;
+		if (tick_ns && now >= next) {
 			if ((err = mg_run_snap(R, &R->cur)))
 				return err;
 			if (interval_ns)

@@ -315,7 +315,6 @@ static void overlay_real(struct mg_ident_set *s, const struct mnt_line *m, const
 	l = opt;
 	have_upper = sopt(m->sopts, "upperdir", 0, opt, sizeof(opt)) &&
 		     ovl_layer(&l, 0, dir, sizeof(dir));
-	upper[0] = 0;
 	if (have_upper && try_layer(s, dir, rel, "upper", upper)) {
 		/* metacopy=on: the upper file may hold only metadata, the data stays below */
 		meta = getxattr(upper, "trusted.overlay.metacopy", NULL, 0) >= 0;
